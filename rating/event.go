@@ -1,0 +1,78 @@
+package rating
+
+// Game is one two-player game of an Event, by dense player index, with the
+// players' TRF result codes.
+type Game struct {
+	White, Black             int32
+	WhiteResult, BlackResult byte
+}
+
+// Event is one tournament handed to a rule set, in rating order.
+type Event struct {
+	ID    int64
+	Start int32 // days since 1970-01-01
+	End   int32
+	// Games holds the paired games (byes are not needed by rule sets).
+	Games []Game
+}
+
+// State is the rating state of every player, indexed by dense player index. The
+// pipeline sizes it once (NewState) and fills the registry fields; rule sets
+// update the rest in place.
+type State struct {
+	// Registry facts (from the players table).
+	Category []int8  // 1–4, 0 = none
+	Elo      []int32 // FIDE Elo, 0 = none
+
+	Rated       []bool
+	Rating      []int32
+	GamesTotal  []int32 // rated games so far
+	Tournaments []int32 // tournaments in which the rating was computed (K = 40 rule)
+	GamesPeriod []int32 // rated games in the current period; the pipeline resets it per list
+
+	// Stage is the school system's stage in force (1 or 2).
+	Stage int
+}
+
+// NewState returns a state for n players, all unrated.
+func NewState(n int) *State {
+	return &State{
+		Category:    make([]int8, n),
+		Elo:         make([]int32, n),
+		Rated:       make([]bool, n),
+		Rating:      make([]int32, n),
+		GamesTotal:  make([]int32, n),
+		Tournaments: make([]int32, n),
+		GamesPeriod: make([]int32, n),
+		Stage:       1,
+	}
+}
+
+// Card is the audit record of one player in one rated tournament: enough to
+// recompute the change by hand.
+type Card struct {
+	Player       int32
+	RatedBefore  bool
+	Before       int32 // rating before (valid when RatedBefore)
+	After        int32 // rating after (valid when RatedAfter)
+	RatedAfter   bool
+	Games        int32 // n: rated games in the tournament
+	Score2       int32 // W in half points
+	OppAverage   int32 // Ra (rounded half up); 0 when n = 0
+	D            int32 // Ro − Ra, capped
+	Expected     int64 // We in hundredths
+	K            int32
+	ChangeExact  int64 // K × (W − We) in hundredths
+	Change       int32 // rounded, as applied
+	Stage        int8
+	Reason       string
+}
+
+// Card reasons.
+const (
+	ReasonRated         = "rated"
+	ReasonMinGames      = "below-min-games"   // fewer than MinGames rated games: unchanged
+	ReasonInitialStage1 = "initial-stage1"    // stage-one initial rating, then rated
+	ReasonInitialStage2 = "initial-stage2"    // stage-two initial rating from performance
+	ReasonNoInitial     = "unrated-no-result" // newcomer who could not get a rating
+)

@@ -1,0 +1,204 @@
+package rating
+
+import "fmt"
+
+// School holds every setting of the school Elo system (school-elo.md). The zero
+// value is not useful; start from DefaultSchool and override fields (a rules file
+// does this through the toml tags).
+type School struct {
+	// Stage-one initial ratings by category 1–4 (§1 Method 2).
+	CategoryRating [4]int32 `toml:"category_rating"`
+	// A player with a FIDE Elo starts at max(Elo, EloFloor) when UseEloFloor,
+	// at the Elo otherwise (§3.10).
+	EloFloor    int32 `toml:"elo_floor"`
+	UseEloFloor bool  `toml:"use_elo_floor"`
+	// |D| above Cap counts as Cap (§1 Method 3).
+	Cap int32 `toml:"cap"`
+	// K rules (§3.4): KNew while the player has completed fewer than NewTournaments
+	// rated tournaments, or fewer than NewTournamentsFewGames while their total
+	// games are ≤ FewGames; then KMid while total games < MidGames; then KLow for
+	// ratings ≤ HighAbove and KHigh above it.
+	KNew                  int32 `toml:"k_new"`
+	NewTournaments        int32 `toml:"new_tournaments"`
+	NewTournamentsFewGame int32 `toml:"new_tournaments_few_games"`
+	FewGames              int32 `toml:"few_games"`
+	KMid                  int32 `toml:"k_mid"`
+	MidGames              int32 `toml:"mid_games"`
+	KLow                  int32 `toml:"k_low"`
+	KHigh                 int32 `toml:"k_high"`
+	HighAbove             int32 `toml:"high_above"`
+	// MinGames rated games in a tournament are needed for it to change a rating
+	// (§1 Method 5, §3.6); ListGames total games to appear on a list.
+	MinGames  int32 `toml:"min_games"`
+	ListGames int32 `toml:"list_games"`
+	// Stage two starts after the first tournament that leaves more than
+	// Stage2Players players with at least Stage2Games games (§1 General 4, §3.7).
+	// Stage pins the stage: 0 = automatic switch, 1 or 2 = that stage always.
+	Stage2Players int32 `toml:"stage2_players"`
+	Stage2Games   int32 `toml:"stage2_games"`
+	Stage         int   `toml:"stage"`
+	// Stage-two initial rating above 50%: Ra + StepPoints for every half point (§3.8).
+	StepPoints int32 `toml:"step_points"`
+	// PerGame selects We = Σ PD(Ro − Ri) instead of n × PD(Ro − Ra) (§3.2).
+	PerGame bool `toml:"per_game"`
+	// Category bands printed in the list (§3.1): a rating ≥ Bands[i].Min and below
+	// the previous band's Min gets Bands[i].Name. Highest band first.
+	Bands []Band `toml:"bands"`
+}
+
+// Band is one rating category band of the list's category column.
+type Band struct {
+	Name string `toml:"name"`
+	Min  int32  `toml:"min"`
+}
+
+// DefaultSchool returns the school system with the defaults of school-elo.md.
+func DefaultSchool() School {
+	return School{
+		CategoryRating:        [4]int32{2000, 1800, 1600, 1400},
+		EloFloor:              2000,
+		UseEloFloor:           true,
+		Cap:                   350,
+		KNew:                  40,
+		NewTournaments:        2,
+		NewTournamentsFewGame: 3,
+		FewGames:              18,
+		KMid:                  25,
+		MidGames:              30,
+		KLow:                  15,
+		KHigh:                 10,
+		HighAbove:             2000,
+		MinGames:              4,
+		ListGames:             8,
+		Stage2Players:         100,
+		Stage2Games:           30,
+		StepPoints:            20,
+		Bands: []Band{
+			{"CM", 2200}, {"1", 2000}, {"2", 1800}, {"3", 1600}, {"4", 1400},
+		},
+	}
+}
+
+// Check reports settings that cannot work.
+func (s *School) Check() error {
+	switch {
+	case s.Stage < 0 || s.Stage > 2:
+		return fmt.Errorf("school.stage = %d: want 0 (automatic), 1 or 2", s.Stage)
+	case s.Cap < 0:
+		return fmt.Errorf("school.cap = %d: want ≥ 0", s.Cap)
+	case s.MinGames < 1:
+		return fmt.Errorf("school.min_games = %d: want ≥ 1", s.MinGames)
+	}
+	for i := 1; i < len(s.Bands); i++ {
+		if s.Bands[i].Min >= s.Bands[i-1].Min {
+			return fmt.Errorf("school.bands: %q must have a lower min than %q", s.Bands[i].Name, s.Bands[i-1].Name)
+		}
+	}
+	return nil
+}
+
+// K returns the development coefficient for a player's next tournament from the
+// counts before it (§3.4): tournaments in which the rating was computed, total
+// rated games, and the rating.
+func (s *School) K(tournaments, games, rating int32) int32 {
+	switch {
+	case tournaments < s.NewTournaments,
+		tournaments < s.NewTournamentsFewGame && games <= s.FewGames:
+		return s.KNew
+	case games < s.MidGames:
+		return s.KMid
+	case rating <= s.HighAbove:
+		return s.KLow
+	default:
+		return s.KHigh
+	}
+}
+
+// InitialStage1 is a first-time player's stage-one rating: by FIDE Elo (with
+// the floor) when they have one, else by category 1–4; ok is false for a player
+// with neither (§1 Method 2, §3.9, §3.10).
+func (s *School) InitialStage1(category int8, elo int32) (r int32, ok bool) {
+	if elo > 0 {
+		if s.UseEloFloor && elo < s.EloFloor {
+			return s.EloFloor, true
+		}
+		return elo, true
+	}
+	if category >= 1 && category <= 4 {
+		return s.CategoryRating[category-1], true
+	}
+	return 0, false
+}
+
+// InitialStage2 is a first-time player's stage-two rating from n games against
+// rated opponents averaging ra, with score w2 in half points (§1 Method 4, §3.8).
+// ok is false when the table is undefined (a zero score): the player stays unrated.
+func (s *School) InitialStage2(ra int32, n, w2 int32) (r int32, ok bool) {
+	if n <= 0 {
+		return 0, false
+	}
+	switch {
+	case w2 == n: // exactly 50%
+		return ra, true
+	case w2 > n: // Ra + step for every half point above 50%
+		return ra + s.StepPoints*(w2-n), true
+	}
+	// p = W/n rounded half up to hundredths: W = w2/2, so p×100 = 50·w2/n.
+	p := roundHalfUp(int64(50*w2), int64(n))
+	dp, ok := DP(int(p))
+	if !ok {
+		return 0, false
+	}
+	return ra + dp, true
+}
+
+// Category returns the band name for a rating, "" below the lowest band.
+func (s *School) Category(r int32) string {
+	for _, b := range s.Bands {
+		if r >= b.Min {
+			return b.Name
+		}
+	}
+	return ""
+}
+
+// Expected returns We in hundredths: n × PD(cap(ro − ra)) by default, or
+// Σ PD(cap(ro − ri)) with PerGame (§3.2). D is the capped difference used
+// by the default method.
+func (s *School) Expected(ro int32, opp []int32, ra int32) (we int64, d int32) {
+	d = s.capD(ro - ra)
+	if !s.PerGame {
+		return int64(len(opp)) * int64(PD(int(d))), d
+	}
+	for _, ri := range opp {
+		we += int64(PD(int(s.capD(ro - ri))))
+	}
+	return we, d
+}
+
+func (s *School) capD(d int32) int32 {
+	if d > s.Cap {
+		return s.Cap
+	}
+	if d < -s.Cap {
+		return -s.Cap
+	}
+	return d
+}
+
+// Change returns K × (W − We) in hundredths of a point (exact) and rounded half
+// away from zero to a whole number (§3.3). w2 is the score in half points, we
+// the expected score in hundredths.
+func Change(k int32, w2 int32, we int64) (hundredths int64, rounded int32) {
+	h := int64(k) * (int64(w2)*50 - we)
+	return h, int32(roundDiv(h, 100))
+}
+
+// AverageRating returns the average of rs rounded half up (§3.2).
+func AverageRating(rs []int32) int32 {
+	var sum int64
+	for _, r := range rs {
+		sum += int64(r)
+	}
+	return int32(roundHalfUp(sum, int64(len(rs))))
+}

@@ -33,6 +33,7 @@ type Tournament struct {
 	System     string // "swiss", "round-robin", ...
 	Discipline string // "chess", "scrabble", "joker"
 	Tiebreaks  string // the archive's tiebreaks column, e.g. "BH/C1,BH,SB"; may be empty
+	TurCAS     string // name of the TurČAS coefficient set (Options.Scrabble.Sets); may be empty
 	Players    []Player
 	Games      []Game
 }

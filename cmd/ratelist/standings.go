@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/pipeline/trf"
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// cmdStandings implements
+//
+//	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES]
+//	    [--unplayed fide2009|fide2023|fide2026] [--turcas A,B,C,D|SETNAME]
+//	    [--turcas-sets FILE] [--format csv|text]
+//
+// It prints the final standings of one tournament to stdout. Exit 0 ok, 1 failure,
+// 2 bad usage.
+func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("standings", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	trfFile := fs.String("trf", "", "read the tournament from the TRF16 `file`")
+	archive := fs.String("archive", "", "read the tournament from the archive `dir`")
+	id := fs.Int64("tournament", 0, "tournament `id` in the archive")
+	codes := fs.String("tiebreaks", "", "comma-separated tiebreak `codes` (default: the tournament's, else per discipline)")
+	unplayed := fs.String("unplayed", "", "unplayed-game `policy`: fide2009, fide2023 or fide2026 (default: in force at the start date)")
+	turcas := fs.String("turcas", "", "TurČAS coefficients `A,B,C,D` or the name of a coefficient set")
+	setsFile := fs.String("turcas-sets", "", "TOML `file` of named TurČAS sets ([NAME] a = .. b = .. c = .. d = ..)")
+	format := fs.String("format", "csv", "output `format`: csv or text")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "ratelist standings: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected argument %q", fs.Arg(0))
+	}
+	if (*trfFile == "") == (*archive == "") {
+		return usage("give either --trf FILE or --archive DIR --tournament ID")
+	}
+	if *archive != "" && *id == 0 {
+		return usage("--archive needs --tournament ID")
+	}
+	if *format != "csv" && *format != "text" {
+		return usage("parsing --format: %q is neither csv nor text", *format)
+	}
+	var opt tiebreak.Options
+	policy, err := tiebreak.ParsePolicy(*unplayed)
+	if err != nil {
+		return usage("parsing --unplayed: %v", err)
+	}
+	opt.Unplayed = policy
+	var list []string
+	if *codes != "" {
+		list = tiebreak.SplitCodes(*codes)
+		if _, err := tiebreak.ParseCodes(*codes); err != nil {
+			return usage("parsing --tiebreaks: %v", err)
+		}
+	}
+	if *setsFile != "" {
+		var sets map[string]tiebreak.Coefficients
+		if _, err := toml.DecodeFile(*setsFile, &sets); err != nil {
+			fmt.Fprintf(stderr, "ratelist standings: read --turcas-sets: %v\n", err)
+			return 1
+		}
+		opt.Scrabble.Sets = sets
+	}
+	if *turcas != "" {
+		if err := parseTurcas(*turcas, &opt.Scrabble); err != nil {
+			return usage("parsing --turcas: %v", err)
+		}
+	}
+
+	t, err := loadStandingsInput(ctx, *trfFile, *archive, *id)
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
+		return 1
+	}
+	if *turcas != "" {
+		t.TurCAS = "" // the command line wins over the tournament's own set
+	}
+	if list == nil {
+		list = tiebreak.SplitCodes(t.Tiebreaks)
+		if _, err := tiebreak.ParseCodes(t.Tiebreaks); err != nil || len(list) == 0 {
+			list = tiebreak.DefaultCodes(t.Discipline)
+		}
+	}
+	rows, err := tiebreak.Standings(t, list, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
+		return 1
+	}
+	if *format == "text" {
+		if t.Name != "" {
+			fmt.Fprintf(stdout, "%s\n\n", t.Name)
+		}
+		err = tiebreak.WriteText(stdout, list, rows)
+	} else {
+		err = tiebreak.WriteCSV(stdout, list, rows)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parseTurcas reads "A,B,C,D" into coefficients or else takes the value as a set name.
+func parseTurcas(s string, o *tiebreak.ScrabbleOptions) error {
+	if !strings.Contains(s, ",") {
+		if _, ok := o.Sets[s]; !ok {
+			return fmt.Errorf("%q: %w (give A,B,C,D or a set from --turcas-sets)", s, tiebreak.ErrUnknownCoefficientSet)
+		}
+		o.Set = s
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 4 {
+		return fmt.Errorf("%q: want four numbers A,B,C,D", s)
+	}
+	var v [4]float64
+	for k, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return fmt.Errorf("%q: %w", s, err)
+		}
+		v[k] = f
+	}
+	o.Set = ""
+	o.Coefficients = tiebreak.Coefficients{A: v[0], B: v[1], C: v[2], D: v[3]}
+	return nil
+}
+
+func loadStandingsInput(ctx context.Context, trfFile, archive string, id int64) (*tiebreak.Tournament, error) {
+	if trfFile != "" {
+		f, err := os.Open(trfFile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return trf.ReadTournament(f, trfFile)
+	}
+	t, err := pipeline.LoadTournament(ctx, archive, id)
+	if err != nil {
+		return nil, fmt.Errorf("load tournament %d from %s: %w", id, archive, err)
+	}
+	return t, nil
+}

@@ -1,0 +1,38 @@
+package trf
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors, wrapped in a *SyntaxError.
+var (
+	// ErrField is a field that does not hold what its columns must hold.
+	ErrField = errors.New("malformed field")
+	// ErrDuplicatePlayer is a starting rank used by two 001 records.
+	ErrDuplicatePlayer = errors.New("duplicate starting rank")
+	// ErrUnknownOpponent is a round naming a starting rank that has no 001 record.
+	ErrUnknownOpponent = errors.New("opponent not in file")
+	// ErrPairing is a round whose two players' records do not agree.
+	ErrPairing = errors.New("pairing records disagree")
+	// ErrNoPlayers is a file without 001 records.
+	ErrNoPlayers = errors.New("no player records")
+)
+
+// SyntaxError is a problem at a position of a TRF file. Column is 1-based and counts
+// characters; 0 when the whole record is concerned.
+type SyntaxError struct {
+	File   string
+	Line   int
+	Column int
+	Err    error
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+}
+
+func (e *SyntaxError) Unwrap() error { return e.Err }

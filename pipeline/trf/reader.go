@@ -1,0 +1,329 @@
+package trf
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// File is the content of a TRF file.
+type File struct {
+	Name       string // 012
+	City       string // 022
+	Federation string // 032
+	Start, End time.Time
+	Type       string // 092
+	Rounds     int    // XXR; 0 when absent
+	Players    []Player
+	fileName   string
+}
+
+// Player is one 001 record.
+type Player struct {
+	Line       int // line number in the file
+	StartNo    int
+	Sex        string
+	Title      string
+	Name       string
+	Rating     int // 0 = unrated
+	Federation string
+	FideID     int64
+	Birth      string
+	Points     float64 // as written in the file (not used for standings)
+	Rank       int
+	Rounds     []Round // index = round − 1
+}
+
+// Round is one round triple. Opp is the opponent's starting rank, 0 for none.
+// Result is an upper-case TRF code; a blank result is 'Z'.
+type Round struct {
+	Opp    int
+	Color  byte // 'w', 'b' or 0
+	Result byte
+	Column int // where the triple starts, for messages
+}
+
+// maxLine bounds one record: 999 rounds fit.
+const maxLine = 1 << 16
+
+// Read parses a TRF16 file. fileName is used in error messages only.
+func Read(r io.Reader, fileName string) (*File, error) {
+	f := &File{fileName: fileName}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	seen := map[int]int{}
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimRight(sc.Text(), "\r\n")
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		rs := []rune(text)
+		if len(strings.TrimSpace(text)) == 0 || len(rs) < 3 {
+			continue
+		}
+		bad := func(col int, format string, args ...any) error {
+			return &SyntaxError{File: fileName, Line: line, Column: col, Err: fmt.Errorf(format+": %w", append(args, ErrField)...)}
+		}
+		rest := strings.TrimSpace(cols(rs, 5, len(rs)))
+		switch strings.ToUpper(string(rs[:3])) {
+		case "001":
+			p, err := parsePlayer(rs, bad)
+			if err != nil {
+				return nil, err
+			}
+			p.Line = line
+			if prev, dup := seen[p.StartNo]; dup {
+				return nil, &SyntaxError{File: fileName, Line: line, Column: 5, Err: fmt.Errorf("starting rank %d already on line %d: %w", p.StartNo, prev, ErrDuplicatePlayer)}
+			}
+			seen[p.StartNo] = line
+			f.Players = append(f.Players, p)
+		case "012":
+			f.Name = rest
+		case "022":
+			f.City = rest
+		case "032":
+			f.Federation = rest
+		case "042", "052":
+			if rest == "" {
+				continue
+			}
+			d, ok := parseDate(rest)
+			if !ok {
+				return nil, bad(5, "date %q", rest)
+			}
+			if rs[1] == '4' {
+				f.Start = d
+			} else {
+				f.End = d
+			}
+		case "092":
+			f.Type = rest
+		case "XXR":
+			rest = strings.TrimSpace(cols(rs, 4, len(rs)))
+			n, err := strconv.Atoi(rest)
+			if err != nil || n < 0 || n > 999 {
+				return nil, bad(5, "number of rounds %q", rest)
+			}
+			f.Rounds = n
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if err == bufio.ErrTooLong {
+			return nil, &SyntaxError{File: fileName, Line: line + 1, Err: fmt.Errorf("line longer than %d bytes: %w", maxLine, ErrField)}
+		}
+		return nil, fmt.Errorf("read %s: %w", fileName, err)
+	}
+	if len(f.Players) == 0 {
+		return nil, &SyntaxError{File: fileName, Line: line, Err: ErrNoPlayers}
+	}
+	sort.SliceStable(f.Players, func(a, b int) bool { return f.Players[a].StartNo < f.Players[b].StartNo })
+	return f, nil
+}
+
+// cols returns the 1-based inclusive column range [from, to] of a line, "" beyond its
+// end.
+func cols(rs []rune, from, to int) string {
+	if from > len(rs) {
+		return ""
+	}
+	to = min(to, len(rs))
+	return string(rs[from-1 : to])
+}
+
+func parseDate(s string) (time.Time, bool) {
+	for _, layout := range []string{"2006/01/02", "2006-01-02", "2006.01.02", "2006/1/2", "2006-1-2", "02.01.2006", "2.1.2006", "02/01/2006"} {
+		if d, err := time.Parse(layout, s); err == nil {
+			return d, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func parsePlayer(rs []rune, bad func(int, string, ...any) error) (Player, error) {
+	var p Player
+	s := strings.TrimSpace(cols(rs, 5, 8))
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return p, bad(5, "starting rank %q", s)
+	}
+	p.StartNo = n
+	p.Sex = strings.TrimSpace(cols(rs, 10, 10))
+	p.Title = strings.TrimSpace(cols(rs, 11, 13))
+	p.Name = strings.TrimSpace(cols(rs, 15, 47))
+	if s = strings.TrimSpace(cols(rs, 49, 52)); s != "" {
+		if p.Rating, err = strconv.Atoi(s); err != nil || p.Rating < 0 {
+			return p, bad(49, "rating %q", s)
+		}
+	}
+	p.Federation = strings.TrimSpace(cols(rs, 54, 56))
+	if s = strings.TrimSpace(cols(rs, 58, 68)); s != "" {
+		if p.FideID, err = strconv.ParseInt(s, 10, 64); err != nil || p.FideID < 0 {
+			return p, bad(58, "FIDE id %q", s)
+		}
+	}
+	p.Birth = strings.TrimSpace(cols(rs, 70, 79))
+	if s = strings.TrimSpace(cols(rs, 81, 84)); s != "" {
+		if p.Points, err = strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64); err != nil {
+			return p, bad(81, "points %q", s)
+		}
+	}
+	if s = strings.TrimSpace(cols(rs, 86, 89)); s != "" {
+		if p.Rank, err = strconv.Atoi(s); err != nil {
+			return p, bad(86, "rank %q", s)
+		}
+	}
+	for c := 92; c <= len(rs); c += 10 {
+		rd, err := parseRound(rs, c, bad)
+		if err != nil {
+			return p, err
+		}
+		p.Rounds = append(p.Rounds, rd)
+	}
+	// Trailing blank triples are missing rounds, not data.
+	for len(p.Rounds) > 0 {
+		last := p.Rounds[len(p.Rounds)-1]
+		if last.Opp != 0 || last.Result != 'Z' || last.Color != 0 {
+			break
+		}
+		p.Rounds = p.Rounds[:len(p.Rounds)-1]
+	}
+	return p, nil
+}
+
+func parseRound(rs []rune, c int, bad func(int, string, ...any) error) (Round, error) {
+	rd := Round{Column: c, Result: 'Z'}
+	s := strings.TrimSpace(cols(rs, c, c+3))
+	if s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return rd, bad(c, "opponent %q", s)
+		}
+		rd.Opp = n
+	}
+	switch col := strings.ToLower(strings.TrimSpace(cols(rs, c+5, c+5))); col {
+	case "w", "b":
+		rd.Color = col[0]
+	case "", "-":
+	default:
+		return rd, bad(c+5, "colour %q", col)
+	}
+	res := strings.TrimSpace(cols(rs, c+7, c+7))
+	switch res {
+	case "":
+	case "½":
+		rd.Result = '='
+	default:
+		r := strings.ToUpper(res)
+		if len(r) != 1 || !strings.Contains("10=+-WDLHFUZ", r) {
+			return rd, bad(c+7, "result %q", res)
+		}
+		rd.Result = r[0]
+	}
+	played := strings.IndexByte("10=WDL", rd.Result) >= 0
+	switch {
+	case rd.Opp == 0 && played:
+		return rd, bad(c+7, "played result %q without an opponent", res)
+	case rd.Opp != 0 && strings.IndexByte("HFUZ", rd.Result) >= 0:
+		return rd, bad(c+7, "bye result %q with opponent %d", string(rd.Result), rd.Opp)
+	}
+	return rd, nil
+}
+
+func opposite(c byte) byte {
+	switch c {
+	case '1':
+		return '0'
+	case '0':
+		return '1'
+	case 'W':
+		return 'L'
+	case 'L':
+		return 'W'
+	case '+':
+		return '-'
+	case '-':
+		return '+'
+	}
+	return c
+}
+
+func isPlayed(c byte) bool { return strings.IndexByte("10=WDL", c) >= 0 }
+
+// Tournament converts the file. The system is "round-robin" when record 092 says so
+// (round robin, Berger) or, without 092, when every pair of players met; else "swiss".
+func (f *File) Tournament() (*tiebreak.Tournament, error) {
+	t := &tiebreak.Tournament{Name: f.Name, Start: f.Start, End: f.End, Rounds: f.Rounds, Discipline: "chess", System: "swiss"}
+	index := make(map[int]int, len(f.Players))
+	for i, p := range f.Players {
+		index[p.StartNo] = i
+		t.Players = append(t.Players, tiebreak.Player{ID: p.FideID, StartNo: p.StartNo, Name: p.Name, Rating: p.Rating})
+		t.Rounds = max(t.Rounds, len(p.Rounds))
+	}
+	met := map[[2]int]bool{}
+	for i, p := range f.Players {
+		for r, rd := range p.Rounds {
+			perr := func(err error, format string, args ...any) error {
+				return &SyntaxError{File: f.fileName, Line: p.Line, Column: rd.Column, Err: fmt.Errorf("round %d: "+format+": %w", append(append([]any{r + 1}, args...), err)...)}
+			}
+			if rd.Opp == 0 {
+				if rd.Result != 'Z' {
+					t.Games = append(t.Games, tiebreak.Game{Round: r + 1, White: i, Black: -1, WhiteResult: rd.Result})
+				}
+				continue
+			}
+			o, ok := index[rd.Opp]
+			if !ok {
+				return nil, perr(ErrUnknownOpponent, "starting rank %d", rd.Opp)
+			}
+			if o == i {
+				return nil, perr(ErrPairing, "player paired with himself")
+			}
+			q := f.Players[o]
+			other := Round{Result: opposite(rd.Result)}
+			switch {
+			case r < len(q.Rounds) && q.Rounds[r].Opp == p.StartNo:
+				if o < i {
+					continue // emitted from the opponent's record
+				}
+				other = q.Rounds[r]
+			case r < len(q.Rounds) && (q.Rounds[r].Opp != 0 || q.Rounds[r].Result != 'Z'):
+				return nil, perr(ErrPairing, "opponent %d's record (line %d) shows another pairing", rd.Opp, q.Line)
+			}
+			if isPlayed(rd.Result) != isPlayed(other.Result) {
+				return nil, perr(ErrPairing, "results %q and %q (opponent %d) do not match", string(rd.Result), string(other.Result), rd.Opp)
+			}
+			met[[2]int{min(i, o), max(i, o)}] = true
+			g := tiebreak.Game{Round: r + 1, White: i, Black: o, WhiteResult: rd.Result, BlackResult: other.Result}
+			if rd.Color == 'b' || (rd.Color == 0 && other.Color == 'w') {
+				g.White, g.Black, g.WhiteResult, g.BlackResult = o, i, other.Result, rd.Result
+			}
+			t.Games = append(t.Games, g)
+		}
+	}
+	typ := strings.ToLower(f.Type)
+	n := len(f.Players)
+	switch {
+	case strings.Contains(typ, "robin") || strings.Contains(typ, "berger"):
+		t.System = "round-robin"
+	case typ == "" && n > 1 && len(met) == n*(n-1)/2:
+		t.System = "round-robin"
+	}
+	return t, nil
+}
+
+// ReadTournament reads a TRF file and converts it.
+func ReadTournament(r io.Reader, fileName string) (*tiebreak.Tournament, error) {
+	f, err := Read(r, fileName)
+	if err != nil {
+		return nil, err
+	}
+	return f.Tournament()
+}

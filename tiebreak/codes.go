@@ -1,0 +1,114 @@
+package tiebreak
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Code is one parsed tiebreak code such as "BH/C1".
+type Code struct {
+	Name   string // as requested (trimmed), used as the column header
+	Base   string // canonical acronym: "BH", "SB", "REP" (for GE), ...
+	Cut    int    // /Cn: drop the n least significant values
+	Median int    // /Mn: drop the n least and the n most significant values
+	Limit  int    // /Ln (KS only): move the 50% threshold by n half-points
+	// Played is the /P modifier: forfeits count as played games.
+	Played bool
+}
+
+// modifiers each base code accepts: c = cut, m = median, l = limit. /P is accepted
+// everywhere.
+var catalogue = map[string]string{
+	"BH": "cm", "FB": "cm", "AOB": "", "SB": "cm", "KS": "l", "PS": "c", "DE": "",
+	"WIN": "", "WON": "", "BPG": "", "BWG": "", "REP": "",
+	"ARO": "cm", "TPR": "", "PTP": "", "APRO": "", "APPO": "",
+	"LJV": "cm", "TURCAS": "", "SPREAD": "", "SCORE": "",
+}
+
+// ParseCode parses one code with its modifiers, FIDE C.07 syntax: TB[/Cn|/Mn|/Ln][/P].
+// Letters are case-insensitive; GE is accepted as an alias of REP, TURČAS of TURCAS.
+func ParseCode(s string) (Code, error) {
+	name := strings.TrimSpace(s)
+	parts := strings.Split(strings.ToUpper(name), "/")
+	c := Code{Name: name, Base: strings.TrimSpace(parts[0])}
+	switch c.Base {
+	case "GE":
+		c.Base = "REP"
+	case "TURČAS":
+		c.Base = "TURCAS"
+	}
+	allowed, ok := catalogue[c.Base]
+	if !ok {
+		return Code{}, fmt.Errorf("%q: %w", name, ErrUnknownCode)
+	}
+	for _, m := range parts[1:] {
+		m = strings.TrimSpace(m)
+		if m == "P" {
+			c.Played = true
+			continue
+		}
+		if len(m) < 2 {
+			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
+		}
+		k, err := strconv.Atoi(m[1:])
+		if err != nil || k < 1 || k > 99 {
+			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
+		}
+		var letter byte
+		switch m[0] {
+		case 'C':
+			letter, c.Cut = 'c', c.Cut+k
+		case 'M':
+			letter, c.Median = 'm', c.Median+k
+		case 'L':
+			letter, c.Limit = 'l', k
+		default:
+			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
+		}
+		if !strings.ContainsRune(allowed, rune(letter)) {
+			return Code{}, fmt.Errorf("%q: %s takes no /%c modifier: %w", name, c.Base, m[0], ErrBadModifier)
+		}
+	}
+	if c.Cut > 0 && c.Median > 0 {
+		return Code{}, fmt.Errorf("%q: cut and median together: %w", name, ErrBadModifier)
+	}
+	return c, nil
+}
+
+// ParseCodes parses a comma-separated list such as "BH/C1,BH,SB". Empty items are
+// skipped.
+func ParseCodes(list string) ([]Code, error) {
+	var out []Code
+	for _, s := range strings.Split(list, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		c, err := ParseCode(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// SplitCodes splits a comma-separated list into trimmed, non-empty codes, unparsed.
+func SplitCodes(list string) []string {
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// DefaultCodes returns the tiebreaks used when a tournament names none:
+// chess "BH/C1,BH,SB,DE"; scrabble "TURCAS,SPREAD,SCORE".
+func DefaultCodes(discipline string) []string {
+	if strings.EqualFold(discipline, "scrabble") {
+		return []string{"TURCAS", "SPREAD", "SCORE"}
+	}
+	return []string{"BH/C1", "BH", "SB", "DE"}
+}

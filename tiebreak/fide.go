@@ -1,0 +1,260 @@
+package tiebreak
+
+// calc holds what the score-based tiebreaks share for one model: the scores that
+// opponents see (adjusted by the policy) and, per player, one item per round.
+type calc struct {
+	m      *model
+	policy Policy
+	rr     bool  // forfeits as played
+	score  []int // face-value final scores, half-points
+	adj    []int // scores as used in opponents' tiebreaks, half-points
+	bh     []int // plain BH per player (half-points), for AOB; nil until needed
+}
+
+// item is one round's addend. val is the opponent's (or dummy's) score in
+// half-points; contrib is the SB addend in quarter-points; vur marks a voluntarily
+// unplayed round of the player.
+type item struct {
+	val, contrib int
+	vur          bool
+}
+
+func newCalc(m *model, policy Policy, rr bool, score []int) *calc {
+	c := &calc{m: m, policy: policy, rr: rr, score: score, adj: make([]int, len(score))}
+	for i, row := range m.slots {
+		switch policy {
+		case Fide2009:
+			// Opponents' unplayed rounds count as draws.
+			for _, s := range row {
+				if s.played(rr) {
+					c.adj[i] += s.pts
+				} else {
+					c.adj[i]++
+				}
+			}
+		default:
+			// Face value, except the withdrawal tail (VURs not followed by any round of
+			// availability), which counts as draws (C.07 16.3).
+			tail := len(row)
+			for tail > 0 && row[tail-1].vur() && !row[tail-1].played(rr) {
+				tail--
+			}
+			for r, s := range row {
+				if r >= tail {
+					c.adj[i]++
+				} else {
+					c.adj[i] += s.pts
+				}
+			}
+		}
+	}
+	return c
+}
+
+// items lists player i's rounds as tiebreak addends under the policy.
+func (c *calc) items(i int, scores []int, slots []slot) []item {
+	out := make([]item, 0, len(slots))
+	spr := 0 // score before the round, half-points
+	n := len(slots)
+	for r, s := range slots {
+		var it item
+		if s.played(c.rr) {
+			it.val = c.adj[s.opp]
+		} else {
+			switch c.policy {
+			case Fide2009:
+				// Virtual opponent: Svon = SPR + (1 − SfPR) + ½(n − R).
+				it.val = spr + (2 - s.pts) + (n - (r + 1))
+			case Fide2023:
+				it.val = scores[i]
+			default: // Fide2026: capped dummy.
+				limit := n // half the maximum score, in half-points
+				if s.opp >= 0 {
+					limit = c.adj[s.opp]
+				}
+				it.val = min(scores[i], limit)
+			}
+			it.vur = c.policy != Fide2009 && s.vur()
+		}
+		it.contrib = it.val * s.pts
+		out = append(out, it)
+		spr += s.pts
+	}
+	return out
+}
+
+// trim applies Cut-n and Median-n. Under the 2023+ rules voluntarily unplayed rounds
+// are cut first; for SB (sbRule) the TEC rule picks, of the smallest VUR contribution
+// and the least significant opponent's contribution, the larger one.
+func trim(items []item, cut, median int, vurFirst, sbRule bool) []item {
+	items = append([]item(nil), items...)
+	remove := func(k int) { items = append(items[:k], items[k+1:]...) }
+	for k := 0; k < cut+median && len(items) > 0; k++ {
+		least := 0
+		for j, it := range items {
+			if it.val < items[least].val || (it.val == items[least].val && it.contrib < items[least].contrib) {
+				least = j
+			}
+		}
+		pick := least
+		if vurFirst {
+			v := -1
+			for j, it := range items {
+				if !it.vur {
+					continue
+				}
+				if v < 0 {
+					v = j
+					continue
+				}
+				if sbRule {
+					if it.contrib < items[v].contrib || (it.contrib == items[v].contrib && it.val < items[v].val) {
+						v = j
+					}
+				} else if it.val < items[v].val || (it.val == items[v].val && it.contrib < items[v].contrib) {
+					v = j
+				}
+			}
+			if v >= 0 {
+				pick = v
+				if sbRule && items[least].contrib > items[v].contrib {
+					pick = least
+				}
+			}
+		}
+		remove(pick)
+	}
+	for k := 0; k < median && len(items) > 0; k++ {
+		most := 0
+		for j, it := range items {
+			if it.val > items[most].val || (it.val == items[most].val && it.contrib > items[most].contrib) {
+				most = j
+			}
+		}
+		remove(most)
+	}
+	return items
+}
+
+// buchholz returns BH with modifiers, in half-points.
+func (c *calc) buchholz(i int, cut, median int) int {
+	its := trim(c.items(i, c.score, c.m.slots[i]), cut, median, c.policy != Fide2009, false)
+	sum := 0
+	for _, it := range its {
+		sum += it.val
+	}
+	return sum
+}
+
+// sonneborn returns SB with modifiers, in quarter-points.
+func (c *calc) sonneborn(i int, cut, median int) int {
+	its := trim(c.items(i, c.score, c.m.slots[i]), cut, median, c.policy != Fide2009, true)
+	sum := 0
+	for _, it := range its {
+		sum += it.contrib
+	}
+	return sum
+}
+
+// plainBH caches BH without modifiers for AOB.
+func (c *calc) plainBH() []int {
+	if c.bh == nil {
+		c.bh = make([]int, len(c.score))
+		for i := range c.bh {
+			c.bh[i] = c.buchholz(i, 0, 0)
+		}
+	}
+	return c.bh
+}
+
+// aob is the average BH of the opponents met over the board, in hundredths rounded
+// half up; ok is false when the player met nobody.
+func (c *calc) aob(i int) (hundredths int, ok bool) {
+	bh := c.plainBH()
+	sum, k := 0, 0
+	for _, s := range c.m.slots[i] {
+		if s.played(c.rr) {
+			sum += bh[s.opp]
+			k++
+		}
+	}
+	if k == 0 {
+		return 0, false
+	}
+	// sum is in half-points: average = sum / (2k) points = 50·sum / k hundredths.
+	return roundDiv(100*sum, 2*k), true
+}
+
+// koya is the points scored (half-points) against opponents whose adjusted score is at
+// least half the maximum, the threshold moved down by limit half-points.
+func (c *calc) koya(i int, limit int) int {
+	threshold := c.m.n - limit // half of n points = n half-points
+	sum := 0
+	for _, s := range c.m.slots[i] {
+		if s.played(c.rr) && c.adj[s.opp] >= threshold {
+			sum += s.pts
+		}
+	}
+	return sum
+}
+
+// progressive is the sum of cumulative scores after each round, the first cut rounds
+// dropped, in half-points.
+func progressive(slots []slot, cut int) int {
+	cum, sum := 0, 0
+	for r, s := range slots {
+		cum += s.pts
+		if r >= cut {
+			sum += cum
+		}
+	}
+	return sum
+}
+
+// foreScores returns the final scores as if every last-round game played over the
+// board had been drawn, and the matching slots.
+func foreSlots(m *model, rr bool) ([][]slot, []int) {
+	slots := make([][]slot, len(m.slots))
+	score := make([]int, len(m.slots))
+	for i, row := range m.slots {
+		slots[i] = append([]slot(nil), row...)
+		if n := len(row); n > 0 && row[n-1].played(rr) {
+			slots[i][n-1].pts = 1
+		}
+		for _, s := range slots[i] {
+			score[i] += s.pts
+		}
+	}
+	return slots, score
+}
+
+// counts returns WIN, WON, BPG, BWG and REP for player i.
+func counts(slots []slot, rr bool) (win, won, bpg, bwg, rep int) {
+	for _, s := range slots {
+		p := s.played(rr)
+		if s.pts == 2 {
+			win++
+		}
+		if p && s.pts == 2 {
+			won++
+		}
+		if p && s.color == 'b' {
+			bpg++
+			if s.pts == 2 {
+				bwg++
+			}
+		}
+		if p || !s.vur() {
+			rep++
+		}
+	}
+	return
+}
+
+// roundDiv divides rounding half up (away from zero for negatives); d > 0.
+func roundDiv(a, d int) int {
+	if a >= 0 {
+		return (2*a + d) / (2 * d)
+	}
+	return -((-2*a + d) / (2 * d))
+}

@@ -1,0 +1,95 @@
+package tiebreak
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// FormatValue prints a value with '.' as decimal point, whole numbers without it,
+// and undefined values as the empty string.
+func FormatValue(v Value) string {
+	if !v.OK {
+		return ""
+	}
+	return formatFloat(v.V)
+}
+
+func formatFloat(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func header(codes []string) []string {
+	h := []string{"rank", "start_no", "player_id", "name", "points"}
+	for _, c := range codes {
+		h = append(h, strings.TrimSpace(c))
+	}
+	return h
+}
+
+func record(r Row) []string {
+	id := ""
+	if r.Player.ID != 0 {
+		id = strconv.FormatInt(r.Player.ID, 10)
+	}
+	rec := []string{strconv.Itoa(r.Rank), strconv.Itoa(r.Player.StartNo), id, r.Player.Name, formatFloat(r.Points)}
+	for _, v := range r.Values {
+		rec = append(rec, FormatValue(v))
+	}
+	return rec
+}
+
+// WriteCSV writes the standings as CSV: header rank,start_no,player_id,name,points and
+// one column per code, headed by the code as requested. A player without an id
+// (player_id 0) gets an empty cell.
+func WriteCSV(w io.Writer, codes []string, rows []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header(codes)); err != nil {
+		return fmt.Errorf("write standings: %w", err)
+	}
+	for _, r := range rows {
+		if err := cw.Write(record(r)); err != nil {
+			return fmt.Errorf("write standings: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write standings: %w", err)
+	}
+	return nil
+}
+
+// WriteText writes the standings as an aligned table for people, numbers right
+// aligned.
+func WriteText(w io.Writer, codes []string, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	hdr := header(codes)
+	hdr[0], hdr[1], hdr[2] = "Rk", "SNo", "ID"
+	line := func(cells []string) {
+		// The name column is left aligned: pad it ourselves.
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	width := len("name")
+	for _, r := range rows {
+		width = max(width, len([]rune(r.Player.Name)))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", width-len([]rune(s))) }
+	hdr[3] = pad("Name")
+	hdr[4] = "Pts"
+	line(hdr)
+	for _, r := range rows {
+		rec := record(r)
+		rec[3] = pad(rec[3])
+		line(rec)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write standings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package tiebreak
+
+import (
+	"fmt"
+	"strings"
+)
+
+// slot is one player's round: the opponent (or none), colour, result and game points.
+type slot struct {
+	opp    int  // index into Players, -1 = none
+	color  byte // 'w', 'b' or 0
+	code   byte // normalized result code; 'Z' when the player had no game
+	pts    int  // points awarded, in half-points
+	otb    bool // a played game (1 = 0 W D L) with an opponent
+	forf   bool // a forfeit (+ or -) with a known opponent
+	hasPts bool // Scrabble game points known
+	gp, op int  // own and opponent's game points
+}
+
+// model is a tournament indexed by player and round, scores in half-points.
+type model struct {
+	t      *Tournament
+	n      int // rounds considered
+	slots  [][]slot
+	score  []int // final score, half-points, face value
+	rr     bool  // forfeits count as played (round robin / option)
+	policy Policy
+}
+
+func normCode(b byte) (byte, bool) {
+	if b == 0 || b == ' ' {
+		return 'Z', true
+	}
+	if b >= 'a' && b <= 'z' {
+		b -= 'a' - 'A'
+	}
+	switch b {
+	case '1', '=', '0', '+', '-', 'W', 'D', 'L', 'H', 'F', 'U', 'Z':
+		return b, true
+	}
+	return 0, false
+}
+
+// halfPoints is the score of a result code in half-points.
+func halfPoints(c byte) int {
+	switch c {
+	case '1', 'W', '+', 'F', 'U':
+		return 2
+	case '=', 'D', 'H':
+		return 1
+	}
+	return 0
+}
+
+func isPlayedCode(c byte) bool { return strings.IndexByte("1=0WDL", c) >= 0 }
+
+// isRoundRobin reports whether the system string names a round robin.
+func isRoundRobin(system string) bool {
+	s := strings.ToLower(strings.TrimSpace(system))
+	return s == "rr" || s == "berger" || strings.Contains(s, "round-robin") || strings.Contains(s, "round robin") || strings.Contains(s, "roundrobin")
+}
+
+func opposite(c byte) byte {
+	switch c {
+	case '1':
+		return '0'
+	case '0':
+		return '1'
+	case 'W':
+		return 'L'
+	case 'L':
+		return 'W'
+	case '+':
+		return '-'
+	case '-':
+		return '+'
+	}
+	return c
+}
+
+// newModel validates the games and lays them out per player and round.
+func newModel(t *Tournament, opt Options) (*model, error) {
+	np := len(t.Players)
+	n := t.Rounds
+	for _, g := range t.Games {
+		if g.Round > n {
+			n = g.Round
+		}
+	}
+	if opt.AfterRound > 0 && opt.AfterRound < n {
+		n = opt.AfterRound
+	}
+	m := &model{t: t, n: n, slots: make([][]slot, np), score: make([]int, np)}
+	m.rr = opt.ForfeitsPlayed || isRoundRobin(t.System)
+	for i := range m.slots {
+		m.slots[i] = make([]slot, n)
+		for r := range m.slots[i] {
+			m.slots[i][r] = slot{opp: -1, code: 'Z'}
+		}
+	}
+	used := make([][]bool, np)
+	for i := range used {
+		used[i] = make([]bool, n)
+	}
+	for gi, g := range t.Games {
+		if g.Round < 1 {
+			return nil, fmt.Errorf("game %d: round %d: %w", gi+1, g.Round, ErrBadGame)
+		}
+		if g.Round > n {
+			continue // after Options.AfterRound
+		}
+		r := g.Round - 1
+		if g.White < 0 || g.White >= np || g.Black >= np || g.Black < -1 || g.White == g.Black {
+			return nil, fmt.Errorf("game %d (round %d): player index out of range: %w", gi+1, g.Round, ErrBadGame)
+		}
+		wc, ok := normCode(g.WhiteResult)
+		if !ok {
+			return nil, fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.WhiteResult, ErrBadGame)
+		}
+		if used[g.White][r] {
+			return nil, fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.White].StartNo, g.Round, ErrBadGame)
+		}
+		used[g.White][r] = true
+		if g.Black < 0 {
+			if isPlayedCode(wc) {
+				return nil, fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, wc, ErrBadGame)
+			}
+			m.slots[g.White][r] = slot{opp: -1, code: wc, pts: halfPoints(wc)}
+			continue
+		}
+		bc, ok := normCode(g.BlackResult)
+		if !ok {
+			return nil, fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.BlackResult, ErrBadGame)
+		}
+		if used[g.Black][r] {
+			return nil, fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
+		}
+		used[g.Black][r] = true
+		if isPlayedCode(wc) != isPlayedCode(bc) {
+			return nil, fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, wc, bc, ErrBadGame)
+		}
+		ws := slot{opp: g.Black, color: 'w', code: wc, pts: halfPoints(wc), otb: isPlayedCode(wc), hasPts: g.HasPoints, gp: int(g.WhitePoints), op: int(g.BlackPoints)}
+		bs := slot{opp: g.White, color: 'b', code: bc, pts: halfPoints(bc), otb: isPlayedCode(bc), hasPts: g.HasPoints, gp: int(g.BlackPoints), op: int(g.WhitePoints)}
+		ws.forf = wc == '+' || wc == '-'
+		bs.forf = bc == '+' || bc == '-'
+		m.slots[g.White][r], m.slots[g.Black][r] = ws, bs
+	}
+	for i := range m.slots {
+		for _, s := range m.slots[i] {
+			m.score[i] += s.pts
+		}
+	}
+	return m, nil
+}
+
+// played reports whether slot s counts as a game over the board, given whether
+// forfeits count as played.
+func (s slot) played(forfeitsPlayed bool) bool {
+	return s.otb || (forfeitsPlayed && s.forf)
+}
+
+// vur reports a voluntarily unplayed round (C.07 16.1): half- or full-point bye on
+// request, zero-point bye or absence, forfeit loss.
+func (s slot) vur() bool {
+	switch s.code {
+	case 'H', 'F', 'Z', '-':
+		return true
+	}
+	return false
+}
+
+// withForfeits returns a copy of the model in which forfeits with a known opponent
+// are played games (C.07 art. 15 and the /P modifier).
+func (m *model) withForfeits() *model {
+	if m.rr {
+		return m
+	}
+	c := *m
+	c.rr = true
+	return &c
+}

@@ -1,0 +1,94 @@
+package tiebreak
+
+// Options are the settings of a standings computation. The zero value is usable: every
+// zero field means its documented default. Options are read, never written, so one
+// value may be shared by concurrent Standings calls.
+type Options struct {
+	// Unplayed picks the unplayed-game policy; "" = the policy in force at the
+	// tournament's start date (PolicyAt).
+	Unplayed Policy `toml:"unplayed"`
+	// AfterRound computes standings after that round (rounds after it are ignored and
+	// the fide2009 virtual opponent draws only up to it); 0 = all rounds.
+	AfterRound int `toml:"after_round"`
+	// ForfeitsPlayed counts forfeits with a known opponent as played games for every
+	// tiebreak, as C.07 art. 15 does for round robins. Round robins (Tournament.System
+	// "round-robin", "rr", "berger") get this automatically; the /P modifier turns it
+	// on for one code.
+	ForfeitsPlayed bool `toml:"forfeits_played"`
+	// UnratedRating is the rating given to unrated players in the rating-based FIDE
+	// tiebreaks (ARO, TPR, PTP, APRO, APPO). 0 (default, C.07): those tiebreaks are
+	// undefined for an unrated player and unrated opponents are left out of averages.
+	UnratedRating int `toml:"unrated_rating"`
+
+	LJV      LJVOptions      `toml:"ljv"`
+	Scrabble ScrabbleOptions `toml:"scrabble"`
+}
+
+// LJVOptions are the settings of the Lajevardi-zadeh tiebreak (tiebreaks.md §B).
+type LJVOptions struct {
+	// Stage-one values by result and colour. All six zero = the seed's values
+	// 9 10 4 5 1 2.
+	WinWhite  int `toml:"win_white"`
+	WinBlack  int `toml:"win_black"`
+	DrawWhite int `toml:"draw_white"`
+	DrawBlack int `toml:"draw_black"`
+	LossWhite int `toml:"loss_white"`
+	LossBlack int `toml:"loss_black"`
+	// ForfeitWin is the value of a forfeit win (opponent did not come); 0 = 3.
+	ForfeitWin int `toml:"forfeit_win"`
+	// NoForfeitBonus turns the seed's optional forfeit-win value off: a forfeit win
+	// then counts 0, like the player's own forfeit loss.
+	NoForfeitBonus bool `toml:"no_forfeit_bonus"`
+	// BaseRating is used for unrated players; 0 = 1600.
+	BaseRating int `toml:"base_rating"`
+	// AddTPR adds one tenth of the player's TPR (unrated players at BaseRating).
+	AddTPR bool `toml:"add_tpr"`
+}
+
+// Coefficients are TurČAS's A, B, C, D.
+type Coefficients struct {
+	A float64 `toml:"a"`
+	B float64 `toml:"b"`
+	C float64 `toml:"c"`
+	D float64 `toml:"d"`
+}
+
+// ScrabbleOptions are the settings of TURCAS, SPREAD and SCORE (tiebreaks.md §C).
+type ScrabbleOptions struct {
+	// ByeSpread is the spread credited for a bye or forfeit win (and debited for a
+	// forfeit loss); 0 = 50 (NASPA/tsh). NoByeSpread credits nothing.
+	ByeSpread   int  `toml:"bye_spread"`
+	NoByeSpread bool `toml:"no_bye_spread"`
+	// Coefficients used when no set is selected; all zero = A 1, B C D 0 (TurČAS is
+	// then Buchholz / rounds). Calibrate an archive to get real values.
+	Coefficients Coefficients `toml:"coefficients"`
+	// Set selects a named set from Sets; Tournament.TurCAS, when not empty, wins.
+	Set  string                  `toml:"set"`
+	Sets map[string]Coefficients `toml:"sets"`
+}
+
+func (o LJVOptions) withDefaults() LJVOptions {
+	if o.WinWhite == 0 && o.WinBlack == 0 && o.DrawWhite == 0 && o.DrawBlack == 0 && o.LossWhite == 0 && o.LossBlack == 0 {
+		o.WinWhite, o.WinBlack, o.DrawWhite, o.DrawBlack, o.LossWhite, o.LossBlack = 9, 10, 4, 5, 1, 2
+	}
+	if o.ForfeitWin == 0 {
+		o.ForfeitWin = 3
+	}
+	if o.NoForfeitBonus {
+		o.ForfeitWin = 0
+	}
+	if o.BaseRating == 0 {
+		o.BaseRating = 1600
+	}
+	return o
+}
+
+func (o ScrabbleOptions) byeSpread() int {
+	switch {
+	case o.NoByeSpread:
+		return 0
+	case o.ByeSpread == 0:
+		return 50
+	}
+	return o.ByeSpread
+}

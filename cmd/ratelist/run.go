@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/pipeline"
+)
+
+// newFlags returns a flag set that reports to stderr and does not exit.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("ratelist "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseFlags parses args; ok is false with the exit code when it failed.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// newLogger returns the slog logger for --log-format and --quiet.
+func newLogger(w io.Writer, format string, quiet, verbose bool) (*slog.Logger, error) {
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelError
+	} else if verbose {
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("parsing --log-format: %q is neither text nor json", format)
+}
+
+// openArchive resolves --archive: a folder, or the embedded demo when empty.
+func openArchive(dir string) (fs.FS, string, error) {
+	if dir == "" {
+		return ratelist.Demo(), "(embedded demo)", nil
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("archive: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, "", fmt.Errorf("archive %s: not a folder", dir)
+	}
+	return os.DirFS(dir), dir, nil
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("run", stderr)
+	archive := fs.String("archive", "", "archive `dir` (default: the embedded demo archive)")
+	out := fs.String("out", "", "output `dir` (required)")
+	rules := fs.String("rules", "", "rule set: school, fide or a TOML `file` (default school; the demo's own rules for the demo)")
+	period := fs.String("period", pipeline.PeriodMonth, "list `period`: month, quarter or year")
+	workers := fs.Int("workers", 0, "worker goroutines `n` (default: the number of CPUs)")
+	logFormat := fs.String("log-format", "text", "log `format`: text or json")
+	quiet := fs.Bool("quiet", false, "log errors only")
+	verbose := fs.Bool("v", false, "log debug details")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	log, err := newLogger(stderr, *logFormat, *quiet, *verbose)
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist run:", err)
+		return exitUsage
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "ratelist run: --out DIR is required")
+		return exitUsage
+	}
+	if *workers < 0 {
+		fmt.Fprintln(stderr, "ratelist run: parsing --workers: must be ≥ 0")
+		return exitUsage
+	}
+	if err := pipeline.CheckPeriod(*period); err != nil {
+		fmt.Fprintln(stderr, "ratelist run:", err)
+		return exitUsage
+	}
+	fsys, name, err := openArchive(*archive)
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist run:", err)
+		return exitFailed
+	}
+	var r pipeline.Rules
+	rulesName := *rules
+	if *archive == "" && *rules == "" {
+		r, err = pipeline.ParseRules("demo rules.toml", ratelist.DemoRules())
+		rulesName = "demo rules.toml"
+	} else {
+		r, err = pipeline.LoadRules(*rules)
+		if rulesName == "" {
+			rulesName = "school"
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist run:", err)
+		return exitUsage
+	}
+	start := time.Now()
+	sum, err := pipeline.Run(ctx, pipeline.Options{
+		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
+		Period: *period, Workers: *workers, Log: log,
+	})
+	switch {
+	case errors.Is(err, pipeline.ErrUsage):
+		fmt.Fprintln(stderr, "ratelist run:", err)
+		return exitUsage
+	case errors.Is(err, pipeline.ErrRejected):
+		log.Warn("rows rejected: see rejects.csv", "rejected", sum.RowsRejected, "read", sum.RowsRead)
+	case err != nil:
+		log.Error("run failed; nothing was written", "err", err)
+		return exitCode(err)
+	}
+	log.Info("run finished", "out", *out, "tournaments_rated", sum.TournamentsRated, "games_rated", sum.GamesRated,
+		"lists", sum.Lists, "last_list", sum.LastList, "players_listed", sum.PlayersListed,
+		"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected, "stage", sum.Stage,
+		"seconds", time.Since(start).Round(time.Millisecond).Seconds())
+	if sum.RowsRejected > 0 {
+		return exitRejected
+	}
+	return exitOK
+}
+
+func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("validate", stderr)
+	archive := fs.String("archive", "", "archive `dir` (required)")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if *archive == "" {
+		fmt.Fprintln(stderr, "ratelist validate: --archive DIR is required")
+		return exitUsage
+	}
+	fsys, name, err := openArchive(*archive)
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist validate:", err)
+		return exitFailed
+	}
+	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1})
+	if err != nil && !errors.Is(err, pipeline.ErrRejected) {
+		fmt.Fprintln(stderr, "ratelist validate:", err)
+		return exitCode(err)
+	}
+	fmt.Fprintf(stdout, "%s: %d rows read, %d used, %d rejected\n", name, sum.RowsRead, sum.RowsUsed, sum.RowsRejected)
+	for _, k := range sum.RejectKinds {
+		fmt.Fprintf(stdout, "%6d  %s\n", k.Count, k.Kind)
+		for _, e := range k.Examples {
+			fmt.Fprintf(stdout, "        e.g. %s\n", e)
+		}
+	}
+	if sum.RowsRejected > 0 {
+		return exitRejected
+	}
+	return exitOK
+}
+
+func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("generate", stderr)
+	players := fs.Int("players", 2000, "number of `players`")
+	games := fs.Int64("games", 100000, "number of games `rows` (pairings and byes)")
+	months := fs.Int("months", 12, "`months` the tournaments span")
+	seed := fs.Uint64("seed", 1, "random `seed`: the same seed gives the same archive")
+	dir := fs.String("archive", "", "archive `dir` to write (required)")
+	start := fs.String("start", "2024-09", "first month `YYYY-MM`")
+	format := fs.String("format", "parquet", "table `format`: parquet or csv")
+	scrabble := fs.Float64("scrabble", 0, "share of Scrabble tournaments (`0..1`)")
+	unrated := fs.Float64("unrated", 0.05, "share of chess tournaments not on the approved list (`0..1`)")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if *dir == "" {
+		fmt.Fprintln(stderr, "ratelist generate: --archive DIR is required")
+		return exitUsage
+	}
+	if *format != "parquet" && *format != "csv" {
+		fmt.Fprintf(stderr, "ratelist generate: parsing --format: %q is neither parquet nor csv\n", *format)
+		return exitUsage
+	}
+	st, err := time.Parse("2006-01", *start)
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist generate: parsing --start: %v\n", err)
+		return exitUsage
+	}
+	err = pipeline.Generate(ctx, pipeline.GenerateOptions{
+		Players: *players, Games: *games, Months: *months, Seed: *seed, Start: st, Dir: *dir,
+		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated,
+	})
+	if errors.Is(err, pipeline.ErrUsage) {
+		fmt.Fprintln(stderr, "ratelist generate:", err)
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist generate:", err)
+		return exitCode(err)
+	}
+	return exitOK
+}

@@ -1,0 +1,303 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// Column sets of the archive tables (interface.md §1).
+var (
+	playerCols = []colSpec{
+		{"player_id", tInt, true}, {"name", tString, true}, {"birth_year", tInt, false},
+		{"category", tInt, false}, {"fide_rating", tInt, false}, {"club", tString, false},
+	}
+	tournamentCols = []colSpec{
+		{"tournament_id", tInt, true}, {"name", tString, true}, {"start_date", tDate, true},
+		{"end_date", tDate, true}, {"system", tString, false}, {"rounds", tInt, false},
+		{"discipline", tString, false}, {"rated", tBool, false}, {"tiebreaks", tString, false},
+	}
+	gameCols = []colSpec{
+		{"tournament_id", tInt, true}, {"round", tInt, true}, {"date", tDate, false},
+		{"white_id", tInt, true}, {"black_id", tInt, false},
+		{"white_result", tCode, true}, {"black_result", tCode, false},
+		{"white_points", tInt, false}, {"black_points", tInt, false},
+	}
+)
+
+// Players is the player registry, sorted by id; a player's dense index is its
+// position here.
+type Players struct {
+	ID        []int64
+	Name      []string
+	BirthYear []int32 // 0 = unknown
+	Category  []int8  // 1–4, 0 = none
+	Elo       []int32 // 0 = none
+	Club      []string
+}
+
+// Index returns the dense index of player id, or -1.
+func (p *Players) Index(id int64) int32 {
+	i := sort.Search(len(p.ID), func(i int) bool { return p.ID[i] >= id })
+	if i < len(p.ID) && p.ID[i] == id {
+		return int32(i)
+	}
+	return -1
+}
+
+// Tournament is one row of the tournaments table.
+type Tournament struct {
+	ID         int64
+	Name       string
+	Start, End int32 // days since 1970-01-01
+	System     string
+	Rounds     int32 // 0 = not given
+	Discipline string
+	Rated      bool
+	Tiebreaks  string
+}
+
+// Archive is an opened archive: the small tables loaded, the large ones located.
+type Archive struct {
+	FS          fs.FS
+	Players     Players
+	Tournaments []Tournament // sorted by id
+	GameFiles   []string
+	TableFiles  []string
+	counts      map[string]*TableCount
+	rejects     *rejectSink
+}
+
+// TableCount is what was read from one table.
+type TableCount struct {
+	Read     int64 `json:"read"`
+	Used     int64 `json:"used"`
+	Rejected int64 `json:"rejected"`
+}
+
+// TournamentIndex returns the position of tournament id, or -1.
+func (a *Archive) TournamentIndex(id int64) int {
+	i := sort.Search(len(a.Tournaments), func(i int) bool { return a.Tournaments[i].ID >= id })
+	if i < len(a.Tournaments) && a.Tournaments[i].ID == id {
+		return i
+	}
+	return -1
+}
+
+func (a *Archive) count(table string) *TableCount {
+	c := a.counts[table]
+	if c == nil {
+		c = &TableCount{}
+		a.counts[table] = c
+	}
+	return c
+}
+
+// reject records one rejected row and counts it.
+func (a *Archive) reject(table string, b *batch, i int, reason string) {
+	a.count(table).Rejected++
+	a.rejects.add(b.file, b.first+int64(i), reason, b.values(i))
+}
+
+// openArchive loads players and tournaments and locates games and tables.
+func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink) (*Archive, error) {
+	a := &Archive{FS: fsys, counts: map[string]*TableCount{}, rejects: rejects}
+	pf, err := tableFiles(fsys, "players")
+	if err != nil {
+		return nil, err
+	}
+	if len(pf) == 0 {
+		return nil, fmt.Errorf("%w: players (players.parquet, players.csv or players/)", ErrMissingTable)
+	}
+	if err := a.loadPlayers(ctx, pf); err != nil {
+		return nil, err
+	}
+	tf, err := tableFiles(fsys, "tournaments")
+	if err != nil {
+		return nil, err
+	}
+	if err := a.loadTournaments(ctx, tf); err != nil {
+		return nil, err
+	}
+	if a.GameFiles, err = tableFiles(fsys, "games"); err != nil {
+		return nil, err
+	}
+	if a.TableFiles, err = tableFiles(fsys, "tables"); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+type playerRow struct {
+	id        int64
+	name      string
+	birth     int32
+	cat       int8
+	elo       int32
+	club      string
+	file      string
+	row       int64
+	raw       string
+}
+
+func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
+	r := openTable(a.FS, files, playerCols)
+	defer r.Close()
+	cnt := a.count("players")
+	var rows []playerRow
+	for r.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b := r.Batch()
+		for i := 0; i < b.n; i++ {
+			cnt.Read++
+			if reason := checkPlayer(b, i); reason != "" {
+				a.reject("players", b, i, reason)
+				continue
+			}
+			rows = append(rows, playerRow{
+				id: b.ints[0][i], name: b.strs[1][i], birth: int32(b.ints[2][i]), cat: int8(b.ints[3][i]),
+				elo: int32(b.ints[4][i]), club: b.strs[5][i], file: b.file, row: b.first + int64(i), raw: b.values(i),
+			})
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	// Sort by id, keeping file order among duplicates: the first is used, the rest rejected.
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	p := &a.Players
+	for i, row := range rows {
+		if i > 0 && rows[i-1].id == row.id {
+			cnt.Rejected++
+			a.rejects.add(row.file, row.row, fmt.Sprintf("duplicate player_id %d (first at %s row %d)", row.id, rows[i-1].file, rows[i-1].row), row.raw)
+			continue
+		}
+		p.ID = append(p.ID, row.id)
+		p.Name = append(p.Name, row.name)
+		p.BirthYear = append(p.BirthYear, row.birth)
+		p.Category = append(p.Category, row.cat)
+		p.Elo = append(p.Elo, row.elo)
+		p.Club = append(p.Club, row.club)
+	}
+	cnt.Used = int64(len(p.ID))
+	return nil
+}
+
+func checkPlayer(b *batch, i int) string {
+	switch {
+	case b.bad[i] != "":
+		return b.bad[i]
+	case b.nulls[0][i]:
+		return "player_id: missing"
+	case b.ints[0][i] <= 0:
+		return fmt.Sprintf("player_id: %d is not > 0", b.ints[0][i])
+	case b.nulls[1][i] || strings.TrimSpace(b.strs[1][i]) == "":
+		return "name: missing"
+	case !b.nulls[3][i] && (b.ints[3][i] < 1 || b.ints[3][i] > 4):
+		return fmt.Sprintf("category: %d is not 1–4", b.ints[3][i])
+	case !b.nulls[4][i] && (b.ints[4][i] < 0 || b.ints[4][i] > 4000):
+		return fmt.Sprintf("fide_rating: %d is out of range", b.ints[4][i])
+	case !b.nulls[2][i] && (b.ints[2][i] < 1850 || b.ints[2][i] > 2200):
+		return fmt.Sprintf("birth_year: %d is out of range", b.ints[2][i])
+	}
+	// Nulls read as zero: "none".
+	for _, c := range []int{2, 3, 4} {
+		if b.nulls[c][i] {
+			b.ints[c][i] = 0
+		}
+	}
+	if b.nulls[5][i] {
+		b.strs[5][i] = ""
+	}
+	return ""
+}
+
+type tournamentRow struct {
+	t    Tournament
+	file string
+	row  int64
+	raw  string
+}
+
+func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
+	cnt := a.count("tournaments")
+	if len(files) == 0 {
+		return nil
+	}
+	r := openTable(a.FS, files, tournamentCols)
+	defer r.Close()
+	var rows []tournamentRow
+	for r.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b := r.Batch()
+		for i := 0; i < b.n; i++ {
+			cnt.Read++
+			t, reason := checkTournament(b, i)
+			if reason != "" {
+				a.reject("tournaments", b, i, reason)
+				continue
+			}
+			rows = append(rows, tournamentRow{t, b.file, b.first + int64(i), b.values(i)})
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].t.ID < rows[j].t.ID })
+	for i, row := range rows {
+		if i > 0 && rows[i-1].t.ID == row.t.ID {
+			cnt.Rejected++
+			a.rejects.add(row.file, row.row, fmt.Sprintf("duplicate tournament_id %d (first at %s row %d)", row.t.ID, rows[i-1].file, rows[i-1].row), row.raw)
+			continue
+		}
+		a.Tournaments = append(a.Tournaments, row.t)
+	}
+	cnt.Used = int64(len(a.Tournaments))
+	return nil
+}
+
+func checkTournament(b *batch, i int) (Tournament, string) {
+	t := Tournament{
+		ID: b.ints[0][i], Name: strings.TrimSpace(b.strs[1][i]), Start: int32(b.ints[2][i]), End: int32(b.ints[3][i]),
+		System: strings.ToLower(strings.TrimSpace(b.strs[4][i])), Rounds: int32(b.ints[5][i]),
+		Discipline: strings.ToLower(strings.TrimSpace(b.strs[6][i])), Rated: b.nulls[7][i] || b.ints[7][i] != 0,
+		Tiebreaks: strings.TrimSpace(b.strs[8][i]),
+	}
+	if b.nulls[4][i] {
+		t.System = ""
+	}
+	if b.nulls[5][i] {
+		t.Rounds = 0
+	}
+	if b.nulls[6][i] || t.Discipline == "" {
+		t.Discipline = "chess"
+	}
+	if b.nulls[8][i] {
+		t.Tiebreaks = ""
+	}
+	switch {
+	case b.bad[i] != "":
+		return t, b.bad[i]
+	case b.nulls[0][i]:
+		return t, "tournament_id: missing"
+	case b.nulls[1][i] || t.Name == "":
+		return t, "name: missing"
+	case b.nulls[2][i]:
+		return t, "start_date: missing"
+	case b.nulls[3][i]:
+		return t, "end_date: missing"
+	case t.Start > t.End:
+		return t, "start_date is after end_date"
+	case !b.nulls[5][i] && (t.Rounds < 1 || t.Rounds > 1000):
+		return t, fmt.Sprintf("rounds: %d is out of range 1–1000", t.Rounds)
+	case t.Discipline != "chess" && t.Discipline != "scrabble" && t.Discipline != "joker":
+		return t, fmt.Sprintf("discipline: %q is not chess, scrabble or joker", t.Discipline)
+	}
+	return t, ""
+}

@@ -1,0 +1,205 @@
+package pipeline
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// rejectSink receives rejected rows. It writes them to rejects.csv as they come
+// (in the deterministic order of the single reading goroutine) and keeps the
+// first examples of each reason for people.
+type rejectSink struct {
+	w       *csv.Writer
+	n       int64
+	byKind  map[string]int64
+	samples map[string][]string
+}
+
+func newRejectSink(w io.Writer) *rejectSink {
+	s := &rejectSink{byKind: map[string]int64{}, samples: map[string][]string{}}
+	if w != nil {
+		s.w = csv.NewWriter(w)
+		s.w.Write([]string{"file", "row", "reason", "values"})
+	}
+	return s
+}
+
+func (s *rejectSink) add(file string, row int64, reason, values string) {
+	s.n++
+	kind := reasonKind(reason)
+	s.byKind[kind]++
+	if len(s.samples[kind]) < 3 {
+		s.samples[kind] = append(s.samples[kind], fmt.Sprintf("%s:%d: %s", file, row, reason))
+	}
+	if s.w != nil {
+		s.w.Write([]string{file, strconv.FormatInt(row, 10), reason, values})
+	}
+}
+
+// reasonKind groups reasons: the text before the first digit or quote.
+func reasonKind(reason string) string {
+	for i, c := range reason {
+		if c == '"' || (c >= '0' && c <= '9') || c == '(' {
+			return trimRight(reason[:i])
+		}
+	}
+	return reason
+}
+
+func trimRight(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == ':') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// Kinds returns the reject kinds with counts and examples, most frequent first.
+func (s *rejectSink) Kinds() []RejectKind {
+	var ks []RejectKind
+	for k, n := range s.byKind {
+		ks = append(ks, RejectKind{Kind: k, Count: n, Examples: s.samples[k]})
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		if ks[i].Count != ks[j].Count {
+			return ks[i].Count > ks[j].Count
+		}
+		return ks[i].Kind < ks[j].Kind
+	})
+	return ks
+}
+
+func (s *rejectSink) flush() error {
+	if s.w == nil {
+		return nil
+	}
+	s.w.Flush()
+	return s.w.Error()
+}
+
+// RejectKind is one kind of problem found in an archive.
+type RejectKind struct {
+	Kind     string   `json:"kind"`
+	Count    int64    `json:"count"`
+	Examples []string `json:"examples"`
+}
+
+// staging collects a run's outputs in a temporary folder inside --out and moves
+// them into place only when the whole run succeeded (commit); abort removes them.
+type staging struct {
+	out string
+	tmp string
+}
+
+func newStaging(out string) (*staging, error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("create output folder: %w", err)
+	}
+	tmp, err := os.MkdirTemp(out, ".ratelist-tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("create staging folder: %w", err)
+	}
+	return &staging{out: out, tmp: tmp}, nil
+}
+
+// path returns where to write rel (slash-separated) during the run, creating its folder.
+func (s *staging) path(rel string) (string, error) {
+	p := filepath.Join(s.tmp, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	return p, nil
+}
+
+// commit renames every staged file into --out (each rename is atomic), the
+// summary last, then removes the staging folder.
+func (s *staging) commit() error {
+	var files []string
+	err := filepath.WalkDir(s.tmp, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(s.tmp, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list staged outputs: %w", err)
+	}
+	sort.Slice(files, func(i, j int) bool {
+		// summary.json last: its presence means the rest is complete.
+		if (files[i] == "summary.json") != (files[j] == "summary.json") {
+			return files[j] == "summary.json"
+		}
+		return files[i] < files[j]
+	})
+	for _, rel := range files {
+		dst := filepath.Join(s.out, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", filepath.Dir(dst), err)
+		}
+		if err := os.Rename(filepath.Join(s.tmp, rel), dst); err != nil {
+			return fmt.Errorf("move %s into place: %w", rel, err)
+		}
+	}
+	return os.RemoveAll(s.tmp)
+}
+
+func (s *staging) abort() { os.RemoveAll(s.tmp) }
+
+// createFile opens a staged file for writing with a buffer; finish flushes and closes it.
+type outFile struct {
+	f *os.File
+	*bufio.Writer
+}
+
+func (s *staging) create(rel string) (*outFile, error) {
+	p, err := s.path(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", rel, err)
+	}
+	return &outFile{f, bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+func (o *outFile) finish() error {
+	if err := o.Flush(); err != nil {
+		o.f.Close()
+		return fmt.Errorf("write %s: %w", o.f.Name(), err)
+	}
+	if err := o.f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", o.f.Name(), err)
+	}
+	return nil
+}
+
+// writeParquet writes rows as one Parquet file (zstd) through GenericWriter: the
+// outputs are small next to the games, so reflection is fine here.
+func writeParquet[T any](s *staging, rel string, rows []T) error {
+	o, err := s.create(rel)
+	if err != nil {
+		return err
+	}
+	w := parquet.NewGenericWriter[T](o, parquet.Compression(&parquet.Zstd))
+	if _, err := w.Write(rows); err != nil {
+		o.f.Close()
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := w.Close(); err != nil {
+		o.f.Close()
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return o.finish()
+}

@@ -1,0 +1,57 @@
+package pipeline
+
+import (
+	"fmt"
+	"time"
+)
+
+// Period kinds of the rating lists.
+const (
+	PeriodMonth   = "month"
+	PeriodQuarter = "quarter"
+	PeriodYear    = "year"
+)
+
+// periodKey numbers the period holding a day (days since 1970-01-01) so that
+// consecutive periods have consecutive keys.
+func periodKey(kind string, days int32) int {
+	t := time.Unix(int64(days)*86400, 0).UTC()
+	y, m := t.Year(), int(t.Month())-1
+	switch kind {
+	case PeriodQuarter:
+		return y*4 + m/3
+	case PeriodYear:
+		return y
+	}
+	return y*12 + m
+}
+
+// periodLabel is the list name of a period: 2025-03, 2025-Q1 or 2025.
+func periodLabel(kind string, key int) string {
+	switch kind {
+	case PeriodQuarter:
+		return fmt.Sprintf("%04d-Q%d", floorDivInt(key, 4), key-4*floorDivInt(key, 4)+1)
+	case PeriodYear:
+		return fmt.Sprintf("%04d", key)
+	}
+	return fmt.Sprintf("%04d-%02d", floorDivInt(key, 12), key-12*floorDivInt(key, 12)+1)
+}
+
+func floorDivInt(a, b int) int {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// CheckPeriod validates --period.
+func CheckPeriod(kind string) error {
+	switch kind {
+	case PeriodMonth, PeriodQuarter, PeriodYear:
+		return nil
+	}
+	return fmt.Errorf("%w: --period %q: want month, quarter or year", ErrUsage, kind)
+}
+
+func dayTime(days int32) time.Time { return time.Unix(int64(days)*86400, 0).UTC() }

@@ -1,0 +1,367 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// process handles one complete tournament: the cross-row checks, the lists of
+// periods that end before it, its rating, its cards and its standings.
+func (r *runner) process(ti int) error {
+	t := &r.arch.Tournaments[ti]
+	rows := r.checkPairings(t, r.bufs[ti])
+	r.bufs[ti] = nil
+	r.arch.count("games").Used += int64(len(rows))
+	if t.Discipline == "joker" {
+		return nil
+	}
+	rates := r.rates(t)
+	if rates && r.opt.onTournament == nil {
+		for r.curPeriod < periodKey(r.opt.Period, t.End) {
+			if err := r.emitList(); err != nil {
+				return err
+			}
+		}
+	}
+	// Standings use the ratings the players had when the tournament started.
+	var tt *tiebreak.Tournament
+	if len(rows) > 0 && (r.stage != nil || r.opt.onTournament != nil) {
+		tt = r.standingsInput(t, rows)
+	}
+	if rates {
+		ev := &rating.Event{ID: t.ID, Start: t.Start, End: t.End}
+		for _, g := range rows {
+			if g.black >= 0 {
+				ev.Games = append(ev.Games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
+			}
+		}
+		stageBefore := r.st.Stage
+		cards := r.rater.Rate(r.st, ev)
+		r.sum.TournamentsRated++
+		for _, c := range cards {
+			r.sum.GamesRated += int64(c.Games)
+		}
+		if stageBefore == 1 && r.st.Stage == 2 && r.sum.Stage2From == 0 {
+			r.sum.Stage2From = t.ID
+		}
+		if err := r.addCards(t, cards); err != nil {
+			return err
+		}
+	}
+	if tt == nil {
+		return nil
+	}
+	if r.opt.onTournament != nil {
+		return r.opt.onTournament(tt)
+	}
+	r.sum.StandingsWritten++
+	return r.submit(func() error { return r.writeStandings(tt) })
+}
+
+// submit hands a job to the worker pool.
+func (r *runner) submit(job func() error) error {
+	select {
+	case r.jobs <- job:
+		return nil
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+}
+
+// checkPairings rejects rows that pair a player twice in one round (the later
+// row, in file order) and returns the rest.
+func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
+	type key struct{ p, round int32 }
+	seen := make(map[key]int64, 2*len(rows))
+	out := rows[:0]
+	for _, g := range rows {
+		kw, kb := key{g.white, g.round}, key{g.black, g.round}
+		prev, dup := seen[kw]
+		who := g.white
+		if !dup && g.black >= 0 {
+			prev, dup = seen[kb]
+			who = g.black
+		}
+		if dup {
+			r.arch.count("games").Rejected++
+			r.rej.add(r.arch.GameFiles[g.file], g.row,
+				fmt.Sprintf("player %d is paired twice in round %d (also row %d)", r.arch.Players.ID[who], g.round, prev),
+				r.gameValues(t, &g))
+			continue
+		}
+		seen[kw] = g.row
+		if g.black >= 0 {
+			seen[kb] = g.row
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func (r *runner) gameValues(t *Tournament, g *gameRow) string {
+	p := r.arch.Players.ID
+	s := fmt.Sprintf("tournament_id=%d;round=%d;white_id=%d;black_id=", t.ID, g.round, p[g.white])
+	if g.black >= 0 {
+		s += strconv.FormatInt(p[g.black], 10)
+	}
+	s += ";white_result=" + string(g.wres) + ";black_result="
+	if g.bres != 0 {
+		s += string(g.bres)
+	}
+	return s
+}
+
+// standingsInput builds the tiebreak engine's view of a tournament. Start
+// numbers follow the rating at the start (highest first), then player_id.
+func (r *runner) standingsInput(t *Tournament, rows []gameRow) *tiebreak.Tournament {
+	tt := &tiebreak.Tournament{
+		ID: t.ID, Name: t.Name, Start: dayTime(t.Start), End: dayTime(t.End), Rounds: int(t.Rounds),
+		System: t.System, Discipline: t.Discipline, Tiebreaks: t.Tiebreaks,
+	}
+	var ps []int32
+	maxRound := int32(0)
+	for _, g := range rows {
+		for _, p := range []int32{g.white, g.black} {
+			if p >= 0 && r.local[p] < 0 {
+				r.local[p] = 0
+				ps = append(ps, p)
+			}
+		}
+		maxRound = max(maxRound, g.round)
+	}
+	if tt.Rounds == 0 {
+		tt.Rounds = int(maxRound)
+	}
+	rat := func(p int32) int {
+		if r.st.Rated[p] {
+			return int(r.st.Rating[p])
+		}
+		return 0
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		if a, b := rat(ps[i]), rat(ps[j]); a != b {
+			return a > b
+		}
+		return ps[i] < ps[j]
+	})
+	for i, p := range ps {
+		r.local[p] = int32(i)
+		tt.Players = append(tt.Players, tiebreak.Player{
+			ID: r.arch.Players.ID[p], StartNo: i + 1, Name: r.arch.Players.Name[p], Rating: rat(p),
+		})
+	}
+	for _, g := range rows {
+		tg := tiebreak.Game{Round: int(g.round), White: int(r.local[g.white]), Black: -1,
+			WhiteResult: g.wres, BlackResult: g.bres, WhitePoints: g.wpts, BlackPoints: g.bpts, HasPoints: g.hasPts}
+		if g.black >= 0 {
+			tg.Black = int(r.local[g.black])
+		}
+		tt.Games = append(tt.Games, tg)
+	}
+	for _, p := range ps {
+		r.local[p] = -1
+	}
+	return tt
+}
+
+// writeStandings computes and writes standings/TOURNAMENT_ID.csv (a pool job).
+func (r *runner) writeStandings(t *tiebreak.Tournament) error {
+	codes := tiebreak.SplitCodes(t.Tiebreaks)
+	if len(codes) == 0 {
+		codes = tiebreak.DefaultCodes(t.Discipline)
+	}
+	rows, err := tiebreak.Standings(t, codes, r.opt.Rules.Tiebreaks)
+	if err != nil {
+		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
+	}
+	var buf bytes.Buffer
+	if err := tiebreak.WriteCSV(&buf, codes, rows); err != nil {
+		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
+	}
+	o, err := r.stage.create(fmt.Sprintf("standings/%d.csv", t.ID))
+	if err != nil {
+		return err
+	}
+	o.Write(buf.Bytes())
+	return o.finish()
+}
+
+// listRow is one row of a rating list (interface.md §3, in column order).
+type listRow struct {
+	Rank        int32  `parquet:"rank"`
+	PlayerID    int64  `parquet:"player_id"`
+	Name        string `parquet:"name"`
+	Rating      int32  `parquet:"rating"`
+	Change      *int32 `parquet:"change,optional"`
+	GamesPeriod int32  `parquet:"games_period"`
+	GamesTotal  int32  `parquet:"games_total"`
+	K           int32  `parquet:"k"`
+	Category    string `parquet:"category"`
+	Flags       string `parquet:"flags"`
+}
+
+// emitList writes the list of the current period and moves to the next one.
+func (r *runner) emitList() error {
+	label := periodLabel(r.opt.Period, r.curPeriod)
+	r.curPeriod++
+	st, s := r.st, &r.rater.S
+	var idx []int32
+	for p := range st.Rated {
+		if st.Rated[p] && st.GamesTotal[p] >= s.ListGames {
+			idx = append(idx, int32(p))
+		}
+	}
+	sort.Slice(idx, func(i, j int) bool {
+		a, b := idx[i], idx[j]
+		if st.Rating[a] != st.Rating[b] {
+			return st.Rating[a] > st.Rating[b]
+		}
+		return a < b // dense order is player_id order
+	})
+	rows := make([]listRow, len(idx))
+	for i, p := range idx {
+		row := listRow{
+			Rank: int32(i + 1), PlayerID: r.arch.Players.ID[p], Name: r.arch.Players.Name[p], Rating: st.Rating[p],
+			GamesPeriod: st.GamesPeriod[p], GamesTotal: st.GamesTotal[p],
+			K: s.K(st.Tournaments[p], st.GamesTotal[p], st.Rating[p]), Category: s.Category(st.Rating[p]),
+		}
+		if r.prevOn[p] {
+			ch := st.Rating[p] - r.prevRating[p]
+			row.Change = &ch
+		}
+		if !r.everOn[p] {
+			row.Flags = "new"
+		}
+		rows[i] = row
+	}
+	clear(r.prevOn)
+	for _, p := range idx {
+		r.prevOn[p], r.everOn[p], r.prevRating[p] = true, true, st.Rating[p]
+	}
+	clear(st.GamesPeriod)
+	r.sum.Lists++
+	if r.sum.FirstList == "" {
+		r.sum.FirstList = label
+	}
+	r.sum.LastList, r.sum.PlayersListed = label, len(rows)
+	if r.stage == nil {
+		return nil
+	}
+	return r.submit(func() error { return r.writeList(label, rows) })
+}
+
+func (r *runner) writeList(label string, rows []listRow) error {
+	o, err := r.stage.create("lists/" + label + ".csv")
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(o)
+	w.Write([]string{"rank", "player_id", "name", "rating", "change", "games_period", "games_total", "k", "category", "flags"})
+	rec := make([]string, 10)
+	for _, row := range rows {
+		rec[0] = strconv.Itoa(int(row.Rank))
+		rec[1] = strconv.FormatInt(row.PlayerID, 10)
+		rec[2] = row.Name
+		rec[3] = strconv.Itoa(int(row.Rating))
+		rec[4] = ""
+		if row.Change != nil {
+			rec[4] = strconv.Itoa(int(*row.Change))
+		}
+		rec[5] = strconv.Itoa(int(row.GamesPeriod))
+		rec[6] = strconv.Itoa(int(row.GamesTotal))
+		rec[7] = strconv.Itoa(int(row.K))
+		rec[8] = row.Category
+		rec[9] = row.Flags
+		w.Write(rec)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		o.f.Close()
+		return fmt.Errorf("write list %s: %w", label, err)
+	}
+	if err := o.finish(); err != nil {
+		return err
+	}
+	return writeParquet(r.stage, "lists/"+label+".parquet", rows)
+}
+
+// cardRow is one row of cards.parquet: a player in a rated tournament.
+type cardRow struct {
+	Period          string   `parquet:"period"`
+	TournamentID    int64    `parquet:"tournament_id"`
+	EndDate         int32    `parquet:"end_date,date"`
+	PlayerID        int64    `parquet:"player_id"`
+	Name            string   `parquet:"name"`
+	Stage           int32    `parquet:"stage"`
+	RatingBefore    *int32   `parquet:"rating_before,optional"`
+	Games           int32    `parquet:"games"`
+	Score           float64  `parquet:"score"`
+	OppAverage      *int32   `parquet:"opponents_average,optional"`
+	D               *int32   `parquet:"d,optional"`
+	Expected        *float64 `parquet:"expected,optional"`
+	K               *int32   `parquet:"k,optional"`
+	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
+	Change          int32    `parquet:"change"`
+	RatingAfter     *int32   `parquet:"rating_after,optional"`
+	Reason          string   `parquet:"reason"`
+}
+
+const cardsPerRowGroup = 1 << 16
+
+func (r *runner) addCards(t *Tournament, cards []rating.Card) error {
+	if r.cards == nil {
+		return nil
+	}
+	period := periodLabel(r.opt.Period, periodKey(r.opt.Period, t.End))
+	for _, c := range cards {
+		row := cardRow{
+			Period: period, TournamentID: t.ID, EndDate: t.End, PlayerID: r.arch.Players.ID[c.Player],
+			Name: r.arch.Players.Name[c.Player], Stage: int32(c.Stage), Games: c.Games, Score: float64(c.Score2) / 2,
+			Change: c.Change, Reason: c.Reason,
+		}
+		if c.RatedBefore {
+			row.RatingBefore = ptr(c.Before)
+		}
+		if c.RatedAfter {
+			row.RatingAfter = ptr(c.After)
+		}
+		if c.Games > 0 {
+			row.OppAverage = ptr(c.OppAverage)
+		}
+		if c.K > 0 {
+			row.D, row.K = ptr(c.D), ptr(c.K)
+			row.Expected = ptr(float64(c.Expected) / 100)
+			row.ChangeUnrounded = ptr(float64(c.ChangeExact) / 100)
+		}
+		r.cardBuf = append(r.cardBuf, row)
+	}
+	if len(r.cardBuf) >= cardsPerRowGroup {
+		return r.flushCards(false)
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (r *runner) flushCards(final bool) error {
+	if _, err := r.cards.Write(r.cardBuf); err != nil {
+		return fmt.Errorf("write cards.parquet: %w", err)
+	}
+	r.cardBuf = r.cardBuf[:0]
+	if !final {
+		if err := r.cards.Flush(); err != nil {
+			return fmt.Errorf("write cards.parquet: %w", err)
+		}
+		return nil
+	}
+	if err := r.cards.Close(); err != nil {
+		return fmt.Errorf("write cards.parquet: %w", err)
+	}
+	return r.cardsF.finish()
+}

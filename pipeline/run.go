@@ -1,0 +1,473 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"runtime"
+	"sort"
+
+	"github.com/parquet-go/parquet-go"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// Options configure a run.
+type Options struct {
+	Archive     fs.FS
+	ArchiveName string // for the summary and messages
+	// Out is the output folder; "" checks the archive and writes nothing (validate).
+	Out       string
+	Rules     Rules
+	RulesName string
+	Period    string // month (default), quarter, year
+	Workers   int    // 0 = GOMAXPROCS
+	Log       *slog.Logger
+
+	// onTournament, when set, receives every tournament's standings input (as
+	// LoadTournament and ForEachTournament need); nothing is written.
+	onTournament func(*tiebreak.Tournament) error
+}
+
+// Summary is summary.json: what was read, used, rejected and written.
+type Summary struct {
+	Archive          string                 `json:"archive"`
+	Rules            string                 `json:"rules"`
+	Period           string                 `json:"period"`
+	RowsRead         int64                  `json:"rows_read"`
+	RowsUsed         int64                  `json:"rows_used"`
+	RowsRejected     int64                  `json:"rows_rejected"`
+	Tables           map[string]*TableCount `json:"tables"`
+	Tournaments      int                    `json:"tournaments"`
+	TournamentsRated int                    `json:"tournaments_rated"`
+	GamesRated       int64                  `json:"player_games_rated"`
+	StandingsWritten int                    `json:"standings_written"`
+	Lists            int                    `json:"lists"`
+	FirstList        string                 `json:"first_list"`
+	LastList         string                 `json:"last_list"`
+	PlayersListed    int                    `json:"players_listed"`
+	Stage            int                    `json:"stage"`
+	Stage2From       int64                  `json:"stage2_from_tournament,omitempty"`
+	RejectKinds      []RejectKind           `json:"reject_kinds"`
+}
+
+// gameRow is one validated games row, compact, waiting for its tournament.
+type gameRow struct {
+	row          int64
+	file         int32
+	round        int32
+	white, black int32 // dense player index; black -1 for a bye
+	wres, bres   byte
+	hasPts       bool
+	wpts, bpts   int32
+}
+
+type runner struct {
+	opt   Options
+	arch  *Archive
+	st    *rating.State
+	rater *rating.SchoolRater
+	rej   *rejectSink
+	stage *staging
+	jobs  chan<- func() error
+	ctx   context.Context
+	sum   Summary
+
+	order     []int // tournament positions in rating order
+	next      int   // next position of order to process
+	remaining []int64
+	bufs      [][]gameRow
+
+	// Lists.
+	firstPeriod, lastPeriod, curPeriod int
+	hasPeriods                         bool
+	prevOn, everOn                     []bool
+	prevRating                         []int32
+
+	cards  *parquet.GenericWriter[cardRow]
+	cardsF *outFile
+	cardBuf []cardRow
+
+	// Scratch for per-tournament checks.
+	local []int32
+}
+
+// Run rates an archive and writes the outputs of interface.md §3 into opt.Out.
+// It returns the summary; the error is ErrRejected (wrapped) when the run
+// succeeded but rejected rows, and any other error means nothing was written.
+func Run(ctx context.Context, opt Options) (*Summary, error) {
+	if opt.Period == "" {
+		opt.Period = PeriodMonth
+	}
+	if err := CheckPeriod(opt.Period); err != nil {
+		return nil, err
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Rules.Base == "" {
+		r, _ := DefaultRules("school")
+		opt.Rules = r
+	}
+	r := &runner{opt: opt}
+	var rejBuf *outFile
+	if opt.Out != "" {
+		s, err := newStaging(opt.Out)
+		if err != nil {
+			return nil, err
+		}
+		r.stage = s
+		if rejBuf, err = s.create("rejects.csv"); err != nil {
+			s.abort()
+			return nil, err
+		}
+		r.rej = newRejectSink(rejBuf)
+	} else {
+		r.rej = newRejectSink(nil)
+	}
+	err := r.run(ctx)
+	if err == nil && rejBuf != nil {
+		if err = r.rej.flush(); err == nil {
+			err = rejBuf.finish()
+		}
+	}
+	if err == nil && r.stage != nil {
+		err = r.writeSummary()
+	}
+	if r.stage != nil {
+		if err != nil {
+			if rejBuf != nil {
+				rejBuf.f.Close()
+			}
+			r.stage.abort()
+			return nil, err
+		}
+		if err := r.stage.commit(); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		return nil, err
+	}
+	if r.sum.RowsRejected > 0 {
+		return &r.sum, fmt.Errorf("%w: %d of %d rows", ErrRejected, r.sum.RowsRejected, r.sum.RowsRead)
+	}
+	return &r.sum, nil
+}
+
+func (r *runner) run(ctx context.Context) error {
+	arch, err := openArchive(ctx, r.opt.Archive, r.rej)
+	if err != nil {
+		return err
+	}
+	r.arch = arch
+	n := len(arch.Players.ID)
+	r.st = rating.NewState(n)
+	copy(r.st.Category, arch.Players.Category)
+	copy(r.st.Elo, arch.Players.Elo)
+	r.rater = rating.NewSchoolRater(r.opt.Rules.School, r.st)
+	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
+	r.local = make([]int32, n)
+	for i := range r.local {
+		r.local[i] = -1
+	}
+	r.planOrder()
+
+	if r.stage != nil && r.opt.onTournament == nil {
+		if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
+			return err
+		}
+		r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(&parquet.Zstd))
+	}
+
+	g, gctx := errgroup.WithContext(ctx)
+	jobs := make(chan func() error, 2*r.opt.Workers)
+	for i := 0; i < r.opt.Workers; i++ {
+		g.Go(func() error {
+			for job := range jobs {
+				if err := job(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer close(jobs)
+		r.jobs, r.ctx = jobs, gctx
+		return r.produce(gctx)
+	})
+	if err := g.Wait(); err != nil {
+		if r.cardsF != nil {
+			r.cardsF.f.Close()
+		}
+		return err
+	}
+	if r.cards != nil {
+		if err := r.flushCards(true); err != nil {
+			return err
+		}
+	}
+	r.finishCounts()
+	return nil
+}
+
+// planOrder sorts tournaments into rating order (school-elo.md §3.11) and finds
+// the span of periods with lists.
+func (r *runner) planOrder() {
+	ts := r.arch.Tournaments
+	r.order = make([]int, len(ts))
+	for i := range r.order {
+		r.order[i] = i
+	}
+	sort.Slice(r.order, func(i, j int) bool {
+		a, b := &ts[r.order[i]], &ts[r.order[j]]
+		if a.End != b.End {
+			return a.End < b.End
+		}
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.ID < b.ID
+	})
+	for _, i := range r.order {
+		if !r.rates(&ts[i]) {
+			continue
+		}
+		k := periodKey(r.opt.Period, ts[i].End)
+		if !r.hasPeriods {
+			r.firstPeriod, r.hasPeriods = k, true
+		}
+		r.lastPeriod = k
+	}
+	r.curPeriod = r.firstPeriod
+	r.remaining = make([]int64, len(ts))
+	r.bufs = make([][]gameRow, len(ts))
+	r.sum.Tournaments = len(ts)
+}
+
+// rates tells whether the rule set rates a tournament.
+func (r *runner) rates(t *Tournament) bool { return t.Rated && t.Discipline == "chess" }
+
+func (r *runner) produce(ctx context.Context) error {
+	if err := r.countGames(ctx); err != nil {
+		return err
+	}
+	if err := r.advance(); err != nil {
+		return err
+	}
+	if err := r.readGames(ctx); err != nil {
+		return err
+	}
+	if r.next != len(r.order) {
+		t := r.arch.Tournaments[r.order[r.next]]
+		return fmt.Errorf("games table changed while it was read: tournament %d is incomplete", t.ID)
+	}
+	if r.hasPeriods && r.opt.onTournament == nil {
+		for r.curPeriod <= r.lastPeriod {
+			if err := r.emitList(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// countGames is the first pass: how many games rows each tournament has, from
+// the tournament_id column alone, so that a tournament is known to be complete
+// the moment its last row has been read.
+func (r *runner) countGames(ctx context.Context) error {
+	if len(r.arch.GameFiles) == 0 {
+		return nil
+	}
+	tr := openTable(r.arch.FS, r.arch.GameFiles, gameCols[:1])
+	defer tr.Close()
+	for tr.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b := tr.Batch()
+		for i := 0; i < b.n; i++ {
+			if b.nulls[0][i] {
+				continue
+			}
+			if ti := r.arch.TournamentIndex(b.ints[0][i]); ti >= 0 {
+				r.remaining[ti]++
+			}
+		}
+	}
+	return tr.Err()
+}
+
+// readGames is the second pass: validate each row, hold it with its tournament,
+// and rate tournaments as soon as they and every one before them are complete.
+func (r *runner) readGames(ctx context.Context) error {
+	if len(r.arch.GameFiles) == 0 {
+		return nil
+	}
+	cnt := r.arch.count("games")
+	tr := openTable(r.arch.FS, r.arch.GameFiles, gameCols)
+	defer tr.Close()
+	fileIdx := map[string]int32{}
+	for i, f := range r.arch.GameFiles {
+		fileIdx[f] = int32(i)
+	}
+	for tr.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b := tr.Batch()
+		fi := fileIdx[b.file]
+		for i := 0; i < b.n; i++ {
+			cnt.Read++
+			// Pass one counted this row exactly when its tournament_id decodes to a
+			// known tournament, whatever else is wrong with it.
+			ti := -1
+			if !b.nulls[0][i] {
+				ti = r.arch.TournamentIndex(b.ints[0][i])
+			}
+			g, reason := r.checkGame(b, i, ti)
+			if reason != "" {
+				r.arch.reject("games", b, i, reason)
+			} else {
+				g.file = fi
+				r.bufs[ti] = append(r.bufs[ti], g)
+			}
+			if ti >= 0 {
+				r.remaining[ti]--
+				if r.remaining[ti] == 0 {
+					if err := r.advance(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return tr.Err()
+}
+
+// checkGame validates the row-local rules of one games row.
+func (r *runner) checkGame(b *batch, i, ti int) (gameRow, string) {
+	g := gameRow{row: b.first + int64(i), black: -1}
+	if b.bad[i] != "" {
+		return g, b.bad[i]
+	}
+	if b.nulls[0][i] {
+		return g, "tournament_id: missing"
+	}
+	if ti < 0 {
+		return g, fmt.Sprintf("unknown tournament %d", b.ints[0][i])
+	}
+	t := &r.arch.Tournaments[ti]
+	if t.Discipline == "joker" {
+		return g, fmt.Sprintf("tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
+	}
+	if b.nulls[1][i] {
+		return g, "round: missing"
+	}
+	round := b.ints[1][i]
+	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
+		return g, fmt.Sprintf("round %d is outside 1–%d", round, t.Rounds)
+	}
+	g.round = int32(round)
+	if b.nulls[3][i] {
+		return g, "white_id: missing"
+	}
+	if g.white = r.arch.Players.Index(b.ints[3][i]); g.white < 0 {
+		return g, fmt.Sprintf("unknown player %d (white_id)", b.ints[3][i])
+	}
+	if b.nulls[5][i] {
+		return g, "white_result: missing"
+	}
+	g.wres = byte(b.ints[5][i])
+	if b.nulls[4][i] { // a bye
+		if !b.nulls[6][i] {
+			return g, "a bye row (black_id empty) must have an empty black_result"
+		}
+		switch g.wres {
+		case 'H', 'F', 'U', 'Z', '+', '-':
+		default:
+			return g, fmt.Sprintf("result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
+		}
+	} else {
+		if g.black = r.arch.Players.Index(b.ints[4][i]); g.black < 0 {
+			return g, fmt.Sprintf("unknown player %d (black_id)", b.ints[4][i])
+		}
+		if g.black == g.white {
+			return g, fmt.Sprintf("player %d is paired against himself", b.ints[3][i])
+		}
+		if b.nulls[6][i] {
+			return g, "black_result: missing"
+		}
+		g.bres = byte(b.ints[6][i])
+		if !mirrored(g.wres, g.bres) {
+			return g, fmt.Sprintf("results %q and %q do not mirror", g.wres, g.bres)
+		}
+	}
+	if !b.nulls[7][i] || !b.nulls[8][i] {
+		if b.nulls[7][i] || b.nulls[8][i] && g.black >= 0 {
+			return g, "white_points and black_points: give both or neither"
+		}
+		g.hasPts, g.wpts, g.bpts = true, int32(b.ints[7][i]), int32(b.ints[8][i])
+	}
+	return g, ""
+}
+
+// mirrored tells whether two result codes of one pairing agree.
+func mirrored(w, b byte) bool {
+	switch string([]byte{w, b}) {
+	case "10", "01", "==", "+-", "-+", "--", "WL", "LW", "DD":
+		return true
+	}
+	return false
+}
+
+// advance processes tournaments in rating order while they are complete.
+func (r *runner) advance() error {
+	for r.next < len(r.order) && r.remaining[r.order[r.next]] == 0 {
+		ti := r.order[r.next]
+		r.next++
+		if err := r.process(ti); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishCounts fills the row counts of the summary.
+func (r *runner) finishCounts() {
+	s := &r.sum
+	s.Archive, s.Rules, s.Period, s.Stage = r.opt.ArchiveName, r.opt.RulesName, r.opt.Period, r.st.Stage
+	if s.Rules == "" {
+		s.Rules = r.opt.Rules.Base
+	}
+	s.Tables = r.arch.counts
+	for _, c := range s.Tables {
+		s.RowsRead += c.Read
+		s.RowsUsed += c.Used
+		s.RowsRejected += c.Rejected
+	}
+	s.RejectKinds = r.rej.Kinds()
+	if s.RejectKinds == nil {
+		s.RejectKinds = []RejectKind{}
+	}
+}
+
+func (r *runner) writeSummary() error {
+	data, err := json.MarshalIndent(&r.sum, "", "  ")
+	if err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	o, err := r.stage.create("summary.json")
+	if err != nil {
+		return err
+	}
+	o.Write(append(data, '\n'))
+	return o.finish()
+}

@@ -135,7 +135,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error("run failed; nothing was written", "err", err)
 		return exitCode(err)
 	}
-	log.Info("run finished", "out", *out, "tournaments_rated", sum.TournamentsRated, "games_rated", sum.GamesRated,
+	log.Info("run finished", "out", *out, "tournaments_rated", sum.TournamentsRated, "player_games_rated", sum.GamesRated,
 		"lists", sum.Lists, "last_list", sum.LastList, "players_listed", sum.PlayersListed,
 		"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected, "stage", sum.Stage,
 		"seconds", time.Since(start).Round(time.Millisecond).Seconds())

@@ -269,6 +269,9 @@ func (r *runner) produce(ctx context.Context) error {
 		t := r.arch.Tournaments[r.order[r.next]]
 		return fmt.Errorf("games table changed while it was read: tournament %d is incomplete", t.ID)
 	}
+	if err := r.rateJoker(ctx); err != nil {
+		return err
+	}
 	if r.hasPeriods && r.opt.onTournament == nil {
 		for r.curPeriod <= r.lastPeriod {
 			if err := r.emitList(); err != nil {

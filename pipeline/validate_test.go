@@ -1,0 +1,189 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func readRejects(t *testing.T, out string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(out, "rejects.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(recs[0], ",") != "file,row,reason,values" {
+		t.Fatalf("rejects header %v", recs[0])
+	}
+	return recs[1:]
+}
+
+const goodPlayers = `player_id,name,birth_year,category,fide_rating,club
+1,Ann,2010,1,,A
+2,Bob,2011,2,,A
+3,Cid,2012,3,,B
+4,Dan,2012,4,,B
+`
+
+// TestRejects plants every kind of bad row and checks that each lands in
+// rejects.csv with its file, row and reason, and that the counts add up.
+func TestRejects(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players.csv": goodPlayers +
+			"1,Duplicate Ann,,,,\n" + // row 5: duplicate id
+			"x,Bad Id,,,,\n" + // row 6: malformed number
+			"7,,,,,\n" + // row 7: missing name
+			"8,Eve,,9,,\n" + // row 8: category out of range
+			"9,Fay,,,\n", // row 9: wrong number of fields
+		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks
+10,Autumn Open,2025-01-10,2025-01-12,swiss,3,chess,true,
+11,Backwards,2025-02-10,2025-02-01,swiss,3,chess,true,
+12,Bad Date,2025-02-30,2025-03-01,swiss,3,chess,true,
+10,Duplicate,2025-01-10,2025-01-12,swiss,3,chess,true,
+13,Bad Discipline,2025-01-10,2025-01-12,swiss,3,go,true,
+`,
+		"games.csv": `tournament_id,round,white_id,black_id,white_result,black_result
+10,1,1,2,1,0
+10,1,3,4,=,=
+10,2,1,3,0,1
+10,2,2,4,+,-
+10,3,1,4,1,1
+10,3,2,3,X,0
+10,4,1,2,1,0
+10,0,1,2,1,0
+10,3,1,1,1,0
+10,3,5,2,1,0
+99,1,1,2,1,0
+10,3,2,3,1,0
+10,3,4,3,0,1
+10,2,1,,H,
+10,2,1,4,1
+10,x,1,2,1,0
+10,3,2,,H,0
+`,
+	})
+	sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, Workers: 2})
+	if !errors.Is(err, ErrRejected) {
+		t.Fatalf("Run error = %v, want ErrRejected", err)
+	}
+	want := []struct{ file, row, reason string }{
+		{"players.csv", "6", "player_id: malformed integer"},
+		{"players.csv", "7", "name: missing"},
+		{"players.csv", "8", "category: 9 is not 1–4"},
+		{"players.csv", "9", "wrong number of fields"},
+		{"players.csv", "5", "duplicate player_id 1"},
+		{"tournaments.csv", "2", "start_date is after end_date"},
+		{"tournaments.csv", "3", "start_date: malformed date"},
+		{"tournaments.csv", "5", "discipline"},
+		{"tournaments.csv", "4", "duplicate tournament_id 10"},
+		{"games.csv", "5", "do not mirror"},
+		{"games.csv", "6", "white_result: invalid result code"},
+		{"games.csv", "7", "round 4 is outside 1–3"},
+		{"games.csv", "8", "round 0 is outside 1–3"},
+		{"games.csv", "9", "paired against himself"},
+		{"games.csv", "10", "unknown player 5"},
+		{"games.csv", "11", "unknown tournament 99"},
+		{"games.csv", "15", "wrong number of fields"},
+		{"games.csv", "16", "round: malformed integer"},
+		{"games.csv", "17", "must have an empty black_result"},
+		{"games.csv", "13", "paired twice in round 3"},
+		{"games.csv", "14", "paired twice in round 2"},
+	}
+	got := readRejects(t, out)
+	if len(got) != len(want) {
+		for _, g := range got {
+			t.Log(g)
+		}
+		t.Fatalf("%d rejects, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g[0] != w.file || g[1] != w.row || !strings.Contains(g[2], w.reason) {
+			t.Errorf("reject %d = %v, want %s:%s %q", i, g, w.file, w.row, w.reason)
+		}
+		if g[3] == "" && !strings.Contains(g[2], "malformed CSV") {
+			t.Errorf("reject %d has no raw values", i)
+		}
+	}
+	if sum.RowsRead != sum.RowsUsed+sum.RowsRejected || sum.RowsRejected != int64(len(want)) {
+		t.Errorf("summary read %d used %d rejected %d", sum.RowsRead, sum.RowsUsed, sum.RowsRejected)
+	}
+	if sum.RowsRead != 9+5+17 {
+		t.Errorf("rows read %d, want %d", sum.RowsRead, 9+5+17)
+	}
+	// Row 12 (10,3,2,3) is the first valid pairing of 2 and 3 in round 3 and is used;
+	// row 13 pairs 3 again in round 3. Row 14 (a bye for 1 in round 2) clashes with
+	// row 3. The valid games are rows 1–4 and 12.
+	if g := sum.Tables["games"]; g.Used != 5 {
+		t.Errorf("games used %d, want 5", g.Used)
+	}
+}
+
+// TestUnreadable: a corrupt Parquet file or a missing players table fails the
+// run with a message naming the file, and nothing is left in --out.
+func TestUnreadable(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string
+		wantErr error
+		wantMsg string
+	}{
+		{"missing players", map[string]string{"games.csv": "tournament_id,round,white_id,black_id,white_result,black_result\n"}, ErrMissingTable, "players"},
+		{"corrupt parquet", map[string]string{"players.csv": goodPlayers, "games.parquet": "PAR1 this is not parquet at all PAR1"}, ErrUnreadable, "games.parquet"},
+		{"truncated parquet", map[string]string{"players.parquet": "PAR1\x15\x00"}, ErrUnreadable, "players.parquet"},
+		{"missing column", map[string]string{"players.csv": "player_id,club\n1,A\n"}, ErrMissingColumn, "players.csv"},
+		{"empty csv", map[string]string{"players.csv": ""}, ErrUnreadable, "players.csv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, out := t.TempDir(), t.TempDir()
+			writeFiles(t, dir, tt.files)
+			_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out})
+			if !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.wantMsg) {
+				t.Fatalf("err = %v, want %v naming %q", err, tt.wantErr, tt.wantMsg)
+			}
+			if ents, _ := os.ReadDir(out); len(ents) != 0 {
+				t.Errorf("--out holds %d entries after a failed run, want none", len(ents))
+			}
+		})
+	}
+}
+
+// TestTruncatedGames: a games.parquet cut in half fails cleanly.
+func TestTruncatedGames(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	if err := Generate(context.Background(), GenerateOptions{Players: 50, Games: 3000, Months: 2, Seed: 3, Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "games.parquet")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, data[:len(data)/2], 0o644)
+	_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out})
+	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "games.parquet") {
+		t.Fatalf("err = %v", err)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("--out holds %d entries after a failed run", len(ents))
+	}
+}

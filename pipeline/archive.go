@@ -131,15 +131,15 @@ func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink) (*Archive
 }
 
 type playerRow struct {
-	id        int64
-	name      string
-	birth     int32
-	cat       int8
-	elo       int32
-	club      string
-	file      string
-	row       int64
-	raw       string
+	id    int64
+	name  string
+	birth int32
+	cat   int8
+	elo   int32
+	club  string
+	file  string
+	row   int64
+	raw   string
 }
 
 func (a *Archive) loadPlayers(ctx context.Context, files []string) error {

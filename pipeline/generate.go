@@ -17,13 +17,13 @@ import (
 
 // GenerateOptions describe a synthetic archive.
 type GenerateOptions struct {
-	Players int
-	Games   int64 // target number of games rows (pairings and byes)
-	Months  int
-	Seed    uint64
-	Start   time.Time // first month; zero = 2024-09-01
-	Dir     string
-	CSV     bool    // write .csv tables instead of Parquet
+	Players  int
+	Games    int64 // target number of games rows (pairings and byes)
+	Months   int
+	Seed     uint64
+	Start    time.Time // first month; zero = 2024-09-01
+	Dir      string
+	CSV      bool    // write .csv tables instead of Parquet
 	Scrabble float64 // share of tournaments that are Scrabble (with game points)
 	Unrated  float64 // share of chess tournaments not on the approved list
 }

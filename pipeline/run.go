@@ -88,8 +88,8 @@ type runner struct {
 	prevOn, everOn                     []bool
 	prevRating                         []int32
 
-	cards  *parquet.GenericWriter[cardRow]
-	cardsF *outFile
+	cards   *parquet.GenericWriter[cardRow]
+	cardsF  *outFile
 	cardBuf []cardRow
 
 	// Scratch for per-tournament checks.

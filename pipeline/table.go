@@ -422,16 +422,16 @@ func resultCode(s []byte) (byte, bool) {
 // ---- Parquet, column by column, page by page ----
 
 type parquetSource struct {
-	f     fs.File
-	pf    *parquet.File
-	specs []colSpec
-	cols  []int   // spec → leaf column index, -1 absent
-	scale []int64 // tTime: multiplier to microseconds; tDate from timestamp: divisor
-	kinds []parquet.Kind
+	f          fs.File
+	pf         *parquet.File
+	specs      []colSpec
+	cols       []int   // spec → leaf column index, -1 absent
+	scale      []int64 // tTime: multiplier to microseconds; tDate from timestamp: divisor
+	kinds      []parquet.Kind
 	dateFromTS []bool
-	rg    int // next row group
-	curs  []*colCursor
-	vals  []parquet.Value
+	rg         int // next row group
+	curs       []*colCursor
+	vals       []parquet.Value
 }
 
 type colCursor struct {

@@ -51,21 +51,21 @@ func NewState(n int) *State {
 // Card is the audit record of one player in one rated tournament: enough to
 // recompute the change by hand.
 type Card struct {
-	Player       int32
-	RatedBefore  bool
-	Before       int32 // rating before (valid when RatedBefore)
-	After        int32 // rating after (valid when RatedAfter)
-	RatedAfter   bool
-	Games        int32 // n: rated games in the tournament
-	Score2       int32 // W in half points
-	OppAverage   int32 // Ra (rounded half up); 0 when n = 0
-	D            int32 // Ro − Ra, capped
-	Expected     int64 // We in hundredths
-	K            int32
-	ChangeExact  int64 // K × (W − We) in hundredths
-	Change       int32 // rounded, as applied
-	Stage        int8
-	Reason       string
+	Player      int32
+	RatedBefore bool
+	Before      int32 // rating before (valid when RatedBefore)
+	After       int32 // rating after (valid when RatedAfter)
+	RatedAfter  bool
+	Games       int32 // n: rated games in the tournament
+	Score2      int32 // W in half points
+	OppAverage  int32 // Ra (rounded half up); 0 when n = 0
+	D           int32 // Ro − Ra, capped
+	Expected    int64 // We in hundredths
+	K           int32
+	ChangeExact int64 // K × (W − We) in hundredths
+	Change      int32 // rounded, as applied
+	Stage       int8
+	Reason      string
 }
 
 // Card reasons.

@@ -97,13 +97,13 @@ func TestRounding(t *testing.T) {
 		exact int64
 		want  int32
 	}{
-		{10, 13, 623, 270, 3},  // 2.70 → 3
-		{10, 1, 45, 50, 1},     // W .5, We .45: 0.50 → 1 (half away from zero)
-		{10, 1, 55, -50, -1},   // −0.50 → −1
-		{10, 1, 46, 40, 0},     // 0.40 → 0
-		{25, 2, 98, 50, 1},     // 25 × 0.02 = 0.50 → 1
+		{10, 13, 623, 270, 3},    // 2.70 → 3
+		{10, 1, 45, 50, 1},       // W .5, We .45: 0.50 → 1 (half away from zero)
+		{10, 1, 55, -50, -1},     // −0.50 → −1
+		{10, 1, 46, 40, 0},       // 0.40 → 0
+		{25, 2, 98, 50, 1},       // 25 × 0.02 = 0.50 → 1
 		{15, 0, 350, -5250, -53}, // 15 × −3.5 = −52.5 → −53
-		{15, 10, 450, 750, 8},  // 15 × 0.5 = 7.5 → 8
+		{15, 10, 450, 750, 8},    // 15 × 0.5 = 7.5 → 8
 	}
 	for _, tt := range tests {
 		exact, got := Change(tt.k, tt.w2, tt.we)
@@ -164,11 +164,11 @@ func TestInitialRatings(t *testing.T) {
 		}
 	}
 	st2 := []struct {
-		ra       int32
-		n, w2    int32
-		want     int32
-		ok       bool
-		calc     string
+		ra    int32
+		n, w2 int32
+		want  int32
+		ok    bool
+		calc  string
 	}{
 		{1650, 9, 9, 1650, true, "exactly 50%"},
 		{1650, 9, 10, 1670, true, "5/9: one half point above 4.5 → +20"},

@@ -12,7 +12,7 @@ type Code struct {
 	Base   string // canonical acronym: "BH", "SB", "REP" (for GE), ...
 	Cut    int    // /Cn: drop the n least significant values
 	Median int    // /Mn: drop the n least and the n most significant values
-	Limit  int    // /Ln (KS only): move the 50% threshold by n half-points
+	Limit  int    // /L+n, /L-n (KS only): move the 50% threshold by n half-points
 	// Played is the /P modifier: forfeits count as played games.
 	Played bool
 }
@@ -26,7 +26,7 @@ var catalogue = map[string]string{
 	"LJV": "cm", "TURCAS": "", "SPREAD": "", "SCORE": "",
 }
 
-// ParseCode parses one code with its modifiers, FIDE C.07 syntax: TB[/Cn|/Mn|/Ln][/P].
+// ParseCode parses one code with its modifiers, FIDE C.07 syntax: TB[/Cn|/Mn|/L±n][/P].
 // Letters are case-insensitive; GE is accepted as an alias of REP, TURČAS of TURCAS.
 func ParseCode(s string) (Code, error) {
 	name := strings.TrimSpace(s)
@@ -52,6 +52,13 @@ func ParseCode(s string) (Code, error) {
 			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
 		}
 		k, err := strconv.Atoi(m[1:])
+		if m[0] == 'L' && err == nil && k >= -99 && k <= 99 {
+			c.Limit = k
+			if !strings.ContainsRune(allowed, 'l') {
+				return Code{}, fmt.Errorf("%q: %s takes no /L modifier: %w", name, c.Base, ErrBadModifier)
+			}
+			continue
+		}
 		if err != nil || k < 1 || k > 99 {
 			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
 		}
@@ -61,8 +68,6 @@ func ParseCode(s string) (Code, error) {
 			letter, c.Cut = 'c', c.Cut+k
 		case 'M':
 			letter, c.Median = 'm', c.Median+k
-		case 'L':
-			letter, c.Limit = 'l', k
 		default:
 			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
 		}

@@ -186,9 +186,10 @@ func (c *calc) aob(i int) (hundredths int, ok bool) {
 }
 
 // koya is the points scored (half-points) against opponents whose adjusted score is at
-// least half the maximum, the threshold moved down by limit half-points.
+// least half the maximum, the threshold moved by limit half-points (KS/L-2 lowers it
+// by one point).
 func (c *calc) koya(i int, limit int) int {
-	threshold := c.m.n - limit // half of n points = n half-points
+	threshold := c.m.n + limit // half of n points = n half-points
 	sum := 0
 	for _, s := range c.m.slots[i] {
 		if s.played(c.rr) && c.adj[s.opp] >= threshold {

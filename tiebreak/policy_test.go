@@ -128,6 +128,10 @@ func TestPoliciesSwiss6(t *testing.T) {
 		{"APRO", "", "APRO", map[int]string{1: "1918"}},
 		// 2023 scores: threshold 2 points; A beat C (2), drew E (3.5), lost to D (2); B 1.5 is out → 1.5.
 		{"KS 2023", tiebreak.Fide2023, "KS", map[int]string{1: "1.5"}},
+		// /L-1: threshold 1.5 points, so B (1.5) counts too: A beat B → 2.5.
+		{"KS/L-1 2023", tiebreak.Fide2023, "KS/L-1", map[int]string{1: "2.5"}},
+		// /L+2: threshold 3 points: only E (3.5), a draw → 0.5.
+		{"KS/L+2 2023", tiebreak.Fide2023, "KS/L+2", map[int]string{1: "0.5"}},
 		// Fore scores (R4 A–D a draw): A 3, D 1.5, others unchanged.
 		// A: B 1.5 + C 2 + E 3.5 + D 1.5 = 8.5.  D: C 2 + dummy 1.5 + dummy 1.5 + A 3 = 8.
 		{"FB 2023", tiebreak.Fide2023, "FB", map[int]string{1: "8.5", 4: "8"}},

@@ -1,0 +1,26 @@
+// Package pipeline reads an archive, orders and validates its rows, drives the
+// rule sets and writes the outputs of `ratelist run` (interface.md §3).
+//
+// The processing steps of Run:
+//
+//  1. Load the small tables (players, tournaments) whole; players get dense
+//     int32 indexes in player_id order. Bad rows go to rejects.
+//  2. Pass one over games reads only the tournament_id column and counts each
+//     tournament's rows, so that a tournament is known complete the moment its
+//     last row has been read.
+//  3. Pass two streams the games column by column in batches (CSV or Parquet
+//     pages), validates each row, and holds it with its tournament. As soon as
+//     the next tournament in rating order (end date, start date, id) is complete,
+//     it is processed: the cross-row checks, the lists of the periods that end
+//     before it, its rating (the rule set), its cards, and its standings (handed
+//     to the worker pool). Memory therefore grows with players and with the
+//     tournaments that are waiting for an earlier one, never with the games
+//     already rated; an archive in roughly chronological order holds only a few
+//     tournaments at a time.
+//  4. After the last tournament, the remaining lists are written, and every
+//     output is moved from a staging folder into --out (each rename atomic,
+//     summary.json last). A failed run leaves nothing.
+//
+// Every input row is either used or rejected (rejects.csv names its file, row,
+// reason and raw values); the summary's counts add up.
+package pipeline

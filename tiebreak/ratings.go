@@ -126,16 +126,16 @@ func perfect(ratings []int, score int) (int, bool) {
 		return hi + 800, true
 	}
 	need := 50 * score // hundredths of a point
-	for R := lo - 800; R <= hi+800; R++ {
+	// The expected score grows with R, so search for the first R that reaches it.
+	n := 1601 + hi - lo
+	j := sort.Search(n, func(j int) bool {
 		exp := 0
 		for _, r := range ratings {
-			exp += pd(R - r)
+			exp += pd(lo - 800 + j - r)
 		}
-		if exp >= need {
-			return R, true
-		}
-	}
-	return hi + 800, true
+		return exp >= need
+	})
+	return lo - 800 + min(j, n-1), true
 }
 
 func (rc *rcalc) ptpOf(i int) Value {

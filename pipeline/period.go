@@ -55,3 +55,19 @@ func CheckPeriod(kind string) error {
 }
 
 func dayTime(days int32) time.Time { return time.Unix(int64(days)*86400, 0).UTC() }
+
+// periodBounds returns the first and last day (days since 1970-01-01) of a period.
+func periodBounds(kind string, key int) (first, last int32) {
+	var y, m, months int
+	switch kind {
+	case PeriodQuarter:
+		y, m, months = floorDivInt(key, 4), 3*(key-4*floorDivInt(key, 4)), 3
+	case PeriodYear:
+		y, m, months = key, 0, 12
+	default:
+		y, m, months = floorDivInt(key, 12), key-12*floorDivInt(key, 12), 1
+	}
+	start := time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, time.UTC)
+	end := start.AddDate(0, months, -1)
+	return int32(start.Unix() / 86400), int32(end.Unix() / 86400)
+}

@@ -23,7 +23,7 @@ func (r *runner) process(ti int) error {
 	}
 	rates := r.rates(t)
 	if rates && r.opt.onTournament == nil {
-		for r.curPeriod < periodKey(r.opt.Period, t.End) {
+		for r.curPeriod < periodKey(r.opt.Period, r.rules.ListDay(t.End)) {
 			if err := r.emitList(); err != nil {
 				return err
 			}
@@ -42,7 +42,7 @@ func (r *runner) process(ti int) error {
 			}
 		}
 		stageBefore := r.st.Stage
-		cards := r.rater.Rate(r.st, ev)
+		cards := r.rules.Rate(r.st, ev)
 		r.sum.TournamentsRated++
 		for _, c := range cards {
 			r.sum.GamesRated += int64(c.Games)
@@ -50,7 +50,7 @@ func (r *runner) process(ti int) error {
 		if stageBefore == 1 && r.st.Stage == 2 && r.sum.Stage2From == 0 {
 			r.sum.Stage2From = t.ID
 		}
-		if err := r.addCards(t, cards); err != nil {
+		if err := r.addCards(t.ID, t.End, cards); err != nil {
 			return err
 		}
 	}
@@ -206,43 +206,54 @@ type listRow struct {
 	Flags       string `parquet:"flags"`
 }
 
-// emitList writes the list of the current period and moves to the next one.
+// emitList closes the current period, writes its list and moves to the next one.
 func (r *runner) emitList() error {
-	label := periodLabel(r.opt.Period, r.curPeriod)
+	key := r.curPeriod
+	label := periodLabel(r.opt.Period, key)
 	r.curPeriod++
-	st, s := r.st, &r.rater.S
-	var idx []int32
+	st := r.st
+	first, last := periodBounds(r.opt.Period, key)
+	if err := r.addCards(0, last, r.rules.ClosePeriod(st, first, last)); err != nil {
+		return err
+	}
+	type entry struct {
+		p        int32
+		k        int32
+		category string
+		flags    string
+	}
+	var es []entry
 	for p := range st.Rated {
-		if st.Rated[p] && st.GamesTotal[p] >= s.ListGames {
-			idx = append(idx, int32(p))
+		if listed, k, cat, flags := r.rules.ListInfo(st, int32(p)); listed {
+			es = append(es, entry{int32(p), k, cat, flags})
 		}
 	}
-	sort.Slice(idx, func(i, j int) bool {
-		a, b := idx[i], idx[j]
+	sort.Slice(es, func(i, j int) bool {
+		a, b := es[i].p, es[j].p
 		if st.Rating[a] != st.Rating[b] {
 			return st.Rating[a] > st.Rating[b]
 		}
 		return a < b // dense order is player_id order
 	})
-	rows := make([]listRow, len(idx))
-	for i, p := range idx {
+	rows := make([]listRow, len(es))
+	for i, e := range es {
+		p := e.p
 		row := listRow{
 			Rank: int32(i + 1), PlayerID: r.arch.Players.ID[p], Name: r.arch.Players.Name[p], Rating: st.Rating[p],
-			GamesPeriod: st.GamesPeriod[p], GamesTotal: st.GamesTotal[p],
-			K: s.K(st.Tournaments[p], st.GamesTotal[p], st.Rating[p]), Category: s.Category(st.Rating[p]),
+			GamesPeriod: st.GamesPeriod[p], GamesTotal: st.GamesTotal[p], K: e.k, Category: e.category, Flags: e.flags,
 		}
 		if r.prevOn[p] {
 			ch := st.Rating[p] - r.prevRating[p]
 			row.Change = &ch
 		}
 		if !r.everOn[p] {
-			row.Flags = "new"
+			row.Flags = joinFlags("new", row.Flags)
 		}
 		rows[i] = row
 	}
 	clear(r.prevOn)
-	for _, p := range idx {
-		r.prevOn[p], r.everOn[p], r.prevRating[p] = true, true, st.Rating[p]
+	for _, e := range es {
+		r.prevOn[e.p], r.everOn[e.p], r.prevRating[e.p] = true, true, st.Rating[e.p]
 	}
 	clear(st.GamesPeriod)
 	r.sum.Lists++
@@ -254,6 +265,17 @@ func (r *runner) emitList() error {
 		return nil
 	}
 	return r.submit(func() error { return r.writeList(label, rows) })
+}
+
+// joinFlags joins list flags with a space, skipping empty ones.
+func joinFlags(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
 }
 
 func (r *runner) writeList(label string, rows []listRow) error {
@@ -314,14 +336,15 @@ type cardRow struct {
 
 const cardsPerRowGroup = 1 << 16
 
-func (r *runner) addCards(t *Tournament, cards []rating.Card) error {
-	if r.cards == nil {
+// addCards queues audit rows; tournament is 0 for rows of a period's close.
+func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) error {
+	if r.cards == nil || len(cards) == 0 {
 		return nil
 	}
-	period := periodLabel(r.opt.Period, periodKey(r.opt.Period, t.End))
+	period := periodLabel(r.opt.Period, periodKey(r.opt.Period, r.rules.ListDay(end)))
 	for _, c := range cards {
 		row := cardRow{
-			Period: period, TournamentID: t.ID, EndDate: t.End, PlayerID: r.arch.Players.ID[c.Player],
+			Period: period, TournamentID: tournament, EndDate: end, PlayerID: r.arch.Players.ID[c.Player],
 			Name: r.arch.Players.Name[c.Player], Stage: int32(c.Stage), Games: c.Games, Score: float64(c.Score2) / 2,
 			Change: c.Change, Reason: c.Reason,
 		}

@@ -70,7 +70,7 @@ type runner struct {
 	opt   Options
 	arch  *Archive
 	st    *rating.State
-	rater *rating.SchoolRater
+	rules rating.RuleSet
 	rej   *rejectSink
 	stage *staging
 	jobs  chan<- func() error
@@ -171,7 +171,7 @@ func (r *runner) run(ctx context.Context) error {
 	r.st = rating.NewState(n)
 	copy(r.st.Category, arch.Players.Category)
 	copy(r.st.Elo, arch.Players.Elo)
-	r.rater = rating.NewSchoolRater(r.opt.Rules.School, r.st)
+	r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
 	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
 	r.local = make([]int32, n)
 	for i := range r.local {
@@ -240,7 +240,7 @@ func (r *runner) planOrder() {
 		if !r.rates(&ts[i]) {
 			continue
 		}
-		k := periodKey(r.opt.Period, ts[i].End)
+		k := periodKey(r.opt.Period, r.rules.ListDay(ts[i].End))
 		if !r.hasPeriods {
 			r.firstPeriod, r.hasPeriods = k, true
 		}

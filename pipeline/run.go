@@ -171,6 +171,7 @@ func (r *runner) run(ctx context.Context) error {
 	r.st = rating.NewState(n)
 	copy(r.st.Category, arch.Players.Category)
 	copy(r.st.Elo, arch.Players.Elo)
+	copy(r.st.BirthYear, arch.Players.BirthYear)
 	r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
 	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
 	r.local = make([]int32, n)
@@ -242,7 +243,9 @@ func (r *runner) planOrder() {
 		}
 		k := periodKey(r.opt.Period, r.rules.ListDay(ts[i].End))
 		if !r.hasPeriods {
-			r.firstPeriod, r.hasPeriods = k, true
+			// The first list is the period of the first end date: for rule sets whose
+			// lists take tournaments in later (FIDE), it shows the starting ratings.
+			r.firstPeriod, r.hasPeriods = periodKey(r.opt.Period, ts[i].End), true
 		}
 		r.lastPeriod = k
 	}

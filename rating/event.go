@@ -21,8 +21,9 @@ type Event struct {
 // update the rest in place.
 type State struct {
 	// Registry facts (from the players table).
-	Category []int8  // 1–4, 0 = none
-	Elo      []int32 // FIDE Elo, 0 = none
+	Category  []int8  // 1–4, 0 = none
+	Elo       []int32 // FIDE Elo, 0 = none
+	BirthYear []int32 // 0 = unknown
 
 	Rated       []bool
 	Rating      []int32
@@ -39,6 +40,7 @@ func NewState(n int) *State {
 	return &State{
 		Category:    make([]int8, n),
 		Elo:         make([]int32, n),
+		BirthYear:   make([]int32, n),
 		Rated:       make([]bool, n),
 		Rating:      make([]int32, n),
 		GamesTotal:  make([]int32, n),

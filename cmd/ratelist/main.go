@@ -55,6 +55,7 @@ verbs:
   standings  standings of one tournament with tiebreaks, to stdout
   calibrate  derive TurČAS coefficients from past Scrabble games
   generate   write a synthetic archive
+  import     convert TRF, PGN or CSV files into an archive
 
 Run 'ratelist VERB -h' for the flags of a verb.
 `
@@ -77,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdCalibrate(ctx, rest, stdout, stderr)
 	case "generate":
 		return cmdGenerate(ctx, rest, stdout, stderr)
+	case "import":
+		return cmdImport(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usageText)
 		return exitOK

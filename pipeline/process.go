@@ -173,7 +173,11 @@ func (r *runner) standingsInput(t *Tournament, rows []gameRow) *tiebreak.Tournam
 // writeStandings computes and writes standings/TOURNAMENT_ID.csv (a pool job).
 func (r *runner) writeStandings(t *tiebreak.Tournament) error {
 	codes := tiebreak.SplitCodes(t.Tiebreaks)
-	if len(codes) == 0 {
+	if _, err := tiebreak.ParseCodes(t.Tiebreaks); err != nil || len(codes) == 0 {
+		if err != nil {
+			r.opt.Log.Warn("tournament's tiebreaks column not understood; using the discipline's default",
+				"tournament", t.ID, "tiebreaks", t.Tiebreaks, "err", err)
+		}
 		codes = tiebreak.DefaultCodes(t.Discipline)
 	}
 	rows, err := tiebreak.Standings(t, codes, r.opt.Rules.Tiebreaks)

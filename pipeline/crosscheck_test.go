@@ -218,13 +218,10 @@ func TestCrossCheckEdgeCases(t *testing.T) {
 }
 
 // TestCrossCheckByeOnlyNewcomer is the same archive with player 204's only
-// stage-one row a half-point bye. The product does not give such a player the
-// stage-one initial rating (though it does when the only row is a forfeit); the
-// reference does (§3.6 "whatever the number of games"). Whether a bye alone is
-// "playing a rated tournament" is not settled by the spec: see the crosscheck
-// report. Remove the skip once the lead has decided.
+// stage-one row a half-point bye. Decided reading (docs/school-elo.md §5): taking
+// part in a rated tournament, even with byes only, is "playing" it, so the
+// stage-one initial rating is assigned (§3.6 "whatever the number of games").
 func TestCrossCheckByeOnlyNewcomer(t *testing.T) {
-	t.Skip("spec ambiguity (§1 method 2, §3.6): does a bye-only appearance in stage one assign the initial rating? product no, reference yes")
 	crossCheckEdge(t, "bye")
 }
 

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 
+	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -37,9 +39,7 @@ func (r *runner) process(ti int) error {
 	if rates {
 		ev := &rating.Event{ID: t.ID, Start: t.Start, End: t.End}
 		for _, g := range rows {
-			if g.black >= 0 {
-				ev.Games = append(ev.Games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
-			}
+			ev.Games = append(ev.Games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
 		}
 		stageBefore := r.st.Stage
 		cards := r.rules.Rate(r.st, ev)
@@ -314,7 +314,49 @@ func (r *runner) writeList(label string, rows []listRow) error {
 	if err := o.finish(); err != nil {
 		return err
 	}
-	return writeParquet(r.stage, "lists/"+label+".parquet", rows)
+	if err := writeParquet(r.stage, "lists/"+label+".parquet", rows); err != nil {
+		return err
+	}
+	if r.opt.Arrow {
+		return r.writeListArrow(label, rows)
+	}
+	return nil
+}
+
+// writeListArrow writes lists/LABEL.arrow through the Arrow adapter.
+func (r *runner) writeListArrow(label string, rows []listRow) error {
+	n := len(rows)
+	cols := []arrowipc.Column{
+		{Name: "rank", Int32: make([]int32, n)}, {Name: "player_id", Int64: make([]int64, n)},
+		{Name: "name", String: make([]string, n)}, {Name: "rating", Int32: make([]int32, n)},
+		{Name: "change", Int32: make([]int32, n), Null: make([]bool, n)},
+		{Name: "games_period", Int32: make([]int32, n)}, {Name: "games_total", Int32: make([]int32, n)},
+		{Name: "k", Int32: make([]int32, n)}, {Name: "category", String: make([]string, n)},
+		{Name: "flags", String: make([]string, n)},
+	}
+	for i, row := range rows {
+		cols[0].Int32[i], cols[1].Int64[i], cols[2].String[i], cols[3].Int32[i] = row.Rank, row.PlayerID, row.Name, row.Rating
+		if row.Change != nil {
+			cols[4].Int32[i] = *row.Change
+		} else {
+			cols[4].Null[i] = true
+		}
+		cols[5].Int32[i], cols[6].Int32[i], cols[7].Int32[i] = row.GamesPeriod, row.GamesTotal, row.K
+		cols[8].String[i], cols[9].String[i] = row.Category, row.Flags
+	}
+	p, err := r.stage.path("lists/" + label + ".arrow")
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", p, err)
+	}
+	if err := arrowipc.Write(f, cols); err != nil {
+		f.Close()
+		return fmt.Errorf("write lists/%s.arrow: %w", label, err)
+	}
+	return f.Close()
 }
 
 // cardRow is one row of cards.parquet: a player in a rated tournament.

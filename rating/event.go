@@ -1,7 +1,8 @@
 package rating
 
 // Game is one two-player game of an Event, by dense player index, with the
-// players' TRF result codes.
+// players' TRF result codes. Black is -1 for a bye: the player took part in the
+// tournament without a game that round.
 type Game struct {
 	White, Black             int32
 	WhiteResult, BlackResult byte
@@ -12,7 +13,7 @@ type Event struct {
 	ID    int64
 	Start int32 // days since 1970-01-01
 	End   int32
-	// Games holds the paired games (byes are not needed by rule sets).
+	// Games holds the paired games and the byes, so that every participant is known.
 	Games []Game
 }
 

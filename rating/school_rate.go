@@ -79,7 +79,9 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	}
 	for _, g := range ev.Games {
 		add(g.White)
-		add(g.Black)
+		if g.Black >= 0 {
+			add(g.Black)
+		}
 	}
 	sort.Slice(r.parts, func(i, j int) bool { return r.parts[i].player < r.parts[j].player })
 	for i := range r.parts {
@@ -90,6 +92,9 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	// Each participant's opponents' ratings end up contiguous in opps, in game
 	// order: count, then place.
 	rated := func(g *Game) (wOK, bOK bool) {
+		if g.Black < 0 {
+			return false, false
+		}
 		_, w := otbScore(g.WhiteResult)
 		_, b := otbScore(g.BlackResult)
 		if !w || !b {

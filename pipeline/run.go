@@ -26,6 +26,7 @@ type Options struct {
 	RulesName string
 	Period    string // month (default), quarter, year
 	Workers   int    // 0 = GOMAXPROCS
+	Arrow     bool   // also write lists as Arrow IPC files (lists/LABEL.arrow)
 	Log       *slog.Logger
 
 	// onTournament, when set, receives every tournament's standings input (as

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/ratelist/ratelist"
@@ -77,11 +78,23 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rules := fs.String("rules", "", "rule set: school, fide or a TOML `file` (default school; the demo's own rules for the demo)")
 	period := fs.String("period", pipeline.PeriodMonth, "list `period`: month, quarter or year")
 	workers := fs.Int("workers", 0, "worker goroutines `n` (default: the number of CPUs)")
+	arrow := fs.Bool("arrow", false, "also write each list as an Arrow IPC file (lists/LABEL.arrow) for analysts' tools")
 	logFormat := fs.String("log-format", "text", "log `format`: text or json")
 	quiet := fs.Bool("quiet", false, "log errors only")
 	verbose := fs.Bool("v", false, "log debug details")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "ratelist run: parsing --cpuprofile:", err)
+			return exitUsage
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
 	}
 	log, err := newLogger(stderr, *logFormat, *quiet, *verbose)
 	if err != nil {
@@ -123,7 +136,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	sum, err := pipeline.Run(ctx, pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
-		Period: *period, Workers: *workers, Log: log,
+		Period: *period, Workers: *workers, Log: log, Arrow: *arrow,
 	})
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):

@@ -26,6 +26,9 @@ type GenerateOptions struct {
 	CSV      bool    // write .csv tables instead of Parquet
 	Scrabble float64 // share of tournaments that are Scrabble (with game points)
 	Unrated  float64 // share of chess tournaments not on the approved list
+
+	// JokerGames is the number of Joker games (tables of four) in the tables table; 0 = none.
+	JokerGames int
 }
 
 // Records as written by the generator (and by import): the archive schema.
@@ -118,6 +121,9 @@ func Generate(ctx context.Context, o GenerateOptions) error {
 		}
 	}
 	if err := gw.close(); err != nil {
+		return err
+	}
+	if trecs, err = generateJoker(ctx, o, players, trecs); err != nil {
 		return err
 	}
 	return writeTable(o, "tournaments", trecs)

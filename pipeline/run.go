@@ -54,6 +54,7 @@ type Summary struct {
 	Stage            int                    `json:"stage"`
 	Stage2From       int64                  `json:"stage2_from_tournament,omitempty"`
 	RejectKinds      []RejectKind           `json:"reject_kinds"`
+	Joker            *JokerSummary          `json:"joker,omitempty"`
 }
 
 // gameRow is one validated games row, compact, waiting for its tournament.

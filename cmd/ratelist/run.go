@@ -202,6 +202,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	format := fs.String("format", "parquet", "table `format`: parquet or csv")
 	scrabble := fs.Float64("scrabble", 0, "share of Scrabble tournaments (`0..1`)")
 	unrated := fs.Float64("unrated", 0.05, "share of chess tournaments not on the approved list (`0..1`)")
+	jokerGames := fs.Int("joker-games", 0, "Joker `games` (tables of four) to add to the tables table")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -220,7 +221,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	err = pipeline.Generate(ctx, pipeline.GenerateOptions{
 		Players: *players, Games: *games, Months: *months, Seed: *seed, Start: st, Dir: *dir,
-		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated,
+		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated, JokerGames: *jokerGames,
 	})
 	if errors.Is(err, pipeline.ErrUsage) {
 		fmt.Fprintln(stderr, "ratelist generate:", err)

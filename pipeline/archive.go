@@ -36,15 +36,45 @@ type Players struct {
 	Category  []int8  // 1–4, 0 = none
 	Elo       []int32 // 0 = none
 	Club      []string
+
+	minID  int64
+	direct []int32 // id − minID → dense index, -1 for none (nil: use binary search)
 }
 
-// Index returns the dense index of player id, or -1.
+// Index returns the dense index of player id, or -1. Ids in a compact range
+// (the usual case) are looked up in a direct table, others by binary search.
 func (p *Players) Index(id int64) int32 {
+	if p.direct != nil {
+		if d := uint64(id - p.minID); d < uint64(len(p.direct)) {
+			return p.direct[d]
+		}
+		return -1
+	}
 	i := sort.Search(len(p.ID), func(i int) bool { return p.ID[i] >= id })
 	if i < len(p.ID) && p.ID[i] == id {
 		return int32(i)
 	}
 	return -1
+}
+
+// buildIndex makes the direct table when the ids span at most 8 slots per player.
+func (p *Players) buildIndex() {
+	n := len(p.ID)
+	if n == 0 {
+		return
+	}
+	span := uint64(p.ID[n-1] - p.ID[0])
+	if span >= uint64(8*n+1024) {
+		return
+	}
+	p.minID = p.ID[0]
+	p.direct = make([]int32, span+1)
+	for i := range p.direct {
+		p.direct[i] = -1
+	}
+	for i, id := range p.ID {
+		p.direct[id-p.minID] = int32(i)
+	}
 }
 
 // Tournament is one row of the tournaments table.
@@ -184,6 +214,7 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
 		p.Club = append(p.Club, row.club)
 	}
 	cnt.Used = int64(len(p.ID))
+	p.buildIndex()
 	return nil
 }
 

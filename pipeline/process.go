@@ -2,11 +2,11 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/rating"
@@ -75,31 +75,44 @@ func (r *runner) submit(job func() error) error {
 }
 
 // checkPairings rejects rows that pair a player twice in one round (the later
-// row, in file order) and returns the rest.
+// row, in file order) and returns the rest. seen holds, per player and round,
+// the row that paired them (player slots from r.local, reset before returning).
 func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
-	type key struct{ p, round int32 }
-	seen := make(map[key]int64, 2*len(rows))
+	var ps []int32
+	maxRound := int32(0)
+	for _, g := range rows {
+		for _, p := range [2]int32{g.white, g.black} {
+			if p >= 0 && r.local[p] < 0 {
+				r.local[p] = int32(len(ps))
+				ps = append(ps, p)
+			}
+		}
+		maxRound = max(maxRound, g.round)
+	}
+	nr := int(maxRound)
+	r.seen = append(r.seen[:0], make([]int64, len(ps)*nr)...)
+	slot := func(p, round int32) *int64 { return &r.seen[int(r.local[p])*nr+int(round-1)] }
 	out := rows[:0]
 	for _, g := range rows {
-		kw, kb := key{g.white, g.round}, key{g.black, g.round}
-		prev, dup := seen[kw]
-		who := g.white
-		if !dup && g.black >= 0 {
-			prev, dup = seen[kb]
-			who = g.black
+		who, prev := g.white, *slot(g.white, g.round)
+		if prev == 0 && g.black >= 0 {
+			who, prev = g.black, *slot(g.black, g.round)
 		}
-		if dup {
+		if prev != 0 {
 			r.arch.count("games").Rejected++
 			r.rej.add(r.arch.GameFiles[g.file], g.row,
 				fmt.Sprintf("player %d is paired twice in round %d (also row %d)", r.arch.Players.ID[who], g.round, prev),
 				r.gameValues(t, &g))
 			continue
 		}
-		seen[kw] = g.row
+		*slot(g.white, g.round) = g.row
 		if g.black >= 0 {
-			seen[kb] = g.row
+			*slot(g.black, g.round) = g.row
 		}
 		out = append(out, g)
+	}
+	for _, p := range ps {
+		r.local[p] = -1
 	}
 	return out
 }
@@ -287,32 +300,35 @@ func (r *runner) writeList(label string, rows []listRow) error {
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(o)
-	w.Write([]string{"rank", "player_id", "name", "rating", "change", "games_period", "games_total", "k", "category", "flags"})
-	rec := make([]string, 10)
+	o.WriteString("rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n")
+	var b []byte
 	for _, row := range rows {
-		rec[0] = strconv.Itoa(int(row.Rank))
-		rec[1] = strconv.FormatInt(row.PlayerID, 10)
-		rec[2] = row.Name
-		rec[3] = strconv.Itoa(int(row.Rating))
-		rec[4] = ""
+		b = strconv.AppendInt(b[:0], int64(row.Rank), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, row.PlayerID, 10)
+		b = append(b, ',')
+		b = appendCSVField(b, row.Name)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(row.Rating), 10)
+		b = append(b, ',')
 		if row.Change != nil {
-			rec[4] = strconv.Itoa(int(*row.Change))
+			b = strconv.AppendInt(b, int64(*row.Change), 10)
 		}
-		rec[5] = strconv.Itoa(int(row.GamesPeriod))
-		rec[6] = strconv.Itoa(int(row.GamesTotal))
-		rec[7] = strconv.Itoa(int(row.K))
-		rec[8] = row.Category
-		rec[9] = row.Flags
-		w.Write(rec)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		o.f.Close()
-		return fmt.Errorf("write list %s: %w", label, err)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(row.GamesPeriod), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(row.GamesTotal), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(row.K), 10)
+		b = append(b, ',')
+		b = appendCSVField(b, row.Category)
+		b = append(b, ',')
+		b = appendCSVField(b, row.Flags)
+		b = append(b, '\n')
+		o.Write(b)
 	}
 	if err := o.finish(); err != nil {
-		return err
+		return fmt.Errorf("write list %s: %w", label, err)
 	}
 	if err := writeParquet(r.stage, "lists/"+label+".parquet", rows); err != nil {
 		return err
@@ -433,4 +449,19 @@ func (r *runner) flushCards(final bool) error {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}
 	return r.cardsF.finish()
+}
+
+// appendCSVField appends s as one CSV field, quoted as encoding/csv would quote it.
+func appendCSVField(b []byte, s string) []byte {
+	if s == "" || (!strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t') {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
 }

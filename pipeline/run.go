@@ -96,6 +96,7 @@ type runner struct {
 
 	// Scratch for per-tournament checks.
 	local []int32
+	seen  []int64
 }
 
 // Run rates an archive and writes the outputs of interface.md §3 into opt.Out.

@@ -1,7 +1,6 @@
 package tiebreak
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
@@ -47,22 +46,63 @@ func record(r Row) []string {
 
 // WriteCSV writes the standings as CSV: header rank,start_no,player_id,name,points and
 // one column per code, headed by the code as requested. A player without an id
-// (player_id 0) gets an empty cell.
+// (player_id 0) gets an empty cell. Fields are quoted as encoding/csv quotes them;
+// the rows are built with append (this runs once per tournament in `run`).
 func WriteCSV(w io.Writer, codes []string, rows []Row) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header(codes)); err != nil {
-		return fmt.Errorf("write standings: %w", err)
-	}
-	for _, r := range rows {
-		if err := cw.Write(record(r)); err != nil {
-			return fmt.Errorf("write standings: %w", err)
+	var b []byte
+	for i, h := range header(codes) {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		b = appendField(b, h)
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
+	b = append(b, '\n')
+	for _, r := range rows {
+		b = strconv.AppendInt(b, int64(r.Rank), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(r.Player.StartNo), 10)
+		b = append(b, ',')
+		if r.Player.ID != 0 {
+			b = strconv.AppendInt(b, r.Player.ID, 10)
+		}
+		b = append(b, ',')
+		b = appendField(b, r.Player.Name)
+		b = append(b, ',')
+		b = appendFloat(b, r.Points)
+		for _, v := range r.Values {
+			b = append(b, ',')
+			if v.OK {
+				b = appendFloat(b, v.V)
+			}
+		}
+		b = append(b, '\n')
+	}
+	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("write standings: %w", err)
 	}
 	return nil
+}
+
+func appendFloat(b []byte, f float64) []byte {
+	if f == 0 {
+		return append(b, '0')
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+// appendField appends one CSV field, quoted when encoding/csv would quote it.
+func appendField(b []byte, s string) []byte {
+	if s == "" || (!strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t') {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
 }
 
 // WriteText writes the standings as an aligned table for people, numbers right

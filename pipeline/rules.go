@@ -23,6 +23,7 @@ import (
 type Rules struct {
 	Base      string            `toml:"base"`
 	School    rating.School     `toml:"school"`
+	Fide      rating.Fide       `toml:"fide"`
 	Joker     rating.JokerRules `toml:"joker"`
 	Tiebreaks tiebreak.Options  `toml:"tiebreaks"`
 }
@@ -31,9 +32,9 @@ type Rules struct {
 func DefaultRules(name string) (Rules, error) {
 	switch name {
 	case "", "school":
-		return Rules{Base: "school", School: rating.DefaultSchool(), Joker: rating.DefaultJokerRules()}, nil
+		return Rules{Base: "school", School: rating.DefaultSchool(), Fide: rating.DefaultFide(), Joker: rating.DefaultJokerRules()}, nil
 	case "fide":
-		return Rules{}, fmt.Errorf("%w: --rules fide: the FIDE rule set is not built yet (issue 8)", ErrUsage)
+		return Rules{Base: "fide", School: rating.DefaultSchool(), Fide: rating.DefaultFide(), Joker: rating.DefaultJokerRules()}, nil
 	}
 	return Rules{}, fmt.Errorf("%w: unknown rule set %q (want school, fide or a TOML file)", ErrUsage, name)
 }
@@ -78,6 +79,9 @@ func ParseRules(name string, data []byte) (Rules, error) {
 		r.Base = "school"
 	}
 	if err := r.School.Check(); err != nil {
+		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
+	}
+	if err := r.Fide.Check(); err != nil {
 		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
 	}
 	if err := r.Joker.Check(); err != nil {

@@ -69,6 +69,15 @@ type Card struct {
 	Change      int32 // rounded, as applied
 	Stage       int8
 	Reason      string
+
+	// Optional detail of per-period rule sets (FIDE); the school system leaves
+	// these zero.
+	Tournament  int64 // the game's tournament on a card made at a period's close (0 = none)
+	End         int32 // that tournament's end date
+	PerGame     bool  // one game: Opponent, OppRating; W in Score2, PD in Expected, D as used
+	Opponent    int32 // dense index of the opponent (valid when PerGame)
+	OppRating   int32 // the opponent's rating used (valid when PerGame)
+	PeriodTotal bool  // a player's total for a period: D is per game, so not set
 }
 
 // Card reasons.

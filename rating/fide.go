@@ -1,0 +1,573 @@
+package rating
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// Fide holds every setting of the FIDE rule set (fide-rules.md: FIDE Handbook
+// B.02 as of 1 March 2024 with the amendment of 1 October 2025). The zero value
+// is not useful; start from DefaultFide and override fields (a rules file does
+// this through the toml tags, under [fide]).
+type Fide struct {
+	// Version picks the regulations applied to each rating period (§6):
+	// "" or "current": these settings for every date (the default);
+	// "dated": the version in force at each period's start (FideVersions);
+	// a version's name ("pre-2009", "2009-07", "2014-07", "2024-03",
+	// "2025-10"): that version for every date. A version overrides only the
+	// settings it changes; the values of the older versions come from
+	// secondary sources.
+	Version string `toml:"version"`
+
+	// CloseDays: a list published on the 1st of a month takes in the rated
+	// tournaments that ended at least CloseDays days before it (§1).
+	CloseDays int32 `toml:"close_days"`
+
+	// |D| above Cap counts as Cap (§1), except for players rated
+	// CapExemptRating or more (0 = nobody) in rating periods starting on or
+	// after CapExemptFrom (YYYY-MM-DD).
+	Cap             int32  `toml:"cap"`
+	CapExemptRating int32  `toml:"cap_exempt_rating"`
+	CapExemptFrom   string `toml:"cap_exempt_from"`
+
+	// K (§2), taken at the period's start: KHigh once the published rating has
+	// reached HighRating (permanently); else KNew below NewGames rated games in
+	// total; else KJunior for a junior (birth_year + JuniorAge ≥ the period's
+	// year; JuniorAge 0 = no junior rule) rated below JuniorBelow; else KMid.
+	// When K × n exceeds KNMax (0 = no limit) for the n rated games of the
+	// period, K becomes the largest whole number with K × n ≤ KNMax.
+	KNew        int32 `toml:"k_new"`
+	NewGames    int32 `toml:"new_games"`
+	KJunior     int32 `toml:"k_junior"`
+	JuniorAge   int32 `toml:"junior_age"`
+	JuniorBelow int32 `toml:"junior_below"`
+	KMid        int32 `toml:"k_mid"`
+	KHigh       int32 `toml:"k_high"`
+	HighRating  int32 `toml:"high_rating"`
+	KNMax       int32 `toml:"kn_max"`
+
+	// Initial ratings (§3): an unrated player's pool of games against rated
+	// opponents (games more than PoolMonths older than the current period drop
+	// out; 0 = never) gives a rating once it holds InitialGames games.
+	// InitialMethod "draws": HypotheticalDraws draws against opponents rated
+	// HypotheticalRating are added and Ru = Ra + dp(p); "step": Ru = Ra + dp(p)
+	// below 50%, Ra + StepPerPoint per point above 50% otherwise. Ru is at most
+	// InitialMax (0 = no limit); below Floor the player stays unrated. A zero
+	// score in the player's first tournament is disregarded when
+	// ZeroFirstDisregarded.
+	InitialGames         int32  `toml:"initial_games"`
+	InitialMethod        string `toml:"initial_method"`
+	HypotheticalRating   int32  `toml:"hypothetical_rating"`
+	HypotheticalDraws    int32  `toml:"hypothetical_draws"`
+	StepPerPoint         int32  `toml:"step_per_point"`
+	InitialMax           int32  `toml:"initial_max"`
+	PoolMonths           int32  `toml:"pool_months"`
+	ZeroFirstDisregarded bool   `toml:"zero_first_disregarded"`
+
+	// Floor: a rating that falls below it is removed (§4), and an initial
+	// rating below it is not given (§3).
+	Floor int32 `toml:"floor"`
+	// InactiveMonths: no rated game in this many periods up to and including
+	// the one just rated flags the player "i" (0 = never).
+	InactiveMonths int32 `toml:"inactive_months"`
+	// StartGames is the game total of a player rated at the archive's start (§5).
+	StartGames int32 `toml:"start_games"`
+}
+
+// Initial rating methods.
+const (
+	InitialDraws = "draws" // 2024: two hypothetical 1800 draws, Ra + dp(p)
+	InitialStep  = "step"  // before 2024: Ra + dp(p) below 50%, Ra + step above
+)
+
+// FideVersions are the dated versions of §6, oldest first: Version "dated"
+// applies, to a period, the last one that starts on or before the period's
+// first day (From "" = from the beginning).
+var FideVersions = []struct{ Name, From string }{
+	{"pre-2009", ""},
+	{"2009-07", "2009-07-01"},
+	{"2014-07", "2014-07-01"},
+	{"2024-03", "2024-03-01"},
+	{"2025-10", "2025-10-01"},
+}
+
+// DefaultFide returns the current FIDE regulations (fide-rules.md §1–5).
+func DefaultFide() Fide {
+	return Fide{
+		CloseDays:            3,
+		Cap:                  400,
+		CapExemptRating:      2650,
+		CapExemptFrom:        "2025-10-01",
+		KNew:                 40,
+		NewGames:             30,
+		KJunior:              40,
+		JuniorAge:            18,
+		JuniorBelow:          2300,
+		KMid:                 20,
+		KHigh:                10,
+		HighRating:           2400,
+		KNMax:                700,
+		InitialGames:         5,
+		InitialMethod:        InitialDraws,
+		HypotheticalRating:   1800,
+		HypotheticalDraws:    2,
+		StepPerPoint:         40,
+		InitialMax:           2200,
+		PoolMonths:           26,
+		ZeroFirstDisregarded: true,
+		Floor:                1400,
+		InactiveMonths:       12,
+		StartGames:           30,
+	}
+}
+
+// Check reports settings that cannot work.
+func (f *Fide) Check() error {
+	switch f.Version {
+	case "", "current", "dated":
+	default:
+		if versionIndex(f.Version) < 0 {
+			return fmt.Errorf("fide.version = %q: want current, dated or one of pre-2009, 2009-07, 2014-07, 2024-03, 2025-10", f.Version)
+		}
+	}
+	if _, err := parseDay(f.CapExemptFrom); err != nil {
+		return fmt.Errorf("fide.cap_exempt_from = %q: want YYYY-MM-DD", f.CapExemptFrom)
+	}
+	switch {
+	case f.InitialMethod != InitialDraws && f.InitialMethod != InitialStep:
+		return fmt.Errorf("fide.initial_method = %q: want draws or step", f.InitialMethod)
+	case f.CloseDays < 0 || f.CloseDays > 27:
+		return fmt.Errorf("fide.close_days = %d: want 0–27", f.CloseDays)
+	case f.Cap < 0:
+		return fmt.Errorf("fide.cap = %d: want ≥ 0", f.Cap)
+	case f.KNew < 1 || f.KMid < 1 || f.KHigh < 1 || f.KJunior < 1:
+		return fmt.Errorf("fide: k_new, k_mid, k_high and k_junior must be ≥ 1")
+	case f.KNMax < 0:
+		return fmt.Errorf("fide.kn_max = %d: want ≥ 0 (0 = no limit)", f.KNMax)
+	case f.InitialGames < 1:
+		return fmt.Errorf("fide.initial_games = %d: want ≥ 1", f.InitialGames)
+	case f.HypotheticalDraws < 0:
+		return fmt.Errorf("fide.hypothetical_draws = %d: want ≥ 0", f.HypotheticalDraws)
+	case f.PoolMonths < 0 || f.InactiveMonths < 0 || f.StartGames < 0:
+		return fmt.Errorf("fide: pool_months, inactive_months and start_games must be ≥ 0")
+	}
+	return nil
+}
+
+func versionIndex(name string) int {
+	for i, v := range FideVersions {
+		if v.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// parseDay parses YYYY-MM-DD to days since 1970-01-01; "" is the earliest day.
+func parseDay(s string) (int32, error) {
+	if s == "" {
+		return math.MinInt32, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return 0, err
+	}
+	return int32(t.Unix() / 86400), nil
+}
+
+// fideRules is Fide resolved for one rating period.
+type fideRules struct {
+	Fide
+	exemptFrom int32 // day from which periods exempt CapExemptRating players from the cap
+}
+
+// at returns the settings in force for a rating period starting on day
+// (days since 1970-01-01), after Version.
+func (f Fide) at(day int32) fideRules {
+	r := fideRules{Fide: f}
+	r.exemptFrom, _ = parseDay(f.CapExemptFrom)
+	v := f.Version
+	switch v {
+	case "", "current":
+		return r
+	case "dated":
+		for _, fv := range FideVersions {
+			if from, _ := parseDay(fv.From); day >= from {
+				v = fv.Name
+			}
+		}
+	}
+	i := versionIndex(v)
+	if i < 0 {
+		return r
+	}
+	// Each older version undoes the later changes (§6, secondary sources).
+	if i < versionIndex("2025-10") {
+		r.CapExemptRating = 0
+	} else {
+		r.exemptFrom = math.MinInt32 // pinned 2025-10: the exemption for every date
+	}
+	if i < versionIndex("2024-03") { // before the two 1800 draws, the 2200 cap and the 1400 floor
+		r.InitialMethod, r.InitialMax, r.StepPerPoint, r.Floor = InitialStep, 0, 40, 1000
+	}
+	if i < versionIndex("2014-07") { // K 25/15/10, no junior rule, no K × n limit, 9 games, +12.5 per half point
+		r.KNew, r.KMid, r.KHigh, r.JuniorAge, r.KNMax = 25, 15, 10, 0, 0
+		r.InitialGames, r.StepPerPoint, r.Floor = 9, 25, 1200
+	}
+	if i < versionIndex("2009-07") { // the 350-point rule
+		r.Cap, r.Floor = 350, 1400
+	}
+	return r
+}
+
+// k returns the K factor at a period's start (§2), before the K × n limit.
+func (f *fideRules) k(reached bool, games, rating, birthYear int32, year int) int32 {
+	switch {
+	case reached:
+		return f.KHigh
+	case games < f.NewGames:
+		return f.KNew
+	case f.JuniorAge > 0 && birthYear > 0 && int(birthYear+f.JuniorAge) >= year && rating < f.JuniorBelow:
+		return f.KJunior
+	}
+	return f.KMid
+}
+
+// limitK applies K × n ≤ KNMax for n rated games in the period.
+func (f *fideRules) limitK(k, n int32) int32 {
+	if f.KNMax > 0 && n > 0 && k*n > f.KNMax {
+		return f.KNMax / n
+	}
+	return k
+}
+
+// d returns the rating difference used for a player rated ro against an
+// opponent rated ri in a period starting on day: capped at ±Cap unless the
+// player is exempt.
+func (f *fideRules) d(ro, ri, day int32) int32 {
+	d := ro - ri
+	if f.CapExemptRating > 0 && ro >= f.CapExemptRating && day >= f.exemptFrom {
+		return d
+	}
+	return max(-f.Cap, min(f.Cap, d))
+}
+
+// FideDP is Table 8.1.1 with FIDE's ends: dp = −800 at p = 0.00 and +800 at
+// p = 1.00 (p in hundredths).
+func FideDP(p int) int32 {
+	switch {
+	case p <= 0:
+		return -800
+	case p >= 100:
+		return 800
+	}
+	dp, _ := DP(p)
+	return dp
+}
+
+// Initial computes an unrated player's rating from n pooled games against
+// opponents whose ratings sum to oppSum, with score w2 in half points (§3).
+// It returns Ra (with any hypothetical opponents), p in hundredths (the
+// fraction used by dp; 0 for the step rule above 50%) and Ru.
+func (f *fideRules) initial(oppSum int64, n, w2 int32) (ra int32, p int32, ru int32) {
+	if f.InitialMethod == InitialDraws {
+		h := f.HypotheticalDraws
+		ra = int32(roundHalfUp(oppSum+int64(h)*int64(f.HypotheticalRating), int64(n+h)))
+		// p = (W + h/2) / (n + h) with W = w2/2: p×100 = 50(w2 + h) / (n + h).
+		p = int32(roundHalfUp(int64(50*(w2+h)), int64(n+h)))
+		ru = ra + FideDP(int(p))
+	} else {
+		ra = int32(roundHalfUp(oppSum, int64(n)))
+		if w2 >= n { // 50% or more: StepPerPoint per point (w2 − n half points) above 50%
+			ru = ra + int32(roundHalfUp(int64(f.StepPerPoint)*int64(w2-n), 2))
+		} else {
+			p = int32(roundHalfUp(int64(50*w2), int64(n)))
+			ru = ra + FideDP(int(p))
+		}
+	}
+	if f.InitialMax > 0 && ru > f.InitialMax {
+		ru = f.InitialMax
+	}
+	return ra, p, ru
+}
+
+// FIDE card reasons.
+const (
+	ReasonFideGame       = "fide-game"        // one rated game of a period
+	ReasonFidePeriod     = "fide-period"      // a rated player's change for a period
+	ReasonFideBelowFloor = "fide-below-floor" // the period's change left the rating below the floor: removed
+	ReasonFidePoolGame   = "fide-pool-game"   // one pooled game of an unrated player
+	ReasonFideInitial    = "fide-initial"     // initial rating from the pool
+	ReasonFideInitialLow = "fide-initial-low" // the pool's rating is below the floor: still unrated
+	ReasonFideZeroFirst  = "fide-zero-first"  // zero score in the first tournament: its games disregarded
+)
+
+// FideRater applies the FIDE rule set period by period: Rate gathers a
+// tournament's games, ClosePeriod rates the period against the list in force
+// at its start. One FideRater serves one goroutine.
+type FideRater struct {
+	F Fide
+
+	reached    []bool  // published rating has reached HighRating
+	seen       []bool  // has played a first tournament (or was rated at the start)
+	lastPlayed []int32 // month key of the last list with a rated game
+	pool       [][]fideGame
+	inPool     []bool
+	pooling    []int32 // players with a non-empty pool
+
+	games   []fideGame // rated games of the open period, one per player side
+	pending []fideGame // one event's pool candidates
+	first   []int32    // one event's players in their first tournament
+	mark    []int8     // per player: 1 = in first this event, 2 = zero-score disregarded
+	cards   []Card
+
+	started bool
+	cur     int // month key of the last list closed
+}
+
+// fideGame is one side of a game: player, opponent and the opponent's rating
+// at the period's start, the score in half points, and where it was played.
+type fideGame struct {
+	tour      int64
+	end       int32
+	period    int32 // month key of the list that takes the game in
+	p, opp    int32
+	oppRating int32
+	w2        int32
+}
+
+// NewFideRater returns a rater for st's players and puts the starting list in
+// st (§5): a player with a FIDE Elo is rated with it and StartGames games.
+func NewFideRater(f Fide, st *State) *FideRater {
+	n := len(st.Rated)
+	r := &FideRater{F: f, reached: make([]bool, n), seen: make([]bool, n), lastPlayed: make([]int32, n),
+		pool: make([][]fideGame, n), inPool: make([]bool, n), mark: make([]int8, n)}
+	for p, elo := range st.Elo {
+		if elo > 0 {
+			st.Rated[p], st.Rating[p], st.GamesTotal[p] = true, elo, f.StartGames
+			r.reached[p], r.seen[p] = elo >= f.HighRating, true
+		}
+	}
+	return r
+}
+
+// monthKey numbers the month holding day: year×12 + month − 1.
+func monthKey(day int32) int {
+	t := time.Unix(int64(day)*86400, 0).UTC()
+	return t.Year()*12 + int(t.Month()) - 1
+}
+
+// monthStart is the first day of month key k.
+func monthStart(k int) int32 {
+	y, m := k/12, k%12
+	return int32(time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// ListDay is the 1st of the month of the first list that takes in a
+// tournament ending on end: the first 1st of a month at least CloseDays days
+// after it (§1: ending 29 January → the February list, 30 January → March).
+func (r *FideRater) ListDay(end int32) int32 {
+	d := end + r.F.CloseDays
+	k := monthKey(d)
+	if monthStart(k) == d {
+		return d
+	}
+	return monthStart(k + 1)
+}
+
+// Rate gathers one tournament's games for its period (§1, §3): rated games
+// between players both rated on the list in force, and unrated players'
+// games against rated opponents into their pools. Nothing changes before
+// ClosePeriod. It returns a card per player whose first tournament's zero
+// score is disregarded.
+func (r *FideRater) Rate(st *State, ev *Event) []Card {
+	period := int32(monthKey(r.ListDay(ev.End)))
+	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
+	for _, g := range ev.Games {
+		for _, p := range [2]int32{g.White, g.Black} {
+			if !r.seen[p] && r.mark[p] == 0 {
+				r.mark[p] = 1
+				r.first = append(r.first, p)
+			}
+		}
+		ws, okw := otbScore(g.WhiteResult)
+		bs, okb := otbScore(g.BlackResult)
+		if !okw || !okb {
+			continue
+		}
+		w := fideGame{tour: ev.ID, end: ev.End, period: period, p: g.White, opp: g.Black, oppRating: st.Rating[g.Black], w2: ws}
+		b := fideGame{tour: ev.ID, end: ev.End, period: period, p: g.Black, opp: g.White, oppRating: st.Rating[g.White], w2: bs}
+		switch wr, br := st.Rated[g.White], st.Rated[g.Black]; {
+		case wr && br:
+			r.games = append(r.games, w, b)
+		case br:
+			r.pending = append(r.pending, w)
+		case wr:
+			r.pending = append(r.pending, b)
+		}
+	}
+	// A zero score in the first tournament: its games are disregarded (§3).
+	if r.F.ZeroFirstDisregarded {
+		for _, p := range r.first {
+			n, w2 := int32(0), int32(0)
+			for _, g := range r.pending {
+				if g.p == p {
+					n, w2 = n+1, w2+g.w2
+				}
+			}
+			if n > 0 && w2 == 0 {
+				r.mark[p] = 2
+				r.cards = append(r.cards, Card{Player: p, Reason: ReasonFideZeroFirst}) // Games 0: none is rated
+			}
+		}
+	}
+	for _, g := range r.pending {
+		if r.mark[g.p] == 2 {
+			continue
+		}
+		r.pool[g.p] = append(r.pool[g.p], g)
+		if !r.inPool[g.p] {
+			r.inPool[g.p] = true
+			r.pooling = append(r.pooling, g.p)
+		}
+	}
+	for _, p := range r.first {
+		r.mark[p], r.seen[p] = 0, true
+	}
+	sort.Slice(r.cards, func(i, j int) bool { return r.cards[i].Player < r.cards[j].Player })
+	return r.cards
+}
+
+// ClosePeriod rates the period of the list on first…last (the list of month
+// M rates the period M − 1 with the ratings of the list of M − 1): one change
+// per rated player, rounded once; then initial ratings from the pools. It
+// returns per-game cards and a total per player, in player order.
+func (r *FideRater) ClosePeriod(st *State, first, last int32) []Card {
+	cur := monthKey(first)
+	r.cards = r.cards[:0]
+	if !r.started { // players rated at the start count as having played in the first list's period
+		r.started = true
+		for p, rated := range st.Rated {
+			if rated {
+				r.lastPlayed[p] = int32(cur)
+			}
+		}
+	}
+	r.cur = cur
+	day := monthStart(cur - 1) // the rating period's first day
+	f := r.F.at(day)
+	year := time.Unix(int64(day)*86400, 0).UTC().Year()
+
+	// 1. Rated players: Σ (W − PD) over the period's games, K at the start.
+	sort.SliceStable(r.games, func(i, j int) bool { return r.games[i].p < r.games[j].p })
+	for i := 0; i < len(r.games); {
+		p := r.games[i].p
+		j := i
+		for j < len(r.games) && r.games[j].p == p {
+			j++
+		}
+		gs := r.games[i:j]
+		i = j
+		n := int32(len(gs))
+		ro := st.Rating[p]
+		k := f.limitK(f.k(r.reached[p], st.GamesTotal[p], ro, st.BirthYear[p], year), n)
+		var w2 int32
+		var we, oppSum int64
+		for _, g := range gs {
+			d := f.d(ro, g.oppRating, day)
+			pd := PD(int(d))
+			w2, we, oppSum = w2+g.w2, we+int64(pd), oppSum+int64(g.oppRating)
+			r.cards = append(r.cards, Card{
+				Player: p, RatedBefore: true, Before: ro, Games: 1, Score2: g.w2, D: d, Expected: int64(pd),
+				K: k, ChangeExact: int64(k) * (int64(g.w2)*50 - int64(pd)), Reason: ReasonFideGame,
+				Tournament: g.tour, End: g.end, PerGame: true, Opponent: g.opp, OppRating: g.oppRating,
+			})
+		}
+		exact, change := Change(k, w2, we)
+		after := ro + change
+		c := Card{
+			Player: p, RatedBefore: true, Before: ro, After: after, RatedAfter: true, Games: n, Score2: w2,
+			OppAverage: int32(roundHalfUp(oppSum, int64(n))), Expected: we, K: k, ChangeExact: exact,
+			Change: change, Reason: ReasonFidePeriod, PeriodTotal: true,
+		}
+		st.Rating[p] = after
+		st.GamesTotal[p] += n
+		st.GamesPeriod[p] = n
+		r.lastPlayed[p] = int32(cur)
+		if after < f.Floor { // §4: removed, unrated from now on
+			st.Rated[p], c.RatedAfter, c.Reason = false, false, ReasonFideBelowFloor
+		} else if after >= f.HighRating {
+			r.reached[p] = true
+		}
+		r.cards = append(r.cards, c)
+	}
+	r.games = r.games[:0]
+
+	// 2. Unrated players' pools: expiry, then an initial rating from 5 games.
+	sort.Slice(r.pooling, func(i, j int) bool { return r.pooling[i] < r.pooling[j] })
+	keep := r.pooling[:0]
+	for _, p := range r.pooling {
+		pool := r.pool[p][:0]
+		for _, g := range r.pool[p] {
+			if f.PoolMonths == 0 || int32(cur)-g.period <= f.PoolMonths {
+				pool = append(pool, g)
+			}
+		}
+		r.pool[p] = pool
+		if int32(len(pool)) < f.InitialGames {
+			if len(pool) == 0 {
+				r.inPool[p] = false
+				continue
+			}
+			keep = append(keep, p)
+			continue
+		}
+		n := int32(len(pool))
+		var w2 int32
+		var oppSum int64
+		for _, g := range pool {
+			w2, oppSum = w2+g.w2, oppSum+int64(g.oppRating)
+			r.cards = append(r.cards, Card{
+				Player: p, Games: 1, Score2: g.w2, Reason: ReasonFidePoolGame,
+				Tournament: g.tour, End: g.end, PerGame: true, Opponent: g.opp, OppRating: g.oppRating,
+			})
+		}
+		ra, _, ru := f.initial(oppSum, n, w2)
+		c := Card{Player: p, After: ru, Games: n, Score2: w2, OppAverage: ra, Reason: ReasonFideInitialLow, PeriodTotal: true}
+		if ru < f.Floor { // stays unrated and keeps pooling
+			r.cards = append(r.cards, c)
+			keep = append(keep, p)
+			continue
+		}
+		c.RatedAfter, c.Reason = true, ReasonFideInitial
+		r.cards = append(r.cards, c)
+		st.Rated[p], st.Rating[p] = true, ru
+		st.GamesTotal[p] += n
+		st.GamesPeriod[p] = 0
+		r.lastPlayed[p] = int32(cur)
+		r.reached[p] = r.reached[p] || ru >= f.HighRating
+		r.pool[p], r.inPool[p] = nil, false
+	}
+	r.pooling = keep
+	sort.SliceStable(r.cards, func(i, j int) bool { return r.cards[i].Player < r.cards[j].Player })
+	return r.cards
+}
+
+// ListInfo: every rated player is listed, with the K of the next period (the
+// list's own month) before the K × n limit, and "i" when inactive (§4). The
+// category column is empty.
+func (r *FideRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
+	if !st.Rated[p] {
+		return false, 0, "", ""
+	}
+	day := monthStart(r.cur)
+	f := r.F.at(day)
+	k := f.k(r.reached[p], st.GamesTotal[p], st.Rating[p], st.BirthYear[p], time.Unix(int64(day)*86400, 0).UTC().Year())
+	flags := ""
+	if f.InactiveMonths > 0 && int32(r.cur)-r.lastPlayed[p] >= f.InactiveMonths {
+		flags = "i"
+	}
+	return true, k, "", flags
+}

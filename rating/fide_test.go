@@ -1,0 +1,572 @@
+package rating
+
+import (
+	"testing"
+	"time"
+)
+
+// Hand-computed cases of the FIDE rule set (fide-rules.md). PD values are
+// Table 8.1.2 (pd.tsv), dp values Table 8.1.1 (dp.tsv).
+
+func day(s string) int32 {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return int32(t.Unix() / 86400)
+}
+
+// fp is a player of a FIDE test: starting Elo (0 = unrated) and birth year.
+type fp struct{ elo, birth int32 }
+
+// fideWorld drives a FideRater the way the pipeline does: Rate per
+// tournament, then ClosePeriod and ListInfo per monthly list.
+type fideWorld struct {
+	t     *testing.T
+	st    *State
+	r     *FideRater
+	id    int64
+	cards []Card // of the last close
+}
+
+func newFideWorld(t *testing.T, f Fide, ps ...fp) *fideWorld {
+	st := NewState(len(ps))
+	for i, p := range ps {
+		st.Elo[i], st.BirthYear[i] = p.elo, p.birth
+	}
+	return &fideWorld{t: t, st: st, r: NewFideRater(f, st)}
+}
+
+// play rates a tournament ending on end; it must fall in the list of month.
+func (w *fideWorld) play(end, list string, games ...Game) {
+	w.t.Helper()
+	if got := w.r.ListDay(day(end)); got != day(list+"-01") {
+		w.t.Fatalf("ListDay(%s) = %s, want %s-01", end, time.Unix(int64(got)*86400, 0).UTC().Format(time.DateOnly), list)
+	}
+	w.id++
+	w.r.Rate(w.st, &Event{ID: w.id, Start: day(end), End: day(end), Games: games})
+}
+
+// close closes the list of month (YYYY-MM) and resets games_period after it,
+// as the pipeline does, returning the list's K and flags for player p.
+func (w *fideWorld) close(list string) {
+	first := day(list + "-01")
+	last := monthStart(monthKey(first)+1) - 1
+	w.cards = append([]Card(nil), w.r.ClosePeriod(w.st, first, last)...)
+}
+
+func (w *fideWorld) info(p int32) (listed bool, k int32, flags string) {
+	listed, k, _, flags = w.r.ListInfo(w.st, p)
+	return listed, k, flags
+}
+
+func (w *fideWorld) endPeriod() { clear(w.st.GamesPeriod) }
+
+func (w *fideWorld) want(p int32, rated bool, rating, total int32) {
+	w.t.Helper()
+	st := w.st
+	if st.Rated[p] != rated || (rated && st.Rating[p] != rating) || st.GamesTotal[p] != total {
+		w.t.Errorf("player %d: rated %v rating %d total %d, want %v %d %d", p, st.Rated[p], st.Rating[p], st.GamesTotal[p], rated, rating, total)
+	}
+}
+
+// periodCard returns player p's total card of the last close.
+func (w *fideWorld) periodCard(p int32) Card {
+	w.t.Helper()
+	for _, c := range w.cards {
+		if c.Player == p && c.PeriodTotal {
+			return c
+		}
+	}
+	w.t.Fatalf("no period card for player %d in %+v", p, w.cards)
+	return Card{}
+}
+
+func TestFideListDay(t *testing.T) {
+	r := NewFideRater(DefaultFide(), NewState(0))
+	tests := []struct{ end, list string }{
+		{"2025-01-01", "2025-02-01"},
+		{"2025-01-29", "2025-02-01"}, // 29 Jan + 3 = 1 Feb: in the February list
+		{"2025-01-30", "2025-03-01"}, // 30 Jan + 3 = 2 Feb: too late for February
+		{"2025-01-31", "2025-03-01"},
+		{"2025-02-26", "2025-03-01"}, // 26 Feb + 3 = 1 Mar
+		{"2025-02-27", "2025-04-01"}, // 2025 is not a leap year: 27 Feb + 3 = 2 Mar
+		{"2024-02-27", "2024-03-01"}, // 2024 is: 27 Feb + 3 = 1 Mar
+		{"2025-12-29", "2026-01-01"},
+		{"2025-12-30", "2026-02-01"},
+	}
+	for _, tt := range tests {
+		if got, want := r.ListDay(day(tt.end)), day(tt.list); got != want {
+			t.Errorf("ListDay(%s) = %d, want %d (%s)", tt.end, got, want, tt.list)
+		}
+	}
+}
+
+func TestFideTwoTournamentsOnePeriod(t *testing.T) {
+	// January 2025 (the February list): 0 (2000, K 20) draws 1 (2020, K 20) in
+	// tournament A and again in tournament B. Both games use the January list:
+	// D = −20 → PD .47 for 0, .53 for 1.
+	// 0: 20 × ((.5 − .47) + (.5 − .47)) = 20 × .06 = 1.2 → +1 (rounded once;
+	// tournament by tournament it would be 0.6 → 1 twice = +2).
+	// 1: 20 × (−.06) = −1.2 → −1.
+	// 2 (2400, reached → K 10) draws 3 (2435, K 10): D = −35 → PD .45:
+	// 10 × .05 = 0.5 → +1 and −0.5 → −1 (half away from zero).
+	w := newFideWorld(t, DefaultFide(), fp{2000, 0}, fp{2020, 0}, fp{2400, 0}, fp{2435, 0})
+	w.close("2025-01")
+	w.endPeriod()
+	w.play("2025-01-10", "2025-02", g(0, 1, 1), g(2, 3, 1))
+	w.play("2025-01-20", "2025-02", g(1, 0, 1))
+	w.close("2025-02")
+	w.want(0, true, 2001, 32)
+	w.want(1, true, 2019, 32)
+	w.want(2, true, 2401, 31)
+	w.want(3, true, 2434, 31)
+	c := w.periodCard(0)
+	if c.Games != 2 || c.Score2 != 2 || c.Expected != 94 || c.K != 20 || c.ChangeExact != 120 || c.Change != 1 || c.Before != 2000 || c.After != 2001 {
+		t.Errorf("period card of 0 = %+v", c)
+	}
+	var games int
+	for _, c := range w.cards {
+		if c.Player == 0 && c.PerGame {
+			games++
+			if c.OppRating != 2020 || c.D != -20 || c.Expected != 47 || c.K != 20 || c.Score2 != 1 || c.ChangeExact != 60 || c.Opponent != 1 {
+				t.Errorf("game card of 0 = %+v", c)
+			}
+		}
+	}
+	if games != 2 {
+		t.Errorf("player 0 has %d game cards, want 2", games)
+	}
+	if w.st.GamesPeriod[0] != 2 || w.periodCard(2).ChangeExact != 50 || w.periodCard(3).ChangeExact != -50 {
+		t.Errorf("games_period %d, exact changes %d %d", w.st.GamesPeriod[0], w.periodCard(2).ChangeExact, w.periodCard(3).ChangeExact)
+	}
+}
+
+func TestFideKTimesN(t *testing.T) {
+	// Player 0 is 2000 and a junior (born 2010, period 2025: 2028 ≥ 2025), so
+	// K 40, and beats n opponents rated 2000: W − PD = .5 a game.
+	tests := []struct {
+		n          int32
+		k          int32
+		wantRating int32
+	}{
+		{17, 40, 2340}, // 40 × 17 = 680 ≤ 700: 40 × 8.5 = 340
+		{18, 38, 2342}, // 40 × 18 = 720 > 700: K = 700/18 = 38 (684); 38 × 9 = 342
+		{25, 28, 2350}, // 700/25 = 28 (700); 28 × 12.5 = 350
+		{70, 10, 2350}, // 700/70 = 10; 10 × 35 = 350
+	}
+	for _, tt := range tests {
+		ps := []fp{{2000, 2010}}
+		var games []Game
+		for i := int32(1); i <= tt.n; i++ {
+			ps = append(ps, fp{2000, 0})
+			games = append(games, g(0, i, 2))
+		}
+		w := newFideWorld(t, DefaultFide(), ps...)
+		w.close("2025-01")
+		w.play("2025-01-15", "2025-02", games...)
+		w.close("2025-02")
+		if c := w.periodCard(0); c.K != tt.k || w.st.Rating[0] != tt.wantRating {
+			t.Errorf("n = %d: K %d rating %d, want %d %d", tt.n, c.K, w.st.Rating[0], tt.k, tt.wantRating)
+		}
+		// Each opponent: 1 game, K 20: 20 × (0 − .5) = −10.
+		w.want(1, true, 1990, 31)
+	}
+}
+
+func TestFideK(t *testing.T) {
+	f := DefaultFide()
+	r := f.at(day("2025-12-01"))
+	tests := []struct {
+		name                 string
+		reached              bool
+		games, rating, birth int32
+		year                 int
+		want                 int32
+	}{
+		{"new player", false, 29, 2000, 0, 2025, 40},
+		{"established", false, 30, 2000, 0, 2025, 20},
+		{"junior in the year of the 18th birthday", false, 30, 2299, 2007, 2025, 40}, // 2007 + 18 = 2025 ≥ 2025
+		{"junior the year after", false, 30, 2299, 2007, 2026, 20},                   // 2025 < 2026
+		{"junior rated 2300", false, 30, 2300, 2010, 2025, 20},                       // not below 2300
+		{"birth year unknown", false, 30, 2000, 0, 2025, 20},
+		{"reached 2400, now 2350", true, 30, 2350, 0, 2025, 10},
+		{"reached 2400 beats the new-player K", true, 10, 2450, 0, 2025, 10},
+		{"2400 not reached (impossible on a list, but the flag decides)", false, 30, 2450, 0, 2025, 20},
+	}
+	for _, tt := range tests {
+		if got := r.k(tt.reached, tt.games, tt.rating, tt.birth, tt.year); got != tt.want {
+			t.Errorf("%s: K = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestFideJuniorInPeriod(t *testing.T) {
+	// Player 0 (2000, born 2007) beats 1 (2000, K 20) in December 2025 (the
+	// January 2026 list): junior, K 40 → 40 × .5 = +20. The list of January
+	// 2026 gives K for January 2026: 2025 < 2026 → 20.
+	w := newFideWorld(t, DefaultFide(), fp{2000, 2007}, fp{2000, 0})
+	w.close("2025-12")
+	w.play("2025-12-20", "2026-01", g(0, 1, 2))
+	w.close("2026-01")
+	w.want(0, true, 2020, 31)
+	w.want(1, true, 1990, 31)
+	if _, k, _ := w.info(0); k != 20 {
+		t.Errorf("k on the 2026-01 list = %d, want 20", k)
+	}
+}
+
+func TestFidePermanentK10(t *testing.T) {
+	// 0 (2390, K 20) beats 1 (2390): +10 → 2400, published on the February list:
+	// K 10 from now on. In February 0 loses to 2 (2400, K 10): D = 0, PD .5,
+	// 10 × (−.5) = −5 → 2395, and the March list still gives K 10.
+	// 3 (2395, never 2400) is listed with K 20.
+	w := newFideWorld(t, DefaultFide(), fp{2390, 0}, fp{2390, 0}, fp{2400, 0}, fp{2395, 0})
+	w.close("2025-01")
+	if _, k, _ := w.info(0); k != 20 {
+		t.Fatalf("K of 0 before = %d, want 20", k)
+	}
+	w.play("2025-01-15", "2025-02", g(0, 1, 2))
+	w.close("2025-02")
+	w.want(0, true, 2400, 31)
+	if _, k, _ := w.info(0); k != 10 {
+		t.Errorf("K of 0 after reaching 2400 = %d, want 10", k)
+	}
+	w.play("2025-02-15", "2025-03", g(2, 0, 2))
+	w.close("2025-03")
+	w.want(0, true, 2395, 32)
+	if _, k, _ := w.info(0); k != 10 {
+		t.Errorf("K of 0 at 2395 = %d, want 10", k)
+	}
+	if _, k, _ := w.info(3); k != 20 {
+		t.Errorf("K of 3 = %d, want 20", k)
+	}
+}
+
+func TestFideCap400And2650(t *testing.T) {
+	// 0 (2700, K 10) beats 1 (2200, K 20): D = 500.
+	// Period September 2025 (the October list): the cap applies to all:
+	//   0: D 400 → PD .92, 10 × .08 = 0.8 → +1; 1: D −400 → .08, 20 × (−.08) = −1.6 → −2.
+	// Period October 2025 (the November list) starts on 1 October 2025: 0 uses
+	// D = 500 → PD .96, 10 × .04 = 0.4 → 0; 1 is below 2650: still −400 → −2.
+	// 2 (2650, exactly) vs 3 (2150): the same in October; 4 (2649) vs 5 (2149) capped: +1.
+	tests := []struct {
+		name       string
+		end, list  string
+		hi, lo     int32
+		wantHi     int32
+		wantLo     int32
+		wantDUsed  int32
+		wantPDUsed int64
+	}{
+		{"September 2025: capped", "2025-09-20", "2025-10", 2700, 2200, 2701, 2198, 400, 92},
+		{"October 2025: exempt", "2025-10-20", "2025-11", 2700, 2200, 2700, 2198, 500, 96},
+		{"October 2025: 2650 is exempt", "2025-10-20", "2025-11", 2650, 2150, 2650, 2148, 500, 96},
+		{"October 2025: 2649 is not", "2025-10-20", "2025-11", 2649, 2149, 2650, 2147, 400, 92},
+	}
+	for _, tt := range tests {
+		w := newFideWorld(t, DefaultFide(), fp{tt.hi, 0}, fp{tt.lo, 0})
+		w.play(tt.end, tt.list, g(0, 1, 2))
+		w.close(tt.list)
+		if w.st.Rating[0] != tt.wantHi || w.st.Rating[1] != tt.wantLo {
+			t.Errorf("%s: ratings %d %d, want %d %d", tt.name, w.st.Rating[0], w.st.Rating[1], tt.wantHi, tt.wantLo)
+		}
+		for _, c := range w.cards {
+			if c.PerGame && c.Player == 0 && (c.D != tt.wantDUsed || c.Expected != tt.wantPDUsed) {
+				t.Errorf("%s: D used %d PD %d, want %d %d", tt.name, c.D, c.Expected, tt.wantDUsed, tt.wantPDUsed)
+			}
+			if c.PerGame && c.Player == 1 && c.D != -400 {
+				t.Errorf("%s: the lower player's D = %d, want −400", tt.name, c.D)
+			}
+		}
+	}
+}
+
+func TestFideVersions(t *testing.T) {
+	// The dated versions of §6: D used by a 2700 against a 2200, and K of an
+	// established junior / adult / new player, by the period's first day.
+	cur := DefaultFide()
+	dated := DefaultFide()
+	dated.Version = "dated"
+	pinned := DefaultFide()
+	pinned.Version = "2025-10"
+	tests := []struct {
+		name                  string
+		f                     Fide
+		period                string
+		d                     int32
+		kNew, kJunior, kAdult int32
+		floor, initialGames   int32
+		method                string
+	}{
+		{"current, 2008", cur, "2008-06-01", 400, 40, 40, 20, 1400, 5, InitialDraws},
+		{"current, 2025-10", cur, "2025-10-01", 500, 40, 40, 20, 1400, 5, InitialDraws},
+		{"dated, before July 2009: 350 cap, K 25/15", dated, "2009-06-01", 350, 25, 15, 15, 1400, 9, InitialStep},
+		{"dated, July 2009: 400 cap", dated, "2009-07-01", 400, 25, 15, 15, 1200, 9, InitialStep},
+		{"dated, July 2014: K 40/20, juniors", dated, "2014-07-01", 400, 40, 40, 20, 1000, 5, InitialStep},
+		{"dated, March 2024: the 2024 rules", dated, "2024-03-01", 400, 40, 40, 20, 1400, 5, InitialDraws},
+		{"dated, September 2025: no exemption yet", dated, "2025-09-01", 400, 40, 40, 20, 1400, 5, InitialDraws},
+		{"dated, October 2025: exemption", dated, "2025-10-01", 500, 40, 40, 20, 1400, 5, InitialDraws},
+		{"pinned 2025-10, 2020: exemption", pinned, "2020-01-01", 500, 40, 40, 20, 1400, 5, InitialDraws},
+	}
+	for _, tt := range tests {
+		d := day(tt.period)
+		r := tt.f.at(d)
+		y := time.Unix(int64(d)*86400, 0).UTC().Year()
+		got := [3]int32{r.k(false, 0, 2000, 0, y), r.k(false, 30, 2000, int32(y)-10, y), r.k(false, 30, 2000, 0, y)}
+		if dd := r.d(2700, 2200, d); dd != tt.d || got != [3]int32{tt.kNew, tt.kJunior, tt.kAdult} ||
+			r.Floor != tt.floor || r.InitialGames != tt.initialGames || r.InitialMethod != tt.method {
+			t.Errorf("%s: D %d K %v floor %d games %d method %s", tt.name, dd, got, r.Floor, r.InitialGames, r.InitialMethod)
+		}
+	}
+}
+
+func TestFideInitial(t *testing.T) {
+	draws := DefaultFide().at(0)
+	step := DefaultFide()
+	step.Version = "2014-07"
+	old := DefaultFide()
+	old.Version = "pre-2009"
+	tests := []struct {
+		name     string
+		r        fideRules
+		opps     []int32
+		w2       int32
+		ra, ru   int32
+		wantPct  int32
+		rankNote string
+	}{
+		// Ra = (1600+1700+1800+1900+2000 + 2×1800)/7 = 12600/7 = 1800;
+		// p = (3 + 1)/7 = .5714 → .57 → dp 50 → 1850.
+		{"two 1800 draws", draws, []int32{1600, 1700, 1800, 1900, 2000}, 6, 1800, 1850, 57, ""},
+		// Ra = (5×2100 + 3600)/7 = 14100/7 = 2014.29 → 2014; p = 6/7 = .857 → .86
+		// → dp 309 → 2323 → capped at 2200.
+		{"2200 cap", draws, []int32{2100, 2100, 2100, 2100, 2100}, 10, 2014, 2200, 86, ""},
+		// Ra = (5×1400 + 3600)/7 = 10600/7 = 1514.29 → 1514; p = 1.5/7 = .214 →
+		// .21 → dp −230 → 1284.
+		{"below 1400", draws, []int32{1400, 1400, 1400, 1400, 1400}, 1, 1514, 1284, 21, ""},
+		// Ra = (198 × 1800 + 3600)/200 = 1800; p = 199/200 = .995 → 1.00 → +800 → 2600 → 2200.
+		{"p rounds to 1.00", draws, make198(1800), 396, 1800, 2200, 100, ""},
+		// 2014 rules: Ra = 2000, 4 of 5 = 1.5 points above 50% → 3 half points × 20 = +60.
+		{"2014, above 50%", step.at(0), []int32{2000, 2000, 2000, 2000, 2000}, 8, 2000, 2060, 0, ""},
+		// 2014 rules: 1 of 5: p = .20 → dp −240 → 1760.
+		{"2014, below 50%", step.at(0), []int32{2000, 2000, 2000, 2000, 2000}, 2, 2000, 1760, 20, ""},
+		// Before 2009: 12.5 per half point: 7 of 9 = 2.5 points above 50% = 5 half
+		// points × 12.5 = 62.5 → 63.
+		{"pre-2009, 12.5 a half point", old.at(0), []int32{2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000}, 14, 2000, 2063, 0, ""},
+	}
+	for _, tt := range tests {
+		var sum int64
+		for _, o := range tt.opps {
+			sum += int64(o)
+		}
+		ra, pct, ru := tt.r.initial(sum, int32(len(tt.opps)), tt.w2)
+		if ra != tt.ra || ru != tt.ru || pct != tt.wantPct {
+			t.Errorf("%s: Ra %d p %d Ru %d, want %d %d %d", tt.name, ra, pct, ru, tt.ra, tt.wantPct, tt.ru)
+		}
+	}
+}
+
+func make198(r int32) []int32 {
+	s := make([]int32, 198)
+	for i := range s {
+		s[i] = r
+	}
+	return s
+}
+
+func TestFidePoolAcrossPeriods(t *testing.T) {
+	// U (unrated, player 0) meets rated 1600, 1700, 1800 in January (W, W, L:
+	// 2 points), 3 games < 5: unrated on the February list. In February it meets
+	// 1900 (W) and 2000 (L): 5 games, 3 points → Ra = (9000 + 3600)/7 = 1800,
+	// p = 4/7 → .57 → +50 → 1850 on the March list, games_total 5,
+	// games_period 0. The opponents' ratings do not move.
+	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1700, 0}, fp{1800, 0}, fp{1900, 0}, fp{2000, 0})
+	w.close("2025-01")
+	w.play("2025-01-15", "2025-02", g(0, 1, 2), g(2, 0, 0), g(0, 3, 0))
+	w.close("2025-02")
+	if listed, _, _ := w.info(0); listed {
+		t.Fatal("U is listed after 3 games")
+	}
+	w.endPeriod()
+	w.play("2025-02-15", "2025-03", g(4, 0, 0), g(0, 5, 0))
+	w.close("2025-03")
+	w.want(0, true, 1850, 5)
+	for p, r := range []int32{1600, 1700, 1800, 1900, 2000} {
+		w.want(int32(p+1), true, r, 30)
+	}
+	if listed, k, flags := w.info(0); !listed || k != 40 || flags != "" || w.st.GamesPeriod[0] != 0 {
+		t.Errorf("U on the March list: listed %v k %d flags %q games_period %d", listed, k, flags, w.st.GamesPeriod[0])
+	}
+	if c := w.periodCard(0); c.Reason != ReasonFideInitial || c.OppAverage != 1800 || c.Games != 5 || c.Score2 != 6 {
+		t.Errorf("initial card = %+v", c)
+	}
+}
+
+func TestFidePoolBelow1400KeepsPooling(t *testing.T) {
+	// January: U scores ½ of 5 against 1400s → 1284 (see TestFideInitial): stays
+	// unrated. February: U beats three 1800s: n = 8, W = 3.5, Ra = (7000 + 5400
+	// + 3600)/10 = 1600, p = 4.5/10 = .45 → −36 → 1564.
+	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0},
+		fp{1800, 0}, fp{1800, 0}, fp{1800, 0})
+	w.close("2025-01")
+	w.play("2025-01-15", "2025-02", g(0, 1, 1), g(0, 2, 0), g(0, 3, 0), g(0, 4, 0), g(0, 5, 0))
+	w.close("2025-02")
+	w.want(0, false, 0, 0)
+	if c := w.periodCard(0); c.Reason != ReasonFideInitialLow || c.After != 1284 {
+		t.Errorf("low card = %+v", c)
+	}
+	w.play("2025-02-15", "2025-03", g(0, 6, 2), g(0, 7, 2), g(0, 8, 2))
+	w.close("2025-03")
+	w.want(0, true, 1564, 8)
+}
+
+func TestFidePoolExpiry(t *testing.T) {
+	// U plays 4 games against 1600s (2 points) in January 2023 (the February 2023
+	// list) and one draw against a 1600 later. 26 months after: n = 5, W = 2.5,
+	// Ra = (8000 + 3600)/7 = 1657.14 → 1657, p = 3.5/7 = .50 → 1657.
+	// 27 months after: the 4 games dropped out, 1 game: unrated.
+	tests := []struct {
+		name      string
+		end, list string
+		rated     bool
+	}{
+		{"26 months", "2025-03-15", "2025-04", true},  // 2025-04 − 2023-02 = 26 periods
+		{"27 months", "2025-04-15", "2025-05", false}, // 27 > 26
+	}
+	for _, tt := range tests {
+		w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
+		w.close("2023-01")
+		w.play("2023-01-15", "2023-02", g(0, 1, 2), g(0, 2, 2), g(1, 0, 2), g(2, 0, 2))
+		for k := monthKey(day("2023-02-01")); k < monthKey(day(tt.list+"-01")); k++ {
+			w.close(time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01"))
+			w.endPeriod()
+		}
+		w.play(tt.end, tt.list, g(0, 1, 1))
+		w.close(tt.list)
+		if tt.rated {
+			w.want(0, true, 1657, 5)
+		} else {
+			w.want(0, false, 0, 0)
+			if len(w.r.pool[0]) != 1 {
+				t.Errorf("%s: pool holds %d games, want 1", tt.name, len(w.r.pool[0]))
+			}
+		}
+	}
+}
+
+func TestFideZeroFirstTournament(t *testing.T) {
+	// U (0) loses twice to 1600s in its first tournament: disregarded. Its
+	// second tournament: 5 games against 1600s, 2.5 points → Ra = (8000 +
+	// 3600)/7 = 1657, p = .50 → 1657 (with the zeros kept it would be n = 7:
+	// Ra = 14800/9 = 1644, p = 3.5/9 = .39 → −80 → 1564).
+	// V (6) first plays only U2 (7, unrated): its first tournament is used up
+	// with no pooled game, so its later 0 of 5 counts: Ra = 1657, p = 1/7 → .14
+	// → −309 → 1348 < 1400: still unrated.
+	ps := []fp{{0, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {0, 0}, {0, 0}}
+	w := newFideWorld(t, DefaultFide(), ps...)
+	w.close("2025-01")
+	w.play("2025-01-10", "2025-02", g(0, 1, 0), g(2, 0, 2), g(6, 7, 2))
+	w.play("2025-01-20", "2025-02", g(0, 1, 2), g(0, 2, 0), g(0, 3, 1), g(4, 0, 2), g(5, 0, 0),
+		g(6, 1, 0), g(6, 2, 0), g(6, 3, 0), g(6, 4, 0), g(6, 5, 0))
+	w.close("2025-02")
+	w.want(0, true, 1657, 5)
+	w.want(6, false, 0, 0)
+	if c := w.periodCard(6); c.Reason != ReasonFideInitialLow || c.After != 1348 {
+		t.Errorf("V's card = %+v", c)
+	}
+}
+
+func TestFideFloor(t *testing.T) {
+	// 0 (1405, K 20) loses to 1 (1405): −10 → 1395 < 1400: removed. 2 (1410)
+	// loses to 3 (1410): 1400, stays. In March 0 re-enters with an empty pool:
+	// 5 games against 1600s, 2.5 points → 1657 (TestFidePoolExpiry's
+	// arithmetic); its game total goes on: 31 + 5 = 36.
+	w := newFideWorld(t, DefaultFide(), fp{1405, 0}, fp{1405, 0}, fp{1410, 0}, fp{1410, 0}, fp{1600, 0})
+	w.close("2025-01")
+	w.play("2025-01-15", "2025-02", g(1, 0, 2), g(3, 2, 2))
+	w.close("2025-02")
+	w.want(0, false, 0, 31)
+	w.want(2, true, 1400, 31)
+	if listed, _, _ := w.info(0); listed {
+		t.Error("0 is listed below 1400")
+	}
+	if c := w.periodCard(0); c.Reason != ReasonFideBelowFloor || c.After != 1395 || c.RatedAfter {
+		t.Errorf("floor card = %+v", c)
+	}
+	w.endPeriod()
+	w.play("2025-02-15", "2025-03", g(0, 4, 2), g(0, 4, 2), g(4, 0, 2), g(4, 0, 2), g(0, 4, 1))
+	w.close("2025-03")
+	w.want(0, true, 1657, 36)
+}
+
+func TestFideInactive(t *testing.T) {
+	// 0 and 1 are rated at the start (the first list, 2025-01, counts as
+	// played). 1 plays 2 in January (the 2025-02 list). Flag "i" when the 12
+	// periods up to and including the one just rated hold no rated game:
+	// 0 from the 2026-01 list (12 after 2025-01), 1 from 2026-02.
+	w := newFideWorld(t, DefaultFide(), fp{2000, 0}, fp{2000, 0}, fp{2000, 0})
+	tests := []struct {
+		list         string
+		flag0, flag1 string
+	}{
+		{"2025-01", "", ""},
+		{"2025-02", "", ""},
+		{"2025-12", "", ""},
+		{"2026-01", "i", ""},
+		{"2026-02", "i", "i"},
+	}
+	next := monthKey(day("2025-01-01"))
+	for _, tt := range tests {
+		for ; next <= monthKey(day(tt.list+"-01")); next++ {
+			label := time.Unix(int64(monthStart(next))*86400, 0).UTC().Format("2006-01")
+			if label == "2025-02" {
+				w.play("2025-01-15", "2025-02", g(1, 2, 1))
+			}
+			w.close(label)
+			w.endPeriod()
+		}
+		_, _, f0 := w.info(0)
+		listed, _, f1 := w.info(1)
+		if f0 != tt.flag0 || f1 != tt.flag1 || !listed {
+			t.Errorf("%s: flags %q %q (listed %v), want %q %q", tt.list, f0, f1, listed, tt.flag0, tt.flag1)
+		}
+	}
+}
+
+func TestFideRatedGamesOnly(t *testing.T) {
+	// Forfeits and unrated-played codes are not rated games; games of an unrated
+	// player do not move the rated opponent.
+	w := newFideWorld(t, DefaultFide(), fp{2000, 0}, fp{2000, 0}, fp{0, 0})
+	w.close("2025-01")
+	w.play("2025-01-15", "2025-02",
+		Game{White: 0, Black: 1, WhiteResult: '+', BlackResult: '-'},
+		Game{White: 0, Black: 1, WhiteResult: 'W', BlackResult: 'L'},
+		g(2, 0, 2))
+	w.close("2025-02")
+	w.want(0, true, 2000, 30)
+	w.want(1, true, 2000, 30)
+	if len(w.r.pool[2]) != 1 {
+		t.Errorf("pool of 2 = %d games, want 1", len(w.r.pool[2]))
+	}
+}
+
+func TestFideCheck(t *testing.T) {
+	for _, mod := range []func(*Fide){
+		func(f *Fide) { f.Version = "1999" },
+		func(f *Fide) { f.CapExemptFrom = "October" },
+		func(f *Fide) { f.InitialMethod = "guess" },
+		func(f *Fide) { f.KMid = 0 },
+		func(f *Fide) { f.CloseDays = 40 },
+	} {
+		f := DefaultFide()
+		mod(&f)
+		if f.Check() == nil {
+			t.Errorf("Check accepted %+v", f)
+		}
+	}
+	f := DefaultFide()
+	if err := f.Check(); err != nil {
+		t.Errorf("default: %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -102,6 +103,12 @@ func newStaging(out string) (*staging, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
+	// Staging folders left by a killed run are stale: the caller holds the lock.
+	if stale, _ := filepath.Glob(filepath.Join(out, ".ratelist-tmp-*")); len(stale) > 0 {
+		for _, d := range stale {
+			os.RemoveAll(d)
+		}
+	}
 	tmp, err := os.MkdirTemp(out, ".ratelist-tmp-")
 	if err != nil {
 		return nil, fmt.Errorf("create staging folder: %w", err)
@@ -135,10 +142,21 @@ func (s *staging) commit() error {
 	if err != nil {
 		return fmt.Errorf("list staged outputs: %w", err)
 	}
+	// Outputs first, then summary.json, then the state: a state file on disk
+	// means everything it follows is in place (a crash between renames leaves an
+	// older state, and the next --resume redoes what follows it).
+	rank := func(f string) int {
+		switch {
+		case strings.HasPrefix(filepath.ToSlash(f), "state/"):
+			return 2
+		case f == "summary.json":
+			return 1
+		}
+		return 0
+	}
 	sort.Slice(files, func(i, j int) bool {
-		// summary.json last: its presence means the rest is complete.
-		if (files[i] == "summary.json") != (files[j] == "summary.json") {
-			return files[j] == "summary.json"
+		if ri, rj := rank(files[i]), rank(files[j]); ri != rj {
+			return ri < rj
 		}
 		return files[i] < files[j]
 	})

@@ -23,9 +23,13 @@ func (r *runner) process(ti int) error {
 	if t.Discipline == "joker" {
 		return nil
 	}
+	key := periodKey(r.opt.Period, r.rules.ListDay(t.End))
+	if r.opt.onTournament == nil && !r.inRun(key) {
+		return nil // rated by an earlier run (--resume, --from) or left for a later one (--until)
+	}
 	rates := r.rates(t)
 	if rates && r.opt.onTournament == nil {
-		for r.curPeriod < periodKey(r.opt.Period, r.rules.ListDay(t.End)) {
+		for r.curPeriod < key {
 			if err := r.emitList(); err != nil {
 				return err
 			}
@@ -230,13 +234,7 @@ func (r *runner) emitList() error {
 	r.curPeriod++
 	st := r.st
 	first, last := periodBounds(r.opt.Period, key)
-	closed := r.rules.ClosePeriod(st, first, last)
-	for _, c := range closed {
-		if c.PeriodTotal && c.RatedBefore {
-			r.sum.GamesRated += int64(c.Games)
-		}
-	}
-	if err := r.addCards(0, last, closed); err != nil {
+	if err := r.addCards(0, last, r.rules.ClosePeriod(st, first, last)); err != nil {
 		return err
 	}
 	type entry struct {
@@ -286,6 +284,13 @@ func (r *runner) emitList() error {
 	r.sum.LastList, r.sum.PlayersListed = label, len(rows)
 	if r.stage == nil {
 		return nil
+	}
+	snap, err := r.snapshot(key)
+	if err != nil {
+		return err
+	}
+	if err := r.submit(func() error { return r.writeState(label, snap) }); err != nil {
+		return err
 	}
 	return r.submit(func() error { return r.writeList(label, rows) })
 }
@@ -400,11 +405,6 @@ type cardRow struct {
 	Change          int32    `parquet:"change"`
 	RatingAfter     *int32   `parquet:"rating_after,optional"`
 	Reason          string   `parquet:"reason"`
-	// Per-game rows of per-period rule sets (FIDE).
-	OpponentID     *int64   `parquet:"opponent_id,optional"`
-	OpponentRating *int32   `parquet:"opponent_rating,optional"`
-	PD             *float64 `parquet:"pd,optional"`
-	W              *float64 `parquet:"w,optional"`
 }
 
 const cardsPerRowGroup = 1 << 16
@@ -415,9 +415,6 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		return nil
 	}
 	period := periodLabel(r.opt.Period, periodKey(r.opt.Period, r.rules.ListDay(end)))
-	if tournament == 0 { // a period's close: end is the list period's last day
-		period = periodLabel(r.opt.Period, periodKey(r.opt.Period, end))
-	}
 	for _, c := range cards {
 		row := cardRow{
 			Period: period, TournamentID: tournament, EndDate: end, PlayerID: r.arch.Players.ID[c.Player],
@@ -433,27 +430,24 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		if c.Games > 0 {
 			row.OppAverage = ptr(c.OppAverage)
 		}
-		if c.Tournament != 0 {
-			row.TournamentID, row.EndDate = c.Tournament, c.End
-		}
-		if c.PerGame {
-			row.OpponentID, row.OpponentRating = ptr(r.arch.Players.ID[c.Opponent]), ptr(c.OppRating)
-			row.W = ptr(float64(c.Score2) / 2)
-			if c.K > 0 {
-				row.PD = ptr(float64(c.Expected) / 100)
-			}
-		}
 		if c.K > 0 {
-			row.K = ptr(c.K)
-			if !c.PeriodTotal {
-				row.D = ptr(c.D)
-			}
+			row.D, row.K = ptr(c.D), ptr(c.K)
 			row.Expected = ptr(float64(c.Expected) / 100)
 			row.ChangeUnrounded = ptr(float64(c.ChangeExact) / 100)
 		}
-		r.cardBuf = append(r.cardBuf, row)
+		if err := r.pushCard(row); err != nil {
+			return err
+		}
 	}
-	if len(r.cardBuf) >= cardsPerRowGroup {
+	return nil
+}
+
+// pushCard queues one card row. Row groups hold exactly cardsPerRowGroup rows,
+// so that cards.parquet's bytes depend only on its rows (a resumed run that
+// carries earlier cards over writes the same file as a full run).
+func (r *runner) pushCard(row cardRow) error {
+	r.cardBuf = append(r.cardBuf, row)
+	if len(r.cardBuf) == cardsPerRowGroup {
 		return r.flushCards(false)
 	}
 	return nil

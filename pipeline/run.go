@@ -27,7 +27,14 @@ type Options struct {
 	Period    string // month (default), quarter, year
 	Workers   int    // 0 = GOMAXPROCS
 	Arrow     bool   // also write lists as Arrow IPC files (lists/LABEL.arrow)
-	Log       *slog.Logger
+	// Until rates only tournaments whose list is this period (label) or earlier.
+	Until string
+	// Resume continues from the latest state in Out/state: only later periods are
+	// rated and their lists written. From re-rates from this period (label) on,
+	// starting from the state saved after the previous period's list.
+	Resume bool
+	From   string
+	Log    *slog.Logger
 
 	// onTournament, when set, receives every tournament's standings input (as
 	// LoadTournament and ForEachTournament need); nothing is written.
@@ -54,6 +61,7 @@ type Summary struct {
 	Stage            int                    `json:"stage"`
 	Stage2From       int64                  `json:"stage2_from_tournament,omitempty"`
 	RejectKinds      []RejectKind           `json:"reject_kinds"`
+	ResumedFrom      string                 `json:"resumed_from,omitempty"`
 	Joker            *JokerSummary          `json:"joker,omitempty"`
 }
 
@@ -96,7 +104,12 @@ type runner struct {
 
 	// Scratch for per-tournament checks.
 	local []int32
-	seen  []int64
+
+	// Incremental runs: periods before startKey are taken from the saved state,
+	// periods after untilKey are left for later.
+	fingerprint        string
+	startKey, untilKey int
+	seen               []int64
 }
 
 // Run rates an archive and writes the outputs of interface.md §3 into opt.Out.
@@ -122,6 +135,13 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	r := &runner{opt: opt}
 	var rejBuf *outFile
 	if opt.Out != "" {
+		if opt.onTournament == nil {
+			lock, err := lockOut(opt.Out)
+			if err != nil {
+				return nil, err
+			}
+			defer lock.unlock()
+		}
 		s, err := newStaging(opt.Out)
 		if err != nil {
 			return nil, err
@@ -175,27 +195,28 @@ func (r *runner) run(ctx context.Context) error {
 	copy(r.st.Category, arch.Players.Category)
 	copy(r.st.Elo, arch.Players.Elo)
 	copy(r.st.BirthYear, arch.Players.BirthYear)
-	switch r.opt.Rules.Base {
-	case "fide":
-		if r.opt.Period != PeriodMonth {
-			return fmt.Errorf("%w: --period %s: the FIDE rule set publishes monthly lists (want month)", ErrUsage, r.opt.Period)
-		}
-		r.rules = rating.NewFideRater(r.opt.Rules.Fide, r.st)
-	default:
-		r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
-	}
+	r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
 	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
 	r.local = make([]int32, n)
 	for i := range r.local {
 		r.local[i] = -1
 	}
+	r.fingerprint = fingerprint(r.opt.Rules, r.opt.Period)
 	r.planOrder()
+	if err := r.planResume(); err != nil {
+		return err
+	}
 
 	if r.stage != nil && r.opt.onTournament == nil {
 		if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
 			return err
 		}
 		r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(&parquet.Zstd))
+		if r.startKey > r.firstPeriod {
+			if err := r.carryCards(periodLabel(r.opt.Period, r.startKey)); err != nil {
+				return err
+			}
+		}
 	}
 
 	g, gctx := errgroup.WithContext(ctx)

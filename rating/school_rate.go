@@ -203,3 +203,14 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	}
 	return r.cards
 }
+
+// Recount recomputes the stage-switch count from the state (after a state was
+// restored from disk).
+func (r *SchoolRater) Recount(st *State) {
+	r.counts = 0
+	for _, g := range st.GamesTotal {
+		if g >= r.S.Stage2Games {
+			r.counts++
+		}
+	}
+}

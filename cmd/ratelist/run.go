@@ -78,6 +78,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rules := fs.String("rules", "", "rule set: school, fide or a TOML `file` (default school; the demo's own rules for the demo)")
 	period := fs.String("period", pipeline.PeriodMonth, "list `period`: month, quarter or year")
 	workers := fs.Int("workers", 0, "worker goroutines `n` (default: the number of CPUs)")
+	until := fs.String("until", "", "rate only tournaments whose list is `period` (YYYY-MM) or earlier")
+	resume := fs.Bool("resume", false, "continue from the state kept in --out: rate only what its last list did not take in")
+	from := fs.String("from", "", "re-rate from `period` (YYYY-MM) on, after corrections, from the state saved before it")
 	arrow := fs.Bool("arrow", false, "also write each list as an Arrow IPC file (lists/LABEL.arrow) for analysts' tools")
 	logFormat := fs.String("log-format", "text", "log `format`: text or json")
 	quiet := fs.Bool("quiet", false, "log errors only")
@@ -137,6 +140,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sum, err := pipeline.Run(ctx, pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow,
+		Until: *until, Resume: *resume, From: *from,
 	})
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary act as ratelist in a child process, so that a
+// real run can be killed.
+func TestMain(m *testing.M) {
+	if os.Getenv("RATELIST_AS_MAIN") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func readOut(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	for _, f := range listFiles(t, dir) {
+		if strings.HasPrefix(f, ".ratelist-tmp-") {
+			continue // a killed run's staging folder: removed by the next run
+		}
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = b
+	}
+	return files
+}
+
+// TestKillNine kills real runs with SIGKILL at several moments. Every file left in
+// --out must be a complete file of the previous run or of a full run (never half
+// written), and the next `run --resume` must give exactly a clean run's outputs.
+func TestKillNine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips the kill -9 test (it runs real processes)")
+	}
+	archive := t.TempDir()
+	var so, se bytes.Buffer
+	if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", "150000", "--months", "10",
+		"--seed", "5", "--archive", archive}, &so, &se); code != 0 {
+		t.Fatalf("generate: %s", se.String())
+	}
+	ratelist := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
+		return cmd
+	}
+	clean := t.TempDir()
+	if out, err := ratelist("run", "--archive", archive, "--out", clean, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("clean run: %v %s", err, out)
+	}
+	full := readOut(t, clean)
+	var killedMidway int
+	for _, delay := range []time.Duration{30 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond, 900 * time.Millisecond} {
+		out := t.TempDir()
+		if b, err := ratelist("run", "--archive", archive, "--out", out, "--until", "2025-01", "--quiet").CombinedOutput(); err != nil {
+			t.Fatalf("first run: %v %s", err, b)
+		}
+		previous := readOut(t, out)
+		cmd := ratelist("run", "--archive", archive, "--out", out, "--resume", "--quiet")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay)
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		if err != nil {
+			killedMidway++
+		}
+		for name, b := range readOut(t, out) {
+			if name == ".ratelist.lock" {
+				continue
+			}
+			if name == "summary.json" {
+				// The killed run's own summary (resumed_from) may have landed; it must be whole.
+				if !json.Valid(b) {
+					t.Errorf("kill after %v: summary.json is not complete JSON", delay)
+				}
+				continue
+			}
+			if !bytes.Equal(b, previous[name]) && !bytes.Equal(b, full[name]) {
+				t.Errorf("kill after %v: %s is neither the previous nor a complete new file", delay, name)
+			}
+		}
+		if b, err := ratelist("run", "--archive", archive, "--out", out, "--resume", "--quiet").CombinedOutput(); err != nil {
+			t.Fatalf("rerun after kill: %v %s", err, b)
+		}
+		after := readOut(t, out)
+		for name, want := range full {
+			if name == "summary.json" {
+				continue // says what this run did (resumed_from), not the same as a full run's
+			}
+			if !bytes.Equal(after[name], want) {
+				t.Errorf("kill after %v, then --resume: %s differs from a clean run", delay, name)
+			}
+		}
+		if tmp, _ := filepath.Glob(filepath.Join(out, ".ratelist-tmp-*")); len(tmp) != 0 {
+			t.Errorf("kill after %v: stale staging folders left after the rerun: %v", delay, tmp)
+		}
+	}
+	if killedMidway == 0 {
+		t.Error("no run was killed before it finished: the test proves nothing (make the archive larger)")
+	}
+}
+
+// TestConcurrentRunRefused: a second run on the same --out exits 1 naming the
+// first one's pid.
+func TestConcurrentRunRefused(t *testing.T) {
+	out := t.TempDir()
+	archive := t.TempDir()
+	var so, se bytes.Buffer
+	if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", "200000", "--months", "6",
+		"--seed", "6", "--archive", archive}, &so, &se); code != 0 {
+		t.Fatalf("generate: %s", se.String())
+	}
+	first := exec.Command(os.Args[0], "run", "--archive", archive, "--out", out, "--quiet")
+	first.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Wait()
+	// Wait until the first run holds the lock (its pid is in the lock file).
+	lock := filepath.Join(out, ".ratelist.lock")
+	for i := 0; i < 200; i++ {
+		if b, _ := os.ReadFile(lock); len(bytes.TrimSpace(b)) > 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	se.Reset()
+	code := run(context.Background(), []string{"run", "--archive", archive, "--out", out}, &so, &se)
+	if first.ProcessState == nil && code != exitFailed {
+		t.Errorf("second run exited %d, want 1; stderr %s", code, se.String())
+	}
+	if code == exitFailed && !strings.Contains(se.String(), "pid") {
+		t.Errorf("refusal does not name the holder: %s", se.String())
+	}
+}

@@ -1,0 +1,186 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func genArchive(t *testing.T, seed uint64, csv bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := Generate(context.Background(), GenerateOptions{Players: 150, Games: 9000, Months: 8, Seed: seed, Dir: dir, CSV: csv}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func runOpt(t *testing.T, o Options) *Summary {
+	t.Helper()
+	if o.Workers == 0 {
+		o.Workers = 2
+	}
+	sum, err := Run(context.Background(), o)
+	if err != nil && !errors.Is(err, ErrRejected) {
+		t.Fatalf("Run(%+v): %v", o.Out, err)
+	}
+	return sum
+}
+
+// listsAndCards are the outputs an incremental run must reproduce exactly.
+func listsAndCards(t *testing.T, out string) map[string][]byte {
+	t.Helper()
+	all := readTree(t, out)
+	keep := map[string][]byte{}
+	for n, b := range all {
+		if strings.HasPrefix(n, "lists/") || n == "cards.parquet" || strings.HasPrefix(n, "state/") {
+			keep[n] = b
+		}
+	}
+	return keep
+}
+
+// TestResumeEqualsFull: --until a middle period, then --resume, gives the same
+// lists, cards and states as one full run; the lists of the first run are not
+// rewritten by the second.
+func TestResumeEqualsFull(t *testing.T) {
+	dir := genArchive(t, 11, false)
+	full := t.TempDir()
+	fs := os.DirFS(dir)
+	sum := runOpt(t, Options{Archive: fs, Out: full})
+	if sum.Lists < 6 {
+		t.Fatalf("only %d lists", sum.Lists)
+	}
+	inc := t.TempDir()
+	first := runOpt(t, Options{Archive: fs, Out: inc, Until: "2025-01"})
+	if first.LastList != "2025-01" {
+		t.Fatalf("--until 2025-01: last list %s", first.LastList)
+	}
+	before, _ := os.Stat(filepath.Join(inc, "lists", "2024-12.csv"))
+	second := runOpt(t, Options{Archive: fs, Out: inc, Resume: true})
+	if second.ResumedFrom != "2025-01" || second.FirstList != "2025-02" {
+		t.Errorf("resumed from %q, first list %q; want 2025-01, 2025-02", second.ResumedFrom, second.FirstList)
+	}
+	after, _ := os.Stat(filepath.Join(inc, "lists", "2024-12.csv"))
+	if !os.SameFile(before, after) {
+		t.Error("lists/2024-12.csv was rewritten by the resumed run")
+	}
+	sameTrees(t, "resume vs full", listsAndCards(t, full), listsAndCards(t, inc), nil)
+	// Resuming with nothing new writes no list and changes nothing.
+	third := runOpt(t, Options{Archive: fs, Out: inc, Resume: true})
+	if third.Lists != 0 {
+		t.Errorf("second resume wrote %d lists", third.Lists)
+	}
+	sameTrees(t, "resume twice vs full", listsAndCards(t, full), listsAndCards(t, inc), nil)
+}
+
+// TestFromAfterCorrection: after a correction to one tournament, --from its
+// period equals a full reprocess of the corrected archive, and earlier lists
+// are untouched.
+func TestFromAfterCorrection(t *testing.T) {
+	dir := genArchive(t, 12, true)
+	out := t.TempDir()
+	runOpt(t, Options{Archive: os.DirFS(dir), Out: out})
+	old := listsAndCards(t, out)
+
+	// The correction: flip the first decisive result of a tournament in 2025-02.
+	games, _ := os.ReadFile(filepath.Join(dir, "games.csv"))
+	tours, _ := os.ReadFile(filepath.Join(dir, "tournaments.csv"))
+	var tid string
+	for _, line := range strings.Split(string(tours), "\n") {
+		f := strings.Split(line, ",")
+		if len(f) > 7 && strings.HasPrefix(f[3], "2025-02-1") && f[6] == "chess" && f[7] == "true" {
+			tid = f[0]
+			break
+		}
+	}
+	if tid == "" {
+		t.Fatal("no rated tournament ending mid February 2025")
+	}
+	lines := strings.Split(string(games), "\n")
+	for i, line := range lines {
+		f := strings.Split(line, ",")
+		if len(f) > 5 && f[0] == tid && f[4] == "1" && f[5] == "0" {
+			f[4], f[5] = "0", "1"
+			lines[i] = strings.Join(f, ",")
+			break
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "games.csv"), []byte(strings.Join(lines, "\n")), 0o644)
+
+	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: out, From: "2025-02"})
+	if sum.FirstList != "2025-02" {
+		t.Errorf("--from 2025-02 wrote lists from %s", sum.FirstList)
+	}
+	clean := t.TempDir()
+	runOpt(t, Options{Archive: os.DirFS(dir), Out: clean})
+	got, want := listsAndCards(t, out), listsAndCards(t, clean)
+	sameTrees(t, "--from vs full", want, got, nil)
+	if !bytes.Equal(old["lists/2025-01.csv"], got["lists/2025-01.csv"]) {
+		t.Error("lists/2025-01.csv changed")
+	}
+	if bytes.Equal(old["lists/2025-02.csv"], got["lists/2025-02.csv"]) {
+		t.Error("the correction did not change lists/2025-02.csv: the test proves nothing")
+	}
+}
+
+// TestLockRefusesSecondRun: while one run holds --out, another is refused
+// naming the holder's pid.
+func TestLockRefusesSecondRun(t *testing.T) {
+	out := t.TempDir()
+	l, err := lockOut(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := genArchive(t, 13, true)
+	_, err = Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out})
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid ") {
+		t.Fatalf("second run: %v, want ErrLocked naming a pid", err)
+	}
+	l.unlock()
+	runOpt(t, Options{Archive: os.DirFS(dir), Out: out})
+}
+
+func TestStateFile(t *testing.T) {
+	s := &savedState{Version: stateVersion, Fingerprint: "f", Key: 3, PlayerIDs: []int64{1, 2}, Rated: []bool{true, false},
+		Rating: []int32{1500, 0}, GamesTotal: []int32{9, 0}, Tournaments: []int32{1, 0}, Stage: 1,
+		PrevOn: []bool{true, false}, EverOn: []bool{true, false}, PrevRating: []int32{1490, 0}}
+	var b bytes.Buffer
+	if err := encodeState(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeState(b.Bytes())
+	if err != nil || got.Rating[0] != 1500 || got.Key != 3 {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	data := b.Bytes()
+	data[len(data)-3] ^= 0xff
+	if _, err := decodeState(data); !errors.Is(err, ErrBadState) {
+		t.Errorf("damaged state: %v, want ErrBadState", err)
+	}
+	if _, err := decodeState([]byte("ratelist-state v9 00\nxx")); !errors.Is(err, ErrBadState) {
+		t.Errorf("other version: %v, want ErrBadState", err)
+	}
+}
+
+func TestParsePeriodLabel(t *testing.T) {
+	tests := []struct {
+		kind, s string
+		want    int
+		ok      bool
+	}{
+		{PeriodMonth, "2025-03", 2025*12 + 2, true}, {PeriodMonth, "2025-13", 0, false}, {PeriodMonth, "2025-3", 0, false},
+		{PeriodQuarter, "2025-Q2", 2025*4 + 1, true}, {PeriodQuarter, "2025-Q5", 0, false},
+		{PeriodYear, "2025", 2025, true}, {PeriodYear, "25", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := parsePeriodLabel(tt.kind, tt.s)
+		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
+			t.Errorf("parsePeriodLabel(%s, %q) = %d, %v", tt.kind, tt.s, got, err)
+		}
+	}
+}

@@ -234,7 +234,13 @@ func (r *runner) emitList() error {
 	r.curPeriod++
 	st := r.st
 	first, last := periodBounds(r.opt.Period, key)
-	if err := r.addCards(0, last, r.rules.ClosePeriod(st, first, last)); err != nil {
+	closed := r.rules.ClosePeriod(st, first, last)
+	for _, c := range closed {
+		if c.PeriodTotal && c.RatedBefore {
+			r.sum.GamesRated += int64(c.Games)
+		}
+	}
+	if err := r.addCards(0, last, closed); err != nil {
 		return err
 	}
 	type entry struct {
@@ -405,6 +411,11 @@ type cardRow struct {
 	Change          int32    `parquet:"change"`
 	RatingAfter     *int32   `parquet:"rating_after,optional"`
 	Reason          string   `parquet:"reason"`
+	// Per-game rows of per-period rule sets (FIDE).
+	OpponentID     *int64   `parquet:"opponent_id,optional"`
+	OpponentRating *int32   `parquet:"opponent_rating,optional"`
+	PD             *float64 `parquet:"pd,optional"`
+	W              *float64 `parquet:"w,optional"`
 }
 
 const cardsPerRowGroup = 1 << 16
@@ -415,6 +426,9 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		return nil
 	}
 	period := periodLabel(r.opt.Period, periodKey(r.opt.Period, r.rules.ListDay(end)))
+	if tournament == 0 { // a period's close: end is the list period's last day
+		period = periodLabel(r.opt.Period, periodKey(r.opt.Period, end))
+	}
 	for _, c := range cards {
 		row := cardRow{
 			Period: period, TournamentID: tournament, EndDate: end, PlayerID: r.arch.Players.ID[c.Player],
@@ -430,8 +444,21 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		if c.Games > 0 {
 			row.OppAverage = ptr(c.OppAverage)
 		}
+		if c.Tournament != 0 {
+			row.TournamentID, row.EndDate = c.Tournament, c.End
+		}
+		if c.PerGame {
+			row.OpponentID, row.OpponentRating = ptr(r.arch.Players.ID[c.Opponent]), ptr(c.OppRating)
+			row.W = ptr(float64(c.Score2) / 2)
+			if c.K > 0 {
+				row.PD = ptr(float64(c.Expected) / 100)
+			}
+		}
 		if c.K > 0 {
-			row.D, row.K = ptr(c.D), ptr(c.K)
+			row.K = ptr(c.K)
+			if !c.PeriodTotal {
+				row.D = ptr(c.D)
+			}
 			row.Expected = ptr(float64(c.Expected) / 100)
 			row.ChangeUnrounded = ptr(float64(c.ChangeExact) / 100)
 		}

@@ -195,7 +195,15 @@ func (r *runner) run(ctx context.Context) error {
 	copy(r.st.Category, arch.Players.Category)
 	copy(r.st.Elo, arch.Players.Elo)
 	copy(r.st.BirthYear, arch.Players.BirthYear)
-	r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
+	switch r.opt.Rules.Base {
+	case "fide":
+		if r.opt.Period != PeriodMonth {
+			return fmt.Errorf("%w: --period %s: the FIDE rule set publishes monthly lists (want month)", ErrUsage, r.opt.Period)
+		}
+		r.rules = rating.NewFideRater(r.opt.Rules.Fide, r.st)
+	default:
+		r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
+	}
 	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
 	r.local = make([]int32, n)
 	for i := range r.local {

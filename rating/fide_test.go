@@ -47,8 +47,7 @@ func (w *fideWorld) play(end, list string, games ...Game) {
 	w.r.Rate(w.st, &Event{ID: w.id, Start: day(end), End: day(end), Games: games})
 }
 
-// close closes the list of month (YYYY-MM) and resets games_period after it,
-// as the pipeline does, returning the list's K and flags for player p.
+// close closes the list of month (YYYY-MM), keeping its cards.
 func (w *fideWorld) close(list string) {
 	first := day(list + "-01")
 	last := monthStart(monthKey(first)+1) - 1
@@ -60,6 +59,7 @@ func (w *fideWorld) info(p int32) (listed bool, k int32, flags string) {
 	return listed, k, flags
 }
 
+// endPeriod resets games_period after a list, as the pipeline does.
 func (w *fideWorld) endPeriod() { clear(w.st.GamesPeriod) }
 
 func (w *fideWorld) want(p int32, rated bool, rating, total int32) {
@@ -328,32 +328,31 @@ func TestFideInitial(t *testing.T) {
 	old := DefaultFide()
 	old.Version = "pre-2009"
 	tests := []struct {
-		name     string
-		r        fideRules
-		opps     []int32
-		w2       int32
-		ra, ru   int32
-		wantPct  int32
-		rankNote string
+		name    string
+		r       fideRules
+		opps    []int32
+		w2      int32
+		ra, ru  int32
+		wantPct int32
 	}{
 		// Ra = (1600+1700+1800+1900+2000 + 2×1800)/7 = 12600/7 = 1800;
 		// p = (3 + 1)/7 = .5714 → .57 → dp 50 → 1850.
-		{"two 1800 draws", draws, []int32{1600, 1700, 1800, 1900, 2000}, 6, 1800, 1850, 57, ""},
+		{"two 1800 draws", draws, []int32{1600, 1700, 1800, 1900, 2000}, 6, 1800, 1850, 57},
 		// Ra = (5×2100 + 3600)/7 = 14100/7 = 2014.29 → 2014; p = 6/7 = .857 → .86
 		// → dp 309 → 2323 → capped at 2200.
-		{"2200 cap", draws, []int32{2100, 2100, 2100, 2100, 2100}, 10, 2014, 2200, 86, ""},
+		{"2200 cap", draws, []int32{2100, 2100, 2100, 2100, 2100}, 10, 2014, 2200, 86},
 		// Ra = (5×1400 + 3600)/7 = 10600/7 = 1514.29 → 1514; p = 1.5/7 = .214 →
 		// .21 → dp −230 → 1284.
-		{"below 1400", draws, []int32{1400, 1400, 1400, 1400, 1400}, 1, 1514, 1284, 21, ""},
+		{"below 1400", draws, []int32{1400, 1400, 1400, 1400, 1400}, 1, 1514, 1284, 21},
 		// Ra = (198 × 1800 + 3600)/200 = 1800; p = 199/200 = .995 → 1.00 → +800 → 2600 → 2200.
-		{"p rounds to 1.00", draws, make198(1800), 396, 1800, 2200, 100, ""},
+		{"p rounds to 1.00", draws, make198(1800), 396, 1800, 2200, 100},
 		// 2014 rules: Ra = 2000, 4 of 5 = 1.5 points above 50% → 3 half points × 20 = +60.
-		{"2014, above 50%", step.at(0), []int32{2000, 2000, 2000, 2000, 2000}, 8, 2000, 2060, 0, ""},
+		{"2014, above 50%", step.at(0), []int32{2000, 2000, 2000, 2000, 2000}, 8, 2000, 2060, 0},
 		// 2014 rules: 1 of 5: p = .20 → dp −240 → 1760.
-		{"2014, below 50%", step.at(0), []int32{2000, 2000, 2000, 2000, 2000}, 2, 2000, 1760, 20, ""},
+		{"2014, below 50%", step.at(0), []int32{2000, 2000, 2000, 2000, 2000}, 2, 2000, 1760, 20},
 		// Before 2009: 12.5 per half point: 7 of 9 = 2.5 points above 50% = 5 half
 		// points × 12.5 = 62.5 → 63.
-		{"pre-2009, 12.5 a half point", old.at(0), []int32{2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000}, 14, 2000, 2063, 0, ""},
+		{"pre-2009, 12.5 a half point", old.at(0), []int32{2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000}, 14, 2000, 2063, 0},
 	}
 	for _, tt := range tests {
 		var sum int64

@@ -57,24 +57,27 @@ func (p *Players) Index(id int64) int32 {
 	return -1
 }
 
-// buildIndex makes the direct table when the ids span at most 8 slots per player.
-func (p *Players) buildIndex() {
-	n := len(p.ID)
+func (p *Players) buildIndex() { p.minID, p.direct = directIndex(p.ID) }
+
+// directIndex returns a table from id − min to position for sorted ids, or nil
+// when the ids span more than 8 slots per id (then callers search).
+func directIndex(ids []int64) (min int64, table []int32) {
+	n := len(ids)
 	if n == 0 {
-		return
+		return 0, nil
 	}
-	span := uint64(p.ID[n-1] - p.ID[0])
+	span := uint64(ids[n-1] - ids[0])
 	if span >= uint64(8*n+1024) {
-		return
+		return 0, nil
 	}
-	p.minID = p.ID[0]
-	p.direct = make([]int32, span+1)
-	for i := range p.direct {
-		p.direct[i] = -1
+	table = make([]int32, span+1)
+	for i := range table {
+		table[i] = -1
 	}
-	for i, id := range p.ID {
-		p.direct[id-p.minID] = int32(i)
+	for i, id := range ids {
+		table[id-ids[0]] = int32(i)
 	}
+	return ids[0], table
 }
 
 // Tournament is one row of the tournaments table.
@@ -97,6 +100,8 @@ type Archive struct {
 	GameFiles   []string
 	TableFiles  []string
 	counts      map[string]*TableCount
+	tMin        int64
+	tDirect     []int32 // tournament id − tMin → position (nil: binary search)
 	rejects     *rejectSink
 }
 
@@ -109,6 +114,12 @@ type TableCount struct {
 
 // TournamentIndex returns the position of tournament id, or -1.
 func (a *Archive) TournamentIndex(id int64) int {
+	if a.tDirect != nil {
+		if d := uint64(id - a.tMin); d < uint64(len(a.tDirect)) {
+			return int(a.tDirect[d])
+		}
+		return -1
+	}
 	i := sort.Search(len(a.Tournaments), func(i int) bool { return a.Tournaments[i].ID >= id })
 	if i < len(a.Tournaments) && a.Tournaments[i].ID == id {
 		return i
@@ -290,6 +301,11 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
 		a.Tournaments = append(a.Tournaments, row.t)
 	}
 	cnt.Used = int64(len(a.Tournaments))
+	ids := make([]int64, len(a.Tournaments))
+	for i, t := range a.Tournaments {
+		ids[i] = t.ID
+	}
+	a.tMin, a.tDirect = directIndex(ids)
 	return nil
 }
 

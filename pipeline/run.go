@@ -359,16 +359,23 @@ func (r *runner) readGames(ctx context.Context) error {
 	}
 	cnt := r.arch.count("games")
 	tr := openTable(r.arch.FS, r.arch.GameFiles, gameCols)
-	defer tr.Close()
 	fileIdx := map[string]int32{}
 	for i, f := range r.arch.GameFiles {
 		fileIdx[f] = int32(i)
 	}
-	for tr.Next() {
+	// Decoding runs one goroutine ahead of validation and rating.
+	pctx, cancel := context.WithCancel(ctx)
+	full, free := tr.prefetch(pctx, 3)
+	defer func() {
+		cancel()
+		for range full { // wait for the reading goroutine to stop before closing
+		}
+		tr.Close()
+	}()
+	for b := range full {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b := tr.Batch()
 		fi := fileIdx[b.file]
 		for i := 0; i < b.n; i++ {
 			cnt.Read++
@@ -394,6 +401,7 @@ func (r *runner) readGames(ctx context.Context) error {
 				}
 			}
 		}
+		free <- b
 	}
 	return tr.Err()
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -113,9 +114,11 @@ type tableReader struct {
 	specs []colSpec
 	b     *batch
 
-	fi  int // next file
-	cur source
-	err error
+	fi      int // next file
+	cur     source
+	file    string // the open file
+	nextRow int64  // data-row number of the next row in file
+	err     error
 }
 
 type source interface {
@@ -175,11 +178,11 @@ func (r *tableReader) Next() bool {
 			if r.cur, r.err = openSource(r.fsys, name, r.specs); r.err != nil {
 				return false
 			}
-			r.b.file, r.b.first, r.b.n = name, 1, 0
+			r.file, r.nextRow = name, 1
 		}
-		r.b.first += int64(r.b.n)
 		n, err := r.cur.fill(r.b)
-		r.b.n = n
+		r.b.file, r.b.first, r.b.n = r.file, r.nextRow, n
+		r.nextRow += int64(n)
 		switch {
 		case err == io.EOF:
 			if cerr := r.cur.close(); cerr != nil {
@@ -200,7 +203,41 @@ func (r *tableReader) Next() bool {
 }
 
 func (r *tableReader) Batch() *batch { return r.b }
-func (r *tableReader) Err() error    { return r.err }
+
+// prefetch reads batches ahead in a goroutine, so that decoding overlaps the
+// caller's work. It returns the channel of filled batches (closed at the end;
+// then check r.Err()) and the channel to hand each batch back on once used.
+// Batches come in order.
+func (r *tableReader) prefetch(ctx context.Context, depth int) (full <-chan *batch, free chan<- *batch) {
+	fullc := make(chan *batch, depth)
+	freec := make(chan *batch, depth+1)
+	freec <- r.b
+	for i := 0; i < depth; i++ {
+		freec <- newBatch(r.specs)
+	}
+	go func() {
+		defer close(fullc)
+		for {
+			var b *batch
+			select {
+			case b = <-freec:
+			case <-ctx.Done():
+				return
+			}
+			r.b = b
+			if !r.Next() {
+				return
+			}
+			select {
+			case fullc <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return fullc, freec
+}
+func (r *tableReader) Err() error { return r.err }
 
 // Close releases the open file, if any.
 func (r *tableReader) Close() {

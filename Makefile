@@ -24,3 +24,14 @@ demo: build
 
 golden:
 	$(GO) test ./... -run Golden -update
+
+# Short fuzz runs (CI); run one target longer with FUZZTIME=60s.
+FUZZTIME ?= 10s
+FUZZ = ./pipeline:FuzzCSVTables ./pipeline:FuzzParquetTable ./pipeline/trf:FuzzRead \
+	./pipeline/importer:FuzzPGN ./pipeline/importer:FuzzCSVTable ./pipeline/importer:FuzzTRFImport
+
+fuzz:
+	@set -e; for t in $(FUZZ); do \
+		echo "fuzz $${t#*:} ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) -parallel 2 $${t%%:*}; \
+	done

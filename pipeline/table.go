@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -510,13 +511,25 @@ func (c *colCursor) close() {
 	c.pages.Close()
 }
 
-func newParquetSource(f fs.File, specs []colSpec) (*parquetSource, error) {
+// guard turns a panic of parquet-go on a corrupt file into an error (fuzzing found
+// slice bounds panics in parquet.OpenFile on mangled metadata).
+func guard(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: corrupt Parquet: %v", ErrUnreadable, r)
+	}
+}
+
+func newParquetSource(f fs.File, specs []colSpec) (_ *parquetSource, err error) {
+	defer guard(&err)
 	ra, ok := f.(io.ReaderAt)
 	if !ok {
 		return nil, fmt.Errorf("%w: file does not support random access", ErrUnreadable)
 	}
 	st, err := f.Stat()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkParquetFooter(ra, st.Size()); err != nil {
 		return nil, err
 	}
 	pf, err := parquet.OpenFile(ra, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
@@ -563,6 +576,26 @@ func newParquetSource(f fs.File, specs []colSpec) (*parquetSource, error) {
 	return s, nil
 }
 
+// checkParquetFooter refuses a file whose footer length does not fit in it:
+// parquet.OpenFile would allocate whatever the last bytes claim (fuzzing found
+// 800 MB for "PAR1PAR1").
+func checkParquetFooter(ra io.ReaderAt, size int64) error {
+	var tail [8]byte
+	if size < 12 {
+		return fmt.Errorf("%w: %d bytes is too short for a Parquet file", ErrUnreadable, size)
+	}
+	if _, err := ra.ReadAt(tail[:], size-8); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	if string(tail[4:]) != "PAR1" {
+		return fmt.Errorf("%w: not a Parquet file (no PAR1 at the end)", ErrUnreadable)
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n+12 > size {
+		return fmt.Errorf("%w: footer of %d bytes in a %d-byte file (truncated?)", ErrUnreadable, n, size)
+	}
+	return nil
+}
+
 func (s *parquetSource) close() error {
 	for _, c := range s.curs {
 		if c != nil {
@@ -573,7 +606,12 @@ func (s *parquetSource) close() error {
 	return s.f.Close()
 }
 
-func (s *parquetSource) fill(b *batch) (int, error) {
+func (s *parquetSource) fill(b *batch) (n int, err error) {
+	defer guard(&err)
+	return s.fillPages(b)
+}
+
+func (s *parquetSource) fillPages(b *batch) (int, error) {
 	for {
 		if s.curs == nil {
 			rgs := s.pf.RowGroups()

@@ -2,13 +2,138 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+
+	"github.com/ratelist/ratelist/pipeline/importer"
 )
 
-// cmdImport converts other formats into an archive. Placeholder until the
-// importers land (issue 6).
+const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]
+
+  trf  each TRF16 file becomes a tournament
+  pgn  PGN game collections, grouped into tournaments by Event and Site
+  csv  re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
+       or folders holding them) as Parquet
+
+Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage;
+3 imported, but some games, rows or files were skipped (listed on stderr).
+
+flags:
+`
+
+// cmdImport converts TRF, PGN or CSV files into an archive (docs/import.md).
 func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "ratelist import: not available yet")
-	return exitUsage
+	fs := flag.NewFlagSet("ratelist import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, importUsage)
+		fs.PrintDefaults()
+	}
+	archive := fs.String("archive", "", "archive `dir` to create or merge into (required)")
+	firstID := fs.Int64("first-id", 0, "tournament_id of the first new tournament (trf, pgn; default: one more than the archive's largest)")
+	unrated := fs.Bool("unrated", false, "mark the new tournaments as not rated (trf, pgn)")
+	quiet := fs.Bool("quiet", false, "print skipped games and notes only as counts")
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fs.Usage()
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	kind := args[0]
+	// Flags may come before or after the sources.
+	var srcs []string
+	rest := args[1:]
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		srcs = append(srcs, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	switch {
+	case kind != "trf" && kind != "pgn" && kind != "csv":
+		fmt.Fprintf(stderr, "ratelist import: unknown format %q: want trf, pgn or csv\n", kind)
+		return exitUsage
+	case *archive == "":
+		fmt.Fprintln(stderr, "ratelist import: --archive DIR is required")
+		return exitUsage
+	case len(srcs) == 0:
+		fmt.Fprintf(stderr, "ratelist import %s: no source files\n", kind)
+		return exitUsage
+	case *firstID < 0:
+		fmt.Fprintln(stderr, "ratelist import: parsing --first-id: must be > 0")
+		return exitUsage
+	}
+	opt := importer.Options{FirstID: *firstID, Unrated: *unrated}
+	var st *importer.Stats
+	var written []string
+	var err error
+	if kind == "csv" {
+		st, err = importer.ImportCSV(ctx, *archive, srcs)
+		if st != nil {
+			written = st.Tables
+		}
+	} else {
+		var a *importer.Archive
+		if a, err = importer.Open(*archive, opt); err == nil {
+			if kind == "trf" {
+				st, err = importer.ImportTRF(ctx, a, srcs, opt)
+			} else {
+				st, err = importer.ImportPGN(ctx, a, srcs, opt)
+			}
+			if err == nil {
+				written, err = a.Commit()
+			}
+		}
+	}
+	if st != nil {
+		report(stdout, stderr, kind, st, written, *quiet)
+	}
+	switch {
+	case errors.Is(err, importer.ErrUsage):
+		fmt.Fprintln(stderr, "ratelist import:", err)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintln(stderr, "ratelist import:", err)
+		return exitCode(err)
+	case st.Skipped > 0 || st.FilesSkipped > 0:
+		return exitRejected
+	}
+	return exitOK
+}
+
+func report(stdout, stderr io.Writer, kind string, st *importer.Stats, written []string, quiet bool) {
+	if !quiet {
+		for _, p := range st.Problems {
+			fmt.Fprintln(stderr, p)
+		}
+		for _, n := range st.Notes {
+			fmt.Fprintln(stderr, "note:", n)
+		}
+	}
+	unit := "games"
+	if kind == "csv" {
+		unit = "rows"
+	}
+	fmt.Fprintf(stdout, "import %s: %d files (%d skipped whole); %d %s read = %d imported + %d skipped", kind,
+		st.Files, st.FilesSkipped, st.Read, unit, st.Imported, st.Skipped)
+	if st.Unfinished > 0 {
+		fmt.Fprintf(stdout, " (%d unfinished)", st.Unfinished)
+	}
+	fmt.Fprintln(stdout)
+	if kind != "csv" {
+		fmt.Fprintf(stdout, "import %s: %d new tournaments, %d new players, %d archive players matched\n", kind, st.Tournaments, st.NewPlayers, st.Matched)
+	}
+	for _, w := range written {
+		fmt.Fprintf(stdout, "wrote %s\n", w)
+	}
 }

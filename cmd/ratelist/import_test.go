@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const importData = "../../pipeline/importer/testdata/"
+
+// TestImportThenValidate drives the import verb as a rating officer would: TRF
+// files, then a PGN collection with skipped games (exit 3), then validate and run.
+func TestImportThenValidate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "archive")
+	steps := []struct {
+		args []string
+		want int
+		out  string // a line stdout must hold
+	}{
+		{[]string{"import", "trf", importData + "spring.trf", "testdata/rr.trf", "--archive", dir}, exitOK,
+			"import trf: 2 files (0 skipped whole); 15 games read = 15 imported + 0 skipped"},
+		{[]string{"import", "pgn", "--archive", dir, importData + "club.pgn"}, exitRejected,
+			"import pgn: 1 files (0 skipped whole); 9 games read = 6 imported + 3 skipped (1 unfinished)"},
+		{[]string{"import", "trf", importData + "spring.trf", "--archive", dir, "--quiet"}, exitRejected,
+			"import trf: 1 files (0 skipped whole); 9 games read = 0 imported + 9 skipped"},
+		{[]string{"validate", "--archive", dir}, exitOK, "0 rejected"},
+		{[]string{"run", "--archive", dir, "--out", filepath.Join(t.TempDir(), "out"), "--quiet"}, exitOK, ""},
+	}
+	for _, s := range steps {
+		var stdout, stderr bytes.Buffer
+		if got := run(context.Background(), s.args, &stdout, &stderr); got != s.want || !strings.Contains(stdout.String(), s.out) {
+			t.Fatalf("%v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.args, got, s.want, stdout.String(), stderr.String())
+		}
+		if s.args[1] == "pgn" && !strings.Contains(stderr.String(), "club.pgn:36: unfinished game") {
+			t.Errorf("stderr lacks the unfinished game:\n%s", stderr.String())
+		}
+	}
+}
+
+func TestImportCSVVerb(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if got := run(context.Background(), []string{"import", "csv", "../../testdata/demo", "--archive", dir}, &stdout, &stderr); got != exitOK {
+		t.Fatalf("exit %d: %s", got, stderr.String())
+	}
+	for _, w := range []string{"wrote players.parquet", "wrote games.parquet", "wrote tables.parquet"} {
+		if !strings.Contains(stdout.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+		}
+	}
+}
+
+func TestImportExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"no format", []string{"import"}, exitUsage},
+		{"unknown format", []string{"import", "xls", "a.xls", "--archive", dir}, exitUsage},
+		{"no archive", []string{"import", "trf", "a.trf"}, exitUsage},
+		{"no sources", []string{"import", "pgn", "--archive", dir}, exitUsage},
+		{"unknown flag", []string{"import", "pgn", "--frob", "--archive", dir}, exitUsage},
+		{"csv name", []string{"import", "csv", importData + "club.pgn", "--archive", dir}, exitUsage},
+		{"missing file", []string{"import", "trf", "/nonexistent.trf", "--archive", dir}, exitRejected},
+		{"csv archive", []string{"import", "trf", importData + "spring.trf", "--archive", "../../testdata/demo"}, exitFailed},
+		{"help", []string{"import", "-h"}, exitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if got := run(context.Background(), tt.args, &stdout, &stderr); got != tt.want {
+				t.Errorf("exit %d, want %d; stderr: %s", got, tt.want, stderr.String())
+			}
+		})
+	}
+}

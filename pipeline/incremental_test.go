@@ -184,3 +184,27 @@ func TestParsePeriodLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeFide: the FIDE rule set keeps state of its own (pools, the 2400
+// marks); a resumed run must still equal a full one.
+func TestResumeFide(t *testing.T) {
+	dir := genArchive(t, 14, false)
+	rules, err := DefaultRules("fide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := os.DirFS(dir)
+	full, inc := t.TempDir(), t.TempDir()
+	runOpt(t, Options{Archive: fs, Out: full, Rules: rules})
+	runOpt(t, Options{Archive: fs, Out: inc, Rules: rules, Until: "2024-12"})
+	sum := runOpt(t, Options{Archive: fs, Out: inc, Rules: rules, Resume: true})
+	if sum.ResumedFrom != "2024-12" {
+		t.Fatalf("resumed from %q", sum.ResumedFrom)
+	}
+	got, want := listsAndCards(t, inc), listsAndCards(t, full)
+	sameTrees(t, "fide resume vs full", want, got, nil)
+	// The lists must have rated players at all for this to mean something.
+	if len(want["lists/2025-03.csv"]) < 200 {
+		t.Fatalf("lists/2025-03.csv is nearly empty:\n%s", want["lists/2025-03.csv"])
+	}
+}

@@ -175,6 +175,10 @@ func (r *runner) restore(s *savedState) error {
 		return fmt.Errorf("%w: it was made with other rules or another --period", ErrBadState)
 	}
 	st := r.st
+	if _, ok := r.rules.(Snapshotter); ok && !equalIDs(s.PlayerIDs, r.arch.Players.ID) {
+		// The rule set's own state uses dense player indexes.
+		return fmt.Errorf("%w: the player registry changed since it was saved", ErrBadState)
+	}
 	for i, id := range s.PlayerIDs {
 		p := r.arch.Players.Index(id)
 		if p < 0 {
@@ -200,4 +204,16 @@ func (r *runner) restore(s *savedState) error {
 		sr.Recount(st)
 	}
 	return nil
+}
+
+func equalIDs(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

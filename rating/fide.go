@@ -386,6 +386,9 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 	period := int32(monthKey(r.ListDay(ev.End)))
 	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
 	for _, g := range ev.Games {
+		if g.Black < 0 {
+			continue // a bye: no game, and not a "first tournament" (docs/fide.md)
+		}
 		for _, p := range [2]int32{g.White, g.Black} {
 			if !r.seen[p] && r.mark[p] == 0 {
 				r.mark[p] = 1

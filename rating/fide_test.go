@@ -569,3 +569,18 @@ func TestFideCheck(t *testing.T) {
 		t.Errorf("default: %v", err)
 	}
 }
+
+// TestFideByeIgnored: a bye row (Black −1) is neither a game nor a first
+// tournament for the FIDE rule set.
+func TestFideByeIgnored(t *testing.T) {
+	st := NewState(2)
+	st.Elo[0] = 1800
+	r := NewFideRater(DefaultFide(), st)
+	r.Rate(st, &Event{ID: 1, End: 20100, Games: []Game{{White: 1, Black: -1, WhiteResult: 'U'}, {White: 0, Black: -1, WhiteResult: 'H'}}})
+	if r.seen[1] {
+		t.Error("a bye made player 1's first tournament")
+	}
+	if len(r.games) != 0 || len(r.pending) != 0 {
+		t.Errorf("a bye was gathered as a game: %d games, %d pending", len(r.games), len(r.pending))
+	}
+}

@@ -1,0 +1,70 @@
+package rating
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+)
+
+// fideSaved is the FIDE rater's state between periods, for --resume and --from.
+// Player indexes are dense indexes: the pipeline restores it only onto the same
+// player registry.
+type fideSaved struct {
+	Reached, Seen, InPool []bool
+	LastPlayed, Pooling   []int32
+	Pool                  [][]fideGameSaved
+	Started               bool
+	Cur                   int
+}
+
+type fideGameSaved struct {
+	Tour                    int64
+	End, Period, P, Opp, OR int32
+	W2                      int32
+}
+
+// MarshalState encodes what the rater keeps beyond State (after a period's close).
+func (r *FideRater) MarshalState() ([]byte, error) {
+	s := fideSaved{Reached: r.reached, Seen: r.seen, InPool: r.inPool, LastPlayed: r.lastPlayed,
+		Pooling: r.pooling, Started: r.started, Cur: r.cur, Pool: make([][]fideGameSaved, len(r.pool))}
+	for p, gs := range r.pool {
+		for _, g := range gs {
+			s.Pool[p] = append(s.Pool[p], fideGameSaved{g.tour, g.end, g.period, g.p, g.opp, g.oppRating, g.w2})
+		}
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(&s); err != nil {
+		return nil, fmt.Errorf("fide state: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// UnmarshalState restores what MarshalState saved, onto a rater made for the
+// same players.
+func (r *FideRater) UnmarshalState(data []byte) error {
+	var s fideSaved
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+		return fmt.Errorf("fide state: %w", err)
+	}
+	n := len(r.reached)
+	if len(s.Reached) != n || len(s.Seen) != n || len(s.InPool) != n || len(s.LastPlayed) != n || len(s.Pool) != n {
+		return fmt.Errorf("fide state: made for %d players, not %d", len(s.Reached), n)
+	}
+	for _, p := range s.Pooling {
+		if p < 0 || int(p) >= n {
+			return fmt.Errorf("fide state: player index %d out of range", p)
+		}
+	}
+	r.reached, r.seen, r.inPool, r.lastPlayed, r.pooling = s.Reached, s.Seen, s.InPool, s.LastPlayed, s.Pooling
+	r.started, r.cur = s.Started, s.Cur
+	for p := range r.pool {
+		r.pool[p] = r.pool[p][:0]
+		for _, g := range s.Pool[p] {
+			if g.P < 0 || int(g.P) >= n || g.Opp < 0 || int(g.Opp) >= n {
+				return fmt.Errorf("fide state: player index out of range in a pool")
+			}
+			r.pool[p] = append(r.pool[p], fideGame{tour: g.Tour, end: g.End, period: g.Period, p: g.P, opp: g.Opp, oppRating: g.OR, w2: g.W2})
+		}
+	}
+	return nil
+}

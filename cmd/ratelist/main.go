@@ -56,6 +56,7 @@ verbs:
   calibrate  derive TurČAS coefficients from past Scrabble games
   generate   write a synthetic archive
   import     convert TRF, PGN or CSV files into an archive
+  report     write a static HTML site of a run's lists, players and tournaments
 
 Run 'ratelist VERB -h' for the flags of a verb.
 `
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdGenerate(ctx, rest, stdout, stderr)
 	case "import":
 		return cmdImport(ctx, rest, stdout, stderr)
+	case "report":
+		return cmdReport(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usageText)
 		return exitOK

@@ -86,6 +86,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "log errors only")
 	verbose := fs.Bool("v", false, "log debug details")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
+	withReport := fs.Bool("report", false, "also write the HTML site of the outputs into OUT/site (see ratelist report)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -156,6 +157,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"lists", sum.Lists, "last_list", sum.LastList, "players_listed", sum.PlayersListed,
 		"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected, "stage", sum.Stage,
 		"seconds", time.Since(start).Round(time.Millisecond).Seconds())
+	if *withReport {
+		if err := runReport(ctx, *out, fsys, log); err != nil {
+			log.Error("report failed; the run's outputs are written", "err", err)
+			return exitCode(err)
+		}
+	}
 	if sum.RowsRejected > 0 {
 		return exitRejected
 	}

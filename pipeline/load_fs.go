@@ -1,0 +1,25 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// ForEachTournamentFS is ForEachTournament for an archive given as a file
+// system, such as the embedded demo archive (ratelist.Demo()).
+func ForEachTournamentFS(ctx context.Context, fsys fs.FS, fn func(*tiebreak.Tournament) error) error {
+	_, err := Run(ctx, Options{Archive: fsys, ArchiveName: "archive", onTournament: fn, Workers: 1})
+	if errors.Is(err, ErrRejected) {
+		return nil
+	}
+	return err
+}
+
+// LoadArchive opens the archive in fsys and loads its small tables (players
+// and tournaments); rejected rows are left out. The games are not read.
+func LoadArchive(ctx context.Context, fsys fs.FS) (*Archive, error) {
+	return openArchive(ctx, fsys, newRejectSink(nil))
+}

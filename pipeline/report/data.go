@@ -1,0 +1,287 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// listRow is one row of lists/PERIOD.csv.
+type listRow struct {
+	Rank        int
+	ID          int64
+	Name        string
+	Rating      int
+	Change      int
+	GamesPeriod int
+	GamesTotal  int
+	K           int
+	Category    string
+	Flags       string
+}
+
+// jokerRow is one row of lists/joker/PERIOD.csv.
+type jokerRow struct {
+	Rank           int
+	ID             int64
+	Name           string
+	PlayerRating   int
+	Level          int
+	LevelName      string
+	PersonalRating int
+	GamesTotal     int
+}
+
+// card is the part of a cards.parquet row the report shows. Columns are read
+// by name, so columns added to the file later are ignored.
+type card struct {
+	Period          string   `parquet:"period"`
+	TournamentID    int64    `parquet:"tournament_id"`
+	EndDate         int32    `parquet:"end_date,date"`
+	PlayerID        int64    `parquet:"player_id"`
+	Name            string   `parquet:"name"`
+	RatingBefore    *int32   `parquet:"rating_before,optional"`
+	Games           int32    `parquet:"games"`
+	Score           float64  `parquet:"score"`
+	OppAverage      *int32   `parquet:"opponents_average,optional"`
+	D               *int32   `parquet:"d,optional"`
+	Expected        *float64 `parquet:"expected,optional"`
+	K               *int32   `parquet:"k,optional"`
+	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
+	Change          int32    `parquet:"change"`
+	RatingAfter     *int32   `parquet:"rating_after,optional"`
+	Reason          string   `parquet:"reason"`
+}
+
+// summary is the part of summary.json the report uses.
+type summary struct {
+	Archive    string `json:"archive"`
+	Rules      string `json:"rules"`
+	Period     string `json:"period"`
+	Tournament int    `json:"tournaments"`
+	Rated      int    `json:"tournaments_rated"`
+	Listed     int    `json:"players_listed"`
+}
+
+// csvTable reads a CSV file with a header and returns, for each wanted column,
+// its position (-1 when absent) and the records.
+func csvTable(path string, want ...string) ([]int, [][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.ReuseRecord = false
+	head, err := r.Read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	pos := make([]int, len(want))
+	for i, w := range want {
+		pos[i] = -1
+		for j, h := range head {
+			if h == w {
+				pos[i] = j
+			}
+		}
+	}
+	var recs [][]string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		recs = append(recs, rec)
+	}
+	return pos, recs, nil
+}
+
+func field(rec []string, pos int) string {
+	if pos < 0 || pos >= len(rec) {
+		return ""
+	}
+	return rec[pos]
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+func readList(path string) ([]listRow, error) {
+	pos, recs, err := csvTable(path, "rank", "player_id", "name", "rating", "change", "games_period", "games_total", "k", "category", "flags")
+	if err != nil {
+		return nil, err
+	}
+	if pos[1] < 0 || pos[3] < 0 {
+		return nil, fmt.Errorf("read %s: %w", path, ErrBadOutput)
+	}
+	rows := make([]listRow, len(recs))
+	for i, rec := range recs {
+		id, err := strconv.ParseInt(field(rec, pos[1]), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("read %s row %d: player_id: %w", path, i+1, err)
+		}
+		rows[i] = listRow{
+			Rank: atoi(field(rec, pos[0])), ID: id, Name: field(rec, pos[2]), Rating: atoi(field(rec, pos[3])),
+			Change: atoi(field(rec, pos[4])), GamesPeriod: atoi(field(rec, pos[5])), GamesTotal: atoi(field(rec, pos[6])),
+			K: atoi(field(rec, pos[7])), Category: field(rec, pos[8]), Flags: field(rec, pos[9]),
+		}
+	}
+	return rows, nil
+}
+
+func readJokerList(path string) ([]jokerRow, error) {
+	pos, recs, err := csvTable(path, "rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total")
+	if err != nil {
+		return nil, err
+	}
+	if pos[1] < 0 {
+		return nil, fmt.Errorf("read %s: %w", path, ErrBadOutput)
+	}
+	rows := make([]jokerRow, len(recs))
+	for i, rec := range recs {
+		id, err := strconv.ParseInt(field(rec, pos[1]), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("read %s row %d: player_id: %w", path, i+1, err)
+		}
+		rows[i] = jokerRow{
+			Rank: atoi(field(rec, pos[0])), ID: id, Name: field(rec, pos[2]), PlayerRating: atoi(field(rec, pos[3])),
+			Level: atoi(field(rec, pos[4])), LevelName: field(rec, pos[5]), PersonalRating: atoi(field(rec, pos[6])),
+			GamesTotal: atoi(field(rec, pos[7])),
+		}
+	}
+	return rows, nil
+}
+
+// standings is one standings/ID.csv: the header and the records.
+type standings struct {
+	Header []string
+	Rows   [][]string
+	idCol  int
+}
+
+func readStandings(path string) (*standings, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("read %s: %w", path, ErrBadOutput)
+	}
+	s := &standings{Header: recs[0], Rows: recs[1:], idCol: -1}
+	for i, h := range s.Header {
+		if h == "player_id" {
+			s.idCol = i
+		}
+	}
+	return s, nil
+}
+
+// periods lists the periods of the files dir/*.csv, sorted.
+func periods(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ps []string
+	for _, e := range ents {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".csv") {
+			ps = append(ps, strings.TrimSuffix(n, ".csv"))
+		}
+	}
+	sort.Strings(ps)
+	return ps, nil
+}
+
+func readSummary(path string) (*summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return &s, nil
+}
+
+// readCards reads cards.parquet in file order (the rating order).
+func readCards(path string) ([]card, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	r := parquet.NewGenericReader[card](pf)
+	defer r.Close()
+	out := make([]card, 0, pf.NumRows())
+	buf := make([]card, 4096)
+	for {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+	return out, nil
+}
+
+// jokerCard is the part of a joker_cards.parquet row the report shows.
+type jokerCard struct {
+	Period         string `parquet:"period"`
+	PlayedAt       int64  `parquet:"played_at,timestamp(microsecond)"`
+	PlayerID       int64  `parquet:"player_id"`
+	LevelBefore    int32  `parquet:"level_before"`
+	PlayerRating   int32  `parquet:"player_rating"`
+	PersonalRating int32  `parquet:"personal_rating"`
+}
+
+func readJokerCards(path string) ([]jokerCard, error) {
+	rows, err := parquet.ReadFile[jokerCard](path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return rows, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func outPath(out string, rel ...string) string {
+	return filepath.Join(append([]string{out}, rel...)...)
+}

@@ -482,17 +482,22 @@ func (r *runner) pushCard(row cardRow) error {
 
 func ptr[T any](v T) *T { return &v }
 
+// flushCards hands a full row group to the cards goroutine, or, when final
+// (after every goroutine has stopped), writes the rest and closes the file.
 func (r *runner) flushCards(final bool) error {
+	if !final {
+		select {
+		case r.cardsCh <- r.cardBuf:
+		case <-r.ctx.Done():
+			return r.ctx.Err()
+		}
+		r.cardBuf = make([]cardRow, 0, cardsPerRowGroup)
+		return nil
+	}
 	if _, err := r.cards.Write(r.cardBuf); err != nil {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}
 	r.cardBuf = r.cardBuf[:0]
-	if !final {
-		if err := r.cards.Flush(); err != nil {
-			return fmt.Errorf("write cards.parquet: %w", err)
-		}
-		return nil
-	}
 	if err := r.cards.Close(); err != nil {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}

@@ -101,6 +101,7 @@ type runner struct {
 	cards   *parquet.GenericWriter[cardRow]
 	cardsF  *outFile
 	cardBuf []cardRow
+	cardsCh chan<- []cardRow // full row groups to the cards goroutine
 
 	// Scratch for per-tournament checks.
 	local []int32
@@ -215,19 +216,37 @@ func (r *runner) run(ctx context.Context) error {
 		return err
 	}
 
+	g, gctx := errgroup.WithContext(ctx)
+	r.ctx = gctx
 	if r.stage != nil && r.opt.onTournament == nil {
 		if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
 			return err
 		}
 		r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(&parquet.Zstd))
+		// One goroutine writes the cards, in order, while rating goes on.
+		cardsCh := make(chan []cardRow, 2)
+		r.cardsCh = cardsCh
+		g.Go(func() error {
+			for chunk := range cardsCh {
+				if _, err := r.cards.Write(chunk); err != nil {
+					return fmt.Errorf("write cards.parquet: %w", err)
+				}
+				if err := r.cards.Flush(); err != nil {
+					return fmt.Errorf("write cards.parquet: %w", err)
+				}
+			}
+			return nil
+		})
 		if r.startKey > r.firstPeriod {
 			if err := r.carryCards(periodLabel(r.opt.Period, r.startKey)); err != nil {
+				close(cardsCh)
+				g.Wait()
+				r.cardsF.f.Close()
 				return err
 			}
 		}
 	}
 
-	g, gctx := errgroup.WithContext(ctx)
 	jobs := make(chan func() error, 2*r.opt.Workers)
 	for i := 0; i < r.opt.Workers; i++ {
 		g.Go(func() error {
@@ -241,7 +260,10 @@ func (r *runner) run(ctx context.Context) error {
 	}
 	g.Go(func() error {
 		defer close(jobs)
-		r.jobs, r.ctx = jobs, gctx
+		if r.cardsCh != nil {
+			defer close(r.cardsCh)
+		}
+		r.jobs = jobs
 		return r.produce(gctx)
 	})
 	if err := g.Wait(); err != nil {

@@ -96,7 +96,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	if st != nil {
-		report(stdout, stderr, kind, st, written, *quiet)
+		printImportSummary(stdout, stderr, kind, st, written, *quiet)
 	}
 	switch {
 	case errors.Is(err, importer.ErrUsage):
@@ -111,7 +111,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return exitOK
 }
 
-func report(stdout, stderr io.Writer, kind string, st *importer.Stats, written []string, quiet bool) {
+func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stats, written []string, quiet bool) {
 	if !quiet {
 		for _, p := range st.Problems {
 			fmt.Fprintln(stderr, p)

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/ratelist/ratelist"
-	"github.com/ratelist/ratelist/pipeline/report"
+	sitereport "github.com/ratelist/ratelist/pipeline/report"
 )
 
 // cmdReport writes the static HTML site of a run's outputs.
@@ -45,7 +45,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist report:", err)
 		return exitFailed
 	}
-	st, err := report.Build(ctx, report.Options{Out: *out, Site: *site, Archive: arch, Title: *title, Workers: *workers, Log: log})
+	st, err := sitereport.Build(ctx, sitereport.Options{Out: *out, Site: *site, Archive: arch, Title: *title, Workers: *workers, Log: log})
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist report:", err)
 		return exitCode(err)
@@ -57,7 +57,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // runReport writes the site of a run's outputs, for `run --report`.
 func runReport(ctx context.Context, out string, archive fs.FS, log *slog.Logger) error {
-	_, err := report.Build(ctx, report.Options{Out: out, Archive: archive, Log: log})
+	_, err := sitereport.Build(ctx, sitereport.Options{Out: out, Archive: archive, Log: log})
 	return err
 }
 

@@ -94,7 +94,12 @@ func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
 		maxRound = max(maxRound, g.round)
 	}
 	nr := int(maxRound)
-	r.seen = append(r.seen[:0], make([]int64, len(ps)*nr)...)
+	if need := len(ps) * nr; cap(r.seen) < need {
+		r.seen = make([]int64, need)
+	} else {
+		r.seen = r.seen[:need]
+		clear(r.seen)
+	}
 	slot := func(p, round int32) *int64 { return &r.seen[int(r.local[p])*nr+int(round-1)] }
 	out := rows[:0]
 	for _, g := range rows {
@@ -491,7 +496,12 @@ func (r *runner) flushCards(final bool) error {
 		case <-r.ctx.Done():
 			return r.ctx.Err()
 		}
-		r.cardBuf = make([]cardRow, 0, cardsPerRowGroup)
+		select { // a buffer the cards goroutine has finished with, or a new one
+		case b := <-r.cardsFree:
+			r.cardBuf = b[:0]
+		default:
+			r.cardBuf = make([]cardRow, 0, cardsPerRowGroup)
+		}
 		return nil
 	}
 	if _, err := r.cards.Write(r.cardBuf); err != nil {

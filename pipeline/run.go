@@ -98,10 +98,11 @@ type runner struct {
 	prevOn, everOn                     []bool
 	prevRating                         []int32
 
-	cards   *parquet.GenericWriter[cardRow]
-	cardsF  *outFile
-	cardBuf []cardRow
-	cardsCh chan<- []cardRow // full row groups to the cards goroutine
+	cards     *parquet.GenericWriter[cardRow]
+	cardsF    *outFile
+	cardBuf   []cardRow
+	cardsCh   chan<- []cardRow // full row groups to the cards goroutine
+	cardsFree <-chan []cardRow // and their buffers back
 
 	// Scratch for per-tournament checks.
 	local []int32
@@ -224,8 +225,8 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(&parquet.Zstd))
 		// One goroutine writes the cards, in order, while rating goes on.
-		cardsCh := make(chan []cardRow, 2)
-		r.cardsCh = cardsCh
+		cardsCh, cardsFree := make(chan []cardRow, 2), make(chan []cardRow, 2)
+		r.cardsCh, r.cardsFree = cardsCh, cardsFree
 		g.Go(func() error {
 			for chunk := range cardsCh {
 				if _, err := r.cards.Write(chunk); err != nil {
@@ -233,6 +234,11 @@ func (r *runner) run(ctx context.Context) error {
 				}
 				if err := r.cards.Flush(); err != nil {
 					return fmt.Errorf("write cards.parquet: %w", err)
+				}
+				clear(chunk) // drop the strings it points to
+				select {
+				case cardsFree <- chunk:
+				default:
 				}
 			}
 			return nil

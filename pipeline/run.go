@@ -34,7 +34,9 @@ type Options struct {
 	// starting from the state saved after the previous period's list.
 	Resume bool
 	From   string
-	Log    *slog.Logger
+	// Progress, when set, is told how the long phases advance (a terminal bar).
+	Progress Progress
+	Log      *slog.Logger
 
 	// onTournament, when set, receives every tournament's standings input (as
 	// LoadTournament and ForEachTournament need); nothing is written.
@@ -101,6 +103,7 @@ type runner struct {
 	cards     *parquet.GenericWriter[cardRow]
 	cardsF    *outFile
 	cardBuf   []cardRow
+	gameRows  int64            // games rows seen by the first pass, for progress
 	cardsCh   chan<- []cardRow // full row groups to the cards goroutine
 	cardsFree <-chan []cardRow // and their buffers back
 
@@ -367,6 +370,7 @@ func (r *runner) countGames(ctx context.Context) error {
 			return err
 		}
 		b := tr.Batch()
+		r.gameRows += int64(b.n)
 		for i := 0; i < b.n; i++ {
 			if b.nulls[0][i] {
 				continue
@@ -400,9 +404,16 @@ func (r *runner) readGames(ctx context.Context) error {
 		}
 		tr.Close()
 	}()
+	if r.opt.Progress != nil {
+		r.opt.Progress.Phase("rating", r.gameRows)
+		defer r.opt.Progress.Done()
+	}
 	for b := range full {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if r.opt.Progress != nil {
+			r.opt.Progress.Add(int64(b.n))
 		}
 		fi := fileIdx[b.file]
 		for i := 0; i < b.n; i++ {

@@ -138,11 +138,22 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	start := time.Now()
-	sum, err := pipeline.Run(ctx, pipeline.Options{
+	opts := pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow,
 		Until: *until, Resume: *resume, From: *from,
-	})
+	}
+	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
+	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)
+	var bars *barProgress
+	if tty {
+		bars = newBarProgress(stderr)
+		opts.Progress = bars
+	}
+	sum, err := pipeline.Run(ctx, opts)
+	if bars != nil {
+		bars.wait()
+	}
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):
 		fmt.Fprintln(stderr, "ratelist run:", err)
@@ -153,10 +164,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error("run failed; nothing was written", "err", err)
 		return exitCode(err)
 	}
-	log.Info("run finished", "out", *out, "tournaments_rated", sum.TournamentsRated, "player_games_rated", sum.GamesRated,
-		"lists", sum.Lists, "last_list", sum.LastList, "players_listed", sum.PlayersListed,
-		"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected, "stage", sum.Stage,
-		"seconds", time.Since(start).Round(time.Millisecond).Seconds())
+	if tty {
+		printSummary(stderr, *out, sum, time.Since(start))
+	} else {
+		log.Info("run finished", "out", *out, "tournaments_rated", sum.TournamentsRated, "player_games_rated", sum.GamesRated,
+			"lists", sum.Lists, "last_list", sum.LastList, "players_listed", sum.PlayersListed,
+			"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected, "stage", sum.Stage,
+			"seconds", time.Since(start).Round(time.Millisecond).Seconds())
+	}
 	if *withReport {
 		if err := runReport(ctx, *out, fsys, log); err != nil {
 			log.Error("report failed; the run's outputs are written", "err", err)

@@ -1,0 +1,154 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// Per-stage benchmarks, in games (rows) per second, comparable with benchstat:
+//
+//	go test -run '^$' -bench . -count 6 ./pipeline > new.txt; benchstat old.txt new.txt
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchErr  error
+)
+
+const benchGames = 200000
+
+// benchArchive generates one 200k-game archive for all benchmarks of a run.
+func benchArchive(b *testing.B) string {
+	benchOnce.Do(func() {
+		benchDir, benchErr = os.MkdirTemp("", "ratelist-bench-")
+		if benchErr == nil {
+			benchErr = Generate(context.Background(), GenerateOptions{Players: 20000, Games: benchGames, Months: 12, Seed: 1, Dir: benchDir})
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchDir
+}
+
+func games(b *testing.B, n int64, seconds float64) {
+	b.ReportMetric(float64(n)/seconds, "games/s")
+}
+
+// BenchmarkDecode: the games table, column-wise, into batches (no validation).
+func BenchmarkDecode(b *testing.B) {
+	dir := benchArchive(b)
+	var rows int64
+	for b.Loop() {
+		tr := openTable(os.DirFS(dir), []string{"games.parquet"}, gameCols)
+		for tr.Next() {
+			rows += int64(tr.Batch().n)
+		}
+		if err := tr.Err(); err != nil {
+			b.Fatal(err)
+		}
+		tr.Close()
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}
+
+// BenchmarkValidateAndRate: the whole run without writing (validate mode):
+// decode, validation, ordering and rating.
+func BenchmarkValidateAndRate(b *testing.B) {
+	dir := benchArchive(b)
+	var rows int64
+	for b.Loop() {
+		sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += sum.Tables["games"].Read
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}
+
+// BenchmarkRun: end to end, writing every output.
+func BenchmarkRun(b *testing.B) {
+	dir := benchArchive(b)
+	var rows int64
+	for b.Loop() {
+		out := filepath.Join(b.TempDir(), "o")
+		sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += sum.Tables["games"].Read
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}
+
+// collectEvents loads the bench archive's tournaments once, as rating events and
+// standings inputs.
+func collectTournaments(b *testing.B) []*tiebreak.Tournament {
+	var ts []*tiebreak.Tournament
+	err := ForEachTournament(context.Background(), benchArchive(b), func(t *tiebreak.Tournament) error {
+		ts = append(ts, t)
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ts
+}
+
+// BenchmarkRate: the school rule set alone, tournament by tournament.
+func BenchmarkRate(b *testing.B) {
+	ts := collectTournaments(b)
+	maxP := 0
+	var evs []*rating.Event
+	var n int64
+	for _, t := range ts {
+		ev := &rating.Event{ID: t.ID}
+		for _, g := range t.Games {
+			// Standings indexes are per tournament; spread them over a global range.
+			ev.Games = append(ev.Games, rating.Game{White: int32(g.White) + int32(t.ID%1000)*64, Black: -1, WhiteResult: g.WhiteResult})
+			if g.Black >= 0 {
+				ev.Games[len(ev.Games)-1].Black = int32(g.Black) + int32(t.ID%1000)*64
+				ev.Games[len(ev.Games)-1].BlackResult = g.BlackResult
+			}
+			maxP = max(maxP, 64*1000+len(t.Players))
+		}
+		evs = append(evs, ev)
+		n += int64(len(t.Games))
+	}
+	var rows int64
+	for b.Loop() {
+		st := rating.NewState(maxP + 1)
+		for i := range st.Category {
+			st.Category[i] = int8(1 + i%4)
+		}
+		r := rating.NewSchoolRater(rating.DefaultSchool(), st)
+		for _, ev := range evs {
+			r.Rate(st, ev)
+		}
+		rows += n
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}
+
+// BenchmarkStandings: the default chess tiebreaks of every tournament.
+func BenchmarkStandings(b *testing.B) {
+	ts := collectTournaments(b)
+	codes := tiebreak.DefaultCodes("chess")
+	var rows int64
+	for b.Loop() {
+		for _, t := range ts {
+			if _, err := tiebreak.Standings(t, codes, tiebreak.Options{}); err != nil {
+				b.Fatal(err)
+			}
+			rows += int64(len(t.Games))
+		}
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}

@@ -224,13 +224,34 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 // of 0 below the floor, K × n ≤ 700, K 10 for good after reaching 2400, the
 // junior year boundary, the 3-day close on 26/27 February, the 2200 cap, a
 // zero-score first tournament, a forfeit-only first tournament, an initial
-// rating below 1400 that keeps pooling, the 2650 exemption from the October
+// rating below 1400 that keeps pooling, the first tournament taken in rating
+// order (end date, start date, id), the 2650 exemption from the October
 // 2025 period (with a −4.5 rounded away from zero), pool expiry after 26
 // months and the inactive flag at exactly 12 periods.
+//
+// The "ends" variant adds tournaments that must not count or count only for the
+// list range: an earlier unrated chess tournament and an earlier Scrabble one
+// (ignored), a rated chess tournament without games before everything (the
+// first list moves to its month) and one after everything (one more list), and
+// one with rows that are not rated games: lower-case unrated played results,
+// a double forfeit and byes.
 func TestCrossCheckFideEdges(t *testing.T) {
+	for _, variant := range []string{"plain", "ends"} {
+		t.Run(variant, func(t *testing.T) { crossCheckFideEdge(t, variant) })
+	}
+}
+
+func crossCheckFideEdge(t *testing.T, variant string) {
 	dir := t.TempDir()
 	if err := reffide.WriteEdgeArchive(dir); err != nil {
 		t.Fatal(err)
+	}
+	if variant == "ends" {
+		appendFile(t, filepath.Join(dir, "tournaments.csv"), "90,Empty,2027-08-18,2027-08-20,swiss,5,chess,true,\n"+
+			"91,EarlyEmpty,2024-11-01,2024-11-02,swiss,5,chess,true,\n92,EarlyUnrated,2024-10-01,2024-10-02,swiss,5,chess,false,\n"+
+			"93,EarlyScrabble,2024-09-01,2024-09-02,swiss,5,scrabble,true,\n94,NotRated,2025-03-03,2025-03-05,swiss,4,chess,true,\n")
+		appendFile(t, filepath.Join(dir, "games.csv"), "92,1,1,2,1,0,,\n93,1,1,2,0,1,400,420\n"+
+			"94,1,1,2,d,d,,\n94,2,6,7,w,l,,\n94,3,8,2,-,-,,\n94,4,1,,h,,,\n94,4,2,,U,,,\n94,4,9,10,+,-,,\n")
 	}
 	rules, err := pipeline.DefaultRules("fide")
 	if err != nil {
@@ -250,4 +271,18 @@ func TestCrossCheckFideEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareLists(t, out, want)
+}
+
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

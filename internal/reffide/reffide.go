@@ -639,12 +639,12 @@ func writeList(m Month, players map[int64]*player, prev map[int64]int, games map
 // 1390 (never plays a rated game), 4 and 5 FloorA/FloorB 1395 (draw each
 // other: change 0, removed), 6 Junior 1800 born 2007, 7 Partner 1600 (no birth
 // year), 8 Climber 2390, and unrated 9 Newbie, 10 ZeroFirst, 11 ForfeitFirst,
-// 12 Strong.
+// 12 Strong, 13 OrderA, 14 OrderB, 15 Exact, 16 JustBelow.
 func WriteEdgeArchive(dir string) error {
 	players := "player_id,name,birth_year,category,fide_rating,club\n" +
 		"1,Top,1990,,2700,\n2,Mid,1985,,2200,\n3,Idle,1980,,1390,\n4,FloorA,1980,,1395,\n" +
 		"5,FloorB,1980,,1395,\n6,Junior,2007,,1800,\n7,Partner,,,1600,\n8,Climber,1980,,2390,\n" +
-		"9,Newbie,2000,,,\n10,ZeroFirst,2000,,,\n11,ForfeitFirst,,,,\n12,Strong,1995,,,\n"
+		"9,Newbie,2000,,,\n10,ZeroFirst,2000,,,\n11,ForfeitFirst,,,,\n12,Strong,1995,,,\n13,OrderA,,,,\n14,OrderB,,,,\n15,Exact,,,,\n16,JustBelow,,,,\n"
 	var tours, games strings.Builder
 	tours.WriteString("tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks\n")
 	games.WriteString("tournament_id,round,white_id,black_id,white_result,black_result,white_points,black_points\n")
@@ -672,9 +672,21 @@ func WriteEdgeArchive(dir string) error {
 	add(3, "2025-02-25", "2025-02-27", win(2, 9),
 		win(10, 7), draw(2, 10), win(6, 10), win(10, 7), win(2, 10),
 		win(12, 1), g{1, 12, "0", "1"}, win(12, 2), g{2, 12, "0", "1"}, win(12, 2))
+	// "First tournament" in rating order (end date, start date, id), not id order:
+	// OrderA's first is 12 (ends earlier, zero: disregarded); OrderB's is 14
+	// (same end, starts earlier, 1½), so its zero in 13 counts.
+	add(12, "2025-03-01", "2025-03-10", win(7, 13), win(6, 13))
+	add(11, "2025-03-08", "2025-03-12", win(13, 7), draw(13, 6), win(13, 3))
+	add(14, "2025-03-02", "2025-03-12", win(14, 3), draw(14, 7))
+	add(13, "2025-03-05", "2025-03-12", win(6, 14), win(2, 14), win(7, 14))
+	add(15, "2025-04-08", "2025-04-10", draw(13, 7), win(2, 13))
 	// ForfeitFirst: zero in a tournament that is not the first, then 3 wins.
 	add(4, "2025-05-08", "2025-05-10", win(3, 11), win(3, 11), win(3, 11), win(6, 11), win(7, 11))
 	add(5, "2025-06-08", "2025-06-10", win(11, 3), win(11, 3), win(11, 3))
+	// Initial ratings of exactly 1400 (listed) and 1399 (not listed).
+	add(16, "2025-05-12", "2025-05-14", draw(15, 16))
+	add(17, "2025-06-12", "2025-06-14", draw(15, 3), win(3, 15), win(7, 15), win(7, 15), win(14, 15),
+		win(6, 16), win(6, 16), win(6, 16), win(7, 16), win(13, 16))
 	// The 2650 exemption: the September and October 2025 periods.
 	add(6, "2025-09-08", "2025-09-10", draw(1, 2))
 	add(7, "2025-10-08", "2025-10-10", draw(1, 2))

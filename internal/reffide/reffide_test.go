@@ -227,11 +227,28 @@ func TestEdgeArchive(t *testing.T) {
 		// vs 1694, 2215, 1622, 1694, 2215: Ra (9440 + 3600)/7 → 1863, p 3.5/7 = 0.50 → 1863.
 		{"2025-04", "10", "ZeroFirst,1863,,0,5,40,,new", "zero-score first tournament disregarded"},
 		{"2025-04", "9", "", "Newbie: 3 pooled games"},
+		// OrderA: tournament 12 (ends 10 March) comes before 11 (ends 12 March): its zero
+		// is disregarded; 11 gives 1694 (1), 1622 (½), 1390 (1): 3 games, unrated.
+		{"2025-04", "13", "", "first tournament in rating order, not id order"},
+		// April: ½ vs 1694, 0 vs 2215: 5 games, W 3, Σ 8615: Ra 12215/7 → 1745,
+		// p 4/7 → 0.57, +50 → 1795.
+		{"2025-05", "13", "OrderA,1795,,0,5,40,,new", ""},
+		// OrderB: 14 and 13 both end 12 March; 14 starts earlier and is the first
+		// (1½), so the zero in 13 counts: 1390 (1), 1694 (½), 1622, 2215, 1694 (0):
+		// Σ 8615, Ra 1745, p 2.5/7 → 0.36, −102 → 1643.
+		{"2025-04", "14", "OrderB,1643,,0,5,40,,new", "same end date: earlier start first"},
 		// ForfeitFirst: first tournament only a forfeit (rule used up); then 0 of 5 vs
 		// 1390 ×3, 1622, 1694: Ru 1275 < 1400, still unrated and pooling.
 		{"2025-06", "11", "", "initial below 1400"},
 		// + 3 wins vs 1390: Ra 15256/10 → 1526, p 4/10 = 0.40 → −72 → 1454; 8 games.
 		{"2025-07", "11", "ForfeitFirst,1454,,0,8,40,,new", "the pool kept growing"},
+		// Exact: ½ of 5 vs 1390 ×2, 1694 ×2, 1643: Ra 11411/7 → 1630, p 1.5/7 → 0.21,
+		// −230 → 1400: listed.
+		{"2025-07", "15", "Exact,1400,,0,5,40,,new", "Ru = 1400 is enough"},
+		// JustBelow (first tournament: a draw with unrated Exact): 0 of 5 vs 1622 ×3,
+		// 1694, 1795: Ra 11955/7 → 1708, p 1/7 → 0.14, −309 → 1399: not listed.
+		{"2025-07", "16", "", "Ru = 1399"},
+		{"2027-08", "16", "", "still unrated: the pool gives 1399 at every close"},
 		{"2025-07", "3", "Idle,1390,0,0,30,20,,", "games against an unrated player change nothing"},
 		// September 2025 period: Top 2691 = Mid 2215, D 476 capped → 0.92: 10 × −0.42 → −4.
 		{"2025-10", "1", "Top,2687,-4,1,32,10,,", "cap before October 2025"},
@@ -264,7 +281,7 @@ func TestEdgeArchive(t *testing.T) {
 			t.Errorf("%s player %s (%s): %q, want %q", c.month, c.id, c.why, got, c.want)
 		}
 	}
-	if st.Expired != 3 || st.ZeroFirst != 1 || st.InitialLow != 1 || st.Exempt != 1 || st.KLimited != 1 || st.Floor != 2 {
+	if st.Expired != 3 || st.ZeroFirst != 2 || st.InitialLow == 0 || st.Exempt != 1 || st.KLimited != 1 || st.Floor != 2 {
 		t.Errorf("stats %+v", st)
 	}
 }

@@ -2,7 +2,8 @@ package tiebreak
 
 import (
 	"fmt"
-	"math"
+	"math/big"
+	"strconv"
 )
 
 // scrabbleTotals returns AbsSkore, RelSkore (spread) and Zacinani of player i.
@@ -53,21 +54,36 @@ func coefficients(t *Tournament, o ScrabbleOptions) (Coefficients, error) {
 	return o.Coefficients, nil
 }
 
-// turcas computes A/Kol·BH + B·Abs + C·Rel + D·Zacinani, rounded to 4 decimals. bh is
-// the Buchholz of wins in half-points (fide2009 rules).
+// turcas computes A/Kol·BH + B·Abs + C·Rel + D·Zacinani exactly and rounds it half
+// up (toward +∞) to 4 decimals. bh is the Buchholz of wins in half-points (fide2009
+// rules). The coefficients are taken as the decimals they print as (0.003, not the
+// float nearest to it), so that exact ties round the same way every time.
 func turcas(c Coefficients, kol, bh, abs, rel, zac int) float64 {
-	v := 0.0
+	v := new(big.Rat)
 	if kol > 0 {
-		v = c.A / float64(kol) * float64(bh) / 2
+		v.Mul(decimal(c.A), big.NewRat(int64(bh), int64(2*kol)))
 	}
-	v += c.B*float64(abs) + c.C*float64(rel) + c.D*float64(zac)
-	return round4(v)
+	for _, t := range []struct {
+		c float64
+		n int
+	}{{c.B, abs}, {c.C, rel}, {c.D, zac}} {
+		v.Add(v, new(big.Rat).Mul(decimal(t.c), big.NewRat(int64(t.n), 1)))
+	}
+	// floor(v·10⁴ + ½) / 10⁴
+	v.Mul(v, big.NewRat(10000, 1)).Add(v, big.NewRat(1, 2))
+	q := new(big.Int).Div(v.Num(), v.Denom()) // Euclidean: floor for a positive denominator
+	f, _ := new(big.Rat).SetFrac(q, big.NewInt(10000)).Float64()
+	if f == 0 {
+		return 0 // no "-0"
+	}
+	return f
 }
 
-func round4(v float64) float64 {
-	r := math.Round(v*1e4) / 1e4
-	if r == 0 {
-		return 0 // no "-0"
+// decimal is x as the shortest decimal that prints as x, exactly.
+func decimal(x float64) *big.Rat {
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
+	if !ok {
+		return new(big.Rat)
 	}
 	return r
 }
@@ -115,7 +131,8 @@ func (c *Calibrator) Add(t *Tournament) error {
 	if err != nil {
 		return fmt.Errorf("tournament %d: %w", t.ID, err)
 	}
-	cc := newCalc(m, Fide2009, false, m.score)
+	// BH/Kol as in TURCAS: round robins count forfeits as played (C.07 art. 15).
+	cc := newCalc(m, Fide2009, m.rr || c.opt.ForfeitsPlayed, m.score)
 	kol := m.n
 	c.nts++
 	for i, row := range m.slots {

@@ -573,6 +573,9 @@ func newParquetSource(f fs.File, specs []colSpec) (_ *parquetSource, err error) 
 		s.kinds = append(s.kinds, t.Kind())
 		s.dateFromTS = append(s.dateFromTS, sp.typ == tDate && isTS)
 	}
+	if err := checkPages(ra, st.Size(), pf, s.cols); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

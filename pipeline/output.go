@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -95,8 +96,9 @@ type RejectKind struct {
 // staging collects a run's outputs in a temporary folder inside --out and moves
 // them into place only when the whole run succeeded (commit); abort removes them.
 type staging struct {
-	out string
-	tmp string
+	out  string
+	tmp  string
+	dirs sync.Map // folders already created in tmp
 }
 
 func newStaging(out string) (*staging, error) {
@@ -119,8 +121,12 @@ func newStaging(out string) (*staging, error) {
 // path returns where to write rel (slash-separated) during the run, creating its folder.
 func (s *staging) path(rel string) (string, error) {
 	p := filepath.Join(s.tmp, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	dir := filepath.Dir(p)
+	if _, ok := s.dirs.Load(dir); !ok {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("create %s: %w", dir, err)
+		}
+		s.dirs.Store(dir, true)
 	}
 	return p, nil
 }
@@ -160,7 +166,30 @@ func (s *staging) commit() error {
 		}
 		return files[i] < files[j]
 	})
+	// A staged folder whose destination does not exist yet (a first run, say,
+	// with one standings file per tournament) moves in one rename.
+	whole := map[string]bool{}
 	for _, rel := range files {
+		top, _, nested := strings.Cut(filepath.ToSlash(rel), "/")
+		if !nested || whole[top] {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(s.out, top)); os.IsNotExist(err) {
+			whole[top] = true
+		}
+	}
+	moved := map[string]bool{}
+	for _, rel := range files {
+		top, _, nested := strings.Cut(filepath.ToSlash(rel), "/")
+		if nested && whole[top] {
+			if !moved[top] {
+				if err := os.Rename(filepath.Join(s.tmp, top), filepath.Join(s.out, top)); err != nil {
+					return fmt.Errorf("move %s into place: %w", top, err)
+				}
+				moved[top] = true
+			}
+			continue
+		}
 		dst := filepath.Join(s.out, rel)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", filepath.Dir(dst), err)

@@ -441,31 +441,31 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 			Change: c.Change, Reason: c.Reason,
 		}
 		if c.RatedBefore {
-			row.RatingBefore = ptr(c.Before)
+			row.RatingBefore = r.arena.i32(c.Before)
 		}
 		if c.RatedAfter {
-			row.RatingAfter = ptr(c.After)
+			row.RatingAfter = r.arena.i32(c.After)
 		}
 		if c.Games > 0 {
-			row.OppAverage = ptr(c.OppAverage)
+			row.OppAverage = r.arena.i32(c.OppAverage)
 		}
 		if c.Tournament != 0 {
 			row.TournamentID, row.EndDate = c.Tournament, c.End
 		}
 		if c.PerGame {
-			row.OpponentID, row.OpponentRating = ptr(r.arch.Players.ID[c.Opponent]), ptr(c.OppRating)
-			row.W = ptr(float64(c.Score2) / 2)
+			row.OpponentID, row.OpponentRating = r.arena.i64(r.arch.Players.ID[c.Opponent]), r.arena.i32(c.OppRating)
+			row.W = r.arena.f64(float64(c.Score2) / 2)
 			if c.K > 0 {
-				row.PD = ptr(float64(c.Expected) / 100)
+				row.PD = r.arena.f64(float64(c.Expected) / 100)
 			}
 		}
 		if c.K > 0 {
-			row.K = ptr(c.K)
+			row.K = r.arena.i32(c.K)
 			if !c.PeriodTotal {
-				row.D = ptr(c.D)
+				row.D = r.arena.i32(c.D)
 			}
-			row.Expected = ptr(float64(c.Expected) / 100)
-			row.ChangeUnrounded = ptr(float64(c.ChangeExact) / 100)
+			row.Expected = r.arena.f64(float64(c.Expected) / 100)
+			row.ChangeUnrounded = r.arena.f64(float64(c.ChangeExact) / 100)
 		}
 		if err := r.pushCard(row); err != nil {
 			return err
@@ -486,6 +486,41 @@ func (r *runner) pushCard(row cardRow) error {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// cardArena hands out pointers for the optional columns of card rows from
+// blocks, instead of one allocation per value (millions of cards at scale).
+// Rows keep their blocks alive until they are written.
+type cardArena struct {
+	a32 []int32
+	a64 []int64
+	af  []float64
+}
+
+const arenaBlock = 1 << 14
+
+func (a *cardArena) i32(v int32) *int32 {
+	if len(a.a32) == cap(a.a32) {
+		a.a32 = make([]int32, 0, arenaBlock)
+	}
+	a.a32 = append(a.a32, v)
+	return &a.a32[len(a.a32)-1]
+}
+
+func (a *cardArena) i64(v int64) *int64 {
+	if len(a.a64) == cap(a.a64) {
+		a.a64 = make([]int64, 0, arenaBlock)
+	}
+	a.a64 = append(a.a64, v)
+	return &a.a64[len(a.a64)-1]
+}
+
+func (a *cardArena) f64(v float64) *float64 {
+	if len(a.af) == cap(a.af) {
+		a.af = make([]float64, 0, arenaBlock)
+	}
+	a.af = append(a.af, v)
+	return &a.af[len(a.af)-1]
+}
 
 // flushCards hands a full row group to the cards goroutine, or, when final
 // (after every goroutine has stopped), writes the rest and closes the file.

@@ -103,6 +103,7 @@ type runner struct {
 	cards     *parquet.GenericWriter[cardRow]
 	cardsF    *outFile
 	cardBuf   []cardRow
+	arena     cardArena
 	gameRows  int64            // games rows seen by the first pass, for progress
 	cardsCh   chan<- []cardRow // full row groups to the cards goroutine
 	cardsFree <-chan []cardRow // and their buffers back

@@ -221,6 +221,18 @@ func (s *staging) create(rel string) (*outFile, error) {
 	return &outFile{f, bufio.NewWriterSize(f, 1<<16)}, nil
 }
 
+// writeFile writes a small staged file in one write, without a buffer.
+func (s *staging) writeFile(rel string, data []byte) error {
+	p, err := s.path(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
+}
+
 func (o *outFile) finish() error {
 	if err := o.Flush(); err != nil {
 		o.f.Close()

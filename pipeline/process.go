@@ -210,12 +210,7 @@ func (r *runner) writeStandings(t *tiebreak.Tournament) error {
 	if err := tiebreak.WriteCSV(&buf, codes, rows); err != nil {
 		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
-	o, err := r.stage.create(fmt.Sprintf("standings/%d.csv", t.ID))
-	if err != nil {
-		return err
-	}
-	o.Write(buf.Bytes())
-	return o.finish()
+	return r.stage.writeFile(fmt.Sprintf("standings/%d.csv", t.ID), buf.Bytes())
 }
 
 // listRow is one row of a rating list (interface.md §3, in column order).

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // rejectSink receives rejected rows. It writes them to rejects.csv as they come
@@ -251,7 +252,7 @@ func writeParquet[T any](s *staging, rel string, rows []T) error {
 	if err != nil {
 		return err
 	}
-	w := parquet.NewGenericWriter[T](o, parquet.Compression(&parquet.Zstd))
+	w := parquet.NewGenericWriter[T](o, parquet.Compression(outputCodec))
 	if _, err := w.Write(rows); err != nil {
 		o.f.Close()
 		return fmt.Errorf("write %s: %w", rel, err)
@@ -262,3 +263,8 @@ func writeParquet[T any](s *staging, rel string, rows []T) error {
 	}
 	return o.finish()
 }
+
+// outputCodec compresses the Parquet outputs: zstd at its fastest level. The
+// outputs are written once per run and read by people's tools; the default level
+// cost about 2 s of 24 s CPU at 10M games for files a few percent smaller.
+var outputCodec = &zstd.Codec{Level: zstd.SpeedFastest}

@@ -227,7 +227,7 @@ func (r *runner) run(ctx context.Context) error {
 		if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
 			return err
 		}
-		r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(&parquet.Zstd))
+		r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(outputCodec))
 		// One goroutine writes the cards, in order, while rating goes on.
 		cardsCh, cardsFree := make(chan []cardRow, 2), make(chan []cardRow, 2)
 		r.cardsCh, r.cardsFree = cardsCh, cardsFree

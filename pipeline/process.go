@@ -6,9 +6,9 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/ratelist/ratelist/internal/arrowipc"
+	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -324,7 +324,7 @@ func (r *runner) writeList(label string, rows []listRow) error {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, row.PlayerID, 10)
 		b = append(b, ',')
-		b = appendCSVField(b, row.Name)
+		b = csvfield.Append(b, row.Name)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(row.Rating), 10)
 		b = append(b, ',')
@@ -338,9 +338,9 @@ func (r *runner) writeList(label string, rows []listRow) error {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(row.K), 10)
 		b = append(b, ',')
-		b = appendCSVField(b, row.Category)
+		b = csvfield.Append(b, row.Category)
 		b = append(b, ',')
-		b = appendCSVField(b, row.Flags)
+		b = csvfield.Append(b, row.Flags)
 		b = append(b, '\n')
 		o.Write(b)
 	}
@@ -542,19 +542,4 @@ func (r *runner) flushCards(final bool) error {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}
 	return r.cardsF.finish()
-}
-
-// appendCSVField appends s as one CSV field, quoted as encoding/csv would quote it.
-func appendCSVField(b []byte, s string) []byte {
-	if s == "" || (!strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t') {
-		return append(b, s...)
-	}
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		if s[i] == '"' {
-			b = append(b, '"')
-		}
-		b = append(b, s[i])
-	}
-	return append(b, '"')
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ratelist/ratelist/internal/csvfield"
 )
 
 // FormatValue prints a value with '.' as decimal point, whole numbers without it,
@@ -54,7 +56,7 @@ func WriteCSV(w io.Writer, codes []string, rows []Row) error {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendField(b, h)
+		b = csvfield.Append(b, h)
 	}
 	b = append(b, '\n')
 	for _, r := range rows {
@@ -66,7 +68,7 @@ func WriteCSV(w io.Writer, codes []string, rows []Row) error {
 			b = strconv.AppendInt(b, r.Player.ID, 10)
 		}
 		b = append(b, ',')
-		b = appendField(b, r.Player.Name)
+		b = csvfield.Append(b, r.Player.Name)
 		b = append(b, ',')
 		b = appendFloat(b, r.Points)
 		for _, v := range r.Values {
@@ -88,21 +90,6 @@ func appendFloat(b []byte, f float64) []byte {
 		return append(b, '0')
 	}
 	return strconv.AppendFloat(b, f, 'f', -1, 64)
-}
-
-// appendField appends one CSV field, quoted when encoding/csv would quote it.
-func appendField(b []byte, s string) []byte {
-	if s == "" || (!strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t') {
-		return append(b, s...)
-	}
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		if s[i] == '"' {
-			b = append(b, '"')
-		}
-		b = append(b, s[i])
-	}
-	return append(b, '"')
 }
 
 // WriteText writes the standings as an aligned table for people, numbers right

@@ -60,7 +60,9 @@ func isRoundRobin(system string) bool {
 	return s == "rr" || s == "berger" || strings.Contains(s, "round-robin") || strings.Contains(s, "round robin") || strings.Contains(s, "roundrobin")
 }
 
-func opposite(c byte) byte {
+// OppositeResult is the result code the opponent must have for code c in the
+// same pairing ('1' ↔ '0', 'W' ↔ 'L', '+' ↔ '-'; '=' and 'D' are their own).
+func OppositeResult(c byte) byte {
 	switch c {
 	case '1':
 		return '0'

@@ -237,24 +237,6 @@ func parseRound(rs []rune, c int, bad func(int, string, ...any) error) (Round, e
 	return rd, nil
 }
 
-func opposite(c byte) byte {
-	switch c {
-	case '1':
-		return '0'
-	case '0':
-		return '1'
-	case 'W':
-		return 'L'
-	case 'L':
-		return 'W'
-	case '+':
-		return '-'
-	case '-':
-		return '+'
-	}
-	return c
-}
-
 func isPlayed(c byte) bool { return strings.IndexByte("10=WDL", c) >= 0 }
 
 // Tournament converts the file. The system is "round-robin" when record 092 says so
@@ -287,7 +269,7 @@ func (f *File) Tournament() (*tiebreak.Tournament, error) {
 				return nil, perr(ErrPairing, "player paired with himself")
 			}
 			q := f.Players[o]
-			other := Round{Result: opposite(rd.Result)}
+			other := Round{Result: tiebreak.OppositeResult(rd.Result)}
 			switch {
 			case r < len(q.Rounds) && q.Rounds[r].Opp == p.StartNo:
 				if o < i {

@@ -402,47 +402,75 @@ func contains(s []int, v int) bool {
 	return false
 }
 
-// gameWriter streams games rows to games.parquet (row groups of 1M rows) or games.csv.
-type gameWriter struct {
-	f   *os.File
-	pw  *parquet.GenericWriter[gameRecord]
-	cw  *csv.Writer
-	tmp string
-	dst string
+// streamWriter streams the rows of one generated table to NAME.parquet (row
+// groups of 1M rows) or NAME.csv, through a temp file renamed at the end.
+type streamWriter[T any] struct {
+	f     *os.File
+	pw    *parquet.GenericWriter[T]
+	cw    *csv.Writer
+	toCSV func(T) []string
+	name  string
+	dst   string
 }
 
-func newGameWriter(o GenerateOptions) (*gameWriter, error) {
+func newStreamWriter[T any](o GenerateOptions, name string, header []string, toCSV func(T) []string) (*streamWriter[T], error) {
 	ext := ".parquet"
 	if o.CSV {
 		ext = ".csv"
 	}
-	gw := &gameWriter{dst: filepath.Join(o.Dir, "games"+ext)}
-	f, err := os.CreateTemp(o.Dir, ".games-*")
+	f, err := os.CreateTemp(o.Dir, "."+name+"-*")
 	if err != nil {
-		return nil, fmt.Errorf("create games: %w", err)
+		return nil, fmt.Errorf("create %s: %w", name, err)
 	}
 	f.Chmod(0o644)
-	gw.f, gw.tmp = f, f.Name()
+	w := &streamWriter[T]{f: f, toCSV: toCSV, name: name, dst: filepath.Join(o.Dir, name+ext)}
 	if o.CSV {
-		gw.cw = csv.NewWriter(f)
-		gw.cw.Write([]string{"tournament_id", "round", "white_id", "black_id", "white_result", "black_result", "white_points", "black_points"})
+		w.cw = csv.NewWriter(f)
+		w.cw.Write(header)
 	} else {
-		gw.pw = parquet.NewGenericWriter[gameRecord](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(1<<20))
+		w.pw = parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(1<<20))
 	}
-	return gw, nil
+	return w, nil
 }
 
-func (gw *gameWriter) write(gs []gameRecord) error {
-	if gw.pw != nil {
-		if _, err := gw.pw.Write(gs); err != nil {
-			return fmt.Errorf("write games: %w", err)
+func (w *streamWriter[T]) write(rows []T) error {
+	if w.pw != nil {
+		if _, err := w.pw.Write(rows); err != nil {
+			return fmt.Errorf("write %s: %w", w.name, err)
 		}
 		return nil
 	}
-	for _, g := range gs {
-		gw.cw.Write(gameCSV(g))
+	for _, r := range rows {
+		w.cw.Write(w.toCSV(r))
 	}
-	return gw.cw.Error()
+	return w.cw.Error()
+}
+
+func (w *streamWriter[T]) close() error {
+	var err error
+	if w.pw != nil {
+		err = w.pw.Close()
+	} else {
+		w.cw.Flush()
+		err = w.cw.Error()
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(w.f.Name())
+		return fmt.Errorf("write %s: %w", w.name, err)
+	}
+	return os.Rename(w.f.Name(), w.dst)
+}
+
+func (w *streamWriter[T]) abort() {
+	w.f.Close()
+	os.Remove(w.f.Name())
+}
+
+func newGameWriter(o GenerateOptions) (*streamWriter[gameRecord], error) {
+	return newStreamWriter(o, "games", []string{"tournament_id", "round", "white_id", "black_id", "white_result", "black_result", "white_points", "black_points"}, gameCSV)
 }
 
 func gameCSV(g gameRecord) []string {
@@ -464,29 +492,6 @@ func gameCSV(g gameRecord) []string {
 	}
 	return []string{strconv.FormatInt(g.TournamentID, 10), strconv.Itoa(int(g.Round)), strconv.FormatInt(g.WhiteID, 10),
 		opt64(g.BlackID), g.WhiteResult, br, opt32(g.WhitePoints), opt32(g.BlackPoints)}
-}
-
-func (gw *gameWriter) close() error {
-	var err error
-	if gw.pw != nil {
-		err = gw.pw.Close()
-	} else {
-		gw.cw.Flush()
-		err = gw.cw.Error()
-	}
-	if cerr := gw.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(gw.tmp)
-		return fmt.Errorf("write games: %w", err)
-	}
-	return os.Rename(gw.tmp, gw.dst)
-}
-
-func (gw *gameWriter) abort() {
-	gw.f.Close()
-	os.Remove(gw.tmp)
 }
 
 // writeTable writes a small table as NAME.parquet or NAME.csv, atomically.

@@ -2,17 +2,12 @@ package pipeline
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // tableRecord is one tables row as the generator writes it (interface.md §1).
@@ -197,45 +192,8 @@ func (g *jokerGen) game(recs []tableRecord, id, at int64, tour *int64) []tableRe
 	return recs
 }
 
-// tableWriter streams tables rows to tables.parquet or tables.csv, atomically.
-type tableWriter struct {
-	f   *os.File
-	pw  *parquet.GenericWriter[tableRecord]
-	cw  *csv.Writer
-	dst string
-}
-
-func newTableWriter(o GenerateOptions) (*tableWriter, error) {
-	ext := ".parquet"
-	if o.CSV {
-		ext = ".csv"
-	}
-	f, err := os.CreateTemp(o.Dir, ".tables-*")
-	if err != nil {
-		return nil, fmt.Errorf("create tables: %w", err)
-	}
-	f.Chmod(0o644)
-	tw := &tableWriter{f: f, dst: filepath.Join(o.Dir, "tables"+ext)}
-	if o.CSV {
-		tw.cw = csv.NewWriter(f)
-		tw.cw.Write([]string{"game_id", "tournament_id", "played_at", "player_id", "place", "score", "left_table", "stopped_pulka"})
-	} else {
-		tw.pw = parquet.NewGenericWriter[tableRecord](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(1<<20))
-	}
-	return tw, nil
-}
-
-func (tw *tableWriter) write(recs []tableRecord) error {
-	if tw.pw != nil {
-		if _, err := tw.pw.Write(recs); err != nil {
-			return fmt.Errorf("write tables: %w", err)
-		}
-		return nil
-	}
-	for _, r := range recs {
-		tw.cw.Write(tableCSV(r))
-	}
-	return tw.cw.Error()
+func newTableWriter(o GenerateOptions) (*streamWriter[tableRecord], error) {
+	return newStreamWriter(o, "tables", []string{"game_id", "tournament_id", "played_at", "player_id", "place", "score", "left_table", "stopped_pulka"}, tableCSV)
 }
 
 // tableCSV renders one tables row; played_at is RFC 3339 in UTC.
@@ -250,27 +208,4 @@ func tableCSV(r tableRecord) []string {
 	return []string{strconv.FormatInt(r.GameID, 10), tour, time.UnixMicro(r.PlayedAt).UTC().Format(time.RFC3339),
 		strconv.FormatInt(r.PlayerID, 10), strconv.Itoa(int(r.Place)), strconv.Itoa(int(r.Score)),
 		strconv.FormatBool(r.LeftTable), pulka}
-}
-
-func (tw *tableWriter) close() error {
-	var err error
-	if tw.pw != nil {
-		err = tw.pw.Close()
-	} else {
-		tw.cw.Flush()
-		err = tw.cw.Error()
-	}
-	if cerr := tw.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tw.f.Name())
-		return fmt.Errorf("write tables: %w", err)
-	}
-	return os.Rename(tw.f.Name(), tw.dst)
-}
-
-func (tw *tableWriter) abort() {
-	tw.f.Close()
-	os.Remove(tw.f.Name())
 }

@@ -9,6 +9,7 @@ type calc struct {
 	score  []int // face-value final scores, half-points
 	adj    []int // scores as used in opponents' tiebreaks, half-points
 	bh     []int // plain BH per player (half-points), for AOB; nil until needed
+	buf    []item
 }
 
 // item is one round's addend. val is the opponent's (or dummy's) score in
@@ -52,8 +53,10 @@ func newCalc(m *model, policy Policy, rr bool, score []int) *calc {
 }
 
 // items lists player i's rounds as tiebreak addends under the policy.
+//
+// The returned slice is reused by the next call.
 func (c *calc) items(i int, scores []int, slots []slot) []item {
-	out := make([]item, 0, len(slots))
+	out := c.buf[:0]
 	spr := 0 // score before the round, half-points
 	n := len(slots)
 	for r, s := range slots {
@@ -80,14 +83,16 @@ func (c *calc) items(i int, scores []int, slots []slot) []item {
 		out = append(out, it)
 		spr += s.pts
 	}
+	c.buf = out
 	return out
 }
 
 // trim applies Cut-n and Median-n. Under the 2023+ rules voluntarily unplayed rounds
 // are cut first; for SB (sbRule) the TEC rule picks, of the smallest VUR contribution
 // and the least significant opponent's contribution, the larger one.
+//
+// It works in place: items is reordered and the result shares its storage.
 func trim(items []item, cut, median int, vurFirst, sbRule bool) []item {
-	items = append([]item(nil), items...)
 	remove := func(k int) { items = append(items[:k], items[k+1:]...) }
 	for k := 0; k < cut+median && len(items) > 0; k++ {
 		least := 0

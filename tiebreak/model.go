@@ -94,15 +94,17 @@ func newModel(t *Tournament, opt Options) (*model, error) {
 	}
 	m := &model{t: t, n: n, slots: make([][]slot, np), score: make([]int, np)}
 	m.rr = opt.ForfeitsPlayed || isRoundRobin(t.System)
-	for i := range m.slots {
-		m.slots[i] = make([]slot, n)
-		for r := range m.slots[i] {
-			m.slots[i][r] = slot{opp: -1, code: 'Z'}
-		}
+	// One backing array each for the slots and the used marks (one tournament
+	// at a time, but tens of thousands of tournaments per run).
+	all := make([]slot, np*n)
+	for k := range all {
+		all[k] = slot{opp: -1, code: 'Z'}
 	}
+	usedAll := make([]bool, np*n)
 	used := make([][]bool, np)
-	for i := range used {
-		used[i] = make([]bool, n)
+	for i := range m.slots {
+		m.slots[i] = all[i*n : (i+1)*n : (i+1)*n]
+		used[i] = usedAll[i*n : (i+1)*n : (i+1)*n]
 	}
 	for gi, g := range t.Games {
 		if g.Round < 1 {

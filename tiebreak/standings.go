@@ -54,8 +54,9 @@ func Standings(t *Tournament, codes []string, opt Options) ([]Row, error) {
 	e := &engine{m: m, opt: opt, policy: policy, calcs: map[calcKey]*calc{}, rcalcs: map[bool]*rcalc{}}
 	np := len(t.Players)
 	vals := make([][]Value, np)
+	valsAll := make([]Value, np*len(parsed))
 	for i := range vals {
-		vals[i] = make([]Value, len(parsed))
+		vals[i] = valsAll[i*len(parsed) : (i+1)*len(parsed) : (i+1)*len(parsed)]
 	}
 	for k, c := range parsed {
 		if c.Base == "DE" {

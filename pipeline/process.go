@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -244,23 +246,24 @@ func (r *runner) emitList() error {
 		return err
 	}
 	type entry struct {
+		rating   int32
 		p        int32
 		k        int32
 		category string
 		flags    string
 	}
-	var es []entry
+	es := make([]entry, 0, len(r.prevRating)/2)
 	for p := range st.Rated {
 		if listed, k, cat, flags := r.rules.ListInfo(st, int32(p)); listed {
-			es = append(es, entry{int32(p), k, cat, flags})
+			es = append(es, entry{st.Rating[p], int32(p), k, cat, flags})
 		}
 	}
-	sort.Slice(es, func(i, j int) bool {
-		a, b := es[i].p, es[j].p
-		if st.Rating[a] != st.Rating[b] {
-			return st.Rating[a] > st.Rating[b]
+	// Highest rating first, then player_id (dense order is player_id order).
+	slices.SortFunc(es, func(a, b entry) int {
+		if a.rating != b.rating {
+			return cmp.Compare(b.rating, a.rating)
 		}
-		return a < b // dense order is player_id order
+		return cmp.Compare(a.p, b.p)
 	})
 	rows := make([]listRow, len(es))
 	for i, e := range es {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"os"
 	"slices"
@@ -252,19 +251,22 @@ func (r *runner) emitList() error {
 		category string
 		flags    string
 	}
-	es := make([]entry, 0, len(r.prevRating)/2)
+	// Sort keys: highest rating first, then player_id (dense order is player_id
+	// order), packed in one int64 so the sort moves 8 bytes, not an entry.
+	keys := make([]int64, 0, len(r.prevRating)/2)
 	for p := range st.Rated {
-		if listed, k, cat, flags := r.rules.ListInfo(st, int32(p)); listed {
-			es = append(es, entry{st.Rating[p], int32(p), k, cat, flags})
+		if st.Rated[p] {
+			keys = append(keys, int64(-st.Rating[p])<<32|int64(p))
 		}
 	}
-	// Highest rating first, then player_id (dense order is player_id order).
-	slices.SortFunc(es, func(a, b entry) int {
-		if a.rating != b.rating {
-			return cmp.Compare(b.rating, a.rating)
+	slices.Sort(keys)
+	es := make([]entry, 0, len(keys))
+	for _, key := range keys {
+		p := int32(key & 0xffffffff)
+		if listed, k, cat, flags := r.rules.ListInfo(st, p); listed {
+			es = append(es, entry{st.Rating[p], p, k, cat, flags})
 		}
-		return cmp.Compare(a.p, b.p)
-	})
+	}
 	rows := make([]listRow, len(es))
 	for i, e := range es {
 		p := e.p

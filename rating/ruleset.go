@@ -19,7 +19,8 @@ type RuleSet interface {
 	// the period's first day, last its last day. It returns the audit rows it produced.
 	ClosePeriod(st *State, first, last int32) []Card
 	// ListInfo tells whether player p is on the list now, with the K for their
-	// next games, their category band and extra flags (e.g. "i").
+	// next games, their category band and extra flags (e.g. "i"). The pipeline
+	// asks only for rated players (st.Rated[p]): nobody unrated is listed.
 	ListInfo(st *State, p int32) (listed bool, k int32, category, flags string)
 }
 

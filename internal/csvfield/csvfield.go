@@ -3,11 +3,9 @@
 // csv.Writer (rating lists and standings, hundreds of thousands of rows).
 package csvfield
 
-import "strings"
-
 // Append appends s as one CSV field.
 func Append(b []byte, s string) []byte {
-	if s == "" || (!strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t') {
+	if !needsQuotes(s) {
 		return append(b, s...)
 	}
 	b = append(b, '"')
@@ -18,4 +16,22 @@ func Append(b []byte, s string) []byte {
 		b = append(b, s[i])
 	}
 	return append(b, '"')
+}
+
+// needsQuotes is encoding/csv's rule: a separator, quote or line break anywhere,
+// or a leading space or tab.
+func needsQuotes(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] == ' ' || s[0] == '\t' {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	return false
 }

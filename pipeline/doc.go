@@ -23,4 +23,13 @@
 //
 // Every input row is either used or rejected (rejects.csv names its file, row,
 // reason and raw values); the summary's counts add up.
+//
+// Around these steps: a run holds an flock on --out (lock.go); after every
+// list it saves the run's state (state.go), which --resume, --from and --until
+// use (incremental.go); Joker tables are rated after the games (joker.go). The
+// files by stage: table.go (CSV and column-wise Parquet reading, with
+// parquetguard.go refusing hostile page sizes), archive.go (players,
+// tournaments), run.go (the two passes and the pool), process.go (one
+// tournament, lists, cards), output.go (staging and atomic commit),
+// generate.go (synthetic archives), load.go (tournaments for other verbs).
 package pipeline

@@ -1,8 +1,14 @@
 // Package rating holds the rule sets: pure functions and small state on plain Go
 // values, with no I/O and no goroutines. One file per rule set:
 //
+//   - ruleset.go: the RuleSet interface the pipeline drives (ListDay, Rate,
+//     ClosePeriod, ListInfo), so tournament-by-tournament and period-at-once
+//     systems fit one pipeline;
 //   - school.go, school_rate.go: the youth-school Elo system (school-elo.md);
+//   - fide.go, fide_state.go: FIDE's rating regulations, rated per monthly
+//     period (fide-rules.md), and the rater's saved state for --resume;
 //   - joker.go: the Joker card game's two ratings (joker.md);
+//   - event.go: the plain values they share (State, Event, Game, Card);
 //   - tables.go: FIDE's conversion tables (Table 1 p → dp, Table 2 D → PD),
 //     embedded from tables/*.tsv.
 //

@@ -4,9 +4,12 @@
 // Usage:
 //
 //	ratelist run [--archive DIR] --out DIR [--rules school|fide|FILE] [--period month|quarter|year] [--workers N]
+//	             [--until YYYY-MM] [--resume] [--from YYYY-MM] [--arrow] [--report] [--memory-limit MiB]
 //	ratelist validate --archive DIR
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
+//	ratelist import trf|pgn|csv FILE... --archive DIR
+//	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
 //
 // Exit codes: 0 success; 1 the job failed (nothing half-written is left in

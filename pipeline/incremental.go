@@ -53,7 +53,7 @@ func (r *runner) planResume() error {
 		if err != nil {
 			return fmt.Errorf("parsing --until: %w", err)
 		}
-		r.untilKey = k
+		r.untilKey, r.hasUntil = k, true
 		r.lastPeriod = min(r.lastPeriod, k)
 	}
 	if r.opt.Out == "" || r.opt.onTournament != nil || (!r.opt.Resume && r.opt.From == "") {
@@ -89,15 +89,18 @@ func (r *runner) planResume() error {
 	if err := r.restore(s); err != nil {
 		return fmt.Errorf("%s: %w (run a full reprocess without --resume or --from)", path, err)
 	}
-	r.startKey = s.Key + 1
+	r.startKey, r.resumed = s.Key+1, true
 	r.curPeriod = r.startKey
 	r.sum.ResumedFrom = periodLabel(r.opt.Period, s.Key)
 	r.opt.Log.Info("continuing from saved state", "state", path, "first_period", periodLabel(r.opt.Period, r.startKey))
 	return nil
 }
 
-// inRun tells whether a tournament whose list is period key is rated by this run.
-func (r *runner) inRun(key int) bool { return key >= r.startKey && key <= r.untilKey }
+// inRun tells whether a tournament whose list is period key belongs to this run:
+// not taken in by the state it resumed from, and not after --until.
+func (r *runner) inRun(key int) bool {
+	return (!r.resumed || key >= r.startKey) && (!r.hasUntil || key <= r.untilKey)
+}
 
 // carryCards copies the cards of periods before label from the previous
 // cards.parquet, so that a resumed run's cards equal a full run's.

@@ -208,3 +208,33 @@ func TestResumeFide(t *testing.T) {
 		t.Fatalf("lists/2025-03.csv is nearly empty:\n%s", want["lists/2025-03.csv"])
 	}
 }
+
+// TestStandingsWithoutRatedTournaments: tournaments the rule set does not rate
+// (Scrabble, unrated chess) still get standings, even when no rated tournament
+// exists or they end before the first one.
+func TestStandingsWithoutRatedTournaments(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players.csv": goodPlayers,
+		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated
+20,Scrabble Cup,2025-01-10,2025-01-10,swiss,2,scrabble,false
+21,Friendly,2025-02-01,2025-02-01,swiss,1,chess,false
+`,
+		"games.csv": `tournament_id,round,white_id,black_id,white_result,black_result,white_points,black_points
+20,1,1,2,1,0,420,380
+20,1,3,4,0,1,350,400
+20,2,1,4,=,=,390,390
+20,2,2,3,1,0,410,300
+21,1,1,2,=,=,,
+`,
+	})
+	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: out})
+	if sum.StandingsWritten != 2 || sum.Lists != 0 {
+		t.Errorf("standings %d, lists %d; want 2 standings and no list", sum.StandingsWritten, sum.Lists)
+	}
+	for _, f := range []string{"standings/20.csv", "standings/21.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

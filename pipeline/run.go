@@ -115,6 +115,7 @@ type runner struct {
 	// periods after untilKey are left for later.
 	fingerprint        string
 	startKey, untilKey int
+	resumed, hasUntil  bool
 	seen               []int64
 }
 

@@ -1,7 +1,7 @@
 package pipeline
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -22,8 +22,7 @@ const maxPageSize = 256 << 20
 // page larger than maxPageSize, and zstd frames that claim more than their page.
 // After it, what decompression can allocate is bounded by the file's size.
 func checkPages(ra io.ReaderAt, size int64, pf *parquet.File, cols []int) error {
-	br := bufio.NewReaderSize(nil, 512)
-	compact := thrift.CompactProtocol{}
+	var buf []byte
 	for gi, rg := range pf.Metadata().RowGroups {
 		for _, ci := range cols {
 			if ci < 0 || ci >= len(rg.Columns) {
@@ -39,13 +38,12 @@ func checkPages(ra io.ReaderAt, size int64, pf *parquet.File, cols []int) error 
 				return fmt.Errorf("%w: row group %d column %d lies outside the file", ErrUnreadable, gi, ci)
 			}
 			for pos := start; pos < end; {
-				cr := &countingReader{r: io.NewSectionReader(ra, pos, end-pos)}
-				br.Reset(cr)
 				var h format.PageHeader
-				if err := thrift.NewDecoder(compact.NewReader(br)).Decode(&h); err != nil {
+				n, err := readPageHeader(ra, pos, end, &h, &buf)
+				if err != nil {
 					return fmt.Errorf("%w: row group %d column %d: page header at byte %d: %w", ErrUnreadable, gi, ci, pos, err)
 				}
-				body := pos + cr.n - int64(br.Buffered())
+				body := pos + n
 				if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageSize || h.CompressedPageSize < 0 ||
 					body+int64(h.CompressedPageSize) > end {
 					return fmt.Errorf("%w: row group %d column %d: page at byte %d claims %d bytes (%d compressed)",
@@ -116,13 +114,31 @@ func checkZstdFrame(ra io.ReaderAt, from, to, pageSize int64) error {
 	return nil
 }
 
-type countingReader struct {
-	r io.Reader
-	n int64
-}
+// maxHeaderSize bounds a page header (its statistics may hold values).
+const maxHeaderSize = 1 << 20
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+// readPageHeader decodes the page header at pos from a bounded buffer (4 KB,
+// growing up to maxHeaderSize), so that a length inside a hostile header can
+// never make the decoder allocate: it only slices the buffer. It returns the
+// header's size.
+func readPageHeader(ra io.ReaderAt, pos, end int64, h *format.PageHeader, buf *[]byte) (int64, error) {
+	for size := int64(4 << 10); ; size *= 8 {
+		size = min(size, end-pos, maxHeaderSize)
+		if int64(cap(*buf)) < size {
+			*buf = make([]byte, size)
+		}
+		b := (*buf)[:size]
+		if _, err := ra.ReadAt(b, pos); err != nil && err != io.EOF {
+			return 0, err
+		}
+		rd := new(thrift.CompactProtocol).NewReaderFromBytes(b)
+		*h = format.PageHeader{}
+		err := thrift.NewDecoder(rd).Decode(h)
+		if err == nil {
+			return size - int64(rd.Reader().(*bytes.Reader).Len()), nil
+		}
+		if size == end-pos || size == maxHeaderSize {
+			return 0, err
+		}
+	}
 }

@@ -152,3 +152,26 @@ func BenchmarkStandings(b *testing.B) {
 	}
 	games(b, rows, b.Elapsed().Seconds())
 }
+
+// BenchmarkWriteList: one 200k-player list as CSV and Parquet (rows/s).
+func BenchmarkWriteList(b *testing.B) {
+	rows := make([]listRow, 200000)
+	for i := range rows {
+		ch := int32(i%31 - 15)
+		rows[i] = listRow{Rank: int32(i + 1), PlayerID: int64(10001 + i), Name: "Ivanov, Ivan", Rating: int32(2400 - i/100),
+			Change: &ch, GamesPeriod: int32(i % 9), GamesTotal: int32(30 + i%200), K: 15, Category: "2"}
+	}
+	var n int64
+	for b.Loop() {
+		s, err := newStaging(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := &runner{stage: s}
+		if err := r.writeList("2025-01", rows); err != nil {
+			b.Fatal(err)
+		}
+		n += int64(len(rows))
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")
+}

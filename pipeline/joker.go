@@ -425,6 +425,12 @@ func jokerDays(us int64) int32 { return int32(floorDiv(us, 86400e6)) }
 // rateJokerGames is step 3: rate in order, write the audit trail and the lists.
 func (r *runner) rateJokerGames(ctx context.Context, rows []jokerRow, games []jokerGameRef, rules *rating.JokerRules) error {
 	sum := r.jokerSummary()
+	if r.hasUntil { // --until: games after that period are left for a later run
+		n := sort.Search(len(games), func(i int) bool {
+			return periodKey(r.opt.Period, jokerDays(games[i].at)) > r.untilKey
+		})
+		games = games[:n]
+	}
 	if len(games) == 0 {
 		return nil
 	}
@@ -535,6 +541,11 @@ func (r *runner) rateJokerGames(ctx context.Context, rows []jokerRow, games []jo
 // rating, then personal rating (both descending), then player_id.
 func (r *runner) emitJokerList(key int, st *rating.JokerState, rules *rating.JokerRules) error {
 	label := periodLabel(r.opt.Period, key)
+	if r.resumed && key < r.startKey {
+		// Written by the run this one resumes: the Joker ratings are recomputed
+		// from the start (they are cheap), but lists already there stay as they are.
+		return nil
+	}
 	var idx []int32
 	for p, n := range st.Games {
 		if n > 0 {

@@ -712,3 +712,69 @@ func TestJokerIndependent(t *testing.T) {
 }
 
 func atoi(s string) int { v, _ := strconv.Atoi(s); return v }
+
+// TestJokerUntil: --until also bounds the Joker lists: no Joker list after it,
+// and the lists up to it equal a full run's.
+func TestJokerUntil(t *testing.T) {
+	dir := t.TempDir()
+	if err := Generate(context.Background(), GenerateOptions{Players: 120, Games: 3000, Months: 4, Seed: 17, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
+		t.Fatal(err)
+	}
+	full, part := t.TempDir(), t.TempDir()
+	if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: full, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: part, Workers: 2, Until: "2024-10"}); err != nil {
+		t.Fatal(err)
+	}
+	f, p := readTree(t, full), readTree(t, part)
+	n := 0
+	for name, b := range p {
+		if !strings.HasPrefix(name, "lists/joker/") {
+			continue
+		}
+		n++
+		if label := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(name, "lists/joker/"), ".csv"), ".parquet"); label > "2024-10" {
+			t.Errorf("--until 2024-10 wrote %s", name)
+		}
+		if !bytes.Equal(b, f[name]) {
+			t.Errorf("%s differs from the full run's", name)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Joker list up to 2024-10: the test proves nothing")
+	}
+}
+
+// TestJokerResume: a resumed run does not rewrite Joker lists of earlier
+// periods, and its later Joker lists equal a full run's.
+func TestJokerResume(t *testing.T) {
+	dir := t.TempDir()
+	if err := Generate(context.Background(), GenerateOptions{Players: 120, Games: 3000, Months: 4, Seed: 18, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
+		t.Fatal(err)
+	}
+	full, inc := t.TempDir(), t.TempDir()
+	for _, o := range []Options{{Out: full}, {Out: inc, Until: "2024-10"}} {
+		o.Archive, o.Workers = os.DirFS(dir), 2
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	early := filepath.Join(inc, "lists", "joker", "2024-09.csv")
+	before, err := os.Stat(early)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: inc, Workers: 2, Resume: true}); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(early); !os.SameFile(before, after) {
+		t.Error("the resumed run rewrote lists/joker/2024-09.csv")
+	}
+	f, g := readTree(t, full), readTree(t, inc)
+	for name, b := range f {
+		if strings.HasPrefix(name, "lists/joker/") && !bytes.Equal(b, g[name]) {
+			t.Errorf("%s differs from the full run's", name)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,25 @@ base_rating = 2000`, "", func(r Rules) bool {
 				t.Errorf("settings not applied: %+v", r.School)
 			}
 		})
+	}
+}
+
+// TestDocumentedRulesFile: the example in docs/rules.md is a valid rules file.
+func TestDocumentedRulesFile(t *testing.T) {
+	doc, err := os.ReadFile("../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```toml\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/rules.md has no ```toml example")
+	}
+	r, err := ParseRules("docs/rules.md", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Tiebreaks.Scrabble.Sets["championship"].B != 0.003 {
+		t.Errorf("the example's coefficient set was not read: %+v", r.Tiebreaks.Scrabble.Sets)
 	}
 }

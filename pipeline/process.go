@@ -421,6 +421,9 @@ type cardRow struct {
 	OpponentRating *int32   `parquet:"opponent_rating,optional"`
 	PD             *float64 `parquet:"pd,optional"`
 	W              *float64 `parquet:"w,optional"`
+	// The rating the tournament was rated with (Ro): the rating before, or a
+	// newcomer's stage-one initial rating.
+	RatingUsed *int32 `parquet:"rating_used,optional"`
 }
 
 const cardsPerRowGroup = 1 << 16
@@ -445,6 +448,9 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		}
 		if c.RatedAfter {
 			row.RatingAfter = r.arena.i32(c.After)
+		}
+		if c.RatedUsed {
+			row.RatingUsed = r.arena.i32(c.Used)
 		}
 		if c.Games > 0 {
 			row.OppAverage = r.arena.i32(c.OppAverage)

@@ -69,6 +69,10 @@ type Card struct {
 	Change      int32 // rounded, as applied
 	Stage       int8
 	Reason      string
+	// Used is Ro, the rating the tournament was rated with (valid when
+	// RatedUsed): the rating before, or a newcomer's stage-one initial rating.
+	Used      int32
+	RatedUsed bool
 
 	// Optional detail of per-period rule sets (FIDE); the school system leaves
 	// these zero.

@@ -141,7 +141,8 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	for i := range r.parts {
 		pt := &r.parts[i]
 		p := pt.player
-		c := Card{Player: p, RatedBefore: st.Rated[p], Before: st.Rating[p], Games: pt.n, Score2: pt.w2, Stage: int8(stage)}
+		c := Card{Player: p, RatedBefore: st.Rated[p], Before: st.Rating[p], Games: pt.n, Score2: pt.w2, Stage: int8(stage),
+			Used: pt.start, RatedUsed: pt.ratedStart}
 		opp := r.opps[pt.oppFrom:pt.oppTo]
 		if pt.n > 0 {
 			c.OppAverage = AverageRating(opp)

@@ -66,7 +66,8 @@ func TestRateStage1Newcomer(t *testing.T) {
 	st.Elo[5] = 1900
 	r := NewSchoolRater(DefaultSchool(), st)
 	cards := r.Rate(st, &Event{Games: []Game{g(0, 1, 2), g(0, 2, 2), g(0, 3, 2), g(0, 4, 0), g(5, 1, 1)}})
-	if c := cards[0]; c.Reason != ReasonInitialStage1 || c.K != 40 || c.Change != 40 || st.Rating[0] != 1640 || st.Tournaments[0] != 1 || st.GamesTotal[0] != 4 {
+	if c := cards[0]; c.Reason != ReasonInitialStage1 || c.K != 40 || c.Change != 40 || st.Rating[0] != 1640 || st.Tournaments[0] != 1 || st.GamesTotal[0] != 4 ||
+		!c.RatedUsed || c.Used != 1600 || c.RatedBefore {
 		t.Errorf("newcomer: card %+v, rating %d", c, st.Rating[0])
 	}
 	// Opponent 1 (K 15) lost to 0 and drew 5 (2000): n 2 < 4 → unchanged but counted.

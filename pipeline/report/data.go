@@ -60,6 +60,16 @@ type card struct {
 	Change          int32    `parquet:"change"`
 	RatingAfter     *int32   `parquet:"rating_after,optional"`
 	Reason          string   `parquet:"reason"`
+	RatingUsed      *int32   `parquet:"rating_used,optional"`
+}
+
+// Ro is the rating the tournament was rated with: rating_used (which also holds
+// a newcomer's initial rating), else the rating before.
+func (c *card) Ro() *int32 {
+	if c.RatingUsed != nil {
+		return c.RatingUsed
+	}
+	return c.RatingBefore
 }
 
 // summary is the part of summary.json the report uses.

@@ -190,8 +190,8 @@ func (s *site) games(t *tourInfo, id int64) []gameView {
 			gv.Color = color
 			o := tt.Players[opp]
 			gv.OppID, gv.OppName = o.ID, o.Name
-			if c := s.cardOf(t.ID, o.ID); c != nil && c.RatingBefore != nil {
-				gv.OppRating = strconv.Itoa(int(*c.RatingBefore))
+			if c := s.cardOf(t.ID, o.ID); c != nil && c.Ro() != nil {
+				gv.OppRating = strconv.Itoa(int(*c.Ro()))
 			} else if t.Rated {
 				gv.OppRating = "unrated"
 			}
@@ -385,8 +385,8 @@ func (s *site) crosstable(t *tourInfo, st *standings) *crosstable {
 			row.Cells[no[i]-1] = "■"
 			row.Titles[no[i]-1] = ""
 		}
-		if c := s.cardOf(t.ID, p.ID); c != nil && c.RatingBefore != nil {
-			row.Rating = strconv.Itoa(int(*c.RatingBefore))
+		if c := s.cardOf(t.ID, p.ID); c != nil && c.Ro() != nil {
+			row.Rating = strconv.Itoa(int(*c.Ro()))
 		}
 		_, row.HasPage = s.names[p.ID]
 		x.Rows = append(x.Rows, row)

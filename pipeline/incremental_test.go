@@ -238,3 +238,42 @@ func TestStandingsWithoutRatedTournaments(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeNamesStalePeriods: a tournament reported late for a period that is
+// already listed is not rated by --resume (the contract), but the run names the
+// period so that the officer reruns with --from it; a plain resume names none.
+func TestResumeNamesStalePeriods(t *testing.T) {
+	dir := genArchive(t, 15, true)
+	out := t.TempDir()
+	runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Until: "2025-01"})
+	if s := runOpt(t, Options{Archive: os.DirFS(dir), Out: t.TempDir()}); len(s.StalePeriods) != 0 {
+		t.Fatalf("a full run reports stale periods %v", s.StalePeriods)
+	}
+	// A late report: one more rated tournament ending in December 2024.
+	appendFile(t, filepath.Join(dir, "tournaments.csv"), "9999,Late Cup,2024-12-10,2024-12-11,swiss,1,chess,true,\n")
+	appendFile(t, filepath.Join(dir, "games.csv"), "9999,1,10001,10002,1,0,,\n")
+	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Resume: true})
+	if strings.Join(sum.StalePeriods, " ") != "2024-12" {
+		t.Errorf("stale periods %v, want [2024-12]", sum.StalePeriods)
+	}
+	// --from the stale period rates it; afterwards nothing is stale.
+	sum = runOpt(t, Options{Archive: os.DirFS(dir), Out: out, From: "2024-12"})
+	if len(sum.StalePeriods) != 0 {
+		t.Errorf("after --from 2024-12: stale %v", sum.StalePeriods)
+	}
+	if sum = runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Resume: true}); len(sum.StalePeriods) != 0 {
+		t.Errorf("resume after --from: stale %v", sum.StalePeriods)
+	}
+}
+
+func appendFile(t *testing.T, p, s string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}

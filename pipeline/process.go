@@ -25,6 +25,9 @@ func (r *runner) process(ti int) error {
 		return nil
 	}
 	key := periodKey(r.opt.Period, r.rules.ListDay(t.End))
+	if r.rates(t) && r.opt.onTournament == nil {
+		r.notePeriod(key, r.tournamentHash(t, rows))
+	}
 	if r.opt.onTournament == nil && !r.inRun(key) {
 		return nil // rated by an earlier run (--resume, --from) or left for a later one (--until)
 	}

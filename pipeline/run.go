@@ -64,7 +64,10 @@ type Summary struct {
 	Stage2From       int64                  `json:"stage2_from_tournament,omitempty"`
 	RejectKinds      []RejectKind           `json:"reject_kinds"`
 	ResumedFrom      string                 `json:"resumed_from,omitempty"`
-	Joker            *JokerSummary          `json:"joker,omitempty"`
+	// StalePeriods are listed periods whose rated games changed since their list
+	// was written (a late or corrected report): rerun with --from the first one.
+	StalePeriods []string      `json:"stale_periods,omitempty"`
+	Joker        *JokerSummary `json:"joker,omitempty"`
 }
 
 // gameRow is one validated games row, compact, waiting for its tournament.
@@ -116,6 +119,8 @@ type runner struct {
 	fingerprint        string
 	startKey, untilKey int
 	resumed, hasUntil  bool
+	periodHashes       map[int]uint64 // this run's fingerprints of rated periods
+	oldHashes          []periodHash   // the resumed state's
 	seen               []int64
 }
 
@@ -289,6 +294,10 @@ func (r *runner) run(ctx context.Context) error {
 		}
 	}
 	r.finishCounts()
+	if r.sum.StalePeriods = r.stalePeriods(); len(r.sum.StalePeriods) > 0 {
+		r.opt.Log.Warn("games of already listed periods changed since their lists were written (late or corrected reports): rerun with --from the first of them",
+			"periods", r.sum.StalePeriods)
+	}
 	return nil
 }
 

@@ -51,6 +51,8 @@ type savedState struct {
 	PrevRating  []int32
 	Stage2From  int64
 	RuleSet     []byte
+	// Periods: a fingerprint of each listed period's rated games (stale.go).
+	Periods []periodHash
 }
 
 // fingerprint identifies the rules and period kind a state was made with.
@@ -69,6 +71,7 @@ func (r *runner) snapshot(key int) (*savedState, error) {
 		PlayerIDs: r.arch.Players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
 		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments), Stage: st.Stage,
 		PrevOn: clone(r.prevOn), EverOn: clone(r.everOn), PrevRating: clone(r.prevRating), Stage2From: r.sum.Stage2From,
+		Periods: r.savedHashes(key),
 	}
 	if sn, ok := r.rules.(Snapshotter); ok {
 		b, err := sn.MarshalState()
@@ -192,6 +195,7 @@ func (r *runner) restore(s *savedState) error {
 	}
 	st.Stage = s.Stage
 	r.sum.Stage2From = s.Stage2From
+	r.oldHashes = s.Periods
 	var rs rating.RuleSet = r.rules
 	if sn, ok := rs.(Snapshotter); ok {
 		if err := sn.UnmarshalState(s.RuleSet); err != nil {

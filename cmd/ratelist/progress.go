@@ -68,6 +68,10 @@ func printSummary(w io.Writer, out string, s *pipeline.Summary, took time.Durati
 	if s.ResumedFrom != "" {
 		fmt.Fprintf(w, "  continued after the %s list\n", s.ResumedFrom)
 	}
+	if len(s.StalePeriods) > 0 {
+		fmt.Fprintf(w, "  WARNING: games of listed periods changed since their lists were written: %v\n", s.StalePeriods)
+		fmt.Fprintf(w, "           rerun with --from %s\n", s.StalePeriods[0])
+	}
 	if s.Joker != nil {
 		fmt.Fprintf(w, "  joker: %+v\n", *s.Joker)
 	}

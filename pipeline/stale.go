@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"hash/fnv"
+	"sort"
+)
+
+// Periods whose rated games changed after their list was written.
+//
+// A resumed run (--resume) rates only what ended after the last list. A
+// tournament reported late, or corrected, whose list period is already on disk
+// would then be silently left out. So every state keeps, per list period, a
+// fingerprint of the rated tournaments' valid games rows; a resumed run compares
+// the archive with it and names the periods that changed (log and summary),
+// telling the officer to rerun with --from.
+
+// periodHash is the fingerprint of one period: the sum (order does not matter)
+// of a hash of each rated tournament's id and valid rows.
+type periodHash struct {
+	Key  int
+	Hash uint64
+}
+
+// tournamentHash hashes a tournament's id and its valid games rows,
+// independently of their order in the file.
+func (r *runner) tournamentHash(t *Tournament, rows []gameRow) uint64 {
+	var sum uint64
+	p := r.arch.Players.ID
+	for i := range rows {
+		g := &rows[i]
+		h := fnv.New64a()
+		var b [40]byte
+		put := func(o int, v uint64) {
+			for k := 0; k < 8; k++ {
+				b[o+k] = byte(v >> (8 * k))
+			}
+		}
+		put(0, uint64(t.ID))
+		put(8, uint64(g.round))
+		put(16, uint64(p[g.white]))
+		black := uint64(0)
+		if g.black >= 0 {
+			black = uint64(p[g.black])
+		}
+		put(24, black)
+		b[32], b[33] = g.wres, g.bres
+		h.Write(b[:34])
+		sum += h.Sum64()
+	}
+	return sum*1099511628211 + uint64(t.ID) + uint64(len(rows))
+}
+
+// notePeriod adds a rated tournament to its period's fingerprint.
+func (r *runner) notePeriod(key int, h uint64) {
+	if r.periodHashes == nil {
+		r.periodHashes = map[int]uint64{}
+	}
+	r.periodHashes[key] += h
+}
+
+// savedHashes are the fingerprints a state after period key keeps: the resumed
+// state's for the periods it covered (so a change there stays detectable), this
+// run's for the rest.
+func (r *runner) savedHashes(key int) []periodHash {
+	var out []periodHash
+	for _, ph := range r.oldHashes {
+		if ph.Key < r.startKey && r.resumed {
+			out = append(out, ph)
+		}
+	}
+	for k, h := range r.periodHashes {
+		if k <= key && (!r.resumed || k >= r.startKey) {
+			out = append(out, periodHash{k, h})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// stalePeriods lists the periods before this run's first whose fingerprint in
+// the archive differs from the one saved when their list was written.
+func (r *runner) stalePeriods() []string {
+	if !r.resumed {
+		return nil
+	}
+	old := map[int]uint64{}
+	for _, ph := range r.oldHashes {
+		old[ph.Key] = ph.Hash
+	}
+	keys := map[int]bool{}
+	for k := range old {
+		keys[k] = true
+	}
+	for k := range r.periodHashes {
+		if k < r.startKey {
+			keys[k] = true
+		}
+	}
+	var stale []int
+	for k := range keys {
+		if k < r.startKey && old[k] != r.periodHashes[k] {
+			stale = append(stale, k)
+		}
+	}
+	sort.Ints(stale)
+	var out []string
+	for _, k := range stale {
+		out = append(out, periodLabel(r.opt.Period, k))
+	}
+	return out
+}

@@ -139,24 +139,11 @@ func readParquet[T any](path string) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	rows, err := parquet.Read[T](f, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w: %w", path, ErrArchive, err)
 	}
-	r := parquet.NewGenericReader[T](pf)
-	defer r.Close()
-	rows := make([]T, 0, pf.NumRows())
-	buf := make([]T, 1024)
-	for {
-		n, err := r.Read(buf)
-		rows = append(rows, buf[:n]...)
-		if err == io.EOF {
-			return rows, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w: %w", path, ErrArchive, err)
-		}
-	}
+	return rows, nil
 }
 
 // normName is the name as matched: surrounding spaces trimmed, inner runs collapsed.

@@ -248,23 +248,9 @@ func readCards(path string) ([]card, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	out, err := parquet.Read[card](f, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	r := parquet.NewGenericReader[card](pf)
-	defer r.Close()
-	out := make([]card, 0, pf.NumRows())
-	buf := make([]card, 4096)
-	for {
-		n, err := r.Read(buf)
-		out = append(out, buf[:n]...)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
 	}
 	return out, nil
 }

@@ -16,11 +16,7 @@ func ForEachTournament(ctx context.Context, dir string, fn func(*tiebreak.Tourna
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
-	_, err := Run(ctx, Options{Archive: os.DirFS(dir), ArchiveName: dir, onTournament: fn, Workers: 1})
-	if errors.Is(err, ErrRejected) {
-		return nil
-	}
-	return err
+	return forEachTournament(ctx, os.DirFS(dir), dir, fn)
 }
 
 // errFound stops ForEachTournament once LoadTournament has its tournament.

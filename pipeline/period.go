@@ -30,19 +30,11 @@ func periodKey(kind string, days int32) int {
 func periodLabel(kind string, key int) string {
 	switch kind {
 	case PeriodQuarter:
-		return fmt.Sprintf("%04d-Q%d", floorDivInt(key, 4), key-4*floorDivInt(key, 4)+1)
+		return fmt.Sprintf("%04d-Q%d", floorDiv(key, 4), key-4*floorDiv(key, 4)+1)
 	case PeriodYear:
 		return fmt.Sprintf("%04d", key)
 	}
-	return fmt.Sprintf("%04d-%02d", floorDivInt(key, 12), key-12*floorDivInt(key, 12)+1)
-}
-
-func floorDivInt(a, b int) int {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
+	return fmt.Sprintf("%04d-%02d", floorDiv(key, 12), key-12*floorDiv(key, 12)+1)
 }
 
 // CheckPeriod validates --period.
@@ -61,11 +53,11 @@ func periodBounds(kind string, key int) (first, last int32) {
 	var y, m, months int
 	switch kind {
 	case PeriodQuarter:
-		y, m, months = floorDivInt(key, 4), 3*(key-4*floorDivInt(key, 4)), 3
+		y, m, months = floorDiv(key, 4), 3*(key-4*floorDiv(key, 4)), 3
 	case PeriodYear:
 		y, m, months = key, 0, 12
 	default:
-		y, m, months = floorDivInt(key, 12), key-12*floorDivInt(key, 12), 1
+		y, m, months = floorDiv(key, 12), key-12*floorDiv(key, 12), 1
 	}
 	start := time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, time.UTC)
 	end := start.AddDate(0, months, -1)

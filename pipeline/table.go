@@ -772,7 +772,8 @@ func textToInt(t colType, s string) (int64, error) {
 	return strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 }
 
-func floorDiv(a, b int64) int64 {
+// floorDiv divides rounding toward −∞ (days before 1970, period keys).
+func floorDiv[T int | int64](a, b T) T {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--

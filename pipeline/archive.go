@@ -178,9 +178,35 @@ type playerRow struct {
 	cat   int8
 	elo   int32
 	club  string
-	file  string
-	row   int64
-	raw   string
+	rowSource
+}
+
+// rowSource is where a kept row of a small table came from, for rejecting it
+// later as a duplicate.
+type rowSource struct {
+	file string
+	row  int64
+	raw  string
+}
+
+// keepFirst sorts rows by id, stably so that file order decides among equal
+// ids, and returns the first row of each id; every later one is rejected,
+// naming the first.
+func keepFirst[T any](a *Archive, table, col string, rows []T, id func(*T) int64, src func(*T) *rowSource) []T {
+	sort.SliceStable(rows, func(i, j int) bool { return id(&rows[i]) < id(&rows[j]) })
+	kept := rows[:0]
+	first := -1
+	for i := range rows {
+		if first >= 0 && id(&rows[first]) == id(&rows[i]) {
+			s, f := src(&rows[i]), src(&rows[first])
+			a.count(table).Rejected++
+			a.rejects.add(s.file, s.row, fmt.Sprintf("duplicate %s %d (first at %s row %d)", col, id(&rows[i]), f.file, f.row), s.raw)
+			continue
+		}
+		first = i
+		kept = append(kept, rows[i])
+	}
+	return kept
 }
 
 func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
@@ -201,22 +227,16 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
 			}
 			rows = append(rows, playerRow{
 				id: b.ints[0][i], name: b.strs[1][i], birth: int32(b.ints[2][i]), cat: int8(b.ints[3][i]),
-				elo: int32(b.ints[4][i]), club: b.strs[5][i], file: b.file, row: b.first + int64(i), raw: b.values(i),
+				elo: int32(b.ints[4][i]), club: b.strs[5][i], rowSource: rowSource{b.file, b.first + int64(i), b.values(i)},
 			})
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
 	}
-	// Sort by id, keeping file order among duplicates: the first is used, the rest rejected.
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	rows = keepFirst(a, "players", "player_id", rows, func(r *playerRow) int64 { return r.id }, func(r *playerRow) *rowSource { return &r.rowSource })
 	p := &a.Players
-	for i, row := range rows {
-		if i > 0 && rows[i-1].id == row.id {
-			cnt.Rejected++
-			a.rejects.add(row.file, row.row, fmt.Sprintf("duplicate player_id %d (first at %s row %d)", row.id, rows[i-1].file, rows[i-1].row), row.raw)
-			continue
-		}
+	for _, row := range rows {
 		p.ID = append(p.ID, row.id)
 		p.Name = append(p.Name, row.name)
 		p.BirthYear = append(p.BirthYear, row.birth)
@@ -259,10 +279,8 @@ func checkPlayer(b *batch, i int) string {
 }
 
 type tournamentRow struct {
-	t    Tournament
-	file string
-	row  int64
-	raw  string
+	t Tournament
+	rowSource
 }
 
 func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
@@ -285,19 +303,14 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
 				a.reject("tournaments", b, i, reason)
 				continue
 			}
-			rows = append(rows, tournamentRow{t, b.file, b.first + int64(i), b.values(i)})
+			rows = append(rows, tournamentRow{t, rowSource{b.file, b.first + int64(i), b.values(i)}})
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].t.ID < rows[j].t.ID })
-	for i, row := range rows {
-		if i > 0 && rows[i-1].t.ID == row.t.ID {
-			cnt.Rejected++
-			a.rejects.add(row.file, row.row, fmt.Sprintf("duplicate tournament_id %d (first at %s row %d)", row.t.ID, rows[i-1].file, rows[i-1].row), row.raw)
-			continue
-		}
+	rows = keepFirst(a, "tournaments", "tournament_id", rows, func(r *tournamentRow) int64 { return r.t.ID }, func(r *tournamentRow) *rowSource { return &r.rowSource })
+	for _, row := range rows {
 		a.Tournaments = append(a.Tournaments, row.t)
 	}
 	cnt.Used = int64(len(a.Tournaments))

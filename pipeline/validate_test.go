@@ -203,3 +203,21 @@ func outEntries(t *testing.T, out string) []string {
 	}
 	return names
 }
+
+// TestTripleDuplicate: every later duplicate names the row that was kept.
+func TestTripleDuplicate(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{"players.csv": "player_id,name\n5,Ann\n5,Bob\n5,Cid\n"})
+	if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out}); !errors.Is(err, ErrRejected) {
+		t.Fatal(err)
+	}
+	got := readRejects(t, out)
+	if len(got) != 2 {
+		t.Fatalf("%d rejects, want 2", len(got))
+	}
+	for _, g := range got {
+		if !strings.Contains(g[2], "first at players.csv row 1") {
+			t.Errorf("reject %v does not name row 1", g)
+		}
+	}
+}

@@ -230,36 +230,8 @@ func (r *runner) run(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
 	r.ctx = gctx
 	if r.stage != nil && r.opt.onTournament == nil {
-		if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
+		if err := r.startCards(g); err != nil {
 			return err
-		}
-		r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(outputCodec))
-		// One goroutine writes the cards, in order, while rating goes on.
-		cardsCh, cardsFree := make(chan []cardRow, 2), make(chan []cardRow, 2)
-		r.cardsCh, r.cardsFree = cardsCh, cardsFree
-		g.Go(func() error {
-			for chunk := range cardsCh {
-				if _, err := r.cards.Write(chunk); err != nil {
-					return fmt.Errorf("write cards.parquet: %w", err)
-				}
-				if err := r.cards.Flush(); err != nil {
-					return fmt.Errorf("write cards.parquet: %w", err)
-				}
-				clear(chunk) // drop the strings it points to
-				select {
-				case cardsFree <- chunk:
-				default:
-				}
-			}
-			return nil
-		})
-		if r.startKey > r.firstPeriod {
-			if err := r.carryCards(periodLabel(r.opt.Period, r.startKey)); err != nil {
-				close(cardsCh)
-				g.Wait()
-				r.cardsF.f.Close()
-				return err
-			}
 		}
 	}
 

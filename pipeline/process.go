@@ -3,7 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/ratelist/ratelist/rating"
@@ -36,15 +36,16 @@ func (r *runner) process(ti int) error {
 		}
 	}
 	// Standings use the ratings the players had when the tournament started.
-	var tt *tiebreak.Tournament
-	if len(rows) > 0 && (r.stage != nil || r.opt.onTournament != nil) {
-		tt = r.standingsInput(t, rows)
+	standings := len(rows) > 0 && (r.stage != nil || r.opt.onTournament != nil)
+	if standings {
+		r.noteStartRatings(rows)
 	}
 	if rates {
-		ev := &rating.Event{ID: t.ID, Start: t.Start, End: t.End}
+		ev := &rating.Event{ID: t.ID, Start: t.Start, End: t.End, Games: r.evGames[:0]}
 		for _, g := range rows {
 			ev.Games = append(ev.Games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
 		}
+		r.evGames = ev.Games
 		stageBefore := r.st.Stage
 		cards := r.rules.Rate(r.st, ev)
 		r.sum.TournamentsRated++
@@ -58,14 +59,31 @@ func (r *runner) process(ti int) error {
 			return err
 		}
 	}
-	if tt == nil {
+	if !standings {
 		return nil
 	}
 	if r.opt.onTournament != nil {
-		return r.opt.onTournament(tt)
+		return r.opt.onTournament(r.standingsInput(t, rows, r.local))
 	}
 	r.sum.StandingsWritten++
-	return r.submit(func() error { return r.writeStandings(tt) })
+	return r.submit(func() error { return r.writeStandings(t, rows) })
+}
+
+// noteStartRatings records in each row the ratings its players had before the
+// tournament (0 = unrated), so that the standings can be built off the producer.
+func (r *runner) noteStartRatings(rows []gameRow) {
+	st := r.st
+	for i := range rows {
+		g := &rows[i]
+		g.wrat = 0
+		if st.Rated[g.white] {
+			g.wrat = st.Rating[g.white]
+		}
+		g.brat = 0
+		if g.black >= 0 && st.Rated[g.black] {
+			g.brat = st.Rating[g.black]
+		}
+	}
 }
 
 // submit hands a job to the worker pool.
@@ -139,61 +157,65 @@ func (r *runner) gameValues(t *Tournament, g *gameRow) string {
 	return s
 }
 
-// standingsInput builds the tiebreak engine's view of a tournament. Start
-// numbers follow the rating at the start (highest first), then player_id.
-func (r *runner) standingsInput(t *Tournament, rows []gameRow) *tiebreak.Tournament {
+// standingsInput builds the tiebreak engine's view of a tournament from its rows
+// and the start ratings noted in them. Start numbers follow the rating at the
+// start (highest first), then player_id (dense order). local is a scratch slot
+// per player, -1 on entry and on return.
+func (r *runner) standingsInput(t *Tournament, rows []gameRow, local []int32) *tiebreak.Tournament {
 	tt := &tiebreak.Tournament{
 		ID: t.ID, Name: t.Name, Start: dayTime(t.Start), End: dayTime(t.End), Rounds: int(t.Rounds),
 		System: t.System, Discipline: t.Discipline, Tiebreaks: t.Tiebreaks,
 	}
-	var ps []int32
+	type entry struct{ rating, p int32 }
+	var ps []entry
 	maxRound := int32(0)
 	for _, g := range rows {
-		for _, p := range []int32{g.white, g.black} {
-			if p >= 0 && r.local[p] < 0 {
-				r.local[p] = 0
-				ps = append(ps, p)
-			}
+		if local[g.white] < 0 {
+			local[g.white] = 0
+			ps = append(ps, entry{g.wrat, g.white})
+		}
+		if g.black >= 0 && local[g.black] < 0 {
+			local[g.black] = 0
+			ps = append(ps, entry{g.brat, g.black})
 		}
 		maxRound = max(maxRound, g.round)
 	}
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
-	rat := func(p int32) int {
-		if r.st.Rated[p] {
-			return int(r.st.Rating[p])
+	slices.SortFunc(ps, func(a, b entry) int {
+		if a.rating != b.rating {
+			return int(b.rating) - int(a.rating)
 		}
-		return 0
-	}
-	sort.Slice(ps, func(i, j int) bool {
-		if a, b := rat(ps[i]), rat(ps[j]); a != b {
-			return a > b
-		}
-		return ps[i] < ps[j]
+		return int(a.p) - int(b.p)
 	})
-	for i, p := range ps {
-		r.local[p] = int32(i)
-		tt.Players = append(tt.Players, tiebreak.Player{
-			ID: r.arch.Players.ID[p], StartNo: i + 1, Name: r.arch.Players.Name[p], Rating: rat(p),
-		})
+	tt.Players = make([]tiebreak.Player, len(ps))
+	for i, e := range ps {
+		local[e.p] = int32(i)
+		tt.Players[i] = tiebreak.Player{
+			ID: r.arch.Players.ID[e.p], StartNo: i + 1, Name: r.arch.Players.Name[e.p], Rating: int(e.rating),
+		}
 	}
-	for _, g := range rows {
-		tg := tiebreak.Game{Round: int(g.round), White: int(r.local[g.white]), Black: -1,
+	tt.Games = make([]tiebreak.Game, len(rows))
+	for i, g := range rows {
+		tg := tiebreak.Game{Round: int(g.round), White: int(local[g.white]), Black: -1,
 			WhiteResult: g.wres, BlackResult: g.bres, WhitePoints: g.wpts, BlackPoints: g.bpts, HasPoints: g.hasPts}
 		if g.black >= 0 {
-			tg.Black = int(r.local[g.black])
+			tg.Black = int(local[g.black])
 		}
-		tt.Games = append(tt.Games, tg)
+		tt.Games[i] = tg
 	}
-	for _, p := range ps {
-		r.local[p] = -1
+	for _, e := range ps {
+		local[e.p] = -1
 	}
 	return tt
 }
 
 // writeStandings computes and writes standings/TOURNAMENT_ID.csv (a pool job).
-func (r *runner) writeStandings(t *tiebreak.Tournament) error {
+func (r *runner) writeStandings(tour *Tournament, rows []gameRow) error {
+	local := r.scratch.Get().(*[]int32)
+	t := r.standingsInput(tour, rows, *local)
+	r.scratch.Put(local)
 	codes := tiebreak.SplitCodes(t.Tiebreaks)
 	if _, err := tiebreak.ParseCodes(t.Tiebreaks); err != nil || len(codes) == 0 {
 		if err != nil {
@@ -202,12 +224,12 @@ func (r *runner) writeStandings(t *tiebreak.Tournament) error {
 		}
 		codes = tiebreak.DefaultCodes(t.Discipline)
 	}
-	rows, err := tiebreak.Standings(t, codes, r.opt.Rules.Tiebreaks)
+	st, err := tiebreak.Standings(t, codes, r.opt.Rules.Tiebreaks)
 	if err != nil {
 		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
 	var buf bytes.Buffer
-	if err := tiebreak.WriteCSV(&buf, codes, rows); err != nil {
+	if err := tiebreak.WriteCSV(&buf, codes, st); err != nil {
 		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
 	return r.stage.writeFile(fmt.Sprintf("standings/%d.csv", t.ID), buf.Bytes())

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
@@ -79,6 +80,7 @@ type gameRow struct {
 	wres, bres   byte
 	hasPts       bool
 	wpts, bpts   int32
+	wrat, brat   int32 // ratings at the tournament's start (0 = unrated), for standings
 }
 
 type runner struct {
@@ -111,8 +113,11 @@ type runner struct {
 	cardsCh   chan<- []cardRow // full row groups to the cards goroutine
 	cardsFree <-chan []cardRow // and their buffers back
 
-	// Scratch for per-tournament checks.
-	local []int32
+	// Scratch for per-tournament checks (producer), for rating events, and a
+	// pool of per-player slots (-1) for the standings jobs.
+	local   []int32
+	evGames []rating.Game
+	scratch sync.Pool
 
 	// Incremental runs: periods before startKey are taken from the saved state,
 	// periods after untilKey are left for later.
@@ -217,10 +222,8 @@ func (r *runner) run(ctx context.Context) error {
 		r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
 	}
 	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
-	r.local = make([]int32, n)
-	for i := range r.local {
-		r.local[i] = -1
-	}
+	r.local = newLocal(n)
+	r.scratch.New = func() any { l := newLocal(n); return &l }
 	r.fingerprint = fingerprint(r.opt.Rules, r.opt.Period)
 	r.planOrder()
 	if err := r.planResume(); err != nil {
@@ -271,6 +274,15 @@ func (r *runner) run(ctx context.Context) error {
 			"periods", r.sum.StalePeriods)
 	}
 	return nil
+}
+
+// newLocal returns n per-player slots set to -1.
+func newLocal(n int) []int32 {
+	l := make([]int32, n)
+	for i := range l {
+		l[i] = -1
+	}
+	return l
 }
 
 // planOrder sorts tournaments into rating order (school-elo.md §3.11) and finds
@@ -412,6 +424,9 @@ func (r *runner) readGames(ctx context.Context) error {
 				r.arch.reject("games", b, i, reason)
 			} else {
 				g.file = fi
+				if r.bufs[ti] == nil { // pass one counted its rows
+					r.bufs[ti] = make([]gameRow, 0, r.remaining[ti])
+				}
 				r.bufs[ti] = append(r.bufs[ti], g)
 			}
 			if ti >= 0 {

@@ -1,6 +1,9 @@
 package rating
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // SchoolRater applies the school system tournament by tournament. It keeps
 // scratch buffers between calls, so one SchoolRater serves one goroutine.
@@ -83,7 +86,7 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 			add(g.Black)
 		}
 	}
-	sort.Slice(r.parts, func(i, j int) bool { return r.parts[i].player < r.parts[j].player })
+	slices.SortFunc(r.parts, func(a, b participant) int { return cmp.Compare(a.player, b.player) })
 	for i := range r.parts {
 		r.local[r.parts[i].player] = int32(i + 1)
 	}

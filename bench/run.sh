@@ -3,20 +3,23 @@
 # and 30M games (200k players, 24 months; generated once and kept in bench/data),
 # beside a bare parquet-go decode of the same files measured in the same run.
 # Usage: bench/run.sh [SIZES...]   (default: 1000000 10000000 30000000)
+# BENCH_OUT=DIR puts the run's output there (default: a temporary folder under
+# /tmp, on disk); BENCH_OUT=/dev/shm measures without the disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000 30000000)
 mkdir -p bench/data bin
 go build -o bin/ratelist ./cmd/ratelist
 go build -o bin/decode ./bench/decode
-out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-printf '%-10s %10s %10s %12s %10s %8s\n' games run_s decode_s games/s peak_MB ratio
+out=$(mktemp -d "${BENCH_OUT:-${TMPDIR:-/tmp}}/ratelist-bench.XXXXXX"); trap 'rm -rf "$out"' EXIT
+printf '%-10s %8s %8s %8s %9s %12s %8s %6s\n' games run_s user_s sys_s decode_s games/s peak_MB ratio
 for n in "${sizes[@]}"; do
   a=bench/data/g$n
   [ -f "$a/games.parquet" ] || bin/ratelist generate --players 200000 --games "$n" --months 24 --seed 1 --archive "$a" >/dev/null
   d=$(bin/decode "$a" | awk '{print $5}')
-  rm -rf "$out/o"
-  /usr/bin/time -f '%e %M' -o "$out/t" bin/ratelist run --archive "$a" --out "$out/o" --quiet || true
-  read -r wall rss < "$out/t"
-  awk -v n="$n" -v w="$wall" -v d="$d" -v r="$rss" 'BEGIN{printf "%-10d %10.2f %10.2f %12.0f %10.0f %8.1f\n", n, w, d, n/w, r/1024, w/d}'
+  # Write the previous output's deletion out before the timed run, not during it.
+  rm -rf "$out/o"; sync
+  /usr/bin/time -f '%e %M %U %S' -o "$out/t" bin/ratelist run --archive "$a" --out "$out/o" --quiet || true
+  read -r wall rss user sys < "$out/t"
+  awk -v n="$n" -v w="$wall" -v d="$d" -v r="$rss" -v u="$user" -v s="$sys" 'BEGIN{printf "%-10d %8.2f %8.2f %8.2f %9.2f %12.0f %8.0f %6.1f\n", n, w, u, s, d, n/w, r/1024, w/d}'
 done

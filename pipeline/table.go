@@ -470,6 +470,7 @@ type parquetSource struct {
 	rg         int // next row group
 	curs       []*colCursor
 	vals       []parquet.Value
+	badCells   []badCell // of the batch being filled
 }
 
 type colCursor struct {
@@ -661,103 +662,124 @@ func (s *parquetSource) fillPages(b *batch) (int, error) {
 			if cur == nil {
 				for i := 0; i < n; i++ {
 					b.nulls[c][i] = true
+					if b.ints[c] != nil {
+						b.ints[c][i] = 0
+					}
 				}
 			}
 		}
 		for i := 0; i < n; i++ {
 			b.bad[i] = ""
 		}
-		s.markBad(b, n)
+		s.markBad(b)
 		return n, nil
 	}
 }
 
-// decode turns parquet values into the batch's typed column c.
+// decode turns parquet values into the batch's typed column c. A value that
+// cannot be decoded becomes a null and is noted in s.badCells. The common
+// column shapes get loops of their own: this runs for every cell.
 func (s *parquetSource) decode(b *batch, c int, vals []parquet.Value) {
-	sp := s.specs[c]
-	nulls := b.nulls[c]
-	ints := b.ints[c]
-	kind := s.kinds[c]
-	for i, v := range vals {
-		if v.IsNull() {
-			nulls[i] = true
-			continue
+	sp, nulls, ints := s.specs[c], b.nulls[c], b.ints[c]
+	bad := func(i int) {
+		nulls[i], ints[i] = true, 0
+		s.badCells = append(s.badCells, badCell{i, c})
+	}
+	switch {
+	case sp.typ == tString:
+		for i, v := range vals {
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				b.strs[c][i] = string(v.ByteArray())
+			}
 		}
-		nulls[i] = false
-		switch sp.typ {
-		case tString:
-			b.strs[c][i] = string(v.ByteArray())
-		case tCode:
-			code, ok := resultCode(v.ByteArray())
-			if !ok {
-				nulls[i] = true
-				ints[i] = -1
-				continue
-			}
-			ints[i] = int64(code)
-		case tBool:
-			if v.Boolean() {
-				ints[i] = 1
-			} else {
-				ints[i] = 0
-			}
-		default:
-			var x int64
-			switch kind {
-			case parquet.Int32:
-				x = int64(v.Int32())
-			case parquet.Int64:
-				x = v.Int64()
-			case parquet.ByteArray:
-				// Tolerate text dates/numbers in Parquet written by other tools.
-				var err error
-				x, err = textToInt(sp.typ, string(v.ByteArray()))
-				if err != nil {
-					nulls[i] = true
-					ints[i] = -1
+	case sp.typ == tCode:
+		for i, v := range vals {
+			ints[i] = 0
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				code, ok := resultCode(v.ByteArray())
+				if !ok {
+					bad(i)
 					continue
 				}
-			default:
-				nulls[i] = true
-				ints[i] = -1
-				continue
+				ints[i] = int64(code)
 			}
-			switch {
-			case sp.typ == tTime && s.scale[c] > 0:
-				x *= s.scale[c]
-			case sp.typ == tTime && s.scale[c] < 0:
-				x /= -s.scale[c]
-			case s.dateFromTS[c]:
-				x = floorDiv(x*max(s.scale[c], 1), 86400e6)
+		}
+	case sp.typ != tBool && sp.typ != tTime && !s.dateFromTS[c] && s.kinds[c] == parquet.Int64:
+		for i, v := range vals {
+			ints[i] = 0
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				ints[i] = v.Int64()
 			}
-			ints[i] = x
+		}
+	case sp.typ != tBool && sp.typ != tTime && !s.dateFromTS[c] && s.kinds[c] == parquet.Int32:
+		for i, v := range vals {
+			ints[i] = 0
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				ints[i] = int64(v.Int32())
+			}
+		}
+	default:
+		for i, v := range vals {
+			ints[i] = 0
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				x, ok := s.anyInt(c, v)
+				if !ok {
+					bad(i)
+					continue
+				}
+				ints[i] = x
+			}
 		}
 	}
 }
 
-// markBad notes cells that could not be decoded (marked null with ints = -1 by decode).
-func (s *parquetSource) markBad(b *batch, n int) {
-	for c, sp := range s.specs {
-		if sp.typ == tString || s.cols[c] < 0 {
-			continue
+// anyInt decodes one non-null value of an integer, date, time or bool column.
+func (s *parquetSource) anyInt(c int, v parquet.Value) (int64, bool) {
+	sp := s.specs[c]
+	if sp.typ == tBool {
+		if v.Boolean() {
+			return 1, true
 		}
-		for i := 0; i < n; i++ {
-			if b.nulls[c][i] && b.ints[c][i] == -1 && b.bad[i] == "" {
-				b.bad[i] = sp.name + ": value of the wrong type or an invalid code"
-			}
+		return 0, true
+	}
+	var x int64
+	switch s.kinds[c] {
+	case parquet.Int32:
+		x = int64(v.Int32())
+	case parquet.Int64:
+		x = v.Int64()
+	case parquet.ByteArray:
+		// Tolerate text dates/numbers in Parquet written by other tools.
+		var err error
+		if x, err = textToInt(sp.typ, string(v.ByteArray())); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	switch {
+	case sp.typ == tTime && s.scale[c] > 0:
+		x *= s.scale[c]
+	case sp.typ == tTime && s.scale[c] < 0:
+		x /= -s.scale[c]
+	case s.dateFromTS[c]:
+		x = floorDiv(x*max(s.scale[c], 1), 86400e6)
+	}
+	return x, true
+}
+
+// badCell is a cell decode could not read: row i of column c.
+type badCell struct{ i, c int }
+
+// markBad notes, per row, the first column (in spec order) that could not be
+// decoded; decode notes bad cells column by column, so in that order.
+func (s *parquetSource) markBad(b *batch) {
+	for _, bc := range s.badCells {
+		if b.bad[bc.i] == "" {
+			b.bad[bc.i] = s.specs[bc.c].name + ": value of the wrong type or an invalid code"
 		}
 	}
-	// Reset the -1 markers so that a later null is not mistaken for a bad value.
-	for c, sp := range s.specs {
-		if sp.typ == tString {
-			continue
-		}
-		for i := 0; i < n; i++ {
-			if b.nulls[c][i] {
-				b.ints[c][i] = 0
-			}
-		}
-	}
+	s.badCells = s.badCells[:0]
 }
 
 func textToInt(t colType, s string) (int64, error) {

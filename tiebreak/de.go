@@ -1,16 +1,19 @@
 package tiebreak
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // deBlocks orders a tied group by direct encounter (C.07 art. 6). It returns the
-// group split into blocks, best first; players in one block stay tied. pts receives
-// each member's half-points against the other members.
+// group split into blocks, best first; players in one block stay tied. pts, indexed
+// by player, receives each member's half-points against the other members.
 //
 // A block boundary is drawn only where no outcome of the missing games (pairs of the
 // group that never met, each worth up to one point) could change the order: every
 // player above scores at least as much as any player below could reach, and strictly
 // more. Blocks that are smaller than the group are ordered again among themselves.
-func deBlocks(m *model, rr bool, group []int, pts map[int]int) [][]int {
+func deBlocks(m *model, rr bool, group []int, pts []int) [][]int {
 	if len(group) < 2 {
 		return [][]int{group}
 	}
@@ -34,7 +37,7 @@ func deBlocks(m *model, rr bool, group []int, pts map[int]int) [][]int {
 		}
 	}
 	sorted := append([]int(nil), group...)
-	sort.SliceStable(sorted, func(a, b int) bool { return lo[sorted[a]] > lo[sorted[b]] })
+	slices.SortStableFunc(sorted, func(a, b int) int { return cmp.Compare(lo[b], lo[a]) })
 	var blocks [][]int
 	start := 0
 	minTop := lo[sorted[0]]

@@ -6,7 +6,9 @@
 //
 // It is a pure library: its input is a *Tournament of plain values, its output plain
 // values ([]Row, Calibration); it does no I/O beyond writing to an io.Writer and starts
-// no goroutines. Standings may be called concurrently for different tournaments.
+// no goroutines. Standings may be called concurrently for different tournaments; a
+// batch job that ranks many tournaments keeps one Engine per goroutine instead, which
+// reuses its memory from one tournament to the next.
 //
 // The steps of Standings are:
 //
@@ -20,7 +22,7 @@
 //     rounded half up as documented per code (docs/tiebreaks.md).
 //  5. Rank by points, then split each tie group by the codes in order; DE is
 //     evaluated inside the tie group it has to break.
-//  6. Write the rows with WriteCSV or WriteText.
+//  6. Write the rows with WriteCSV, AppendCSV (Engine.CSV) or WriteText.
 //
 // Calibrate (or a streaming Calibrator) derives TurČAS coefficients from past games.
 package tiebreak

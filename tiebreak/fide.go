@@ -3,13 +3,17 @@ package tiebreak
 // calc holds what the score-based tiebreaks share for one model: the scores that
 // opponents see (adjusted by the policy) and, per player, one item per round.
 type calc struct {
+	key    calcKey // what Engine.calc made it for
 	m      *model
 	policy Policy
 	rr     bool  // forfeits as played
 	score  []int // face-value final scores, half-points
 	adj    []int // scores as used in opponents' tiebreaks, half-points
-	bh     []int // plain BH per player (half-points), for AOB; nil until needed
+	bh     []int // plain BH per player (half-points), for AOB; empty until needed
 	buf    []item
+	// every player's items, player i's at all[i*n:(i+1)*n]; valid when haveAll
+	all     []item
+	haveAll bool
 }
 
 // item is one round's addend. val is the opponent's (or dummy's) score in
@@ -21,7 +25,18 @@ type item struct {
 }
 
 func newCalc(m *model, policy Policy, rr bool, score []int) *calc {
-	c := &calc{m: m, policy: policy, rr: rr, score: score, adj: make([]int, len(score))}
+	c := &calc{}
+	c.reset(m, policy, rr, score)
+	return c
+}
+
+// reset makes c the calc of m, reusing c's storage.
+func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
+	c.m, c.policy, c.rr, c.score = m, policy, rr, score
+	c.adj = resize(c.adj, len(score))
+	clear(c.adj)
+	c.bh = c.bh[:0]
+	c.haveAll = false
 	for i, row := range m.slots {
 		switch policy {
 		case Fide2009:
@@ -49,7 +64,6 @@ func newCalc(m *model, policy Policy, rr bool, score []int) *calc {
 			}
 		}
 	}
-	return c
 }
 
 // items lists player i's rounds as tiebreak addends under the policy.
@@ -85,6 +99,31 @@ func (c *calc) items(i int, scores []int, slots []slot) []item {
 	}
 	c.buf = out
 	return out
+}
+
+// playerItems returns player i's items, computed for every player on first use.
+// The result must not be modified.
+func (c *calc) playerItems(i int) []item {
+	n := c.m.n
+	if !c.haveAll {
+		c.all = resize(c.all, len(c.m.slots)*n)
+		for j := range c.m.slots {
+			copy(c.all[j*n:(j+1)*n], c.items(j, c.score, c.m.slots[j]))
+		}
+		c.haveAll = true
+	}
+	return c.all[i*n : (i+1)*n : (i+1)*n]
+}
+
+// trimmed returns player i's items after Cut-n and Median-n (trim), in a buffer
+// reused by the next call.
+func (c *calc) trimmed(i, cut, median int, sbRule bool) []item {
+	its := c.playerItems(i)
+	if cut == 0 && median == 0 {
+		return its
+	}
+	c.buf = append(c.buf[:0], its...)
+	return trim(c.buf, cut, median, c.policy != Fide2009, sbRule)
 }
 
 // trim applies Cut-n and Median-n. Under the 2023+ rules voluntarily unplayed rounds
@@ -143,7 +182,7 @@ func trim(items []item, cut, median int, vurFirst, sbRule bool) []item {
 
 // buchholz returns BH with modifiers, in half-points.
 func (c *calc) buchholz(i int, cut, median int) int {
-	its := trim(c.items(i, c.score, c.m.slots[i]), cut, median, c.policy != Fide2009, false)
+	its := c.trimmed(i, cut, median, false)
 	sum := 0
 	for _, it := range its {
 		sum += it.val
@@ -153,7 +192,7 @@ func (c *calc) buchholz(i int, cut, median int) int {
 
 // sonneborn returns SB with modifiers, in quarter-points.
 func (c *calc) sonneborn(i int, cut, median int) int {
-	its := trim(c.items(i, c.score, c.m.slots[i]), cut, median, c.policy != Fide2009, true)
+	its := c.trimmed(i, cut, median, true)
 	sum := 0
 	for _, it := range its {
 		sum += it.contrib
@@ -163,8 +202,8 @@ func (c *calc) sonneborn(i int, cut, median int) int {
 
 // plainBH caches BH without modifiers for AOB.
 func (c *calc) plainBH() []int {
-	if c.bh == nil {
-		c.bh = make([]int, len(c.score))
+	if len(c.bh) == 0 {
+		c.bh = resize(c.bh, len(c.score))
 		for i := range c.bh {
 			c.bh[i] = c.buchholz(i, 0, 0)
 		}

@@ -3,6 +3,7 @@ package tiebreak
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -48,15 +49,21 @@ func record(r Row) []string {
 
 // WriteCSV writes the standings as CSV: header rank,start_no,player_id,name,points and
 // one column per code, headed by the code as requested. A player without an id
-// (player_id 0) gets an empty cell. Fields are quoted as encoding/csv quotes them;
-// the rows are built with append (this runs once per tournament in `run`).
+// (player_id 0) gets an empty cell. Fields are quoted as encoding/csv quotes them.
 func WriteCSV(w io.Writer, codes []string, rows []Row) error {
-	var b []byte
-	for i, h := range header(codes) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = csvfield.Append(b, h)
+	if _, err := w.Write(AppendCSV(nil, codes, rows)); err != nil {
+		return fmt.Errorf("write standings: %w", err)
+	}
+	return nil
+}
+
+// AppendCSV appends the standings, as WriteCSV writes them, to dst and returns the
+// extended slice (a job writing many tournaments reuses one buffer).
+func AppendCSV(dst []byte, codes []string, rows []Row) []byte {
+	b := append(dst, "rank,start_no,player_id,name,points"...)
+	for _, c := range codes {
+		b = append(b, ',')
+		b = csvfield.Append(b, strings.TrimSpace(c))
 	}
 	b = append(b, '\n')
 	for _, r := range rows {
@@ -79,18 +86,31 @@ func WriteCSV(w io.Writer, codes []string, rows []Row) error {
 		}
 		b = append(b, '\n')
 	}
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("write standings: %w", err)
-	}
-	return nil
+	return b
 }
 
+// appendFloat appends f as formatFloat prints it. Most values are whole, halves or
+// quarters (points, BH, SB): those are printed from integers, exactly as strconv's
+// shortest form prints them.
 func appendFloat(b []byte, f float64) []byte {
 	if f == 0 {
 		return append(b, '0')
 	}
-	return strconv.AppendFloat(b, f, 'f', -1, 64)
+	const limit = 1 << 50 // quarters below this are exact integers in a float64
+	q := f * 4            // exact: a power of two
+	if q != math.Trunc(q) || q >= limit || q <= -limit {
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	n := int64(q)
+	if n < 0 {
+		b = append(b, '-')
+		n = -n
+	}
+	b = strconv.AppendInt(b, n/4, 10)
+	return append(b, quarterDecimals[n%4]...)
 }
+
+var quarterDecimals = [4]string{"", ".25", ".5", ".75"}
 
 // WriteText writes the standings as an aligned table for people, numbers right
 // aligned.

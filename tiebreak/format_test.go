@@ -2,6 +2,7 @@ package tiebreak
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 )
 
@@ -23,5 +24,23 @@ func TestWriteCSV(t *testing.T) {
 	b.Reset()
 	if err := WriteText(&b, []string{"BH/C1", "ARO", "SB"}, rows); err != nil || b.Len() == 0 {
 		t.Errorf("WriteText: %v", err)
+	}
+}
+
+// TestAppendFloat: the integer path for whole, half and quarter values prints what
+// strconv's shortest form prints.
+func TestAppendFloat(t *testing.T) {
+	vals := []float64{0.1, 1.0 / 3, 9.3778, -2.05, 1e20, -1e20, 1 << 50, 1<<48 + 0.25, -(1<<48 + 0.75), 1<<49 - 0.25}
+	for q := -2000; q <= 2000; q++ {
+		vals = append(vals, float64(q)/4, float64(q)/100, float64(q)/10)
+	}
+	for _, f := range vals {
+		want := strconv.FormatFloat(f, 'f', -1, 64)
+		if f == 0 {
+			want = "0"
+		}
+		if got := string(appendFloat(nil, f)); got != want {
+			t.Errorf("appendFloat(%v) = %q, want %q", f, got, want)
+		}
 	}
 }

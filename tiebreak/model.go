@@ -8,13 +8,13 @@ import (
 // slot is one player's round: the opponent (or none), colour, result and game points.
 type slot struct {
 	opp    int  // index into Players, -1 = none
+	pts    int  // points awarded, in half-points
+	gp, op int  // own and opponent's game points
 	color  byte // 'w', 'b' or 0
 	code   byte // normalized result code; 'Z' when the player had no game
-	pts    int  // points awarded, in half-points
 	otb    bool // a played game (1 = 0 W D L) with an opponent
 	forf   bool // a forfeit (+ or -) with a known opponent
 	hasPts bool // Scrabble game points known
-	gp, op int  // own and opponent's game points
 }
 
 // model is a tournament indexed by player and round, scores in half-points.
@@ -25,6 +25,20 @@ type model struct {
 	score  []int // final score, half-points, face value
 	rr     bool  // forfeits count as played (round robin / option)
 	policy Policy
+
+	// storage behind slots and reset's marks (player p in round r at p*n+r),
+	// reused by the next reset
+	all  []slot
+	used []bool
+}
+
+// resize returns s with length n, reusing its array when it is large enough. The
+// elements are not cleared.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func normCode(b byte) (byte, bool) {
@@ -52,7 +66,13 @@ func halfPoints(c byte) int {
 	return 0
 }
 
-func isPlayedCode(c byte) bool { return strings.IndexByte("1=0WDL", c) >= 0 }
+func isPlayedCode(c byte) bool {
+	switch c {
+	case '1', '=', '0', 'W', 'D', 'L':
+		return true
+	}
+	return false
+}
 
 // isRoundRobin reports whether the system string names a round robin.
 func isRoundRobin(system string) bool {
@@ -82,6 +102,16 @@ func OppositeResult(c byte) byte {
 
 // newModel validates the games and lays them out per player and round.
 func newModel(t *Tournament, opt Options) (*model, error) {
+	m := &model{}
+	if err := m.reset(t, opt); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// reset makes m the model of t, reusing m's storage (slots, scores, marks) from the
+// tournament it held before.
+func (m *model) reset(t *Tournament, opt Options) error {
 	np := len(t.Players)
 	n := t.Rounds
 	for _, g := range t.Games {
@@ -92,56 +122,59 @@ func newModel(t *Tournament, opt Options) (*model, error) {
 	if opt.AfterRound > 0 && opt.AfterRound < n {
 		n = opt.AfterRound
 	}
-	m := &model{t: t, n: n, slots: make([][]slot, np), score: make([]int, np)}
+	m.t, m.n, m.policy = t, n, ""
 	m.rr = opt.ForfeitsPlayed || isRoundRobin(t.System)
-	// One backing array each for the slots and the used marks (one tournament
-	// at a time, but tens of thousands of tournaments per run).
-	all := make([]slot, np*n)
-	for k := range all {
-		all[k] = slot{opp: -1, code: 'Z'}
+	// One backing array each for the slots and the used marks, kept for the next
+	// tournament (tens of thousands of tournaments per run).
+	m.score = resize(m.score, np)
+	clear(m.score)
+	m.slots = resize(m.slots, np)
+	m.all = resize(m.all, np*n)
+	for k := range m.all {
+		m.all[k] = slot{opp: -1, code: 'Z'}
 	}
-	usedAll := make([]bool, np*n)
-	used := make([][]bool, np)
 	for i := range m.slots {
-		m.slots[i] = all[i*n : (i+1)*n : (i+1)*n]
-		used[i] = usedAll[i*n : (i+1)*n : (i+1)*n]
+		m.slots[i] = m.all[i*n : (i+1)*n : (i+1)*n]
 	}
+	m.used = resize(m.used, np*n)
+	clear(m.used)
+	used := func(p, r int) *bool { return &m.used[p*n+r] }
 	for gi, g := range t.Games {
 		if g.Round < 1 {
-			return nil, fmt.Errorf("game %d: round %d: %w", gi+1, g.Round, ErrBadGame)
+			return fmt.Errorf("game %d: round %d: %w", gi+1, g.Round, ErrBadGame)
 		}
 		if g.Round > n {
 			continue // after Options.AfterRound
 		}
 		r := g.Round - 1
 		if g.White < 0 || g.White >= np || g.Black >= np || g.Black < -1 || g.White == g.Black {
-			return nil, fmt.Errorf("game %d (round %d): player index out of range: %w", gi+1, g.Round, ErrBadGame)
+			return fmt.Errorf("game %d (round %d): player index out of range: %w", gi+1, g.Round, ErrBadGame)
 		}
 		wc, ok := normCode(g.WhiteResult)
 		if !ok {
-			return nil, fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.WhiteResult, ErrBadGame)
+			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.WhiteResult, ErrBadGame)
 		}
-		if used[g.White][r] {
-			return nil, fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.White].StartNo, g.Round, ErrBadGame)
+		if *used(g.White, r) {
+			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.White].StartNo, g.Round, ErrBadGame)
 		}
-		used[g.White][r] = true
+		*used(g.White, r) = true
 		if g.Black < 0 {
 			if isPlayedCode(wc) {
-				return nil, fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, wc, ErrBadGame)
+				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, wc, ErrBadGame)
 			}
 			m.slots[g.White][r] = slot{opp: -1, code: wc, pts: halfPoints(wc)}
 			continue
 		}
 		bc, ok := normCode(g.BlackResult)
 		if !ok {
-			return nil, fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.BlackResult, ErrBadGame)
+			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.BlackResult, ErrBadGame)
 		}
-		if used[g.Black][r] {
-			return nil, fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
+		if *used(g.Black, r) {
+			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
 		}
-		used[g.Black][r] = true
+		*used(g.Black, r) = true
 		if isPlayedCode(wc) != isPlayedCode(bc) {
-			return nil, fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, wc, bc, ErrBadGame)
+			return fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, wc, bc, ErrBadGame)
 		}
 		ws := slot{opp: g.Black, color: 'w', code: wc, pts: halfPoints(wc), otb: isPlayedCode(wc), hasPts: g.HasPoints, gp: int(g.WhitePoints), op: int(g.BlackPoints)}
 		bs := slot{opp: g.White, color: 'b', code: bc, pts: halfPoints(bc), otb: isPlayedCode(bc), hasPts: g.HasPoints, gp: int(g.BlackPoints), op: int(g.WhitePoints)}
@@ -154,7 +187,7 @@ func newModel(t *Tournament, opt Options) (*model, error) {
 			m.score[i] += s.pts
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // played reports whether slot s counts as a game over the board, given whether

@@ -33,7 +33,7 @@ func TestDirectEncounter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := deBlocks(m, false, []int{0, 1, 2}, map[int]int{})
+			got := deBlocks(m, false, []int{0, 1, 2}, make([]int, 3))
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("blocks %v, want %v", got, tt.want)
 			}

@@ -1,8 +1,9 @@
 package tiebreak
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Value is one tiebreak value. OK is false when the value is undefined (for example
@@ -30,17 +31,47 @@ type Row struct {
 // Standings ranks the players of t by points, then by the tiebreak codes in order,
 // and returns one row per player, best first. Players tied on everything share a rank
 // and are listed by starting number. t is not modified; concurrent calls are safe.
+// A job that ranks many tournaments reuses memory with an Engine.
 func Standings(t *Tournament, codes []string, opt Options) ([]Row, error) {
-	parsed := make([]Code, len(codes))
-	for k, s := range codes {
-		c, err := ParseCode(s)
-		if err != nil {
-			return nil, err
-		}
-		parsed[k] = c
+	var e Engine
+	return e.Standings(t, codes, opt)
+}
+
+// Engine computes standings as Standings does and prints them as WriteCSV does,
+// keeping its memory from one tournament to the next: a batch job keeps one Engine
+// per worker goroutine. The zero value is ready to use. An Engine is for one
+// goroutine at a time, and what its methods return (the rows with their Values, the
+// CSV bytes) is valid only until its next call of the same method.
+type Engine struct {
+	codes  []string // the codes parsed last, and their parsed form
+	parsed []Code
+
+	m      model
+	opt    Options
+	policy Policy
+	calcs  []*calc // calcs[:ncalc] belong to the current tournament
+	ncalc  int
+	rcalcs [2]*rcalc // by rr; nil until needed
+	mult   []int     // LJV multipliers
+	ljvOpt *LJVOptions
+	coef   *Coefficients
+
+	vals  []Value // player i's values at vals[i*len(codes):]
+	order []int   // players, best first
+	ends  []int   // tie groups: order[ends[k-1]:ends[k]]
+	next  []int
+	de    []int // DE points of the current group's members, by player
+	rows  []Row
+	csv   []byte
+}
+
+// Standings is Standings (the function) with e's memory. The rows are valid until
+// e's next Standings call.
+func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, error) {
+	if err := e.parse(codes); err != nil {
+		return nil, err
 	}
-	m, err := newModel(t, opt)
-	if err != nil {
+	if err := e.m.reset(t, opt); err != nil {
 		return nil, fmt.Errorf("tournament %d: %w", t.ID, err)
 	}
 	policy := opt.Unplayed
@@ -50,15 +81,14 @@ func Standings(t *Tournament, codes []string, opt Options) ([]Row, error) {
 	if _, err := ParsePolicy(string(policy)); err != nil {
 		return nil, err
 	}
-	m.policy = policy
-	e := &engine{m: m, opt: opt, policy: policy, calcs: map[calcKey]*calc{}, rcalcs: map[bool]*rcalc{}}
-	np := len(t.Players)
-	vals := make([][]Value, np)
-	valsAll := make([]Value, np*len(parsed))
-	for i := range vals {
-		vals[i] = valsAll[i*len(parsed) : (i+1)*len(parsed) : (i+1)*len(parsed)]
-	}
-	for k, c := range parsed {
+	e.m.policy = policy
+	e.opt, e.policy = opt, policy
+	e.ncalc, e.rcalcs, e.mult, e.ljvOpt, e.coef = 0, [2]*rcalc{}, nil, nil, nil
+
+	np, nc := len(t.Players), len(e.parsed)
+	e.vals = resize(e.vals, np*nc)
+	clear(e.vals)
+	for k, c := range e.parsed {
 		if c.Base == "DE" {
 			continue // depends on the tie groups; computed while ranking
 		}
@@ -67,59 +97,103 @@ func Standings(t *Tournament, codes []string, opt Options) ([]Row, error) {
 			if err != nil {
 				return nil, fmt.Errorf("tournament %d: %s: %w", t.ID, c.Name, err)
 			}
-			vals[i][k] = v
+			e.vals[i*nc+k] = v
 		}
 	}
+	e.rank()
 
-	// Rank: split tie groups by points, then by each code in turn.
-	order := make([]int, np)
-	for i := range order {
-		order[i] = i
+	e.rows = e.rows[:0]
+	start := 0
+	for _, end := range e.ends {
+		for _, i := range e.order[start:end] {
+			e.rows = append(e.rows, Row{Rank: start + 1, Index: i, Player: t.Players[i], Points: float64(e.m.score[i]) / 2, Values: e.vals[i*nc : (i+1)*nc : (i+1)*nc]})
+		}
+		start = end
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		pa, pb := t.Players[order[a]], t.Players[order[b]]
-		if m.score[order[a]] != m.score[order[b]] {
-			return m.score[order[a]] > m.score[order[b]]
+	return e.rows, nil
+}
+
+// CSV returns the standings as WriteCSV writes them. The bytes are valid until e's
+// next CSV call.
+func (e *Engine) CSV(codes []string, rows []Row) []byte {
+	e.csv = AppendCSV(e.csv[:0], codes, rows)
+	return e.csv
+}
+
+// parse parses the codes into e.parsed, unless they are the codes of the last call.
+func (e *Engine) parse(codes []string) error {
+	if slices.Equal(codes, e.codes) && len(e.parsed) == len(codes) {
+		return nil
+	}
+	e.codes, e.parsed = e.codes[:0], e.parsed[:0]
+	for _, s := range codes {
+		c, err := ParseCode(s)
+		if err != nil {
+			e.parsed = e.parsed[:0]
+			return err
 		}
-		if pa.StartNo != pb.StartNo {
-			return pa.StartNo < pb.StartNo
+		e.parsed = append(e.parsed, c)
+	}
+	e.codes = append(e.codes, codes...)
+	return nil
+}
+
+// val returns player i's value of code k.
+func (e *Engine) val(i, k int) Value { return e.vals[i*len(e.parsed)+k] }
+
+// rank orders the players into e.order and cuts it into tie groups (e.ends): by
+// points, then each tie group by each code in turn.
+func (e *Engine) rank() {
+	t, score := e.m.t, e.m.score
+	e.order = resize(e.order, len(t.Players))
+	for i := range e.order {
+		e.order[i] = i
+	}
+	slices.SortFunc(e.order, func(a, b int) int {
+		if score[a] != score[b] {
+			return cmp.Compare(score[b], score[a])
 		}
-		return order[a] < order[b]
+		if sa, sb := t.Players[a].StartNo, t.Players[b].StartNo; sa != sb {
+			return cmp.Compare(sa, sb)
+		}
+		return cmp.Compare(a, b)
 	})
-	groups := splitGroups(order, func(i int) Value { return intValue(m.score[i]) })
-	for k, c := range parsed {
-		var next [][]int
-		for _, g := range groups {
-			if len(g) < 2 {
-				next = append(next, g)
-				continue
+	e.ends = appendEnds(e.ends[:0], e.order, 0, func(i int) Value { return intValue(score[i]) })
+	for k, c := range e.parsed {
+		next := e.next[:0]
+		start := 0
+		for _, end := range e.ends {
+			g := e.order[start:end]
+			switch {
+			case len(g) < 2:
+				next = append(next, end)
+			case c.Base == "DE":
+				next = e.directEncounter(next, g, start, k, c)
+			default:
+				slices.SortStableFunc(g, func(x, y int) int { return compareValues(e.val(x, k), e.val(y, k)) })
+				next = appendEnds(next, g, start, func(i int) Value { return e.val(i, k) })
 			}
-			if c.Base == "DE" {
-				pts := map[int]int{}
-				blocks := deBlocks(m, m.rr || c.Played, g, pts)
-				for _, i := range g {
-					vals[i][k] = scaled(pts[i], 2)
-				}
-				for _, b := range blocks {
-					sort.SliceStable(b, func(x, y int) bool { return t.Players[b[x]].StartNo < t.Players[b[y]].StartNo })
-					next = append(next, b)
-				}
-				continue
-			}
-			sort.SliceStable(g, func(x, y int) bool { return better(vals[g[x]][k], vals[g[y]][k]) })
-			next = append(next, splitGroups(g, func(i int) Value { return vals[i][k] })...)
+			start = end
 		}
-		groups = next
+		e.ends, e.next = next, e.ends
 	}
-	rows := make([]Row, 0, np)
-	rank := 1
-	for _, g := range groups {
-		for _, i := range g {
-			rows = append(rows, Row{Rank: rank, Index: i, Player: t.Players[i], Points: float64(m.score[i]) / 2, Values: vals[i]})
-		}
-		rank += len(g)
+}
+
+// directEncounter orders the tie group g, which starts at offset start of e.order,
+// by DE (code k), sets the members' DE values and appends the ends of its blocks.
+func (e *Engine) directEncounter(ends, g []int, start, k int, c Code) []int {
+	t := e.m.t
+	e.de = resize(e.de, len(t.Players))
+	blocks := deBlocks(&e.m, e.m.rr || c.Played, g, e.de)
+	for _, i := range g {
+		e.vals[i*len(e.parsed)+k] = scaled(e.de[i], 2)
 	}
-	return rows, nil
+	for _, b := range blocks { // copies of g's members: written back over g
+		slices.SortStableFunc(b, func(x, y int) int { return cmp.Compare(t.Players[x].StartNo, t.Players[y].StartNo) })
+		start += copy(e.order[start:], b)
+		ends = append(ends, start)
+	}
+	return ends
 }
 
 // better orders values descending, undefined last.
@@ -130,17 +204,28 @@ func better(a, b Value) bool {
 	return a.V > b.V
 }
 
-// splitGroups cuts a sorted list where key changes.
-func splitGroups(order []int, key func(int) Value) [][]int {
-	var out [][]int
-	start := 0
+// compareValues is better as a comparison for slices.SortStableFunc.
+func compareValues(a, b Value) int {
+	switch {
+	case better(a, b):
+		return -1
+	case better(b, a):
+		return 1
+	}
+	return 0
+}
+
+// appendEnds cuts a sorted list, which starts at offset start of the whole order,
+// where key changes, and appends the end offsets of the pieces.
+func appendEnds(ends, order []int, start int, key func(int) Value) []int {
+	from := 0
 	for k := 1; k <= len(order); k++ {
-		if k == len(order) || key(order[k]) != key(order[start]) {
-			out = append(out, order[start:k])
-			start = k
+		if k == len(order) || key(order[k]) != key(order[from]) {
+			ends = append(ends, start+k)
+			from = k
 		}
 	}
-	return out
+	return ends
 }
 
 type calcKey struct {
@@ -149,47 +234,43 @@ type calcKey struct {
 	fore   bool
 }
 
-// engine caches the per-tournament intermediate results of one Standings call.
-type engine struct {
-	m      *model
-	opt    Options
-	policy Policy
-	calcs  map[calcKey]*calc
-	rcalcs map[bool]*rcalc
-	mult   []int // LJV multipliers
-	ljvOpt *LJVOptions
-	coef   *Coefficients
-}
-
-func (e *engine) calc(policy Policy, rr, fore bool) *calc {
+func (e *Engine) calc(policy Policy, rr, fore bool) *calc {
 	k := calcKey{policy, rr, fore}
-	if c, ok := e.calcs[k]; ok {
-		return c
+	for _, c := range e.calcs[:e.ncalc] {
+		if c.key == k {
+			return c
+		}
 	}
-	var c *calc
+	if e.ncalc == len(e.calcs) {
+		e.calcs = append(e.calcs, &calc{})
+	}
+	c := e.calcs[e.ncalc]
+	e.ncalc++
 	if fore {
-		slots, score := foreSlots(e.m, rr)
-		fm := *e.m
+		slots, score := foreSlots(&e.m, rr)
+		fm := e.m
 		fm.slots, fm.score = slots, score
-		c = newCalc(&fm, policy, rr, score)
+		c.reset(&fm, policy, rr, score)
 	} else {
-		c = newCalc(e.m, policy, rr, e.m.score)
+		c.reset(&e.m, policy, rr, e.m.score)
 	}
-	e.calcs[k] = c
+	c.key = k
 	return c
 }
 
-func (e *engine) rcalc(rr bool) *rcalc {
-	if rc, ok := e.rcalcs[rr]; ok {
-		return rc
+func (e *Engine) rcalc(rr bool) *rcalc {
+	k := 0
+	if rr {
+		k = 1
 	}
-	rc := newRCalc(e.m, rr, e.opt.UnratedRating)
-	e.rcalcs[rr] = rc
-	return rc
+	if e.rcalcs[k] == nil {
+		e.rcalcs[k] = newRCalc(&e.m, rr, e.opt.UnratedRating)
+	}
+	return e.rcalcs[k]
 }
 
 // value computes one code for player i.
-func (e *engine) value(c Code, i int) (Value, error) {
+func (e *Engine) value(c Code, i int) (Value, error) {
 	rr := e.m.rr || c.Played
 	slots := e.m.slots[i]
 	switch c.Base {
@@ -211,7 +292,17 @@ func (e *engine) value(c Code, i int) (Value, error) {
 		return scaled(progressive(slots, c.Cut), 2), nil
 	case "WIN", "WON", "BPG", "BWG", "REP":
 		win, won, bpg, bwg, rep := counts(slots, rr)
-		return intValue(map[string]int{"WIN": win, "WON": won, "BPG": bpg, "BWG": bwg, "REP": rep}[c.Base]), nil
+		switch c.Base {
+		case "WIN":
+			return intValue(win), nil
+		case "WON":
+			return intValue(won), nil
+		case "BPG":
+			return intValue(bpg), nil
+		case "BWG":
+			return intValue(bwg), nil
+		}
+		return intValue(rep), nil
 	case "ARO":
 		return e.rcalc(rr).aro(i, c.Cut, c.Median), nil
 	case "TPR":
@@ -226,9 +317,9 @@ func (e *engine) value(c Code, i int) (Value, error) {
 		if e.ljvOpt == nil {
 			o := e.opt.LJV.withDefaults()
 			e.ljvOpt = &o
-			e.mult = newCalc(e.m, Fide2009, false, e.m.score).adj
+			e.mult = newCalc(&e.m, Fide2009, false, e.m.score).adj
 		}
-		return scaled(ljv(e.m, *e.ljvOpt, e.mult, i, c.Cut, c.Median), 10), nil
+		return scaled(ljv(&e.m, *e.ljvOpt, e.mult, i, c.Cut, c.Median), 10), nil
 	case "TURCAS":
 		if e.coef == nil {
 			co, err := coefficients(e.m.t, e.opt.Scrabble)

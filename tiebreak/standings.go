@@ -102,7 +102,7 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	}
 	e.rank()
 
-	e.rows = e.rows[:0]
+	e.rows = slices.Grow(e.rows[:0], np)
 	start := 0
 	for _, end := range e.ends {
 		for _, i := range e.order[start:end] {

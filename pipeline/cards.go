@@ -1,14 +1,17 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/rating"
 	"golang.org/x/sync/errgroup"
 )
 
-// cardRow is one row of cards.parquet: a player in a rated tournament.
+// cardRow is one row of cards.parquet: a player in a rated tournament. It
+// gives the file's schema; rows are queued column by column (cardCols).
 type cardRow struct {
 	Period          string   `parquet:"period"`
 	TournamentID    int64    `parquet:"tournament_id"`
@@ -39,6 +42,83 @@ type cardRow struct {
 
 const cardsPerRowGroup = 1 << 16
 
+// cardCols holds the rows of one row group of cards.parquet column by column,
+// one slice per field of cardRow.
+type cardCols struct {
+	period, name, reason      []string
+	tournament, player        []int64
+	end, stage, games, change []int32
+	score                     []float64
+
+	before, oppAverage, d, k, after, oppRating, used optional[int32]
+	expected, changeExact, pd, w                     optional[float64]
+	opponent                                         optional[int64]
+}
+
+// optional is an optional column: a value for every row (ignored when unset)
+// and whether it is set.
+type optional[T any] struct {
+	v   []T
+	set []bool
+}
+
+func newOptional[T any](n int) optional[T] {
+	return optional[T]{v: make([]T, 0, n), set: make([]bool, 0, n)}
+}
+
+func (o *optional[T]) add(v T, set bool) {
+	o.v = append(o.v, v)
+	o.set = append(o.set, set)
+}
+
+func (o *optional[T]) addPtr(p *T) {
+	if p == nil {
+		var zero T
+		o.add(zero, false)
+		return
+	}
+	o.add(*p, true)
+}
+
+func (o *optional[T]) reset() { o.v, o.set = o.v[:0], o.set[:0] }
+
+// newCardCols returns empty columns with room for a row group.
+func newCardCols() *cardCols {
+	const n = cardsPerRowGroup
+	c := &cardCols{}
+	c.period, c.name, c.reason = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	c.tournament, c.player = make([]int64, 0, n), make([]int64, 0, n)
+	c.end, c.stage, c.games, c.change = make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
+	c.score = make([]float64, 0, n)
+	for _, o := range []*optional[int32]{&c.before, &c.oppAverage, &c.d, &c.k, &c.after, &c.oppRating, &c.used} {
+		*o = newOptional[int32](n)
+	}
+	for _, o := range []*optional[float64]{&c.expected, &c.changeExact, &c.pd, &c.w} {
+		*o = newOptional[float64](n)
+	}
+	c.opponent = newOptional[int64](n)
+	return c
+}
+
+func (c *cardCols) len() int { return len(c.period) }
+
+func (c *cardCols) reset() {
+	clear(c.period) // drop the strings they point to
+	clear(c.name)
+	clear(c.reason)
+	c.period, c.name, c.reason = c.period[:0], c.name[:0], c.reason[:0]
+	c.tournament, c.player = c.tournament[:0], c.player[:0]
+	c.end, c.stage, c.games, c.change = c.end[:0], c.stage[:0], c.games[:0], c.change[:0]
+	c.score = c.score[:0]
+	for _, o := range []*optional[int32]{&c.before, &c.oppAverage, &c.d, &c.k, &c.after, &c.oppRating, &c.used} {
+		o.reset()
+	}
+	for _, o := range []*optional[float64]{&c.expected, &c.changeExact, &c.pd, &c.w} {
+		o.reset()
+	}
+	c.opponent.reset()
+}
+
 // addCards queues audit rows; tournament is 0 for rows of a period's close.
 func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) error {
 	if r.cards == nil || len(cards) == 0 {
@@ -48,55 +128,79 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 	if tournament == 0 { // a period's close: end is the list period's last day
 		period = periodLabel(r.opt.Period, periodKey(r.opt.Period, end))
 	}
-	for _, c := range cards {
-		row := cardRow{
-			Period: period, TournamentID: tournament, EndDate: end, PlayerID: r.arch.Players.ID[c.Player],
-			Name: r.arch.Players.Name[c.Player], Stage: int32(c.Stage), Games: c.Games, Score: float64(c.Score2) / 2,
-			Change: c.Change, Reason: c.Reason,
-		}
-		if c.RatedBefore {
-			row.RatingBefore = r.arena.i32(c.Before)
-		}
-		if c.RatedAfter {
-			row.RatingAfter = r.arena.i32(c.After)
-		}
-		if c.RatedUsed {
-			row.RatingUsed = r.arena.i32(c.Used)
-		}
-		if c.Games > 0 {
-			row.OppAverage = r.arena.i32(c.OppAverage)
-		}
+	ids := r.arch.Players.ID
+	for i := range cards {
+		c, b := &cards[i], r.cardBuf
+		b.period = append(b.period, period)
 		if c.Tournament != 0 {
-			row.TournamentID, row.EndDate = c.Tournament, c.End
+			b.tournament, b.end = append(b.tournament, c.Tournament), append(b.end, c.End)
+		} else {
+			b.tournament, b.end = append(b.tournament, tournament), append(b.end, end)
 		}
+		b.player = append(b.player, ids[c.Player])
+		b.name = append(b.name, r.arch.Players.Name[c.Player])
+		b.stage = append(b.stage, int32(c.Stage))
+		b.before.add(c.Before, c.RatedBefore)
+		b.games = append(b.games, c.Games)
+		b.score = append(b.score, float64(c.Score2)/2)
+		b.oppAverage.add(c.OppAverage, c.Games > 0)
+		b.d.add(c.D, c.K > 0 && !c.PeriodTotal)
+		b.expected.add(float64(c.Expected)/100, c.K > 0)
+		b.k.add(c.K, c.K > 0)
+		b.changeExact.add(float64(c.ChangeExact)/100, c.K > 0)
+		b.change = append(b.change, c.Change)
+		b.after.add(c.After, c.RatedAfter)
+		b.reason = append(b.reason, c.Reason)
+		var opponent int64
 		if c.PerGame {
-			row.OpponentID, row.OpponentRating = r.arena.i64(r.arch.Players.ID[c.Opponent]), r.arena.i32(c.OppRating)
-			row.W = r.arena.f64(float64(c.Score2) / 2)
-			if c.K > 0 {
-				row.PD = r.arena.f64(float64(c.Expected) / 100)
-			}
+			opponent = ids[c.Opponent]
 		}
-		if c.K > 0 {
-			row.K = r.arena.i32(c.K)
-			if !c.PeriodTotal {
-				row.D = r.arena.i32(c.D)
-			}
-			row.Expected = r.arena.f64(float64(c.Expected) / 100)
-			row.ChangeUnrounded = r.arena.f64(float64(c.ChangeExact) / 100)
-		}
-		if err := r.pushCard(row); err != nil {
+		b.opponent.add(opponent, c.PerGame)
+		b.oppRating.add(c.OppRating, c.PerGame)
+		b.pd.add(float64(c.Expected)/100, c.PerGame && c.K > 0)
+		b.w.add(float64(c.Score2)/2, c.PerGame)
+		b.used.add(c.Used, c.RatedUsed)
+		if err := r.cardAdded(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// pushCard queues one card row. Row groups hold exactly cardsPerRowGroup rows,
-// so that cards.parquet's bytes depend only on its rows (a resumed run that
-// carries earlier cards over writes the same file as a full run).
+// pushCard queues one card row read back from a cards.parquet (carryCards).
 func (r *runner) pushCard(row cardRow) error {
-	r.cardBuf = append(r.cardBuf, row)
-	if len(r.cardBuf) == cardsPerRowGroup {
+	b := r.cardBuf
+	b.period = append(b.period, row.Period)
+	b.tournament = append(b.tournament, row.TournamentID)
+	b.end = append(b.end, row.EndDate)
+	b.player = append(b.player, row.PlayerID)
+	b.name = append(b.name, row.Name)
+	b.stage = append(b.stage, row.Stage)
+	b.before.addPtr(row.RatingBefore)
+	b.games = append(b.games, row.Games)
+	b.score = append(b.score, row.Score)
+	b.oppAverage.addPtr(row.OppAverage)
+	b.d.addPtr(row.D)
+	b.expected.addPtr(row.Expected)
+	b.k.addPtr(row.K)
+	b.changeExact.addPtr(row.ChangeUnrounded)
+	b.change = append(b.change, row.Change)
+	b.after.addPtr(row.RatingAfter)
+	b.reason = append(b.reason, row.Reason)
+	b.opponent.addPtr(row.OpponentID)
+	b.oppRating.addPtr(row.OpponentRating)
+	b.pd.addPtr(row.PD)
+	b.w.addPtr(row.W)
+	b.used.addPtr(row.RatingUsed)
+	return r.cardAdded()
+}
+
+// cardAdded hands the queued rows on once they fill a row group. Row groups
+// hold exactly cardsPerRowGroup rows, so that cards.parquet's bytes depend
+// only on its rows (a resumed run that carries earlier cards over writes the
+// same file as a full run).
+func (r *runner) cardAdded() error {
+	if r.cardBuf.len() == cardsPerRowGroup {
 		return r.flushCards(false)
 	}
 	return nil
@@ -104,39 +208,89 @@ func (r *runner) pushCard(row cardRow) error {
 
 func ptr[T any](v T) *T { return &v }
 
-// cardArena hands out pointers for the optional columns of card rows from
-// blocks, instead of one allocation per value (millions of cards at scale).
-// Rows keep their blocks alive until they are written.
-type cardArena struct {
-	a32 []int32
-	a64 []int64
-	af  []float64
+// writeCards writes c as the writer's current row group (not flushed), column
+// by column in cardRow's field order.
+func writeCards(w *parquet.GenericWriter[cardRow], c *cardCols) error {
+	cw := w.ColumnWriters()
+	return errors.Join(
+		writeColumn(cw, 0, c.period, nil),
+		writeColumn(cw, 1, c.tournament, nil),
+		writeColumn(cw, 2, c.end, nil),
+		writeColumn(cw, 3, c.player, nil),
+		writeColumn(cw, 4, c.name, nil),
+		writeColumn(cw, 5, c.stage, nil),
+		writeColumn(cw, 6, c.before.v, c.before.set),
+		writeColumn(cw, 7, c.games, nil),
+		writeColumn(cw, 8, c.score, nil),
+		writeColumn(cw, 9, c.oppAverage.v, c.oppAverage.set),
+		writeColumn(cw, 10, c.d.v, c.d.set),
+		writeColumn(cw, 11, c.expected.v, c.expected.set),
+		writeColumn(cw, 12, c.k.v, c.k.set),
+		writeColumn(cw, 13, c.changeExact.v, c.changeExact.set),
+		writeColumn(cw, 14, c.change, nil),
+		writeColumn(cw, 15, c.after.v, c.after.set),
+		writeColumn(cw, 16, c.reason, nil),
+		writeColumn(cw, 17, c.opponent.v, c.opponent.set),
+		writeColumn(cw, 18, c.oppRating.v, c.oppRating.set),
+		writeColumn(cw, 19, c.pd.v, c.pd.set),
+		writeColumn(cw, 20, c.w.v, c.w.set),
+		writeColumn(cw, 21, c.used.v, c.used.set),
+	)
 }
 
-const arenaBlock = 1 << 14
-
-func (a *cardArena) i32(v int32) *int32 {
-	if len(a.a32) == cap(a.a32) {
-		a.a32 = make([]int32, 0, arenaBlock)
-	}
-	a.a32 = append(a.a32, v)
-	return &a.a32[len(a.a32)-1]
+// cardValue is the Go type of a cards.parquet column.
+type cardValue interface {
+	int32 | int64 | float64 | string
 }
 
-func (a *cardArena) i64(v int64) *int64 {
-	if len(a.a64) == cap(a.a64) {
-		a.a64 = make([]int64, 0, arenaBlock)
+// writeColumn writes column col of a row group: required when set is nil,
+// else optional (null where set is false). It writes 64 rows at a time, as
+// GenericWriter.Write does, so that pages end at the same rows: the file is
+// the one GenericWriter[cardRow] would write.
+func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, vals []T, set []bool) error {
+	def := 0
+	if set != nil {
+		def = 1
 	}
-	a.a64 = append(a.a64, v)
-	return &a.a64[len(a.a64)-1]
+	buf := make([]parquet.Value, 64)
+	for start := 0; start < len(vals); start += len(buf) {
+		rows := buf[:min(len(buf), len(vals)-start)]
+		toValues(rows, vals[start:])
+		for i := range rows {
+			if set != nil && !set[start+i] {
+				rows[i] = parquet.NullValue()
+			} else {
+				rows[i].SetDefinitionLevel(def)
+			}
+			rows[i].SetColumnIndex(col)
+		}
+		if _, err := cw[col].WriteRowValues(rows); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func (a *cardArena) f64(v float64) *float64 {
-	if len(a.af) == cap(a.af) {
-		a.af = make([]float64, 0, arenaBlock)
+// toValues sets values to the first len(values) of vals.
+func toValues[T cardValue](values []parquet.Value, vals []T) {
+	switch vals := any(vals).(type) {
+	case []int32:
+		for i := range values {
+			values[i] = parquet.Int32Value(vals[i])
+		}
+	case []int64:
+		for i := range values {
+			values[i] = parquet.Int64Value(vals[i])
+		}
+	case []float64:
+		for i := range values {
+			values[i] = parquet.DoubleValue(vals[i])
+		}
+	case []string: // without copying the bytes: the column copies them
+		for i := range values {
+			values[i] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(vals[i]), len(vals[i])))
+		}
 	}
-	a.af = append(a.af, v)
-	return &a.af[len(a.af)-1]
 }
 
 // flushCards hands a full row group to the cards goroutine, or, when final
@@ -150,16 +304,16 @@ func (r *runner) flushCards(final bool) error {
 		}
 		select { // a buffer the cards goroutine has finished with, or a new one
 		case b := <-r.cardsFree:
-			r.cardBuf = b[:0]
+			r.cardBuf = b
 		default:
-			r.cardBuf = make([]cardRow, 0, cardsPerRowGroup)
+			r.cardBuf = newCardCols()
 		}
 		return nil
 	}
-	if _, err := r.cards.Write(r.cardBuf); err != nil {
+	if err := writeCards(r.cards, r.cardBuf); err != nil {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}
-	r.cardBuf = r.cardBuf[:0]
+	r.cardBuf.reset()
 	if err := r.cards.Close(); err != nil {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}
@@ -175,17 +329,18 @@ func (r *runner) startCards(g *errgroup.Group) error {
 		return err
 	}
 	r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(outputCodec))
-	cardsCh, cardsFree := make(chan []cardRow, 2), make(chan []cardRow, 2)
+	r.cardBuf = newCardCols()
+	cardsCh, cardsFree := make(chan *cardCols, 2), make(chan *cardCols, 2)
 	r.cardsCh, r.cardsFree = cardsCh, cardsFree
 	g.Go(func() error {
 		for chunk := range cardsCh {
-			if _, err := r.cards.Write(chunk); err != nil {
+			if err := writeCards(r.cards, chunk); err != nil {
 				return fmt.Errorf("write cards.parquet: %w", err)
 			}
 			if err := r.cards.Flush(); err != nil {
 				return fmt.Errorf("write cards.parquet: %w", err)
 			}
-			clear(chunk) // drop the strings it points to
+			chunk.reset()
 			select {
 			case cardsFree <- chunk:
 			default:

@@ -107,11 +107,10 @@ type runner struct {
 
 	cards     *parquet.GenericWriter[cardRow]
 	cardsF    *outFile
-	cardBuf   []cardRow
-	arena     cardArena
+	cardBuf   *cardCols
 	gameRows  int64            // games rows seen by the first pass, for progress
-	cardsCh   chan<- []cardRow // full row groups to the cards goroutine
-	cardsFree <-chan []cardRow // and their buffers back
+	cardsCh   chan<- *cardCols // full row groups to the cards goroutine
+	cardsFree <-chan *cardCols // and their buffers back
 
 	// Scratch for per-tournament checks (producer), for rating events, and a
 	// pool of per-player slots (-1) for the standings jobs.

@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ratelist/ratelist/rating"
+)
+
+// benchCardRows is how many card rows one BenchmarkCards iteration writes:
+// sixteen full row groups and a partial one (a 4M-game run makes about as many).
+const benchCardRows = 16*cardsPerRowGroup + 1000
+
+// benchCards returns tournaments of ten cards each, a mix of the kinds the
+// rule sets make: school cards, FIDE per-game rows, period totals, newcomers
+// and players below the minimum of games.
+func benchCards(players int) [][]rating.Card {
+	ts := make([][]rating.Card, benchCardRows/10)
+	for t := range ts {
+		cs := make([]rating.Card, 10)
+		for i := range cs {
+			p := int32((t*7 + i*13) % players)
+			c := rating.Card{Player: p, Games: 7, Score2: 9, OppAverage: 1650, Stage: 1,
+				Before: 1600, RatedBefore: true, After: 1612, RatedAfter: true, Used: 1600, RatedUsed: true,
+				D: -50, Expected: 431, K: 20, ChangeExact: 1180, Change: 12, Reason: rating.ReasonRated}
+			switch i % 5 {
+			case 1: // a FIDE game row
+				c.PerGame, c.Opponent, c.OppRating, c.Score2, c.Games = true, (p+1)%int32(players), 1700, 2, 1
+			case 2: // a FIDE period total at a tournament's row
+				c.PeriodTotal, c.Tournament, c.End = true, int64(t+1), 19000
+			case 3: // a newcomer without a rating yet
+				c.RatedBefore, c.RatedAfter, c.RatedUsed, c.K, c.Reason = false, false, false, 0, rating.ReasonNoInitial
+			case 4: // too few games
+				c.K, c.Games, c.Reason = 0, 0, rating.ReasonMinGames
+			}
+			cs[i] = c
+		}
+		ts[t] = cs
+	}
+	return ts
+}
+
+// BenchmarkCards fills and writes cards.parquet as a run does: addCards on the
+// producer, row groups written by the cards goroutine. cpu-ns/row is the
+// process's CPU time (both goroutines and the GC), which holds better than
+// wall time when the machine is busy.
+func BenchmarkCards(b *testing.B) {
+	const players = 20000
+	arch := &Archive{Players: Players{ID: make([]int64, players), Name: make([]string, players)}}
+	for i := range players {
+		arch.Players.ID[i] = int64(100000 + i)
+		arch.Players.Name[i] = fmt.Sprintf("Player %d, Firstname", i)
+	}
+	ts := benchCards(players)
+	var rows int64
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		r := &runner{opt: Options{Period: PeriodMonth}, arch: arch, ctx: context.Background(),
+			rules: rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(players))}
+		stage, err := newStaging(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.stage = stage
+		var g errgroup.Group
+		if err := r.startCards(&g); err != nil {
+			b.Fatal(err)
+		}
+		for t, cs := range ts {
+			if err := r.addCards(int64(t+1), int32(19000+t%60), cs); err != nil {
+				b.Fatal(err)
+			}
+			rows += int64(len(cs))
+		}
+		close(r.cardsCh)
+		if err := g.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		if err := r.flushCards(true); err != nil {
+			b.Fatal(err)
+		}
+		stage.abort()
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(rows), "cpu-ns/row")
+}
+
+// cpuTime is the user and system time the process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

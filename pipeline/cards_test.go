@@ -1,0 +1,130 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ratelist/ratelist/rating"
+)
+
+// cardRowOf is a card as a cardRow, field by field: the reference for the
+// columns addCards fills.
+func cardRowOf(a *Archive, period string, tournament int64, end int32, c rating.Card) cardRow {
+	row := cardRow{
+		Period: period, TournamentID: tournament, EndDate: end, PlayerID: a.Players.ID[c.Player],
+		Name: a.Players.Name[c.Player], Stage: int32(c.Stage), Games: c.Games, Score: float64(c.Score2) / 2,
+		Change: c.Change, Reason: c.Reason,
+	}
+	if c.RatedBefore {
+		row.RatingBefore = ptr(c.Before)
+	}
+	if c.RatedAfter {
+		row.RatingAfter = ptr(c.After)
+	}
+	if c.RatedUsed {
+		row.RatingUsed = ptr(c.Used)
+	}
+	if c.Games > 0 {
+		row.OppAverage = ptr(c.OppAverage)
+	}
+	if c.Tournament != 0 {
+		row.TournamentID, row.EndDate = c.Tournament, c.End
+	}
+	if c.PerGame {
+		row.OpponentID, row.OpponentRating = ptr(a.Players.ID[c.Opponent]), ptr(c.OppRating)
+		row.W = ptr(float64(c.Score2) / 2)
+		if c.K > 0 {
+			row.PD = ptr(float64(c.Expected) / 100)
+		}
+	}
+	if c.K > 0 {
+		row.K = ptr(c.K)
+		if !c.PeriodTotal {
+			row.D = ptr(c.D)
+		}
+		row.Expected = ptr(float64(c.Expected) / 100)
+		row.ChangeUnrounded = ptr(float64(c.ChangeExact) / 100)
+	}
+	return row
+}
+
+// TestCardsFile: cards.parquet written column by column is byte for byte the
+// file GenericWriter[cardRow] writes from the same rows, in row groups of
+// cardsPerRowGroup rows.
+func TestCardsFile(t *testing.T) {
+	const players = 500
+	arch := &Archive{Players: Players{ID: make([]int64, players), Name: make([]string, players)}}
+	for i := range players {
+		arch.Players.ID[i] = int64(7000 + i)
+		arch.Players.Name[i] = string(rune('A'+i%26)) + "name"
+	}
+	arch.Players.Name[3] = ""                           // an empty string is a value too
+	ts := benchCards(players)[:cardsPerRowGroup/10+700] // two row groups, the second partial
+
+	r := &runner{opt: Options{Period: PeriodMonth}, arch: arch, ctx: context.Background(),
+		rules: rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(players))}
+	out := t.TempDir()
+	stage, err := newStaging(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.stage = stage
+	var g errgroup.Group
+	if err := r.startCards(&g); err != nil {
+		t.Fatal(err)
+	}
+	var want []cardRow
+	for i, cs := range ts {
+		tournament, end := int64(i+1), int32(19000+i%60)
+		if i%97 == 0 {
+			tournament = 0 // a period's close
+		}
+		if err := r.addCards(tournament, end, cs); err != nil {
+			t.Fatal(err)
+		}
+		period := periodLabel(PeriodMonth, periodKey(PeriodMonth, end))
+		for _, c := range cs {
+			want = append(want, cardRowOf(arch, period, tournament, end, c))
+		}
+	}
+	close(r.cardsCh)
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.flushCards(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := stage.commit(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "cards.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var ref bytes.Buffer
+	w := parquet.NewGenericWriter[cardRow](&ref, parquet.Compression(outputCodec))
+	for rows := want; len(rows) > 0; {
+		n := min(len(rows), cardsPerRowGroup)
+		if _, err := w.Write(rows[:n]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		rows = rows[n:]
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, ref.Bytes()) {
+		t.Fatalf("cards.parquet (%d bytes) differs from GenericWriter's file (%d bytes) for the same %d rows",
+			len(got), ref.Len(), len(want))
+	}
+}

@@ -124,10 +124,11 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 	if r.cards == nil || len(cards) == 0 {
 		return nil
 	}
-	period := periodLabel(r.opt.Period, periodKey(r.opt.Period, r.rules.ListDay(end)))
+	key := periodKey(r.opt.Period, r.rules.ListDay(end))
 	if tournament == 0 { // a period's close: end is the list period's last day
-		period = periodLabel(r.opt.Period, periodKey(r.opt.Period, end))
+		key = periodKey(r.opt.Period, end)
 	}
+	period := r.cardPeriod(key)
 	ids := r.arch.Players.ID
 	for i := range cards {
 		c, b := &cards[i], r.cardBuf
@@ -165,6 +166,15 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		}
 	}
 	return nil
+}
+
+// cardPeriod is the label of period key. Cards come period by period, so the
+// last label is remembered rather than formatted again for every tournament.
+func (r *runner) cardPeriod(key int) string {
+	if r.cardLabel == "" || key != r.cardKey {
+		r.cardKey, r.cardLabel = key, periodLabel(r.opt.Period, key)
+	}
+	return r.cardLabel
 }
 
 // pushCard queues one card row read back from a cards.parquet (carryCards).

@@ -108,6 +108,8 @@ type runner struct {
 	cards     *parquet.GenericWriter[cardRow]
 	cardsF    *outFile
 	cardBuf   *cardCols
+	cardKey   int              // the period key of cardLabel
+	cardLabel string           // the label of the last cards' period ("": none yet)
 	gameRows  int64            // games rows seen by the first pass, for progress
 	cardsCh   chan<- *cardCols // full row groups to the cards goroutine
 	cardsFree <-chan *cardCols // and their buffers back

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -63,7 +62,7 @@ func (r *runner) process(ti int) error {
 		return nil
 	}
 	if r.opt.onTournament != nil {
-		return r.opt.onTournament(r.standingsInput(t, rows, r.local))
+		return r.opt.onTournament(r.standingsInput(t, rows, r.local, new(tiebreak.Tournament)))
 	}
 	r.sum.StandingsWritten++
 	return r.submit(func() error { return r.writeStandings(t, rows) })
@@ -160,11 +159,13 @@ func (r *runner) gameValues(t *Tournament, g *gameRow) string {
 // standingsInput builds the tiebreak engine's view of a tournament from its rows
 // and the start ratings noted in them. Start numbers follow the rating at the
 // start (highest first), then player_id (dense order). local is a scratch slot
-// per player, -1 on entry and on return.
-func (r *runner) standingsInput(t *Tournament, rows []gameRow, local []int32) *tiebreak.Tournament {
-	tt := &tiebreak.Tournament{
+// per player, -1 on entry and on return. The view is built in tt, reusing its
+// slices.
+func (r *runner) standingsInput(t *Tournament, rows []gameRow, local []int32, tt *tiebreak.Tournament) *tiebreak.Tournament {
+	*tt = tiebreak.Tournament{
 		ID: t.ID, Name: t.Name, Start: dayTime(t.Start), End: dayTime(t.End), Rounds: int(t.Rounds),
 		System: t.System, Discipline: t.Discipline, Tiebreaks: t.Tiebreaks,
+		Players: tt.Players[:0], Games: tt.Games[:0],
 	}
 	type entry struct{ rating, p int32 }
 	var ps []entry
@@ -189,21 +190,19 @@ func (r *runner) standingsInput(t *Tournament, rows []gameRow, local []int32) *t
 		}
 		return int(a.p) - int(b.p)
 	})
-	tt.Players = make([]tiebreak.Player, len(ps))
 	for i, e := range ps {
 		local[e.p] = int32(i)
-		tt.Players[i] = tiebreak.Player{
+		tt.Players = append(tt.Players, tiebreak.Player{
 			ID: r.arch.Players.ID[e.p], StartNo: i + 1, Name: r.arch.Players.Name[e.p], Rating: int(e.rating),
-		}
+		})
 	}
-	tt.Games = make([]tiebreak.Game, len(rows))
-	for i, g := range rows {
+	for _, g := range rows {
 		tg := tiebreak.Game{Round: int(g.round), White: int(local[g.white]), Black: -1,
 			WhiteResult: g.wres, BlackResult: g.bres, WhitePoints: g.wpts, BlackPoints: g.bpts, HasPoints: g.hasPts}
 		if g.black >= 0 {
 			tg.Black = int(local[g.black])
 		}
-		tt.Games[i] = tg
+		tt.Games = append(tt.Games, tg)
 	}
 	for _, e := range ps {
 		local[e.p] = -1
@@ -211,26 +210,48 @@ func (r *runner) standingsInput(t *Tournament, rows []gameRow, local []int32) *t
 	return tt
 }
 
+// standingsScratch is what one standings job at a time reuses (r.scratch):
+// per-player slots (-1 between uses), the tournament view, the tiebreak engine,
+// and the codes of the last tiebreaks column and discipline seen.
+type standingsScratch struct {
+	local                 []int32
+	t                     tiebreak.Tournament
+	engine                tiebreak.Engine
+	tiebreaks, discipline string
+	codes                 []string
+}
+
 // writeStandings computes and writes standings/TOURNAMENT_ID.csv (a pool job).
 func (r *runner) writeStandings(tour *Tournament, rows []gameRow) error {
-	local := r.scratch.Get().(*[]int32)
-	t := r.standingsInput(tour, rows, *local)
-	r.scratch.Put(local)
-	codes := tiebreak.SplitCodes(t.Tiebreaks)
+	sc := r.scratch.Get().(*standingsScratch)
+	defer r.scratch.Put(sc)
+	t := r.standingsInput(tour, rows, sc.local, &sc.t)
+	codes := sc.codes
+	if codes == nil || t.Tiebreaks != sc.tiebreaks || t.Discipline != sc.discipline {
+		var ok bool
+		if codes, ok = r.tiebreakCodes(t); ok { // a column not understood is warned about every time
+			sc.tiebreaks, sc.discipline, sc.codes = t.Tiebreaks, t.Discipline, codes
+		}
+	}
+	st, err := sc.engine.Standings(t, codes, r.opt.Rules.Tiebreaks)
+	if err != nil {
+		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
+	}
+	return r.stage.writeFile("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+}
+
+// tiebreakCodes are the tournament's tiebreak codes, or its discipline's
+// default when the column is empty or not understood (then warned about, and
+// ok is false).
+func (r *runner) tiebreakCodes(t *tiebreak.Tournament) (codes []string, ok bool) {
+	codes = tiebreak.SplitCodes(t.Tiebreaks)
 	if _, err := tiebreak.ParseCodes(t.Tiebreaks); err != nil || len(codes) == 0 {
 		if err != nil {
 			r.opt.Log.Warn("tournament's tiebreaks column not understood; using the discipline's default",
 				"tournament", t.ID, "tiebreaks", t.Tiebreaks, "err", err)
+			return tiebreak.DefaultCodes(t.Discipline), false
 		}
 		codes = tiebreak.DefaultCodes(t.Discipline)
 	}
-	st, err := tiebreak.Standings(t, codes, r.opt.Rules.Tiebreaks)
-	if err != nil {
-		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
-	}
-	var buf bytes.Buffer
-	if err := tiebreak.WriteCSV(&buf, codes, st); err != nil {
-		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
-	}
-	return r.stage.writeFile(fmt.Sprintf("standings/%d.csv", t.ID), buf.Bytes())
+	return codes, true
 }

@@ -115,7 +115,7 @@ type runner struct {
 	cardsFree <-chan *cardCols // and their buffers back
 
 	// Scratch for per-tournament checks (producer), for rating events, and a
-	// pool of per-player slots (-1) for the standings jobs.
+	// pool of *standingsScratch for the standings jobs.
 	local   []int32
 	evGames []rating.Game
 	scratch sync.Pool
@@ -224,7 +224,7 @@ func (r *runner) run(ctx context.Context) error {
 	}
 	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
 	r.local = newLocal(n)
-	r.scratch.New = func() any { l := newLocal(n); return &l }
+	r.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	r.fingerprint = fingerprint(r.opt.Rules, r.opt.Period)
 	r.planOrder()
 	if err := r.planResume(); err != nil {

@@ -27,7 +27,17 @@ func needsQuotes(s string) bool {
 	if s[0] == ' ' || s[0] == '\t' {
 		return true
 	}
-	for i := 0; i < len(s); i++ {
+	// Eight bytes at a time: a word has one of the special bytes when one of
+	// its bytes XOR that byte is zero.
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if hasZero(w^(ones*','))|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\r'))|hasZero(w^(ones*'\n')) != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
 		switch s[i] {
 		case ',', '"', '\r', '\n':
 			return true
@@ -35,3 +45,8 @@ func needsQuotes(s string) bool {
 	}
 	return false
 }
+
+const ones = 0x0101010101010101
+
+// hasZero is non-zero exactly when one of w's bytes is zero.
+func hasZero(w uint64) uint64 { return (w - ones) &^ w & (ones * 0x80) }

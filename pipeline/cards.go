@@ -129,17 +129,39 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		key = periodKey(r.opt.Period, end)
 	}
 	period := r.cardPeriod(key)
-	ids := r.arch.Players.ID
+	for len(cards) > 0 {
+		n := min(len(cards), cardsPerRowGroup-r.cardBuf.len())
+		r.cardBuf.add(&r.arch.Players, period, tournament, end, cards[:n])
+		cards = cards[n:]
+		if err := r.cardAdded(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add appends a row per card.
+func (b *cardCols) add(players *Players, period string, tournament int64, end int32, cards []rating.Card) {
+	// The registry lookups, in a loop of their own: in a big registry they
+	// miss the cache, and so their misses overlap.
 	for i := range cards {
-		c, b := &cards[i], r.cardBuf
+		c := &cards[i]
+		b.player = append(b.player, players.ID[c.Player])
+		b.name = append(b.name, players.Name[c.Player])
+		var opponent int64
+		if c.PerGame {
+			opponent = players.ID[c.Opponent]
+		}
+		b.opponent.add(opponent, c.PerGame)
+	}
+	for i := range cards {
+		c := &cards[i]
 		b.period = append(b.period, period)
 		if c.Tournament != 0 {
 			b.tournament, b.end = append(b.tournament, c.Tournament), append(b.end, c.End)
 		} else {
 			b.tournament, b.end = append(b.tournament, tournament), append(b.end, end)
 		}
-		b.player = append(b.player, ids[c.Player])
-		b.name = append(b.name, r.arch.Players.Name[c.Player])
 		b.stage = append(b.stage, int32(c.Stage))
 		b.before.add(c.Before, c.RatedBefore)
 		b.games = append(b.games, c.Games)
@@ -152,20 +174,11 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 		b.change = append(b.change, c.Change)
 		b.after.add(c.After, c.RatedAfter)
 		b.reason = append(b.reason, c.Reason)
-		var opponent int64
-		if c.PerGame {
-			opponent = ids[c.Opponent]
-		}
-		b.opponent.add(opponent, c.PerGame)
 		b.oppRating.add(c.OppRating, c.PerGame)
 		b.pd.add(float64(c.Expected)/100, c.PerGame && c.K > 0)
 		b.w.add(float64(c.Score2)/2, c.PerGame)
 		b.used.add(c.Used, c.RatedUsed)
-		if err := r.cardAdded(); err != nil {
-			return err
-		}
 	}
-	return nil
 }
 
 // cardPeriod is the label of period key. Cards come period by period, so the

@@ -24,7 +24,7 @@ func benchCards(players int) [][]rating.Card {
 	for t := range ts {
 		cs := make([]rating.Card, 10)
 		for i := range cs {
-			p := int32((t*7 + i*13) % players)
+			p := int32(uint64(t*10+i) * 2654435761 % uint64(players)) // scattered, as in a big registry
 			c := rating.Card{Player: p, Games: 7, Score2: 9, OppAverage: 1650, Stage: 1,
 				Before: 1600, RatedBefore: true, After: 1612, RatedAfter: true, Used: 1600, RatedUsed: true,
 				D: -50, Expected: 431, K: 20, ChangeExact: 1180, Change: 12, Reason: rating.ReasonRated}
@@ -50,7 +50,7 @@ func benchCards(players int) [][]rating.Card {
 // process's CPU time (both goroutines and the GC), which holds better than
 // wall time when the machine is busy.
 func BenchmarkCards(b *testing.B) {
-	const players = 20000
+	const players = 200000 // as bench/run.sh generates
 	arch := &Archive{Players: Players{ID: make([]int64, players), Name: make([]string, players)}}
 	for i := range players {
 		arch.Players.ID[i] = int64(100000 + i)

@@ -24,7 +24,10 @@ type listRow struct {
 	Flags       string `parquet:"flags"`
 }
 
-// emitList closes the current period, writes its list and moves to the next one.
+// emitList closes the current period and moves to the next one. On the
+// producer it does only what must happen in order: close the period, take the
+// list's players and the state, and move prevOn, everOn and prevRating on. The
+// list is sorted and written by a pool job.
 func (r *runner) emitList() error {
 	key := r.curPeriod
 	label := periodLabel(r.opt.Period, key)
@@ -40,55 +43,13 @@ func (r *runner) emitList() error {
 	if err := r.addCards(0, last, closed); err != nil {
 		return err
 	}
-	type entry struct {
-		rating   int32
-		p        int32
-		k        int32
-		category string
-		flags    string
-	}
-	// Sort keys: highest rating first, then player_id (dense order is player_id
-	// order), packed in one int64 so the sort moves 8 bytes, not an entry.
-	keys := make([]int64, 0, len(r.prevRating)/2)
-	for p := range st.Rated {
-		if st.Rated[p] {
-			keys = append(keys, int64(-st.Rating[p])<<32|int64(p))
-		}
-	}
-	slices.Sort(keys)
-	es := make([]entry, 0, len(keys))
-	for _, key := range keys {
-		p := int32(key & 0xffffffff)
-		if listed, k, cat, flags := r.rules.ListInfo(st, p); listed {
-			es = append(es, entry{st.Rating[p], p, k, cat, flags})
-		}
-	}
-	rows := make([]listRow, len(es))
-	for i, e := range es {
-		p := e.p
-		row := listRow{
-			Rank: int32(i + 1), PlayerID: r.arch.Players.ID[p], Name: r.arch.Players.Name[p], Rating: st.Rating[p],
-			GamesPeriod: st.GamesPeriod[p], GamesTotal: st.GamesTotal[p], K: e.k, Category: e.category, Flags: e.flags,
-		}
-		if r.prevOn[p] {
-			ch := st.Rating[p] - r.prevRating[p]
-			row.Change = &ch
-		}
-		if !r.everOn[p] {
-			row.Flags = joinFlags("new", row.Flags)
-		}
-		rows[i] = row
-	}
-	clear(r.prevOn)
-	for _, e := range es {
-		r.prevOn[e.p], r.everOn[e.p], r.prevRating[e.p] = true, true, st.Rating[e.p]
-	}
+	l := r.takeList()
 	clear(st.GamesPeriod)
 	r.sum.Lists++
 	if r.sum.FirstList == "" {
 		r.sum.FirstList = label
 	}
-	r.sum.LastList, r.sum.PlayersListed = label, len(rows)
+	r.sum.LastList, r.sum.PlayersListed = label, len(l.entries)
 	if r.stage == nil {
 		return nil
 	}
@@ -99,7 +60,91 @@ func (r *runner) emitList() error {
 	if err := r.submit(func() error { return r.writeState(label, snap) }); err != nil {
 		return err
 	}
-	return r.submit(func() error { return r.writeList(label, rows) })
+	return r.submit(func() error { return r.writeList(label, r.listRows(l)) })
+}
+
+// listEntry is one player on a list, as the producer leaves it for the list
+// job: the values as of the period's close.
+type listEntry struct {
+	p, rating, change, gamesPeriod, gamesTotal, k int32
+	info                                          int32 // index into listData.infos
+	hasChange, isNew                              bool
+}
+
+// listInfo is a category and flags pair, as ListInfo gives them; a list has
+// only a few distinct ones.
+type listInfo struct{ category, flags string }
+
+// listData is a period's list in player order, not yet sorted.
+type listData struct {
+	entries []listEntry
+	infos   []listInfo
+}
+
+// takeList collects the players on the list of the period just closed and
+// moves prevOn, everOn and prevRating on to this list.
+func (r *runner) takeList() *listData {
+	st := r.st
+	l := &listData{entries: make([]listEntry, 0, r.sum.PlayersListed)}
+	for i, rated := range st.Rated {
+		p := int32(i)
+		on := false
+		if rated {
+			var k int32
+			var category, flags string
+			on, k, category, flags = r.rules.ListInfo(st, p)
+			if on {
+				l.entries = append(l.entries, listEntry{
+					p: p, rating: st.Rating[p], change: st.Rating[p] - r.prevRating[p], gamesPeriod: st.GamesPeriod[p],
+					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: r.prevOn[p], isNew: !r.everOn[p],
+				})
+				r.everOn[p], r.prevRating[p] = true, st.Rating[p]
+			}
+		}
+		r.prevOn[p] = on
+	}
+	return l
+}
+
+// infoID interns a category and flags pair.
+func (l *listData) infoID(category, flags string) int32 {
+	for i, in := range l.infos {
+		if in.category == category && in.flags == flags {
+			return int32(i)
+		}
+	}
+	l.infos = append(l.infos, listInfo{category, flags})
+	return int32(len(l.infos) - 1)
+}
+
+// listRows sorts a list, highest rating first, then by player_id, and makes its
+// rows. It runs in a pool job.
+func (r *runner) listRows(l *listData) []listRow {
+	// Sort keys pack the rating and the entry's index in one int64, so the sort
+	// moves 8 bytes; entries are in dense order, which is player_id order.
+	keys := make([]int64, len(l.entries))
+	for i, e := range l.entries {
+		keys[i] = int64(-e.rating)<<32 | int64(i)
+	}
+	slices.Sort(keys)
+	rows := make([]listRow, len(keys))
+	changes := make([]int32, len(keys))
+	for i, key := range keys {
+		e := &l.entries[key&0xffffffff]
+		in := l.infos[e.info]
+		rows[i] = listRow{
+			Rank: int32(i + 1), PlayerID: r.arch.Players.ID[e.p], Name: r.arch.Players.Name[e.p], Rating: e.rating,
+			GamesPeriod: e.gamesPeriod, GamesTotal: e.gamesTotal, K: e.k, Category: in.category, Flags: in.flags,
+		}
+		if e.hasChange {
+			changes[i] = e.change
+			rows[i].Change = &changes[i]
+		}
+		if e.isNew {
+			rows[i].Flags = joinFlags("new", in.flags)
+		}
+	}
+	return rows
 }
 
 // joinFlags joins list flags with a space, skipping empty ones.

@@ -2,9 +2,9 @@ package pipeline
 
 import (
 	"bytes"
-	"compress/flate"
+	"cmp"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/ratelist/ratelist/rating"
 )
@@ -22,9 +23,10 @@ import (
 // The run state kept under --out/state/ lets a later run continue (--resume) or
 // re-rate from a period on (--from) without reprocessing from the start. One file
 // per list period, LABEL.state, holds everything the run knew right after writing
-// that list. Format: a header line "ratelist-state v1 SHA256HEX\n", then the
-// flate-compressed gob of savedState; the checksum covers the compressed bytes.
-const stateVersion = 1
+// that list. Format: a header line "ratelist-state v2 SHA256HEX\n", then the
+// zstd-compressed data of appendState; the checksum covers the compressed
+// bytes. Version 1 (a gob) is refused.
+const stateVersion = 2
 
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
@@ -85,20 +87,20 @@ func (r *runner) snapshot(key int) (*savedState, error) {
 
 func clone[T any](s []T) []T { return append([]T(nil), s...) }
 
+// stateCodec compresses the state files.
+var stateCodec = &zstd.Codec{Level: zstd.SpeedFastest}
+
 func encodeState(w io.Writer, s *savedState) error {
-	var body bytes.Buffer
-	fw, _ := flate.NewWriter(&body, flate.BestSpeed)
-	if err := gob.NewEncoder(fw).Encode(s); err != nil {
+	size := 64 + len(s.Fingerprint) + 12*len(s.PlayerIDs) + 18*len(s.Periods) + len(s.RuleSet) // usually enough
+	body, err := stateCodec.Encode(nil, appendState(make([]byte, 0, size), s))
+	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
-	if err := fw.Close(); err != nil {
-		return fmt.Errorf("encode state: %w", err)
-	}
-	sum := sha256.Sum256(body.Bytes())
+	sum := sha256.Sum256(body)
 	if _, err := fmt.Fprintf(w, "ratelist-state v%d %s\n", stateVersion, hex.EncodeToString(sum[:])); err != nil {
 		return err
 	}
-	_, err := w.Write(body.Bytes())
+	_, err = w.Write(body)
 	return err
 }
 
@@ -109,24 +111,193 @@ func decodeState(data []byte) (*savedState, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: no header", ErrBadState)
 	}
-	if _, err := fmt.Sscanf(string(line), "ratelist-state v%d %s", &version, &sum); err != nil || version != stateVersion {
-		return nil, fmt.Errorf("%w: header %q (want version %d)", ErrBadState, line, stateVersion)
+	if _, err := fmt.Sscanf(string(line), "ratelist-state v%d %s", &version, &sum); err != nil {
+		return nil, fmt.Errorf("%w: header %q", ErrBadState, line)
+	}
+	if version != stateVersion {
+		return nil, fmt.Errorf("%w: version %d, this ratelist reads version %d (a full run rebuilds it)", ErrBadState, version, stateVersion)
 	}
 	got := sha256.Sum256(body)
 	if hex.EncodeToString(got[:]) != sum {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrBadState)
 	}
-	var s savedState
-	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(body))).Decode(&s); err != nil {
+	raw, err := stateCodec.Decode(nil, body)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
-	n := len(s.PlayerIDs)
-	for _, l := range []int{len(s.Rated), len(s.Rating), len(s.GamesTotal), len(s.Tournaments), len(s.PrevOn), len(s.EverOn), len(s.PrevRating)} {
-		if l != n {
-			return nil, fmt.Errorf("%w: arrays of different lengths", ErrBadState)
+	d := stateDecoder{b: raw}
+	s := d.state()
+	if d.err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadState, d.err)
+	}
+	return s, nil
+}
+
+// The data of a state file, before compression: the scalars as varints and
+// strings as a length and bytes, then the player count n and the player
+// columns: ints as n varints (player ids as the difference from the id
+// before), bools as n bits.
+
+func appendState(b []byte, s *savedState) []byte {
+	b = appendString(b, s.Fingerprint)
+	b = binary.AppendVarint(b, int64(s.Key))
+	b = binary.AppendVarint(b, int64(s.Stage))
+	b = binary.AppendVarint(b, s.Stage2From)
+	b = binary.AppendUvarint(b, uint64(len(s.PlayerIDs)))
+	b = appendVarints(b, s.PlayerIDs, true)
+	for _, col := range [][]bool{s.Rated, s.PrevOn, s.EverOn} {
+		b = appendBools(b, col)
+	}
+	for _, col := range [][]int32{s.Rating, s.GamesTotal, s.Tournaments, s.PrevRating} {
+		b = appendVarints(b, col, false)
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Periods)))
+	for _, ph := range s.Periods {
+		b = binary.AppendVarint(b, int64(ph.Key))
+		b = binary.LittleEndian.AppendUint64(b, ph.Hash)
+	}
+	return appendString(b, string(s.RuleSet))
+}
+
+// appendVarints appends col as varints, each the difference from the value
+// before when delta is set.
+func appendVarints[T int32 | int64](b []byte, col []T, delta bool) []byte {
+	var prev T
+	for _, v := range col {
+		b = binary.AppendVarint(b, int64(v-prev))
+		if delta {
+			prev = v
 		}
 	}
-	return &s, nil
+	return b
+}
+
+// appendBools appends col as bits, eight to a byte.
+func appendBools(b []byte, col []bool) []byte {
+	for i := 0; i < len(col); i += 8 {
+		var x byte
+		for j, v := range col[i:min(i+8, len(col))] {
+			if v {
+				x |= 1 << j
+			}
+		}
+		b = append(b, x)
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// stateDecoder reads what appendState wrote; the first error sticks.
+type stateDecoder struct {
+	b   []byte
+	err error
+}
+
+var errShortState = errors.New("data ends early")
+
+func (d *stateDecoder) state() *savedState {
+	s := &savedState{Version: stateVersion, Fingerprint: d.string()}
+	s.Key, s.Stage, s.Stage2From = int(d.varint()), int(d.varint()), d.varint()
+	n := d.uvarint()
+	if d.err == nil && n > uint64(len(d.b)) {
+		d.err = errShortState
+	}
+	s.PlayerIDs, s.Rated, s.Rating = make([]int64, n), make([]bool, n), make([]int32, n)
+	s.GamesTotal, s.Tournaments, s.PrevOn = make([]int32, n), make([]int32, n), make([]bool, n)
+	s.EverOn, s.PrevRating = make([]bool, n), make([]int32, n)
+	readVarints(d, s.PlayerIDs, true)
+	for _, col := range [][]bool{s.Rated, s.PrevOn, s.EverOn} {
+		d.bools(col)
+	}
+	for _, col := range [][]int32{s.Rating, s.GamesTotal, s.Tournaments, s.PrevRating} {
+		readVarints(d, col, false)
+	}
+	np := d.uvarint()
+	if d.err == nil && np > uint64(len(d.b)) {
+		d.err = errShortState
+	}
+	for range np {
+		s.Periods = append(s.Periods, periodHash{Key: int(d.varint()), Hash: d.uint64()})
+	}
+	if rs := d.string(); rs != "" {
+		s.RuleSet = []byte(rs)
+	}
+	if d.err == nil && len(d.b) > 0 {
+		d.err = errors.New("data after the end")
+	}
+	return s
+}
+
+func readVarints[T int32 | int64](d *stateDecoder, col []T, delta bool) {
+	var prev T
+	for i := range col {
+		col[i] = T(d.varint()) + prev
+		if delta {
+			prev = col[i]
+		}
+	}
+}
+
+func (d *stateDecoder) bools(col []bool) {
+	n := (len(col) + 7) / 8
+	if d.err != nil || n > len(d.b) {
+		d.err = cmp.Or(d.err, errShortState)
+		return
+	}
+	for i := range col {
+		col[i] = d.b[i/8]&(1<<(i%8)) != 0
+	}
+	d.b = d.b[n:]
+}
+
+func (d *stateDecoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errShortState
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *stateDecoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errShortState
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *stateDecoder) uint64() uint64 {
+	if d.err != nil || len(d.b) < 8 {
+		d.err = cmp.Or(d.err, errShortState)
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b)
+	d.b = d.b[8:]
+	return v
+}
+
+func (d *stateDecoder) string() string {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		d.err = cmp.Or(d.err, errShortState)
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
 }
 
 // loadStateFor reads state/LABEL.state for period key, or the latest state when

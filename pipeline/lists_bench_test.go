@@ -1,0 +1,86 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ratelist/ratelist/rating"
+)
+
+const benchListPlayers = 200000
+
+// benchListRunner is a runner with 200k rated players (school rules) at the
+// close of a period, whose jobs go to jobs.
+func benchListRunner(b *testing.B, jobs chan func() error) *runner {
+	n := benchListPlayers
+	st := rating.NewState(n)
+	ps := Players{ID: make([]int64, n), Name: make([]string, n)}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for p := range n {
+		ps.ID[p], ps.Name[p] = int64(10001+p), fmt.Sprintf("Ivanov%d, Ivan", rnd.IntN(5000))
+		st.Rated[p], st.Rating[p] = rnd.IntN(10) < 9, int32(1000+rnd.IntN(1500))
+		st.GamesTotal[p], st.Tournaments[p], st.GamesPeriod[p] = int32(rnd.IntN(300)), int32(rnd.IntN(40)), int32(rnd.IntN(9))
+	}
+	s, err := newStaging(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &runner{
+		opt: Options{Period: PeriodMonth}, arch: &Archive{Players: ps}, st: st,
+		rules: rating.NewSchoolRater(rating.DefaultSchool(), st), stage: s, jobs: jobs, ctx: context.Background(),
+		prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n), curPeriod: 2025 * 12,
+	}
+}
+
+// benchEmit runs emitList b.N times; run tells whether the jobs are run (on
+// another goroutine) or dropped.
+func benchEmit(b *testing.B, run bool) {
+	jobs := make(chan func() error, 4)
+	done := make(chan error)
+	go func() {
+		var err error
+		for job := range jobs {
+			if run && err == nil {
+				err = job()
+			}
+		}
+		done <- err
+	}()
+	r := benchListRunner(b, jobs)
+	for b.Loop() {
+		if err := r.emitList(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	close(jobs)
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)*benchListPlayers/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkEmitList: the producer's share of a 200k-player list (its jobs dropped).
+func BenchmarkEmitList(b *testing.B) { benchEmit(b, false) }
+
+// BenchmarkEmitListJobs: a 200k-player list with its jobs (list and state files).
+func BenchmarkEmitListJobs(b *testing.B) { benchEmit(b, true) }
+
+// BenchmarkEncodeState: one 200k-player state file.
+func BenchmarkEncodeState(b *testing.B) {
+	r := benchListRunner(b, nil)
+	s, err := r.snapshot(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := encodeState(&buf, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "file-bytes")
+}

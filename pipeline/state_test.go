@@ -1,0 +1,86 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestStateRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		s    *savedState
+	}{
+		{"empty", &savedState{Version: stateVersion, Fingerprint: "f"}},
+		{"full", &savedState{
+			Version: stateVersion, Fingerprint: "0123abcd", Key: 2025*12 + 1, PlayerIDs: []int64{5, 1 << 40, 7},
+			Rated: []bool{true, false, true}, Rating: []int32{1500, 0, -3}, GamesTotal: []int32{9, 0, 1},
+			Tournaments: []int32{1, 0, 2}, Stage: 2, PrevOn: []bool{true, false, false}, EverOn: []bool{true, false, true},
+			PrevRating: []int32{1490, 0, 1000}, Stage2From: 42, RuleSet: []byte{0, 1, 2},
+			Periods: []periodHash{{Key: -1, Hash: 1<<64 - 1}, {Key: 24301, Hash: 7}},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := encodeState(&b, tt.s); err != nil {
+				t.Fatal(err)
+			}
+			got, err := decodeState(b.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := *tt.s
+			for _, s := range []*savedState{got, &want} { // nil and empty columns are the same
+				for _, col := range []any{&s.PlayerIDs, &s.Rated, &s.Rating, &s.GamesTotal, &s.Tournaments, &s.PrevOn, &s.EverOn, &s.PrevRating} {
+					if v := reflect.ValueOf(col).Elem(); v.Len() == 0 {
+						v.SetZero()
+					}
+				}
+			}
+			if !reflect.DeepEqual(got, &want) {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, &want)
+			}
+		})
+	}
+}
+
+func TestStateRefused(t *testing.T) {
+	var good bytes.Buffer
+	s := &savedState{Version: stateVersion, Fingerprint: "f", PlayerIDs: []int64{1}, Rated: []bool{true}, Rating: []int32{1},
+		GamesTotal: []int32{1}, Tournaments: []int32{1}, PrevOn: []bool{true}, EverOn: []bool{true}, PrevRating: []int32{1}}
+	if err := encodeState(&good, s); err != nil {
+		t.Fatal(err)
+	}
+	raw := appendState(nil, s)
+	tests := []struct {
+		name    string
+		data    []byte
+		wantMsg string
+	}{
+		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 2"},
+		{"no header", []byte("ratelist"), "no header"},
+		{"checksum", append(bytes.Clone(good.Bytes()), 0), "checksum"},
+		{"truncated data", stateFile(raw[:len(raw)-3]), "data ends early"},
+		{"trailing data", stateFile(append(raw, 9)), "data after the end"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := decodeState(tt.data)
+			if !errors.Is(err, ErrBadState) || !strings.Contains(err.Error(), tt.wantMsg) {
+				t.Errorf("decodeState: %v, want ErrBadState with %q", err, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// stateFile makes a state file around raw (uncompressed) data.
+func stateFile(raw []byte) []byte {
+	body, _ := stateCodec.Encode(nil, raw)
+	sum := sha256.Sum256(body)
+	return append(fmt.Appendf(nil, "ratelist-state v%d %x\n", stateVersion, sum), body...)
+}

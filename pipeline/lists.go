@@ -1,22 +1,16 @@
 package pipeline
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
-	"sync"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
 )
 
-// listRow is one row of a rating list (interface.md §3, in column order). It
-// gives the Parquet schema; lists are made and written column by column
-// (listCols).
+// listRow is one row of a rating list (interface.md §3, in column order).
 type listRow struct {
 	Rank        int32  `parquet:"rank"`
 	PlayerID    int64  `parquet:"player_id"`
@@ -66,7 +60,7 @@ func (r *runner) emitList() error {
 	if err := r.submit(func() error { return r.writeState(label, snap) }); err != nil {
 		return err
 	}
-	return r.submit(func() error { return r.writeListCols(label, r.listCols(l)) })
+	return r.submit(func() error { return r.writeList(label, r.listRows(l)) })
 }
 
 // listEntry is one player on a list, as the producer leaves it for the list
@@ -123,26 +117,9 @@ func (l *listData) infoID(category, flags string) int32 {
 	return int32(len(l.infos) - 1)
 }
 
-// listCols is a sorted rating list column by column, one slice per field of
-// listRow; csvName holds the names as CSV fields.
-type listCols struct {
-	rank, rating, change, gamesPeriod, gamesTotal, k []int32
-	hasChange                                        []bool
-	playerID                                         []int64
-	name, csvName, category, flags                   []string
-}
-
-func newListCols(n int) *listCols {
-	return &listCols{
-		rank: make([]int32, n), rating: make([]int32, n), change: make([]int32, n), gamesPeriod: make([]int32, n),
-		gamesTotal: make([]int32, n), k: make([]int32, n), hasChange: make([]bool, n), playerID: make([]int64, n),
-		name: make([]string, n), csvName: make([]string, n), category: make([]string, n), flags: make([]string, n),
-	}
-}
-
-// listCols sorts a list, highest rating first, then by player_id, into
-// columns. It runs in a pool job.
-func (r *runner) listCols(l *listData) *listCols {
+// listRows sorts a list, highest rating first, then by player_id, and makes its
+// rows. It runs in a pool job.
+func (r *runner) listRows(l *listData) []listRow {
 	// Sort keys pack the rating and the entry's index in one int64, so the sort
 	// moves 8 bytes; entries are in dense order, which is player_id order.
 	keys := make([]int64, len(l.entries))
@@ -150,51 +127,31 @@ func (r *runner) listCols(l *listData) *listCols {
 		keys[i] = int64(-e.rating)<<32 | int64(i)
 	}
 	slices.Sort(keys)
-	// Each entry's place on the list, so that the columns are filled in entry
-	// order: the registry's columns are then read in order, not at random.
+	// Each entry's place on the list: the rows are filled in entry order, so
+	// that the registry's columns are read in order, not at random.
 	place := make([]int32, len(keys))
 	for i, key := range keys {
 		place[key&0xffffffff] = int32(i)
 	}
-	ps, csvNames := &r.arch.Players, r.playerCSVNames()
-	c := newListCols(len(keys))
+	ps := &r.arch.Players
+	rows := make([]listRow, len(keys))
+	changes := make([]int32, len(keys))
 	for j := range l.entries {
 		e, i := &l.entries[j], place[j]
 		in := l.infos[e.info]
-		c.rank[i], c.rating[i], c.change[i], c.hasChange[i] = i+1, e.rating, e.change, e.hasChange
-		c.gamesPeriod[i], c.gamesTotal[i], c.k[i] = e.gamesPeriod, e.gamesTotal, e.k
-		c.playerID[i], c.name[i], c.csvName[i] = ps.ID[e.p], ps.Name[e.p], csvNames[e.p]
-		c.category[i], c.flags[i] = in.category, in.flags
+		rows[i] = listRow{
+			Rank: i + 1, PlayerID: ps.ID[e.p], Name: ps.Name[e.p], Rating: e.rating,
+			GamesPeriod: e.gamesPeriod, GamesTotal: e.gamesTotal, K: e.k, Category: in.category, Flags: in.flags,
+		}
+		if e.hasChange {
+			changes[i] = e.change
+			rows[i].Change = &changes[i]
+		}
 		if e.isNew {
-			c.flags[i] = joinFlags("new", in.flags)
+			rows[i].Flags = joinFlags("new", in.flags)
 		}
 	}
-	return c
-}
-
-// csvNames holds every player's name as a CSV field, escaped on first use:
-// names never change, and lists repeat them period after period.
-type csvNames struct {
-	once  sync.Once
-	names []string
-}
-
-// playerCSVNames returns the players' names as CSV fields, by dense index.
-func (r *runner) playerCSVNames() []string {
-	c := &r.csvNames
-	c.once.Do(func() {
-		names := r.arch.Players.Name
-		c.names = make([]string, len(names))
-		var b []byte
-		for p, s := range names {
-			if b = csvfield.Append(b[:0], s); len(b) == len(s) { // not quoted
-				c.names[p] = s
-			} else {
-				c.names[p] = string(b)
-			}
-		}
-	})
-	return c.names
+	return rows
 }
 
 // joinFlags joins list flags with a space, skipping empty ones.
@@ -208,96 +165,70 @@ func joinFlags(a, b string) string {
 	return a + " " + b
 }
 
-// writeListCols writes lists/LABEL.csv and .parquet (and .arrow with --arrow).
-func (r *runner) writeListCols(label string, c *listCols) error {
-	if err := r.writeListCSV(label, c); err != nil {
-		return err
-	}
-	if err := r.writeListParquet(label, c); err != nil {
-		return err
-	}
-	if r.opt.Arrow {
-		return r.writeListArrow(label, c)
-	}
-	return nil
-}
-
-func (r *runner) writeListCSV(label string, c *listCols) error {
+func (r *runner) writeList(label string, rows []listRow) error {
 	o, err := r.stage.create("lists/" + label + ".csv")
 	if err != nil {
 		return err
 	}
 	o.WriteString("rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n")
 	var b []byte
-	for i := range c.rank {
-		b = strconv.AppendInt(b[:0], int64(c.rank[i]), 10)
+	for _, row := range rows {
+		b = strconv.AppendInt(b[:0], int64(row.Rank), 10)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, c.playerID[i], 10)
+		b = strconv.AppendInt(b, row.PlayerID, 10)
 		b = append(b, ',')
-		b = append(b, c.csvName[i]...)
+		b = csvfield.Append(b, row.Name)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(c.rating[i]), 10)
+		b = strconv.AppendInt(b, int64(row.Rating), 10)
 		b = append(b, ',')
-		if c.hasChange[i] {
-			b = strconv.AppendInt(b, int64(c.change[i]), 10)
+		if row.Change != nil {
+			b = strconv.AppendInt(b, int64(*row.Change), 10)
 		}
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(c.gamesPeriod[i]), 10)
+		b = strconv.AppendInt(b, int64(row.GamesPeriod), 10)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(c.gamesTotal[i]), 10)
+		b = strconv.AppendInt(b, int64(row.GamesTotal), 10)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(c.k[i]), 10)
+		b = strconv.AppendInt(b, int64(row.K), 10)
 		b = append(b, ',')
-		b = csvfield.Append(b, c.category[i])
+		b = csvfield.Append(b, row.Category)
 		b = append(b, ',')
-		b = csvfield.Append(b, c.flags[i])
+		b = csvfield.Append(b, row.Flags)
 		b = append(b, '\n')
 		o.Write(b)
 	}
 	if err := o.finish(); err != nil {
 		return fmt.Errorf("write list %s: %w", label, err)
 	}
+	if err := writeParquet(r.stage, "lists/"+label+".parquet", rows); err != nil {
+		return err
+	}
+	if r.opt.Arrow {
+		return r.writeListArrow(label, rows)
+	}
 	return nil
 }
 
-// writeListParquet writes the list through the column writers of a
-// GenericWriter[listRow] (writeColumn): the file GenericWriter.Write would
-// write from the same rows, byte for byte.
-func (r *runner) writeListParquet(label string, c *listCols) error {
-	rel := "lists/" + label + ".parquet"
-	o, err := r.stage.create(rel)
-	if err != nil {
-		return err
-	}
-	w := parquet.NewGenericWriter[listRow](o, parquet.Compression(outputCodec))
-	cw := w.ColumnWriters()
-	err = errors.Join(
-		writeColumn(cw, 0, c.rank, nil), writeColumn(cw, 1, c.playerID, nil), writeColumn(cw, 2, c.name, nil),
-		writeColumn(cw, 3, c.rating, nil), writeColumn(cw, 4, c.change, c.hasChange), writeColumn(cw, 5, c.gamesPeriod, nil),
-		writeColumn(cw, 6, c.gamesTotal, nil), writeColumn(cw, 7, c.k, nil), writeColumn(cw, 8, c.category, nil),
-		writeColumn(cw, 9, c.flags, nil),
-	)
-	if err == nil {
-		err = w.Close()
-	}
-	if err != nil {
-		o.f.Close()
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	return o.finish()
-}
-
 // writeListArrow writes lists/LABEL.arrow through the Arrow adapter.
-func (r *runner) writeListArrow(label string, c *listCols) error {
-	null := make([]bool, len(c.hasChange))
-	for i, set := range c.hasChange {
-		null[i] = !set
-	}
+func (r *runner) writeListArrow(label string, rows []listRow) error {
+	n := len(rows)
 	cols := []arrowipc.Column{
-		{Name: "rank", Int32: c.rank}, {Name: "player_id", Int64: c.playerID}, {Name: "name", String: c.name},
-		{Name: "rating", Int32: c.rating}, {Name: "change", Int32: c.change, Null: null},
-		{Name: "games_period", Int32: c.gamesPeriod}, {Name: "games_total", Int32: c.gamesTotal},
-		{Name: "k", Int32: c.k}, {Name: "category", String: c.category}, {Name: "flags", String: c.flags},
+		{Name: "rank", Int32: make([]int32, n)}, {Name: "player_id", Int64: make([]int64, n)},
+		{Name: "name", String: make([]string, n)}, {Name: "rating", Int32: make([]int32, n)},
+		{Name: "change", Int32: make([]int32, n), Null: make([]bool, n)},
+		{Name: "games_period", Int32: make([]int32, n)}, {Name: "games_total", Int32: make([]int32, n)},
+		{Name: "k", Int32: make([]int32, n)}, {Name: "category", String: make([]string, n)},
+		{Name: "flags", String: make([]string, n)},
+	}
+	for i, row := range rows {
+		cols[0].Int32[i], cols[1].Int64[i], cols[2].String[i], cols[3].Int32[i] = row.Rank, row.PlayerID, row.Name, row.Rating
+		if row.Change != nil {
+			cols[4].Int32[i] = *row.Change
+		} else {
+			cols[4].Null[i] = true
+		}
+		cols[5].Int32[i], cols[6].Int32[i], cols[7].Int32[i] = row.GamesPeriod, row.GamesTotal, row.K
+		cols[8].String[i], cols[9].String[i] = row.Category, row.Flags
 	}
 	p, err := r.stage.path("lists/" + label + ".arrow")
 	if err != nil {

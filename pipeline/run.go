@@ -104,7 +104,6 @@ type runner struct {
 	hasPeriods                         bool
 	prevOn, everOn                     []bool
 	prevRating                         []int32
-	csvNames                           csvNames
 
 	cards     *parquet.GenericWriter[cardRow]
 	cardsF    *outFile

@@ -1,9 +1,6 @@
 package pipeline
 
-import (
-	"hash/fnv"
-	"sort"
-)
+import "sort"
 
 // Periods whose rated games changed after their list was written.
 //
@@ -22,32 +19,30 @@ type periodHash struct {
 }
 
 // tournamentHash hashes a tournament's id and its valid games rows,
-// independently of their order in the file.
+// independently of their order in the file: the sum of a hash of each row.
 func (r *runner) tournamentHash(t *Tournament, rows []gameRow) uint64 {
 	var sum uint64
 	p := r.arch.Players.ID
+	tid := uint64(t.ID) * 0x9e3779b97f4a7c15
 	for i := range rows {
 		g := &rows[i]
-		h := fnv.New64a()
-		var b [40]byte
-		put := func(o int, v uint64) {
-			for k := 0; k < 8; k++ {
-				b[o+k] = byte(v >> (8 * k))
-			}
-		}
-		put(0, uint64(t.ID))
-		put(8, uint64(g.round))
-		put(16, uint64(p[g.white]))
 		black := uint64(0)
 		if g.black >= 0 {
 			black = uint64(p[g.black])
 		}
-		put(24, black)
-		b[32], b[33] = g.wres, g.bres
-		h.Write(b[:34])
-		sum += h.Sum64()
+		sum += mix64(tid ^ mix64(uint64(p[g.white])^uint64(g.round)<<48) ^
+			mix64(black^uint64(g.wres)<<48^uint64(g.bres)<<56))
 	}
 	return sum*1099511628211 + uint64(t.ID) + uint64(len(rows))
+}
+
+// mix64 is SplitMix64's finaliser: every input bit affects every output bit.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // notePeriod adds a rated tournament to its period's fingerprint.

@@ -12,9 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	kzstd "github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
-	pzstd "github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/parquet-go/parquet-go/compress/snappy"
 )
 
 // rejectSink receives rejected rows. It writes them to rejects.csv as they come
@@ -272,33 +271,8 @@ func writeParquet[T any](s *staging, rel string, rows []T) error {
 	return o.finish()
 }
 
-// outputCodec compresses the Parquet outputs: zstd at its fastest level. The
-// outputs are written once per run and read by people's tools; the default level
-// cost about 2 s of 24 s CPU at 10M games for files a few percent smaller.
-var outputCodec = newZstdCodec()
-
-// zstdCodec is parquet-go's zstd codec (same options, same bytes) with encoders
-// kept for the whole run. parquet-go keeps its encoders in a pool that every
-// garbage collection empties, and each new encoder allocates its history again:
-// 14% of all allocation in a run.
-type zstdCodec struct {
-	enc         *kzstd.Encoder
-	pzstd.Codec // decoding, names
-}
-
-func newZstdCodec() *zstdCodec {
-	enc, err := kzstd.NewWriter(nil,
-		kzstd.WithEncoderConcurrency(4), // the cards goroutine and the list jobs
-		kzstd.WithEncoderLevel(kzstd.SpeedFastest),
-		kzstd.WithZeroFrames(true),
-		kzstd.WithEncoderCRC(false),
-	)
-	if err != nil {
-		panic(err) // constant options
-	}
-	return &zstdCodec{enc: enc, Codec: pzstd.Codec{Level: pzstd.SpeedFastest}}
-}
-
-func (c *zstdCodec) Encode(dst, src []byte) ([]byte, error) {
-	return c.enc.EncodeAll(src, dst[:0]), nil
-}
+// outputCodec compresses the Parquet outputs: Snappy, the codec most Parquet
+// tools write by default. At 10M games zstd at its fastest level cost 2.0 s of
+// 14 s CPU against 0.85 s for Snappy, for files about a third smaller (cards
+// 54 MB instead of 79 MB, lists 51 MB instead of 68 MB for 24 months).
+var outputCodec = &snappy.Codec{}

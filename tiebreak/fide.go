@@ -13,6 +13,7 @@ type calc struct {
 	buf    []item
 	// every player's items, player i's at all[i*n:(i+1)*n]; valid when haveAll
 	all     []item
+	sums    []item // per player, the sums of val and contrib over all items
 	haveAll bool
 }
 
@@ -70,7 +71,12 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 //
 // The returned slice is reused by the next call.
 func (c *calc) items(i int, scores []int, slots []slot) []item {
-	out := c.buf[:0]
+	c.buf = c.appendItems(c.buf[:0], i, scores, slots)
+	return c.buf
+}
+
+// appendItems appends player i's items to dst.
+func (c *calc) appendItems(dst []item, i int, scores []int, slots []slot) []item {
 	spr := 0 // score before the round, half-points
 	n := len(slots)
 	for r, s := range slots {
@@ -94,21 +100,27 @@ func (c *calc) items(i int, scores []int, slots []slot) []item {
 			it.vur = c.policy != Fide2009 && s.vur()
 		}
 		it.contrib = it.val * s.pts
-		out = append(out, it)
+		dst = append(dst, it)
 		spr += s.pts
 	}
-	c.buf = out
-	return out
+	return dst
 }
 
-// playerItems returns player i's items, computed for every player on first use.
-// The result must not be modified.
+// playerItems returns player i's items, computed for every player on first use
+// together with their sums (c.sums). The result must not be modified.
 func (c *calc) playerItems(i int) []item {
 	n := c.m.n
 	if !c.haveAll {
-		c.all = resize(c.all, len(c.m.slots)*n)
+		c.all = c.all[:0]
+		c.sums = resize(c.sums, len(c.m.slots))
 		for j := range c.m.slots {
-			copy(c.all[j*n:(j+1)*n], c.items(j, c.score, c.m.slots[j]))
+			c.all = c.appendItems(c.all, j, c.score, c.m.slots[j])
+			var sum item
+			for _, it := range c.all[j*n:] {
+				sum.val += it.val
+				sum.contrib += it.contrib
+			}
+			c.sums[j] = sum
 		}
 		c.haveAll = true
 	}
@@ -126,47 +138,35 @@ func (c *calc) trimmed(i, cut, median int, sbRule bool) []item {
 	return trim(c.buf, cut, median, c.policy != Fide2009, sbRule)
 }
 
-// trim applies Cut-n and Median-n. Under the 2023+ rules voluntarily unplayed rounds
-// are cut first; for SB (sbRule) the TEC rule picks, of the smallest VUR contribution
-// and the least significant opponent's contribution, the larger one.
+// trimSum returns the sum of player i's items after Cut-n and Median-n: from the
+// cached sums when at most one item goes.
+func (c *calc) trimSum(i, cut, median int, sbRule bool) item {
+	its := c.playerItems(i)
+	sum := c.sums[i]
+	switch {
+	case cut == 0 && median == 0:
+	case cut == 1 && median == 0 && len(its) > 0:
+		least := its[leastIndex(its, c.policy != Fide2009, sbRule)]
+		sum.val -= least.val
+		sum.contrib -= least.contrib
+	default:
+		sum = item{}
+		for _, it := range c.trimmed(i, cut, median, sbRule) {
+			sum.val += it.val
+			sum.contrib += it.contrib
+		}
+	}
+	return sum
+}
+
+// trim applies Cut-n and Median-n: removes the least significant item (leastIndex)
+// cut+median times, then the most significant one median times.
 //
 // It works in place: items is reordered and the result shares its storage.
 func trim(items []item, cut, median int, vurFirst, sbRule bool) []item {
 	remove := func(k int) { items = append(items[:k], items[k+1:]...) }
 	for k := 0; k < cut+median && len(items) > 0; k++ {
-		least := 0
-		for j, it := range items {
-			if it.val < items[least].val || (it.val == items[least].val && it.contrib < items[least].contrib) {
-				least = j
-			}
-		}
-		pick := least
-		if vurFirst {
-			v := -1
-			for j, it := range items {
-				if !it.vur {
-					continue
-				}
-				if v < 0 {
-					v = j
-					continue
-				}
-				if sbRule {
-					if it.contrib < items[v].contrib || (it.contrib == items[v].contrib && it.val < items[v].val) {
-						v = j
-					}
-				} else if it.val < items[v].val || (it.val == items[v].val && it.contrib < items[v].contrib) {
-					v = j
-				}
-			}
-			if v >= 0 {
-				pick = v
-				if sbRule && items[least].contrib > items[v].contrib {
-					pick = least
-				}
-			}
-		}
-		remove(pick)
+		remove(leastIndex(items, vurFirst, sbRule))
 	}
 	for k := 0; k < median && len(items) > 0; k++ {
 		most := 0
@@ -180,24 +180,51 @@ func trim(items []item, cut, median int, vurFirst, sbRule bool) []item {
 	return items
 }
 
+// leastIndex returns the index of the least significant of the items (not empty).
+// Under the 2023+ rules (vurFirst) voluntarily unplayed rounds go first; for SB
+// (sbRule) the TEC rule picks, of the smallest VUR contribution and the least
+// significant opponent's contribution, the larger one.
+func leastIndex(items []item, vurFirst, sbRule bool) int {
+	least := 0
+	for j, it := range items {
+		if it.val < items[least].val || (it.val == items[least].val && it.contrib < items[least].contrib) {
+			least = j
+		}
+	}
+	if !vurFirst {
+		return least
+	}
+	v := -1
+	for j, it := range items {
+		if !it.vur {
+			continue
+		}
+		if v < 0 {
+			v = j
+			continue
+		}
+		if sbRule {
+			if it.contrib < items[v].contrib || (it.contrib == items[v].contrib && it.val < items[v].val) {
+				v = j
+			}
+		} else if it.val < items[v].val || (it.val == items[v].val && it.contrib < items[v].contrib) {
+			v = j
+		}
+	}
+	if v < 0 || (sbRule && items[least].contrib > items[v].contrib) {
+		return least
+	}
+	return v
+}
+
 // buchholz returns BH with modifiers, in half-points.
 func (c *calc) buchholz(i int, cut, median int) int {
-	its := c.trimmed(i, cut, median, false)
-	sum := 0
-	for _, it := range its {
-		sum += it.val
-	}
-	return sum
+	return c.trimSum(i, cut, median, false).val
 }
 
 // sonneborn returns SB with modifiers, in quarter-points.
 func (c *calc) sonneborn(i int, cut, median int) int {
-	its := c.trimmed(i, cut, median, true)
-	sum := 0
-	for _, it := range its {
-		sum += it.contrib
-	}
-	return sum
+	return c.trimSum(i, cut, median, true).contrib
 }
 
 // plainBH caches BH without modifiers for AOB.

@@ -60,6 +60,7 @@ type Engine struct {
 	order []int   // players, best first
 	ends  []int   // tie groups: order[ends[k-1]:ends[k]]
 	next  []int
+	pos   []int // counting sort positions, by score
 	de    []int // DE points of the current group's members, by player
 	rows  []Row
 	csv   []byte
@@ -91,6 +92,9 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	for k, c := range e.parsed {
 		if c.Base == "DE" {
 			continue // depends on the tie groups; computed while ranking
+		}
+		if e.scoreColumn(c, k) {
+			continue
 		}
 		for i := 0; i < np; i++ {
 			v, err := e.value(c, i)
@@ -144,21 +148,7 @@ func (e *Engine) val(i, k int) Value { return e.vals[i*len(e.parsed)+k] }
 // rank orders the players into e.order and cuts it into tie groups (e.ends): by
 // points, then each tie group by each code in turn.
 func (e *Engine) rank() {
-	t, score := e.m.t, e.m.score
-	e.order = resize(e.order, len(t.Players))
-	for i := range e.order {
-		e.order[i] = i
-	}
-	slices.SortFunc(e.order, func(a, b int) int {
-		if score[a] != score[b] {
-			return cmp.Compare(score[b], score[a])
-		}
-		if sa, sb := t.Players[a].StartNo, t.Players[b].StartNo; sa != sb {
-			return cmp.Compare(sa, sb)
-		}
-		return cmp.Compare(a, b)
-	})
-	e.ends = appendEnds(e.ends[:0], e.order, 0, func(i int) Value { return intValue(score[i]) })
+	e.orderByScore()
 	for k, c := range e.parsed {
 		next := e.next[:0]
 		start := 0
@@ -177,6 +167,68 @@ func (e *Engine) rank() {
 		}
 		e.ends, e.next = next, e.ends
 	}
+}
+
+// orderByScore puts the players into e.order by score, best first, ties by starting
+// number and index, and cuts it into score groups (e.ends). When the starting
+// numbers ascend with the index, as they do in the archive, that order is a
+// counting sort of the index order by score.
+func (e *Engine) orderByScore() {
+	t, score := e.m.t, e.m.score
+	e.order = resize(e.order, len(t.Players))
+	lo, hi := 0, 0
+	for _, s := range score {
+		lo, hi = min(lo, s), max(hi, s)
+	}
+	if lo < 0 || !startNosAscend(t.Players) {
+		e.sortByScore()
+		return
+	}
+	// pos[hi-s] is where the next player with score s goes; pos[hi-s+1] ends its group.
+	pos := resize(e.pos, hi+2)
+	clear(pos)
+	for _, s := range score {
+		pos[hi-s+1]++
+	}
+	e.ends = e.ends[:0]
+	for k := 1; k < len(pos); k++ {
+		if pos[k] > 0 {
+			e.ends = append(e.ends, pos[k-1]+pos[k])
+		}
+		pos[k] += pos[k-1]
+	}
+	for i, s := range score {
+		e.order[pos[hi-s]] = i
+		pos[hi-s]++
+	}
+	e.pos = pos
+}
+
+// sortByScore is orderByScore for any starting numbers.
+func (e *Engine) sortByScore() {
+	t, score := e.m.t, e.m.score
+	for i := range e.order {
+		e.order[i] = i
+	}
+	slices.SortFunc(e.order, func(a, b int) int {
+		if score[a] != score[b] {
+			return cmp.Compare(score[b], score[a])
+		}
+		if sa, sb := t.Players[a].StartNo, t.Players[b].StartNo; sa != sb {
+			return cmp.Compare(sa, sb)
+		}
+		return cmp.Compare(a, b)
+	})
+	e.ends = appendEnds(e.ends[:0], e.order, 0, func(i int) Value { return intValue(score[i]) })
+}
+
+func startNosAscend(ps []Player) bool {
+	for k := 1; k < len(ps); k++ {
+		if ps[k].StartNo < ps[k-1].StartNo {
+			return false
+		}
+	}
+	return true
 }
 
 // directEncounter orders the tie group g, which starts at offset start of e.order,
@@ -267,6 +319,26 @@ func (e *Engine) rcalc(rr bool) *rcalc {
 		e.rcalcs[k] = newRCalc(&e.m, rr, e.opt.UnratedRating)
 	}
 	return e.rcalcs[k]
+}
+
+// scoreColumn computes code k for every player when it is BH, FB or SB, with one
+// calc for all, and reports whether it did.
+func (e *Engine) scoreColumn(c Code, k int) bool {
+	if c.Base != "BH" && c.Base != "FB" && c.Base != "SB" {
+		return false
+	}
+	sb := c.Base == "SB"
+	calc := e.calc(e.policy, e.m.rr || c.Played, c.Base == "FB")
+	nc := len(e.parsed)
+	for i := range e.m.slots {
+		sum := calc.trimSum(i, c.Cut, c.Median, sb)
+		if sb {
+			e.vals[i*nc+k] = scaled(sum.contrib, 4)
+		} else {
+			e.vals[i*nc+k] = scaled(sum.val, 2)
+		}
+	}
+	return true
 }
 
 // value computes one code for player i.

@@ -166,9 +166,14 @@ func (s *School) Category(r int32) string {
 // Σ PD(cap(ro − ri)) with PerGame (§3.2). D is the capped difference used
 // by the default method.
 func (s *School) Expected(ro int32, opp []int32, ra int32) (we int64, d int32) {
+	return s.expected(ro, int32(len(opp)), opp, ra)
+}
+
+// expected is Expected for n rated games; opp is only read with PerGame.
+func (s *School) expected(ro, n int32, opp []int32, ra int32) (we int64, d int32) {
 	d = s.capD(ro - ra)
 	if !s.PerGame {
-		return int64(len(opp)) * int64(PD(int(d))), d
+		return int64(n) * int64(PD(int(d))), d
 	}
 	for _, ri := range opp {
 		we += int64(PD(int(s.capD(ro - ri))))

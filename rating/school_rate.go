@@ -1,30 +1,37 @@
 package rating
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // SchoolRater applies the school system tournament by tournament. It keeps
 // scratch buffers between calls, so one SchoolRater serves one goroutine.
 type SchoolRater struct {
 	S School
 
-	local  []int32 // dense player → participant slot + 1 (0 = not in this event)
-	parts  []participant
-	opps   []int32
-	cards  []Card
-	counts int32 // players with GamesTotal ≥ Stage2Games
+	local   []int32 // dense player → participant slot + 1 (0 = not in this event)
+	players []int32
+	parts   []participant
+	opps    []int32
+	cards   []Card
+	counts  int32 // players with GamesTotal ≥ Stage2Games
 }
 
+// participant is one player of the event being rated: their state at the
+// start, gathered from State in one pass so that the later loops stay in the
+// cache, and their tally of rated games.
 type participant struct {
-	player     int32
-	ratedStart bool
-	start      int32
-	newcomer1  bool // stage-one initial rating assigned at this event's start
-	n, w2      int32
-	oppFrom    int // participant's opponents' ratings in opps[oppFrom:oppTo]
-	oppTo      int
+	player      int32
+	start       int32 // Ro (valid when ratedStart)
+	rating      int32 // State.Rating at the start
+	gamesTotal  int32
+	gamesPeriod int32
+	tournaments int32
+	n, w2       int32
+	oppSum      int64 // Σ opponents' start ratings over the n rated games
+	oppFrom     int32 // with PerGame: the opponents' ratings in opps[oppFrom:oppTo]
+	oppTo       int32
+	rated       bool // State.Rated at the start
+	ratedStart  bool
+	newcomer1   bool // stage-one initial rating assigned at this event's start
 }
 
 // NewSchoolRater returns a rater for st's players.
@@ -60,100 +67,79 @@ func otbScore(code byte) (int32, bool) {
 func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	s := &r.S
 	stage := st.Stage
-	r.parts = r.parts[:0]
-	r.opps = r.opps[:0]
-	r.cards = r.cards[:0]
 
-	// 1. Participants and their ratings at the start.
-	add := func(p int32) {
-		if r.local[p] != 0 {
-			return
+	// 1. Participants, in player index order, and their state at the start.
+	ps := r.players[:0]
+	for i := range ev.Games {
+		g := &ev.Games[i]
+		if r.local[g.White] == 0 {
+			r.local[g.White] = 1
+			ps = append(ps, g.White)
 		}
-		pt := participant{player: p}
-		if st.Rated[p] {
-			pt.ratedStart, pt.start = true, st.Rating[p]
+		if g.Black >= 0 && r.local[g.Black] == 0 {
+			r.local[g.Black] = 1
+			ps = append(ps, g.Black)
+		}
+	}
+	slices.Sort(ps)
+	r.players = ps
+	r.parts = slices.Grow(r.parts[:0], len(ps))[:len(ps)]
+	for i, p := range ps {
+		r.local[p] = int32(i + 1)
+		pt := &r.parts[i]
+		*pt = participant{player: p, rated: st.Rated[p], rating: st.Rating[p], gamesTotal: st.GamesTotal[p],
+			gamesPeriod: st.GamesPeriod[p], tournaments: st.Tournaments[p]}
+		if pt.rated {
+			pt.ratedStart, pt.start = true, pt.rating
 		} else if stage == 1 {
 			if init, ok := s.InitialStage1(st.Category[p], st.Elo[p]); ok {
 				pt.ratedStart, pt.start, pt.newcomer1 = true, init, true
 			}
 		}
-		r.parts = append(r.parts, pt)
-		r.local[p] = int32(len(r.parts))
-	}
-	for _, g := range ev.Games {
-		add(g.White)
-		if g.Black >= 0 {
-			add(g.Black)
-		}
-	}
-	slices.SortFunc(r.parts, func(a, b participant) int { return cmp.Compare(a.player, b.player) })
-	for i := range r.parts {
-		r.local[r.parts[i].player] = int32(i + 1)
 	}
 
 	// 2. Rated games: over the board, against an opponent rated at the start.
-	// Each participant's opponents' ratings end up contiguous in opps, in game
-	// order: count, then place.
-	rated := func(g *Game) (wOK, bOK bool) {
-		if g.Black < 0 {
-			return false, false
-		}
-		_, w := otbScore(g.WhiteResult)
-		_, b := otbScore(g.BlackResult)
-		if !w || !b {
-			return false, false
-		}
-		return r.parts[r.local[g.Black]-1].ratedStart, r.parts[r.local[g.White]-1].ratedStart
-	}
-	for i := range ev.Games {
-		if w, b := rated(&ev.Games[i]); w || b {
-			if w {
-				r.parts[r.local[ev.Games[i].White]-1].n++
-			}
-			if b {
-				r.parts[r.local[ev.Games[i].Black]-1].n++
-			}
-		}
-	}
-	off := 0
-	for i := range r.parts {
-		r.parts[i].oppFrom, r.parts[i].oppTo = off, off
-		off += int(r.parts[i].n)
-	}
-	r.opps = append(r.opps[:0], make([]int32, off)...)
 	for i := range ev.Games {
 		g := &ev.Games[i]
-		w, b := rated(g)
-		if w {
-			pt, o := &r.parts[r.local[g.White]-1], &r.parts[r.local[g.Black]-1]
-			ws, _ := otbScore(g.WhiteResult)
-			pt.w2 += ws
-			r.opps[pt.oppTo] = o.start
-			pt.oppTo++
+		if g.Black < 0 {
+			continue
 		}
-		if b {
-			pt, o := &r.parts[r.local[g.Black]-1], &r.parts[r.local[g.White]-1]
-			bs, _ := otbScore(g.BlackResult)
-			pt.w2 += bs
-			r.opps[pt.oppTo] = o.start
-			pt.oppTo++
+		ws, wok := otbScore(g.WhiteResult)
+		bs, bok := otbScore(g.BlackResult)
+		if !wok || !bok {
+			continue
+		}
+		w, b := &r.parts[r.local[g.White]-1], &r.parts[r.local[g.Black]-1]
+		if b.ratedStart {
+			w.n++
+			w.w2 += ws
+			w.oppSum += int64(b.start)
+		}
+		if w.ratedStart {
+			b.n++
+			b.w2 += bs
+			b.oppSum += int64(w.start)
 		}
 	}
+	if s.PerGame {
+		r.placeOpponents(ev)
+	}
 
-	// 3. Outcomes, all from the ratings at the start.
+	// 3. Outcomes, all from the ratings at the start, and 4. their application.
+	r.cards = slices.Grow(r.cards[:0], len(r.parts))
 	for i := range r.parts {
 		pt := &r.parts[i]
 		p := pt.player
-		c := Card{Player: p, RatedBefore: st.Rated[p], Before: st.Rating[p], Games: pt.n, Score2: pt.w2, Stage: int8(stage),
+		r.local[p] = 0
+		c := Card{Player: p, RatedBefore: pt.rated, Before: pt.rating, Games: pt.n, Score2: pt.w2, Stage: int8(stage),
 			Used: pt.start, RatedUsed: pt.ratedStart}
-		opp := r.opps[pt.oppFrom:pt.oppTo]
 		if pt.n > 0 {
-			c.OppAverage = AverageRating(opp)
+			c.OppAverage = int32(roundHalfUp(pt.oppSum, int64(pt.n)))
 		}
 		switch {
 		case pt.ratedStart && pt.n >= s.MinGames:
-			c.K = s.K(st.Tournaments[p], st.GamesTotal[p], pt.start)
-			c.Expected, c.D = s.Expected(pt.start, opp, c.OppAverage)
+			c.K = s.K(pt.tournaments, pt.gamesTotal, pt.start)
+			c.Expected, c.D = s.expected(pt.start, pt.n, r.opps[pt.oppFrom:pt.oppTo], c.OppAverage)
 			c.ChangeExact, c.Change = Change(c.K, pt.w2, c.Expected)
 			c.After, c.RatedAfter = pt.start+c.Change, true
 			c.Reason = ReasonRated
@@ -177,25 +163,19 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 			c.Reason = ReasonNoInitial
 		}
 		r.cards = append(r.cards, c)
-	}
 
-	// 4. Apply.
-	for i := range r.cards {
-		c := &r.cards[i]
-		p := c.Player
-		r.local[p] = 0
 		if !c.RatedAfter {
 			continue
 		}
 		computed := c.Reason == ReasonRated || c.Reason == ReasonInitialStage2 ||
 			(c.Reason == ReasonInitialStage1 && c.Games >= s.MinGames)
 		if computed {
-			st.Tournaments[p]++
+			st.Tournaments[p] = pt.tournaments + 1
 		}
-		old := st.GamesTotal[p]
-		st.GamesTotal[p] += c.Games
-		st.GamesPeriod[p] += c.Games
-		if old < s.Stage2Games && st.GamesTotal[p] >= s.Stage2Games {
+		old := pt.gamesTotal
+		st.GamesTotal[p] = old + c.Games
+		st.GamesPeriod[p] = pt.gamesPeriod + c.Games
+		if old < s.Stage2Games && old+c.Games >= s.Stage2Games {
 			r.counts++
 		}
 		st.Rated[p], st.Rating[p] = true, c.After
@@ -206,6 +186,39 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 		st.Stage = 2
 	}
 	return r.cards
+}
+
+// placeOpponents puts each participant's opponents' start ratings in their
+// rated games contiguous in opps, in game order (the per-game expected score
+// needs them). Step 2 has counted them.
+func (r *SchoolRater) placeOpponents(ev *Event) {
+	off := int32(0)
+	for i := range r.parts {
+		r.parts[i].oppFrom, r.parts[i].oppTo = off, off
+		off += r.parts[i].n
+	}
+	r.opps = slices.Grow(r.opps[:0], int(off))[:off]
+	for i := range ev.Games {
+		g := &ev.Games[i]
+		if g.Black < 0 {
+			continue
+		}
+		if _, ok := otbScore(g.WhiteResult); !ok {
+			continue
+		}
+		if _, ok := otbScore(g.BlackResult); !ok {
+			continue
+		}
+		w, b := &r.parts[r.local[g.White]-1], &r.parts[r.local[g.Black]-1]
+		if b.ratedStart {
+			r.opps[w.oppTo] = b.start
+			w.oppTo++
+		}
+		if w.ratedStart {
+			r.opps[b.oppTo] = w.start
+			b.oppTo++
+		}
+	}
 }
 
 // Recount recomputes the stage-switch count from the state (after a state was

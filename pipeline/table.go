@@ -459,6 +459,11 @@ func resultCode(s []byte) (byte, bool) {
 
 // ---- Parquet, column by column, page by page ----
 
+// fastPages lets integer and result-code columns be read straight from page
+// data; off, every value goes through parquet.Value (the test that compares the
+// two turns it off).
+var fastPages = true
+
 type parquetSource struct {
 	f          fs.File
 	pf         *parquet.File
@@ -467,7 +472,8 @@ type parquetSource struct {
 	scale      []int64 // tTime: multiplier to microseconds; tDate from timestamp: divisor
 	kinds      []parquet.Kind
 	dateFromTS []bool
-	rg         int // next row group
+	fast       []bool // read straight from page data when the page allows (colCursor.next)
+	rg         int    // next row group
 	curs       []*colCursor
 	vals       []parquet.Value
 	badCells   []badCell // of the batch being filled
@@ -476,20 +482,83 @@ type parquetSource struct {
 type colCursor struct {
 	pages parquet.Pages
 	page  parquet.Page
-	vr    parquet.ValueReader
+	vr    parquet.ValueReader // a page read value by value (parquet.Value)
+	// A page read straight from its data (vr == nil): its rows, definition
+	// levels (nil without nulls), dense values (one of i64, i32 or dictionary
+	// indexes idx, with dict the result code of each dictionary entry, -1 when
+	// not one), and how far it has been read.
+	rows     int
+	defs     []byte
+	i64      []int64
+	i32      []int32
+	idx      []int32
+	dict     []int64
+	row, val int
+}
+
+// next loads the column chunk's next page; fast tells whether the column may
+// be read straight from page data (integers, or dictionary-encoded result
+// codes), which is used when the page is of a shape that path knows.
+func (c *colCursor) next(fast bool, typ colType) error {
+	p, err := c.pages.ReadPage()
+	if err != nil {
+		return err
+	}
+	*c = colCursor{pages: c.pages, page: p}
+	kind, dict := p.Type().Kind(), p.Dictionary()
+	switch {
+	case !fast || len(p.RepetitionLevels()) > 0:
+		c.vr = p.Values()
+		return nil
+	case typ == tCode && dict != nil && dict.Type().Kind() == parquet.ByteArray:
+		c.dict = make([]int64, dict.Len())
+		for i := range c.dict {
+			code, ok := resultCode(dict.Index(int32(i)).ByteArray())
+			c.dict[i] = int64(code)
+			if !ok {
+				c.dict[i] = -1
+			}
+		}
+		data := p.Data()
+		c.idx = data.Int32()
+	case typ != tCode && dict == nil && kind == parquet.Int64:
+		data := p.Data()
+		c.i64 = data.Int64()
+	case typ != tCode && dict == nil && kind == parquet.Int32:
+		data := p.Data()
+		c.i32 = data.Int32()
+	default:
+		c.vr = p.Values()
+		return nil
+	}
+	c.rows, c.defs = int(p.NumRows()), p.DefinitionLevels()
+	dense := c.rows
+	if len(c.defs) > 0 {
+		dense = 0
+		for _, d := range c.defs {
+			if d > 1 {
+				return fmt.Errorf("definition level %d in a column that is not nested", d)
+			}
+			dense += int(d)
+		}
+	} else {
+		c.defs = nil
+	}
+	if have := len(c.i64) + len(c.i32) + len(c.idx); (c.defs != nil && len(c.defs) != c.rows) || have != dense {
+		return fmt.Errorf("page of %d rows with %d values", c.rows, have)
+	}
+	return nil
 }
 
 // read fills buf with the column's next values, crossing pages; io.EOF at the
-// end of the column chunk.
+// end of the column chunk. Only for columns read value by value.
 func (c *colCursor) read(buf []parquet.Value) (int, error) {
 	n := 0
 	for n < len(buf) {
 		if c.vr == nil {
-			p, err := c.pages.ReadPage()
-			if err != nil {
+			if err := c.next(false, 0); err != nil {
 				return n, err
 			}
-			c.page, c.vr = p, p.Values()
 		}
 		m, err := c.vr.ReadValues(buf[n:])
 		n += m
@@ -503,6 +572,85 @@ func (c *colCursor) read(buf []parquet.Value) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// readColumn fills rows [0, want) of the batch's column c, crossing pages, and
+// returns how many it filled (fewer at the end of the row group).
+func (s *parquetSource) readColumn(b *batch, c int, want int) (int, error) {
+	cur, typ := s.curs[c], s.specs[c].typ
+	if !s.fast[c] {
+		m, err := cur.read(s.vals[:want])
+		s.decode(b, c, 0, s.vals[:m])
+		return m, err
+	}
+	n := 0
+	for n < want {
+		if cur.page == nil {
+			if err := cur.next(true, typ); err != nil {
+				return n, err
+			}
+		}
+		if cur.vr != nil { // a page of another shape: value by value
+			m, err := cur.vr.ReadValues(s.vals[n:want])
+			s.decode(b, c, n, s.vals[n:n+m])
+			n += m
+			if err == io.EOF {
+				parquet.Release(cur.page)
+				cur.page, cur.vr = nil, nil
+				continue
+			}
+			if err != nil {
+				return n, err
+			}
+			continue
+		}
+		k := min(want-n, cur.rows-cur.row)
+		ints, nulls := b.ints[c][n:n+k], b.nulls[c][n:n+k]
+		var defs []byte
+		if cur.defs != nil {
+			defs = cur.defs[cur.row : cur.row+k]
+		}
+		switch {
+		case cur.dict == nil && cur.i32 == nil:
+			cur.val = take(ints, nulls, defs, cur.i64, cur.val)
+		case cur.dict == nil:
+			cur.val = take(ints, nulls, defs, cur.i32, cur.val)
+		default:
+			cur.val = take(ints, nulls, defs, cur.idx, cur.val)
+			for i, x := range ints {
+				if nulls[i] {
+					continue
+				}
+				if x < 0 || x >= int64(len(cur.dict)) {
+					return n, fmt.Errorf("dictionary index %d of %d entries", x, len(cur.dict))
+				}
+				if ints[i] = cur.dict[x]; ints[i] < 0 {
+					nulls[i], ints[i] = true, 0
+					s.badCells = append(s.badCells, badCell{n + i, c})
+				}
+			}
+		}
+		n += k
+		if cur.row += k; cur.row == cur.rows {
+			parquet.Release(cur.page)
+			cur.page = nil
+		}
+	}
+	return n, nil
+}
+
+// take copies dense page values into rows: a row whose definition level is 0 is
+// a null. It returns the position after the values taken.
+func take[T int32 | int64](ints []int64, nulls []bool, defs []byte, data []T, val int) int {
+	for i := range ints {
+		if defs != nil && defs[i] == 0 {
+			nulls[i], ints[i] = true, 0
+			continue
+		}
+		nulls[i], ints[i] = false, int64(data[val])
+		val++
+	}
+	return val
 }
 
 func (c *colCursor) close() {
@@ -548,6 +696,7 @@ func newParquetSource(f fs.File, specs []colSpec) (_ *parquetSource, err error) 
 			s.scale = append(s.scale, 0)
 			s.kinds = append(s.kinds, 0)
 			s.dateFromTS = append(s.dateFromTS, false)
+			s.fast = append(s.fast, false)
 			continue
 		}
 		if leaf.MaxRepetitionLevel > 0 {
@@ -573,6 +722,9 @@ func newParquetSource(f fs.File, specs []colSpec) (_ *parquetSource, err error) 
 		s.scale = append(s.scale, scale)
 		s.kinds = append(s.kinds, t.Kind())
 		s.dateFromTS = append(s.dateFromTS, sp.typ == tDate && isTS)
+		plainInt := sp.typ != tString && sp.typ != tBool && sp.typ != tTime && sp.typ != tCode && !isTS &&
+			(t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64)
+		s.fast = append(s.fast, fastPages && leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.typ == tCode && t.Kind() == parquet.ByteArray))
 	}
 	if err := checkPages(ra, st.Size(), pf, s.cols); err != nil {
 		return nil, err
@@ -636,7 +788,7 @@ func (s *parquetSource) fillPages(b *batch) (int, error) {
 			if cur == nil {
 				continue
 			}
-			m, err := cur.read(s.vals[:batchRows])
+			m, err := s.readColumn(b, c, batchRows)
 			if err != nil && err != io.EOF {
 				return 0, fmt.Errorf("column %s: %w", s.specs[c].name, err)
 			}
@@ -644,7 +796,6 @@ func (s *parquetSource) fillPages(b *batch) (int, error) {
 				return 0, fmt.Errorf("column %s: %d values where other columns have %d", s.specs[c].name, m, n)
 			}
 			n = m
-			s.decode(b, c, s.vals[:m])
 		}
 		if n <= 0 {
 			for _, c := range s.curs {
@@ -676,20 +827,23 @@ func (s *parquetSource) fillPages(b *batch) (int, error) {
 	}
 }
 
-// decode turns parquet values into the batch's typed column c. A value that
+// decode turns parquet values into rows off… of the batch's typed column c. A value that
 // cannot be decoded becomes a null and is noted in s.badCells. The common
 // column shapes get loops of their own: this runs for every cell.
-func (s *parquetSource) decode(b *batch, c int, vals []parquet.Value) {
-	sp, nulls, ints := s.specs[c], b.nulls[c], b.ints[c]
+func (s *parquetSource) decode(b *batch, c, off int, vals []parquet.Value) {
+	sp, nulls, ints := s.specs[c], b.nulls[c][off:], b.ints[c]
+	if ints != nil {
+		ints = ints[off:]
+	}
 	bad := func(i int) {
 		nulls[i], ints[i] = true, 0
-		s.badCells = append(s.badCells, badCell{i, c})
+		s.badCells = append(s.badCells, badCell{off + i, c})
 	}
 	switch {
 	case sp.typ == tString:
 		for i, v := range vals {
 			if nulls[i] = v.IsNull(); !nulls[i] {
-				b.strs[c][i] = string(v.ByteArray())
+				b.strs[c][off+i] = string(v.ByteArray())
 			}
 		}
 	case sp.typ == tCode:

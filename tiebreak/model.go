@@ -7,14 +7,15 @@ import (
 
 // slot is one player's round: the opponent (or none), colour, result and game points.
 type slot struct {
-	opp    int  // index into Players, -1 = none
-	pts    int  // points awarded, in half-points
-	gp, op int  // own and opponent's game points
-	color  byte // 'w', 'b' or 0
-	code   byte // normalized result code; 'Z' when the player had no game
-	otb    bool // a played game (1 = 0 W D L) with an opponent
-	forf   bool // a forfeit (+ or -) with a known opponent
-	hasPts bool // Scrabble game points known
+	opp    int   // index into Players, -1 = none
+	pts    int   // points awarded, in half-points
+	gp, op int32 // own and opponent's game points
+	color  byte  // 'w', 'b' or 0
+	code   byte  // normalized result code; 'Z' when the player had no game
+	otb    bool  // a played game (1 = 0 W D L) with an opponent
+	forf   bool  // a forfeit (+ or -) with a known opponent
+	hasPts bool  // Scrabble game points known
+	set    bool  // filled from a game (reset's check for a player twice in a round)
 }
 
 // model is a tournament indexed by player and round, scores in half-points.
@@ -26,10 +27,8 @@ type model struct {
 	rr     bool  // forfeits count as played (round robin / option)
 	policy Policy
 
-	// storage behind slots and reset's marks (player p in round r at p*n+r),
-	// reused by the next reset
-	all  []slot
-	used []bool
+	// storage behind slots (player p in round r at p*n+r), reused by the next reset
+	all []slot
 }
 
 // resize returns s with length n, reusing its array when it is large enough. The
@@ -124,8 +123,8 @@ func (m *model) reset(t *Tournament, opt Options) error {
 	}
 	m.t, m.n, m.policy = t, n, ""
 	m.rr = opt.ForfeitsPlayed || isRoundRobin(t.System)
-	// One backing array each for the slots and the used marks, kept for the next
-	// tournament (tens of thousands of tournaments per run).
+	// One backing array for the slots, kept for the next tournament (tens of
+	// thousands of tournaments per run).
 	m.score = resize(m.score, np)
 	clear(m.score)
 	m.slots = resize(m.slots, np)
@@ -136,9 +135,6 @@ func (m *model) reset(t *Tournament, opt Options) error {
 	for i := range m.slots {
 		m.slots[i] = m.all[i*n : (i+1)*n : (i+1)*n]
 	}
-	m.used = resize(m.used, np*n)
-	clear(m.used)
-	used := func(p, r int) *bool { return &m.used[p*n+r] }
 	for gi, g := range t.Games {
 		if g.Round < 1 {
 			return fmt.Errorf("game %d: round %d: %w", gi+1, g.Round, ErrBadGame)
@@ -154,33 +150,34 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		if !ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.WhiteResult, ErrBadGame)
 		}
-		if *used(g.White, r) {
+		ws := &m.all[g.White*n+r]
+		if ws.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.White].StartNo, g.Round, ErrBadGame)
 		}
-		*used(g.White, r) = true
+		ws.set = true
 		if g.Black < 0 {
 			if isPlayedCode(wc) {
 				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, wc, ErrBadGame)
 			}
-			m.slots[g.White][r] = slot{opp: -1, code: wc, pts: halfPoints(wc)}
+			*ws = slot{opp: -1, code: wc, pts: halfPoints(wc), set: true}
 			continue
 		}
 		bc, ok := normCode(g.BlackResult)
 		if !ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.BlackResult, ErrBadGame)
 		}
-		if *used(g.Black, r) {
+		bs := &m.all[g.Black*n+r]
+		if bs.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
 		}
-		*used(g.Black, r) = true
+		bs.set = true
 		if isPlayedCode(wc) != isPlayedCode(bc) {
 			return fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, wc, bc, ErrBadGame)
 		}
-		ws := slot{opp: g.Black, color: 'w', code: wc, pts: halfPoints(wc), otb: isPlayedCode(wc), hasPts: g.HasPoints, gp: int(g.WhitePoints), op: int(g.BlackPoints)}
-		bs := slot{opp: g.White, color: 'b', code: bc, pts: halfPoints(bc), otb: isPlayedCode(bc), hasPts: g.HasPoints, gp: int(g.BlackPoints), op: int(g.WhitePoints)}
-		ws.forf = wc == '+' || wc == '-'
-		bs.forf = bc == '+' || bc == '-'
-		m.slots[g.White][r], m.slots[g.Black][r] = ws, bs
+		*ws = slot{opp: g.Black, color: 'w', code: wc, pts: halfPoints(wc), otb: isPlayedCode(wc), forf: wc == '+' || wc == '-',
+			hasPts: g.HasPoints, gp: g.WhitePoints, op: g.BlackPoints, set: true}
+		*bs = slot{opp: g.White, color: 'b', code: bc, pts: halfPoints(bc), otb: isPlayedCode(bc), forf: bc == '+' || bc == '-',
+			hasPts: g.HasPoints, gp: g.BlackPoints, op: g.WhitePoints, set: true}
 	}
 	for i := range m.slots {
 		for _, s := range m.slots[i] {

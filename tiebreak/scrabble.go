@@ -13,8 +13,8 @@ func scrabbleTotals(slots []slot, byeSpread int) (abs, rel, zac int) {
 	for _, s := range slots {
 		if s.otb {
 			if s.hasPts {
-				abs += s.gp
-				rel += s.gp - s.op
+				abs += int(s.gp)
+				rel += int(s.gp) - int(s.op)
 			}
 			switch s.color {
 			case 'w':
@@ -140,10 +140,10 @@ func (c *Calibrator) Add(t *Tournament) error {
 		for _, s := range row {
 			if s.otb && s.hasPts {
 				n++
-				abs += s.gp
-				rel += s.gp - s.op
+				abs += int(s.gp)
+				rel += int(s.gp) - int(s.op)
 				if s.color == 'w' {
-					c.sumDelta += int64(s.gp - s.op)
+					c.sumDelta += int64(s.gp) - int64(s.op)
 					c.games++
 				}
 			}

@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -178,35 +180,26 @@ type playerRow struct {
 	cat   int8
 	elo   int32
 	club  string
-	rowSource
 }
 
-// rowSource is where a kept row of a small table came from, for rejecting it
-// later as a duplicate.
-type rowSource struct {
+// rowRef is where a row of a small table was read.
+type rowRef struct {
 	file string
 	row  int64
-	raw  string
 }
 
-// keepFirst sorts rows by id, stably so that file order decides among equal
-// ids, and returns the first row of each id; every later one is rejected,
-// naming the first.
-func keepFirst[T any](a *Archive, table, col string, rows []T, id func(*T) int64, src func(*T) *rowSource) []T {
-	sort.SliceStable(rows, func(i, j int) bool { return id(&rows[i]) < id(&rows[j]) })
-	kept := rows[:0]
-	first := -1
-	for i := range rows {
-		if first >= 0 && id(&rows[first]) == id(&rows[i]) {
-			s, f := src(&rows[i]), src(&rows[first])
-			a.count(table).Rejected++
-			a.rejects.add(s.file, s.row, fmt.Sprintf("duplicate %s %d (first at %s row %d)", col, id(&rows[i]), f.file, f.row), s.raw)
-			continue
-		}
-		first = i
-		kept = append(kept, rows[i])
+// firstRows finds duplicate ids as rows are read, in file order: the first row
+// of an id is kept, and every later one is rejected naming it.
+type firstRows map[int64]rowRef
+
+// duplicate tells whether id was already read, rejecting row i of b if so.
+func (f firstRows) duplicate(a *Archive, table, col string, b *batch, i int, id int64) bool {
+	if first, ok := f[id]; ok {
+		a.reject(table, b, i, fmt.Sprintf("duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
+		return true
 	}
-	return kept
+	f[id] = rowRef{b.file, b.first + int64(i)}
+	return false
 }
 
 func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
@@ -214,6 +207,7 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
 	defer r.Close()
 	cnt := a.count("players")
 	var rows []playerRow
+	first := firstRows{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -225,16 +219,19 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
 				a.reject("players", b, i, reason)
 				continue
 			}
+			if first.duplicate(a, "players", "player_id", b, i, b.ints[0][i]) {
+				continue
+			}
 			rows = append(rows, playerRow{
 				id: b.ints[0][i], name: b.strs[1][i], birth: int32(b.ints[2][i]), cat: int8(b.ints[3][i]),
-				elo: int32(b.ints[4][i]), club: b.strs[5][i], rowSource: rowSource{b.file, b.first + int64(i), b.values(i)},
+				elo: int32(b.ints[4][i]), club: b.strs[5][i],
 			})
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
 	}
-	rows = keepFirst(a, "players", "player_id", rows, func(r *playerRow) int64 { return r.id }, func(r *playerRow) *rowSource { return &r.rowSource })
+	slices.SortFunc(rows, func(x, y playerRow) int { return cmp.Compare(x.id, y.id) })
 	p := &a.Players
 	for _, row := range rows {
 		p.ID = append(p.ID, row.id)
@@ -278,11 +275,6 @@ func checkPlayer(b *batch, i int) string {
 	return ""
 }
 
-type tournamentRow struct {
-	t Tournament
-	rowSource
-}
-
 func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
 	cnt := a.count("tournaments")
 	if len(files) == 0 {
@@ -290,7 +282,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
 	}
 	r := openTable(a.FS, files, tournamentCols)
 	defer r.Close()
-	var rows []tournamentRow
+	first := firstRows{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -303,16 +295,16 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
 				a.reject("tournaments", b, i, reason)
 				continue
 			}
-			rows = append(rows, tournamentRow{t, rowSource{b.file, b.first + int64(i), b.values(i)}})
+			if first.duplicate(a, "tournaments", "tournament_id", b, i, t.ID) {
+				continue
+			}
+			a.Tournaments = append(a.Tournaments, t)
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
 	}
-	rows = keepFirst(a, "tournaments", "tournament_id", rows, func(r *tournamentRow) int64 { return r.t.ID }, func(r *tournamentRow) *rowSource { return &r.rowSource })
-	for _, row := range rows {
-		a.Tournaments = append(a.Tournaments, row.t)
-	}
+	slices.SortFunc(a.Tournaments, func(x, y Tournament) int { return cmp.Compare(x.ID, y.ID) })
 	cnt.Used = int64(len(a.Tournaments))
 	ids := make([]int64, len(a.Tournaments))
 	for i, t := range a.Tournaments {

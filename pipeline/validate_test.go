@@ -88,15 +88,15 @@ func TestRejects(t *testing.T) {
 		t.Fatalf("Run error = %v, want ErrRejected", err)
 	}
 	want := []struct{ file, row, reason string }{
+		{"players.csv", "5", "duplicate player_id 1"},
 		{"players.csv", "6", "player_id: malformed integer"},
 		{"players.csv", "7", "name: missing"},
 		{"players.csv", "8", "category: 9 is not 1–4"},
 		{"players.csv", "9", "wrong number of fields"},
-		{"players.csv", "5", "duplicate player_id 1"},
 		{"tournaments.csv", "2", "start_date is after end_date"},
 		{"tournaments.csv", "3", "start_date: malformed date"},
-		{"tournaments.csv", "5", "discipline"},
 		{"tournaments.csv", "4", "duplicate tournament_id 10"},
+		{"tournaments.csv", "5", "discipline"},
 		{"games.csv", "5", "do not mirror"},
 		{"games.csv", "6", "white_result: invalid result code"},
 		{"games.csv", "7", "round 4 is outside 1–3"},

@@ -3,7 +3,6 @@ package tiebreak
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -67,12 +66,12 @@ func AppendCSV(dst []byte, codes []string, rows []Row) []byte {
 	}
 	b = append(b, '\n')
 	for _, r := range rows {
-		b = strconv.AppendInt(b, int64(r.Rank), 10)
+		b = appendInt(b, int64(r.Rank))
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.Player.StartNo), 10)
+		b = appendInt(b, int64(r.Player.StartNo))
 		b = append(b, ',')
 		if r.Player.ID != 0 {
-			b = strconv.AppendInt(b, r.Player.ID, 10)
+			b = appendInt(b, r.Player.ID)
 		}
 		b = append(b, ',')
 		b = csvfield.Append(b, r.Player.Name)
@@ -93,24 +92,39 @@ func AppendCSV(dst []byte, codes []string, rows []Row) []byte {
 // quarters (points, BH, SB): those are printed from integers, exactly as strconv's
 // shortest form prints them.
 func appendFloat(b []byte, f float64) []byte {
-	if f == 0 {
-		return append(b, '0')
-	}
 	const limit = 1 << 50 // quarters below this are exact integers in a float64
 	q := f * 4            // exact: a power of two
-	if q != math.Trunc(q) || q >= limit || q <= -limit {
+	n := int64(q)
+	if float64(n) != q || n >= limit || n <= -limit {
 		return strconv.AppendFloat(b, f, 'f', -1, 64)
 	}
-	n := int64(q)
 	if n < 0 {
 		b = append(b, '-')
 		n = -n
 	}
-	b = strconv.AppendInt(b, n/4, 10)
-	return append(b, quarterDecimals[n%4]...)
+	b = appendInt(b, n/4)
+	switch n % 4 {
+	case 1:
+		b = append(b, '.', '2', '5')
+	case 2:
+		b = append(b, '.', '5')
+	case 3:
+		b = append(b, '.', '7', '5')
+	}
+	return b
 }
 
-var quarterDecimals = [4]string{"", ".25", ".5", ".75"}
+// appendInt is strconv.AppendInt in base 10, with the one- and two-digit numbers
+// of standings (ranks, points, tiebreaks) written directly.
+func appendInt(b []byte, n int64) []byte {
+	switch {
+	case n >= 0 && n < 10:
+		return append(b, byte('0'+n))
+	case n >= 10 && n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(b, n, 10)
+}
 
 // WriteText writes the standings as an aligned table for people, numbers right
 // aligned.

@@ -2,6 +2,7 @@ package tiebreak
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 	"testing"
 )
@@ -30,7 +31,8 @@ func TestWriteCSV(t *testing.T) {
 // TestAppendFloat: the integer path for whole, half and quarter values prints what
 // strconv's shortest form prints.
 func TestAppendFloat(t *testing.T) {
-	vals := []float64{0.1, 1.0 / 3, 9.3778, -2.05, 1e20, -1e20, 1 << 50, 1<<48 + 0.25, -(1<<48 + 0.75), 1<<49 - 0.25}
+	vals := []float64{0.1, 1.0 / 3, 9.3778, -2.05, 1e20, -1e20, 1 << 50, 1<<48 + 0.25, -(1<<48 + 0.75), 1<<49 - 0.25,
+		math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 1 << 61, -(1 << 61), 1e19, 99.75, 100, -99.5}
 	for q := -2000; q <= 2000; q++ {
 		vals = append(vals, float64(q)/4, float64(q)/100, float64(q)/10)
 	}
@@ -41,6 +43,15 @@ func TestAppendFloat(t *testing.T) {
 		}
 		if got := string(appendFloat(nil, f)); got != want {
 			t.Errorf("appendFloat(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
+
+// TestAppendInt: the short path prints what strconv prints.
+func TestAppendInt(t *testing.T) {
+	for _, n := range []int64{-100, -99, -10, -9, -1, 0, 1, 9, 10, 42, 99, 100, 101, 9999999, math.MaxInt64, math.MinInt64} {
+		if got, want := string(appendInt(nil, n)), strconv.FormatInt(n, 10); got != want {
+			t.Errorf("appendInt(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -54,6 +54,23 @@ func normCode(b byte) (byte, bool) {
 	return 0, false
 }
 
+// result is what reset needs of a result byte, looked up in results.
+type result struct {
+	code   byte // normalized (normCode)
+	ok     bool // a valid result byte
+	pts    int  // halfPoints(code)
+	played bool // isPlayedCode(code)
+	forf   bool // '+' or '-'
+}
+
+var results = func() (t [256]result) {
+	for b := range t {
+		c, ok := normCode(byte(b))
+		t[b] = result{code: c, ok: ok, pts: halfPoints(c), played: isPlayedCode(c), forf: c == '+' || c == '-'}
+	}
+	return t
+}()
+
 // halfPoints is the score of a result code in half-points.
 func halfPoints(c byte) int {
 	switch c {
@@ -146,8 +163,8 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		if g.White < 0 || g.White >= np || g.Black >= np || g.Black < -1 || g.White == g.Black {
 			return fmt.Errorf("game %d (round %d): player index out of range: %w", gi+1, g.Round, ErrBadGame)
 		}
-		wc, ok := normCode(g.WhiteResult)
-		if !ok {
+		w := results[g.WhiteResult]
+		if !w.ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.WhiteResult, ErrBadGame)
 		}
 		ws := &m.all[g.White*n+r]
@@ -156,14 +173,14 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		}
 		ws.set = true
 		if g.Black < 0 {
-			if isPlayedCode(wc) {
-				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, wc, ErrBadGame)
+			if w.played {
+				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, w.code, ErrBadGame)
 			}
-			*ws = slot{opp: -1, code: wc, pts: halfPoints(wc), set: true}
+			*ws = slot{opp: -1, code: w.code, pts: w.pts, set: true}
 			continue
 		}
-		bc, ok := normCode(g.BlackResult)
-		if !ok {
+		b := results[g.BlackResult]
+		if !b.ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.BlackResult, ErrBadGame)
 		}
 		bs := &m.all[g.Black*n+r]
@@ -171,12 +188,12 @@ func (m *model) reset(t *Tournament, opt Options) error {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
 		}
 		bs.set = true
-		if isPlayedCode(wc) != isPlayedCode(bc) {
-			return fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, wc, bc, ErrBadGame)
+		if w.played != b.played {
+			return fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, w.code, b.code, ErrBadGame)
 		}
-		*ws = slot{opp: g.Black, color: 'w', code: wc, pts: halfPoints(wc), otb: isPlayedCode(wc), forf: wc == '+' || wc == '-',
+		*ws = slot{opp: g.Black, color: 'w', code: w.code, pts: w.pts, otb: w.played, forf: w.forf,
 			hasPts: g.HasPoints, gp: g.WhitePoints, op: g.BlackPoints, set: true}
-		*bs = slot{opp: g.White, color: 'b', code: bc, pts: halfPoints(bc), otb: isPlayedCode(bc), forf: bc == '+' || bc == '-',
+		*bs = slot{opp: g.White, color: 'b', code: b.code, pts: b.pts, otb: b.played, forf: b.forf,
 			hasPts: g.HasPoints, gp: g.BlackPoints, op: g.WhitePoints, set: true}
 	}
 	for i := range m.slots {

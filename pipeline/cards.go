@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
@@ -140,46 +141,77 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 	return nil
 }
 
-// add appends a row per card.
+// add appends a row per card. The columns are extended once and filled by
+// index, column group by column group: cheaper than an append per value.
 func (b *cardCols) add(players *Players, period string, tournament int64, end int32, cards []rating.Card) {
+	n := len(cards)
 	// The registry lookups, in a loop of their own: in a big registry they
 	// miss the cache, and so their misses overlap.
+	player, name := extend(&b.player, n), extend(&b.name, n)
+	opponent, opponentSet := b.opponent.extend(n)
 	for i := range cards {
 		c := &cards[i]
-		b.player = append(b.player, players.ID[c.Player])
-		b.name = append(b.name, players.Name[c.Player])
-		var opponent int64
+		player[i] = players.ID[c.Player]
+		name[i] = players.Name[c.Player]
+		opponent[i], opponentSet[i] = 0, c.PerGame
 		if c.PerGame {
-			opponent = players.ID[c.Opponent]
+			opponent[i] = players.ID[c.Opponent]
 		}
-		b.opponent.add(opponent, c.PerGame)
 	}
+	periods, tours, ends, stage := extend(&b.period, n), extend(&b.tournament, n), extend(&b.end, n), extend(&b.stage, n)
+	games, score, change, reason := extend(&b.games, n), extend(&b.score, n), extend(&b.change, n), extend(&b.reason, n)
 	for i := range cards {
 		c := &cards[i]
-		b.period = append(b.period, period)
+		periods[i] = period
+		tours[i], ends[i] = tournament, end
 		if c.Tournament != 0 {
-			b.tournament, b.end = append(b.tournament, c.Tournament), append(b.end, c.End)
-		} else {
-			b.tournament, b.end = append(b.tournament, tournament), append(b.end, end)
+			tours[i], ends[i] = c.Tournament, c.End
 		}
-		b.stage = append(b.stage, int32(c.Stage))
-		b.before.add(c.Before, c.RatedBefore)
-		b.games = append(b.games, c.Games)
-		b.score = append(b.score, float64(c.Score2)/2)
-		b.oppAverage.add(c.OppAverage, c.Games > 0)
-		b.d.add(c.D, c.K > 0 && !c.PeriodTotal)
-		b.expected.add(float64(c.Expected)/100, c.K > 0)
-		b.k.add(c.K, c.K > 0)
-		b.changeExact.add(float64(c.ChangeExact)/100, c.K > 0)
-		b.change = append(b.change, c.Change)
-		b.after.add(c.After, c.RatedAfter)
-		b.reason = append(b.reason, c.Reason)
-		b.oppRating.add(c.OppRating, c.PerGame)
-		b.pd.add(float64(c.Expected)/100, c.PerGame && c.K > 0)
-		b.w.add(float64(c.Score2)/2, c.PerGame)
-		b.used.add(c.Used, c.RatedUsed)
+		stage[i] = int32(c.Stage)
+		games[i] = c.Games
+		score[i] = float64(c.Score2) / 2
+		change[i] = c.Change
+		reason[i] = c.Reason
+	}
+	before, beforeSet := b.before.extend(n)
+	oppAverage, oppAverageSet := b.oppAverage.extend(n)
+	d, dSet := b.d.extend(n)
+	k, kSet := b.k.extend(n)
+	after, afterSet := b.after.extend(n)
+	for i := range cards {
+		c := &cards[i]
+		before[i], beforeSet[i] = c.Before, c.RatedBefore
+		oppAverage[i], oppAverageSet[i] = c.OppAverage, c.Games > 0
+		d[i], dSet[i] = c.D, c.K > 0 && !c.PeriodTotal
+		k[i], kSet[i] = c.K, c.K > 0
+		after[i], afterSet[i] = c.After, c.RatedAfter
+	}
+	expected, expectedSet := b.expected.extend(n)
+	changeExact, changeExactSet := b.changeExact.extend(n)
+	oppRating, oppRatingSet := b.oppRating.extend(n)
+	pd, pdSet := b.pd.extend(n)
+	w, wSet := b.w.extend(n)
+	used, usedSet := b.used.extend(n)
+	for i := range cards {
+		c := &cards[i]
+		expected[i], expectedSet[i] = float64(c.Expected)/100, c.K > 0
+		changeExact[i], changeExactSet[i] = float64(c.ChangeExact)/100, c.K > 0
+		oppRating[i], oppRatingSet[i] = c.OppRating, c.PerGame
+		pd[i], pdSet[i] = float64(c.Expected)/100, c.PerGame && c.K > 0
+		w[i], wSet[i] = float64(c.Score2)/2, c.PerGame
+		used[i], usedSet[i] = c.Used, c.RatedUsed
 	}
 }
+
+// extend lengthens *s by n and returns the n new elements.
+func extend[T any](s *[]T, n int) []T {
+	l := len(*s)
+	*s = slices.Grow(*s, n)[:l+n]
+	return (*s)[l : l+n]
+}
+
+// extend lengthens the column by n rows and returns their values and flags.
+func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
 
 // cardPeriod is the label of period key. Cards come period by period, so the
 // last label is remembered rather than formatted again for every tournament.

@@ -101,12 +101,15 @@ func (r *runner) submit(job func() error) error {
 func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
 	var ps []int32
 	maxRound := int32(0)
-	for _, g := range rows {
-		for _, p := range [2]int32{g.white, g.black} {
-			if p >= 0 && r.local[p] < 0 {
-				r.local[p] = int32(len(ps))
-				ps = append(ps, p)
-			}
+	for i := range rows {
+		g := &rows[i]
+		if r.local[g.white] < 0 {
+			r.local[g.white] = int32(len(ps))
+			ps = append(ps, g.white)
+		}
+		if g.black >= 0 && r.local[g.black] < 0 {
+			r.local[g.black] = int32(len(ps))
+			ps = append(ps, g.black)
 		}
 		maxRound = max(maxRound, g.round)
 	}
@@ -117,30 +120,38 @@ func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
 		r.seen = r.seen[:need]
 		clear(r.seen)
 	}
-	slot := func(p, round int32) *int64 { return &r.seen[int(r.local[p])*nr+int(round-1)] }
-	out := rows[:0]
-	for _, g := range rows {
-		who, prev := g.white, *slot(g.white, g.round)
-		if prev == 0 && g.black >= 0 {
-			who, prev = g.black, *slot(g.black, g.round)
+	n := 0
+	for i := range rows {
+		g := &rows[i]
+		round := int(g.round - 1)
+		w, b := int(r.local[g.white])*nr+round, -1
+		who, prev := g.white, r.seen[w]
+		if g.black >= 0 {
+			b = int(r.local[g.black])*nr + round
+			if prev == 0 {
+				who, prev = g.black, r.seen[b]
+			}
 		}
 		if prev != 0 {
 			r.arch.count("games").Rejected++
 			r.rej.add(r.arch.GameFiles[g.file], g.row,
 				fmt.Sprintf("player %d is paired twice in round %d (also row %d)", r.arch.Players.ID[who], g.round, prev),
-				r.gameValues(t, &g))
+				r.gameValues(t, g))
 			continue
 		}
-		*slot(g.white, g.round) = g.row
-		if g.black >= 0 {
-			*slot(g.black, g.round) = g.row
+		r.seen[w] = g.row
+		if b >= 0 {
+			r.seen[b] = g.row
 		}
-		out = append(out, g)
+		if n != i {
+			rows[n] = *g
+		}
+		n++
 	}
 	for _, p := range ps {
 		r.local[p] = -1
 	}
-	return out
+	return rows[:n]
 }
 
 func (r *runner) gameValues(t *Tournament, g *gameRow) string {

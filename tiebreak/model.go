@@ -191,10 +191,8 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		if w.played != b.played {
 			return fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, w.code, b.code, ErrBadGame)
 		}
-		*ws = slot{opp: g.Black, color: 'w', code: w.code, pts: w.pts, otb: w.played, forf: w.forf,
-			hasPts: g.HasPoints, gp: g.WhitePoints, op: g.BlackPoints, set: true}
-		*bs = slot{opp: g.White, color: 'b', code: b.code, pts: b.pts, otb: b.played, forf: b.forf,
-			hasPts: g.HasPoints, gp: g.BlackPoints, op: g.WhitePoints, set: true}
+		ws.fill(g.Black, 'w', w, g.HasPoints, g.WhitePoints, g.BlackPoints)
+		bs.fill(g.White, 'b', b, g.HasPoints, g.BlackPoints, g.WhitePoints)
 	}
 	for i := range m.slots {
 		for _, s := range m.slots[i] {
@@ -202,6 +200,14 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		}
 	}
 	return nil
+}
+
+// fill makes s a game against opp. It sets the fields one by one: a composite
+// literal is built on the stack and copied, which is slower in reset's loop.
+func (s *slot) fill(opp int, color byte, r result, hasPts bool, gp, op int32) {
+	s.opp, s.pts, s.gp, s.op = opp, r.pts, gp, op
+	s.color, s.code = color, r.code
+	s.otb, s.forf, s.hasPts, s.set = r.played, r.forf, hasPts, true
 }
 
 // played reports whether slot s counts as a game over the board, given whether

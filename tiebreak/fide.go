@@ -1,5 +1,7 @@
 package tiebreak
 
+import "math"
+
 // calc holds what the score-based tiebreaks share for one model: the scores that
 // opponents see (adjusted by the policy) and, per player, one item per round.
 type calc struct {
@@ -13,7 +15,7 @@ type calc struct {
 	buf    []item
 	// every player's items, player i's at all[i*n:(i+1)*n]; valid when haveAll
 	all     []item
-	sums    []item // per player, the sums of val and contrib over all items
+	totals  []total // per player
 	haveAll bool
 }
 
@@ -106,25 +108,46 @@ func (c *calc) appendItems(dst []item, i int, scores []int, slots []slot) []item
 	return dst
 }
 
+// total is what BH and SB need of one player's items: the sums of val and contrib,
+// and the val that BH/C1 drops: the least, or under the 2023+ rules the least of the
+// voluntarily unplayed rounds when there are any (leastIndex without sbRule).
+type total struct {
+	val, contrib int
+	cutVal       int
+}
+
 // playerItems returns player i's items, computed for every player on first use
-// together with their sums (c.sums). The result must not be modified.
+// together with their totals. The result must not be modified.
 func (c *calc) playerItems(i int) []item {
 	n := c.m.n
 	if !c.haveAll {
 		c.all = c.all[:0]
-		c.sums = resize(c.sums, len(c.m.slots))
+		c.totals = resize(c.totals, len(c.m.slots))
 		for j := range c.m.slots {
 			c.all = c.appendItems(c.all, j, c.score, c.m.slots[j])
-			var sum item
-			for _, it := range c.all[j*n:] {
-				sum.val += it.val
-				sum.contrib += it.contrib
-			}
-			c.sums[j] = sum
+			c.totals[j] = c.total(c.all[j*n:])
 		}
 		c.haveAll = true
 	}
 	return c.all[i*n : (i+1)*n : (i+1)*n]
+}
+
+func (c *calc) total(its []item) total {
+	var t total
+	least, leastVUR := math.MaxInt, math.MaxInt
+	for _, it := range its {
+		t.val += it.val
+		t.contrib += it.contrib
+		least = min(least, it.val)
+		if it.vur {
+			leastVUR = min(leastVUR, it.val)
+		}
+	}
+	t.cutVal = least
+	if c.policy != Fide2009 && leastVUR != math.MaxInt {
+		t.cutVal = leastVUR
+	}
+	return t
 }
 
 // trimmed returns player i's items after Cut-n and Median-n (trim), in a buffer
@@ -138,23 +161,34 @@ func (c *calc) trimmed(i, cut, median int, sbRule bool) []item {
 	return trim(c.buf, cut, median, c.policy != Fide2009, sbRule)
 }
 
-// trimSum returns the sum of player i's items after Cut-n and Median-n: from the
-// cached sums when at most one item goes.
-func (c *calc) trimSum(i, cut, median int, sbRule bool) item {
+// buchholz returns BH with modifiers, in half-points.
+func (c *calc) buchholz(i int, cut, median int) int {
 	its := c.playerItems(i)
-	sum := c.sums[i]
 	switch {
 	case cut == 0 && median == 0:
+		return c.totals[i].val
 	case cut == 1 && median == 0 && len(its) > 0:
-		least := its[leastIndex(its, c.policy != Fide2009, sbRule)]
-		sum.val -= least.val
-		sum.contrib -= least.contrib
-	default:
-		sum = item{}
-		for _, it := range c.trimmed(i, cut, median, sbRule) {
-			sum.val += it.val
-			sum.contrib += it.contrib
-		}
+		return c.totals[i].val - c.totals[i].cutVal
+	}
+	sum := 0
+	for _, it := range c.trimmed(i, cut, median, false) {
+		sum += it.val
+	}
+	return sum
+}
+
+// sonneborn returns SB with modifiers, in quarter-points.
+func (c *calc) sonneborn(i int, cut, median int) int {
+	its := c.playerItems(i)
+	switch {
+	case cut == 0 && median == 0:
+		return c.totals[i].contrib
+	case cut == 1 && median == 0 && len(its) > 0:
+		return c.totals[i].contrib - its[leastIndex(its, c.policy != Fide2009, true)].contrib
+	}
+	sum := 0
+	for _, it := range c.trimmed(i, cut, median, true) {
+		sum += it.contrib
 	}
 	return sum
 }
@@ -215,16 +249,6 @@ func leastIndex(items []item, vurFirst, sbRule bool) int {
 		return least
 	}
 	return v
-}
-
-// buchholz returns BH with modifiers, in half-points.
-func (c *calc) buchholz(i int, cut, median int) int {
-	return c.trimSum(i, cut, median, false).val
-}
-
-// sonneborn returns SB with modifiers, in quarter-points.
-func (c *calc) sonneborn(i int, cut, median int) int {
-	return c.trimSum(i, cut, median, true).contrib
 }
 
 // plainBH caches BH without modifiers for AOB.

@@ -331,11 +331,10 @@ func (e *Engine) scoreColumn(c Code, k int) bool {
 	calc := e.calc(e.policy, e.m.rr || c.Played, c.Base == "FB")
 	nc := len(e.parsed)
 	for i := range e.m.slots {
-		sum := calc.trimSum(i, c.Cut, c.Median, sb)
 		if sb {
-			e.vals[i*nc+k] = scaled(sum.contrib, 4)
+			e.vals[i*nc+k] = scaled(calc.sonneborn(i, c.Cut, c.Median), 4)
 		} else {
-			e.vals[i*nc+k] = scaled(sum.val, 2)
+			e.vals[i*nc+k] = scaled(calc.buchholz(i, c.Cut, c.Median), 2)
 		}
 	}
 	return true

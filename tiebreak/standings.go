@@ -160,13 +160,38 @@ func (e *Engine) rank() {
 			case c.Base == "DE":
 				next = e.directEncounter(next, g, start, k, c)
 			default:
-				slices.SortStableFunc(g, func(x, y int) int { return compareValues(e.val(x, k), e.val(y, k)) })
-				next = appendEnds(next, g, start, func(i int) Value { return e.val(i, k) })
+				e.sortGroup(g, k)
+				next = e.appendGroupEnds(next, g, start, k)
 			}
 			start = end
 		}
 		e.ends, e.next = next, e.ends
 	}
+}
+
+// sortGroup sorts the tie group g stably by code k, best first: by insertion when
+// it is small, as tie groups mostly are.
+func (e *Engine) sortGroup(g []int, k int) {
+	if len(g) > 16 {
+		slices.SortStableFunc(g, func(x, y int) int { return compareValues(e.val(x, k), e.val(y, k)) })
+		return
+	}
+	for a := 1; a < len(g); a++ {
+		for b := a; b > 0 && better(e.val(g[b], k), e.val(g[b-1], k)); b-- {
+			g[b], g[b-1] = g[b-1], g[b]
+		}
+	}
+}
+
+// appendGroupEnds cuts the tie group g, sorted by code k and starting at offset
+// start of e.order, where the value changes, and appends the end offsets.
+func (e *Engine) appendGroupEnds(ends, g []int, start, k int) []int {
+	for j := 1; j < len(g); j++ {
+		if e.val(g[j], k) != e.val(g[j-1], k) {
+			ends = append(ends, start+j)
+		}
+	}
+	return append(ends, start+len(g))
 }
 
 // orderByScore puts the players into e.order by score, best first, ties by starting

@@ -1,6 +1,9 @@
 package tiebreak
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // calc holds what the score-based tiebreaks share for one model: the scores that
 // opponents see (adjusted by the policy) and, per player, one item per round.
@@ -121,7 +124,7 @@ type total struct {
 func (c *calc) playerItems(i int) []item {
 	n := c.m.n
 	if !c.haveAll {
-		c.all = c.all[:0]
+		c.all = slices.Grow(c.all[:0], len(c.m.slots)*n)
 		c.totals = resize(c.totals, len(c.m.slots))
 		for j := range c.m.slots {
 			c.all = c.appendItems(c.all, j, c.score, c.m.slots[j])

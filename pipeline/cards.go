@@ -383,7 +383,7 @@ func (r *runner) startCards(g *errgroup.Group) error {
 	if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
 		return err
 	}
-	r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, parquet.Compression(outputCodec))
+	r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, outputOptions...)
 	r.cardBuf = newCardCols()
 	cardsCh, cardsFree := make(chan *cardCols, 2), make(chan *cardCols, 2)
 	r.cardsCh, r.cardsFree = cardsCh, cardsFree

@@ -109,7 +109,7 @@ func TestCardsFile(t *testing.T) {
 	}
 
 	var ref bytes.Buffer
-	w := parquet.NewGenericWriter[cardRow](&ref, parquet.Compression(outputCodec))
+	w := parquet.NewGenericWriter[cardRow](&ref, outputOptions...)
 	for rows := want; len(rows) > 0; {
 		n := min(len(rows), cardsPerRowGroup)
 		if _, err := w.Write(rows[:n]); err != nil {

@@ -446,7 +446,7 @@ func (r *runner) rateJokerGames(ctx context.Context, rows []jokerRow, games []jo
 		if cardsF, err = r.stage.create("joker_cards.parquet"); err != nil {
 			return err
 		}
-		cards = parquet.NewGenericWriter[jokerCardRow](cardsF, parquet.Compression(outputCodec))
+		cards = parquet.NewGenericWriter[jokerCardRow](cardsF, outputOptions...)
 	}
 	fail := func(err error) error {
 		if cardsF != nil {

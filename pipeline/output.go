@@ -259,7 +259,7 @@ func writeParquet[T any](s *staging, rel string, rows []T) error {
 	if err != nil {
 		return err
 	}
-	w := parquet.NewGenericWriter[T](o, parquet.Compression(outputCodec))
+	w := parquet.NewGenericWriter[T](o, outputOptions...)
 	if _, err := w.Write(rows); err != nil {
 		o.f.Close()
 		return fmt.Errorf("write %s: %w", rel, err)
@@ -271,8 +271,18 @@ func writeParquet[T any](s *staging, rel string, rows []T) error {
 	return o.finish()
 }
 
+// outputOptions are the writer options of every Parquet output: Snappy, and
+// no page bounds (min/max in the page index) for text columns, which nobody
+// filters by range and which cost 0.36 s of 11 s CPU at 10M games (0.12 s without).
+var outputOptions = []parquet.WriterOption{
+	parquet.Compression(outputCodec),
+	parquet.SkipPageBounds("name"), parquet.SkipPageBounds("category"), parquet.SkipPageBounds("flags"),
+	parquet.SkipPageBounds("reason"), parquet.SkipPageBounds("level_name"),
+}
+
 // outputCodec compresses the Parquet outputs: Snappy, the codec most Parquet
 // tools write by default. At 10M games zstd at its fastest level cost 2.0 s of
 // 14 s CPU against 0.85 s for Snappy, for files about a third smaller (cards
-// 54 MB instead of 79 MB, lists 51 MB instead of 68 MB for 24 months).
+// 54 MB instead of 79 MB, lists 51 MB instead of 68 MB for 24 months). s2's
+// faster Snappy encoder saved only 0.14 s more, for files 8% larger.
 var outputCodec = &snappy.Codec{}

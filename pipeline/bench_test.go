@@ -137,18 +137,43 @@ func BenchmarkRate(b *testing.B) {
 	games(b, rows, b.Elapsed().Seconds())
 }
 
-// BenchmarkStandings: the default chess tiebreaks of every tournament.
+// BenchmarkStandings: the default chess tiebreaks of every tournament and its
+// CSV, as a standings job does it (one reused tiebreak.Engine), without the file.
 func BenchmarkStandings(b *testing.B) {
 	ts := collectTournaments(b)
 	codes := tiebreak.DefaultCodes("chess")
+	var e tiebreak.Engine
 	var rows int64
 	for b.Loop() {
 		for _, t := range ts {
-			if _, err := tiebreak.Standings(t, codes, tiebreak.Options{}); err != nil {
+			st, err := e.Standings(t, codes, tiebreak.Options{})
+			if err != nil {
 				b.Fatal(err)
 			}
+			e.CSV(codes, st)
 			rows += int64(len(t.Games))
 		}
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}
+
+// BenchmarkOrder: ordering, as run does it before rating: loading the players
+// and tournaments, pass one over the games' tournament_id column (rows per
+// tournament) and the rating order of the tournaments.
+func BenchmarkOrder(b *testing.B) {
+	dir := benchArchive(b)
+	var rows int64
+	for b.Loop() {
+		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := &runner{arch: arch, opt: Options{Period: PeriodMonth}, rules: rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(len(arch.Players.ID)))}
+		r.planOrder()
+		if err := r.countGames(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		rows += r.gameRows
 	}
 	games(b, rows, b.Elapsed().Seconds())
 }

@@ -144,8 +144,13 @@ func (a *Archive) reject(table string, b *batch, i int, reason string) {
 	a.rejects.add(b.file, b.first+int64(i), reason, b.values(i))
 }
 
-// openArchive loads players and tournaments and locates games and tables.
-func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink) (*Archive, error) {
+// openArchive loads players and tournaments and locates games and tables. The
+// players load in a goroutine while the tournaments load and then, if given,
+// afterTournaments runs: it may use the tournaments and the file lists, not the
+// players. Both loads hold their rejects and counts, and pass them on when both
+// are done, players first, so the rejects come in the same order as read one
+// after the other.
+func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTournaments func(*Archive) error) (*Archive, error) {
 	a := &Archive{FS: fsys, counts: map[string]*TableCount{}, rejects: rejects}
 	pf, err := tableFiles(fsys, "players")
 	if err != nil {
@@ -154,14 +159,8 @@ func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink) (*Archive
 	if len(pf) == 0 {
 		return nil, fmt.Errorf("%w: players (players.parquet, players.csv or players/)", ErrMissingTable)
 	}
-	if err := a.loadPlayers(ctx, pf); err != nil {
-		return nil, err
-	}
 	tf, err := tableFiles(fsys, "tournaments")
 	if err != nil {
-		return nil, err
-	}
-	if err := a.loadTournaments(ctx, tf); err != nil {
 		return nil, err
 	}
 	if a.GameFiles, err = tableFiles(fsys, "games"); err != nil {
@@ -170,7 +169,46 @@ func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink) (*Archive
 	if a.TableFiles, err = tableFiles(fsys, "tables"); err != nil {
 		return nil, err
 	}
+	players, tournaments := &tableLoad{}, &tableLoad{}
+	playersErr := make(chan error, 1)
+	go func() { playersErr <- a.loadPlayers(ctx, pf, players) }()
+	err = a.loadTournaments(ctx, tf, tournaments)
+	if err == nil && afterTournaments != nil {
+		err = afterTournaments(a)
+	}
+	if err := cmp.Or(<-playersErr, err); err != nil { // the players' error first, as when read first
+		return nil, err
+	}
+	a.takeLoad("players", players)
+	a.takeLoad("tournaments", tournaments)
 	return a, nil
+}
+
+// tableLoad is what loading one small table found, held until it is passed on
+// in table order: its count and its rejected rows in the order read.
+type tableLoad struct {
+	count   TableCount
+	rejects []rejectedRow
+}
+
+type rejectedRow struct {
+	file           string
+	row            int64
+	reason, values string
+}
+
+// reject holds row i of b as rejected.
+func (l *tableLoad) reject(b *batch, i int, reason string) {
+	l.count.Rejected++
+	l.rejects = append(l.rejects, rejectedRow{b.file, b.first + int64(i), reason, b.values(i)})
+}
+
+// takeLoad passes the count and rejects of a loaded table on.
+func (a *Archive) takeLoad(table string, l *tableLoad) {
+	a.counts[table] = &l.count
+	for _, r := range l.rejects {
+		a.rejects.add(r.file, r.row, r.reason, r.values)
+	}
 }
 
 type playerRow struct {
@@ -193,19 +231,19 @@ type rowRef struct {
 type firstRows map[int64]rowRef
 
 // duplicate tells whether id was already read, rejecting row i of b if so.
-func (f firstRows) duplicate(a *Archive, table, col string, b *batch, i int, id int64) bool {
+func (f firstRows) duplicate(l *tableLoad, col string, b *batch, i int, id int64) bool {
 	if first, ok := f[id]; ok {
-		a.reject(table, b, i, fmt.Sprintf("duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
+		l.reject(b, i, fmt.Sprintf("duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
 		return true
 	}
 	f[id] = rowRef{b.file, b.first + int64(i)}
 	return false
 }
 
-func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
+func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad) error {
 	r := openTable(a.FS, files, playerCols)
 	defer r.Close()
-	cnt := a.count("players")
+	cnt := &l.count
 	var rows []playerRow
 	first := firstRows{}
 	for r.Next() {
@@ -216,10 +254,10 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string) error {
 		for i := 0; i < b.n; i++ {
 			cnt.Read++
 			if reason := checkPlayer(b, i); reason != "" {
-				a.reject("players", b, i, reason)
+				l.reject(b, i, reason)
 				continue
 			}
-			if first.duplicate(a, "players", "player_id", b, i, b.ints[0][i]) {
+			if first.duplicate(l, "player_id", b, i, b.ints[0][i]) {
 				continue
 			}
 			rows = append(rows, playerRow{
@@ -275,8 +313,8 @@ func checkPlayer(b *batch, i int) string {
 	return ""
 }
 
-func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
-	cnt := a.count("tournaments")
+func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableLoad) error {
+	cnt := &l.count
 	if len(files) == 0 {
 		return nil
 	}
@@ -292,10 +330,10 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string) error {
 			cnt.Read++
 			t, reason := checkTournament(b, i)
 			if reason != "" {
-				a.reject("tournaments", b, i, reason)
+				l.reject(b, i, reason)
 				continue
 			}
-			if first.duplicate(a, "tournaments", "tournament_id", b, i, t.ID) {
+			if first.duplicate(l, "tournament_id", b, i, t.ID) {
 				continue
 			}
 			a.Tournaments = append(a.Tournaments, t)

@@ -164,15 +164,16 @@ func BenchmarkOrder(b *testing.B) {
 	dir := benchArchive(b)
 	var rows int64
 	for b.Loop() {
-		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil))
+		r := &runner{opt: Options{Period: PeriodMonth}}
+		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), func(a *Archive) error {
+			_, err := r.countGames(context.Background(), a)
+			return err
+		})
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := &runner{arch: arch, opt: Options{Period: PeriodMonth}, rules: rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(len(arch.Players.ID)))}
+		r.arch, r.rules = arch, rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(len(arch.Players.ID)))
 		r.planOrder()
-		if err := r.countGames(context.Background()); err != nil {
-			b.Fatal(err)
-		}
 		rows += r.gameRows
 	}
 	games(b, rows, b.Elapsed().Seconds())

@@ -27,5 +27,5 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*ti
 // LoadArchive opens the archive in fsys and loads its small tables (players
 // and tournaments); rejected rows are left out. The games are not read.
 func LoadArchive(ctx context.Context, fsys fs.FS) (*Archive, error) {
-	return openArchive(ctx, fsys, newRejectSink(nil))
+	return openArchive(ctx, fsys, newRejectSink(nil), nil)
 }

@@ -203,7 +203,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 }
 
 func (r *runner) run(ctx context.Context) error {
-	arch, err := openArchive(ctx, r.opt.Archive, r.rej)
+	// Pass one over the games runs while the players load.
+	var remaining []int64
+	arch, err := openArchive(ctx, r.opt.Archive, r.rej, func(a *Archive) (err error) {
+		remaining, err = r.countGames(ctx, a)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -227,6 +232,7 @@ func (r *runner) run(ctx context.Context) error {
 	r.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	r.fingerprint = fingerprint(r.opt.Rules, r.opt.Period)
 	r.planOrder()
+	r.remaining = remaining // the counts of pass one, for planOrder's zeroed slice
 	if err := r.planResume(); err != nil {
 		return err
 	}
@@ -326,9 +332,6 @@ func (r *runner) planOrder() {
 func (r *runner) rates(t *Tournament) bool { return t.Rated && t.Discipline == "chess" }
 
 func (r *runner) produce(ctx context.Context) error {
-	if err := r.countGames(ctx); err != nil {
-		return err
-	}
 	if err := r.advance(); err != nil {
 		return err
 	}
@@ -352,18 +355,20 @@ func (r *runner) produce(ctx context.Context) error {
 	return nil
 }
 
-// countGames is the first pass: how many games rows each tournament has, from
-// the tournament_id column alone, so that a tournament is known to be complete
-// the moment its last row has been read.
-func (r *runner) countGames(ctx context.Context) error {
-	if len(r.arch.GameFiles) == 0 {
-		return nil
+// countGames is the first pass: how many games rows each tournament of a has,
+// from the tournament_id column alone, so that a tournament is known to be
+// complete the moment its last row has been read. It needs a's tournaments, not
+// its players.
+func (r *runner) countGames(ctx context.Context, a *Archive) ([]int64, error) {
+	remaining := make([]int64, len(a.Tournaments))
+	if len(a.GameFiles) == 0 {
+		return remaining, nil
 	}
-	tr := openTable(r.arch.FS, r.arch.GameFiles, gameCols[:1])
+	tr := openTable(a.FS, a.GameFiles, gameCols[:1])
 	defer tr.Close()
 	for tr.Next() {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		b := tr.Batch()
 		r.gameRows += int64(b.n)
@@ -371,12 +376,12 @@ func (r *runner) countGames(ctx context.Context) error {
 			if b.nulls[0][i] {
 				continue
 			}
-			if ti := r.arch.TournamentIndex(b.ints[0][i]); ti >= 0 {
-				r.remaining[ti]++
+			if ti := a.TournamentIndex(b.ints[0][i]); ti >= 0 {
+				remaining[ti]++
 			}
 		}
 	}
-	return tr.Err()
+	return remaining, tr.Err()
 }
 
 // readGames is the second pass: validate each row, hold it with its tournament,

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -218,6 +220,42 @@ func TestTripleDuplicate(t *testing.T) {
 	for _, g := range got {
 		if !strings.Contains(g[2], "first at players.csv row 1") {
 			t.Errorf("reject %v does not name row 1", g)
+		}
+	}
+}
+
+// TestRejectOrderConcurrentLoad: the players and tournaments load at the same
+// time; however they finish (here the tournaments long before the players), the
+// players' rejects come first, in row order, then the tournaments', with each
+// table's counts.
+func TestRejectOrderConcurrentLoad(t *testing.T) {
+	var players strings.Builder
+	players.WriteString("player_id,name\n1,Ann\n0,Zero\n")
+	for id := 2; id < 50000; id++ {
+		fmt.Fprintf(&players, "%d,P%d\n", id, id)
+	}
+	players.WriteString("1,Late Duplicate\n")
+	dir, out := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players.csv": players.String(),
+		"tournaments.csv": "tournament_id,name,start_date,end_date\n" +
+			"10,Open,2025-01-10,2025-01-12\n10,Again,2025-01-10,2025-01-12\n11,,2025-01-10,2025-01-12\n",
+	})
+	for _, workers := range []int{1, 4} {
+		sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, Workers: workers})
+		if !errors.Is(err, ErrRejected) {
+			t.Fatalf("Run error = %v, want ErrRejected", err)
+		}
+		var got []string
+		for _, g := range readRejects(t, out) {
+			got = append(got, g[0]+":"+g[1])
+		}
+		want := []string{"players.csv:2", "players.csv:50001", "tournaments.csv:2", "tournaments.csv:3"}
+		if !slices.Equal(got, want) {
+			t.Errorf("workers %d: rejects %v, want %v", workers, got, want)
+		}
+		if p, tt := sum.Tables["players"], sum.Tables["tournaments"]; *p != (TableCount{50001, 49999, 2}) || *tt != (TableCount{3, 1, 2}) {
+			t.Errorf("workers %d: counts players %+v tournaments %+v", workers, *p, *tt)
 		}
 	}
 }

@@ -120,22 +120,10 @@ func (l *listData) infoID(category, flags string) int32 {
 // listRows sorts a list, highest rating first, then by player_id, and makes its
 // rows. It runs in a pool job.
 func (r *runner) listRows(l *listData) []listRow {
-	// Sort keys pack the rating and the entry's index in one int64, so the sort
-	// moves 8 bytes; entries are in dense order, which is player_id order.
-	keys := make([]int64, len(l.entries))
-	for i, e := range l.entries {
-		keys[i] = int64(-e.rating)<<32 | int64(i)
-	}
-	slices.Sort(keys)
-	// Each entry's place on the list: the rows are filled in entry order, so
-	// that the registry's columns are read in order, not at random.
-	place := make([]int32, len(keys))
-	for i, key := range keys {
-		place[key&0xffffffff] = int32(i)
-	}
+	place := rankPlaces(l.entries)
 	ps := &r.arch.Players
-	rows := make([]listRow, len(keys))
-	changes := make([]int32, len(keys))
+	rows := make([]listRow, len(place))
+	changes := make([]int32, len(place))
 	for j := range l.entries {
 		e, i := &l.entries[j], place[j]
 		in := l.infos[e.info]
@@ -152,6 +140,45 @@ func (r *runner) listRows(l *listData) []listRow {
 		}
 	}
 	return rows
+}
+
+// rankPlaces gives each entry its place on the list (0 = first): rating high
+// to low, then entry order, which is player_id order. Ratings span a few
+// thousand points, so a counting sort by rating (stable) does it in two passes;
+// a wider span falls back to sorting packed keys.
+func rankPlaces(entries []listEntry) []int32 {
+	place := make([]int32, len(entries))
+	if len(entries) == 0 {
+		return place
+	}
+	lo, hi := entries[0].rating, entries[0].rating
+	for _, e := range entries {
+		lo, hi = min(lo, e.rating), max(hi, e.rating)
+	}
+	if span := int64(hi) - int64(lo); span > int64(len(entries))+1<<16 {
+		keys := make([]int64, len(entries))
+		for i, e := range entries {
+			keys[i] = -int64(e.rating)<<32 | int64(i)
+		}
+		slices.Sort(keys)
+		for i, key := range keys {
+			place[key&0xffffffff] = int32(i)
+		}
+		return place
+	}
+	next := make([]int32, int(hi-lo)+1) // per rating from hi down: the next free place
+	for _, e := range entries {
+		next[hi-e.rating]++
+	}
+	sum := int32(0)
+	for i, c := range next {
+		next[i], sum = sum, sum+c
+	}
+	for i, e := range entries {
+		place[i] = next[hi-e.rating]
+		next[hi-e.rating]++
+	}
+	return place
 }
 
 // joinFlags joins list flags with a space, skipping empty ones.

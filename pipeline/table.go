@@ -550,47 +550,20 @@ func (c *colCursor) next(fast bool, typ colType) error {
 	return nil
 }
 
-// read fills buf with the column's next values, crossing pages; io.EOF at the
-// end of the column chunk. Only for columns read value by value.
-func (c *colCursor) read(buf []parquet.Value) (int, error) {
-	n := 0
-	for n < len(buf) {
-		if c.vr == nil {
-			if err := c.next(false, 0); err != nil {
-				return n, err
-			}
-		}
-		m, err := c.vr.ReadValues(buf[n:])
-		n += m
-		if err == io.EOF {
-			parquet.Release(c.page)
-			c.page, c.vr = nil, nil
-			continue
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
 // readColumn fills rows [0, want) of the batch's column c, crossing pages, and
 // returns how many it filled (fewer at the end of the row group).
 func (s *parquetSource) readColumn(b *batch, c int, want int) (int, error) {
 	cur, typ := s.curs[c], s.specs[c].typ
-	if !s.fast[c] {
-		m, err := cur.read(s.vals[:want])
-		s.decode(b, c, 0, s.vals[:m])
-		return m, err
-	}
 	n := 0
 	for n < want {
 		if cur.page == nil {
-			if err := cur.next(true, typ); err != nil {
+			if err := cur.next(s.fast[c], typ); err != nil {
 				return n, err
 			}
 		}
-		if cur.vr != nil { // a page of another shape: value by value
+		// Value by value: decoded before the page is released, as values of text
+		// columns point into the page's buffers, which parquet-go hands out again.
+		if cur.vr != nil {
 			m, err := cur.vr.ReadValues(s.vals[n:want])
 			s.decode(b, c, n, s.vals[n:n+m])
 			n += m

@@ -88,3 +88,77 @@ func TestParquetPagesReadAlike(t *testing.T) {
 		t.Fatal("no invalid result code was read: the test does not cover them")
 	}
 }
+
+// writeParquetFile writes rows as dir/name with small pages.
+func writeParquetFile[T any](t *testing.T, dir, name string, rows []T) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[T](&buf, parquet.PageBufferSize(1000), parquet.MaxRowsPerRowGroup(7000))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParquetTextAcrossPages: text values read value by value survive the
+// release of their page when a batch spans many pages (they once pointed into
+// page buffers that parquet-go reuses: names came back as other bytes, and
+// plain-encoded result codes as invalid).
+func TestParquetTextAcrossPages(t *testing.T) {
+	dir := t.TempDir()
+	var players []playerRecord
+	for i := range 30000 {
+		players = append(players, playerRecord{PlayerID: int64(i + 1), Name: fmt.Sprintf("Player Number %06d", i), Club: fmt.Sprintf("Club %d", i%97)})
+	}
+	writeParquetFile(t, dir, "players.parquet", players)
+	type plainGame struct { // result codes without a dictionary
+		TournamentID int64   `parquet:"tournament_id"`
+		Round        int32   `parquet:"round"`
+		WhiteID      int64   `parquet:"white_id"`
+		BlackID      *int64  `parquet:"black_id,optional"`
+		WhiteResult  string  `parquet:"white_result"`
+		BlackResult  *string `parquet:"black_result,optional"`
+	}
+	codes := []string{"1", "0", "=", "+", "-", "W", "L", "D"}
+	var games []plainGame
+	for i := range 30000 {
+		b, r := int64(i+2), codes[(i+1)%len(codes)]
+		games = append(games, plainGame{TournamentID: 1, Round: 1, WhiteID: int64(i + 1), BlackID: &b, WhiteResult: codes[i%len(codes)], BlackResult: &r})
+	}
+	writeParquetFile(t, dir, "games.parquet", games)
+
+	tr := openTable(os.DirFS(dir), []string{"players.parquet"}, playerCols)
+	i := 0
+	for tr.Next() {
+		b := tr.Batch()
+		for j := 0; j < b.n; j, i = j+1, i+1 {
+			if got, want := b.strs[1][j], players[i].Name; got != want || b.strs[5][j] != players[i].Club {
+				t.Fatalf("player row %d: name %q club %q, want %q %q", i+1, got, b.strs[5][j], want, players[i].Club)
+			}
+		}
+	}
+	if err := tr.Err(); err != nil || i != len(players) {
+		t.Fatalf("read %d players: %v", i, err)
+	}
+	tr.Close()
+
+	tr = openTable(os.DirFS(dir), []string{"games.parquet"}, gameCols)
+	defer tr.Close()
+	i = 0
+	for tr.Next() {
+		b := tr.Batch()
+		for j := 0; j < b.n; j, i = j+1, i+1 {
+			if b.bad[j] != "" || b.ints[5][j] != int64(games[i].WhiteResult[0]) || b.ints[6][j] != int64((*games[i].BlackResult)[0]) {
+				t.Fatalf("games row %d: %q, results %c %c, want %s %s", i+1, b.bad[j], b.ints[5][j], b.ints[6][j], games[i].WhiteResult, *games[i].BlackResult)
+			}
+		}
+	}
+	if err := tr.Err(); err != nil || i != len(games) {
+		t.Fatalf("read %d games: %v", i, err)
+	}
+}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -170,13 +171,30 @@ func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTour
 		return nil, err
 	}
 	players, tournaments := &tableLoad{}, &tableLoad{}
+	// A load that fails stops the other one (lctx).
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	playersErr := make(chan error, 1)
-	go func() { playersErr <- a.loadPlayers(ctx, pf, players) }()
-	err = a.loadTournaments(ctx, tf, tournaments)
+	go func() {
+		err := a.loadPlayers(lctx, pf, players)
+		if err != nil {
+			cancel()
+		}
+		playersErr <- err
+	}()
+	err = a.loadTournaments(lctx, tf, tournaments)
 	if err == nil && afterTournaments != nil {
 		err = afterTournaments(a)
 	}
-	if err := cmp.Or(<-playersErr, err); err != nil { // the players' error first, as when read first
+	if err != nil {
+		cancel()
+	}
+	// The players' error first, as when they were read first, unless it is only
+	// the stop caused by the tournaments' error.
+	if perr := <-playersErr; perr != nil && (err == nil || ctx.Err() != nil || !errors.Is(perr, context.Canceled)) {
+		return nil, perr
+	}
+	if err != nil {
 		return nil, err
 	}
 	a.takeLoad("players", players)

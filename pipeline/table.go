@@ -800,9 +800,9 @@ func (s *parquetSource) fillPages(b *batch) (int, error) {
 	}
 }
 
-// decode turns parquet values into rows off… of the batch's typed column c. A value that
-// cannot be decoded becomes a null and is noted in s.badCells. The common
-// column shapes get loops of their own: this runs for every cell.
+// decode turns parquet values into rows off… of the batch's typed column c, for
+// pages not read straight from their data (colCursor.next). A value that cannot
+// be decoded becomes a null and is noted in s.badCells.
 func (s *parquetSource) decode(b *batch, c, off int, vals []parquet.Value) {
 	sp, nulls, ints := s.specs[c], b.nulls[c][off:], b.ints[c]
 	if ints != nil {
@@ -829,20 +829,6 @@ func (s *parquetSource) decode(b *batch, c, off int, vals []parquet.Value) {
 					continue
 				}
 				ints[i] = int64(code)
-			}
-		}
-	case sp.typ != tBool && sp.typ != tTime && !s.dateFromTS[c] && s.kinds[c] == parquet.Int64:
-		for i, v := range vals {
-			ints[i] = 0
-			if nulls[i] = v.IsNull(); !nulls[i] {
-				ints[i] = v.Int64()
-			}
-		}
-	case sp.typ != tBool && sp.typ != tTime && !s.dateFromTS[c] && s.kinds[c] == parquet.Int32:
-		for i, v := range vals {
-			ints[i] = 0
-			if nulls[i] = v.IsNull(); !nulls[i] {
-				ints[i] = int64(v.Int32())
 			}
 		}
 	default:

@@ -225,14 +225,3 @@ func (s slot) vur() bool {
 	}
 	return false
 }
-
-// withForfeits returns a copy of the model in which forfeits with a known opponent
-// are played games (C.07 art. 15 and the /P modifier).
-func (m *model) withForfeits() *model {
-	if m.rr {
-		return m
-	}
-	c := *m
-	c.rr = true
-	return &c
-}

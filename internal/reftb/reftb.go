@@ -53,7 +53,6 @@ func (v Value) String() string {
 
 func ratInt(n int64) Value           { return Value{R: big.NewRat(n, 1), OK: true} }
 func ratFrac(n, d int64) Value       { return Value{R: big.NewRat(n, d), OK: true} }
-func undefined() Value               { return Value{} }
 func half(h int) Value               { return ratFrac(int64(h), 2) }
 func quarter(q int) Value            { return ratFrac(int64(q), 4) }
 func isCode(c byte, set string) bool { return strings.IndexByte(set, c) >= 0 }

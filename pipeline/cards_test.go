@@ -128,3 +128,5 @@ func TestCardsFile(t *testing.T) {
 			len(got), ref.Len(), len(want))
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

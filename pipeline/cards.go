@@ -261,6 +261,8 @@ func (r *runner) cardAdded() error {
 	return nil
 }
 
+func ptr[T any](v T) *T { return &v }
+
 // writeCards writes c as the writer's current row group (not flushed), column
 // by column in cardRow's field order.
 func writeCards(w *parquet.GenericWriter[cardRow], c *cardCols) error {

@@ -128,5 +128,3 @@ func TestCardsFile(t *testing.T) {
 			len(got), ref.Len(), len(want))
 	}
 }
-
-func ptr[T any](v T) *T { return &v }

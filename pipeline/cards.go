@@ -14,23 +14,23 @@ import (
 // cardRow is one row of cards.parquet: a player in a rated tournament. It
 // gives the file's schema; rows are queued column by column (cardCols).
 type cardRow struct {
-	Period          string   `parquet:"period"`
-	TournamentID    int64    `parquet:"tournament_id"`
-	EndDate         int32    `parquet:"end_date,date"`
-	PlayerID        int64    `parquet:"player_id"`
+	Period          string   `parquet:"period,dict"`
+	TournamentID    int64    `parquet:"tournament_id,delta"`
+	EndDate         int32    `parquet:"end_date,date,delta"`
+	PlayerID        int64    `parquet:"player_id,delta"`
 	Name            string   `parquet:"name"`
-	Stage           int32    `parquet:"stage"`
+	Stage           int32    `parquet:"stage,delta"`
 	RatingBefore    *int32   `parquet:"rating_before,optional"`
-	Games           int32    `parquet:"games"`
+	Games           int32    `parquet:"games,delta"`
 	Score           float64  `parquet:"score"`
 	OppAverage      *int32   `parquet:"opponents_average,optional"`
 	D               *int32   `parquet:"d,optional"`
 	Expected        *float64 `parquet:"expected,optional"`
 	K               *int32   `parquet:"k,optional"`
 	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
-	Change          int32    `parquet:"change"`
+	Change          int32    `parquet:"change,delta"`
 	RatingAfter     *int32   `parquet:"rating_after,optional"`
-	Reason          string   `parquet:"reason"`
+	Reason          string   `parquet:"reason,dict"`
 	// Per-game rows of per-period rule sets (FIDE).
 	OpponentID     *int64   `parquet:"opponent_id,optional"`
 	OpponentRating *int32   `parquet:"opponent_rating,optional"`

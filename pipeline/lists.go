@@ -12,13 +12,13 @@ import (
 
 // listRow is one row of a rating list (interface.md §3, in column order).
 type listRow struct {
-	Rank        int32  `parquet:"rank"`
-	PlayerID    int64  `parquet:"player_id"`
+	Rank        int32  `parquet:"rank,delta"`
+	PlayerID    int64  `parquet:"player_id,delta"`
 	Name        string `parquet:"name"`
-	Rating      int32  `parquet:"rating"`
+	Rating      int32  `parquet:"rating,delta"`
 	Change      *int32 `parquet:"change,optional"`
 	GamesPeriod int32  `parquet:"games_period"`
-	GamesTotal  int32  `parquet:"games_total"`
+	GamesTotal  int32  `parquet:"games_total,delta"`
 	K           int32  `parquet:"k"`
 	Category    string `parquet:"category"`
 	Flags       string `parquet:"flags"`

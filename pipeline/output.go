@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 )
@@ -252,8 +253,10 @@ func (o *outFile) finish() error {
 	return nil
 }
 
-// writeParquet writes rows as one Parquet file (zstd) through GenericWriter: the
-// outputs are small next to the games, so reflection is fine here.
+// writeParquet writes rows as one Parquet file through GenericWriter: the
+// outputs are small next to the games, so reflection is fine here. (A writer
+// reused through Reset wrote other bytes for the same rows, depending on its
+// earlier files: tried, and TestDeterminism caught it.)
 func writeParquet[T any](s *staging, rel string, rows []T) error {
 	o, err := s.create(rel)
 	if err != nil {
@@ -275,7 +278,7 @@ func writeParquet[T any](s *staging, rel string, rows []T) error {
 // no page bounds (min/max in the page index) for text columns, which nobody
 // filters by range and which cost 0.36 s of 11 s CPU at 10M games (0.12 s without).
 var outputOptions = []parquet.WriterOption{
-	parquet.Compression(outputCodec),
+	parquet.Compression(outputCodec), parquet.DataPageStatistics(false),
 	parquet.SkipPageBounds("name"), parquet.SkipPageBounds("category"), parquet.SkipPageBounds("flags"),
 	parquet.SkipPageBounds("reason"), parquet.SkipPageBounds("level_name"),
 }
@@ -285,4 +288,13 @@ var outputOptions = []parquet.WriterOption{
 // 14 s CPU against 0.85 s for Snappy, for files about a third smaller (cards
 // 54 MB instead of 79 MB, lists 51 MB instead of 68 MB for 24 months). s2's
 // faster Snappy encoder saved only 0.14 s more, for files 8% larger.
-var outputCodec = &snappy.Codec{}
+var outputCodec = &snappyCodec{}
+
+// snappyCodec is parquet-go's Snappy codec, encoding into the buffer it is
+// given: parquet-go passes it with length 0, and the Snappy encoder allocates
+// a new one whenever the length is short.
+type snappyCodec struct{ snappy.Codec }
+
+func (*snappyCodec) Encode(dst, src []byte) ([]byte, error) {
+	return s2.EncodeSnappyBetter(dst[:cap(dst)], src), nil
+}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
@@ -203,6 +204,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 }
 
 func (r *runner) run(ctx context.Context) error {
+	t0 := time.Now()
 	// Pass one over the games runs while the players load.
 	var remaining []int64
 	arch, err := openArchive(ctx, r.opt.Archive, r.rej, func(a *Archive) (err error) {
@@ -213,6 +215,7 @@ func (r *runner) run(ctx context.Context) error {
 		return err
 	}
 	r.arch = arch
+	r.opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
 	n := len(arch.Players.ID)
 	r.st = rating.NewState(n)
 	copy(r.st.Category, arch.Players.Category)
@@ -262,9 +265,12 @@ func (r *runner) run(ctx context.Context) error {
 			defer close(r.cardsCh)
 		}
 		r.jobs = jobs
+		defer func() { r.opt.Log.Debug("producer finished", "seconds", time.Since(t0).Seconds()) }()
 		return r.produce(gctx)
 	})
-	if err := g.Wait(); err != nil {
+	err = g.Wait()
+	r.opt.Log.Debug("pool finished", "seconds", time.Since(t0).Seconds())
+	if err != nil {
 		if r.cardsF != nil {
 			r.cardsF.f.Close()
 		}
@@ -274,6 +280,7 @@ func (r *runner) run(ctx context.Context) error {
 		if err := r.flushCards(true); err != nil {
 			return err
 		}
+		r.opt.Log.Debug("cards closed", "seconds", time.Since(t0).Seconds())
 	}
 	r.finishCounts()
 	if r.sum.StalePeriods = r.stalePeriods(); len(r.sum.StalePeriods) > 0 {

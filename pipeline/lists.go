@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
 )
@@ -60,7 +61,7 @@ func (r *runner) emitList() error {
 	if err := r.submit(func() error { return r.writeState(label, snap) }); err != nil {
 		return err
 	}
-	return r.submit(func() error { return r.writeList(label, r.listRows(l)) })
+	return r.submit(func() error { return r.writeList(label, l) })
 }
 
 // listEntry is one player on a list, as the producer leaves it for the list
@@ -117,39 +118,14 @@ func (l *listData) infoID(category, flags string) int32 {
 	return int32(len(l.infos) - 1)
 }
 
-// listRows sorts a list, highest rating first, then by player_id, and makes its
-// rows. It runs in a pool job.
-func (r *runner) listRows(l *listData) []listRow {
-	place := rankPlaces(l.entries)
-	ps := &r.arch.Players
-	rows := make([]listRow, len(place))
-	changes := make([]int32, len(place))
-	for j := range l.entries {
-		e, i := &l.entries[j], place[j]
-		in := l.infos[e.info]
-		rows[i] = listRow{
-			Rank: i + 1, PlayerID: ps.ID[e.p], Name: ps.Name[e.p], Rating: e.rating,
-			GamesPeriod: e.gamesPeriod, GamesTotal: e.gamesTotal, K: e.k, Category: in.category, Flags: in.flags,
-		}
-		if e.hasChange {
-			changes[i] = e.change
-			rows[i].Change = &changes[i]
-		}
-		if e.isNew {
-			rows[i].Flags = joinFlags("new", in.flags)
-		}
-	}
-	return rows
-}
-
-// rankPlaces gives each entry its place on the list (0 = first): rating high
-// to low, then entry order, which is player_id order. Ratings span a few
-// thousand points, so a counting sort by rating (stable) does it in two passes;
-// a wider span falls back to sorting packed keys.
-func rankPlaces(entries []listEntry) []int32 {
-	place := make([]int32, len(entries))
+// rankOrder sorts a list: the entries' indexes, highest rating first, then in
+// entry order, which is player_id order. Ratings span a few thousand points,
+// so a counting sort by rating (stable) does it in two passes; a wider span
+// falls back to sorting packed keys.
+func rankOrder(entries []listEntry) []int32 {
+	order := make([]int32, len(entries))
 	if len(entries) == 0 {
-		return place
+		return order
 	}
 	lo, hi := entries[0].rating, entries[0].rating
 	for _, e := range entries {
@@ -162,9 +138,9 @@ func rankPlaces(entries []listEntry) []int32 {
 		}
 		slices.Sort(keys)
 		for i, key := range keys {
-			place[key&0xffffffff] = int32(i)
+			order[i] = int32(key & 0xffffffff)
 		}
-		return place
+		return order
 	}
 	next := make([]int32, int(hi-lo)+1) // per rating from hi down: the next free place
 	for _, e := range entries {
@@ -175,10 +151,37 @@ func rankPlaces(entries []listEntry) []int32 {
 		next[i], sum = sum, sum+c
 	}
 	for i, e := range entries {
-		place[i] = next[hi-e.rating]
+		order[next[hi-e.rating]] = int32(i)
 		next[hi-e.rating]++
 	}
-	return place
+	return order
+}
+
+// listChunk is how many rows of a list are made at a time: a chunk's rows stay
+// in the processor's cache while the CSV and Parquet writers read them, and
+// the buffers are reused. A multiple of 64, the rows parquet-go takes at a
+// time, so that pages end where they would if all rows came at once.
+const listChunk = 4096
+
+// listRows makes the rows at places first.. of the list (len(rows) of them),
+// with order from rankOrder. changes holds the values Change points to.
+func (r *runner) listRows(rows []listRow, changes []int32, l *listData, order []int32, first int) {
+	ps := &r.arch.Players
+	for i := range rows {
+		e := &l.entries[order[first+i]]
+		in := l.infos[e.info]
+		rows[i] = listRow{
+			Rank: int32(first + i + 1), PlayerID: ps.ID[e.p], Name: ps.Name[e.p], Rating: e.rating,
+			GamesPeriod: e.gamesPeriod, GamesTotal: e.gamesTotal, K: e.k, Category: in.category, Flags: in.flags,
+		}
+		if e.hasChange {
+			changes[i] = e.change
+			rows[i].Change = &changes[i]
+		}
+		if e.isNew {
+			rows[i].Flags = joinFlags("new", in.flags)
+		}
+	}
 }
 
 // joinFlags joins list flags with a space, skipping empty ones.
@@ -192,15 +195,64 @@ func joinFlags(a, b string) string {
 	return a + " " + b
 }
 
-func (r *runner) writeList(label string, rows []listRow) error {
-	o, err := r.stage.create("lists/" + label + ".csv")
+// writeList sorts a list and writes it as CSV and Parquet (and Arrow IPC with
+// --arrow), a chunk of rows at a time. It runs in a pool job.
+func (r *runner) writeList(label string, l *listData) error {
+	order := rankOrder(l.entries)
+	csv, err := r.stage.create("lists/" + label + ".csv")
 	if err != nil {
 		return err
 	}
-	o.WriteString("rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n")
+	pq, err := r.stage.create("lists/" + label + ".parquet")
+	if err != nil {
+		csv.f.Close()
+		return err
+	}
+	fail := func(err error) error {
+		csv.f.Close()
+		pq.f.Close()
+		return fmt.Errorf("write list %s: %w", label, err)
+	}
+	var arrow *listArrow
+	if r.opt.Arrow {
+		arrow = newListArrow(len(order))
+	}
+	w := parquet.NewGenericWriter[listRow](pq, outputOptions...)
+	csv.WriteString("rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n")
+	rows, changes := make([]listRow, listChunk), make([]int32, listChunk)
 	var b []byte
+	for first := 0; first < len(order); first += listChunk {
+		n := min(listChunk, len(order)-first)
+		r.listRows(rows[:n], changes[:n], l, order, first)
+		b = appendListCSV(b[:0], rows[:n])
+		csv.Write(b)
+		if _, err := w.Write(rows[:n]); err != nil {
+			return fail(err)
+		}
+		if arrow != nil {
+			arrow.add(rows[:n])
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fail(err)
+	}
+	if err := csv.finish(); err != nil {
+		pq.f.Close()
+		return fmt.Errorf("write list %s: %w", label, err)
+	}
+	if err := pq.finish(); err != nil {
+		return fmt.Errorf("write list %s: %w", label, err)
+	}
+	if arrow != nil {
+		return r.writeListArrow(label, arrow)
+	}
+	return nil
+}
+
+// appendListCSV appends the CSV lines of rows.
+func appendListCSV(b []byte, rows []listRow) []byte {
 	for _, row := range rows {
-		b = strconv.AppendInt(b[:0], int64(row.Rank), 10)
+		b = strconv.AppendInt(b, int64(row.Rank), 10)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, row.PlayerID, 10)
 		b = append(b, ',')
@@ -222,41 +274,41 @@ func (r *runner) writeList(label string, rows []listRow) error {
 		b = append(b, ',')
 		b = csvfield.Append(b, row.Flags)
 		b = append(b, '\n')
-		o.Write(b)
 	}
-	if err := o.finish(); err != nil {
-		return fmt.Errorf("write list %s: %w", label, err)
+	return b
+}
+
+// listArrow collects a list's columns for the Arrow adapter.
+type listArrow struct{ cols []arrowipc.Column }
+
+func newListArrow(n int) *listArrow {
+	return &listArrow{cols: []arrowipc.Column{
+		{Name: "rank", Int32: make([]int32, 0, n)}, {Name: "player_id", Int64: make([]int64, 0, n)},
+		{Name: "name", String: make([]string, 0, n)}, {Name: "rating", Int32: make([]int32, 0, n)},
+		{Name: "change", Int32: make([]int32, 0, n), Null: make([]bool, 0, n)},
+		{Name: "games_period", Int32: make([]int32, 0, n)}, {Name: "games_total", Int32: make([]int32, 0, n)},
+		{Name: "k", Int32: make([]int32, 0, n)}, {Name: "category", String: make([]string, 0, n)},
+		{Name: "flags", String: make([]string, 0, n)},
+	}}
+}
+
+func (a *listArrow) add(rows []listRow) {
+	c := a.cols
+	for _, row := range rows {
+		c[0].Int32, c[1].Int64 = append(c[0].Int32, row.Rank), append(c[1].Int64, row.PlayerID)
+		c[2].String, c[3].Int32 = append(c[2].String, row.Name), append(c[3].Int32, row.Rating)
+		change := int32(0)
+		if row.Change != nil {
+			change = *row.Change
+		}
+		c[4].Int32, c[4].Null = append(c[4].Int32, change), append(c[4].Null, row.Change == nil)
+		c[5].Int32, c[6].Int32, c[7].Int32 = append(c[5].Int32, row.GamesPeriod), append(c[6].Int32, row.GamesTotal), append(c[7].Int32, row.K)
+		c[8].String, c[9].String = append(c[8].String, row.Category), append(c[9].String, row.Flags)
 	}
-	if err := writeParquet(r.stage, "lists/"+label+".parquet", rows); err != nil {
-		return err
-	}
-	if r.opt.Arrow {
-		return r.writeListArrow(label, rows)
-	}
-	return nil
 }
 
 // writeListArrow writes lists/LABEL.arrow through the Arrow adapter.
-func (r *runner) writeListArrow(label string, rows []listRow) error {
-	n := len(rows)
-	cols := []arrowipc.Column{
-		{Name: "rank", Int32: make([]int32, n)}, {Name: "player_id", Int64: make([]int64, n)},
-		{Name: "name", String: make([]string, n)}, {Name: "rating", Int32: make([]int32, n)},
-		{Name: "change", Int32: make([]int32, n), Null: make([]bool, n)},
-		{Name: "games_period", Int32: make([]int32, n)}, {Name: "games_total", Int32: make([]int32, n)},
-		{Name: "k", Int32: make([]int32, n)}, {Name: "category", String: make([]string, n)},
-		{Name: "flags", String: make([]string, n)},
-	}
-	for i, row := range rows {
-		cols[0].Int32[i], cols[1].Int64[i], cols[2].String[i], cols[3].Int32[i] = row.Rank, row.PlayerID, row.Name, row.Rating
-		if row.Change != nil {
-			cols[4].Int32[i] = *row.Change
-		} else {
-			cols[4].Null[i] = true
-		}
-		cols[5].Int32[i], cols[6].Int32[i], cols[7].Int32[i] = row.GamesPeriod, row.GamesTotal, row.K
-		cols[8].String[i], cols[9].String[i] = row.Category, row.Flags
-	}
+func (r *runner) writeListArrow(label string, a *listArrow) error {
 	p, err := r.stage.path("lists/" + label + ".arrow")
 	if err != nil {
 		return err
@@ -265,7 +317,7 @@ func (r *runner) writeListArrow(label string, rows []listRow) error {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", p, err)
 	}
-	if err := arrowipc.Write(f, cols); err != nil {
+	if err := arrowipc.Write(f, a.cols); err != nil {
 		f.Close()
 		return fmt.Errorf("write lists/%s.arrow: %w", label, err)
 	}

@@ -182,6 +182,14 @@ func (r *runner) listRows(rows []listRow, changes []int32, l *listData, order []
 			rows[i].Flags = joinFlags("new", in.flags)
 		}
 	}
+	// As touchNames does for standings: the names' misses overlap here.
+	var b byte
+	for i := range rows {
+		if n := rows[i].Name; n != "" {
+			b |= n[0]
+		}
+	}
+	touched.Store(uint32(b))
 }
 
 // joinFlags joins list flags with a space, skipping empty ones.

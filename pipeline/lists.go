@@ -164,32 +164,40 @@ func rankOrder(entries []listEntry) []int32 {
 const listChunk = 4096
 
 // listRows makes the rows at places first.. of the list (len(rows) of them),
-// with order from rankOrder. changes holds the values Change points to.
-func (r *runner) listRows(rows []listRow, changes []int32, l *listData, order []int32, first int) {
+// with order from rankOrder. changes holds the values Change points to, ents
+// is scratch. Entries and players are read in rank order, at random places in
+// memory: each kind of read has a loop of its own, so that the processor
+// overlaps the cache misses of many rows.
+func (r *runner) listRows(rows []listRow, changes []int32, ents []listEntry, l *listData, order []int32, first int) {
 	ps := &r.arch.Players
-	for i := range rows {
-		e := &l.entries[order[first+i]]
-		in := l.infos[e.info]
-		rows[i] = listRow{
-			Rank: int32(first + i + 1), PlayerID: ps.ID[e.p], Name: ps.Name[e.p], Rating: e.rating,
-			GamesPeriod: e.gamesPeriod, GamesTotal: e.gamesTotal, K: e.k, Category: in.category, Flags: in.flags,
-		}
-		if e.hasChange {
-			changes[i] = e.change
-			rows[i].Change = &changes[i]
-		}
-		if e.isNew {
-			rows[i].Flags = joinFlags("new", in.flags)
-		}
+	ents = ents[:len(rows)]
+	for i := range ents {
+		ents[i] = l.entries[order[first+i]]
 	}
-	// As touchNames does for standings: the names' misses overlap here.
-	var b byte
 	for i := range rows {
+		rows[i].PlayerID, rows[i].Name = ps.ID[ents[i].p], ps.Name[ents[i].p]
+	}
+	var b byte
+	for i := range rows { // the names' bytes, which the CSV reads next
 		if n := rows[i].Name; n != "" {
 			b |= n[0]
 		}
 	}
 	touched.Store(uint32(b))
+	for i := range rows {
+		e := &ents[i]
+		in := l.infos[e.info]
+		row := &rows[i]
+		row.Rank, row.Rating, row.Change = int32(first+i+1), e.rating, nil
+		row.GamesPeriod, row.GamesTotal, row.K, row.Category, row.Flags = e.gamesPeriod, e.gamesTotal, e.k, in.category, in.flags
+		if e.hasChange {
+			changes[i] = e.change
+			row.Change = &changes[i]
+		}
+		if e.isNew {
+			row.Flags = joinFlags("new", in.flags)
+		}
+	}
 }
 
 // joinFlags joins list flags with a space, skipping empty ones.
@@ -227,11 +235,11 @@ func (r *runner) writeList(label string, l *listData) error {
 	}
 	w := parquet.NewGenericWriter[listRow](pq, outputOptions...)
 	csv.WriteString("rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n")
-	rows, changes := make([]listRow, listChunk), make([]int32, listChunk)
+	rows, changes, ents := make([]listRow, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	var b []byte
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
-		r.listRows(rows[:n], changes[:n], l, order, first)
+		r.listRows(rows[:n], changes[:n], ents, l, order, first)
 		b = appendListCSV(b[:0], rows[:n])
 		csv.Write(b)
 		if _, err := w.Write(rows[:n]); err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/internal/arrowipc"
@@ -268,23 +267,23 @@ func (r *runner) writeList(label string, l *listData) error {
 // appendListCSV appends the CSV lines of rows.
 func appendListCSV(b []byte, rows []listRow) []byte {
 	for _, row := range rows {
-		b = strconv.AppendInt(b, int64(row.Rank), 10)
+		b = csvfield.AppendInt(b, int64(row.Rank))
 		b = append(b, ',')
-		b = strconv.AppendInt(b, row.PlayerID, 10)
+		b = csvfield.AppendInt(b, row.PlayerID)
 		b = append(b, ',')
 		b = csvfield.Append(b, row.Name)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(row.Rating), 10)
+		b = csvfield.AppendInt(b, int64(row.Rating))
 		b = append(b, ',')
 		if row.Change != nil {
-			b = strconv.AppendInt(b, int64(*row.Change), 10)
+			b = csvfield.AppendInt(b, int64(*row.Change))
 		}
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(row.GamesPeriod), 10)
+		b = csvfield.AppendInt(b, int64(row.GamesPeriod))
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(row.GamesTotal), 10)
+		b = csvfield.AppendInt(b, int64(row.GamesTotal))
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(row.K), 10)
+		b = csvfield.AppendInt(b, int64(row.K))
 		b = append(b, ',')
 		b = csvfield.Append(b, row.Category)
 		b = append(b, ',')

@@ -66,12 +66,12 @@ func AppendCSV(dst []byte, codes []string, rows []Row) []byte {
 	}
 	b = append(b, '\n')
 	for _, r := range rows {
-		b = appendInt(b, int64(r.Rank))
+		b = csvfield.AppendInt(b, int64(r.Rank))
 		b = append(b, ',')
-		b = appendInt(b, int64(r.Player.StartNo))
+		b = csvfield.AppendInt(b, int64(r.Player.StartNo))
 		b = append(b, ',')
 		if r.Player.ID != 0 {
-			b = appendInt(b, r.Player.ID)
+			b = csvfield.AppendInt(b, r.Player.ID)
 		}
 		b = append(b, ',')
 		b = csvfield.Append(b, r.Player.Name)
@@ -102,7 +102,7 @@ func appendFloat(b []byte, f float64) []byte {
 		b = append(b, '-')
 		n = -n
 	}
-	b = appendInt(b, n/4)
+	b = csvfield.AppendInt(b, n/4)
 	// Three bytes cut to the fraction's length: no branch on the fraction, which
 	// the processor cannot predict.
 	d := &quarterDecimals[n%4]
@@ -114,18 +114,6 @@ var quarterDecimals = [4]struct {
 	s [3]byte
 	n int
 }{{}, {[3]byte{'.', '2', '5'}, 3}, {[3]byte{'.', '5'}, 2}, {[3]byte{'.', '7', '5'}, 3}}
-
-// appendInt is strconv.AppendInt in base 10, with the one- and two-digit numbers
-// of standings (ranks, points, tiebreaks) written directly.
-func appendInt(b []byte, n int64) []byte {
-	switch {
-	case n >= 0 && n < 10:
-		return append(b, byte('0'+n))
-	case n >= 10 && n < 100:
-		return append(b, byte('0'+n/10), byte('0'+n%10))
-	}
-	return strconv.AppendInt(b, n, 10)
-}
 
 // WriteText writes the standings as an aligned table for people, numbers right
 // aligned.

@@ -46,12 +46,3 @@ func TestAppendFloat(t *testing.T) {
 		}
 	}
 }
-
-// TestAppendInt: the short path prints what strconv prints.
-func TestAppendInt(t *testing.T) {
-	for _, n := range []int64{-100, -99, -10, -9, -1, 0, 1, 9, 10, 42, 99, 100, 101, 9999999, math.MaxInt64, math.MinInt64} {
-		if got, want := string(appendInt(nil, n)), strconv.FormatInt(n, 10); got != want {
-			t.Errorf("appendInt(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -66,7 +66,39 @@ func (r *runner) process(ti int) error {
 		return r.opt.onTournament(r.standingsInput(t, rows, r.local, new(tiebreak.Tournament)))
 	}
 	r.sum.StandingsWritten++
-	return r.submit(func() error { return r.writeStandings(t, rows) })
+	r.standings = append(r.standings, standingsJob{t, rows})
+	if len(r.standings) == standingsBatch {
+		return r.flushStandings()
+	}
+	return nil
+}
+
+// standingsJob is a tournament whose standings are to be written.
+type standingsJob struct {
+	t    *Tournament
+	rows []gameRow
+}
+
+// standingsBatch is how many tournaments' standings one pool job writes: one
+// job per tournament woke a worker up 88,000 times at 10M games (0.2 s of
+// the scheduler's time).
+const standingsBatch = 16
+
+// flushStandings hands the tournaments waiting for standings to the pool.
+func (r *runner) flushStandings() error {
+	if len(r.standings) == 0 {
+		return nil
+	}
+	batch := r.standings
+	r.standings = make([]standingsJob, 0, standingsBatch)
+	return r.submit(func() error {
+		for _, j := range batch {
+			if err := r.writeStandings(j.t, j.rows); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // noteStartRatings records in each row the ratings its players had before the

@@ -95,6 +95,8 @@ type runner struct {
 	ctx   context.Context
 	sum   Summary
 
+	standings []standingsJob // waiting to be handed to the pool (flushStandings)
+
 	order     []int // tournament positions in rating order
 	next      int   // next position of order to process
 	remaining []int64
@@ -343,6 +345,9 @@ func (r *runner) produce(ctx context.Context) error {
 		return err
 	}
 	if err := r.readGames(ctx); err != nil {
+		return err
+	}
+	if err := r.flushStandings(); err != nil {
 		return err
 	}
 	if r.next != len(r.order) {

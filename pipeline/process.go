@@ -63,7 +63,7 @@ func (r *runner) process(ti int) error {
 		return nil
 	}
 	if r.opt.onTournament != nil {
-		return r.opt.onTournament(r.standingsInput(t, rows, r.local, new(tiebreak.Tournament)))
+		return r.opt.onTournament(r.standingsInput(t, rows, &standingsScratch{local: r.local}))
 	}
 	r.sum.StandingsWritten++
 	r.standings = append(r.standings, standingsJob{t, rows})
@@ -132,7 +132,8 @@ func (r *runner) submit(job func() error) error {
 // row, in file order) and returns the rest. seen holds, per player and round,
 // the row that paired them (player slots from r.local, reset before returning).
 func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
-	var ps []int32
+	ps := r.pairPlayers[:0]
+	defer func() { r.pairPlayers = ps[:0] }()
 	maxRound := int32(0)
 	for i := range rows {
 		g := &rows[i]
@@ -203,32 +204,33 @@ func (r *runner) gameValues(t *Tournament, g *gameRow) string {
 // standingsInput builds the tiebreak engine's view of a tournament from its rows
 // and the start ratings noted in them. Start numbers follow the rating at the
 // start (highest first), then player_id (dense order). local is a scratch slot
-// per player, -1 on entry and on return. The view is built in tt, reusing its
-// slices.
-func (r *runner) standingsInput(t *Tournament, rows []gameRow, local []int32, tt *tiebreak.Tournament) *tiebreak.Tournament {
+// per player, -1 on entry and on return. The view is built in sc.t, reusing its
+// slices and sc's.
+func (r *runner) standingsInput(t *Tournament, rows []gameRow, sc *standingsScratch) *tiebreak.Tournament {
+	local, tt := sc.local, &sc.t
 	*tt = tiebreak.Tournament{
 		ID: t.ID, Name: t.Name, Start: dayTime(t.Start), End: dayTime(t.End), Rounds: int(t.Rounds),
 		System: t.System, Discipline: t.Discipline, Tiebreaks: t.Tiebreaks,
 		Players: tt.Players[:0], Games: tt.Games[:0],
 	}
-	type entry struct{ rating, p int32 }
-	var ps []entry
+	ps := sc.entries[:0]
+	defer func() { sc.entries = ps[:0] }()
 	maxRound := int32(0)
 	for _, g := range rows {
 		if local[g.white] < 0 {
 			local[g.white] = 0
-			ps = append(ps, entry{g.wrat, g.white})
+			ps = append(ps, startEntry{g.wrat, g.white})
 		}
 		if g.black >= 0 && local[g.black] < 0 {
 			local[g.black] = 0
-			ps = append(ps, entry{g.brat, g.black})
+			ps = append(ps, startEntry{g.brat, g.black})
 		}
 		maxRound = max(maxRound, g.round)
 	}
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
-	slices.SortFunc(ps, func(a, b entry) int {
+	slices.SortFunc(ps, func(a, b startEntry) int {
 		if a.rating != b.rating {
 			return int(b.rating) - int(a.rating)
 		}
@@ -270,12 +272,16 @@ func touchNames(ps []tiebreak.Player) {
 
 var touched atomic.Uint32
 
+// startEntry is a player of a tournament with the rating at its start.
+type startEntry struct{ rating, p int32 }
+
 // standingsScratch is what one standings job at a time reuses (r.scratch):
-// per-player slots (-1 between uses), the tournament view, the tiebreak engine,
+// per-player slots (-1 between uses), the tournament view and its players, the tiebreak engine,
 // and the codes of the last tiebreaks column and discipline seen.
 type standingsScratch struct {
 	local                 []int32
 	t                     tiebreak.Tournament
+	entries               []startEntry
 	engine                tiebreak.Engine
 	tiebreaks, discipline string
 	codes                 []string
@@ -285,7 +291,7 @@ type standingsScratch struct {
 func (r *runner) writeStandings(tour *Tournament, rows []gameRow) error {
 	sc := r.scratch.Get().(*standingsScratch)
 	defer r.scratch.Put(sc)
-	t := r.standingsInput(tour, rows, sc.local, &sc.t)
+	t := r.standingsInput(tour, rows, sc)
 	codes := sc.codes
 	if codes == nil || t.Tiebreaks != sc.tiebreaks || t.Discipline != sc.discipline {
 		var ok bool

@@ -95,7 +95,8 @@ type runner struct {
 	ctx   context.Context
 	sum   Summary
 
-	standings []standingsJob // waiting to be handed to the pool (flushStandings)
+	standings   []standingsJob // waiting to be handed to the pool (flushStandings)
+	pairPlayers []int32        // checkPairings' scratch
 
 	order     []int // tournament positions in rating order
 	next      int   // next position of order to process

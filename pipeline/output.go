@@ -2,11 +2,13 @@ package pipeline
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,70 +140,56 @@ func (s *staging) path(rel string) (string, error) {
 }
 
 // commit renames every staged file into --out (each rename is atomic), the
-// summary last, then removes the staging folder.
+// summary and then the state last, then removes the staging folder.
 func (s *staging) commit() error {
-	var files []string
-	err := filepath.WalkDir(s.tmp, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			rel, _ := filepath.Rel(s.tmp, p)
-			files = append(files, rel)
-		}
-		return nil
-	})
+	tops, err := os.ReadDir(s.tmp)
 	if err != nil {
 		return fmt.Errorf("list staged outputs: %w", err)
 	}
 	// Outputs first, then summary.json, then the state: a state file on disk
 	// means everything it follows is in place (a crash between renames leaves an
 	// older state, and the next --resume redoes what follows it).
-	rank := func(f string) int {
-		switch {
-		case strings.HasPrefix(filepath.ToSlash(f), "state/"):
+	rank := func(name string) int {
+		switch name {
+		case "state":
 			return 2
-		case f == "summary.json":
+		case "summary.json":
 			return 1
 		}
 		return 0
 	}
-	sort.Slice(files, func(i, j int) bool {
-		if ri, rj := rank(files[i]), rank(files[j]); ri != rj {
-			return ri < rj
-		}
-		return files[i] < files[j]
+	slices.SortFunc(tops, func(a, b os.DirEntry) int {
+		return cmp.Or(cmp.Compare(rank(a.Name()), rank(b.Name())), strings.Compare(a.Name(), b.Name()))
 	})
-	// A staged folder whose destination does not exist yet (a first run, say,
-	// with one standings file per tournament) moves in one rename.
-	whole := map[string]bool{}
-	for _, rel := range files {
-		top, _, nested := strings.Cut(filepath.ToSlash(rel), "/")
-		if !nested || whole[top] {
-			continue
-		}
-		if _, err := os.Lstat(filepath.Join(s.out, top)); os.IsNotExist(err) {
-			whole[top] = true
-		}
-	}
-	moved := map[string]bool{}
-	for _, rel := range files {
-		top, _, nested := strings.Cut(filepath.ToSlash(rel), "/")
-		if nested && whole[top] {
-			if !moved[top] {
-				if err := os.Rename(filepath.Join(s.tmp, top), filepath.Join(s.out, top)); err != nil {
-					return fmt.Errorf("move %s into place: %w", top, err)
-				}
-				moved[top] = true
-			}
-			continue
-		}
-		dst := filepath.Join(s.out, rel)
+	move := func(src, dst string) error {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", filepath.Dir(dst), err)
 		}
-		if err := os.Rename(filepath.Join(s.tmp, rel), dst); err != nil {
-			return fmt.Errorf("move %s into place: %w", rel, err)
+		if err := os.Rename(src, dst); err != nil {
+			return fmt.Errorf("move %s into place: %w", dst, err)
+		}
+		return nil
+	}
+	for _, top := range tops {
+		src, dst := filepath.Join(s.tmp, top.Name()), filepath.Join(s.out, top.Name())
+		if _, err := os.Lstat(dst); !top.IsDir() || os.IsNotExist(err) {
+			// A file, or a folder whose destination does not exist yet (a first
+			// run, with one standings file per tournament): one rename, without
+			// listing the folder.
+			if err := move(src, dst); err != nil {
+				return err
+			}
+			continue
+		}
+		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(s.tmp, p)
+			return move(p, filepath.Join(s.out, rel))
+		})
+		if err != nil {
+			return fmt.Errorf("move %s into place: %w", top.Name(), err)
 		}
 	}
 	return os.RemoveAll(s.tmp)

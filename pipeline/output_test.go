@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCommitIntoExistingOut: staged files replace what --out already has, new
+// folders move whole, nested folders are created, other files stay, and the
+// staging folder is gone.
+func TestCommitIntoExistingOut(t *testing.T) {
+	out := t.TempDir()
+	for rel, data := range map[string]string{
+		"lists/2025-01.csv":   "old list",
+		"lists/keep.txt":      "kept",
+		"summary.json":        "old summary",
+		"state/2025-01.state": "old state",
+	} {
+		writeTestFile(t, filepath.Join(out, rel), data)
+	}
+	s, err := newStaging(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged := map[string]string{
+		"lists/2025-01.csv":       "new list",
+		"lists/joker/2025-01.csv": "joker list",
+		"standings/1.csv":         "standings 1",
+		"standings/2.csv":         "standings 2",
+		"cards.parquet":           "cards",
+		"summary.json":            "new summary",
+		"state/2025-02.state":     "new state",
+	}
+	for rel, data := range staged {
+		if err := s.writeFile(rel, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.commit(); err != nil {
+		t.Fatal(err)
+	}
+	staged["lists/keep.txt"], staged["state/2025-01.state"] = "kept", "old state"
+	for rel, want := range staged {
+		got, err := os.ReadFile(filepath.Join(out, rel))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q (%v), want %q", rel, got, err, want)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(out, ".ratelist-tmp-*")); len(left) > 0 {
+		t.Errorf("staging folder left: %v", left)
+	}
+}
+
+func writeTestFile(t *testing.T, p, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

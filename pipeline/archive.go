@@ -289,6 +289,9 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 	}
 	slices.SortFunc(rows, func(x, y playerRow) int { return cmp.Compare(x.id, y.id) })
 	p := &a.Players
+	n := len(rows)
+	p.ID, p.Name, p.BirthYear = make([]int64, 0, n), make([]string, 0, n), make([]int32, 0, n)
+	p.Category, p.Elo, p.Club = make([]int8, 0, n), make([]int32, 0, n), make([]string, 0, n)
 	for _, row := range rows {
 		p.ID = append(p.ID, row.id)
 		p.Name = append(p.Name, row.name)

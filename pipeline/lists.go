@@ -85,7 +85,13 @@ type listData struct {
 // moves prevOn, everOn and prevRating on to this list.
 func (r *runner) takeList() *listData {
 	st := r.st
-	l := &listData{entries: make([]listEntry, 0, r.sum.PlayersListed)}
+	rated := 0 // at most this many are listed
+	for _, ok := range st.Rated {
+		if ok {
+			rated++
+		}
+	}
+	l := &listData{entries: make([]listEntry, 0, rated)}
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -54,15 +53,7 @@ func TestArrowListMatchesCSV(t *testing.T) {
 	}
 	longest := 0
 	for _, p := range lists {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := readCSVFile(t, p)
 		got := readArrowCells(t, strings.TrimSuffix(p, ".csv")+".arrow")
 		longest = max(longest, len(want))
 		if len(got) != len(want) {

@@ -85,13 +85,13 @@ type listData struct {
 // moves prevOn, everOn and prevRating on to this list.
 func (r *runner) takeList() *listData {
 	st := r.st
-	rated := 0 // at most this many are listed
+	nRated := 0 // at most this many are listed
 	for _, ok := range st.Rated {
 		if ok {
-			rated++
+			nRated++
 		}
 	}
-	l := &listData{entries: make([]listEntry, 0, rated)}
+	l := &listData{entries: make([]listEntry, 0, nRated)}
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false

@@ -19,7 +19,7 @@ for n in "${sizes[@]}"; do
   d=$(bin/decode "$a" | awk '{print $5}')
   # On a disk, each run writes a new folder, and nothing is deleted before the
   # last run: on an ext4 without a journal (this project's build machine) the
-  # kernel skips inodes freed in the last 5 to 10 minutes when it creates a file,
+  # kernel skips inodes freed in the last 1 to 6 minutes when it creates a file,
   # so creating 88,000 files right after deleting 88,000 others costs seconds of
   # system time. On tmpfs the last output is deleted first: there, keeping it
   # makes the next run fill memory the VM has never touched, which is slow.

@@ -182,13 +182,7 @@ func (r *runner) listRows(rows []listRow, changes []int32, ents []listEntry, l *
 	for i := range rows {
 		rows[i].PlayerID, rows[i].Name = ps.ID[ents[i].p], ps.Name[ents[i].p]
 	}
-	var b byte
-	for i := range rows { // the names' bytes, which the CSV reads next
-		if n := rows[i].Name; n != "" {
-			b |= n[0]
-		}
-	}
-	touched.Store(uint32(b))
+	touchNames(rows, func(r *listRow) string { return r.Name })
 	for i := range rows {
 		e := &ents[i]
 		in := l.infos[e.info]
@@ -248,14 +242,14 @@ func (r *runner) writeList(label string, l *listData) error {
 		b = appendListCSV(b[:0], rows[:n])
 		csv.Write(b)
 		if _, err := w.Write(rows[:n]); err != nil {
-			return fail(err)
+			return fail(fmt.Errorf("parquet: %w", err))
 		}
 		if arrow != nil {
 			arrow.add(rows[:n])
 		}
 	}
 	if err := w.Close(); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("parquet: %w", err))
 	}
 	if err := csv.finish(); err != nil {
 		pq.f.Close()

@@ -242,7 +242,7 @@ func (r *runner) standingsInput(t *Tournament, rows []gameRow, sc *standingsScra
 			ID: r.arch.Players.ID[e.p], StartNo: i + 1, Name: r.arch.Players.Name[e.p], Rating: int(e.rating),
 		})
 	}
-	touchNames(tt.Players)
+	touchNames(tt.Players, func(p *tiebreak.Player) string { return p.Name })
 	for _, g := range rows {
 		tg := tiebreak.Game{Round: int(g.round), White: int(local[g.white]), Black: -1,
 			WhiteResult: g.wres, BlackResult: g.bres, WhitePoints: g.wpts, BlackPoints: g.bpts, HasPoints: g.hasPts}
@@ -257,25 +257,28 @@ func (r *runner) standingsInput(t *Tournament, rows []gameRow, sc *standingsScra
 	return tt
 }
 
-// touchNames reads each name's first byte, in a loop of its own so that the
-// processor overlaps the cache misses (names lie scattered over the heap):
-// the CSV then finds them in cache instead of missing on each in turn.
-func touchNames(ps []tiebreak.Player) {
+// touchNames reads the first byte of each row's name, in a loop of its own so
+// that the processor overlaps the cache misses (names lie scattered over the
+// heap): the CSV writer that comes next then finds them in cache instead of
+// missing on each in turn (0.6 s of 7 s CPU at 10M games without this).
+func touchNames[T any](rows []T, name func(*T) string) {
 	var b byte
-	for i := range ps {
-		if n := ps[i].Name; n != "" {
+	for i := range rows {
+		if n := name(&rows[i]); n != "" {
 			b |= n[0]
 		}
 	}
 	touched.Store(uint32(b))
 }
 
+// touched keeps touchNames' reads: a result nobody uses would let the compiler
+// drop them. It is atomic because jobs on several goroutines store to it.
 var touched atomic.Uint32
 
 // startEntry is a player of a tournament with the rating at its start.
 type startEntry struct{ rating, p int32 }
 
-// standingsScratch is what one standings job at a time reuses (r.scratch):
+// standingsScratch is what one tournament's standings at a time reuse (r.scratch):
 // per-player slots (-1 between uses), the tournament view and its players, the tiebreak engine,
 // and the codes of the last tiebreaks column and discipline seen.
 type standingsScratch struct {

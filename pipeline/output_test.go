@@ -1,9 +1,16 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // TestCommitIntoExistingOut: staged files replace what --out already has, new
@@ -59,5 +66,41 @@ func writeTestFile(t *testing.T, p, data string) {
 	}
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFileWriterFailureStopsSenders: when the file writer fails (here its
+// folder cannot be created), the workers still sending batches stop with the
+// run's error instead of waiting for ever, and the error names the file.
+func TestFileWriterFailureStopsSenders(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	writeTestFile(t, blocker, "not a folder")
+	g, ctx := errgroup.WithContext(context.Background())
+	r := &runner{opt: Options{Workers: 2}, ctx: ctx, stage: &staging{tmp: blocker}}
+	var workers sync.WaitGroup
+	workers.Add(2) // as run does: every worker counted before the writer starts
+	r.startFileWriter(g, &workers)
+	for range 2 {
+		g.Go(func() error {
+			defer workers.Done()
+			for i := range 100 {
+				fb := new(fileBatch)
+				fb.add(fmt.Sprintf("standings/%d.csv", i), []byte("rank\n"))
+				if err := r.sendFiles(fb); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	done := make(chan error)
+	go func() { done <- g.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "standings") {
+			t.Fatalf("error %v, want one naming the standings folder", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the senders did not stop after the file writer failed")
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
+	"golang.org/x/sync/errgroup"
 )
 
 // process handles one complete tournament: the cross-row checks, the lists of
@@ -84,7 +86,8 @@ type standingsJob struct {
 // the scheduler's time).
 const standingsBatch = 16
 
-// flushStandings hands the tournaments waiting for standings to the pool.
+// flushStandings hands the tournaments waiting for standings to the pool. The
+// job computes them and hands the files to the file writer (runFileWriter).
 func (r *runner) flushStandings() error {
 	if len(r.standings) == 0 {
 		return nil
@@ -92,13 +95,75 @@ func (r *runner) flushStandings() error {
 	batch := r.standings
 	r.standings = make([]standingsJob, 0, standingsBatch)
 	return r.submit(func() error {
+		fb, _ := r.fileBatches.Get().(*fileBatch)
+		if fb == nil {
+			fb = new(fileBatch)
+		}
 		for _, j := range batch {
-			if err := r.writeStandings(j.t, j.rows); err != nil {
+			if err := r.appendStandings(fb, j.t, j.rows); err != nil {
 				return err
 			}
 		}
-		return nil
+		return r.sendFiles(fb)
 	})
+}
+
+// sendFiles hands fb to the file writer, unless the run has failed.
+func (r *runner) sendFiles(fb *fileBatch) error {
+	select {
+	case r.files <- fb:
+		return nil
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+}
+
+// startFileWriter starts runFileWriter in g, and closes its channel once the
+// workers, its only senders, have all stopped: every worker must be counted in
+// workers before it is called.
+func (r *runner) startFileWriter(g *errgroup.Group, workers *sync.WaitGroup) {
+	files := make(chan *fileBatch, 2*r.opt.Workers)
+	r.files = files
+	g.Go(func() error { return r.runFileWriter(files) })
+	go func() {
+		workers.Wait()
+		close(files)
+	}()
+}
+
+// fileBatch is small files to be written: their paths (slash-separated, in
+// --out) and their bytes, one after another in data.
+type fileBatch struct {
+	names []string
+	ends  []int // where each file's bytes end in data
+	data  []byte
+}
+
+func (fb *fileBatch) add(name string, data []byte) {
+	fb.names = append(fb.names, name)
+	fb.data = append(fb.data, data...)
+	fb.ends = append(fb.ends, len(fb.data))
+}
+
+// runFileWriter writes the batches that come on files until it is closed,
+// and hands each batch back to the pool for reuse. The standings files are
+// created by this one goroutine: threads creating files in one folder at once
+// contend on the folder's lock in the kernel, and a mutex around the creates
+// instead made the standings jobs wait for each other (0.2 s of 3.7 s at 10M
+// games on tmpfs).
+func (r *runner) runFileWriter(files <-chan *fileBatch) error {
+	for fb := range files {
+		start := 0
+		for i, name := range fb.names {
+			if err := r.stage.writeFile(name, fb.data[start:fb.ends[i]]); err != nil {
+				return err
+			}
+			start = fb.ends[i]
+		}
+		fb.names, fb.ends, fb.data = fb.names[:0], fb.ends[:0], fb.data[:0]
+		r.fileBatches.Put(fb)
+	}
+	return nil
 }
 
 // noteStartRatings records in each row the ratings its players had before the
@@ -290,8 +355,9 @@ type standingsScratch struct {
 	codes                 []string
 }
 
-// writeStandings computes and writes standings/TOURNAMENT_ID.csv (a pool job).
-func (r *runner) writeStandings(tour *Tournament, rows []gameRow) error {
+// appendStandings computes a tournament's standings and adds them to fb as
+// standings/TOURNAMENT_ID.csv (in a pool job).
+func (r *runner) appendStandings(fb *fileBatch, tour *Tournament, rows []gameRow) error {
 	sc := r.scratch.Get().(*standingsScratch)
 	defer r.scratch.Put(sc)
 	t := r.standingsInput(tour, rows, sc)
@@ -306,7 +372,8 @@ func (r *runner) writeStandings(tour *Tournament, rows []gameRow) error {
 	if err != nil {
 		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
-	return r.stage.writeFile("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+	fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+	return nil
 }
 
 // tiebreakCodes are the tournament's tiebreak codes, or its discipline's

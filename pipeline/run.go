@@ -97,6 +97,8 @@ type runner struct {
 
 	standings   []standingsJob // waiting to be handed to the pool (flushStandings)
 	pairPlayers []int32        // checkPairings' scratch
+	files       chan<- *fileBatch
+	fileBatches sync.Pool // of *fileBatch
 
 	order     []int // tournament positions in rating order
 	next      int   // next position of order to process
@@ -252,8 +254,11 @@ func (r *runner) run(ctx context.Context) error {
 	}
 
 	jobs := make(chan func() error, 2*r.opt.Workers)
+	var workers sync.WaitGroup
 	for i := 0; i < r.opt.Workers; i++ {
+		workers.Add(1)
 		g.Go(func() error {
+			defer workers.Done()
 			for job := range jobs {
 				if err := job(); err != nil {
 					return err
@@ -261,6 +266,9 @@ func (r *runner) run(ctx context.Context) error {
 			}
 			return nil
 		})
+	}
+	if r.stage != nil && r.opt.onTournament == nil {
+		r.startFileWriter(g, &workers)
 	}
 	g.Go(func() error {
 		defer close(jobs)

@@ -171,7 +171,7 @@ func (b *cardCols) add(players *Players, period string, tournament int64, end in
 		games[i] = c.Games
 		score[i] = float64(c.Score2) / 2
 		change[i] = c.Change
-		reason[i] = c.Reason
+		reason[i] = c.Reason.String()
 	}
 	before, beforeSet := b.before.extend(n)
 	oppAverage, oppAverageSet := b.oppAverage.extend(n)

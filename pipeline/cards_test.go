@@ -19,7 +19,7 @@ func cardRowOf(a *Archive, period string, tournament int64, end int32, c rating.
 	row := cardRow{
 		Period: period, TournamentID: tournament, EndDate: end, PlayerID: a.Players.ID[c.Player],
 		Name: a.Players.Name[c.Player], Stage: int32(c.Stage), Games: c.Games, Score: float64(c.Score2) / 2,
-		Change: c.Change, Reason: c.Reason,
+		Change: c.Change, Reason: c.Reason.String(),
 	}
 	if c.RatedBefore {
 		row.RatingBefore = ptr(c.Before)

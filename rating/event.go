@@ -1,5 +1,7 @@
 package rating
 
+import "fmt"
+
 // Game is one two-player game of an Event, by dense player index, with the
 // players' TRF result codes. Black is -1 for a bye: the player took part in the
 // tournament without a game that round.
@@ -68,7 +70,7 @@ type Card struct {
 	ChangeExact int64 // K × (W − We) in hundredths
 	Change      int32 // rounded, as applied
 	Stage       int8
-	Reason      string
+	Reason      Reason
 	// Used is Ro, the rating the tournament was rated with (valid when
 	// RatedUsed): the rating before, or a newcomer's stage-one initial rating.
 	Used      int32
@@ -84,11 +86,39 @@ type Card struct {
 	PeriodTotal bool  // a player's total for a period: D is per game, so not set
 }
 
-// Card reasons.
+// Reason says why a card's rating changed (or did not). It is a number, not
+// a string, so that cards hold no pointers: the FIDE rule set keeps a month's
+// cards (about 100 MB at 10M games) in memory, and the GC need not scan them.
+type Reason uint8
+
+// Card reasons: the school system's, then the FIDE rule set's.
 const (
-	ReasonRated         = "rated"
-	ReasonMinGames      = "below-min-games"   // fewer than MinGames rated games: unchanged
-	ReasonInitialStage1 = "initial-stage1"    // stage-one initial rating, then rated
-	ReasonInitialStage2 = "initial-stage2"    // stage-two initial rating from performance
-	ReasonNoInitial     = "unrated-no-result" // newcomer who could not get a rating
+	ReasonRated          Reason = iota + 1
+	ReasonMinGames              // fewer than MinGames rated games: unchanged
+	ReasonInitialStage1         // stage-one initial rating, then rated
+	ReasonInitialStage2         // stage-two initial rating from performance
+	ReasonNoInitial             // newcomer who could not get a rating
+	ReasonFideGame              // one rated game of a period
+	ReasonFidePeriod            // a rated player's change for a period
+	ReasonFideBelowFloor        // the period's change left the rating below the floor: removed
+	ReasonFidePoolGame          // one pooled game of an unrated player
+	ReasonFideInitial           // initial rating from the pool
+	ReasonFideInitialLow        // the pool's rating is below the floor: still unrated
+	ReasonFideZeroFirst         // zero score in the first tournament: its games disregarded
 )
+
+var reasonNames = [...]string{
+	ReasonRated: "rated", ReasonMinGames: "below-min-games", ReasonInitialStage1: "initial-stage1",
+	ReasonInitialStage2: "initial-stage2", ReasonNoInitial: "unrated-no-result",
+	ReasonFideGame: "fide-game", ReasonFidePeriod: "fide-period", ReasonFideBelowFloor: "fide-below-floor",
+	ReasonFidePoolGame: "fide-pool-game", ReasonFideInitial: "fide-initial", ReasonFideInitialLow: "fide-initial-low",
+	ReasonFideZeroFirst: "fide-zero-first",
+}
+
+// String returns the audit trail's spelling (the reason column of cards.parquet).
+func (x Reason) String() string {
+	if int(x) < len(reasonNames) && reasonNames[x] != "" {
+		return reasonNames[x]
+	}
+	return fmt.Sprintf("Reason(%d)", uint8(x))
+}

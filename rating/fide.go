@@ -294,17 +294,6 @@ func (f *fideRules) initial(oppSum int64, n, w2 int32) (ra int32, p int32, ru in
 	return ra, p, ru
 }
 
-// FIDE card reasons.
-const (
-	ReasonFideGame       = "fide-game"        // one rated game of a period
-	ReasonFidePeriod     = "fide-period"      // a rated player's change for a period
-	ReasonFideBelowFloor = "fide-below-floor" // the period's change left the rating below the floor: removed
-	ReasonFidePoolGame   = "fide-pool-game"   // one pooled game of an unrated player
-	ReasonFideInitial    = "fide-initial"     // initial rating from the pool
-	ReasonFideInitialLow = "fide-initial-low" // the pool's rating is below the floor: still unrated
-	ReasonFideZeroFirst  = "fide-zero-first"  // zero score in the first tournament: its games disregarded
-)
-
 // FideRater applies the FIDE rule set period by period: Rate gathers a
 // tournament's games, ClosePeriod rates the period against the list in force
 // at its start. One FideRater serves one goroutine.

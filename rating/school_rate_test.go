@@ -141,3 +141,18 @@ func TestStageSwitch(t *testing.T) {
 		t.Errorf("2 players with 10 games, threshold more than 2: stage %d, want 1", st.Stage)
 	}
 }
+
+// TestReasonSpellings: the reason column of cards.parquet keeps its words.
+func TestReasonSpellings(t *testing.T) {
+	for r, want := range map[Reason]string{
+		ReasonRated: "rated", ReasonMinGames: "below-min-games", ReasonInitialStage1: "initial-stage1",
+		ReasonInitialStage2: "initial-stage2", ReasonNoInitial: "unrated-no-result",
+		ReasonFideGame: "fide-game", ReasonFidePeriod: "fide-period", ReasonFideBelowFloor: "fide-below-floor",
+		ReasonFidePoolGame: "fide-pool-game", ReasonFideInitial: "fide-initial", ReasonFideInitialLow: "fide-initial-low",
+		ReasonFideZeroFirst: "fide-zero-first", 0: "Reason(0)", 200: "Reason(200)",
+	} {
+		if got := r.String(); got != want {
+			t.Errorf("Reason(%d) = %q, want %q", r, got, want)
+		}
+	}
+}

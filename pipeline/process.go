@@ -308,13 +308,15 @@ func (r *runner) standingsInput(t *Tournament, rows []gameRow, sc *standingsScra
 		})
 	}
 	touchNames(tt.Players, func(p *tiebreak.Player) string { return p.Name })
-	for _, g := range rows {
+	tt.Games = slices.Grow(tt.Games, len(rows))[:len(rows)]
+	for i := range rows {
+		g := &rows[i]
 		tg := tiebreak.Game{Round: int(g.round), White: int(local[g.white]), Black: -1,
 			WhiteResult: g.wres, BlackResult: g.bres, WhitePoints: g.wpts, BlackPoints: g.bpts, HasPoints: g.hasPts}
 		if g.black >= 0 {
 			tg.Black = int(local[g.black])
 		}
-		tt.Games = append(tt.Games, tg)
+		tt.Games[i] = tg
 	}
 	for _, e := range ps {
 		local[e.p] = -1

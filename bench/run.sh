@@ -4,7 +4,8 @@
 # beside a bare parquet-go decode of the same files measured in the same run.
 # Usage: bench/run.sh [SIZES...]   (default: 1000000 10000000 30000000)
 # BENCH_OUT=DIR puts the run's output there (default: a temporary folder under
-# /tmp, on disk); BENCH_OUT=/dev/shm measures without the disk.
+# /tmp, on disk); BENCH_OUT=/dev/shm measures without the disk. BENCH_RULES=fide
+# runs the FIDE rule set (default: school).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000 30000000)
@@ -25,7 +26,7 @@ for n in "${sizes[@]}"; do
   # makes the next run fill memory the VM has never touched, which is slow.
   [ "$(stat -f -c %T "$out")" = tmpfs ] && rm -rf "$out"/o*
   o="$out/o$n-$RANDOM"; sync
-  /usr/bin/time -f '%e %M %U %S' -o "$out/t" bin/ratelist run --archive "$a" --out "$o" --quiet || true
+  /usr/bin/time -f '%e %M %U %S' -o "$out/t" bin/ratelist run --archive "$a" --out "$o" --rules "${BENCH_RULES:-school}" --quiet || true
   read -r wall rss user sys < "$out/t"
   awk -v n="$n" -v w="$wall" -v d="$d" -v r="$rss" -v u="$user" -v s="$sys" 'BEGIN{printf "%-10d %8.2f %8.2f %8.2f %9.2f %12.0f %8.0f %6.1f\n", n, w, u, s, d, n/w, r/1024, w/d}'
 done

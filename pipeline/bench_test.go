@@ -73,6 +73,25 @@ func BenchmarkValidateAndRate(b *testing.B) {
 	games(b, rows, b.Elapsed().Seconds())
 }
 
+// BenchmarkValidateAndRateFide: the same with the FIDE rule set, which rates
+// per monthly period: its period close sorts a month's games by player.
+func BenchmarkValidateAndRateFide(b *testing.B) {
+	dir := benchArchive(b)
+	rules, err := DefaultRules("fide")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rows int64
+	for b.Loop() {
+		sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Rules: rules, Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += sum.Tables["games"].Read
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}
+
 // BenchmarkRun: end to end, writing every output.
 func BenchmarkRun(b *testing.B) {
 	dir := benchArchive(b)

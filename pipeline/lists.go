@@ -8,6 +8,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // listRow is one row of a rating list (interface.md §3, in column order).
@@ -34,13 +35,15 @@ func (r *runner) emitList() error {
 	r.curPeriod++
 	st := r.st
 	first, last := periodBounds(r.opt.Period, key)
-	closed := r.rules.ClosePeriod(st, first, last)
-	for _, c := range closed {
-		if c.PeriodTotal && c.RatedBefore {
-			r.sum.GamesRated += int64(c.Games)
+	err := r.rules.ClosePeriod(st, first, last, func(closed []rating.Card) error {
+		for _, c := range closed {
+			if c.PeriodTotal && c.RatedBefore {
+				r.sum.GamesRated += int64(c.Games)
+			}
 		}
-	}
-	if err := r.addCards(0, last, closed); err != nil {
+		return r.addCards(0, last, closed)
+	})
+	if err != nil {
 		return err
 	}
 	l := r.takeList()

@@ -441,7 +441,7 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 // M rates the period M − 1 with the ratings of the list of M − 1): one change
 // per rated player, rounded once; then initial ratings from the pools. It
 // returns per-game cards and a total per player, in player order.
-func (r *FideRater) ClosePeriod(st *State, first, last int32) []Card {
+func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) error) error {
 	cur := monthKey(first)
 	r.cards = r.cards[:0]
 	if !r.started { // players rated at the start count as having played in the first list's period
@@ -473,17 +473,31 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32) []Card {
 			}
 			r.closeRated(st, order[i:k], &f, day, year, cur)
 			i = k
-			continue
+		} else {
+			if r.closePool(st, pooling[j], &f, cur) {
+				keep = append(keep, pooling[j])
+			}
+			j++
 		}
-		if r.closePool(st, pooling[j], &f, cur) {
-			keep = append(keep, pooling[j])
+		if len(r.cards) >= closeChunk {
+			if err := emit(r.cards); err != nil {
+				return err
+			}
+			r.cards = r.cards[:0]
 		}
-		j++
 	}
 	r.games = r.games[:0]
 	r.pooling = keep
-	return r.cards
+	if len(r.cards) > 0 {
+		return emit(r.cards)
+	}
+	return nil
 }
+
+// closeChunk is about how many cards ClosePeriod hands on at a time: a
+// month's cards at 10M games take 100 MB, and holding them all made the GC
+// work harder under the memory limit.
+const closeChunk = 4096
 
 // closeRated rates a rated player's games of the period, r.games[ix] for ix
 // in gs (§2), and adds the cards: one per game, then the period's total.

@@ -51,7 +51,11 @@ func (w *fideWorld) play(end, list string, games ...Game) {
 func (w *fideWorld) close(list string) {
 	first := day(list + "-01")
 	last := monthStart(monthKey(first)+1) - 1
-	w.cards = append([]Card(nil), w.r.ClosePeriod(w.st, first, last)...)
+	w.cards = nil
+	w.r.ClosePeriod(w.st, first, last, func(cards []Card) error {
+		w.cards = append(w.cards, cards...)
+		return nil
+	})
 }
 
 func (w *fideWorld) info(p int32) (listed bool, k int32, flags string) {

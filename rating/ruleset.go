@@ -16,8 +16,10 @@ type RuleSet interface {
 	// produced now (the slice may be reused by the next call).
 	Rate(st *State, ev *Event) []Card
 	// ClosePeriod ends the period whose list is about to be written: first is
-	// the period's first day, last its last day. It returns the audit rows it produced.
-	ClosePeriod(st *State, first, last int32) []Card
+	// the period's first day, last its last day. It hands the audit rows it
+	// produces to emit, in player order, a slice at a time (emit must not keep
+	// the slice), and returns emit's first error.
+	ClosePeriod(st *State, first, last int32, emit func([]Card) error) error
 	// ListInfo tells whether player p is on the list now, with the K for their
 	// next games, their category band and extra flags (e.g. "i"). The pipeline
 	// asks only for rated players (st.Rated[p]): nobody unrated is listed.
@@ -30,7 +32,9 @@ func (r *SchoolRater) ListDay(end int32) int32 { return end }
 
 // ClosePeriod: the school system applies changes tournament by tournament, so
 // nothing is left to do at a period's end.
-func (r *SchoolRater) ClosePeriod(st *State, first, last int32) []Card { return nil }
+func (r *SchoolRater) ClosePeriod(st *State, first, last int32, emit func([]Card) error) error {
+	return nil
+}
 
 // ListInfo: listed after ListGames rated games (§1 Method 5), K for the next
 // tournament, the category band of §3.1.

@@ -1,6 +1,7 @@
 package rating
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -586,5 +587,69 @@ func TestFideByeIgnored(t *testing.T) {
 	}
 	if len(r.games) != 0 || len(r.pending) != 0 {
 		t.Errorf("a bye was gathered as a game: %d games, %d pending", len(r.games), len(r.pending))
+	}
+}
+
+// TestFideCloseInChunks: a period with more cards than ClosePeriod hands on
+// at a time comes out in several slices, together in player order, rated and
+// pooled players interleaved, each player's games before its total.
+func TestFideCloseInChunks(t *testing.T) {
+	const n = 6000 // even players rated, odd ones unrated
+	ps := make([]fp, n)
+	for p := range ps {
+		if p%2 == 0 {
+			ps[p] = fp{elo: int32(1800 + p%300)}
+		}
+	}
+	w := newFideWorld(t, DefaultFide(), ps...)
+	w.close("2025-01")
+	w.endPeriod()
+	var games []Game
+	for p := int32(0); p < n; p += 4 {
+		games = append(games, g(p, p+2, 1)) // rated against rated
+	}
+	for p := int32(1); p < n; p += 2 {
+		for range 5 {
+			games = append(games, g(p, p-1, 1)) // five pooled games against a rated player
+		}
+	}
+	w.play("2025-01-10", "2025-02", games...)
+	var chunks [][]Card
+	err := w.r.ClosePeriod(w.st, day("2025-02-01"), day("2025-02-28"), func(cs []Card) error {
+		chunks = append(chunks, append([]Card(nil), cs...))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) < 2 {
+		t.Fatalf("%d slices, want several", len(chunks))
+	}
+	var all []Card
+	for _, c := range chunks {
+		all = append(all, c...)
+	}
+	totals := 0
+	for i, c := range all {
+		if i > 0 && c.Player < all[i-1].Player {
+			t.Fatalf("card %d: player %d after %d", i, c.Player, all[i-1].Player)
+		}
+		if c.PeriodTotal {
+			totals++
+			if i+1 < len(all) && all[i+1].Player == c.Player {
+				t.Fatalf("card %d: player %d has cards after its total", i, c.Player)
+			}
+		}
+	}
+	if want := n/2 + n/2; totals != want || len(all) != n/2*2+n/2*6 {
+		t.Errorf("%d cards, %d totals; want %d and %d", len(all), totals, n/2*2+n/2*6, want)
+	}
+	// The same chunks again: an error from emit stops the close and comes back.
+	w2 := newFideWorld(t, DefaultFide(), ps...)
+	w2.close("2025-01")
+	w2.play("2025-01-10", "2025-02", games...)
+	stop := errors.New("stop")
+	if err := w2.r.ClosePeriod(w2.st, day("2025-02-01"), day("2025-02-28"), func([]Card) error { return stop }); err != stop {
+		t.Errorf("emit's error: got %v", err)
 	}
 }

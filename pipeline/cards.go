@@ -352,10 +352,8 @@ func toValues[T cardValue](values []parquet.Value, vals []T) {
 // (after every goroutine has stopped), writes the rest and closes the file.
 func (r *runner) flushCards(final bool) error {
 	if !final {
-		select {
-		case r.cardsCh <- r.cardBuf:
-		case <-r.ctx.Done():
-			return r.ctx.Err()
+		if err := send(r.ctx, r.cardsCh, r.cardBuf); err != nil {
+			return err
 		}
 		select { // a buffer the cards goroutine has finished with, or a new one
 		case b := <-r.cardsFree:

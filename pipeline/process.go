@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -109,14 +110,7 @@ func (r *runner) flushStandings() error {
 }
 
 // sendFiles hands fb to the file writer, unless the run has failed.
-func (r *runner) sendFiles(fb *fileBatch) error {
-	select {
-	case r.files <- fb:
-		return nil
-	case <-r.ctx.Done():
-		return r.ctx.Err()
-	}
-}
+func (r *runner) sendFiles(fb *fileBatch) error { return send(r.ctx, r.files, fb) }
 
 // startFileWriter starts runFileWriter in g, and closes its channel once the
 // workers, its only senders, have all stopped: every worker must be counted in
@@ -184,12 +178,16 @@ func (r *runner) noteStartRatings(rows []gameRow) {
 }
 
 // submit hands a job to the worker pool.
-func (r *runner) submit(job func() error) error {
+func (r *runner) submit(job func() error) error { return send(r.ctx, r.jobs, job) }
+
+// send sends v on ch, unless ctx ends first (the run has failed): then it
+// returns ctx's error instead of waiting for a receiver that has stopped.
+func send[T any](ctx context.Context, ch chan<- T, v T) error {
 	select {
-	case r.jobs <- job:
+	case ch <- v:
 		return nil
-	case <-r.ctx.Done():
-		return r.ctx.Err()
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -50,7 +50,7 @@ FUZZ = ./pipeline:FuzzCSVTables:8000x ./pipeline:FuzzParquetTable:8000x \
 
 fuzz:
 	@set -e; for e in $(FUZZ); do \
-		pkg=$${e%%:*}; rest=$${e#*:}; t=$${rest%%:*}; n=$${rest#*:}; n=$${FUZZTIME:-$$n}; \
+		pkg=$${e%%:*}; rest=$${e#*:}; t=$${rest%%:*}; n=$${rest#*:}; n=$(if $(FUZZTIME),$(FUZZTIME),$$n); \
 		echo "fuzz $$t ($$n)"; \
 		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $$n -fuzzminimizetime 0 -parallel 2 $$pkg; \
 	done

@@ -42,7 +42,8 @@ golden:
 # a clean run with "context deadline exceeded" as the time runs out
 # (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race.
 # FUZZTIME=60s (or 1000000x) runs every target that long instead. Minimizing
-# new corpus entries is off; a crasher is still reported, unminimized.
+# new corpus entries is off; a crasher is still reported, unminimized. A hang
+# fails the target after 10 minutes (-timeout).
 FUZZTIME ?=
 FUZZ = ./pipeline:FuzzCSVTables:8000x ./pipeline:FuzzParquetTable:8000x \
 	./pipeline/trf:FuzzRead:400000x ./pipeline/importer:FuzzPGN:50000x \
@@ -52,5 +53,5 @@ fuzz:
 	@set -e; for e in $(FUZZ); do \
 		pkg=$${e%%:*}; rest=$${e#*:}; t=$${rest%%:*}; n=$${rest#*:}; n=$(if $(FUZZTIME),$(FUZZTIME),$$n); \
 		echo "fuzz $$t ($$n)"; \
-		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $$n -fuzzminimizetime 0 -parallel 2 $$pkg; \
+		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $$n -fuzzminimizetime 0 -parallel 2 -timeout 10m $$pkg; \
 	done

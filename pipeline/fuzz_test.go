@@ -81,15 +81,16 @@ func FuzzCSVTables(f *testing.F) {
 	})
 }
 
-// parquetSeed writes rows as Parquet bytes.
-func parquetSeed[T any](f *testing.F, rows []T, opts ...parquet.WriterOption) []byte {
+// parquetBytes writes rows as Parquet bytes.
+func parquetBytes[T any](tb testing.TB, rows []T, opts ...parquet.WriterOption) []byte {
+	tb.Helper()
 	var buf bytes.Buffer
 	w := parquet.NewGenericWriter[T](&buf, opts...)
 	if _, err := w.Write(rows); err != nil {
-		f.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
-		f.Fatal(err)
+		tb.Fatal(err)
 	}
 	return buf.Bytes()
 }
@@ -109,10 +110,10 @@ func FuzzParquetTable(f *testing.F) {
 	by := int32(2010)
 	players := []playerRecord{{PlayerID: 1, Name: "Ann", BirthYear: &by}, {PlayerID: 2, Name: "Bob"}, {PlayerID: 3, Name: "Cid"}, {PlayerID: 4, Name: "Dan"}}
 	tours := []tournamentRecord{{TournamentID: 10, Name: "Open", StartDate: 20100, EndDate: 20102, System: "swiss", Rounds: 3, Discipline: "chess", Rated: true}}
-	f.Add(parquetSeed(f, games, parquet.Compression(&parquet.Zstd)), uint8(0))
-	f.Add(parquetSeed(f, games, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(64)), uint8(0))
-	f.Add(parquetSeed(f, players), uint8(1))
-	f.Add(parquetSeed(f, tours, parquet.Compression(&parquet.Zstd)), uint8(2))
+	f.Add(parquetBytes(f, games, parquet.Compression(&parquet.Zstd)), uint8(0))
+	f.Add(parquetBytes(f, games, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(64)), uint8(0))
+	f.Add(parquetBytes(f, players), uint8(1))
+	f.Add(parquetBytes(f, tours, parquet.Compression(&parquet.Zstd)), uint8(2))
 	f.Add([]byte("PAR1PAR1"), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, table uint8) {
 		name := fuzzParquetTables[int(table)%len(fuzzParquetTables)]

@@ -34,17 +34,7 @@ func TestParquetPagesReadAlike(t *testing.T) {
 		rows = append(rows, g)
 	}
 	dir := t.TempDir()
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[gameRecord](&buf, parquet.PageBufferSize(700), parquet.MaxRowsPerRowGroup(9000))
-	if _, err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "games.parquet"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeParquetFile(t, dir, "games.parquet", rows, parquet.PageBufferSize(700), parquet.MaxRowsPerRowGroup(9000))
 	read := func(fast bool) []string {
 		defer func(old bool) { fastPages = old }(fastPages)
 		fastPages = fast
@@ -89,18 +79,12 @@ func TestParquetPagesReadAlike(t *testing.T) {
 	}
 }
 
-// writeParquetFile writes rows as dir/name with small pages.
-func writeParquetFile[T any](t *testing.T, dir, name string, rows []T) {
+// writeParquetFile writes rows as dir/name, by default with small pages and
+// row groups (opts come after the defaults and override them).
+func writeParquetFile[T any](t *testing.T, dir, name string, rows []T, opts ...parquet.WriterOption) {
 	t.Helper()
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf, parquet.PageBufferSize(1000), parquet.MaxRowsPerRowGroup(7000))
-	if _, err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+	opts = append([]parquet.WriterOption{parquet.PageBufferSize(1000), parquet.MaxRowsPerRowGroup(7000)}, opts...)
+	if err := os.WriteFile(filepath.Join(dir, name), parquetBytes(t, rows, opts...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -63,12 +63,12 @@ func benchTournament(rng *rand.Rand, id int64) *tiebreak.Tournament {
 			g.WhiteResult, g.BlackResult = '0', '1'
 		}
 		t.Games = append(t.Games, g)
-		score[w] += benchHP(g.WhiteResult)
-		score[b] += benchHP(g.BlackResult)
+		score[w] += hp(g.WhiteResult)
+		score[b] += hp(g.BlackResult)
 	}
 	bye := func(rd, p int, code byte) {
 		t.Games = append(t.Games, tiebreak.Game{Round: rd, White: p, Black: -1, WhiteResult: code})
-		score[p] += benchHP(code)
+		score[p] += hp(code)
 	}
 	if rr {
 		k := np + np%2
@@ -122,16 +122,6 @@ func benchTournament(rng *rand.Rand, id int64) *tiebreak.Tournament {
 		}
 	}
 	return t
-}
-
-func benchHP(c byte) int {
-	switch c {
-	case '1', '+', 'U', 'F':
-		return 2
-	case '=', 'H':
-		return 1
-	}
-	return 0
 }
 
 // BenchmarkStandings: tiebreak.Standings with the default chess codes, per tournament.

@@ -1,7 +1,6 @@
 package tiebreak
 
 import (
-	"math"
 	"slices"
 )
 
@@ -14,7 +13,6 @@ type calc struct {
 	rr     bool  // forfeits as played
 	score  []int // face-value final scores, half-points
 	adj    []int // scores as used in opponents' tiebreaks, half-points
-	bh     []int // plain BH per player (half-points), for AOB; empty until needed
 	buf    []item
 	// every player's items, player i's at all[i*n:(i+1)*n]; valid when haveAll
 	all     []item
@@ -41,7 +39,6 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 	c.m, c.policy, c.rr, c.score = m, policy, rr, score
 	c.adj = resize(c.adj, len(score))
 	clear(c.adj)
-	c.bh = c.bh[:0]
 	c.haveAll = false
 	for i, row := range m.slots {
 		switch policy {
@@ -72,17 +69,10 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 	}
 }
 
-// items lists player i's rounds as tiebreak addends under the policy.
-//
-// The returned slice is reused by the next call.
-func (c *calc) items(i int, scores []int, slots []slot) []item {
-	c.buf = c.appendItems(c.buf[:0], i, scores, slots)
-	return c.buf
-}
-
-// appendItems appends player i's items to dst.
-func (c *calc) appendItems(dst []item, i int, scores []int, slots []slot) []item {
+// appendItems appends player i's rounds to dst as tiebreak addends under the policy.
+func (c *calc) appendItems(dst []item, i int) []item {
 	spr := 0 // score before the round, half-points
+	slots := c.m.slots[i]
 	n := len(slots)
 	for r, s := range slots {
 		var it item
@@ -94,13 +84,13 @@ func (c *calc) appendItems(dst []item, i int, scores []int, slots []slot) []item
 				// Virtual opponent: Svon = SPR + (1 − SfPR) + ½(n − R).
 				it.val = spr + (2 - s.pts) + (n - (r + 1))
 			case Fide2023:
-				it.val = scores[i]
+				it.val = c.score[i]
 			default: // Fide2026: capped dummy.
 				limit := n // half the maximum score, in half-points
 				if s.opp >= 0 {
 					limit = c.adj[s.opp]
 				}
-				it.val = min(scores[i], limit)
+				it.val = min(c.score[i], limit)
 			}
 			it.vur = c.policy != Fide2009 && s.vur()
 		}
@@ -111,13 +101,8 @@ func (c *calc) appendItems(dst []item, i int, scores []int, slots []slot) []item
 	return dst
 }
 
-// total is what BH and SB need of one player's items: the sums of val and contrib,
-// and the val that BH/C1 drops: the least, or under the 2023+ rules the least of the
-// voluntarily unplayed rounds when there are any (leastIndex without sbRule).
-type total struct {
-	val, contrib int
-	cutVal       int
-}
+// total is what BH and SB need of one player's items: the sums of val and contrib.
+type total struct{ val, contrib int }
 
 // playerItems returns player i's items, computed for every player on first use
 // together with their totals. The result must not be modified.
@@ -127,7 +112,7 @@ func (c *calc) playerItems(i int) []item {
 		c.all = slices.Grow(c.all[:0], len(c.m.slots)*n)
 		c.totals = resize(c.totals, len(c.m.slots))
 		for j := range c.m.slots {
-			c.all = c.appendItems(c.all, j, c.score, c.m.slots[j])
+			c.all = c.appendItems(c.all, j)
 			c.totals[j] = c.total(c.all[j*n:])
 		}
 		c.haveAll = true
@@ -137,18 +122,9 @@ func (c *calc) playerItems(i int) []item {
 
 func (c *calc) total(its []item) total {
 	var t total
-	least, leastVUR := math.MaxInt, math.MaxInt
 	for _, it := range its {
 		t.val += it.val
 		t.contrib += it.contrib
-		least = min(least, it.val)
-		if it.vur {
-			leastVUR = min(leastVUR, it.val)
-		}
-	}
-	t.cutVal = least
-	if c.policy != Fide2009 && leastVUR != math.MaxInt {
-		t.cutVal = leastVUR
 	}
 	return t
 }
@@ -156,11 +132,7 @@ func (c *calc) total(its []item) total {
 // trimmed returns player i's items after Cut-n and Median-n (trim), in a buffer
 // reused by the next call.
 func (c *calc) trimmed(i, cut, median int, sbRule bool) []item {
-	its := c.playerItems(i)
-	if cut == 0 && median == 0 {
-		return its
-	}
-	c.buf = append(c.buf[:0], its...)
+	c.buf = append(c.buf[:0], c.playerItems(i)...)
 	return trim(c.buf, cut, median, c.policy != Fide2009, sbRule)
 }
 
@@ -171,7 +143,7 @@ func (c *calc) buchholz(i int, cut, median int) int {
 	case cut == 0 && median == 0:
 		return c.totals[i].val
 	case cut == 1 && median == 0 && len(its) > 0:
-		return c.totals[i].val - c.totals[i].cutVal
+		return c.totals[i].val - its[leastIndex(its, c.policy != Fide2009, false)].val
 	}
 	sum := 0
 	for _, it := range c.trimmed(i, cut, median, false) {
@@ -254,25 +226,14 @@ func leastIndex(items []item, vurFirst, sbRule bool) int {
 	return v
 }
 
-// plainBH caches BH without modifiers for AOB.
-func (c *calc) plainBH() []int {
-	if len(c.bh) == 0 {
-		c.bh = resize(c.bh, len(c.score))
-		for i := range c.bh {
-			c.bh[i] = c.buchholz(i, 0, 0)
-		}
-	}
-	return c.bh
-}
-
 // aob is the average BH of the opponents met over the board, in hundredths rounded
 // half up; ok is false when the player met nobody.
 func (c *calc) aob(i int) (hundredths int, ok bool) {
-	bh := c.plainBH()
+	c.playerItems(i) // fills c.totals: every player's plain BH
 	sum, k := 0, 0
 	for _, s := range c.m.slots[i] {
 		if s.played(c.rr) {
-			sum += bh[s.opp]
+			sum += c.totals[s.opp].val
 			k++
 		}
 	}

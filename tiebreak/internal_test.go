@@ -78,7 +78,7 @@ func TestSVON(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := newCalc(m, Fide2009, false, m.score)
-			if got := c.items(0, m.score, m.slots[0])[4].val; got != tt.want {
+			if got := c.playerItems(0)[4].val; got != tt.want {
 				t.Errorf("Svon = %v, want %v", float64(got)/2, float64(tt.want)/2)
 			}
 		})

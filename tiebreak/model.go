@@ -20,12 +20,11 @@ type slot struct {
 
 // model is a tournament indexed by player and round, scores in half-points.
 type model struct {
-	t      *Tournament
-	n      int // rounds considered
-	slots  [][]slot
-	score  []int // final score, half-points, face value
-	rr     bool  // forfeits count as played (round robin / option)
-	policy Policy
+	t     *Tournament
+	n     int // rounds considered
+	slots [][]slot
+	score []int // final score, half-points, face value
+	rr    bool  // forfeits count as played (round robin / option)
 
 	// storage behind slots (player p in round r at p*n+r), reused by the next reset
 	all []slot
@@ -138,7 +137,7 @@ func (m *model) reset(t *Tournament, opt Options) error {
 	if opt.AfterRound > 0 && opt.AfterRound < n {
 		n = opt.AfterRound
 	}
-	m.t, m.n, m.policy = t, n, ""
+	m.t, m.n = t, n
 	m.rr = opt.ForfeitsPlayed || isRoundRobin(t.System)
 	// One backing array for the slots, kept for the next tournament (tens of
 	// thousands of tournaments per run).

@@ -82,7 +82,6 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	if _, err := ParsePolicy(string(policy)); err != nil {
 		return nil, err
 	}
-	e.m.policy = policy
 	e.opt, e.policy = opt, policy
 	e.ncalc, e.rcalcs, e.mult, e.ljvOpt, e.coef = 0, [2]*rcalc{}, nil, nil, nil
 
@@ -370,12 +369,6 @@ func (e *Engine) value(c Code, i int) (Value, error) {
 	rr := e.m.rr || c.Played
 	slots := e.m.slots[i]
 	switch c.Base {
-	case "BH":
-		return scaled(e.calc(e.policy, rr, false).buchholz(i, c.Cut, c.Median), 2), nil
-	case "FB":
-		return scaled(e.calc(e.policy, rr, true).buchholz(i, c.Cut, c.Median), 2), nil
-	case "SB":
-		return scaled(e.calc(e.policy, rr, false).sonneborn(i, c.Cut, c.Median), 4), nil
 	case "AOB":
 		h, ok := e.calc(e.policy, rr, false).aob(i)
 		if !ok {

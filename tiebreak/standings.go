@@ -406,7 +406,7 @@ func (e *Engine) value(c Code, i int) (Value, error) {
 		if e.ljvOpt == nil {
 			o := e.opt.LJV.withDefaults()
 			e.ljvOpt = &o
-			e.mult = newCalc(&e.m, Fide2009, false, e.m.score).adj
+			e.mult = e.calc(Fide2009, false, false).adj
 		}
 		return scaled(ljv(&e.m, *e.ljvOpt, e.mult, i, c.Cut, c.Median), 10), nil
 	case "TURCAS":

@@ -202,8 +202,8 @@ func (d *stateDecoder) state() *savedState {
 	s := &savedState{Version: stateVersion, Fingerprint: d.string()}
 	s.Key, s.Stage, s.Stage2From = int(d.varint()), int(d.varint()), d.varint()
 	n := d.uvarint()
-	if d.err == nil && n > uint64(len(d.b)) {
-		d.err = errShortState
+	if n > uint64(len(d.b)) { // each player takes at least a byte: nothing to allocate
+		d.err, n = cmp.Or(d.err, errShortState), 0
 	}
 	s.PlayerIDs, s.Rated, s.Rating = make([]int64, n), make([]bool, n), make([]int32, n)
 	s.GamesTotal, s.Tournaments, s.PrevOn = make([]int32, n), make([]int32, n), make([]bool, n)
@@ -216,8 +216,8 @@ func (d *stateDecoder) state() *savedState {
 		readVarints(d, col, false)
 	}
 	np := d.uvarint()
-	if d.err == nil && np > uint64(len(d.b)) {
-		d.err = errShortState
+	if np > uint64(len(d.b)) {
+		d.err, np = cmp.Or(d.err, errShortState), 0
 	}
 	for range np {
 		s.Periods = append(s.Periods, periodHash{Key: int(d.varint()), Hash: d.uint64()})

@@ -3,9 +3,11 @@ package pipeline
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,6 +59,15 @@ func TestStateRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := appendState(nil, s)
+	// A state without players or periods: the fingerprint "f" as a length and a
+	// byte, three scalars, the player count (byte 5), the period count (byte 6)
+	// and an empty rule set. A count far beyond the data must be refused before
+	// anything is allocated for it.
+	empty := appendState(nil, &savedState{Fingerprint: "f"})
+	if len(empty) != 8 || empty[5] != 0 || empty[6] != 0 {
+		t.Fatalf("empty state encodes as % x; the cases below assume another layout", empty)
+	}
+	huge := binary.AppendUvarint(nil, 1<<40)
 	tests := []struct {
 		name    string
 		data    []byte
@@ -67,6 +78,8 @@ func TestStateRefused(t *testing.T) {
 		{"checksum", append(bytes.Clone(good.Bytes()), 0), "checksum"},
 		{"truncated data", stateFile(raw[:len(raw)-3]), "data ends early"},
 		{"trailing data", stateFile(append(raw, 9)), "data after the end"},
+		{"huge player count", stateFile(slices.Concat(empty[:5], huge, empty[6:])), "data ends early"},
+		{"huge period count", stateFile(slices.Concat(empty[:6], huge, empty[7:])), "data ends early"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

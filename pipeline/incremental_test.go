@@ -146,7 +146,7 @@ func TestLockRefusesSecondRun(t *testing.T) {
 }
 
 func TestStateFile(t *testing.T) {
-	s := &savedState{Version: stateVersion, Fingerprint: "f", Key: 3, PlayerIDs: []int64{1, 2}, Rated: []bool{true, false},
+	s := &savedState{Fingerprint: "f", Key: 3, PlayerIDs: []int64{1, 2}, Rated: []bool{true, false},
 		Rating: []int32{1500, 0}, GamesTotal: []int32{9, 0}, Tournaments: []int32{1, 0}, Stage: 1,
 		PrevOn: []bool{true, false}, EverOn: []bool{true, false}, PrevRating: []int32{1490, 0}}
 	var b bytes.Buffer

@@ -39,7 +39,6 @@ type Snapshotter interface {
 }
 
 type savedState struct {
-	Version     int
 	Fingerprint string // rules and period kind
 	Key         int    // the list period this state follows
 	PlayerIDs   []int64
@@ -69,7 +68,7 @@ func fingerprint(r Rules, period string) string {
 func (r *runner) snapshot(key int) (*savedState, error) {
 	st := r.st
 	s := &savedState{
-		Version: stateVersion, Fingerprint: r.fingerprint, Key: key,
+		Fingerprint: r.fingerprint, Key: key,
 		PlayerIDs: r.arch.Players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
 		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments), Stage: st.Stage,
 		PrevOn: clone(r.prevOn), EverOn: clone(r.everOn), PrevRating: clone(r.prevRating), Stage2From: r.sum.Stage2From,
@@ -199,7 +198,7 @@ type stateDecoder struct {
 var errShortState = errors.New("data ends early")
 
 func (d *stateDecoder) state() *savedState {
-	s := &savedState{Version: stateVersion, Fingerprint: d.string()}
+	s := &savedState{Fingerprint: d.string()}
 	s.Key, s.Stage, s.Stage2From = int(d.varint()), int(d.varint()), d.varint()
 	n := d.uvarint()
 	if n > uint64(len(d.b)) { // each player takes at least a byte: nothing to allocate

@@ -17,9 +17,9 @@ func TestStateRoundTrip(t *testing.T) {
 		name string
 		s    *savedState
 	}{
-		{"empty", &savedState{Version: stateVersion, Fingerprint: "f"}},
+		{"empty", &savedState{Fingerprint: "f"}},
 		{"full", &savedState{
-			Version: stateVersion, Fingerprint: "0123abcd", Key: 2025*12 + 1, PlayerIDs: []int64{5, 1 << 40, 7},
+			Fingerprint: "0123abcd", Key: 2025*12 + 1, PlayerIDs: []int64{5, 1 << 40, 7},
 			Rated: []bool{true, false, true}, Rating: []int32{1500, 0, -3}, GamesTotal: []int32{9, 0, 1},
 			Tournaments: []int32{1, 0, 2}, Stage: 2, PrevOn: []bool{true, false, false}, EverOn: []bool{true, false, true},
 			PrevRating: []int32{1490, 0, 1000}, Stage2From: 42, RuleSet: []byte{0, 1, 2},
@@ -53,7 +53,7 @@ func TestStateRoundTrip(t *testing.T) {
 
 func TestStateRefused(t *testing.T) {
 	var good bytes.Buffer
-	s := &savedState{Version: stateVersion, Fingerprint: "f", PlayerIDs: []int64{1}, Rated: []bool{true}, Rating: []int32{1},
+	s := &savedState{Fingerprint: "f", PlayerIDs: []int64{1}, Rated: []bool{true}, Rating: []int32{1},
 		GamesTotal: []int32{1}, Tournaments: []int32{1}, PrevOn: []bool{true}, EverOn: []bool{true}, PrevRating: []int32{1}}
 	if err := encodeState(&good, s); err != nil {
 		t.Fatal(err)

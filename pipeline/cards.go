@@ -261,8 +261,6 @@ func (r *runner) cardAdded() error {
 	return nil
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // writeCards writes c as the writer's current row group (not flushed), column
 // by column in cardRow's field order.
 func writeCards(w *parquet.GenericWriter[cardRow], c *cardCols) error {
@@ -366,7 +364,6 @@ func (r *runner) flushCards(final bool) error {
 	if err := writeCards(r.cards, r.cardBuf); err != nil {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}
-	r.cardBuf.reset()
 	if err := r.cards.Close(); err != nil {
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}

@@ -616,3 +616,5 @@ func (r *runner) writeJokerList(label string, rows []jokerListRow) error {
 	}
 	return writeParquet(r.stage, rel+".parquet", rows)
 }
+
+func ptr[T any](v T) *T { return &v }

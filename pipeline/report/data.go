@@ -239,20 +239,11 @@ func readSummary(path string) (*summary, error) {
 
 // readCards reads cards.parquet in file order (the rating order).
 func readCards(path string) ([]card, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	out, err := parquet.Read[card](f, st.Size())
+	rows, err := parquet.ReadFile[card](path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return out, nil
+	return rows, nil
 }
 
 // jokerCard is the part of a joker_cards.parquet row the report shows.

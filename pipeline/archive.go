@@ -148,10 +148,10 @@ func (a *Archive) reject(table string, b *batch, i int, reason string) {
 // openArchive loads players and tournaments and locates games and tables. The
 // players load in a goroutine while the tournaments load and then, if given,
 // afterTournaments runs: it may use the tournaments and the file lists, not the
-// players. Both loads hold their rejects and counts, and pass them on when both
+// players, and its context is cancelled when the players fail to load. Both loads hold their rejects and counts, and pass them on when both
 // are done, players first, so the rejects come in the same order as read one
 // after the other.
-func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTournaments func(*Archive) error) (*Archive, error) {
+func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTournaments func(context.Context, *Archive) error) (*Archive, error) {
 	a := &Archive{FS: fsys, counts: map[string]*TableCount{}, rejects: rejects}
 	pf, err := tableFiles(fsys, "players")
 	if err != nil {
@@ -184,7 +184,7 @@ func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTour
 	}()
 	err = a.loadTournaments(lctx, tf, tournaments)
 	if err == nil && afterTournaments != nil {
-		err = afterTournaments(a)
+		err = afterTournaments(lctx, a)
 	}
 	if err != nil {
 		cancel()

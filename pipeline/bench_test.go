@@ -184,10 +184,7 @@ func BenchmarkOrder(b *testing.B) {
 	var rows int64
 	for b.Loop() {
 		r := &runner{opt: Options{Period: PeriodMonth}}
-		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), func(a *Archive) error {
-			_, err := r.countGames(context.Background(), a)
-			return err
-		})
+		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), r.countGames)
 		if err != nil {
 			b.Fatal(err)
 		}

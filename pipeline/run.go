@@ -211,11 +211,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 func (r *runner) run(ctx context.Context) error {
 	t0 := time.Now()
 	// Pass one over the games runs while the players load.
-	var remaining []int64
-	arch, err := openArchive(ctx, r.opt.Archive, r.rej, func(a *Archive) (err error) {
-		remaining, err = r.countGames(ctx, a)
-		return err
-	})
+	arch, err := openArchive(ctx, r.opt.Archive, r.rej, r.countGames)
 	if err != nil {
 		return err
 	}
@@ -240,7 +236,6 @@ func (r *runner) run(ctx context.Context) error {
 	r.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	r.fingerprint = fingerprint(r.opt.Rules, r.opt.Period)
 	r.planOrder()
-	r.remaining = remaining // the counts of pass one, for planOrder's zeroed slice
 	if err := r.planResume(); err != nil {
 		return err
 	}
@@ -341,7 +336,6 @@ func (r *runner) planOrder() {
 		r.lastPeriod = k
 	}
 	r.curPeriod = r.firstPeriod
-	r.remaining = make([]int64, len(ts))
 	r.bufs = make([][]gameRow, len(ts))
 	r.sum.Tournaments = len(ts)
 }
@@ -378,18 +372,18 @@ func (r *runner) produce(ctx context.Context) error {
 
 // countGames is the first pass: how many games rows each tournament of a has,
 // from the tournament_id column alone, so that a tournament is known to be
-// complete the moment its last row has been read. It needs a's tournaments, not
-// its players.
-func (r *runner) countGames(ctx context.Context, a *Archive) ([]int64, error) {
-	remaining := make([]int64, len(a.Tournaments))
+// complete the moment its last row has been read (r.remaining). It needs a's
+// tournaments, not its players.
+func (r *runner) countGames(ctx context.Context, a *Archive) error {
+	r.remaining = make([]int64, len(a.Tournaments))
 	if len(a.GameFiles) == 0 {
-		return remaining, nil
+		return nil
 	}
 	tr := openTable(a.FS, a.GameFiles, gameCols[:1])
 	defer tr.Close()
 	for tr.Next() {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		b := tr.Batch()
 		r.gameRows += int64(b.n)
@@ -398,11 +392,11 @@ func (r *runner) countGames(ctx context.Context, a *Archive) ([]int64, error) {
 				continue
 			}
 			if ti := a.TournamentIndex(b.ints[0][i]); ti >= 0 {
-				remaining[ti]++
+				r.remaining[ti]++
 			}
 		}
 	}
-	return remaining, tr.Err()
+	return tr.Err()
 }
 
 // readGames is the second pass: validate each row, hold it with its tournament,

@@ -541,7 +541,7 @@ func (r *runner) rateJokerGames(ctx context.Context, rows []jokerRow, games []jo
 // rating, then personal rating (both descending), then player_id.
 func (r *runner) emitJokerList(key int, st *rating.JokerState, rules *rating.JokerRules) error {
 	label := periodLabel(r.opt.Period, key)
-	if r.resumed && key < r.startKey {
+	if !r.inRun(key) {
 		// Written by the run this one resumes: the Joker ratings are recomputed
 		// from the start (they are cheap), but lists already there stay as they are.
 		return nil

@@ -86,7 +86,7 @@ func TestFileWriterFailureStopsSenders(t *testing.T) {
 			for i := range 100 {
 				fb := new(fileBatch)
 				fb.add(fmt.Sprintf("standings/%d.csv", i), []byte("rank\n"))
-				if err := r.sendFiles(fb); err != nil {
+				if err := send(r.ctx, r.files, fb); err != nil {
 					return err
 				}
 			}

@@ -24,13 +24,13 @@ func (r *runner) process(ti int) error {
 		return nil
 	}
 	key := periodKey(r.opt.Period, r.rules.ListDay(t.End))
-	if r.rates(t) && r.opt.onTournament == nil {
+	rates := r.rates(t)
+	if rates && r.opt.onTournament == nil {
 		r.notePeriod(key, r.tournamentHash(t, rows))
 	}
 	if r.opt.onTournament == nil && !r.inRun(key) {
 		return nil // rated by an earlier run (--resume, --from) or left for a later one (--until)
 	}
-	rates := r.rates(t)
 	if rates && r.opt.onTournament == nil {
 		for r.curPeriod < key {
 			if err := r.emitList(); err != nil {
@@ -105,12 +105,9 @@ func (r *runner) flushStandings() error {
 				return err
 			}
 		}
-		return r.sendFiles(fb)
+		return send(r.ctx, r.files, fb)
 	})
 }
-
-// sendFiles hands fb to the file writer, unless the run has failed.
-func (r *runner) sendFiles(fb *fileBatch) error { return send(r.ctx, r.files, fb) }
 
 // startFileWriter starts runFileWriter in g, and closes its channel once the
 // workers, its only senders, have all stopped: every worker must be counted in
@@ -266,7 +263,7 @@ func (r *runner) gameValues(t *Tournament, g *gameRow) string {
 
 // standingsInput builds the tiebreak engine's view of a tournament from its rows
 // and the start ratings noted in them. Start numbers follow the rating at the
-// start (highest first), then player_id (dense order). local is a scratch slot
+// start (highest first), then player_id (dense order). sc.local is a scratch slot
 // per player, -1 on entry and on return. The view is built in sc.t, reusing its
 // slices and sc's.
 func (r *runner) standingsInput(t *Tournament, rows []gameRow, sc *standingsScratch) *tiebreak.Tournament {

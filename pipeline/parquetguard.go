@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -135,7 +134,7 @@ func readPageHeader(ra io.ReaderAt, pos, end int64, h *format.PageHeader, buf *[
 		*h = format.PageHeader{}
 		err := thrift.NewDecoder(rd).Decode(h)
 		if err == nil {
-			return size - int64(rd.Reader().(*bytes.Reader).Len()), nil
+			return int64(rd.BytesRead()), nil
 		}
 		if size == end-pos || size == maxHeaderSize {
 			return 0, err

@@ -87,8 +87,8 @@ type Card struct {
 }
 
 // Reason says why a card's rating changed (or did not). It is a number, not
-// a string, so that cards hold no pointers: the FIDE rule set keeps a month's
-// cards (about 100 MB at 10M games) in memory, and the GC need not scan them.
+// a string, so that cards hold no pointers and the GC need not scan the card
+// buffers (the FIDE rule set makes a card per rated game).
 type Reason uint8
 
 // Card reasons: the school system's, then the FIDE rule set's.

@@ -439,8 +439,10 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 
 // ClosePeriod rates the period of the list on first…last (the list of month
 // M rates the period M − 1 with the ratings of the list of M − 1): one change
-// per rated player, rounded once; then initial ratings from the pools. It
-// returns per-game cards and a total per player, in player order.
+// per rated player, rounded once, and initial ratings from the pools, in one
+// walk in player order. It hands emit the per-game cards and each player's
+// total, in player order, about closeChunk cards at a time, and returns emit's
+// first error.
 func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) error) error {
 	cur := monthKey(first)
 	r.cards = r.cards[:0]

@@ -389,9 +389,8 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 				r.first = append(r.first, p)
 			}
 		}
-		ws, okw := otbScore(g.WhiteResult)
-		bs, okb := otbScore(g.BlackResult)
-		if !okw || !okb {
+		ws, bs, ok := otbScores(&g)
+		if !ok {
 			continue
 		}
 		w := fideGame{tour: ev.ID, end: ev.End, period: period, p: g.White, opp: g.Black, oppRating: st.Rating[g.Black], w2: ws}

@@ -61,6 +61,17 @@ func otbScore(code byte) (int32, bool) {
 	return 0, false
 }
 
+// otbScores returns the scores of a rated game played over the board, in half
+// points; ok is false for a bye and for any result not played over the board.
+func otbScores(g *Game) (ws, bs int32, ok bool) {
+	if g.Black < 0 {
+		return 0, 0, false
+	}
+	ws, wok := otbScore(g.WhiteResult)
+	bs, bok := otbScore(g.BlackResult)
+	return ws, bs, wok && bok
+}
+
 // Rate rates one tournament (school-elo.md §1 Method 3–6, §3) and returns one
 // card per participant, in player index order. The returned slice is reused by
 // the next call.
@@ -101,12 +112,8 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	// 2. Rated games: over the board, against an opponent rated at the start.
 	for i := range ev.Games {
 		g := &ev.Games[i]
-		if g.Black < 0 {
-			continue
-		}
-		ws, wok := otbScore(g.WhiteResult)
-		bs, bok := otbScore(g.BlackResult)
-		if !wok || !bok {
+		ws, bs, ok := otbScores(g)
+		if !ok {
 			continue
 		}
 		w, b := &r.parts[r.local[g.White]-1], &r.parts[r.local[g.Black]-1]
@@ -200,13 +207,7 @@ func (r *SchoolRater) placeOpponents(ev *Event) {
 	r.opps = slices.Grow(r.opps[:0], int(off))[:off]
 	for i := range ev.Games {
 		g := &ev.Games[i]
-		if g.Black < 0 {
-			continue
-		}
-		if _, ok := otbScore(g.WhiteResult); !ok {
-			continue
-		}
-		if _, ok := otbScore(g.BlackResult); !ok {
+		if _, _, ok := otbScores(g); !ok {
 			continue
 		}
 		w, b := &r.parts[r.local[g.White]-1], &r.parts[r.local[g.Black]-1]

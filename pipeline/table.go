@@ -695,8 +695,7 @@ func newParquetSource(f fs.File, specs []colSpec) (_ *parquetSource, err error) 
 		s.scale = append(s.scale, scale)
 		s.kinds = append(s.kinds, t.Kind())
 		s.dateFromTS = append(s.dateFromTS, sp.typ == tDate && isTS)
-		plainInt := sp.typ != tString && sp.typ != tBool && sp.typ != tTime && sp.typ != tCode && !isTS &&
-			(t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64)
+		plainInt := (sp.typ == tInt || sp.typ == tDate) && !isTS && (t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64)
 		s.fast = append(s.fast, fastPages && leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.typ == tCode && t.Kind() == parquet.ByteArray))
 	}
 	if err := checkPages(ra, st.Size(), pf, s.cols); err != nil {
@@ -881,7 +880,8 @@ func (s *parquetSource) anyInt(c int, v parquet.Value) (int64, bool) {
 	return x, true
 }
 
-// badCell is a cell decode could not read: row i of column c.
+// badCell is a cell that could not be read (by decode, or an invalid result code
+// in readColumn's page path): row i of column c.
 type badCell struct{ i, c int }
 
 // markBad notes, per row, the first column (in spec order) that could not be

@@ -4,7 +4,7 @@
 # beside a bare parquet-go decode of the same files measured in the same run.
 # Usage: bench/run.sh [SIZES...]   (default: 1000000 10000000 30000000)
 # BENCH_OUT=DIR puts the run's output there (default: a temporary folder under
-# /tmp, on disk); BENCH_OUT=/dev/shm measures without the disk. BENCH_RULES=fide
+# $TMPDIR, or /tmp, on disk here); BENCH_OUT=/dev/shm measures without the disk. BENCH_RULES=fide
 # runs the FIDE rule set (default: school).
 set -euo pipefail
 cd "$(dirname "$0")/.."

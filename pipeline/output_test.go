@@ -18,14 +18,12 @@ import (
 // staging folder is gone.
 func TestCommitIntoExistingOut(t *testing.T) {
 	out := t.TempDir()
-	for rel, data := range map[string]string{
+	writeFiles(t, out, map[string]string{
 		"lists/2025-01.csv":   "old list",
 		"lists/keep.txt":      "kept",
 		"summary.json":        "old summary",
 		"state/2025-01.state": "old state",
-	} {
-		writeTestFile(t, filepath.Join(out, rel), data)
-	}
+	})
 	s, err := newStaging(out)
 	if err != nil {
 		t.Fatal(err)
@@ -59,22 +57,13 @@ func TestCommitIntoExistingOut(t *testing.T) {
 	}
 }
 
-func writeTestFile(t *testing.T, p, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestFileWriterFailureStopsSenders: when the file writer fails (here its
 // folder cannot be created), the workers still sending batches stop with the
 // run's error instead of waiting for ever, and the error names the file.
 func TestFileWriterFailureStopsSenders(t *testing.T) {
-	blocker := filepath.Join(t.TempDir(), "file")
-	writeTestFile(t, blocker, "not a folder")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"file": "not a folder"})
+	blocker := filepath.Join(dir, "file")
 	g, ctx := errgroup.WithContext(context.Background())
 	r := &runner{opt: Options{Workers: 2}, ctx: ctx, stage: &staging{tmp: blocker}}
 	var workers sync.WaitGroup

@@ -49,14 +49,10 @@ func (r *runner) process(ti int) error {
 			ev.Games = append(ev.Games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
 		}
 		r.evGames = ev.Games
-		stageBefore := r.st.Stage
 		cards := r.rules.Rate(r.st, ev)
 		r.sum.TournamentsRated++
 		for _, c := range cards {
 			r.sum.GamesRated += int64(c.Games)
-		}
-		if stageBefore == 1 && r.st.Stage == 2 && r.sum.Stage2From == 0 {
-			r.sum.Stage2From = t.ID
 		}
 		if err := r.addCards(t.ID, t.End, cards); err != nil {
 			return err

@@ -1,12 +1,15 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"runtime"
+	"slices"
+	"strconv"
 	"sort"
 	"sync"
 	"time"
@@ -62,10 +65,11 @@ type Summary struct {
 	FirstList        string                 `json:"first_list"`
 	LastList         string                 `json:"last_list"`
 	PlayersListed    int                    `json:"players_listed"`
-	Stage            int                    `json:"stage"`
-	Stage2From       int64                  `json:"stage2_from_tournament,omitempty"`
-	RejectKinds      []RejectKind           `json:"reject_kinds"`
-	ResumedFrom      string                 `json:"resumed_from,omitempty"`
+	// RuleSet are the rule set's own fields (the school system's stage), in
+	// summary.json between players_listed and reject_kinds.
+	RuleSet     []rating.SummaryField `json:"-"`
+	RejectKinds []RejectKind          `json:"reject_kinds"`
+	ResumedFrom string                `json:"resumed_from,omitempty"`
 	// StalePeriods are listed periods whose rated games changed since their list
 	// was written (a late or corrected report): rerun with --from the first one.
 	StalePeriods []string      `json:"stale_periods,omitempty"`
@@ -89,6 +93,7 @@ type runner struct {
 	arch  *Archive
 	st    *rating.State
 	rules rating.RuleSet
+	def   *rating.Definition
 	rej   *rejectSink
 	stage *staging
 	jobs  chan<- func() error
@@ -222,15 +227,15 @@ func (r *runner) run(ctx context.Context) error {
 	copy(r.st.Category, arch.Players.Category)
 	copy(r.st.Elo, arch.Players.Elo)
 	copy(r.st.BirthYear, arch.Players.BirthYear)
-	switch r.opt.Rules.Base {
-	case "fide":
-		if r.opt.Period != PeriodMonth {
-			return fmt.Errorf("%w: --period %s: the FIDE rule set publishes monthly lists (want month)", ErrUsage, r.opt.Period)
-		}
-		r.rules = rating.NewFideRater(r.opt.Rules.Fide, r.st)
-	default:
-		r.rules = rating.NewSchoolRater(r.opt.Rules.School, r.st)
+	def, err := r.opt.Rules.definition()
+	if err != nil {
+		return err
 	}
+	if def.MonthlyLists && r.opt.Period != PeriodMonth {
+		return fmt.Errorf("%w: --period %s: the %s rule set publishes monthly lists (want month)", ErrUsage, r.opt.Period, def.Name)
+	}
+	r.def = def
+	r.rules = def.New(r.opt.Rules.Settings(def.Name), r.st)
 	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
 	r.local = newLocal(n)
 	r.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
@@ -555,7 +560,10 @@ func (r *runner) advance() error {
 // finishCounts fills the row counts of the summary.
 func (r *runner) finishCounts() {
 	s := &r.sum
-	s.Archive, s.Rules, s.Period, s.Stage = r.opt.ArchiveName, r.opt.RulesName, r.opt.Period, r.st.Stage
+	s.Archive, s.Rules, s.Period = r.opt.ArchiveName, r.opt.RulesName, r.opt.Period
+	if r.def.Summary != nil {
+		s.RuleSet = r.def.Summary(r.st)
+	}
 	if s.Rules == "" {
 		s.Rules = r.opt.Rules.Base
 	}
@@ -569,6 +577,35 @@ func (r *runner) finishCounts() {
 	if s.RejectKinds == nil {
 		s.RejectKinds = []RejectKind{}
 	}
+}
+
+// RuleSetField returns the rule set's summary field key (0 when it has none).
+func (s *Summary) RuleSetField(key string) int64 {
+	for _, f := range s.RuleSet {
+		if f.Key == key {
+			return f.Value
+		}
+	}
+	return 0
+}
+
+// MarshalJSON writes the summary with the rule set's fields in their place.
+func (s *Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	b, err := json.Marshal((*plain)(s))
+	if err != nil {
+		return nil, err
+	}
+	var fields []byte
+	for _, f := range s.RuleSet {
+		if f.OmitZero && f.Value == 0 {
+			continue
+		}
+		fields = strconv.AppendQuote(append(fields, ','), f.Key)
+		fields = strconv.AppendInt(append(fields, ':'), f.Value, 10)
+	}
+	at := bytes.Index(b, []byte(`,"reject_kinds":`))
+	return slices.Concat(b[:at], fields, b[at:]), nil
 }
 
 func (r *runner) writeSummary() error {

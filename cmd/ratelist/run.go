@@ -183,10 +183,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if tty {
 		printSummary(stderr, *out, sum, time.Since(start))
 	} else {
-		log.Info("run finished", "out", *out, "tournaments_rated", sum.TournamentsRated, "player_games_rated", sum.GamesRated,
+		attrs := []any{"out", *out, "tournaments_rated", sum.TournamentsRated, "player_games_rated", sum.GamesRated,
 			"lists", sum.Lists, "last_list", sum.LastList, "players_listed", sum.PlayersListed,
-			"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected, "stage", sum.Stage,
-			"seconds", time.Since(start).Round(time.Millisecond).Seconds())
+			"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected}
+		for _, f := range sum.RuleSet {
+			if !f.OmitZero || f.Value != 0 {
+				attrs = append(attrs, f.Key, f.Value)
+			}
+		}
+		log.Info("run finished", append(attrs, "seconds", time.Since(start).Round(time.Millisecond).Seconds())...)
 	}
 	if *withReport {
 		if err := runReport(ctx, *out, fsys, log); err != nil {

@@ -9,8 +9,8 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
-	"strconv"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 

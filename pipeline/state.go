@@ -43,7 +43,7 @@ type savedState struct {
 	PrevOn      []bool
 	EverOn      []bool
 	PrevRating  []int32
-	StageFrom  int64
+	StageFrom   int64
 	RuleSet     []byte
 	// Periods: a fingerprint of each listed period's rated games (stale.go).
 	Periods []periodHash

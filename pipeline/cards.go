@@ -261,34 +261,77 @@ func (r *runner) cardAdded() error {
 	return nil
 }
 
+// cardColumn is one column of cards.parquet: its name in cardRow's schema and
+// how a row group's values are written to it.
+type cardColumn struct {
+	name  string
+	write func(cw []*parquet.ColumnWriter, col int, c *cardCols) error
+}
+
+// required is a column with a value in every row.
+func required[T cardValue](name string, vals func(*cardCols) []T) cardColumn {
+	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, c *cardCols) error {
+		return writeColumn(cw, col, vals(c), nil)
+	}}
+}
+
+// nullable is an optional column.
+func nullable[T cardValue](name string, vals func(*cardCols) *optional[T]) cardColumn {
+	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, c *cardCols) error {
+		o := vals(c)
+		return writeColumn(cw, col, o.v, o.set)
+	}}
+}
+
+// cardColumns says which of cardCols' columns fills each column of cardRow.
+var cardColumns = []cardColumn{
+	required("period", func(c *cardCols) []string { return c.period }),
+	required("tournament_id", func(c *cardCols) []int64 { return c.tournament }),
+	required("end_date", func(c *cardCols) []int32 { return c.end }),
+	required("player_id", func(c *cardCols) []int64 { return c.player }),
+	required("name", func(c *cardCols) []string { return c.name }),
+	required("stage", func(c *cardCols) []int32 { return c.stage }),
+	nullable("rating_before", func(c *cardCols) *optional[int32] { return &c.before }),
+	required("games", func(c *cardCols) []int32 { return c.games }),
+	required("score", func(c *cardCols) []float64 { return c.score }),
+	nullable("opponents_average", func(c *cardCols) *optional[int32] { return &c.oppAverage }),
+	nullable("d", func(c *cardCols) *optional[int32] { return &c.d }),
+	nullable("expected", func(c *cardCols) *optional[float64] { return &c.expected }),
+	nullable("k", func(c *cardCols) *optional[int32] { return &c.k }),
+	nullable("change_unrounded", func(c *cardCols) *optional[float64] { return &c.changeExact }),
+	required("change", func(c *cardCols) []int32 { return c.change }),
+	nullable("rating_after", func(c *cardCols) *optional[int32] { return &c.after }),
+	required("reason", func(c *cardCols) []string { return c.reason }),
+	nullable("opponent_id", func(c *cardCols) *optional[int64] { return &c.opponent }),
+	nullable("opponent_rating", func(c *cardCols) *optional[int32] { return &c.oppRating }),
+	nullable("pd", func(c *cardCols) *optional[float64] { return &c.pd }),
+	nullable("w", func(c *cardCols) *optional[float64] { return &c.w }),
+	nullable("rating_used", func(c *cardCols) *optional[int32] { return &c.used }),
+}
+
+// cardColumnIndex is each of cardColumns' leaf index in cardRow's schema.
+var cardColumnIndex = func() []int {
+	schema := parquet.SchemaOf(cardRow{})
+	idx := make([]int, len(cardColumns))
+	for i, col := range cardColumns {
+		leaf, ok := schema.Lookup(col.name)
+		if !ok {
+			panic("cards.parquet has no column " + col.name) // a typo in cardColumns
+		}
+		idx[i] = leaf.ColumnIndex
+	}
+	return idx
+}()
+
 // writeCards writes c as the writer's current row group (not flushed), column
-// by column in cardRow's field order.
+// by column.
 func writeCards(w *parquet.GenericWriter[cardRow], c *cardCols) error {
 	cw := w.ColumnWriters()
-	return errors.Join(
-		writeColumn(cw, 0, c.period, nil),
-		writeColumn(cw, 1, c.tournament, nil),
-		writeColumn(cw, 2, c.end, nil),
-		writeColumn(cw, 3, c.player, nil),
-		writeColumn(cw, 4, c.name, nil),
-		writeColumn(cw, 5, c.stage, nil),
-		writeColumn(cw, 6, c.before.v, c.before.set),
-		writeColumn(cw, 7, c.games, nil),
-		writeColumn(cw, 8, c.score, nil),
-		writeColumn(cw, 9, c.oppAverage.v, c.oppAverage.set),
-		writeColumn(cw, 10, c.d.v, c.d.set),
-		writeColumn(cw, 11, c.expected.v, c.expected.set),
-		writeColumn(cw, 12, c.k.v, c.k.set),
-		writeColumn(cw, 13, c.changeExact.v, c.changeExact.set),
-		writeColumn(cw, 14, c.change, nil),
-		writeColumn(cw, 15, c.after.v, c.after.set),
-		writeColumn(cw, 16, c.reason, nil),
-		writeColumn(cw, 17, c.opponent.v, c.opponent.set),
-		writeColumn(cw, 18, c.oppRating.v, c.oppRating.set),
-		writeColumn(cw, 19, c.pd.v, c.pd.set),
-		writeColumn(cw, 20, c.w.v, c.w.set),
-		writeColumn(cw, 21, c.used.v, c.used.set),
-	)
+	errs := make([]error, len(cardColumns))
+	for i, col := range cardColumns {
+		errs[i] = col.write(cw, cardColumnIndex[i], c)
+	}
+	return errors.Join(errs...)
 }
 
 // cardValue is the Go type of a cards.parquet column.

@@ -115,3 +115,19 @@ func TestCardsFile(t *testing.T) {
 			len(got), len(ref), len(want))
 	}
 }
+
+// TestCardColumns: every column of cards.parquet is filled by exactly one
+// entry of cardColumns.
+func TestCardColumns(t *testing.T) {
+	leaves := parquet.SchemaOf(cardRow{}).Columns()
+	seen := map[int]bool{}
+	for _, i := range cardColumnIndex {
+		if seen[i] {
+			t.Errorf("column %v filled twice", leaves[i])
+		}
+		seen[i] = true
+	}
+	if len(seen) != len(leaves) {
+		t.Errorf("%d of %d columns filled", len(seen), len(leaves))
+	}
+}

@@ -445,7 +445,7 @@ func (r *runner) startCards(g *errgroup.Group) error {
 		if err := r.carryCards(periodLabel(r.opt.Period, r.startKey)); err != nil {
 			close(cardsCh)
 			g.Wait()
-			r.cardsF.f.Close()
+			r.cardsF.abort()
 			return err
 		}
 	}

@@ -142,8 +142,8 @@ func (r *runner) writeState(label string, s *savedState) error {
 	if err != nil {
 		return err
 	}
+	defer o.abort()
 	if err := encodeState(o, s); err != nil {
-		o.f.Close()
 		return fmt.Errorf("state %s: %w", label, err)
 	}
 	return o.finish()

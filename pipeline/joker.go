@@ -450,7 +450,7 @@ func (r *runner) rateJokerGames(ctx context.Context, rows []jokerRow, games []jo
 	}
 	fail := func(err error) error {
 		if cardsF != nil {
-			cardsF.f.Close()
+			cardsF.abort()
 		}
 		return err
 	}
@@ -592,6 +592,7 @@ func (r *runner) writeJokerList(label string, rows []jokerListRow) error {
 	if err != nil {
 		return err
 	}
+	defer o.abort()
 	w := csv.NewWriter(o)
 	w.Write(jokerListHeader)
 	rec := make([]string, len(jokerListHeader))
@@ -608,7 +609,6 @@ func (r *runner) writeJokerList(label string, rows []jokerListRow) error {
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		o.f.Close()
 		return fmt.Errorf("write joker list %s: %w", label, err)
 	}
 	if err := o.finish(); err != nil {

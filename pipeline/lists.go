@@ -221,16 +221,13 @@ func (r *runner) writeList(label string, l *listData) error {
 	if err != nil {
 		return err
 	}
+	defer csv.abort()
 	pq, err := r.stage.create("lists/" + label + ".parquet")
 	if err != nil {
-		csv.f.Close()
 		return err
 	}
-	fail := func(err error) error {
-		csv.f.Close()
-		pq.f.Close()
-		return fmt.Errorf("write list %s: %w", label, err)
-	}
+	defer pq.abort()
+	fail := func(err error) error { return fmt.Errorf("write list %s: %w", label, err) }
 	var arrow *listArrow
 	if r.opt.Arrow {
 		arrow = newListArrow(len(order))
@@ -255,7 +252,6 @@ func (r *runner) writeList(label string, l *listData) error {
 		return fail(fmt.Errorf("parquet: %w", err))
 	}
 	if err := csv.finish(); err != nil {
-		pq.f.Close()
 		return fmt.Errorf("write list %s: %w", label, err)
 	}
 	if err := pq.finish(); err != nil {

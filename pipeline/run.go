@@ -196,7 +196,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if r.stage != nil {
 		if err != nil {
 			if rejBuf != nil {
-				rejBuf.f.Close()
+				rejBuf.abort()
 			}
 			r.stage.abort()
 			return nil, err
@@ -283,7 +283,7 @@ func (r *runner) run(ctx context.Context) error {
 	r.opt.Log.Debug("pool finished", "seconds", time.Since(t0).Seconds())
 	if err != nil {
 		if r.cardsF != nil {
-			r.cardsF.f.Close()
+			r.cardsF.abort()
 		}
 		return err
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -8,7 +9,6 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/rating"
-	"golang.org/x/sync/errgroup"
 )
 
 // cardRow is one row of cards.parquet: a player in a rated tournament. It
@@ -120,21 +120,65 @@ func (c *cardCols) reset() {
 	c.opponent.reset()
 }
 
-// addCards queues audit rows; tournament is 0 for rows of a period's close.
-func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) error {
-	if r.cards == nil || len(cards) == 0 {
+// cardWriter writes cards.parquet: the rating goroutine queues rows column by
+// column (add), and full row groups go to the writer's own goroutine (run),
+// which writes them in order while rating goes on.
+type cardWriter struct {
+	f       *outFile
+	w       *parquet.GenericWriter[cardRow]
+	players *Players
+	kind    string    // the period kind
+	buf     *cardCols // the row group being filled
+	full    chan *cardCols
+	free    chan *cardCols // buffers the goroutine has finished with
+	key     int            // the period key of label
+	label   string         // the label of the last cards' period ("": none yet)
+}
+
+// newCardWriter creates cards.parquet in stage.
+func newCardWriter(stage *staging, players *Players, kind string) (*cardWriter, error) {
+	f, err := stage.create("cards.parquet")
+	if err != nil {
+		return nil, err
+	}
+	return &cardWriter{
+		f: f, w: parquet.NewGenericWriter[cardRow](f, outputOptions...), players: players, kind: kind,
+		buf: newCardCols(), full: make(chan *cardCols, 2), free: make(chan *cardCols, 2),
+	}, nil
+}
+
+// run writes the row groups that come on full until it is closed.
+func (cw *cardWriter) run() error {
+	for chunk := range cw.full {
+		if err := writeCards(cw.w, chunk); err != nil {
+			return fmt.Errorf("write cards.parquet: %w", err)
+		}
+		if err := cw.w.Flush(); err != nil {
+			return fmt.Errorf("write cards.parquet: %w", err)
+		}
+		chunk.reset()
+		select {
+		case cw.free <- chunk:
+		default:
+		}
+	}
+	return nil
+}
+
+// add queues audit rows of period key; tournament is 0 for rows of a period's
+// close.
+func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error {
+	if len(cards) == 0 {
 		return nil
 	}
-	key := periodKey(r.opt.Period, r.rules.ListDay(end))
-	if tournament == 0 { // a period's close: end is the list period's last day
-		key = periodKey(r.opt.Period, end)
+	if cw.label == "" || key != cw.key {
+		cw.key, cw.label = key, periodLabel(cw.kind, key)
 	}
-	period := r.cardPeriod(key)
 	for len(cards) > 0 {
-		n := min(len(cards), cardsPerRowGroup-r.cardBuf.len())
-		r.cardBuf.add(&r.arch.Players, period, tournament, end, cards[:n])
+		n := min(len(cards), cardsPerRowGroup-cw.buf.len())
+		cw.buf.add(cw.players, cw.label, tournament, end, cards[:n])
 		cards = cards[n:]
-		if err := r.cardAdded(); err != nil {
+		if err := cw.added(ctx); err != nil {
 			return err
 		}
 	}
@@ -213,18 +257,9 @@ func extend[T any](s *[]T, n int) []T {
 // extend lengthens the column by n rows and returns their values and flags.
 func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
 
-// cardPeriod is the label of period key. Cards come period by period, so the
-// last label is remembered rather than formatted again for every tournament.
-func (r *runner) cardPeriod(key int) string {
-	if r.cardLabel == "" || key != r.cardKey {
-		r.cardKey, r.cardLabel = key, periodLabel(r.opt.Period, key)
-	}
-	return r.cardLabel
-}
-
-// pushCard queues one card row read back from a cards.parquet (carryCards).
-func (r *runner) pushCard(row cardRow) error {
-	b := r.cardBuf
+// push queues one card row read back from a cards.parquet (carry).
+func (cw *cardWriter) push(ctx context.Context, row cardRow) error {
+	b := cw.buf
 	b.period = append(b.period, row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
 	b.end = append(b.end, row.EndDate)
@@ -247,18 +282,41 @@ func (r *runner) pushCard(row cardRow) error {
 	b.pd.addPtr(row.PD)
 	b.w.addPtr(row.W)
 	b.used.addPtr(row.RatingUsed)
-	return r.cardAdded()
+	return cw.added(ctx)
 }
 
-// cardAdded hands the queued rows on once they fill a row group. Row groups
-// hold exactly cardsPerRowGroup rows, so that cards.parquet's bytes depend
-// only on its rows (a resumed run that carries earlier cards over writes the
-// same file as a full run).
-func (r *runner) cardAdded() error {
-	if r.cardBuf.len() == cardsPerRowGroup {
-		return r.flushCards(false)
+// added hands the queued rows on once they fill a row group. Row groups hold
+// exactly cardsPerRowGroup rows, so that cards.parquet's bytes depend only on
+// its rows (a resumed run that carries earlier cards over writes the same file
+// as a full run).
+func (cw *cardWriter) added(ctx context.Context) error {
+	if cw.buf.len() == cardsPerRowGroup {
+		return cw.flush(ctx)
 	}
 	return nil
+}
+
+// flush hands the queued rows to the goroutine as a row group.
+func (cw *cardWriter) flush(ctx context.Context) error {
+	if err := send(ctx, cw.full, cw.buf); err != nil {
+		return err
+	}
+	select { // a buffer the goroutine has finished with, or a new one
+	case b := <-cw.free:
+		cw.buf = b
+	default:
+		cw.buf = newCardCols()
+	}
+	return nil
+}
+
+// finish closes the file, after the goroutine has written every row group.
+func (cw *cardWriter) finish() error {
+	if err := cw.w.Close(); err != nil {
+		cw.f.abort()
+		return fmt.Errorf("write cards.parquet: %w", err)
+	}
+	return cw.f.finish()
 }
 
 // cardColumn is one column of cards.parquet: its name in cardRow's schema and
@@ -387,67 +445,4 @@ func toValues[T cardValue](values []parquet.Value, vals []T) {
 			values[i] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(vals[i]), len(vals[i])))
 		}
 	}
-}
-
-// flushCards hands a full row group to the cards goroutine, or, when final
-// (after every goroutine has stopped), writes the rest and closes the file.
-func (r *runner) flushCards(final bool) error {
-	if !final {
-		if err := send(r.ctx, r.cardsCh, r.cardBuf); err != nil {
-			return err
-		}
-		select { // a buffer the cards goroutine has finished with, or a new one
-		case b := <-r.cardsFree:
-			r.cardBuf = b
-		default:
-			r.cardBuf = newCardCols()
-		}
-		return nil
-	}
-	if err := writeCards(r.cards, r.cardBuf); err != nil {
-		return fmt.Errorf("write cards.parquet: %w", err)
-	}
-	if err := r.cards.Close(); err != nil {
-		return fmt.Errorf("write cards.parquet: %w", err)
-	}
-	return r.cardsF.finish()
-}
-
-// startCards creates cards.parquet and starts the goroutine (in g) that writes
-// its row groups, in order, while rating goes on. A resumed run first carries
-// over the cards of the periods it does not rate.
-func (r *runner) startCards(g *errgroup.Group) error {
-	var err error
-	if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
-		return err
-	}
-	r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, outputOptions...)
-	r.cardBuf = newCardCols()
-	cardsCh, cardsFree := make(chan *cardCols, 2), make(chan *cardCols, 2)
-	r.cardsCh, r.cardsFree = cardsCh, cardsFree
-	g.Go(func() error {
-		for chunk := range cardsCh {
-			if err := writeCards(r.cards, chunk); err != nil {
-				return fmt.Errorf("write cards.parquet: %w", err)
-			}
-			if err := r.cards.Flush(); err != nil {
-				return fmt.Errorf("write cards.parquet: %w", err)
-			}
-			chunk.reset()
-			select {
-			case cardsFree <- chunk:
-			default:
-			}
-		}
-		return nil
-	})
-	if r.startKey > r.firstPeriod {
-		if err := r.carryCards(periodLabel(r.opt.Period, r.startKey)); err != nil {
-			close(cardsCh)
-			g.Wait()
-			r.cardsF.abort()
-			return err
-		}
-	}
-	return nil
 }

@@ -153,7 +153,7 @@ func TestJokerHandComputed(t *testing.T) {
 			t.Fatal(err)
 		}
 		var sb strings.Builder
-		sb.WriteString(strings.Join(jokerListHeader, ",") + "\n")
+		sb.WriteString(jokerListHeader)
 		for _, r := range rows {
 			fmt.Fprintf(&sb, "%d,%d,%s,%d,%d,%s,%d,%d\n", r.Rank, r.PlayerID, r.Name, r.PlayerRating, r.Level, r.LevelName, r.PersonalRating, r.GamesTotal)
 		}

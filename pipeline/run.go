@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,12 +10,9 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
-	"sync"
 	"time"
 
-	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/rating"
@@ -42,10 +40,6 @@ type Options struct {
 	// Progress, when set, is told how the long phases advance (a terminal bar).
 	Progress Progress
 	Log      *slog.Logger
-
-	// onTournament, when set, receives every tournament's standings input (as
-	// LoadTournament and ForEachTournament need); nothing is written.
-	onTournament func(*tiebreak.Tournament) error
 }
 
 // Summary is summary.json: what was read, used, rejected and written.
@@ -76,80 +70,41 @@ type Summary struct {
 	Joker        *JokerSummary `json:"joker,omitempty"`
 }
 
-// gameRow is one validated games row, compact, waiting for its tournament.
-type gameRow struct {
-	row          int64
-	file         int32
-	round        int32
-	white, black int32 // dense player index; black -1 for a bye
-	wres, bres   byte
-	hasPts       bool
-	wpts, bpts   int32
-	wrat, brat   int32 // ratings at the tournament's start (0 = unrated), for standings
-}
-
-type runner struct {
-	opt   Options
-	arch  *Archive
-	st    *rating.State
-	rules rating.RuleSet
-	def   *rating.Definition
-	rej   *rejectSink
-	stage *staging
-	jobs  chan<- func() error
-	ctx   context.Context
-	sum   Summary
-
-	standings   []standingsJob // waiting to be handed to the pool (flushStandings)
-	pairPlayers []int32        // checkPairings' scratch
-	files       chan<- *fileBatch
-	fileBatches sync.Pool // of *fileBatch
-
-	order     []int // tournament positions in rating order
-	next      int   // next position of order to process
-	remaining []int64
-	bufs      [][]gameRow
-
-	// Lists.
-	firstPeriod, lastPeriod, curPeriod int
-	hasPeriods                         bool
-	prevOn, everOn                     []bool
-	prevRating                         []int32
-
-	cards     *parquet.GenericWriter[cardRow]
-	cardsF    *outFile
-	cardBuf   *cardCols
-	cardKey   int              // the period key of cardLabel
-	cardLabel string           // the label of the last cards' period ("": none yet)
-	gameRows  int64            // games rows seen by the first pass, for progress
-	cardsCh   chan<- *cardCols // full row groups to the cards goroutine
-	cardsFree <-chan *cardCols // and their buffers back
-
-	// Scratch for per-tournament checks (producer), for rating events, and a
-	// pool of *standingsScratch for the standings jobs.
-	local   []int32
-	evGames []rating.Game
-	scratch sync.Pool
-
-	// Incremental runs: periods before startKey are taken from the saved state,
-	// periods after untilKey are left for later.
-	fingerprint        string
-	startKey, untilKey int
-	resumed, hasUntil  bool
-	periodHashes       map[int]uint64 // this run's fingerprints of rated periods
-	oldHashes          []periodHash   // the resumed state's
-	seen               []int64
-}
-
-// Run rates an archive and writes the outputs of interface.md §3 into opt.Out.
-// It returns the summary; the error is ErrRejected (wrapped) when the run
-// succeeded but rejected rows, and any other error means nothing was written.
+// Run rates an archive and writes the outputs into opt.Out (or, when Out is
+// "", only checks it). It returns the summary; the error is ErrRejected
+// (wrapped) when the run succeeded but rejected rows, and any other error
+// means nothing was written.
 func Run(ctx context.Context, opt Options) (*Summary, error) {
+	if err := opt.fill(); err != nil {
+		return nil, err
+	}
+	var sum *Summary
+	if opt.Out == "" {
+		s, err := execute(ctx, &opt, validateSink{}, newRejectSink(nil))
+		if err != nil {
+			return nil, err
+		}
+		sum = s
+	} else {
+		s, err := runInto(ctx, &opt)
+		if err != nil {
+			return nil, err
+		}
+		sum = s
+	}
+	if sum.RowsRejected > 0 {
+		return sum, fmt.Errorf("%w: %d of %d rows", ErrRejected, sum.RowsRejected, sum.RowsRead)
+	}
+	return sum, nil
+}
+
+// fill sets the defaults of the options left zero.
+func (opt *Options) fill() error {
 	if opt.Period == "" {
 		opt.Period = PeriodMonth
 	}
 	if err := CheckPeriod(opt.Period); err != nil {
-		return nil, err
+		return err
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
@@ -158,425 +113,153 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
 	if opt.Rules.Base == "" {
-		r, _ := DefaultRules("school")
+		r, err := DefaultRules("")
+		if err != nil {
+			return err
+		}
 		opt.Rules = r
 	}
-	r := &runner{opt: opt}
-	var rejBuf *outFile
-	if opt.Out != "" {
-		if opt.onTournament == nil {
-			lock, err := lockOut(opt.Out)
-			if err != nil {
-				return nil, err
-			}
-			defer lock.unlock()
-		}
-		s, err := newStaging(opt.Out)
-		if err != nil {
-			return nil, err
-		}
-		r.stage = s
-		if rejBuf, err = s.create("rejects.csv"); err != nil {
-			s.abort()
-			return nil, err
-		}
-		r.rej = newRejectSink(rejBuf)
-	} else {
-		r.rej = newRejectSink(nil)
-	}
-	err := r.run(ctx)
-	if err == nil && rejBuf != nil {
-		if err = r.rej.flush(); err == nil {
-			err = rejBuf.finish()
-		}
-	}
-	if err == nil && r.stage != nil {
-		err = r.writeSummary()
-	}
-	if r.stage != nil {
-		if err != nil {
-			if rejBuf != nil {
-				rejBuf.abort()
-			}
-			r.stage.abort()
-			return nil, err
-		}
-		if err := r.stage.commit(); err != nil {
-			return nil, err
-		}
-	} else if err != nil {
-		return nil, err
-	}
-	if r.sum.RowsRejected > 0 {
-		return &r.sum, fmt.Errorf("%w: %d of %d rows", ErrRejected, r.sum.RowsRejected, r.sum.RowsRead)
-	}
-	return &r.sum, nil
+	return nil
 }
 
-func (r *runner) run(ctx context.Context) error {
+// runInto runs into opt.Out: under its lock, into a staging folder whose
+// outputs move into place only when everything succeeded.
+func runInto(ctx context.Context, opt *Options) (*Summary, error) {
+	lock, err := lockOut(opt.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.unlock()
+	stage, err := newStaging(opt.Out)
+	if err != nil {
+		return nil, err
+	}
+	rejects, err := stage.create("rejects.csv")
+	if err != nil {
+		stage.abort()
+		return nil, err
+	}
+	defer rejects.abort()
+	rej := newRejectSink(rejects)
+	out := newWriteSink(opt, stage)
+	sum, err := execute(ctx, opt, out, rej)
+	if err == nil {
+		if err = rej.flush(); err == nil {
+			err = rejects.finish()
+		}
+	}
+	if err == nil {
+		err = writeSummary(stage, sum)
+	}
+	if err != nil {
+		out.abort()
+		stage.abort()
+		return nil, err
+	}
+	if err := stage.commit(); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// forEachTournament runs the pipeline into fn: every tournament's standings
+// input, nothing written; rejected rows are left out, not an error.
+func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*tiebreak.Tournament) error) error {
+	opt := Options{Archive: fsys, ArchiveName: name, Workers: 1}
+	if err := opt.fill(); err != nil {
+		return err
+	}
+	out := &callbackSink{fn: fn}
+	_, err := execute(ctx, &opt, out, newRejectSink(nil))
+	return err
+}
+
+// execute runs the stages of a run into out and returns the summary. It
+// starts every goroutine of the run (in one errgroup, but for the archive's
+// own two) and waits for them:
+//
+//	openArchive   players load ─┐ (its goroutine)
+//	              tournaments load, then pass one over games.tournament_id
+//	games decoder (tableReader.prefetch's goroutine): batches, ahead of ↓
+//	rating        one goroutine, in rating order:
+//	                producer (check rows, hold them per tournament)
+//	                  → rater (periods, rule set) → out
+//	                then the Joker pass (check, rate) → out
+//	out (a writeSink):
+//	              cards ──row groups──→ cards writer (1 goroutine) → cards.parquet
+//	              standings, lists, states ──jobs──→ pool (opt.Workers goroutines)
+//	                  ──small files──→ file writer (1 goroutine)
+//
+// Every send selects on the errgroup's context, so the first error stops
+// every stage.
+func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (*Summary, error) {
 	t0 := time.Now()
-	// Pass one over the games runs while the players load.
-	arch, err := openArchive(ctx, r.opt.Archive, r.rej, r.countGames)
+	prod := &producer{progress: opt.Progress}
+	arch, err := openArchive(ctx, opt.Archive, rejects, prod.countGames)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.arch = arch
-	r.opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
-	n := len(arch.Players.ID)
-	r.st = rating.NewState(n)
-	copy(r.st.Category, arch.Players.Category)
-	copy(r.st.Elo, arch.Players.Elo)
-	copy(r.st.BirthYear, arch.Players.BirthYear)
-	def, err := r.opt.Rules.definition()
+	opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
+	prod.open(arch)
+	sum := &Summary{Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period,
+		Tournaments: len(arch.Tournaments)}
+	rt, err := newRater(opt, arch, prod.order, sum)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if def.MonthlyLists && r.opt.Period != PeriodMonth {
-		return fmt.Errorf("%w: --period %s: the %s rule set publishes monthly lists (want month)", ErrUsage, r.opt.Period, def.Name)
+	if err := rt.plan(opt); err != nil {
+		return nil, err
 	}
-	r.def = def
-	r.rules = def.New(r.opt.Rules.Settings(def.Name), r.st)
-	r.prevOn, r.everOn, r.prevRating = make([]bool, n), make([]bool, n), make([]int32, n)
-	r.local = newLocal(n)
-	r.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
-	r.fingerprint = fingerprint(r.opt.Rules, r.opt.Period)
-	r.planOrder()
-	if err := r.planResume(); err != nil {
-		return err
+	rt.out = out
+	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out}
+	if len(arch.TableFiles) > 0 {
+		sum.Joker = &JokerSummary{}
+		joker.sum = sum.Joker
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
-	r.ctx = gctx
-	if r.stage != nil && r.opt.onTournament == nil {
-		if err := r.startCards(g); err != nil {
-			return err
-		}
-	}
-
-	jobs := make(chan func() error, 2*r.opt.Workers)
-	var workers sync.WaitGroup
-	for i := 0; i < r.opt.Workers; i++ {
-		workers.Add(1)
-		g.Go(func() error {
-			defer workers.Done()
-			for job := range jobs {
-				if err := job(); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	if r.stage != nil && r.opt.onTournament == nil {
-		r.startFileWriter(g, &workers)
+	if err := out.start(gctx, g, &arch.Players, rt.keepBefore()); err != nil {
+		out.close(gctx, false)
+		g.Wait()
+		return nil, err
 	}
 	g.Go(func() error {
-		defer close(jobs)
-		if r.cardsCh != nil {
-			defer close(r.cardsCh)
+		err := prod.run(gctx, rt.tournament)
+		if err == nil {
+			err = joker.run(gctx)
 		}
-		r.jobs = jobs
-		defer func() { r.opt.Log.Debug("producer finished", "seconds", time.Since(t0).Seconds()) }()
-		return r.produce(gctx)
+		if err == nil {
+			err = rt.finish(gctx)
+		}
+		opt.Log.Debug("rating finished", "seconds", time.Since(t0).Seconds())
+		if cerr := out.close(gctx, err == nil); err == nil {
+			err = cerr
+		}
+		return err
 	})
-	err = g.Wait()
-	r.opt.Log.Debug("pool finished", "seconds", time.Since(t0).Seconds())
-	if err != nil {
-		if r.cardsF != nil {
-			r.cardsF.abort()
-		}
-		return err
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
-	if r.cards != nil {
-		if err := r.flushCards(true); err != nil {
-			return err
-		}
-		r.opt.Log.Debug("cards closed", "seconds", time.Since(t0).Seconds())
+	opt.Log.Debug("pool finished", "seconds", time.Since(t0).Seconds())
+	if err := out.finish(sum); err != nil {
+		return nil, err
 	}
-	r.finishCounts()
-	if r.sum.StalePeriods = r.stalePeriods(); len(r.sum.StalePeriods) > 0 {
-		r.opt.Log.Warn("games of already listed periods changed since their lists were written (late or corrected reports): rerun with --from the first of them",
-			"periods", r.sum.StalePeriods)
+	rt.summarize()
+	if len(sum.StalePeriods) > 0 {
+		opt.Log.Warn("games of already listed periods changed since their lists were written (late or corrected reports): rerun with --from the first of them",
+			"periods", sum.StalePeriods)
 	}
-	return nil
-}
-
-// newLocal returns n per-player slots set to -1.
-func newLocal(n int) []int32 {
-	l := make([]int32, n)
-	for i := range l {
-		l[i] = -1
+	sum.Tables = arch.counts
+	for _, c := range sum.Tables {
+		sum.RowsRead += c.Read
+		sum.RowsUsed += c.Used
+		sum.RowsRejected += c.Rejected
 	}
-	return l
-}
-
-// planOrder sorts tournaments into rating order (school-elo.md §3.11) and finds
-// the span of periods with lists.
-func (r *runner) planOrder() {
-	ts := r.arch.Tournaments
-	r.order = make([]int, len(ts))
-	for i := range r.order {
-		r.order[i] = i
+	sum.RejectKinds = rejects.Kinds()
+	if sum.RejectKinds == nil {
+		sum.RejectKinds = []RejectKind{}
 	}
-	sort.Slice(r.order, func(i, j int) bool {
-		a, b := &ts[r.order[i]], &ts[r.order[j]]
-		if a.End != b.End {
-			return a.End < b.End
-		}
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		return a.ID < b.ID
-	})
-	for _, i := range r.order {
-		if !r.rates(&ts[i]) {
-			continue
-		}
-		k := periodKey(r.opt.Period, r.rules.ListDay(ts[i].End))
-		if !r.hasPeriods {
-			// The first list is the period of the first end date: for rule sets whose
-			// lists take tournaments in later (FIDE), it shows the starting ratings.
-			r.firstPeriod, r.hasPeriods = periodKey(r.opt.Period, ts[i].End), true
-		}
-		r.lastPeriod = k
-	}
-	r.curPeriod = r.firstPeriod
-	r.bufs = make([][]gameRow, len(ts))
-	r.sum.Tournaments = len(ts)
-}
-
-// rates tells whether the rule set rates a tournament.
-func (r *runner) rates(t *Tournament) bool { return t.Rated && t.Discipline == "chess" }
-
-func (r *runner) produce(ctx context.Context) error {
-	if err := r.advance(); err != nil {
-		return err
-	}
-	if err := r.readGames(ctx); err != nil {
-		return err
-	}
-	if err := r.flushStandings(); err != nil {
-		return err
-	}
-	if r.next != len(r.order) {
-		t := r.arch.Tournaments[r.order[r.next]]
-		return fmt.Errorf("games table changed while it was read: tournament %d is incomplete", t.ID)
-	}
-	if err := r.rateJoker(ctx); err != nil {
-		return err
-	}
-	if r.hasPeriods && r.opt.onTournament == nil {
-		for r.curPeriod <= r.lastPeriod {
-			if err := r.emitList(); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// countGames is the first pass: how many games rows each tournament of a has,
-// from the tournament_id column alone, so that a tournament is known to be
-// complete the moment its last row has been read (r.remaining). It needs a's
-// tournaments, not its players.
-func (r *runner) countGames(ctx context.Context, a *Archive) error {
-	r.remaining = make([]int64, len(a.Tournaments))
-	if len(a.GameFiles) == 0 {
-		return nil
-	}
-	tr := openTable(a.FS, a.GameFiles, gameCols[:1])
-	defer tr.Close()
-	for tr.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b := tr.Batch()
-		r.gameRows += int64(b.n)
-		for i := 0; i < b.n; i++ {
-			if b.nulls[0][i] {
-				continue
-			}
-			if ti := a.TournamentIndex(b.ints[0][i]); ti >= 0 {
-				r.remaining[ti]++
-			}
-		}
-	}
-	return tr.Err()
-}
-
-// readGames is the second pass: validate each row, hold it with its tournament,
-// and rate tournaments as soon as they and every one before them are complete.
-func (r *runner) readGames(ctx context.Context) error {
-	if len(r.arch.GameFiles) == 0 {
-		return nil
-	}
-	cnt := r.arch.count("games")
-	tr := openTable(r.arch.FS, r.arch.GameFiles, gameCols)
-	fileIdx := map[string]int32{}
-	for i, f := range r.arch.GameFiles {
-		fileIdx[f] = int32(i)
-	}
-	// Decoding runs one goroutine ahead of validation and rating.
-	pctx, cancel := context.WithCancel(ctx)
-	full, free := tr.prefetch(pctx, 3)
-	defer func() {
-		cancel()
-		for range full { // wait for the reading goroutine to stop before closing
-		}
-		tr.Close()
-	}()
-	if r.opt.Progress != nil {
-		r.opt.Progress.Phase("rating", r.gameRows)
-		defer r.opt.Progress.Done()
-	}
-	for b := range full {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if r.opt.Progress != nil {
-			r.opt.Progress.Add(int64(b.n))
-		}
-		fi := fileIdx[b.file]
-		for i := 0; i < b.n; i++ {
-			cnt.Read++
-			// Pass one counted this row exactly when its tournament_id decodes to a
-			// known tournament, whatever else is wrong with it.
-			ti := -1
-			if !b.nulls[0][i] {
-				ti = r.arch.TournamentIndex(b.ints[0][i])
-			}
-			g, reason := r.checkGame(b, i, ti)
-			if reason != "" {
-				r.arch.reject("games", b, i, reason)
-			} else {
-				g.file = fi
-				if r.bufs[ti] == nil { // pass one counted its rows
-					r.bufs[ti] = make([]gameRow, 0, r.remaining[ti])
-				}
-				r.bufs[ti] = append(r.bufs[ti], g)
-			}
-			if ti >= 0 {
-				r.remaining[ti]--
-				if r.remaining[ti] == 0 {
-					if err := r.advance(); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		free <- b
-	}
-	return tr.Err()
-}
-
-// checkGame validates the row-local rules of one games row.
-func (r *runner) checkGame(b *batch, i, ti int) (gameRow, string) {
-	g := gameRow{row: b.first + int64(i), black: -1}
-	if b.bad[i] != "" {
-		return g, b.bad[i]
-	}
-	if b.nulls[0][i] {
-		return g, "tournament_id: missing"
-	}
-	if ti < 0 {
-		return g, fmt.Sprintf("unknown tournament %d", b.ints[0][i])
-	}
-	t := &r.arch.Tournaments[ti]
-	if t.Discipline == "joker" {
-		return g, fmt.Sprintf("tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
-	}
-	if b.nulls[1][i] {
-		return g, "round: missing"
-	}
-	round := b.ints[1][i]
-	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
-		return g, fmt.Sprintf("round %d is outside 1–%d", round, t.Rounds)
-	}
-	g.round = int32(round)
-	if b.nulls[3][i] {
-		return g, "white_id: missing"
-	}
-	if g.white = r.arch.Players.Index(b.ints[3][i]); g.white < 0 {
-		return g, fmt.Sprintf("unknown player %d (white_id)", b.ints[3][i])
-	}
-	if b.nulls[5][i] {
-		return g, "white_result: missing"
-	}
-	g.wres = byte(b.ints[5][i])
-	if b.nulls[4][i] { // a bye
-		if !b.nulls[6][i] {
-			return g, "a bye row (black_id empty) must have an empty black_result"
-		}
-		switch g.wres {
-		case 'H', 'F', 'U', 'Z', '+', '-':
-		default:
-			return g, fmt.Sprintf("result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
-		}
-	} else {
-		if g.black = r.arch.Players.Index(b.ints[4][i]); g.black < 0 {
-			return g, fmt.Sprintf("unknown player %d (black_id)", b.ints[4][i])
-		}
-		if g.black == g.white {
-			return g, fmt.Sprintf("player %d is paired against himself", b.ints[3][i])
-		}
-		if b.nulls[6][i] {
-			return g, "black_result: missing"
-		}
-		g.bres = byte(b.ints[6][i])
-		if !mirrored(g.wres, g.bres) {
-			return g, fmt.Sprintf("results %q and %q do not mirror", g.wres, g.bres)
-		}
-	}
-	if !b.nulls[7][i] || !b.nulls[8][i] {
-		if b.nulls[7][i] || b.nulls[8][i] && g.black >= 0 {
-			return g, "white_points and black_points: give both or neither"
-		}
-		g.hasPts, g.wpts, g.bpts = true, int32(b.ints[7][i]), int32(b.ints[8][i])
-	}
-	return g, ""
-}
-
-// mirrored tells whether two result codes of one pairing agree.
-func mirrored(w, b byte) bool {
-	switch string([]byte{w, b}) {
-	case "10", "01", "==", "+-", "-+", "--", "WL", "LW", "DD":
-		return true
-	}
-	return false
-}
-
-// advance processes tournaments in rating order while they are complete.
-func (r *runner) advance() error {
-	for r.next < len(r.order) && r.remaining[r.order[r.next]] == 0 {
-		ti := r.order[r.next]
-		r.next++
-		if err := r.process(ti); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// finishCounts fills the row counts of the summary.
-func (r *runner) finishCounts() {
-	s := &r.sum
-	s.Archive, s.Rules, s.Period = r.opt.ArchiveName, r.opt.RulesName, r.opt.Period
-	if r.def.Summary != nil {
-		s.RuleSet = r.def.Summary(r.st)
-	}
-	if s.Rules == "" {
-		s.Rules = r.opt.Rules.Base
-	}
-	s.Tables = r.arch.counts
-	for _, c := range s.Tables {
-		s.RowsRead += c.Read
-		s.RowsUsed += c.Used
-		s.RowsRejected += c.Rejected
-	}
-	s.RejectKinds = r.rej.Kinds()
-	if s.RejectKinds == nil {
-		s.RejectKinds = []RejectKind{}
-	}
+	return sum, nil
 }
 
 // RuleSetField returns the rule set's summary field key (0 when it has none).
@@ -608,12 +291,13 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 	return slices.Concat(b[:at], fields, b[at:]), nil
 }
 
-func (r *runner) writeSummary() error {
-	data, err := json.MarshalIndent(&r.sum, "", "  ")
+// writeSummary writes summary.json.
+func writeSummary(stage *staging, sum *Summary) error {
+	data, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
-	o, err := r.stage.create("summary.json")
+	o, err := stage.create("summary.json")
 	if err != nil {
 		return err
 	}

@@ -58,14 +58,14 @@ func fingerprint(r Rules, period string) string {
 }
 
 // snapshot captures the run's state after the list of period key.
-func (r *runner) snapshot(key int) (*savedState, error) {
-	st := r.st
+func (r *rater) snapshot(key int) (*savedState, error) {
+	st, l := r.st, &r.lists
 	s := &savedState{
 		Fingerprint: r.fingerprint, Key: key,
-		PlayerIDs: r.arch.Players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
+		PlayerIDs: r.players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
 		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments), Stage: st.Stage,
-		PrevOn: clone(r.prevOn), EverOn: clone(r.everOn), PrevRating: clone(r.prevRating), StageFrom: st.StageFrom,
-		Periods: r.savedHashes(key),
+		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating), StageFrom: st.StageFrom,
+		Periods: r.hashes.saved(key, &r.win),
 	}
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		b, err := sn.MarshalState()
@@ -292,10 +292,10 @@ func (d *stateDecoder) string() string {
 	return s
 }
 
-// loadStateFor reads state/LABEL.state for period key, or the latest state when
-// key < 0. It returns nil when there is none.
-func (r *runner) loadStateFor(key int) (*savedState, string, error) {
-	dir := filepath.Join(r.opt.Out, "state")
+// loadStateFor reads out/state/LABEL.state for period key (of the kind), or
+// the latest state when key < 0. It returns nil when there is none.
+func loadStateFor(out, kind string, key int) (*savedState, string, error) {
+	dir := filepath.Join(out, "state")
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
@@ -312,7 +312,7 @@ func (r *runner) loadStateFor(key int) (*savedState, string, error) {
 	sort.Strings(names)
 	want := ""
 	if key >= 0 {
-		want = periodLabel(r.opt.Period, key) + ".state"
+		want = periodLabel(kind, key) + ".state"
 	} else if len(names) > 0 {
 		want = names[len(names)-1]
 	}
@@ -336,17 +336,17 @@ func (r *runner) loadStateFor(key int) (*savedState, string, error) {
 
 // restore puts a saved state into the run, matching players by id (players
 // added to the registry since start unrated).
-func (r *runner) restore(s *savedState) error {
+func (r *rater) restore(s *savedState) error {
 	if s.Fingerprint != r.fingerprint {
 		return fmt.Errorf("%w: it was made with other rules or another --period", ErrBadState)
 	}
-	st := r.st
-	if _, ok := r.rules.(rating.Snapshotter); ok && !equalIDs(s.PlayerIDs, r.arch.Players.ID) {
+	st, l := r.st, &r.lists
+	if _, ok := r.rules.(rating.Snapshotter); ok && !equalIDs(s.PlayerIDs, r.players.ID) {
 		// The rule set's own state uses dense player indexes.
 		return fmt.Errorf("%w: the player registry changed since it was saved", ErrBadState)
 	}
 	for i, id := range s.PlayerIDs {
-		p := r.arch.Players.Index(id)
+		p := r.players.Index(id)
 		if p < 0 {
 			if s.Rated[i] || s.EverOn[i] {
 				return fmt.Errorf("%w: player %d of the state is no longer in the registry", ErrBadState, id)
@@ -354,10 +354,10 @@ func (r *runner) restore(s *savedState) error {
 			continue
 		}
 		st.Rated[p], st.Rating[p], st.GamesTotal[p], st.Tournaments[p] = s.Rated[i], s.Rating[i], s.GamesTotal[i], s.Tournaments[i]
-		r.prevOn[p], r.everOn[p], r.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
+		l.prevOn[p], l.everOn[p], l.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
 	}
 	st.Stage, st.StageFrom = s.Stage, s.StageFrom
-	r.oldHashes = s.Periods
+	r.hashes.old = s.Periods
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		if err := sn.UnmarshalState(s.RuleSet); err != nil {
 			return fmt.Errorf("%w: rule set: %w", ErrBadState, err)

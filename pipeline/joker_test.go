@@ -16,6 +16,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -226,7 +227,7 @@ func TestJokerParquetInput(t *testing.T) {
 	var tables []tableRecord
 	recs, _ = csv.NewReader(strings.NewReader(jokerTables)).ReadAll()
 	for _, r := range recs[1:] {
-		at, err := parseTime(r[2])
+		at, err := archive.ParseTime(r[2])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -121,58 +121,67 @@ func rawValues(hdr, rec []string) string {
 func parseCell(b *Batch, c, i int, sp Column, cell string) string {
 	cell = strings.TrimSpace(cell)
 	b.Nulls[c][i] = cell == ""
-	if cell == "" {
-		return ""
-	}
-	switch sp.Type {
-	case String:
+	switch {
+	case cell == "":
+	case sp.Type == String:
 		b.Strs[c][i] = cell
-	case Int, Int32:
-		v, err := strconv.ParseInt(cell, 10, 64)
+	default:
+		v, err := ParseCell(sp.Type, cell)
 		if err != nil {
 			b.Nulls[c][i] = true
-			return fmt.Sprintf("malformed integer %q", cell)
+			return err.Error()
 		}
 		b.Ints[c][i] = v
-	case Date:
-		d, err := time.Parse(time.DateOnly, cell)
-		if err != nil {
-			b.Nulls[c][i] = true
-			return fmt.Sprintf("malformed date %q (want YYYY-MM-DD)", cell)
-		}
-		b.Ints[c][i] = d.Unix() / 86400
-	case Time:
-		t, err := ParseTime(cell)
-		if err != nil {
-			b.Nulls[c][i] = true
-			return fmt.Sprintf("malformed timestamp %q", cell)
-		}
-		b.Ints[c][i] = t.UnixMicro()
-	case Bool:
-		switch strings.ToLower(cell) {
-		case "true", "t", "1", "yes", "y":
-			b.Ints[c][i] = 1
-		case "false", "f", "0", "no", "n":
-			b.Ints[c][i] = 0
-		default:
-			b.Nulls[c][i] = true
-			return fmt.Sprintf("malformed boolean %q", cell)
-		}
-	case Code:
-		code, ok := resultCode([]byte(cell))
-		if !ok {
-			b.Nulls[c][i] = true
-			return fmt.Sprintf("invalid result code %q", cell)
-		}
-		b.Ints[c][i] = int64(code)
 	}
 	return ""
 }
 
-// ParseTime reads a timestamp as a CSV cell or a Parquet text value gives it:
-// RFC 3339, a date and time without zone (UTC) with T or a space between, or
-// a date alone (its midnight UTC).
-func ParseTime(s string) (time.Time, error) {
+// ParseCell decodes the text of one non-empty cell of a column of type t
+// (any type but String), as a CSV file gives it, into the value a Batch
+// holds: the integer, the days or microseconds since 1970-01-01, 0 or 1, or
+// the result code's byte. The error says what is wrong with the cell.
+func ParseCell(t Type, cell string) (int64, error) {
+	switch t {
+	case Int, Int32:
+		v, err := strconv.ParseInt(cell, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("malformed integer %q", cell)
+		}
+		return v, nil
+	case Date:
+		d, err := time.Parse(time.DateOnly, cell)
+		if err != nil {
+			return 0, fmt.Errorf("malformed date %q (want YYYY-MM-DD)", cell)
+		}
+		return d.Unix() / 86400, nil
+	case Time:
+		t, err := parseTime(cell)
+		if err != nil {
+			return 0, fmt.Errorf("malformed timestamp %q", cell)
+		}
+		return t.UnixMicro(), nil
+	case Bool:
+		switch strings.ToLower(cell) {
+		case "true", "t", "1", "yes", "y":
+			return 1, nil
+		case "false", "f", "0", "no", "n":
+			return 0, nil
+		}
+		return 0, fmt.Errorf("malformed boolean %q", cell)
+	case Code:
+		code, ok := resultCode([]byte(cell))
+		if !ok {
+			return 0, fmt.Errorf("invalid result code %q", cell)
+		}
+		return int64(code), nil
+	}
+	return 0, fmt.Errorf("%q: a text column has no value to decode", cell)
+}
+
+// parseTime reads a timestamp: RFC 3339, a date and time without zone (UTC)
+// with T or a space between, or a date alone (its midnight UTC). The year is
+// any of 0000–9999, as an ISO date may have.
+func parseTime(s string) (time.Time, error) {
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", time.DateOnly} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, nil

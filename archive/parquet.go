@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -450,15 +448,10 @@ func (s *parquetSource) markBad(b *Batch) {
 }
 
 func textToInt(t Type, s string) (int64, error) {
-	switch t {
-	case Date:
-		d, err := time.Parse(time.DateOnly, s)
-		return d.Unix() / 86400, err
-	case Time:
-		d, err := ParseTime(s)
-		return d.UnixMicro(), err
+	if t == Int || t == Int32 {
+		s = strings.TrimSpace(s)
 	}
-	return strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return ParseCell(t, s)
 }
 
 // floorDiv divides rounding toward −∞ (days before 1970, period keys).

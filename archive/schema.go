@@ -1,5 +1,12 @@
 package archive
 
+import (
+	"fmt"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
 // Type is a column's type: how its cells are written and how a Reader decodes
 // them into a Batch.
 type Type uint8
@@ -74,4 +81,61 @@ func Lookup(name string) (Table, bool) {
 		}
 	}
 	return Table{}, false
+}
+
+// Conforms tells whether files written with the Parquet schema s are a form of
+// the table with columns cols that the Reader takes: each of s's columns is one
+// of cols, in their order, of the Parquet type written for the column's Type
+// (INT64, INT32, DATE, TIMESTAMP, BOOLEAN, or text for String and Code), and
+// every required column is there and not optional. Writers of archives (import,
+// the generator) hold their row types to the schema with it.
+func Conforms(s *parquet.Schema, cols []Column) error {
+	next := 0
+	for _, f := range s.Fields() {
+		i := next
+		for i < len(cols) && cols[i].Name != f.Name() {
+			if cols[i].Required {
+				return fmt.Errorf("required column %s missing before %s", cols[i].Name, f.Name())
+			}
+			i++
+		}
+		if i == len(cols) {
+			return fmt.Errorf("column %s is not in the schema or out of its order", f.Name())
+		}
+		c := cols[i]
+		if c.Required && f.Optional() {
+			return fmt.Errorf("column %s is required, written as optional", c.Name)
+		}
+		if got, want := writtenType(f.Type()), c.Type; got != want && !(want == Code && got == String) {
+			return fmt.Errorf("column %s is written as type %d, the schema has %d", c.Name, got, want)
+		}
+		next = i + 1
+	}
+	for _, c := range cols[next:] {
+		if c.Required {
+			return fmt.Errorf("required column %s missing", c.Name)
+		}
+	}
+	return nil
+}
+
+// writtenType is the Type a Parquet column type is written for.
+func writtenType(pt parquet.Type) Type {
+	if lt := pt.LogicalType(); lt != nil {
+		switch lt.Value.(type) {
+		case *format.DateType:
+			return Date
+		case *format.TimestampType:
+			return Time
+		}
+	}
+	switch pt.Kind() {
+	case parquet.Boolean:
+		return Bool
+	case parquet.Int32:
+		return Int32
+	case parquet.Int64:
+		return Int
+	}
+	return String
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
 )
 
 // TestRowsFollowSchema: the Row types write exactly the schema's columns, in
@@ -21,44 +20,57 @@ func TestRowsFollowSchema(t *testing.T) {
 		{GameRow{}, GameColumns},
 		{TableRow{}, TableColumns},
 	} {
-		fields := parquet.SchemaOf(tc.row).Fields()
+		s := parquet.SchemaOf(tc.row)
 		name := reflect.TypeOf(tc.row).Name()
-		if len(fields) != len(tc.cols) {
-			t.Fatalf("%s: %d columns, the schema has %d", name, len(fields), len(tc.cols))
+		if err := Conforms(s, tc.cols); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
-		for i, f := range fields {
-			c := tc.cols[i]
-			if f.Name() != c.Name || f.Optional() == c.Required {
-				t.Errorf("%s column %d: %s optional=%v, want %s required=%v", name, i, f.Name(), f.Optional(), c.Name, c.Required)
-			}
-			want := c.Type
-			if want == Code { // result codes are written as text
-				want = String
-			}
-			if got := parquetType(f.Type()); got != want {
-				t.Errorf("%s.%s: type %v, want %v", name, c.Name, got, want)
+		if len(s.Fields()) != len(tc.cols) {
+			t.Errorf("%s: %d columns, the schema has %d", name, len(s.Fields()), len(tc.cols))
+		}
+		for i, f := range s.Fields() {
+			if f.Optional() == tc.cols[i].Required {
+				t.Errorf("%s.%s: optional %v, required %v", name, f.Name(), f.Optional(), tc.cols[i].Required)
 			}
 		}
 	}
 }
 
-// parquetType is the schema Type a Parquet column type stands for.
-func parquetType(pt parquet.Type) Type {
-	if lt := pt.LogicalType(); lt != nil {
-		switch lt.Value.(type) {
-		case *format.DateType:
-			return Date
-		case *format.TimestampType:
-			return Time
+// TestConformsRefuses: what Conforms must catch.
+func TestConformsRefuses(t *testing.T) {
+	type (
+		renamed struct {
+			ID   int64  `parquet:"player"`
+			Name string `parquet:"name"`
+		}
+		swapped struct {
+			Name string `parquet:"name"`
+			ID   int64  `parquet:"player_id"`
+		}
+		optionalID struct {
+			ID   *int64 `parquet:"player_id,optional"`
+			Name string `parquet:"name"`
+		}
+		noName struct {
+			ID int64 `parquet:"player_id"`
+		}
+		textYear struct {
+			ID   int64  `parquet:"player_id"`
+			Name string `parquet:"name"`
+			Year string `parquet:"birth_year"`
+		}
+		enough struct {
+			ID   int64   `parquet:"player_id"`
+			Name string  `parquet:"name"`
+			Club *string `parquet:"club,optional"`
+		}
+	)
+	for _, row := range []any{renamed{}, swapped{}, optionalID{}, noName{}, textYear{}} {
+		if err := Conforms(parquet.SchemaOf(row), PlayerColumns); err == nil {
+			t.Errorf("%T conforms", row)
 		}
 	}
-	switch {
-	case pt.Kind() == parquet.Boolean:
-		return Bool
-	case pt.Kind() == parquet.Int32:
-		return Int32
-	case pt.Kind() == parquet.Int64:
-		return Int
+	if err := Conforms(parquet.SchemaOf(enough{}), PlayerColumns); err != nil {
+		t.Errorf("required columns and one optional: %v", err)
 	}
-	return String
 }

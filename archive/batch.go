@@ -42,6 +42,17 @@ func newBatch(cols []Column) *Batch {
 	return b
 }
 
+// Missing returns the name of the first required column (in column order)
+// that row i leaves empty, "" when none does.
+func (b *Batch) Missing(i int) string {
+	for c, col := range b.cols {
+		if col.Required && b.Nulls[c][i] {
+			return col.Name
+		}
+	}
+	return ""
+}
+
 // Values renders row i as it was read: the CSV row as written, or
 // "column=value;…" for Parquet.
 func (b *Batch) Values(i int) string {

@@ -63,6 +63,31 @@ var (
 	}
 )
 
+// Positions of the columns in GameColumns, as a Batch of games holds them.
+const (
+	GameTournamentID = iota
+	GameRound
+	GameDate
+	GameWhiteID
+	GameBlackID
+	GameWhiteResult
+	GameBlackResult
+	GameWhitePoints
+	GameBlackPoints
+)
+
+// Positions of the columns in TableColumns, as a Batch of tables rows holds them.
+const (
+	TableGameID = iota
+	TableTournamentID
+	TablePlayedAt
+	TablePlayerID
+	TablePlace
+	TableScore
+	TableLeftTable
+	TableStoppedPulka
+)
+
 // FideID is an optional players column that import writes and matches players
 // on; the run does not read it.
 var FideID = Column{"fide_id", Int, false}

@@ -74,3 +74,31 @@ func TestConformsRefuses(t *testing.T) {
 		t.Errorf("required columns and one optional: %v", err)
 	}
 }
+
+// TestColumnPositions: the position constants name the columns they index.
+func TestColumnPositions(t *testing.T) {
+	for _, tc := range []struct {
+		cols []Column
+		pos  map[int]string
+	}{
+		{GameColumns, map[int]string{
+			GameTournamentID: "tournament_id", GameRound: "round", GameDate: "date", GameWhiteID: "white_id",
+			GameBlackID: "black_id", GameWhiteResult: "white_result", GameBlackResult: "black_result",
+			GameWhitePoints: "white_points", GameBlackPoints: "black_points",
+		}},
+		{TableColumns, map[int]string{
+			TableGameID: "game_id", TableTournamentID: "tournament_id", TablePlayedAt: "played_at",
+			TablePlayerID: "player_id", TablePlace: "place", TableScore: "score", TableLeftTable: "left_table",
+			TableStoppedPulka: "stopped_pulka",
+		}},
+	} {
+		if len(tc.pos) != len(tc.cols) {
+			t.Errorf("%d positions for %d columns", len(tc.pos), len(tc.cols))
+		}
+		for i, name := range tc.pos {
+			if tc.cols[i].Name != name {
+				t.Errorf("position %d is %s, the constant names %s", i, tc.cols[i].Name, name)
+			}
+		}
+	}
+}

@@ -35,18 +35,6 @@ import (
 // Memory: about 56 bytes per tables row are held and sorted (a known limit,
 // docs/joker.md §8); Joker archives are far smaller than chess ones.
 
-// Column positions in archive.TableColumns.
-const (
-	tcGame = iota
-	tcTournament
-	tcPlayedAt
-	tcPlayer
-	tcPlace
-	tcScore
-	tcLeft
-	tcPulka
-)
-
 // The accepted span of played_at, in microseconds since 1970-01-01 UTC.
 var (
 	jokerMinTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
@@ -170,8 +158,8 @@ func (r *runner) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, er
 			jr, reason := r.checkTableRow(b, i)
 			if reason != "" {
 				r.arch.reject("tables", b, i, reason)
-				if !b.Nulls[tcGame][i] {
-					tainted[b.Ints[tcGame][i]] = true
+				if !b.Nulls[archive.TableGameID][i] {
+					tainted[b.Ints[archive.TableGameID][i]] = true
 				}
 				continue
 			}
@@ -191,23 +179,21 @@ func (r *runner) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
 	if b.Bad[i] != "" {
 		return jr, b.Bad[i]
 	}
-	for _, c := range []int{tcGame, tcPlayedAt, tcPlayer, tcPlace, tcScore} {
-		if b.Nulls[c][i] {
-			return jr, archive.TableColumns[c].Name + ": missing"
-		}
+	if col := b.Missing(i); col != "" {
+		return jr, col + ": missing"
 	}
 	ints := func(c int) int64 { return b.Ints[c][i] }
-	jr.game, jr.at = ints(tcGame), ints(tcPlayedAt)
+	jr.game, jr.at = ints(archive.TableGameID), ints(archive.TablePlayedAt)
 	if jr.at < jokerMinTime || jr.at >= jokerMaxTime {
 		// A typo such as year 20250 would otherwise ask for a list per month
 		// up to it.
 		return jr, fmt.Sprintf("played_at: %s is outside the years 1900–2199", fmtMicros(jr.at))
 	}
-	if jr.player = r.arch.Players.Index(ints(tcPlayer)); jr.player < 0 {
-		return jr, fmt.Sprintf("unknown player %d", ints(tcPlayer))
+	if jr.player = r.arch.Players.Index(ints(archive.TablePlayerID)); jr.player < 0 {
+		return jr, fmt.Sprintf("unknown player %d", ints(archive.TablePlayerID))
 	}
-	if !b.Nulls[tcTournament][i] {
-		id := ints(tcTournament)
+	if !b.Nulls[archive.TableTournamentID][i] {
+		id := ints(archive.TableTournamentID)
 		ti := r.arch.TournamentIndex(id)
 		if ti < 0 {
 			return jr, fmt.Sprintf("unknown tournament %d", id)
@@ -217,20 +203,20 @@ func (r *runner) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
 		}
 		jr.tour = int32(ti)
 	}
-	if s := ints(tcScore); s < math.MinInt32 || s > math.MaxInt32 {
+	if s := ints(archive.TableScore); s < math.MinInt32 || s > math.MaxInt32 {
 		return jr, fmt.Sprintf("score: %d is out of range", s)
 	}
-	jr.score = int32(ints(tcScore))
+	jr.score = int32(ints(archive.TableScore))
 	// Out-of-range places and pulkas are game-level problems (Validate names
 	// them); they are clamped so that they stay out of range.
-	jr.place = int32(max(-1, min(ints(tcPlace), 99)))
-	if !b.Nulls[tcPulka][i] {
-		jr.pulka = int32(max(-1, min(ints(tcPulka), 99)))
-		if ints(tcPulka) < 0 {
+	jr.place = int32(max(-1, min(ints(archive.TablePlace), 99)))
+	if !b.Nulls[archive.TableStoppedPulka][i] {
+		jr.pulka = int32(max(-1, min(ints(archive.TableStoppedPulka), 99)))
+		if ints(archive.TableStoppedPulka) < 0 {
 			jr.pulka = -2 // given but negative; -1 means null
 		}
 	}
-	jr.left = !b.Nulls[tcLeft][i] && ints(tcLeft) != 0
+	jr.left = !b.Nulls[archive.TableLeftTable][i] && ints(archive.TableLeftTable) != 0
 	return jr, ""
 }
 

@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -84,15 +83,7 @@ func TestParquetPagesReadAlike(t *testing.T) {
 func writeParquetFile[T any](t *testing.T, dir, name string, rows []T, opts ...parquet.WriterOption) {
 	t.Helper()
 	opts = append([]parquet.WriterOption{parquet.PageBufferSize(1000), parquet.MaxRowsPerRowGroup(7000)}, opts...)
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf, opts...)
-	if _, err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), parquetBytes(t, rows, opts...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

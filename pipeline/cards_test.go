@@ -116,3 +116,17 @@ func TestCardsFile(t *testing.T) {
 			len(got), len(ref), len(want))
 	}
 }
+
+// parquetBytes writes rows as Parquet bytes.
+func parquetBytes[T any](tb testing.TB, rows []T, opts ...parquet.WriterOption) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[T](&buf, opts...)
+	if _, err := w.Write(rows); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}

@@ -11,11 +11,6 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// fastPages lets integer and result-code columns be read straight from page
-// data; off, every value goes through parquet.Value (the test that compares the
-// two turns it off).
-var fastPages = true
-
 type parquetSource struct {
 	f          fs.File
 	pf         *parquet.File
@@ -193,7 +188,10 @@ func guard(err *error) {
 	}
 }
 
-func newParquetSource(f fs.File, cols []Column) (_ *parquetSource, err error) {
+// newParquetSource opens a Parquet file of the table with columns cols. With
+// valueByValue, every value goes through parquet.Value, never straight from
+// page data (the test that compares the two paths sets it).
+func newParquetSource(f fs.File, cols []Column, valueByValue bool) (_ *parquetSource, err error) {
 	defer guard(&err)
 	ra, ok := f.(io.ReaderAt)
 	if !ok {
@@ -248,7 +246,7 @@ func newParquetSource(f fs.File, cols []Column) (_ *parquetSource, err error) {
 		s.kinds = append(s.kinds, t.Kind())
 		s.dateFromTS = append(s.dateFromTS, sp.Type == Date && isTS)
 		plainInt := (sp.Type == Int || sp.Type == Int32 || sp.Type == Date) && !isTS && (t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64)
-		s.fast = append(s.fast, fastPages && leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.Type == Code && t.Kind() == parquet.ByteArray))
+		s.fast = append(s.fast, !valueByValue && leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.Type == Code && t.Kind() == parquet.ByteArray))
 	}
 	if err := checkPages(ra, st.Size(), pf, s.leaves); err != nil {
 		return nil, err

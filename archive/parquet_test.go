@@ -35,9 +35,8 @@ func TestParquetPagesReadAlike(t *testing.T) {
 	dir := t.TempDir()
 	writeParquetFile(t, dir, "games.parquet", rows, parquet.PageBufferSize(700), parquet.MaxRowsPerRowGroup(9000))
 	read := func(fast bool) []string {
-		defer func(old bool) { fastPages = old }(fastPages)
-		fastPages = fast
 		tr := NewReader(os.DirFS(dir), []string{"games.parquet"}, GameColumns)
+		tr.valueByValue = !fast
 		defer tr.Close()
 		var out []string
 		for tr.Next() {

@@ -20,6 +20,8 @@ type Reader struct {
 	cols  []Column
 	b     *Batch
 
+	valueByValue bool // Parquet: never read values straight from page data
+
 	fi      int // next file
 	cur     source
 	file    string // the open file
@@ -84,7 +86,7 @@ func (r *Reader) Next() bool {
 			}
 			name := r.files[r.fi]
 			r.fi++
-			if r.cur, r.err = openSource(r.fsys, name, r.cols); r.err != nil {
+			if r.cur, r.err = openSource(r.fsys, name, r.cols, r.valueByValue); r.err != nil {
 				return false
 			}
 			r.file, r.nextRow = name, 1
@@ -159,7 +161,7 @@ func (r *Reader) Close() {
 	}
 }
 
-func openSource(fsys fs.FS, name string, cols []Column) (source, error) {
+func openSource(fsys fs.FS, name string, cols []Column, valueByValue bool) (source, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", name, err)
@@ -172,7 +174,7 @@ func openSource(fsys fs.FS, name string, cols []Column) (source, error) {
 		}
 		return s, nil
 	}
-	s, err := newParquetSource(f, cols)
+	s, err := newParquetSource(f, cols, valueByValue)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)

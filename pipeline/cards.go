@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -126,7 +127,7 @@ func (c *cardCols) reset() {
 type cardWriter struct {
 	f       *outFile
 	w       *parquet.GenericWriter[cardRow]
-	players *Players
+	players *archive.Players
 	kind    string    // the period kind
 	buf     *cardCols // the row group being filled
 	full    chan *cardCols
@@ -136,7 +137,7 @@ type cardWriter struct {
 }
 
 // newCardWriter creates cards.parquet in stage.
-func newCardWriter(stage *staging, players *Players, kind string) (*cardWriter, error) {
+func newCardWriter(stage *staging, players *archive.Players, kind string) (*cardWriter, error) {
 	f, err := stage.create("cards.parquet")
 	if err != nil {
 		return nil, err
@@ -187,7 +188,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 
 // add appends a row per card. The columns are extended once and filled by
 // index, column group by column group: cheaper than an append per value.
-func (b *cardCols) add(players *Players, period string, tournament int64, end int32, cards []rating.Card) {
+func (b *cardCols) add(players *archive.Players, period string, tournament int64, end int32, cards []rating.Card) {
 	n := len(cards)
 	// The registry lookups, in a loop of their own: in a big registry they
 	// miss the cache, and so their misses overlap.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/rating"
@@ -134,7 +135,7 @@ const listChunk = 4096
 // is scratch. Entries and players are read in rank order, at random places in
 // memory: each kind of read has a loop of its own, so that the processor
 // overlaps the cache misses of many rows.
-func listRows(ps *Players, rows []listRow, changes []int32, ents []listEntry, l *listData, order []int32, first int) {
+func listRows(ps *archive.Players, rows []listRow, changes []int32, ents []listEntry, l *listData, order []int32, first int) {
 	ents = ents[:len(rows)]
 	for i := range ents {
 		ents[i] = l.entries[order[first+i]]
@@ -228,7 +229,7 @@ const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k
 
 // writeList sorts a list and writes it as CSV and Parquet (and Arrow IPC with
 // arrow), a chunk of rows at a time. It runs in a pool job.
-func writeList(stage *staging, players *Players, label string, l *listData, arrow bool) error {
+func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
 	order := rankOrder(l.entries)
 	lf, err := createList(stage, "lists/"+label, listHeader, appendListCSV)
 	if err != nil {

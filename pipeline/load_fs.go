@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -15,6 +16,6 @@ func ForEachTournamentFS(ctx context.Context, fsys fs.FS, fn func(*tiebreak.Tour
 
 // LoadArchive opens the archive in fsys and loads its small tables (players
 // and tournaments); rejected rows are left out. The games are not read.
-func LoadArchive(ctx context.Context, fsys fs.FS) (*Archive, error) {
-	return openArchive(ctx, fsys, newRejectSink(nil), nil)
+func LoadArchive(ctx context.Context, fsys fs.FS) (*archive.Archive, error) {
+	return archive.Load(ctx, fsys, func(archive.RowError) {}, nil)
 }

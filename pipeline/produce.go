@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
 // gameRow is one validated games row, compact, waiting for its tournament.
@@ -21,7 +23,7 @@ type gameRow struct {
 
 // takeFunc receives one complete tournament's valid games rows, in rating
 // order; the rows are the receiver's from then on.
-type takeFunc func(ctx context.Context, t *Tournament, rows []gameRow) error
+type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow) error
 
 // producer is the first stage of a run. It reads the games table, checks each
 // row, holds the valid ones with their tournament, and hands a tournament's
@@ -29,7 +31,7 @@ type takeFunc func(ctx context.Context, t *Tournament, rows []gameRow) error
 // complete: so memory grows with the tournaments waiting for an earlier one,
 // not with the games already rated.
 type producer struct {
-	arch      *Archive
+	arch      *runArchive
 	order     []int   // tournament positions in rating order
 	next      int     // the position in order to hand on next
 	remaining []int64 // per tournament: its rows not read yet (pass one counted them)
@@ -52,24 +54,24 @@ type pairScratch struct {
 // the tournament_id column alone, so that a tournament is known to be complete
 // the moment its last row has been read. It needs a's tournaments, not its
 // players (it runs while they load).
-func (p *producer) countGames(ctx context.Context, a *Archive) error {
+func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
 	p.remaining = make([]int64, len(a.Tournaments))
 	if len(a.GameFiles) == 0 {
 		return nil
 	}
-	tr := openTable(a.FS, a.GameFiles, gameCols[:1])
+	tr := archive.NewReader(a.FS, a.GameFiles, archive.GameColumns[:1])
 	defer tr.Close()
 	for tr.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		b := tr.Batch()
-		p.gameRows += int64(b.n)
-		for i := 0; i < b.n; i++ {
-			if b.nulls[0][i] {
+		p.gameRows += int64(b.N)
+		for i := 0; i < b.N; i++ {
+			if b.Nulls[0][i] {
 				continue
 			}
-			if ti := a.TournamentIndex(b.ints[0][i]); ti >= 0 {
+			if ti := a.TournamentIndex(b.Ints[0][i]); ti >= 0 {
 				p.remaining[ti]++
 			}
 		}
@@ -79,7 +81,7 @@ func (p *producer) countGames(ctx context.Context, a *Archive) error {
 
 // open takes the loaded archive: it puts the tournaments in rating order
 // (end date, start date, id).
-func (p *producer) open(a *Archive) {
+func (p *producer) open(a *runArchive) {
 	p.arch = a
 	ts := a.Tournaments
 	p.order = make([]int, len(ts))
@@ -121,14 +123,14 @@ func (p *producer) readGames(ctx context.Context, take takeFunc) error {
 		return nil
 	}
 	cnt := p.arch.count("games")
-	tr := openTable(p.arch.FS, p.arch.GameFiles, gameCols)
+	tr := archive.NewReader(p.arch.FS, p.arch.GameFiles, archive.GameColumns)
 	fileIdx := map[string]int32{}
 	for i, f := range p.arch.GameFiles {
 		fileIdx[f] = int32(i)
 	}
 	// Decoding runs one goroutine ahead of validation and rating.
 	pctx, cancel := context.WithCancel(ctx)
-	full, free := tr.prefetch(pctx, 3)
+	full, free := tr.Prefetch(pctx, 3)
 	defer func() {
 		cancel()
 		for range full { // wait for the reading goroutine to stop before closing
@@ -144,16 +146,16 @@ func (p *producer) readGames(ctx context.Context, take takeFunc) error {
 			return err
 		}
 		if p.progress != nil {
-			p.progress.Add(int64(b.n))
+			p.progress.Add(int64(b.N))
 		}
-		fi := fileIdx[b.file]
-		for i := 0; i < b.n; i++ {
+		fi := fileIdx[b.File]
+		for i := 0; i < b.N; i++ {
 			cnt.Read++
 			// Pass one counted this row exactly when its tournament_id decodes to a
 			// known tournament, whatever else is wrong with it.
 			ti := -1
-			if !b.nulls[0][i] {
-				ti = p.arch.TournamentIndex(b.ints[0][i])
+			if !b.Nulls[0][i] {
+				ti = p.arch.TournamentIndex(b.Ints[0][i])
 			}
 			g, reason := p.checkGame(b, i, ti)
 			if reason != "" {
@@ -201,41 +203,41 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 }
 
 // checkGame validates the row-local rules of one games row.
-func (p *producer) checkGame(b *batch, i, ti int) (gameRow, string) {
-	g := gameRow{row: b.first + int64(i), black: -1}
-	if b.bad[i] != "" {
-		return g, b.bad[i]
+func (p *producer) checkGame(b *archive.Batch, i, ti int) (gameRow, string) {
+	g := gameRow{row: b.First + int64(i), black: -1}
+	if b.Bad[i] != "" {
+		return g, b.Bad[i]
 	}
-	if b.nulls[0][i] {
+	if b.Nulls[0][i] {
 		return g, "tournament_id: missing"
 	}
 	if ti < 0 {
-		return g, fmt.Sprintf("unknown tournament %d", b.ints[0][i])
+		return g, fmt.Sprintf("unknown tournament %d", b.Ints[0][i])
 	}
 	t := &p.arch.Tournaments[ti]
 	if t.Discipline == "joker" {
 		return g, fmt.Sprintf("tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
 	}
-	if b.nulls[1][i] {
+	if b.Nulls[1][i] {
 		return g, "round: missing"
 	}
-	round := b.ints[1][i]
+	round := b.Ints[1][i]
 	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
 		return g, fmt.Sprintf("round %d is outside 1–%d", round, t.Rounds)
 	}
 	g.round = int32(round)
-	if b.nulls[3][i] {
+	if b.Nulls[3][i] {
 		return g, "white_id: missing"
 	}
-	if g.white = p.arch.Players.Index(b.ints[3][i]); g.white < 0 {
-		return g, fmt.Sprintf("unknown player %d (white_id)", b.ints[3][i])
+	if g.white = p.arch.Players.Index(b.Ints[3][i]); g.white < 0 {
+		return g, fmt.Sprintf("unknown player %d (white_id)", b.Ints[3][i])
 	}
-	if b.nulls[5][i] {
+	if b.Nulls[5][i] {
 		return g, "white_result: missing"
 	}
-	g.wres = byte(b.ints[5][i])
-	if b.nulls[4][i] { // a bye
-		if !b.nulls[6][i] {
+	g.wres = byte(b.Ints[5][i])
+	if b.Nulls[4][i] { // a bye
+		if !b.Nulls[6][i] {
 			return g, "a bye row (black_id empty) must have an empty black_result"
 		}
 		switch g.wres {
@@ -244,25 +246,25 @@ func (p *producer) checkGame(b *batch, i, ti int) (gameRow, string) {
 			return g, fmt.Sprintf("result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
 		}
 	} else {
-		if g.black = p.arch.Players.Index(b.ints[4][i]); g.black < 0 {
-			return g, fmt.Sprintf("unknown player %d (black_id)", b.ints[4][i])
+		if g.black = p.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
+			return g, fmt.Sprintf("unknown player %d (black_id)", b.Ints[4][i])
 		}
 		if g.black == g.white {
-			return g, fmt.Sprintf("player %d is paired against himself", b.ints[3][i])
+			return g, fmt.Sprintf("player %d is paired against himself", b.Ints[3][i])
 		}
-		if b.nulls[6][i] {
+		if b.Nulls[6][i] {
 			return g, "black_result: missing"
 		}
-		g.bres = byte(b.ints[6][i])
+		g.bres = byte(b.Ints[6][i])
 		if !mirrored(g.wres, g.bres) {
 			return g, fmt.Sprintf("results %q and %q do not mirror", g.wres, g.bres)
 		}
 	}
-	if !b.nulls[7][i] || !b.nulls[8][i] {
-		if b.nulls[7][i] || b.nulls[8][i] && g.black >= 0 {
+	if !b.Nulls[7][i] || !b.Nulls[8][i] {
+		if b.Nulls[7][i] || b.Nulls[8][i] && g.black >= 0 {
 			return g, "white_points and black_points: give both or neither"
 		}
-		g.hasPts, g.wpts, g.bpts = true, int32(b.ints[7][i]), int32(b.ints[8][i])
+		g.hasPts, g.wpts, g.bpts = true, int32(b.Ints[7][i]), int32(b.Ints[8][i])
 	}
 	return g, ""
 }
@@ -278,7 +280,7 @@ func mirrored(w, b byte) bool {
 
 // checkPairings rejects rows that pair a player twice in one round (the later
 // row, in file order) and returns the rest.
-func (p *producer) checkPairings(t *Tournament, rows []gameRow) []gameRow {
+func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRow {
 	sc := &p.pairs
 	ps := sc.players[:0]
 	defer func() { sc.players = ps[:0] }()
@@ -337,7 +339,7 @@ func (p *producer) checkPairings(t *Tournament, rows []gameRow) []gameRow {
 }
 
 // gameValues renders a kept row for rejects.csv (the raw text is not kept).
-func gameValues(players *Players, t *Tournament, g *gameRow) string {
+func gameValues(players *archive.Players, t *archive.Tournament, g *gameRow) string {
 	p := players.ID
 	s := fmt.Sprintf("tournament_id=%d;round=%d;white_id=%d;black_id=", t.ID, g.round, p[g.white])
 	if g.black >= 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -12,7 +13,7 @@ import (
 // the periods that end before it (their lists go to the sink), rates it, and
 // hands its cards and its standings input to the sink.
 type rater struct {
-	players     *Players
+	players     *archive.Players
 	st          *rating.State
 	rules       rating.RuleSet
 	def         *rating.Definition
@@ -55,7 +56,7 @@ func (w *window) contains(key int) bool {
 
 // newRater makes the rule set of opt for a's players and plans the periods of
 // the tournaments in order (rating order).
-func newRater(opt *Options, a *Archive, order []int, sum *Summary) (*rater, error) {
+func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, error) {
 	def, err := opt.Rules.definition()
 	if err != nil {
 		return nil, err
@@ -94,10 +95,10 @@ func newRater(opt *Options, a *Archive, order []int, sum *Summary) (*rater, erro
 }
 
 // rates tells whether the rule set rates a tournament.
-func rates(t *Tournament) bool { return t.Rated && t.Discipline == "chess" }
+func rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
 
 // tournament takes one complete tournament from the producer (a takeFunc).
-func (r *rater) tournament(ctx context.Context, t *Tournament, rows []gameRow) error {
+func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
 	rated := rates(t)
 	if rated {

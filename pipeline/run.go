@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -44,21 +45,21 @@ type Options struct {
 
 // Summary is summary.json: what was read, used, rejected and written.
 type Summary struct {
-	Archive          string                 `json:"archive"`
-	Rules            string                 `json:"rules"`
-	Period           string                 `json:"period"`
-	RowsRead         int64                  `json:"rows_read"`
-	RowsUsed         int64                  `json:"rows_used"`
-	RowsRejected     int64                  `json:"rows_rejected"`
-	Tables           map[string]*TableCount `json:"tables"`
-	Tournaments      int                    `json:"tournaments"`
-	TournamentsRated int                    `json:"tournaments_rated"`
-	GamesRated       int64                  `json:"player_games_rated"`
-	StandingsWritten int                    `json:"standings_written"`
-	Lists            int                    `json:"lists"`
-	FirstList        string                 `json:"first_list"`
-	LastList         string                 `json:"last_list"`
-	PlayersListed    int                    `json:"players_listed"`
+	Archive          string                         `json:"archive"`
+	Rules            string                         `json:"rules"`
+	Period           string                         `json:"period"`
+	RowsRead         int64                          `json:"rows_read"`
+	RowsUsed         int64                          `json:"rows_used"`
+	RowsRejected     int64                          `json:"rows_rejected"`
+	Tables           map[string]*archive.TableCount `json:"tables"`
+	Tournaments      int                            `json:"tournaments"`
+	TournamentsRated int                            `json:"tournaments_rated"`
+	GamesRated       int64                          `json:"player_games_rated"`
+	StandingsWritten int                            `json:"standings_written"`
+	Lists            int                            `json:"lists"`
+	FirstList        string                         `json:"first_list"`
+	LastList         string                         `json:"last_list"`
+	PlayersListed    int                            `json:"players_listed"`
 	// RuleSet are the rule set's own fields (the school system's stage), in
 	// summary.json between players_listed and reject_kinds.
 	RuleSet     []rating.SummaryField `json:"-"`
@@ -249,7 +250,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		opt.Log.Warn("games of already listed periods changed since their lists were written (late or corrected reports): rerun with --from the first of them",
 			"periods", sum.StalePeriods)
 	}
-	sum.Tables = arch.counts
+	sum.Tables = arch.Counts
 	for _, c := range sum.Tables {
 		sum.RowsRead += c.Read
 		sum.RowsUsed += c.Used

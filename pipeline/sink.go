@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -20,10 +21,10 @@ type sink interface {
 	// start starts the sink's goroutines in g, for the archive's players. A
 	// run that resumes keeps the outputs of the periods before keepBefore (a
 	// label) from the earlier run ("" for none).
-	start(ctx context.Context, g *errgroup.Group, players *Players, keepBefore string) error
+	start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error
 	// tournament takes a tournament with games: its rows, with the players'
 	// ratings at its start, for the standings.
-	tournament(ctx context.Context, t *Tournament, rows []gameRow) error
+	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error
 	// cards takes audit rows of period key: of a tournament, or of a period's
 	// close (tournament 0, end the period's last day).
 	cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error
@@ -44,13 +45,15 @@ type sink interface {
 // validateSink keeps nothing: a run that only checks the archive.
 type validateSink struct{}
 
-func (validateSink) start(context.Context, *errgroup.Group, *Players, string) error { return nil }
-func (validateSink) tournament(context.Context, *Tournament, []gameRow) error       { return nil }
-func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error  { return nil }
-func (validateSink) jokerCards(context.Context, []jokerCardRow) error               { return nil }
-func (validateSink) jokerList(context.Context, string, []jokerListRow) error        { return nil }
-func (validateSink) close(context.Context, bool) error                              { return nil }
-func (validateSink) finish(*Summary) error                                          { return nil }
+func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, string) error {
+	return nil
+}
+func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow) error { return nil }
+func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error    { return nil }
+func (validateSink) jokerCards(context.Context, []jokerCardRow) error                 { return nil }
+func (validateSink) jokerList(context.Context, string, []jokerListRow) error          { return nil }
+func (validateSink) close(context.Context, bool) error                                { return nil }
+func (validateSink) finish(*Summary) error                                            { return nil }
 func (validateSink) list(context.Context, string, *listData, func() (*savedState, error)) error {
 	return nil
 }
@@ -60,17 +63,17 @@ func (validateSink) list(context.Context, string, *listData, func() (*savedState
 type callbackSink struct {
 	validateSink
 	fn      func(*tiebreak.Tournament) error
-	players *Players
+	players *archive.Players
 	local   []int32 // standingsInput's slots
 }
 
-func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *Players, keepBefore string) error {
+func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
 	s.players, s.local = players, newLocal(len(players.ID))
 	return nil
 }
 
 // tournament hands fn a view of its own: fn may keep it.
-func (s *callbackSink) tournament(ctx context.Context, t *Tournament, rows []gameRow) error {
+func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
 	return s.fn(standingsInput(s.players, t, rows, &standingsScratch{local: s.local}))
 }
 
@@ -79,7 +82,7 @@ func (s *callbackSink) tournament(ctx context.Context, t *Tournament, rows []gam
 // whose small files one file writer creates.
 type writeSink struct {
 	stage     *staging
-	players   *Players
+	players   *archive.Players
 	opt       *Options
 	cardW     *cardWriter
 	jokerW    *jokerCardWriter
@@ -95,7 +98,7 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 	return &writeSink{stage: stage, opt: opt}
 }
 
-func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *Players, keepBefore string) error {
+func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
 	s.players = players
 	n := len(players.ID)
 	s.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
@@ -143,7 +146,7 @@ func (s *writeSink) submit(ctx context.Context, job func() error) error {
 
 // standingsJob is a tournament whose standings are to be written.
 type standingsJob struct {
-	t    *Tournament
+	t    *archive.Tournament
 	rows []gameRow
 }
 
@@ -151,7 +154,7 @@ type standingsJob struct {
 // job per tournament would wake a worker up for every small tournament.
 const standingsBatch = 16
 
-func (s *writeSink) tournament(ctx context.Context, t *Tournament, rows []gameRow) error {
+func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
 	s.standings++
 	s.pending = append(s.pending, standingsJob{t, rows})
 	if len(s.pending) == standingsBatch {
@@ -184,7 +187,7 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 
 // appendStandings computes a tournament's standings and adds them to fb as
 // standings/TOURNAMENT_ID.csv (in a pool job).
-func (s *writeSink) appendStandings(fb *fileBatch, tour *Tournament, rows []gameRow) error {
+func (s *writeSink) appendStandings(fb *fileBatch, tour *archive.Tournament, rows []gameRow) error {
 	sc := s.scratch.Get().(*standingsScratch)
 	defer s.scratch.Put(sc)
 	t := standingsInput(s.players, tour, rows, sc)

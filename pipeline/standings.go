@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -27,7 +28,7 @@ type standingsScratch struct {
 // and the start ratings noted in them. Start numbers follow the rating at the
 // start (highest first), then player_id (dense order). The view is built in
 // sc.t, reusing its slices and sc's.
-func standingsInput(players *Players, t *Tournament, rows []gameRow, sc *standingsScratch) *tiebreak.Tournament {
+func standingsInput(players *archive.Players, t *archive.Tournament, rows []gameRow, sc *standingsScratch) *tiebreak.Tournament {
 	local, tt := sc.local, &sc.t
 	*tt = tiebreak.Tournament{
 		ID: t.ID, Name: t.Name, Start: dayTime(t.Start), End: dayTime(t.End), Rounds: int(t.Rounds),

@@ -246,26 +246,6 @@ func (o *outFile) finish() error {
 	return nil
 }
 
-// writeParquet writes rows as one Parquet file through GenericWriter: the
-// outputs are small next to the games, so reflection is fine here. (A writer
-// reused through Reset wrote other bytes for the same rows, depending on its
-// earlier files: tried, and TestDeterminism caught it.)
-func writeParquet[T any](s *staging, rel string, rows []T) error {
-	o, err := s.create(rel)
-	if err != nil {
-		return err
-	}
-	defer o.abort()
-	w := parquet.NewGenericWriter[T](o, outputOptions...)
-	if _, err := w.Write(rows); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	return o.finish()
-}
-
 // outputOptions are the writer options of every Parquet output: Snappy; no
 // statistics in data page headers (readers use the page index and the column
 // chunk statistics, which stay); and no page bounds for the text columns

@@ -53,7 +53,7 @@ func ruleSetNames() string {
 // DefaultRules returns the named registered rule set with its default settings.
 func DefaultRules(name string) (Rules, error) {
 	if name == "" {
-		name = "school"
+		name = rating.Default().Name
 	}
 	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: rating.DefaultJokerRules()}
 	if _, err := r.definition(); err != nil {
@@ -105,7 +105,7 @@ func ParseRules(name string, data []byte) (Rules, error) {
 	}
 	r.fromDocument(doc)
 	if r.Base == "" {
-		r.Base = "school"
+		r.Base = rating.Default().Name
 	}
 	for _, d := range rating.Definitions() {
 		if err := r.sets[d.Name].Check(); err != nil {

@@ -102,6 +102,10 @@ func Lookup(name string) (*Definition, bool) {
 	return nil, false
 }
 
+// Default is the rule set a run uses when none is named: the first
+// registered (school).
+func Default() *Definition { return registry[0] }
+
 // Definitions returns every registered rule set, in registration order (the
 // built-in ones first: school, fide).
 func Definitions() []*Definition { return registry }

@@ -146,7 +146,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		r, err = pipeline.LoadRules(*rules)
 		if rulesName == "" {
-			rulesName = "school"
+			rulesName = r.Base
 		}
 	}
 	if err != nil {

@@ -50,8 +50,9 @@ type Fide struct {
 	KNMax       int32 `toml:"kn_max"`
 
 	// Initial ratings (§3): an unrated player's pool of games against rated
-	// opponents (games more than PoolMonths older than the current period drop
-	// out; 0 = never) gives a rating once it holds InitialGames games.
+	// opponents (it spans at most PoolMonths consecutive periods: a game taken
+	// in by list G drops out at list L once L − G ≥ PoolMonths; 0 = never)
+	// gives a rating once it holds InitialGames games.
 	// InitialMethod "draws": HypotheticalDraws draws against opponents rated
 	// HypotheticalRating are added and Ru = Ra + dp(p); "step": Ru = Ra + dp(p)
 	// below 50%, Ra + StepPerPoint per point above 50% otherwise. Ru is at most
@@ -545,7 +546,7 @@ func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, y
 func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 	pool := r.pool[p][:0]
 	for _, g := range r.pool[p] {
-		if f.PoolMonths == 0 || int32(cur)-g.period <= f.PoolMonths {
+		if f.PoolMonths == 0 || int32(cur)-g.period < f.PoolMonths { // lists cur−PoolMonths+1 … cur
 			pool = append(pool, g)
 		}
 	}

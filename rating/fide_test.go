@@ -426,17 +426,19 @@ func TestFidePoolBelow1400KeepsPooling(t *testing.T) {
 }
 
 func TestFidePoolExpiry(t *testing.T) {
-	// U plays 4 games against 1600s (2 points) in January 2023 (the February 2023
-	// list) and one draw against a 1600 later. 26 months after: n = 5, W = 2.5,
-	// Ra = (8000 + 3600)/7 = 1657.14 → 1657, p = 3.5/7 = .50 → 1657.
-	// 27 months after: the 4 games dropped out, 1 game: unrated.
+	// U plays 4 games against 1600s (2 points) in January 2023 (taken in by the
+	// February 2023 list) and one draw against a 1600 later. The pool spans at
+	// most 26 periods: at the close of list L it holds the games of lists
+	// L−25 … L. At 2025-03 (L − G = 25): n = 5, W = 2.5, Ra = (8000 + 3600)/7 =
+	// 1657.14 → 1657, p = 3.5/7 = .50 → 1657. At 2025-04 (L − G = 26) the 4
+	// games have dropped out, 1 game: unrated.
 	tests := []struct {
 		name      string
 		end, list string
 		rated     bool
 	}{
-		{"26 months", "2025-03-15", "2025-04", true},  // 2025-04 − 2023-02 = 26 periods
-		{"27 months", "2025-04-15", "2025-05", false}, // 27 > 26
+		{"L − G = 25", "2025-02-15", "2025-03", true},
+		{"L − G = 26", "2025-03-15", "2025-04", false},
 	}
 	for _, tt := range tests {
 		w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})

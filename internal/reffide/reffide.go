@@ -314,7 +314,7 @@ type Stats struct {
 	Initial2200  int // initial ratings capped at 2200
 	InitialLow   int // closes where a pool of ≥ 5 gave Ru < 1400
 	ZeroFirst    int // first tournaments scored zero and disregarded
-	Expired      int // pooled games dropped after 26 months
+	Expired      int // pooled games dropped out of the 26-period span
 	Inactive     int // list rows flagged i
 	CrossPeriods int // tournaments rated in a later list than their end month + 1
 }
@@ -553,7 +553,7 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 		}
 		var kept []poolGame
 		for _, g := range p.pool {
-			if int(m-g.list) <= 26 {
+			if int(m-g.list) < 26 { // at most 26 consecutive periods: lists m−25 … m
 				kept = append(kept, g)
 			} else {
 				st.Expired++
@@ -690,10 +690,10 @@ func WriteEdgeArchive(dir string) error {
 	// The 2650 exemption: the September and October 2025 periods.
 	add(6, "2025-09-08", "2025-09-10", draw(1, 2))
 	add(7, "2025-10-08", "2025-10-10", draw(1, 2))
-	// Newbie's pool: the 2025 games expire.
-	add(8, "2027-05-10", "2027-05-12", draw(9, 7), draw(9, 6))
-	add(9, "2027-06-10", "2027-06-12", win(7, 9), draw(9, 6))
-	add(10, "2027-07-10", "2027-07-12", draw(9, 7))
+	// Newbie's pool: the 2025 games expire, each at L − G = 26.
+	add(8, "2027-04-10", "2027-04-12", draw(9, 7), draw(9, 6))
+	add(9, "2027-05-10", "2027-05-12", win(7, 9), draw(9, 6))
+	add(10, "2027-06-10", "2027-06-12", draw(9, 7))
 	for name, s := range map[string]string{"players.csv": players, "tournaments.csv": tours.String(), "games.csv": games.String()} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
 			return err

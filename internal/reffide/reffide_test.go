@@ -193,8 +193,8 @@ func TestEdgeArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lists) != 32 || lists["2025-01"] == nil || lists["2027-08"] == nil {
-		t.Errorf("%d lists, want 2025-01 … 2027-08 (32)", len(lists))
+	if len(lists) != 31 || lists["2025-01"] == nil || lists["2027-07"] == nil {
+		t.Errorf("%d lists, want 2025-01 … 2027-07 (31)", len(lists))
 	}
 	type check struct {
 		month, id, want string // want: name,rating,change,games_period,games_total,k,category,flags; "" = not listed
@@ -248,7 +248,7 @@ func TestEdgeArchive(t *testing.T) {
 		// JustBelow (first tournament: a draw with unrated Exact): 0 of 5 vs 1622 ×3,
 		// 1694, 1795: Ra 11955/7 → 1708, p 1/7 → 0.14, −309 → 1399: not listed.
 		{"2025-07", "16", "", "Ru = 1399"},
-		{"2027-08", "16", "", "still unrated: the pool gives 1399 at every close"},
+		{"2027-07", "16", "", "still unrated: the pool gives 1399 at every close"},
 		{"2025-07", "3", "Idle,1390,0,0,30,20,,", "games against an unrated player change nothing"},
 		// September 2025 period: Top 2691 = Mid 2215, D 476 capped → 0.92: 10 × −0.42 → −4.
 		{"2025-10", "1", "Top,2687,-4,1,32,10,,", "cap before October 2025"},
@@ -266,12 +266,13 @@ func TestEdgeArchive(t *testing.T) {
 		{"2026-07", "11", "ForfeitFirst,1454,0,0,8,40,,i", ""},
 		{"2026-10", "1", "Top,2682,0,0,33,10,,", ""},
 		{"2026-11", "1", "Top,2682,0,0,33,10,,i", ""},
-		// Newbie: 2025-03 games drop at 2027-06 (27 > 26), the 2025-04 game at 2027-07:
-		// 3, then 4 games; at 2027-08 five: ½, ½, 0, ½, ½ vs 1694 ×3, 1622 ×2:
-		// Ra 11926/7 → 1704, p 3/7 → 0.43, −50 → 1654.
-		{"2027-06", "9", "", "pool of 3 after expiry"},
-		{"2027-07", "9", "", "pool of 4 after expiry"},
-		{"2027-08", "9", "Newbie,1654,,0,5,40,,new", ""},
+		// Newbie: the two games of list 2025-03 drop at 2027-05 (L − G = 26), the
+		// game of 2025-04 at 2027-06: 3, then 4 games (kept one period longer,
+		// 2027-05 would hold 5); at 2027-07 five: ½, ½, 0, ½, ½ vs 1694 ×3,
+		// 1622 ×2: Ra 11926/7 → 1704, p 3/7 → 0.43, −50 → 1654.
+		{"2027-05", "9", "", "pool of 3 after expiry"},
+		{"2027-06", "9", "", "pool of 4 after expiry"},
+		{"2027-07", "9", "Newbie,1654,,0,5,40,,new", ""},
 	} {
 		got, ok := rows(t, lists, c.month)[c.id]
 		if !ok {

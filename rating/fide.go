@@ -68,8 +68,9 @@ type Fide struct {
 	PoolMonths           int32  `toml:"pool_months"`
 	ZeroFirstDisregarded bool   `toml:"zero_first_disregarded"`
 
-	// Floor: a rating that falls below it is removed (§4), and an initial
-	// rating below it is not given (§3).
+	// Floor: a rating that falls below it is removed (§4), an initial rating
+	// below it is not given (§3), and a starting Elo below it is not a rating
+	// (§5; this setting, whatever Version says).
 	Floor int32 `toml:"floor"`
 	// InactiveMonths: no rated game in this many periods up to and including
 	// the one just rated flags the player "i" (0 = never).
@@ -334,13 +335,14 @@ type fideGame struct {
 }
 
 // NewFideRater returns a rater for st's players and puts the starting list in
-// st (§5): a player with a FIDE Elo is rated with it and StartGames games.
+// st (§5): a player with a FIDE Elo of at least Floor is rated with it and
+// StartGames games; one below Floor starts unrated, like a player without one.
 func NewFideRater(f Fide, st *State) *FideRater {
 	n := len(st.Rated)
 	r := &FideRater{F: f, reached: make([]bool, n), seen: make([]bool, n), lastPlayed: make([]int32, n),
 		pool: make([][]fideGame, n), inPool: make([]bool, n), mark: make([]int8, n)}
 	for p, elo := range st.Elo {
-		if elo > 0 {
+		if elo > 0 && elo >= f.Floor {
 			st.Rated[p], st.Rating[p], st.GamesTotal[p] = true, elo, f.StartGames
 			r.reached[p], r.seen[p] = elo >= f.HighRating, true
 		}

@@ -506,6 +506,29 @@ func TestFideFloor(t *testing.T) {
 	w.want(0, true, 1657, 36)
 }
 
+func TestFideStartBelowFloor(t *testing.T) {
+	// §5: a starting fide_rating below 1400 is below the floor. 0 (1399) starts
+	// unrated like a player without one: not listed, no games, and its games
+	// against 2 (1600) are pooled and do not move 2. 1 (exactly 1400) is rated.
+	// January: 0 plays five 1600s, 2½ points: Ra = (8000 + 3600)/7 = 1657.14 →
+	// 1657, p = 3.5/7 = .50 → dp 0 → 1657 on the February list, 5 games.
+	w := newFideWorld(t, DefaultFide(), fp{1399, 0}, fp{1400, 0}, fp{1600, 0})
+	w.close("2025-01")
+	w.want(0, false, 0, 0)
+	w.want(1, true, 1400, 30)
+	if listed, _, _ := w.info(0); listed {
+		t.Error("a starting 1399 is listed")
+	}
+	w.endPeriod()
+	w.play("2025-01-15", "2025-02", g(0, 2, 2), g(2, 0, 2), g(0, 2, 1), g(2, 0, 0), g(0, 2, 0))
+	w.close("2025-02")
+	w.want(0, true, 1657, 5)
+	w.want(2, true, 1600, 30)
+	if c := w.periodCard(0); c.Reason != ReasonFideInitial || c.Games != 5 {
+		t.Errorf("initial card of 0 = %+v", c)
+	}
+}
+
 func TestFideInactive(t *testing.T) {
 	// 0 and 1 are rated at the start (the first list, 2025-01, counts as
 	// played). 1 plays 2 in January (the 2025-02 list). Flag "i" when the 12

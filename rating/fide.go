@@ -303,7 +303,7 @@ type FideRater struct {
 	F Fide
 
 	reached    []bool  // published rating has reached HighRating
-	seen       []bool  // has played a first tournament (or was rated at the start)
+	seen       []bool  // has had a first tournament (met a rated opponent over the board) or was rated at the start
 	lastPlayed []int32 // month key of the last list with a rated game
 	pool       [][]fideGame
 	inPool     []bool
@@ -383,15 +383,6 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 	period := int32(monthKey(r.ListDay(ev.End)))
 	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
 	for _, g := range ev.Games {
-		if g.Black < 0 {
-			continue // a bye: no game, and not a "first tournament" (docs/fide.md)
-		}
-		for _, p := range [2]int32{g.White, g.Black} {
-			if !r.seen[p] && r.mark[p] == 0 {
-				r.mark[p] = 1
-				r.first = append(r.first, p)
-			}
-		}
 		ws, bs, ok := otbScores(&g)
 		if !ok {
 			continue
@@ -407,16 +398,24 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 			r.pending = append(r.pending, b)
 		}
 	}
+	// A player's first tournament is the first in which they met a rated
+	// opponent over the board: the first with a pool candidate (§3).
+	for _, g := range r.pending {
+		if !r.seen[g.p] && r.mark[g.p] == 0 {
+			r.mark[g.p] = 1
+			r.first = append(r.first, g.p)
+		}
+	}
 	// A zero score in the first tournament: its games are disregarded (§3).
 	if r.F.ZeroFirstDisregarded {
 		for _, p := range r.first {
-			n, w2 := int32(0), int32(0)
+			w2 := int32(0)
 			for _, g := range r.pending {
 				if g.p == p {
-					n, w2 = n+1, w2+g.w2
+					w2 += g.w2
 				}
 			}
-			if n > 0 && w2 == 0 {
+			if w2 == 0 {
 				r.mark[p] = 2
 				r.cards = append(r.cards, Card{Player: p, Reason: ReasonFideZeroFirst}) // Games 0: none is rated
 			}

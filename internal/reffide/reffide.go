@@ -456,12 +456,10 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 	}
 	for _, t := range ts {
 		newPool := map[int64][]poolGame{}
-		paired := map[int64]bool{}
 		for _, g := range t.games {
 			if g.bye {
 				continue
 			}
-			paired[g.white], paired[g.black] = true, true
 			ws, okw := score2(g.wr)
 			bs, okb := score2(g.br)
 			if !okw || !okb {
@@ -479,15 +477,13 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 				newPool[g.white] = append(newPool[g.white], poolGame{m, br, ws})
 			}
 		}
-		for id := range paired {
+		// The first tournament is the first in which the player met a rated
+		// opponent over the board: the first with games for the pool.
+		for id, pg := range newPool {
 			p := players[id]
-			if p == nil {
-				continue
-			}
-			pg := newPool[id]
 			if !p.firstDone {
 				p.firstDone = true
-				if !p.everRated && len(pg) > 0 {
+				if !p.everRated {
 					score := 0
 					for _, x := range pg {
 						score += x.w2
@@ -685,9 +681,11 @@ func WriteEdgeArchive(dir string) error {
 	add(14, "2025-03-02", "2025-03-12", win(14, 3), draw(14, 7))
 	add(13, "2025-03-05", "2025-03-12", win(6, 14), win(2, 14), win(7, 14))
 	add(15, "2025-04-08", "2025-04-10", draw(13, 7), win(2, 13))
-	// ForfeitFirst: zero in a tournament that is not the first, then 3 wins.
+	// ForfeitFirst: after the forfeit, a zero in its first tournament over the
+	// board, then ½ of 5 (below 1400), then 3 wins.
 	add(4, "2025-05-08", "2025-05-10", win(3, 11), win(3, 11), win(3, 11), win(6, 11), win(7, 11))
-	add(5, "2025-06-08", "2025-06-10", win(11, 3), win(11, 3), win(11, 3))
+	add(5, "2025-06-08", "2025-06-10", draw(11, 3), win(3, 11), win(3, 11), win(6, 11), win(7, 11))
+	add(20, "2025-07-08", "2025-07-10", win(11, 3), win(11, 3), win(11, 3))
 	// Initial ratings of exactly 1400 (listed) and 1399 (not listed).
 	add(16, "2025-05-12", "2025-05-14", draw(15, 16), win(3, 16))
 	add(17, "2025-06-12", "2025-06-14", draw(15, 3), win(3, 15), win(7, 15), win(7, 15), win(6, 15),

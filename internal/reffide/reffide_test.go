@@ -239,12 +239,14 @@ func TestEdgeArchive(t *testing.T) {
 		// (1½), so the zero in 13 counts: 1400 (1), 1694 (½), 1622, 2215, 1694 (0):
 		// Σ 8625, Ra 1746, p 2.5/7 → 0.36, −102 → 1644.
 		{"2025-04", "14", "OrderB,1644,,0,5,40,,new", "same end date: earlier start first"},
-		// ForfeitFirst: first tournament only a forfeit (rule used up); then 0 of 5 vs
-		// 1400 ×3, 1622, 1694: Ra 11116/7 = 1588, p 1/7 → 0.14, −309 → 1279 < 1400,
-		// still unrated and pooling.
-		{"2025-06", "11", "", "initial below 1400"},
-		// + 3 wins vs 1400: Ra 15316/10 → 1532, p 4/10 = 0.40 → −72 → 1460; 8 games.
-		{"2025-07", "11", "ForfeitFirst,1460,,0,8,40,,new", "the pool kept growing"},
+		// ForfeitFirst: its first tournament with a game over the board against a
+		// rated opponent is 4 (the forfeit of 1 is none): 0 of 5, disregarded. Then ½
+		// of 5 vs 1400 ×3, 1622, 1694: Ra 11116/7 = 1588, p 1.5/7 → 0.21, −230 →
+		// 1358 < 1400, still unrated and pooling.
+		{"2025-06", "11", "", "zero-score first tournament: nothing pooled"},
+		{"2025-07", "11", "", "initial below 1400"},
+		// + 3 wins vs 1400: Ra 15316/10 → 1532, p 4.5/10 = 0.45 → −36 → 1496; 8 games.
+		{"2025-08", "11", "ForfeitFirst,1496,,0,8,40,,new", "the pool kept growing"},
 		// Exact: ½ of 5 vs 1400 ×2, 1694 ×2, 1622: Ra 11410/7 = 1630, p 1.5/7 → 0.21,
 		// −230 → 1400: listed.
 		{"2025-07", "15", "Exact,1400,,0,5,40,,new", "Ru = 1400 is enough"},
@@ -254,11 +256,13 @@ func TestEdgeArchive(t *testing.T) {
 		{"2025-07", "16", "", "Ru = 1399"},
 		{"2027-07", "16", "", "still unrated: the pool gives 1399 at every close"},
 		{"2025-07", "3", "Idle,1400,0,0,30,20,,", "games against an unrated player change nothing"},
-		// Under (first tournament: a draw with unrated Newbie) pools 0 of 2 in August
-		// and 2½ of 5 in September, all vs 1694 and 1622: 7 games, W 2½, Σ 11642:
-		// Ra 15242/9 → 1694, p 3.5/9 → 0.39, −80 → 1614. Partner and Junior do not move.
-		{"2025-09", "17", "", "2 pooled games"},
-		{"2025-10", "17", "Under,1614,,0,7,40,,new", "a below-floor start gets a rating like anyone unrated"},
+		// Under: a draw with unrated Newbie is no first tournament; the first is
+		// August's 0 of 2 (disregarded). September: 2½ of 5 vs 1694 ×3, 1622 ×2:
+		// Ra 11926/7 → 1704, p 3.5/7 = 0.50 → 1704 (with the August zeros it would be
+		// 7 games, Ra 15242/9 → 1694, p 3.5/9 → 0.39, −80 → 1614). Partner and
+		// Junior do not move.
+		{"2025-09", "17", "", "zero-score first tournament: nothing pooled"},
+		{"2025-10", "17", "Under,1704,,0,5,40,,new", "a below-floor start gets a rating like anyone unrated"},
 		{"2025-10", "7", "Partner,1694,0,0,48,20,,", "games against Under are not rated games"},
 		// September 2025 period: Top 2691 = Mid 2215, D 476 capped → 0.92: 10 × −0.42 → −4.
 		{"2025-10", "1", "Top,2687,-4,1,32,10,,", "cap before October 2025"},
@@ -272,8 +276,8 @@ func TestEdgeArchive(t *testing.T) {
 		{"2026-01", "6", "Junior,1622,0,0,48,20,,", "no longer junior in 2026; last played January 2025"},
 		{"2026-02", "6", "Junior,1622,0,0,48,20,,i", ""},
 		{"2026-03", "8", "Climber,2399,0,0,32,10,,i", ""},
-		{"2026-06", "11", "ForfeitFirst,1460,0,0,8,40,,", "the period that gave the rating counts"},
-		{"2026-07", "11", "ForfeitFirst,1460,0,0,8,40,,i", ""},
+		{"2026-07", "11", "ForfeitFirst,1496,0,0,8,40,,", "the period that gave the rating counts"},
+		{"2026-08", "11", "ForfeitFirst,1496,0,0,8,40,,i", ""},
 		{"2026-10", "1", "Top,2682,0,0,33,10,,", ""},
 		{"2026-11", "1", "Top,2682,0,0,33,10,,i", ""},
 		// Newbie: the two games of list 2025-03 drop at 2027-05 (L − G = 26), the
@@ -292,7 +296,7 @@ func TestEdgeArchive(t *testing.T) {
 			t.Errorf("%s player %s (%s): %q, want %q", c.month, c.id, c.why, got, c.want)
 		}
 	}
-	if st.Expired != 3 || st.ZeroFirst != 3 || st.InitialLow == 0 || st.Exempt != 1 || st.KLimited != 1 || st.Floor != 1 || st.StartBelowFloor != 1 {
+	if st.Expired != 3 || st.ZeroFirst != 5 || st.InitialLow == 0 || st.Exempt != 1 || st.KLimited != 1 || st.Floor != 1 || st.StartBelowFloor != 1 {
 		t.Errorf("stats %+v", st)
 	}
 }

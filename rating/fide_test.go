@@ -1,7 +1,10 @@
 package rating
 
 import (
+	"bytes"
+	"encoding/gob"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -697,5 +700,31 @@ func TestFideCloseInChunks(t *testing.T) {
 	stop := errors.New("stop")
 	if err := w2.r.ClosePeriod(w2.st, day("2025-02-01"), day("2025-02-28"), func([]Card) error { return stop }); err != stop {
 		t.Errorf("emit's error: got %v", err)
+	}
+}
+
+// TestFideStateRevision: a saved state round-trips, and one saved under other
+// rules (no revision, as older files have) is refused with a clear error.
+func TestFideStateRevision(t *testing.T) {
+	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0})
+	w.close("2025-01")
+	w.play("2025-01-15", "2025-02", g(0, 1, 1))
+	w.close("2025-02")
+	data, err := w.r.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewFideRater(DefaultFide(), NewState(2))
+	if err := r.UnmarshalState(data); err != nil || len(r.pool[0]) != 1 || !r.seen[0] || r.cur != w.r.cur {
+		t.Errorf("round trip: %v, pool %d seen %v cur %d", err, len(r.pool[0]), r.seen[0], r.cur)
+	}
+	var old bytes.Buffer
+	if err := gob.NewEncoder(&old).Encode(&fideSaved{Reached: make([]bool, 2), Seen: make([]bool, 2), InPool: make([]bool, 2),
+		LastPlayed: make([]int32, 2), Pool: make([][]fideGameSaved, 2)}); err != nil {
+		t.Fatal(err)
+	}
+	err = NewFideRater(DefaultFide(), NewState(2)).UnmarshalState(old.Bytes())
+	if err == nil || !strings.Contains(err.Error(), "other FIDE rules") {
+		t.Errorf("state without a revision: %v", err)
 	}
 }

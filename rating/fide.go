@@ -303,7 +303,7 @@ type FideRater struct {
 	F Fide
 
 	reached    []bool  // published rating has reached HighRating
-	seen       []bool  // has had a first tournament (met a rated opponent over the board) or was rated at the start
+	seen       []bool  // had a first tournament (§3) or was rated at the start
 	lastPlayed []int32 // month key of the last list with a rated game
 	pool       [][]fideGame
 	inPool     []bool

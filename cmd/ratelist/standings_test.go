@@ -108,3 +108,40 @@ func TestCalibrateDemo(t *testing.T) {
 		t.Errorf("got %q", out.String())
 	}
 }
+
+// An unreadable 042 date is a warning with file:line:column: without --unplayed the
+// newest rules apply (the output is that of --unplayed fide2026), with it the date is
+// not used.
+func TestStandingsUnknownDate(t *testing.T) {
+	src, err := os.ReadFile("testdata/rr.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "rr.trf")
+	if err := os.WriteFile(name, bytes.Replace(src, []byte("042 2025/06/01"), []byte("042 early June"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	standings := func(args ...string) (string, string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if rc := cmdStandings(context.Background(), append(args, "--tiebreaks", "BH,SB,AOB"), &out, &errb); rc != 0 {
+			t.Fatalf("%v: exit %d: %s", args, rc, errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	newest, _ := standings("--trf", "testdata/rr.trf", "--unplayed", "fide2026")
+	got, warn := standings("--trf", name)
+	if got != newest {
+		t.Errorf("unknown date: got\n%s\nwant (fide2026)\n%s", got, newest)
+	}
+	if !strings.Contains(warn, name+`:2:5: \"early June\": start date (042) not understood`) || !strings.Contains(warn, "unplayed=fide2026") || !strings.Contains(warn, "newest rules") {
+		t.Errorf("warning %q", warn)
+	}
+	_, warn = standings("--trf", name, "--unplayed", "fide2023")
+	if !strings.Contains(warn, ":2:5:") || !strings.Contains(warn, "not used") || strings.Contains(warn, "newest") {
+		t.Errorf("warning with --unplayed: %q", warn)
+	}
+	if _, warn = standings("--trf", "testdata/rr.trf"); warn != "" {
+		t.Errorf("readable date warns: %q", warn)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +22,10 @@ type File struct {
 	Type       string // 092
 	Rounds     int    // XXR; 0 when absent
 	Players    []Player
-	fileName   string
+	// Warnings are problems that did not stop the file from being read: a date
+	// that is not understood (ErrStartDate, ErrEndDate) is left zero.
+	Warnings []*SyntaxError
+	fileName string
 }
 
 // Player is one 001 record.
@@ -97,7 +101,8 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			}
 			d, ok := parseDate(rest)
 			if !ok {
-				return nil, bad(5, "date %q", rest)
+				f.Warnings = append(f.Warnings, dateWarning(fileName, line, rs[1] == '4', rest))
+				continue
 			}
 			if rs[1] == '4' {
 				f.Start = d
@@ -128,6 +133,14 @@ func Read(r io.Reader, fileName string) (*File, error) {
 	return f, nil
 }
 
+func dateWarning(fileName string, line int, start bool, text string) *SyntaxError {
+	err := ErrEndDate
+	if start {
+		err = ErrStartDate
+	}
+	return &SyntaxError{File: fileName, Line: line, Column: 5, Err: fmt.Errorf("%q: %w", text, err)}
+}
+
 // cols returns the 1-based inclusive column range [from, to] of a line, "" beyond its
 // end.
 func cols(rs []rune, from, to int) string {
@@ -138,13 +151,65 @@ func cols(rs []rune, from, to int) string {
 	return string(rs[from-1 : to])
 }
 
+// parseDate reads the date forms exporters write in 042/052: year first
+// (2024/12/01, 2024-12-01, 2024.12.01, and YY/MM/DD as in record 132), day first
+// (01.08.2024, 28. 07. 2005, 01/08/2024; 08/31/2024 when only month-first fits) and
+// month names (Jun 26, 2020; 26 June 2020).
 func parseDate(s string) (time.Time, bool) {
-	for _, layout := range []string{"2006/01/02", "2006-01-02", "2006.01.02", "2006/1/2", "2006-1-2", "02.01.2006", "2.1.2006", "02/01/2006"} {
+	if m := numericDate.FindStringSubmatch(s); m != nil {
+		return numericParts(m[1], m[2], m[3], m[4])
+	}
+	for _, layout := range []string{"Jan 2, 2006", "January 2, 2006", "Jan 2 2006", "January 2 2006", "2 Jan 2006", "2 January 2006", "2. January 2006"} {
 		if d, err := time.Parse(layout, s); err == nil {
 			return d, true
 		}
 	}
 	return time.Time{}, false
+}
+
+// numericDate is three numbers with one separator (/ - or .), spaces allowed around
+// it and a final dot tolerated.
+var numericDate = regexp.MustCompile(`^(\d{1,4}) *([./-]) *(\d{1,2}) *[./-] *(\d{1,4})\.?$`)
+
+// numericParts orders three date numbers by their widths: a four-digit first number is
+// the year (year, month, day); a four-digit last one too (day, month, year); two
+// two-digit outer numbers with a slash are YY/MM/DD, the round-date form of TRF.
+func numericParts(a, sep, b, c string) (time.Time, bool) {
+	x, _ := strconv.Atoi(a)
+	y, _ := strconv.Atoi(b)
+	z, _ := strconv.Atoi(c)
+	switch {
+	case len(a) == 4 && len(c) <= 2:
+		return validDate(x, y, z)
+	case len(c) == 4 && len(a) <= 2:
+		if d, ok := validDate(z, y, x); ok {
+			return d, true
+		}
+		if sep == "/" {
+			return validDate(z, x, y) // US month-first, only when day-first is impossible
+		}
+	case len(a) == 2 && len(c) == 2 && sep == "/":
+		return validDate(century(x), y, z)
+	}
+	return time.Time{}, false
+}
+
+// century expands a two-digit year as Go's time package does: 69–99 are 19YY,
+// 00–68 are 20YY.
+func century(yy int) int {
+	if yy >= 69 {
+		return 1900 + yy
+	}
+	return 2000 + yy
+}
+
+// validDate is the date y-m-d when it exists in the calendar.
+func validDate(y, m, d int) (time.Time, bool) {
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if y < 1 || t.Year() != y || int(t.Month()) != m || t.Day() != d {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 func parsePlayer(rs []rune, bad func(int, string, ...any) error) (Player, error) {

@@ -140,7 +140,6 @@ func TestErrors(t *testing.T) {
 		{"disagree", rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "3 b 0") + "\n" + rec(3, "C", "", "2 w 1"), 1, 92, ErrPairing},
 		{"played vs forfeit", rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "1 b -"), 1, 92, ErrPairing},
 		{"duplicate", rec(1, "A", "") + "\n" + rec(1, "B", ""), 2, 5, ErrDuplicatePlayer},
-		{"date", "042 yesterday\n" + rec(1, "A", ""), 1, 5, ErrField},
 		{"no players", "012 empty\n", 1, 0, ErrNoPlayers},
 	}
 	for _, tt := range tests {
@@ -154,11 +153,69 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+func TestDateForms(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"2024/12/01", "2024-12-01"},
+		{"2024-12-01", "2024-12-01"},
+		{"2024.12.01", "2024-12-01"},
+		{"2024/8/1", "2024-08-01"},
+		{"26/11/30", "2026-11-30"}, // YY/MM/DD, as record 132 writes round dates
+		{"99/05/12", "1999-05-12"},
+		{"28. 07. 2005", "2005-07-28"},
+		{"01.08.2024", "2024-08-01"},
+		{"1.8.2024", "2024-08-01"},
+		{"01/08/2024", "2024-08-01"}, // day first
+		{"08/31/2024", "2024-08-31"}, // month first: day first is impossible
+		{"Jun 26, 2020", "2020-06-26"},
+		{"June 26, 2020", "2020-06-26"},
+		{"26 Jun 2020", "2020-06-26"},
+		{"26. June 2020", "2020-06-26"},
+	}
+	for _, tt := range tests {
+		for _, rec := range []string{"042", "052"} {
+			f, err := Read(strings.NewReader(rec+" "+tt.text+"\n"+rec1), "d.trf")
+			if err != nil {
+				t.Fatalf("%s %q: %v", rec, tt.text, err)
+			}
+			got := f.Start
+			if rec == "052" {
+				got = f.End
+			}
+			if got.Format("2006-01-02") != tt.want || len(f.Warnings) != 0 {
+				t.Errorf("%s %q: got %s, warnings %v; want %s", rec, tt.text, got.Format("2006-01-02"), f.Warnings, tt.want)
+			}
+		}
+	}
+}
+
+// rec1 is a one-player body for header tests.
+var rec1 = rec(1, "A", "2000") + "\n"
+
+func TestDateWarnings(t *testing.T) {
+	for _, text := range []string{"yesterday", "2024/13/01", "30/02/2024", "26.11.30", "2024/12/01 - 2024/12/08", "Smarch 3, 2020", "31/31/2024"} {
+		src := "012 x\n042 " + text + "\n052 " + text + "\n" + rec1
+		f, err := Read(strings.NewReader(src), "w.trf")
+		if err != nil {
+			t.Fatalf("%q: a date is never an error: %v", text, err)
+		}
+		if !f.Start.IsZero() || !f.End.IsZero() || len(f.Warnings) != 2 {
+			t.Fatalf("%q: start %v end %v warnings %v", text, f.Start, f.End, f.Warnings)
+		}
+		w := f.Warnings[0]
+		if !errors.Is(w, ErrStartDate) || !errors.Is(f.Warnings[1], ErrEndDate) || w.Line != 2 || w.Column != 5 || !strings.HasPrefix(w.Error(), "w.trf:2:5: ") {
+			t.Errorf("%q: %v, %v", text, w, f.Warnings[1])
+		}
+	}
+}
+
 // FuzzRead: no input makes the reader (or the standings on what it accepts) panic.
 func FuzzRead(f *testing.F) {
 	f.Add("012 x\n" + rec(1, "A", "2000", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0"))
 	f.Add(rec(1, "A", "", "0000 - U", "2 b +") + "\n" + rec(2, "B", "", "", "1 w -"))
 	f.Add("XXR 3\n042 2025/01/01\n001    1")
+	for _, d := range []string{"26/11/30", "2024-12-01", "2024.12.01", "28. 07. 2005", "01.08.2024", "Jun 26, 2020", "08/31/2024", "2024/13/45"} {
+		f.Add("042 " + d + "\n052 " + d + "\n" + rec(1, "A", "2000", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0"))
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		tour, err := ReadTournament(strings.NewReader(src), "fuzz")
 		if err != nil {

@@ -145,3 +145,43 @@ func TestStandingsUnknownDate(t *testing.T) {
 		t.Errorf("readable date warns: %q", warn)
 	}
 }
+
+// Every tournament of FIDE's tie-break reference program reads as it is, with no
+// warning, and a copy with CR-only line endings gives byte-identical standings.
+func TestStandingsReferenceFilesCR(t *testing.T) {
+	files, err := filepath.Glob("../../pipeline/trf/testdata/reference/*.trf")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no reference files: %v", err)
+	}
+	dir := t.TempDir()
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crName := filepath.Join(dir, filepath.Base(name))
+		cr := bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
+		if bytes.Contains(cr, []byte("\n")) || bytes.Equal(cr, src) {
+			t.Fatalf("%s: CR-only copy not made", name)
+		}
+		if err := os.WriteFile(crName, cr, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, policy := range []string{"fide2023", "fide2026", ""} {
+			var want, got, errb bytes.Buffer
+			args := []string{"--tiebreaks", "BH/C1,BH,SB,DE,WIN,AOB,ARO,TPR,PTP,FB,REP"}
+			if policy != "" {
+				args = append(args, "--unplayed", policy)
+			}
+			if rc := cmdStandings(context.Background(), append([]string{"--trf", name}, args...), &want, &errb); rc != 0 || errb.Len() != 0 {
+				t.Fatalf("%s %s: exit %d: %s", name, policy, rc, errb.String())
+			}
+			if rc := cmdStandings(context.Background(), append([]string{"--trf", crName}, args...), &got, &errb); rc != 0 || errb.Len() != 0 {
+				t.Fatalf("%s CR-only %s: exit %d: %s", name, policy, rc, errb.String())
+			}
+			if got.String() != want.String() || strings.Count(want.String(), "\n") < 5 {
+				t.Errorf("%s %s: CR-only copy gives\n%s\nwant\n%s", name, policy, got.String(), want.String())
+			}
+		}
+	}
+}

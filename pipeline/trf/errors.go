@@ -17,6 +17,9 @@ var (
 	ErrPairing = errors.New("pairing records disagree")
 	// ErrNoPlayers is a file without 001 records.
 	ErrNoPlayers = errors.New("no player records")
+	// ErrPoints is a point system (162, XXS) or an abnormal points assignment
+	// (299) giving points that the round codes cannot carry.
+	ErrPoints = errors.New("points the standings cannot score")
 	// ErrStartDate and ErrEndDate are 042/052 dates in no known form; they are
 	// warnings (File.Warnings), never a reason to refuse a file.
 	ErrStartDate = errors.New("start date (042) not understood")

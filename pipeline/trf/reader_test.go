@@ -447,6 +447,8 @@ func FuzzRead(f *testing.F) {
 	for _, d := range []string{"26/11/30", "2024-12-01", "2024.12.01", "28. 07. 2005", "01.08.2024", "Jun 26, 2020", "08/31/2024", "2024/13/45"} {
 		f.Add("042 " + d + "\n052 " + d + "\n" + rec(1, "A", "2000", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0"))
 	}
+	f.Add("142 3\r162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0    X 0.5\r192 FIDE_ROUNDROBIN\r" + rec(1, "A", "", "2 w 1", "0000 - U") + "\r" + rec(2, "B", "", "1 b 0") + "\r240 H   2    2\r299 L        0.0    1    1\r")
+	f.Add("XXS WW=1 BW=1 W=1 D=0.5 PAB=1\r\n092 Tournament\r\n" + rec(1, "A", "", "2 w 1", "2 b 0") + "\r\n" + rec(2, "B", "", "1 b 0", "1 w 1") + "\r\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		tour, err := ReadTournament(strings.NewReader(src), "fuzz")
 		if err != nil {

@@ -210,20 +210,20 @@ func cols(rs []rune, from, to int) string {
 // (01.08.2024, 28. 07. 2005, 01/08/2024; 08/31/2024 when only month-first fits) and
 // month names (Jun 26, 2020; 26 June 2020).
 func parseDate(s string) (time.Time, bool) {
-	if m := numericDate.FindStringSubmatch(s); m != nil {
-		return numericParts(m[1], m[2], m[3], m[4])
+	if m := numericDate.FindStringSubmatch(s); m != nil && m[2] == m[4] {
+		return numericParts(m[1], m[2], m[3], m[5])
 	}
 	for _, layout := range []string{"Jan 2, 2006", "January 2, 2006", "Jan 2 2006", "January 2 2006", "2 Jan 2006", "2 January 2006", "2. January 2006"} {
 		if d, err := time.Parse(layout, s); err == nil {
-			return d, true
+			return validDate(d.Year(), int(d.Month()), d.Day())
 		}
 	}
 	return time.Time{}, false
 }
 
-// numericDate is three numbers with one separator (/ - or .), spaces allowed around
-// it and a final dot tolerated.
-var numericDate = regexp.MustCompile(`^(\d{1,4}) *([./-]) *(\d{1,2}) *[./-] *(\d{1,4})\.?$`)
+// numericDate is three numbers with separators (/ - or ., the same twice), spaces
+// allowed around them and a final dot tolerated.
+var numericDate = regexp.MustCompile(`^(\d{1,4}) *([./-]) *(\d{1,2}) *([./-]) *(\d{1,4})\.?$`)
 
 // numericParts orders three date numbers by their widths: a four-digit first number is
 // the year (year, month, day); a four-digit last one too (day, month, year); two
@@ -257,10 +257,11 @@ func century(yy int) int {
 	return 2000 + yy
 }
 
-// validDate is the date y-m-d when it exists in the calendar.
+// validDate is the date y-m-d when it exists in the calendar and the year is a
+// plausible tournament year (1900–2199; 0024 is a typing error, not a date).
 func validDate(y, m, d int) (time.Time, bool) {
 	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if y < 1 || t.Year() != y || int(t.Month()) != m || t.Day() != d {
+	if y < 1900 || y > 2199 || t.Year() != y || int(t.Month()) != m || t.Day() != d {
 		return time.Time{}, false
 	}
 	return t, true

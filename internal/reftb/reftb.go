@@ -11,14 +11,18 @@
 //
 // Readings taken where neither the spec nor docs/tiebreaks.md decides (each is a
 // point to compare with the product, see the crosscheck report):
-//   - fide2023/2026 withdrawal tail: the maximal run of VURs (H, F, Z, -) up to the
-//     last round, each counted as a draw in the opponents' tiebreaks (so a final F
-//     counts ½ and a final H is unchanged).
+//   - fide2023/2026 opponents' scores: face value, except the rounds without an
+//     opponent (H, Z, a '-' with no opponent) after the player's last round that is
+//     not a VUR, each counted as a draw. VURs: H, Z, '-'; F, U and '+' are not.
+//     A forfeit loss with an opponent keeps its 0 wherever it stands.
 //   - BH/M1 under fide2023/2026: the low cut is taken first (a VUR if there is one,
 //     the one of smallest value), then the highest value among the remaining rounds.
-//   - Round robins: a forfeit with a known opponent is a played game for every FIDE
-//     code, so it is not a VUR and not part of a withdrawal tail, and the opponent
-//     counts as met over the board (ARO, TPR, BPG, WON).
+//   - Round robins: a forfeit with a known opponent is a game against that opponent
+//     for BH, SB, PS and WIN (not a VUR); WON, BPG, BWG, ARO and TPR count only games
+//     played over the board. Opponents' scores are their face-value scores, and
+//     under fide2023/2026 a round without an opponent (the rest round) is no round
+//     at all for BH and SB.
+//   - ARO and TPR are undefined for every player when any player is unrated.
 //   - TURCAS and the calibration use the fide2009 Buchholz of wins whatever the
 //     policy, with the round-robin rule above (calibration "as in TURCAS").
 //   - LJV ignores the policy and the round-robin rule: its multiplier counts every
@@ -122,16 +126,17 @@ func halfPoints(c byte) int {
 	return 0
 }
 
-// otb reports whether the slot is a game over the board (FIDE codes).
-func (r *ref) otb(s slot) bool {
-	if isCode(s.code, "1=0WDL") {
-		return true
-	}
-	return r.rr && isCode(s.code, "+-") && s.opp >= 0
+// otb reports whether the slot is a game played over the board.
+func otb(s slot) bool { return isCode(s.code, "1=0WDL") }
+
+// game reports whether the slot is a game against an opponent for BH and SB: over the
+// board, or in a round robin a forfeit against the scheduled opponent.
+func (r *ref) game(s slot) bool {
+	return otb(s) || (r.rr && isCode(s.code, "+-") && s.opp >= 0)
 }
 
-// vur: voluntarily unplayed round (docs: H, F, Z, -), only for unplayed rounds.
-func (r *ref) vur(s slot) bool { return !r.otb(s) && isCode(s.code, "HFZ-") }
+// vur: voluntarily unplayed round (H, Z, -), only for rounds that are not games.
+func (r *ref) vur(s slot) bool { return !r.game(s) && isCode(s.code, "HZ-") }
 
 // score is the final score (face value) in half points.
 func (r *ref) score(p int) int {
@@ -157,7 +162,7 @@ func (r *ref) adj(p int) int {
 		s := 0
 		for rd := 1; rd <= r.n; rd++ {
 			sl := r.slots[p][rd]
-			if r.otb(sl) {
+			if r.game(sl) {
 				s += halfPoints(sl.code)
 			} else {
 				s++ // every unplayed round of the opponent counts as a draw
@@ -165,17 +170,21 @@ func (r *ref) adj(p int) int {
 		}
 		return s
 	}
-	// fide2023/2026: face value, the withdrawal tail as draws.
-	tail := r.n + 1
-	for rd := r.n; rd >= 1 && r.vur(r.slots[p][rd]); rd-- {
-		tail = rd
+	// fide2023/2026: face value; byes and absences after the last round of
+	// availability count as draws (not in a round robin).
+	last := 0
+	for rd := 1; rd <= r.n; rd++ {
+		if !r.vur(r.slots[p][rd]) {
+			last = rd
+		}
 	}
 	s := 0
 	for rd := 1; rd <= r.n; rd++ {
-		if rd >= tail {
+		sl := r.slots[p][rd]
+		if rd > last && sl.opp < 0 && !r.rr {
 			s++
 		} else {
-			s += halfPoints(r.slots[p][rd].code)
+			s += halfPoints(sl.code)
 		}
 	}
 	return s
@@ -209,13 +218,21 @@ type round struct {
 	vur   bool
 }
 
+// restRound: under fide2023/2026 a round robin's round without an opponent is no
+// round for BH and SB.
+func (r *ref) restRound(sl slot) bool {
+	return r.rr && r.policy != tiebreak.Fide2009 && sl.opp < 0
+}
+
 func (r *ref) bhRounds(p int) []round {
 	var out []round
 	for rd := 1; rd <= r.n; rd++ {
 		sl := r.slots[p][rd]
-		if r.otb(sl) {
+		switch {
+		case r.restRound(sl):
+		case r.game(sl):
 			out = append(out, round{rd, r.adj(sl.opp), false})
-		} else {
+		default:
 			out = append(out, round{rd, r.own(p, rd), r.vur(sl)})
 		}
 	}
@@ -269,9 +286,11 @@ func (r *ref) sb(p int) int {
 	s := 0
 	for rd := 1; rd <= r.n; rd++ {
 		sl := r.slots[p][rd]
-		if r.otb(sl) {
+		switch {
+		case r.restRound(sl):
+		case r.game(sl):
 			s += r.adj(sl.opp) * halfPoints(sl.code)
-		} else {
+		default:
 			s += r.own(p, rd) * halfPoints(sl.code)
 		}
 	}
@@ -279,11 +298,11 @@ func (r *ref) sb(p int) int {
 }
 
 // ratedOpponents lists the ratings of opponents met over the board and p's half
-// points against them (unrated opponents left out).
+// points against them.
 func (r *ref) ratedOpponents(p int) (ratings []int, pts int) {
 	for rd := 1; rd <= r.n; rd++ {
 		sl := r.slots[p][rd]
-		if r.otb(sl) && r.t.Players[sl.opp].Rating > 0 {
+		if otb(sl) {
 			ratings = append(ratings, r.t.Players[sl.opp].Rating)
 			pts += halfPoints(sl.code)
 		}
@@ -303,8 +322,18 @@ func floorRat(q *big.Rat) int64 {
 	return z.Int64()
 }
 
+// allRated: the rating-based codes are defined only when every player is rated.
+func (r *ref) allRated() bool {
+	for _, pl := range r.t.Players {
+		if pl.Rating <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *ref) aro(p int) (int, bool) {
-	if r.t.Players[p].Rating <= 0 {
+	if !r.allRated() {
 		return 0, false
 	}
 	rs, _ := r.ratedOpponents(p)
@@ -407,7 +436,8 @@ func (r *ref) ljvAdj(p int) int {
 }
 
 type ljvRound struct {
-	value, contrib int // half points
+	value, contrib int  // half points
+	own0           bool // own forfeit loss or absence: cut first
 }
 
 func (r *ref) ljvRounds(p int) []ljvRound {
@@ -419,18 +449,18 @@ func (r *ref) ljvRounds(p int) []ljvRound {
 		case isCode(sl.code, "1=0WDL"):
 			a := r.ljvAdj(sl.opp)
 			v := LJVStage2(halfPoints(sl.code), sl.black, r.ljvRating(p), r.ljvRating(sl.opp))
-			out = append(out, ljvRound{a, v * a})
+			out = append(out, ljvRound{a, v * a, false})
 		case sl.code == '+' && sl.opp >= 0:
 			a := r.ljvAdj(sl.opp)
-			out = append(out, ljvRound{a, 3 * a})
+			out = append(out, ljvRound{a, 3 * a, false})
 		case sl.code == '+':
-			out = append(out, ljvRound{own, 3 * own})
+			out = append(out, ljvRound{own, 3 * own, false})
 		case isCode(sl.code, "UFH"):
-			out = append(out, ljvRound{own, 5 * own})
+			out = append(out, ljvRound{own, 5 * own, false})
 		case sl.opp >= 0: // forfeit loss with an opponent
-			out = append(out, ljvRound{r.ljvAdj(sl.opp), 0})
+			out = append(out, ljvRound{r.ljvAdj(sl.opp), 0, true})
 		default: // Z, - without opponent
-			out = append(out, ljvRound{own, 0})
+			out = append(out, ljvRound{own, 0, true})
 		}
 	}
 	return out
@@ -445,7 +475,14 @@ func (r *ref) ljv(p int, cut, median bool) int {
 		return rs[i].contrib < rs[j].contrib
 	})
 	if cut || median {
-		rs = rs[1:]
+		k := 0 // the first own forfeit loss or absence, else the least
+		for i, x := range rs {
+			if x.own0 {
+				k = i
+				break
+			}
+		}
+		rs = append(rs[:k:k], rs[k+1:]...)
 	}
 	if median {
 		rs = rs[:len(rs)-1]
@@ -614,11 +651,11 @@ func Compute(t *tiebreak.Tournament, codes []string, policy tiebreak.Policy, sc 
 			case "WIN":
 				v = ratInt(int64(r.count(p, func(s slot) bool { return halfPoints(s.code) == 2 })))
 			case "WON":
-				v = ratInt(int64(r.count(p, func(s slot) bool { return r.otb(s) && halfPoints(s.code) == 2 })))
+				v = ratInt(int64(r.count(p, func(s slot) bool { return otb(s) && halfPoints(s.code) == 2 })))
 			case "BPG":
-				v = ratInt(int64(r.count(p, func(s slot) bool { return r.otb(s) && s.black })))
+				v = ratInt(int64(r.count(p, func(s slot) bool { return otb(s) && s.black })))
 			case "BWG":
-				v = ratInt(int64(r.count(p, func(s slot) bool { return r.otb(s) && s.black && halfPoints(s.code) == 2 })))
+				v = ratInt(int64(r.count(p, func(s slot) bool { return otb(s) && s.black && halfPoints(s.code) == 2 })))
 			case "LJV":
 				v = half(r.ljv(p, false, false))
 			case "LJV/C1":

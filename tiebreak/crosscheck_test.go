@@ -42,9 +42,12 @@ func genTournament(rng *rand.Rand, id int, scrabble bool) *tiebreak.Tournament {
 		np = 4 + rng.IntN(37) // 4..40
 		t.Rounds = 3 + rng.IntN(9)
 	}
+	// Half the tournaments have unrated players, which make every rating-based value
+	// undefined; the other half exercise those codes.
+	unrated := rng.IntN(2) == 0
 	for i := 0; i < np; i++ {
 		r := 1000 + rng.IntN(1800)
-		if rng.IntN(7) == 0 {
+		if unrated && rng.IntN(7) == 0 {
 			r = 0
 		}
 		t.Players = append(t.Players, tiebreak.Player{ID: int64(100 + i), StartNo: i + 1, Name: fmt.Sprintf("P%d", i+1), Rating: r})

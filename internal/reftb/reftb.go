@@ -5,8 +5,8 @@
 // obviousness over speed: maps keyed by player and round, one function per code,
 // and exact arithmetic (half points as integers, *big.Rat for every value).
 //
-// Codes: BH, BH/C1, BH/M1, SB, ARO, TPR, PS, WIN, WON, BPG, BWG, LJV, LJV/C1,
-// LJV/M1 under the policies fide2009, fide2023 and fide2026; TURCAS, SPREAD and
+// Codes: BH, BH/C1, BH/M1, FB, AOB, SB, ARO, TPR, PTP, PS, WIN, WON, BPG, BWG, REP,
+// LJV, LJV/C1, LJV/M1 under the policies fide2009, fide2023 and fide2026; TURCAS, SPREAD and
 // SCORE for Scrabble; the §C calibration statistics.
 //
 // Readings taken where neither the spec nor docs/tiebreaks.md decides (each is a
@@ -375,6 +375,113 @@ func (r *ref) tpr(p int) (int, bool) {
 	return aro + DP(int(h)), true
 }
 
+// pdRows is FIDE B.02 table 8.1.2: rating differences dMin..dMax give the
+// higher-rated player pd hundredths (the lower 100 − pd); from 736 on, 100.
+var pdRows = []struct{ dMin, dMax, pd int }{
+	{0, 3, 50}, {4, 10, 51}, {11, 17, 52}, {18, 25, 53}, {26, 32, 54}, {33, 39, 55}, {40, 46, 56},
+	{47, 53, 57}, {54, 61, 58}, {62, 68, 59}, {69, 76, 60}, {77, 83, 61}, {84, 91, 62}, {92, 98, 63},
+	{99, 106, 64}, {107, 113, 65}, {114, 121, 66}, {122, 129, 67}, {130, 137, 68}, {138, 145, 69},
+	{146, 153, 70}, {154, 162, 71}, {163, 170, 72}, {171, 179, 73}, {180, 188, 74}, {189, 197, 75},
+	{198, 206, 76}, {207, 215, 77}, {216, 225, 78}, {226, 235, 79}, {236, 245, 80}, {246, 256, 81},
+	{257, 267, 82}, {268, 278, 83}, {279, 290, 84}, {291, 302, 85}, {303, 315, 86}, {316, 328, 87},
+	{329, 344, 88}, {345, 357, 89}, {358, 374, 90}, {375, 391, 91}, {392, 411, 92}, {412, 432, 93},
+	{433, 456, 94}, {457, 484, 95}, {485, 517, 96}, {518, 559, 97}, {560, 619, 98}, {620, 735, 99},
+}
+
+// PD returns the expected score, in hundredths, of a player rated d above his
+// opponent (no 400-point cap).
+func PD(d int) int {
+	a := d
+	if a < 0 {
+		a = -a
+	}
+	h := 100
+	for _, row := range pdRows {
+		if a >= row.dMin && a <= row.dMax {
+			h = row.pd
+		}
+	}
+	if d < 0 {
+		return 100 - h
+	}
+	return h
+}
+
+// ptp: the lowest integer rating whose expected score against the opponents met over
+// the board reaches p's score; a zero score is lowest opponent − 800.
+func (r *ref) ptp(p int) (int, bool) {
+	if !r.allRated() {
+		return 0, false
+	}
+	rs, pts := r.ratedOpponents(p)
+	if len(rs) == 0 {
+		return 0, false
+	}
+	lo, hi := rs[0], rs[0]
+	for _, x := range rs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	if pts == 0 {
+		return lo - 800, true
+	}
+	reaches := func(rating int) bool {
+		exp := 0
+		for _, x := range rs {
+			exp += PD(rating - x)
+		}
+		return 2*exp >= 100*pts // exp hundredths ≥ pts half points
+	}
+	// The expected score grows with the rating: bisect for the first that reaches pts
+	// (hi + 736 gives every opponent 1).
+	a, b := lo-800, hi+736
+	for a < b {
+		if m := a + (b-a)/2; reaches(m) {
+			b = m
+		} else {
+			a = m + 1
+		}
+	}
+	return a, true
+}
+
+// rep: rounds minus voluntarily unplayed rounds (H, Z, and a forfeit loss even in a
+// round robin).
+func (r *ref) rep(p int) int {
+	return r.count(p, func(s slot) bool { return otb(s) || !isCode(s.code, "HZ-") })
+}
+
+// fore is r with every last-round pairing with an opponent, forfeits included, made
+// a drawn game against that opponent.
+func (r *ref) fore() *ref {
+	f := *r
+	f.slots = map[int]map[int]slot{}
+	for p, rounds := range r.slots {
+		f.slots[p] = map[int]slot{}
+		for rd, sl := range rounds {
+			if rd == r.n && sl.opp >= 0 {
+				sl.code = '='
+			}
+			f.slots[p][rd] = sl
+		}
+	}
+	return &f
+}
+
+// aob: the average BH of the opponents met over the board, in hundredths half up.
+func (r *ref) aob(p int) (int64, bool) {
+	sum, k := 0, 0
+	for rd := 1; rd <= r.n; rd++ {
+		if sl := r.slots[p][rd]; otb(sl) {
+			sum += r.bh(sl.opp, 0, false)
+			k++
+		}
+	}
+	if k == 0 {
+		return 0, false
+	}
+	return roundHalfUp(int64(100*sum), int64(2*k)), true
+}
+
 func (r *ref) ps(p int) int {
 	s, cum := 0, 0
 	for rd := 1; rd <= r.n; rd++ {
@@ -616,7 +723,7 @@ func Round4(x *big.Rat) *big.Rat {
 // ----- entry points -----
 
 // Codes are the chess codes this package computes.
-var Codes = []string{"BH", "BH/C1", "BH/M1", "SB", "ARO", "TPR", "PS", "WIN", "WON", "BPG", "BWG", "LJV", "LJV/C1", "LJV/M1"}
+var Codes = []string{"BH", "BH/C1", "BH/M1", "FB", "AOB", "SB", "ARO", "TPR", "PTP", "PS", "WIN", "WON", "BPG", "BWG", "REP", "LJV", "LJV/C1", "LJV/M1"}
 
 // ScrabbleCodes are the Scrabble codes this package computes.
 var ScrabbleCodes = []string{"TURCAS", "SPREAD", "SCORE"}
@@ -624,6 +731,7 @@ var ScrabbleCodes = []string{"TURCAS", "SPREAD", "SCORE"}
 // Compute returns, per code, one value per player (index into t.Players).
 func Compute(t *tiebreak.Tournament, codes []string, policy tiebreak.Policy, sc Scrabble) (map[string][]Value, error) {
 	r := newRef(t, policy)
+	fore := r.fore()
 	out := map[string][]Value{}
 	for _, code := range codes {
 		vs := make([]Value, len(t.Players))
@@ -636,6 +744,18 @@ func Compute(t *tiebreak.Tournament, codes []string, policy tiebreak.Policy, sc 
 				v = half(r.bh(p, 1, false))
 			case "BH/M1":
 				v = half(r.bh(p, 1, true))
+			case "FB":
+				v = half(fore.bh(p, 0, false))
+			case "AOB":
+				if x, ok := r.aob(p); ok {
+					v = ratFrac(x, 100)
+				}
+			case "PTP":
+				if x, ok := r.ptp(p); ok {
+					v = ratInt(int64(x))
+				}
+			case "REP":
+				v = ratInt(int64(r.rep(p)))
 			case "SB":
 				v = quarter(r.sb(p))
 			case "ARO":

@@ -22,7 +22,10 @@
 //     played over the board. Opponents' scores are their face-value scores, and
 //     under fide2023/2026 a round without an opponent (the rest round) is no round
 //     at all for BH and SB.
-//   - ARO and TPR are undefined for every player when any player is unrated.
+//   - ARO, TPR and PTP are undefined for every player when any player is unrated.
+//   - FB: every pairing of the last round with an opponent, forfeits included, is
+//     made a drawn game; everything else as in BH. AOB: the plain BH (this policy)
+//     of the opponents met over the board. REP: rounds minus H, Z and '-'.
 //   - TURCAS and the calibration use the fide2009 Buchholz of wins whatever the
 //     policy, with the round-robin rule above (calibration "as in TURCAS").
 //   - LJV ignores the policy and the round-robin rule: its multiplier counts every

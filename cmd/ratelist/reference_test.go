@@ -16,7 +16,7 @@ import (
 // referenceCodes are the ratelist codes the reference values cover.
 const referenceCodes = "WIN,WON,BWG,BPG,PS,PS/C1,BH,BH/C1,BH/C2,BH/M1,BH/M2,AOB,FB,SB,SB/C1,SB/C2,SB/M1,SB/M2,ARO,ARO/C1,TPR,PTP,APRO,APPO"
 
-const referenceDir = "testdata/tiebreak-reference"
+const referenceDir = "../../testdata/tiebreak-reference"
 
 // deviation is one known-deviations.txt entry: the cell's reference value and
 // ratelist's value.
@@ -91,7 +91,7 @@ func standingsCSV(t *testing.T, trfFile, policy string) []byte {
 }
 
 // TestReferenceValues compares every value of every tournament computed by FIDE's
-// reference program (testdata/tiebreak-reference) with `ratelist standings`, under
+// reference program (testdata/tiebreak-reference at the repository root) with `ratelist standings`, under
 // the 2024 and the 2026 rules: equal within 0.005, or a known deviation where ratelist
 // must give the value recorded there.
 func TestReferenceValues(t *testing.T) {

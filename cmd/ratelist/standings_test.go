@@ -149,7 +149,7 @@ func TestStandingsUnknownDate(t *testing.T) {
 // Every tournament of FIDE's tie-break reference program reads as it is, with no
 // warning, and a copy with CR-only line endings gives byte-identical standings.
 func TestStandingsReferenceFilesCR(t *testing.T) {
-	files, err := filepath.Glob("../../pipeline/trf/testdata/reference/*.trf")
+	files, err := filepath.Glob("../../testdata/tiebreak-reference/*.trf")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no reference files: %v", err)
 	}

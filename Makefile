@@ -45,7 +45,7 @@ golden:
 # new corpus entries is off; a crasher is still reported, unminimized. A hang
 # fails the target after 10 minutes (-timeout).
 FUZZTIME ?=
-FUZZ = ./pipeline:FuzzCSVTables:8000x ./pipeline:FuzzParquetTable:8000x \
+FUZZ = ./archive:FuzzCSVTables:8000x ./archive:FuzzParquetTable:8000x \
 	./pipeline/trf:FuzzRead:400000x ./pipeline/importer:FuzzPGN:50000x \
 	./pipeline/importer:FuzzCSVTable:80000x ./pipeline/importer:FuzzTRFImport:70000x
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -39,23 +40,6 @@ func benchArchive(b *testing.B) string {
 
 func games(b *testing.B, n int64, seconds float64) {
 	b.ReportMetric(float64(n)/seconds, "games/s")
-}
-
-// BenchmarkDecode: the games table, column-wise, into batches (no validation).
-func BenchmarkDecode(b *testing.B) {
-	dir := benchArchive(b)
-	var rows int64
-	for b.Loop() {
-		tr := openTable(os.DirFS(dir), []string{"games.parquet"}, gameCols)
-		for tr.Next() {
-			rows += int64(tr.Batch().n)
-		}
-		if err := tr.Err(); err != nil {
-			b.Fatal(err)
-		}
-		tr.Close()
-	}
-	games(b, rows, b.Elapsed().Seconds())
 }
 
 // BenchmarkValidateAndRate: the whole run without writing (validate mode):
@@ -200,7 +184,7 @@ func BenchmarkOrder(b *testing.B) {
 func BenchmarkWriteList(b *testing.B) {
 	const n = 200000
 	l := &listData{entries: make([]listEntry, n), infos: []listInfo{{category: "2"}}}
-	ps := Players{ID: make([]int64, n), Name: make([]string, n)}
+	ps := archive.Players{ID: make([]int64, n), Name: make([]string, n)}
 	for i := range l.entries {
 		ps.ID[i], ps.Name[i] = int64(10001+i), "Ivanov, Ivan"
 		l.entries[i] = listEntry{p: int32(i), rating: int32(2400 - i/100), change: int32(i%31 - 15), hasChange: true,
@@ -212,7 +196,7 @@ func BenchmarkWriteList(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := &runner{stage: s, arch: &Archive{Players: ps}}
+		r := &runner{stage: s, arch: &runArchive{Archive: &archive.Archive{Players: ps}}}
 		if err := r.writeList("2025-01", l); err != nil {
 			b.Fatal(err)
 		}

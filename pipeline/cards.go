@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 	"golang.org/x/sync/errgroup"
 )
@@ -143,7 +144,7 @@ func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) erro
 
 // add appends a row per card. The columns are extended once and filled by
 // index, column group by column group: cheaper than an append per value.
-func (b *cardCols) add(players *Players, period string, tournament int64, end int32, cards []rating.Card) {
+func (b *cardCols) add(players *archive.Players, period string, tournament int64, end int32, cards []rating.Card) {
 	n := len(cards)
 	// The registry lookups, in a loop of their own: in a big registry they
 	// miss the cache, and so their misses overlap.

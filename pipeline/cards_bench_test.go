@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -51,7 +52,7 @@ func benchCards(players int) [][]rating.Card {
 // wall time when the machine is busy.
 func BenchmarkCards(b *testing.B) {
 	const players = 200000 // as bench/run.sh generates
-	arch := &Archive{Players: Players{ID: make([]int64, players), Name: make([]string, players)}}
+	arch := &runArchive{Archive: &archive.Archive{Players: archive.Players{ID: make([]int64, players), Name: make([]string, players)}}}
 	for i := range players {
 		arch.Players.ID[i] = int64(100000 + i)
 		arch.Players.Name[i] = fmt.Sprintf("Player %d, Firstname", i)

@@ -11,12 +11,13 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
 // cardRowOf is a card as a cardRow, field by field: the reference for the
 // columns addCards fills.
-func cardRowOf(a *Archive, period string, tournament int64, end int32, c rating.Card) cardRow {
+func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rating.Card) cardRow {
 	row := cardRow{
 		Period: period, TournamentID: tournament, EndDate: end, PlayerID: a.Players.ID[c.Player],
 		Name: a.Players.Name[c.Player], Stage: int32(c.Stage), Games: c.Games, Score: float64(c.Score2) / 2,
@@ -60,7 +61,7 @@ func cardRowOf(a *Archive, period string, tournament int64, end int32, c rating.
 // cardsPerRowGroup rows.
 func TestCardsFile(t *testing.T) {
 	const players = 500
-	arch := &Archive{Players: Players{ID: make([]int64, players), Name: make([]string, players)}}
+	arch := &runArchive{Archive: &archive.Archive{Players: archive.Players{ID: make([]int64, players), Name: make([]string, players)}}}
 	for i := range players {
 		arch.Players.ID[i] = int64(7000 + i)
 		arch.Players.Name[i] = string(rune('A'+i%26)) + "name"
@@ -114,4 +115,18 @@ func TestCardsFile(t *testing.T) {
 		t.Fatalf("cards.parquet (%d bytes) differs from GenericWriter's file (%d bytes) for the same %d rows",
 			len(got), len(ref), len(want))
 	}
+}
+
+// parquetBytes writes rows as Parquet bytes.
+func parquetBytes[T any](tb testing.TB, rows []T, opts ...parquet.WriterOption) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[T](&buf, opts...)
+	if _, err := w.Write(rows); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -1,5 +1,5 @@
 // Package pipeline reads an archive, orders and validates its rows, drives the
-// rule sets and writes the outputs of `ratelist run` (interface.md §3).
+// rule sets and writes the outputs of `ratelist run`.
 //
 // The processing steps of Run:
 //
@@ -27,9 +27,9 @@
 // Around these steps: a run holds an flock on --out (lock.go); after every
 // list it saves the run's state (state.go), which --resume, --from and --until
 // use (incremental.go); Joker tables are rated after the games (joker.go). The
-// files by stage: table.go (CSV and column-wise Parquet reading, with
-// parquetguard.go refusing hostile page sizes), archive.go (players,
-// tournaments), run.go (the two passes and the pool), process.go (one
+// archive package reads the tables and loads players and tournaments. The
+// files by stage: archive.go (the loaded archive with its row counts and
+// rejects), run.go (the two passes and the pool), process.go (one
 // tournament, lists, cards), output.go (staging and atomic commit),
 // generate.go (synthetic archives), load.go (tournaments for other verbs).
 package pipeline

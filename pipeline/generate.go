@@ -31,7 +31,11 @@ type GenerateOptions struct {
 	JokerGames int
 }
 
-// Records as written by the generator (and by import): the archive schema.
+// Records as the generator writes them: columns of the archive schema
+// (archive.PlayerColumns, …), fewer of them nullable than in archive's Row
+// types, which keeps generated files small and fast to read.
+// TestGeneratorFollowsSchema holds them to the schema, and the CSV headers are
+// their column names (csvHeader).
 type playerRecord struct {
 	PlayerID   int64  `parquet:"player_id"`
 	Name       string `parquet:"name"`
@@ -413,7 +417,7 @@ type streamWriter[T any] struct {
 	dst   string
 }
 
-func newStreamWriter[T any](o GenerateOptions, name string, header []string, toCSV func(T) []string) (*streamWriter[T], error) {
+func newStreamWriter[T any](o GenerateOptions, name string, toCSV func(T) []string) (*streamWriter[T], error) {
 	ext := ".parquet"
 	if o.CSV {
 		ext = ".csv"
@@ -426,7 +430,7 @@ func newStreamWriter[T any](o GenerateOptions, name string, header []string, toC
 	w := &streamWriter[T]{f: f, toCSV: toCSV, name: name, dst: filepath.Join(o.Dir, name+ext)}
 	if o.CSV {
 		w.cw = csv.NewWriter(f)
-		w.cw.Write(header)
+		w.cw.Write(csvHeader[T]())
 	} else {
 		w.pw = parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(1<<20))
 	}
@@ -470,7 +474,7 @@ func (w *streamWriter[T]) abort() {
 }
 
 func newGameWriter(o GenerateOptions) (*streamWriter[gameRecord], error) {
-	return newStreamWriter(o, "games", []string{"tournament_id", "round", "white_id", "black_id", "white_result", "black_result", "white_points", "black_points"}, gameCSV)
+	return newStreamWriter(o, "games", gameCSV)
 }
 
 func gameCSV(g gameRecord) []string {
@@ -523,6 +527,17 @@ func writeTable[T any](o GenerateOptions, name string, rows []T) error {
 	return os.Rename(f.Name(), filepath.Join(o.Dir, name+ext))
 }
 
+// csvHeader is the CSV header of a record type: its Parquet column names, in
+// order (the record's CSV renderer writes its fields in the same order).
+func csvHeader[T any]() []string {
+	var zero T
+	var names []string
+	for _, f := range parquet.SchemaOf(zero).Fields() {
+		names = append(names, f.Name())
+	}
+	return names
+}
+
 func writeRecordsCSV[T any](f *os.File, rows []T) error {
 	w := csv.NewWriter(f)
 	opt := func(p *int32) string {
@@ -534,12 +549,12 @@ func writeRecordsCSV[T any](f *os.File, rows []T) error {
 	day := func(d int32) string { return dayTime(d).Format(time.DateOnly) }
 	switch rs := any(rows).(type) {
 	case []playerRecord:
-		w.Write([]string{"player_id", "name", "birth_year", "category", "fide_rating", "club"})
+		w.Write(csvHeader[playerRecord]())
 		for _, r := range rs {
 			w.Write([]string{strconv.FormatInt(r.PlayerID, 10), r.Name, opt(r.BirthYear), opt(r.Category), opt(r.FideRating), r.Club})
 		}
 	case []tournamentRecord:
-		w.Write([]string{"tournament_id", "name", "start_date", "end_date", "system", "rounds", "discipline", "rated", "tiebreaks"})
+		w.Write(csvHeader[tournamentRecord]())
 		for _, r := range rs {
 			w.Write([]string{strconv.FormatInt(r.TournamentID, 10), r.Name, day(r.StartDate), day(r.EndDate), r.System,
 				strconv.Itoa(int(r.Rounds)), r.Discipline, strconv.FormatBool(r.Rated), r.Tiebreaks})

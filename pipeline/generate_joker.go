@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// tableRecord is one tables row as the generator writes it (interface.md §1).
+// tableRecord is one tables row as the generator writes it (archive.TableColumns).
 type tableRecord struct {
 	GameID       int64  `parquet:"game_id"`
 	TournamentID *int64 `parquet:"tournament_id,optional"`
@@ -193,7 +193,7 @@ func (g *jokerGen) game(recs []tableRecord, id, at int64, tour *int64) []tableRe
 }
 
 func newTableWriter(o GenerateOptions) (*streamWriter[tableRecord], error) {
-	return newStreamWriter(o, "tables", []string{"game_id", "tournament_id", "played_at", "player_id", "place", "score", "left_table", "stopped_pulka"}, tableCSV)
+	return newStreamWriter(o, "tables", tableCSV)
 }
 
 // tableCSV renders one tables row; played_at is RFC 3339 in UTC.

@@ -13,10 +13,11 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
-// Joker ratings (joker.md; officer's guide docs/joker.md). The tables table
+// Joker ratings (docs/joker.md). The tables table
 // holds one row per player per game. Unlike games, its rows cannot be rated as
 // they stream past: a game's four rows may lie anywhere in the table, and games
 // are rated in played_at order. So rateJoker works in three steps:
@@ -33,25 +34,6 @@ import (
 //
 // Memory: about 56 bytes per tables row are held and sorted (a known limit,
 // docs/joker.md §8); Joker archives are far smaller than chess ones.
-
-// tableCols are the columns of the tables table (interface.md §1).
-var tableCols = []colSpec{
-	{"game_id", tInt, true}, {"tournament_id", tInt, false}, {"played_at", tTime, true},
-	{"player_id", tInt, true}, {"place", tInt, true}, {"score", tInt, true},
-	{"left_table", tBool, false}, {"stopped_pulka", tInt, false},
-}
-
-// Column positions in tableCols.
-const (
-	tcGame = iota
-	tcTournament
-	tcPlayedAt
-	tcPlayer
-	tcPlace
-	tcScore
-	tcLeft
-	tcPulka
-)
 
 // The accepted span of played_at, in microseconds since 1970-01-01 UTC.
 var (
@@ -85,7 +67,7 @@ type JokerSummary struct {
 	PlayersListed int    `json:"players_listed"`
 }
 
-// jokerListRow is one row of a Joker list (interface.md §3, in column order).
+// jokerListRow is one row of a Joker list, in column order.
 type jokerListRow struct {
 	Rank           int32  `parquet:"rank"`
 	PlayerID       int64  `parquet:"player_id"`
@@ -134,7 +116,7 @@ var jokerSentinels = []error{
 	rating.ErrJokerLeaverNotStopped,
 }
 
-// rateJoker reads the tables table and rates the Joker games (joker.md). In
+// rateJoker reads the tables table and rates the Joker games (docs/joker.md). In
 // LoadTournament mode it does nothing: no Joker output is wanted there.
 func (r *runner) rateJoker(ctx context.Context) error {
 	if len(r.arch.TableFiles) == 0 || r.opt.onTournament != nil {
@@ -157,7 +139,7 @@ func (r *runner) rateJoker(ctx context.Context) error {
 // such a game is rejected with a reason that says why.
 func (r *runner) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, error) {
 	cnt := r.arch.count("tables")
-	tr := openTable(r.arch.FS, r.arch.TableFiles, tableCols)
+	tr := archive.NewReader(r.arch.FS, r.arch.TableFiles, archive.TableColumns)
 	defer tr.Close()
 	fileIdx := make(map[string]int32, len(r.arch.TableFiles))
 	for i, f := range r.arch.TableFiles {
@@ -170,14 +152,14 @@ func (r *runner) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, er
 			return nil, nil, err
 		}
 		b := tr.Batch()
-		fi := fileIdx[b.file]
-		for i := 0; i < b.n; i++ {
+		fi := fileIdx[b.File]
+		for i := 0; i < b.N; i++ {
 			cnt.Read++
 			jr, reason := r.checkTableRow(b, i)
 			if reason != "" {
 				r.arch.reject("tables", b, i, reason)
-				if !b.nulls[tcGame][i] {
-					tainted[b.ints[tcGame][i]] = true
+				if !b.Nulls[archive.TableGameID][i] {
+					tainted[b.Ints[archive.TableGameID][i]] = true
 				}
 				continue
 			}
@@ -192,28 +174,26 @@ func (r *runner) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, er
 }
 
 // checkTableRow checks the rules of one tables row that need no other row.
-func (r *runner) checkTableRow(b *batch, i int) (jokerRow, string) {
-	jr := jokerRow{row: b.first + int64(i), tour: -1, pulka: -1}
-	if b.bad[i] != "" {
-		return jr, b.bad[i]
+func (r *runner) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
+	jr := jokerRow{row: b.First + int64(i), tour: -1, pulka: -1}
+	if b.Bad[i] != "" {
+		return jr, b.Bad[i]
 	}
-	for _, c := range []int{tcGame, tcPlayedAt, tcPlayer, tcPlace, tcScore} {
-		if b.nulls[c][i] {
-			return jr, tableCols[c].name + ": missing"
-		}
+	if col := b.Missing(i); col != "" {
+		return jr, col + ": missing"
 	}
-	ints := func(c int) int64 { return b.ints[c][i] }
-	jr.game, jr.at = ints(tcGame), ints(tcPlayedAt)
+	ints := func(c int) int64 { return b.Ints[c][i] }
+	jr.game, jr.at = ints(archive.TableGameID), ints(archive.TablePlayedAt)
 	if jr.at < jokerMinTime || jr.at >= jokerMaxTime {
 		// A typo such as year 20250 would otherwise ask for a list per month
 		// up to it.
 		return jr, fmt.Sprintf("played_at: %s is outside the years 1900–2199", fmtMicros(jr.at))
 	}
-	if jr.player = r.arch.Players.Index(ints(tcPlayer)); jr.player < 0 {
-		return jr, fmt.Sprintf("unknown player %d", ints(tcPlayer))
+	if jr.player = r.arch.Players.Index(ints(archive.TablePlayerID)); jr.player < 0 {
+		return jr, fmt.Sprintf("unknown player %d", ints(archive.TablePlayerID))
 	}
-	if !b.nulls[tcTournament][i] {
-		id := ints(tcTournament)
+	if !b.Nulls[archive.TableTournamentID][i] {
+		id := ints(archive.TableTournamentID)
 		ti := r.arch.TournamentIndex(id)
 		if ti < 0 {
 			return jr, fmt.Sprintf("unknown tournament %d", id)
@@ -223,20 +203,20 @@ func (r *runner) checkTableRow(b *batch, i int) (jokerRow, string) {
 		}
 		jr.tour = int32(ti)
 	}
-	if s := ints(tcScore); s < math.MinInt32 || s > math.MaxInt32 {
+	if s := ints(archive.TableScore); s < math.MinInt32 || s > math.MaxInt32 {
 		return jr, fmt.Sprintf("score: %d is out of range", s)
 	}
-	jr.score = int32(ints(tcScore))
+	jr.score = int32(ints(archive.TableScore))
 	// Out-of-range places and pulkas are game-level problems (Validate names
 	// them); they are clamped so that they stay out of range.
-	jr.place = int32(max(-1, min(ints(tcPlace), 99)))
-	if !b.nulls[tcPulka][i] {
-		jr.pulka = int32(max(-1, min(ints(tcPulka), 99)))
-		if ints(tcPulka) < 0 {
+	jr.place = int32(max(-1, min(ints(archive.TablePlace), 99)))
+	if !b.Nulls[archive.TableStoppedPulka][i] {
+		jr.pulka = int32(max(-1, min(ints(archive.TableStoppedPulka), 99)))
+		if ints(archive.TableStoppedPulka) < 0 {
 			jr.pulka = -2 // given but negative; -1 means null
 		}
 	}
-	jr.left = !b.nulls[tcLeft][i] && ints(tcLeft) != 0
+	jr.left = !b.Nulls[archive.TableLeftTable][i] && ints(archive.TableLeftTable) != 0
 	return jr, ""
 }
 
@@ -583,7 +563,7 @@ func (r *runner) emitJokerList(key int, st *rating.JokerState, rules *rating.Jok
 	return r.submit(func() error { return r.writeJokerList(label, rows) })
 }
 
-// jokerListHeader is the Joker list's CSV header (interface.md §3).
+// jokerListHeader is the Joker list's CSV header.
 var jokerListHeader = []string{"rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total"}
 
 func (r *runner) writeJokerList(label string, rows []jokerListRow) error {

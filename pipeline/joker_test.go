@@ -16,6 +16,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -226,12 +227,12 @@ func TestJokerParquetInput(t *testing.T) {
 	var tables []tableRecord
 	recs, _ = csv.NewReader(strings.NewReader(jokerTables)).ReadAll()
 	for _, r := range recs[1:] {
-		at, err := parseTime(r[2])
+		at, err := archive.ParseCell(archive.Time, r[2])
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
-		tr := tableRecord{GameID: n(r[0]), PlayedAt: at.UnixMicro(), PlayerID: n(r[3]), Place: int32(n(r[4])),
+		tr := tableRecord{GameID: n(r[0]), PlayedAt: at, PlayerID: n(r[3]), Place: int32(n(r[4])),
 			Score: int32(n(r[5])), LeftTable: r[6] == "true"}
 		if r[7] != "" {
 			tr.StoppedPulka = ptr(int32(n(r[7])))

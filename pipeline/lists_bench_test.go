@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -17,7 +18,7 @@ const benchListPlayers = 200000
 func benchListRunner(b *testing.B, jobs chan func() error) *runner {
 	n := benchListPlayers
 	st := rating.NewState(n)
-	ps := Players{ID: make([]int64, n), Name: make([]string, n)}
+	ps := archive.Players{ID: make([]int64, n), Name: make([]string, n)}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for p := range n {
 		ps.ID[p], ps.Name[p] = int64(10001+p), fmt.Sprintf("Ivanov%d, Ivan", rnd.IntN(5000))
@@ -29,7 +30,7 @@ func benchListRunner(b *testing.B, jobs chan func() error) *runner {
 		b.Fatal(err)
 	}
 	return &runner{
-		opt: Options{Period: PeriodMonth}, arch: &Archive{Players: ps}, st: st,
+		opt: Options{Period: PeriodMonth}, arch: &runArchive{Archive: &archive.Archive{Players: ps}}, st: st,
 		rules: rating.NewSchoolRater(rating.DefaultSchool(), st), stage: s, jobs: jobs, ctx: context.Background(),
 		prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n), curPeriod: 2025 * 12,
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -26,6 +27,6 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*ti
 
 // LoadArchive opens the archive in fsys and loads its small tables (players
 // and tournaments); rejected rows are left out. The games are not read.
-func LoadArchive(ctx context.Context, fsys fs.FS) (*Archive, error) {
-	return openArchive(ctx, fsys, newRejectSink(nil), nil)
+func LoadArchive(ctx context.Context, fsys fs.FS) (*archive.Archive, error) {
+	return archive.Load(ctx, fsys, func(archive.RowError) {}, nil)
 }

@@ -63,3 +63,12 @@ func periodBounds(kind string, key int) (first, last int32) {
 	end := start.AddDate(0, months, -1)
 	return int32(start.Unix() / 86400), int32(end.Unix() / 86400)
 }
+
+// floorDiv divides rounding toward −∞ (days before 1970, period keys).
+func floorDiv[T int | int64](a, b T) T {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 	"golang.org/x/sync/errgroup"
@@ -78,7 +79,7 @@ func (r *runner) process(ti int) error {
 
 // standingsJob is a tournament whose standings are to be written.
 type standingsJob struct {
-	t    *Tournament
+	t    *archive.Tournament
 	rows []gameRow
 }
 
@@ -191,7 +192,7 @@ func send[T any](ctx context.Context, ch chan<- T, v T) error {
 // checkPairings rejects rows that pair a player twice in one round (the later
 // row, in file order) and returns the rest. seen holds, per player and round,
 // the row that paired them (player slots from r.local, reset before returning).
-func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
+func (r *runner) checkPairings(t *archive.Tournament, rows []gameRow) []gameRow {
 	ps := r.pairPlayers[:0]
 	defer func() { r.pairPlayers = ps[:0] }()
 	maxRound := int32(0)
@@ -248,7 +249,7 @@ func (r *runner) checkPairings(t *Tournament, rows []gameRow) []gameRow {
 	return rows[:n]
 }
 
-func (r *runner) gameValues(t *Tournament, g *gameRow) string {
+func (r *runner) gameValues(t *archive.Tournament, g *gameRow) string {
 	p := r.arch.Players.ID
 	s := fmt.Sprintf("tournament_id=%d;round=%d;white_id=%d;black_id=", t.ID, g.round, p[g.white])
 	if g.black >= 0 {
@@ -266,7 +267,7 @@ func (r *runner) gameValues(t *Tournament, g *gameRow) string {
 // start (highest first), then player_id (dense order). sc.local is a scratch slot
 // per player, -1 on entry and on return. The view is built in sc.t, reusing its
 // slices and sc's.
-func (r *runner) standingsInput(t *Tournament, rows []gameRow, sc *standingsScratch) *tiebreak.Tournament {
+func (r *runner) standingsInput(t *archive.Tournament, rows []gameRow, sc *standingsScratch) *tiebreak.Tournament {
 	local, tt := sc.local, &sc.t
 	*tt = tiebreak.Tournament{
 		ID: t.ID, Name: t.Name, Start: dayTime(t.Start), End: dayTime(t.End), Rounds: int(t.Rounds),
@@ -354,7 +355,7 @@ type standingsScratch struct {
 
 // appendStandings computes a tournament's standings and adds them to fb as
 // standings/TOURNAMENT_ID.csv (in a pool job).
-func (r *runner) appendStandings(fb *fileBatch, tour *Tournament, rows []gameRow) error {
+func (r *runner) appendStandings(fb *fileBatch, tour *archive.Tournament, rows []gameRow) error {
 	sc := r.scratch.Get().(*standingsScratch)
 	defer r.scratch.Put(sc)
 	t := r.standingsInput(tour, rows, sc)

@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -47,25 +48,25 @@ type Options struct {
 
 // Summary is summary.json: what was read, used, rejected and written.
 type Summary struct {
-	Archive          string                 `json:"archive"`
-	Rules            string                 `json:"rules"`
-	Period           string                 `json:"period"`
-	RowsRead         int64                  `json:"rows_read"`
-	RowsUsed         int64                  `json:"rows_used"`
-	RowsRejected     int64                  `json:"rows_rejected"`
-	Tables           map[string]*TableCount `json:"tables"`
-	Tournaments      int                    `json:"tournaments"`
-	TournamentsRated int                    `json:"tournaments_rated"`
-	GamesRated       int64                  `json:"player_games_rated"`
-	StandingsWritten int                    `json:"standings_written"`
-	Lists            int                    `json:"lists"`
-	FirstList        string                 `json:"first_list"`
-	LastList         string                 `json:"last_list"`
-	PlayersListed    int                    `json:"players_listed"`
-	Stage            int                    `json:"stage"`
-	Stage2From       int64                  `json:"stage2_from_tournament,omitempty"`
-	RejectKinds      []RejectKind           `json:"reject_kinds"`
-	ResumedFrom      string                 `json:"resumed_from,omitempty"`
+	Archive          string                         `json:"archive"`
+	Rules            string                         `json:"rules"`
+	Period           string                         `json:"period"`
+	RowsRead         int64                          `json:"rows_read"`
+	RowsUsed         int64                          `json:"rows_used"`
+	RowsRejected     int64                          `json:"rows_rejected"`
+	Tables           map[string]*archive.TableCount `json:"tables"`
+	Tournaments      int                            `json:"tournaments"`
+	TournamentsRated int                            `json:"tournaments_rated"`
+	GamesRated       int64                          `json:"player_games_rated"`
+	StandingsWritten int                            `json:"standings_written"`
+	Lists            int                            `json:"lists"`
+	FirstList        string                         `json:"first_list"`
+	LastList         string                         `json:"last_list"`
+	PlayersListed    int                            `json:"players_listed"`
+	Stage            int                            `json:"stage"`
+	Stage2From       int64                          `json:"stage2_from_tournament,omitempty"`
+	RejectKinds      []RejectKind                   `json:"reject_kinds"`
+	ResumedFrom      string                         `json:"resumed_from,omitempty"`
 	// StalePeriods are listed periods whose rated games changed since their list
 	// was written (a late or corrected report): rerun with --from the first one.
 	StalePeriods []string      `json:"stale_periods,omitempty"`
@@ -86,7 +87,7 @@ type gameRow struct {
 
 type runner struct {
 	opt   Options
-	arch  *Archive
+	arch  *runArchive
 	st    *rating.State
 	rules rating.RuleSet
 	rej   *rejectSink
@@ -136,7 +137,8 @@ type runner struct {
 	seen               []int64
 }
 
-// Run rates an archive and writes the outputs of interface.md §3 into opt.Out.
+// Run rates an archive and writes its outputs (lists, standings, cards,
+// rejects, summary) into opt.Out.
 // It returns the summary; the error is ErrRejected (wrapped) when the run
 // succeeded but rejected rows, and any other error means nothing was written.
 func Run(ctx context.Context, opt Options) (*Summary, error) {
@@ -341,7 +343,7 @@ func (r *runner) planOrder() {
 }
 
 // rates tells whether the rule set rates a tournament.
-func (r *runner) rates(t *Tournament) bool { return t.Rated && t.Discipline == "chess" }
+func (r *runner) rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
 
 func (r *runner) produce(ctx context.Context) error {
 	if err := r.advance(); err != nil {
@@ -374,24 +376,24 @@ func (r *runner) produce(ctx context.Context) error {
 // from the tournament_id column alone, so that a tournament is known to be
 // complete the moment its last row has been read (r.remaining). It needs a's
 // tournaments, not its players.
-func (r *runner) countGames(ctx context.Context, a *Archive) error {
+func (r *runner) countGames(ctx context.Context, a *archive.Archive) error {
 	r.remaining = make([]int64, len(a.Tournaments))
 	if len(a.GameFiles) == 0 {
 		return nil
 	}
-	tr := openTable(a.FS, a.GameFiles, gameCols[:1])
+	tr := archive.NewReader(a.FS, a.GameFiles, archive.GameColumns[:1])
 	defer tr.Close()
 	for tr.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		b := tr.Batch()
-		r.gameRows += int64(b.n)
-		for i := 0; i < b.n; i++ {
-			if b.nulls[0][i] {
+		r.gameRows += int64(b.N)
+		for i := 0; i < b.N; i++ {
+			if b.Nulls[0][i] {
 				continue
 			}
-			if ti := a.TournamentIndex(b.ints[0][i]); ti >= 0 {
+			if ti := a.TournamentIndex(b.Ints[0][i]); ti >= 0 {
 				r.remaining[ti]++
 			}
 		}
@@ -406,14 +408,14 @@ func (r *runner) readGames(ctx context.Context) error {
 		return nil
 	}
 	cnt := r.arch.count("games")
-	tr := openTable(r.arch.FS, r.arch.GameFiles, gameCols)
+	tr := archive.NewReader(r.arch.FS, r.arch.GameFiles, archive.GameColumns)
 	fileIdx := map[string]int32{}
 	for i, f := range r.arch.GameFiles {
 		fileIdx[f] = int32(i)
 	}
 	// Decoding runs one goroutine ahead of validation and rating.
 	pctx, cancel := context.WithCancel(ctx)
-	full, free := tr.prefetch(pctx, 3)
+	full, free := tr.Prefetch(pctx, 3)
 	defer func() {
 		cancel()
 		for range full { // wait for the reading goroutine to stop before closing
@@ -429,16 +431,16 @@ func (r *runner) readGames(ctx context.Context) error {
 			return err
 		}
 		if r.opt.Progress != nil {
-			r.opt.Progress.Add(int64(b.n))
+			r.opt.Progress.Add(int64(b.N))
 		}
-		fi := fileIdx[b.file]
-		for i := 0; i < b.n; i++ {
+		fi := fileIdx[b.File]
+		for i := 0; i < b.N; i++ {
 			cnt.Read++
 			// Pass one counted this row exactly when its tournament_id decodes to a
 			// known tournament, whatever else is wrong with it.
 			ti := -1
-			if !b.nulls[0][i] {
-				ti = r.arch.TournamentIndex(b.ints[0][i])
+			if !b.Nulls[0][i] {
+				ti = r.arch.TournamentIndex(b.Ints[0][i])
 			}
 			g, reason := r.checkGame(b, i, ti)
 			if reason != "" {
@@ -465,41 +467,41 @@ func (r *runner) readGames(ctx context.Context) error {
 }
 
 // checkGame validates the row-local rules of one games row.
-func (r *runner) checkGame(b *batch, i, ti int) (gameRow, string) {
-	g := gameRow{row: b.first + int64(i), black: -1}
-	if b.bad[i] != "" {
-		return g, b.bad[i]
+func (r *runner) checkGame(b *archive.Batch, i, ti int) (gameRow, string) {
+	g := gameRow{row: b.First + int64(i), black: -1}
+	if b.Bad[i] != "" {
+		return g, b.Bad[i]
 	}
-	if b.nulls[0][i] {
+	if b.Nulls[0][i] {
 		return g, "tournament_id: missing"
 	}
 	if ti < 0 {
-		return g, fmt.Sprintf("unknown tournament %d", b.ints[0][i])
+		return g, fmt.Sprintf("unknown tournament %d", b.Ints[0][i])
 	}
 	t := &r.arch.Tournaments[ti]
 	if t.Discipline == "joker" {
 		return g, fmt.Sprintf("tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
 	}
-	if b.nulls[1][i] {
+	if b.Nulls[1][i] {
 		return g, "round: missing"
 	}
-	round := b.ints[1][i]
+	round := b.Ints[1][i]
 	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
 		return g, fmt.Sprintf("round %d is outside 1–%d", round, t.Rounds)
 	}
 	g.round = int32(round)
-	if b.nulls[3][i] {
+	if b.Nulls[3][i] {
 		return g, "white_id: missing"
 	}
-	if g.white = r.arch.Players.Index(b.ints[3][i]); g.white < 0 {
-		return g, fmt.Sprintf("unknown player %d (white_id)", b.ints[3][i])
+	if g.white = r.arch.Players.Index(b.Ints[3][i]); g.white < 0 {
+		return g, fmt.Sprintf("unknown player %d (white_id)", b.Ints[3][i])
 	}
-	if b.nulls[5][i] {
+	if b.Nulls[5][i] {
 		return g, "white_result: missing"
 	}
-	g.wres = byte(b.ints[5][i])
-	if b.nulls[4][i] { // a bye
-		if !b.nulls[6][i] {
+	g.wres = byte(b.Ints[5][i])
+	if b.Nulls[4][i] { // a bye
+		if !b.Nulls[6][i] {
 			return g, "a bye row (black_id empty) must have an empty black_result"
 		}
 		switch g.wres {
@@ -508,25 +510,25 @@ func (r *runner) checkGame(b *batch, i, ti int) (gameRow, string) {
 			return g, fmt.Sprintf("result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
 		}
 	} else {
-		if g.black = r.arch.Players.Index(b.ints[4][i]); g.black < 0 {
-			return g, fmt.Sprintf("unknown player %d (black_id)", b.ints[4][i])
+		if g.black = r.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
+			return g, fmt.Sprintf("unknown player %d (black_id)", b.Ints[4][i])
 		}
 		if g.black == g.white {
-			return g, fmt.Sprintf("player %d is paired against himself", b.ints[3][i])
+			return g, fmt.Sprintf("player %d is paired against himself", b.Ints[3][i])
 		}
-		if b.nulls[6][i] {
+		if b.Nulls[6][i] {
 			return g, "black_result: missing"
 		}
-		g.bres = byte(b.ints[6][i])
+		g.bres = byte(b.Ints[6][i])
 		if !mirrored(g.wres, g.bres) {
 			return g, fmt.Sprintf("results %q and %q do not mirror", g.wres, g.bres)
 		}
 	}
-	if !b.nulls[7][i] || !b.nulls[8][i] {
-		if b.nulls[7][i] || b.nulls[8][i] && g.black >= 0 {
+	if !b.Nulls[7][i] || !b.Nulls[8][i] {
+		if b.Nulls[7][i] || b.Nulls[8][i] && g.black >= 0 {
 			return g, "white_points and black_points: give both or neither"
 		}
-		g.hasPts, g.wpts, g.bpts = true, int32(b.ints[7][i]), int32(b.ints[8][i])
+		g.hasPts, g.wpts, g.bpts = true, int32(b.Ints[7][i]), int32(b.Ints[8][i])
 	}
 	return g, ""
 }
@@ -559,7 +561,7 @@ func (r *runner) finishCounts() {
 	if s.Rules == "" {
 		s.Rules = r.opt.Rules.Base
 	}
-	s.Tables = r.arch.counts
+	s.Tables = r.arch.Counts
 	for _, c := range s.Tables {
 		s.RowsRead += c.Read
 		s.RowsUsed += c.Used

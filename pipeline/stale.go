@@ -1,6 +1,10 @@
 package pipeline
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/ratelist/ratelist/archive"
+)
 
 // Periods whose rated games changed after their list was written.
 //
@@ -20,7 +24,7 @@ type periodHash struct {
 
 // tournamentHash hashes a tournament's id and its valid games rows,
 // independently of their order in the file: the sum of a hash of each row.
-func (r *runner) tournamentHash(t *Tournament, rows []gameRow) uint64 {
+func (r *runner) tournamentHash(t *archive.Tournament, rows []gameRow) uint64 {
 	var sum uint64
 	p := r.arch.Players.ID
 	tid := uint64(t.ID) * 0x9e3779b97f4a7c15

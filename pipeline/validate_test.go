@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -151,11 +153,11 @@ func TestUnreadable(t *testing.T) {
 		wantErr error
 		wantMsg string
 	}{
-		{"missing players", map[string]string{"games.csv": "tournament_id,round,white_id,black_id,white_result,black_result\n"}, ErrMissingTable, "players"},
-		{"corrupt parquet", map[string]string{"players.csv": goodPlayers, "games.parquet": "PAR1 this is not parquet at all PAR1"}, ErrUnreadable, "games.parquet"},
-		{"truncated parquet", map[string]string{"players.parquet": "PAR1\x15\x00"}, ErrUnreadable, "players.parquet"},
-		{"missing column", map[string]string{"players.csv": "player_id,club\n1,A\n"}, ErrMissingColumn, "players.csv"},
-		{"empty csv", map[string]string{"players.csv": ""}, ErrUnreadable, "players.csv"},
+		{"missing players", map[string]string{"games.csv": "tournament_id,round,white_id,black_id,white_result,black_result\n"}, archive.ErrMissingTable, "players"},
+		{"corrupt parquet", map[string]string{"players.csv": goodPlayers, "games.parquet": "PAR1 this is not parquet at all PAR1"}, archive.ErrUnreadable, "games.parquet"},
+		{"truncated parquet", map[string]string{"players.parquet": "PAR1\x15\x00"}, archive.ErrUnreadable, "players.parquet"},
+		{"missing column", map[string]string{"players.csv": "player_id,club\n1,A\n"}, archive.ErrMissingColumn, "players.csv"},
+		{"empty csv", map[string]string{"players.csv": ""}, archive.ErrUnreadable, "players.csv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -182,7 +184,7 @@ func TestTruncatedGames(t *testing.T) {
 	data, _ := os.ReadFile(p)
 	os.WriteFile(p, data[:len(data)/2], 0o644)
 	_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out})
-	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "games.parquet") {
+	if !errors.Is(err, archive.ErrUnreadable) || !strings.Contains(err.Error(), "games.parquet") {
 		t.Fatalf("err = %v", err)
 	}
 	if ents := outEntries(t, out); len(ents) != 0 {
@@ -254,7 +256,7 @@ func TestRejectOrderConcurrentLoad(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("workers %d: rejects %v, want %v", workers, got, want)
 		}
-		if p, tt := sum.Tables["players"], sum.Tables["tournaments"]; *p != (TableCount{50001, 49999, 2}) || *tt != (TableCount{3, 1, 2}) {
+		if p, tt := sum.Tables["players"], sum.Tables["tournaments"]; *p != (archive.TableCount{Read: 50001, Used: 49999, Rejected: 2}) || *tt != (archive.TableCount{Read: 3, Used: 1, Rejected: 2}) {
 			t.Errorf("workers %d: counts players %+v tournaments %+v", workers, *p, *tt)
 		}
 	}

@@ -13,54 +13,8 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
-)
 
-// Records as written by import: the archive schema of interface.md §1, with every
-// optional column nullable. Players carry one extra column, fide_id, which later
-// imports match on (the rating run ignores it).
-type (
-	Player struct {
-		PlayerID   int64   `parquet:"player_id"`
-		Name       string  `parquet:"name"`
-		BirthYear  *int32  `parquet:"birth_year,optional"`
-		Category   *int32  `parquet:"category,optional"`
-		FideRating *int32  `parquet:"fide_rating,optional"`
-		Club       *string `parquet:"club,optional"`
-		FideID     *int64  `parquet:"fide_id,optional"`
-	}
-	Tournament struct {
-		TournamentID int64   `parquet:"tournament_id"`
-		Name         string  `parquet:"name"`
-		StartDate    int32   `parquet:"start_date,date"`
-		EndDate      int32   `parquet:"end_date,date"`
-		System       *string `parquet:"system,optional"`
-		Rounds       *int32  `parquet:"rounds,optional"`
-		Discipline   *string `parquet:"discipline,optional"`
-		Rated        *bool   `parquet:"rated,optional"`
-		Tiebreaks    *string `parquet:"tiebreaks,optional"`
-	}
-	Game struct {
-		TournamentID int64   `parquet:"tournament_id"`
-		Round        int32   `parquet:"round"`
-		Date         *int32  `parquet:"date,optional,date"`
-		WhiteID      int64   `parquet:"white_id"`
-		BlackID      *int64  `parquet:"black_id,optional"`
-		WhiteResult  string  `parquet:"white_result,dict"`
-		BlackResult  *string `parquet:"black_result,optional,dict"`
-		WhitePoints  *int32  `parquet:"white_points,optional"`
-		BlackPoints  *int32  `parquet:"black_points,optional"`
-	}
-	// TableRow is one row of the Joker tables table.
-	TableRow struct {
-		GameID       int64  `parquet:"game_id"`
-		TournamentID *int64 `parquet:"tournament_id,optional"`
-		PlayedAt     int64  `parquet:"played_at,timestamp(microsecond)"`
-		PlayerID     int64  `parquet:"player_id"`
-		Place        *int32 `parquet:"place,optional"`
-		Score        *int32 `parquet:"score,optional"`
-		LeftTable    *bool  `parquet:"left_table,optional"`
-		StoppedPulka *int32 `parquet:"stopped_pulka,optional"`
-	}
+	"github.com/ratelist/ratelist/archive"
 )
 
 // Options tune a TRF or PGN import.
@@ -76,8 +30,8 @@ type Options struct {
 // in memory; new games wait in memory until Commit.
 type Archive struct {
 	Dir         string
-	Players     []Player
-	Tournaments []Tournament
+	Players     []archive.PlayerRow
+	Tournaments []archive.TournamentRow
 
 	oldPlayers, oldTournaments int
 	byFide                     map[int64]int  // FIDE id → Players index
@@ -85,7 +39,7 @@ type Archive struct {
 	matched                    map[int]bool
 	tourKey                    map[string]int64 // name|start|end → tournament_id
 	nextPlayer, nextTournament int64
-	games                      []Game
+	games                      []archive.GameRow
 	dirtyPlayers               bool
 }
 
@@ -105,10 +59,10 @@ func Open(dir string, opt Options) (*Archive, error) {
 		}
 	}
 	var err error
-	if a.Players, err = readParquet[Player](filepath.Join(dir, "players.parquet")); err != nil {
+	if a.Players, err = readParquet[archive.PlayerRow](filepath.Join(dir, "players.parquet")); err != nil {
 		return nil, err
 	}
-	if a.Tournaments, err = readParquet[Tournament](filepath.Join(dir, "tournaments.parquet")); err != nil {
+	if a.Tournaments, err = readParquet[archive.TournamentRow](filepath.Join(dir, "tournaments.parquet")); err != nil {
 		return nil, err
 	}
 	a.oldPlayers, a.oldTournaments = len(a.Players), len(a.Tournaments)
@@ -190,7 +144,7 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 		}
 	}
 	if !ok {
-		p := Player{PlayerID: a.nextPlayer, Name: normName(in.Name)}
+		p := archive.PlayerRow{PlayerID: a.nextPlayer, Name: normName(in.Name)}
 		a.nextPlayer++
 		a.Players = append(a.Players, p)
 		i = len(a.Players) - 1
@@ -225,7 +179,7 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 
 // addTournament appends a tournament with the next id, or returns the id of the
 // same tournament (name and dates) already in the archive and false.
-func (a *Archive) addTournament(t Tournament) (int64, bool) {
+func (a *Archive) addTournament(t archive.TournamentRow) (int64, bool) {
 	k := tournamentKey(t.Name, t.StartDate, t.EndDate)
 	if id, dup := a.tourKey[k]; dup {
 		return id, false

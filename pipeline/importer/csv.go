@@ -8,47 +8,23 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
-type kind uint8
-
-const (
-	kInt64 kind = iota
-	kInt32
-	kString
-	kDate
-	kTime
-	kBool
-	kCode
-)
-
-type column struct {
-	name     string
-	kind     kind
-	required bool // the column must be present and every cell filled
+// importColumns are the columns import writes for table: the archive's, and
+// for players the extra fide_id.
+func importColumns(table string) ([]archive.Column, bool) {
+	t, ok := archive.Lookup(table)
+	if table == "players" {
+		return append(slices.Clip(t.Columns), archive.FideID), true
+	}
+	return t.Columns, ok
 }
-
-// Schemas are the archive tables of interface.md §1 (plus players.fide_id).
-var schemas = map[string][]column{
-	"players": {{"player_id", kInt64, true}, {"name", kString, true}, {"birth_year", kInt32, false},
-		{"category", kInt32, false}, {"fide_rating", kInt32, false}, {"club", kString, false}, {"fide_id", kInt64, false}},
-	"tournaments": {{"tournament_id", kInt64, true}, {"name", kString, true}, {"start_date", kDate, true},
-		{"end_date", kDate, true}, {"system", kString, false}, {"rounds", kInt32, false},
-		{"discipline", kString, false}, {"rated", kBool, false}, {"tiebreaks", kString, false}},
-	"games": {{"tournament_id", kInt64, true}, {"round", kInt32, true}, {"date", kDate, false},
-		{"white_id", kInt64, true}, {"black_id", kInt64, false}, {"white_result", kCode, true},
-		{"black_result", kCode, false}, {"white_points", kInt32, false}, {"black_points", kInt32, false}},
-	"tables": {{"game_id", kInt64, true}, {"tournament_id", kInt64, false}, {"played_at", kTime, true},
-		{"player_id", kInt64, true}, {"place", kInt32, false}, {"score", kInt32, false},
-		{"left_table", kBool, false}, {"stopped_pulka", kInt32, false}},
-}
-
-var tableOrder = []string{"players", "tournaments", "games", "tables"}
 
 // cell is one decoded value.
 type cell struct {
@@ -67,7 +43,7 @@ type CSVTable struct {
 	Problems []*Problem
 
 	r    *csv.Reader
-	cols []column
+	cols []archive.Column
 	idx  []int // schema column → CSV field, -1 when absent
 	nf   int
 	row  []cell
@@ -76,7 +52,7 @@ type CSVTable struct {
 
 // NewCSVTable reads the header of a CSV table. Extra columns are reported in notes.
 func NewCSVTable(r io.Reader, file, table string) (*CSVTable, []string, error) {
-	cols, ok := schemas[table]
+	cols, ok := importColumns(table)
 	if !ok {
 		return nil, nil, fmt.Errorf("%s: unknown table %q: %w", file, table, ErrUsage)
 	}
@@ -93,7 +69,7 @@ func NewCSVTable(r io.Reader, file, table string) (*CSVTable, []string, error) {
 	t := &CSVTable{Table: table, File: file, r: cr, cols: cols, nf: len(hdr), row: make([]cell, len(cols))}
 	known := map[string]bool{}
 	for _, c := range cols {
-		known[c.name] = true
+		known[c.Name] = true
 	}
 	var extra []string
 	for j, h := range hdr {
@@ -109,12 +85,12 @@ func NewCSVTable(r io.Reader, file, table string) (*CSVTable, []string, error) {
 	for _, c := range cols {
 		idx := -1
 		for j, h := range hdr {
-			if h == c.name {
+			if h == c.Name {
 				idx = j
 			}
 		}
-		if idx < 0 && c.required {
-			return nil, nil, &Problem{File: file, Err: fmt.Errorf("missing required column %q: %w", c.name, ErrMalformed)}
+		if idx < 0 && c.Required {
+			return nil, nil, &Problem{File: file, Err: fmt.Errorf("missing required column %q: %w", c.Name, ErrMalformed)}
 		}
 		t.idx = append(t.idx, idx)
 	}
@@ -169,70 +145,34 @@ func (t *CSVTable) decode(rec []string) string {
 		}
 		x := &t.row[c]
 		*x = cell{null: v == ""}
-		if x.null {
-			if col.required {
-				return col.name + ": missing"
-			}
-			continue
-		}
-		var err error
-		switch col.kind {
-		case kString:
+		switch {
+		case x.null && col.Required:
+			return col.Name + ": missing"
+		case x.null:
+		case col.Type == archive.String:
 			x.s = v
-		case kInt64:
-			x.i, err = strconv.ParseInt(v, 10, 64)
-		case kInt32:
-			x.i, err = strconv.ParseInt(v, 10, 32)
-		case kDate:
-			var d time.Time
-			if d, err = time.Parse(time.DateOnly, v); err == nil {
-				x.i = int64(day(d))
-				if d.Year() < 1000 || d.Year() > 9999 {
-					err = errors.New("out of range")
-				}
+		default:
+			i, err := archive.ParseCell(col.Type, v)
+			if err != nil {
+				return col.Name + ": " + err.Error()
 			}
-		case kTime:
-			var d time.Time
-			if d, err = parseTime(v); err == nil {
-				x.i = d.UnixMicro()
+			if col.Type == archive.Int32 && int64(int32(i)) != i {
+				return fmt.Sprintf("%s: %d is out of the int32 range", col.Name, i)
 			}
-		case kBool:
-			switch strings.ToLower(v) {
-			case "true", "t", "1", "yes", "y":
-				x.i = 1
-			case "false", "f", "0", "no", "n":
-			default:
-				err = errors.New("not a boolean")
-			}
-		case kCode:
-			if v == "½" {
-				v = "="
-			}
-			v = strings.ToUpper(v)
-			if len(v) != 1 || !strings.Contains("10=+-WDLHFUZ", v) {
-				return fmt.Sprintf("%s: invalid result code %q", col.name, rec[t.idx[c]])
-			}
-			x.s = v
-		}
-		if err != nil {
-			return fmt.Sprintf("%s: malformed %s %q", col.name, kindName[col.kind], v)
+			x.i = i
 		}
 	}
 	return ""
 }
 
-var kindName = map[kind]string{kInt64: "integer", kInt32: "32-bit integer", kDate: "date (want YYYY-MM-DD)", kTime: "timestamp", kBool: "boolean"}
+// code is a result code cell as text, upper-cased ('½' as '=').
+func code(c cell) string { return string(rune(c.i)) }
 
-func parseTime(s string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", time.DateOnly} {
-		if t, err := time.Parse(layout, s); err == nil {
-			if t.Year() < 1000 || t.Year() > 9999 {
-				return t, errors.New("out of range")
-			}
-			return t, nil
-		}
+func optCode(c cell) *string {
+	if c.null {
+		return nil
 	}
-	return time.Time{}, fmt.Errorf("bad time %q", s)
+	return ptr(code(c))
 }
 
 func optI32(c cell) *int32 {
@@ -286,10 +226,10 @@ func csvSources(args []string) ([]csvSource, error) {
 		}
 		if st.IsDir() {
 			n := len(out)
-			for _, t := range tableOrder {
-				p := filepath.Join(arg, t+".csv")
+			for _, t := range archive.Tables {
+				p := filepath.Join(arg, t.Name+".csv")
 				if _, err := os.Stat(p); err == nil {
-					if err := add(t, p); err != nil {
+					if err := add(t.Name, p); err != nil {
 						return nil, err
 					}
 				}
@@ -300,7 +240,7 @@ func csvSources(args []string) ([]csvSource, error) {
 			continue
 		}
 		t := strings.TrimSuffix(filepath.Base(arg), ".csv")
-		if _, ok := schemas[t]; !ok || !strings.HasSuffix(arg, ".csv") {
+		if _, ok := archive.Lookup(t); !ok || !strings.HasSuffix(arg, ".csv") {
 			return nil, fmt.Errorf("%s: name a CSV table players.csv, tournaments.csv, games.csv or tables.csv: %w", arg, ErrUsage)
 		}
 		if err := add(t, arg); err != nil {
@@ -404,24 +344,24 @@ func convertCSV(ctx context.Context, dir string, s csvSource, st *Stats) (string
 	var n int64
 	switch s.table {
 	case "players":
-		n, err = writeRows(ctx, out, t, func(c []cell) Player {
-			return Player{PlayerID: c[0].i, Name: c[1].s, BirthYear: optI32(c[2]), Category: optI32(c[3]),
+		n, err = writeRows(ctx, out, t, func(c []cell) archive.PlayerRow {
+			return archive.PlayerRow{PlayerID: c[0].i, Name: c[1].s, BirthYear: optI32(c[2]), Category: optI32(c[3]),
 				FideRating: optI32(c[4]), Club: optStr(c[5]), FideID: optI64(c[6])}
 		})
 	case "tournaments":
-		n, err = writeRows(ctx, out, t, func(c []cell) Tournament {
-			return Tournament{TournamentID: c[0].i, Name: c[1].s, StartDate: int32(c[2].i), EndDate: int32(c[3].i),
+		n, err = writeRows(ctx, out, t, func(c []cell) archive.TournamentRow {
+			return archive.TournamentRow{TournamentID: c[0].i, Name: c[1].s, StartDate: int32(c[2].i), EndDate: int32(c[3].i),
 				System: optStr(c[4]), Rounds: optI32(c[5]), Discipline: optStr(c[6]), Rated: optBool(c[7]), Tiebreaks: optStr(c[8])}
 		})
 	case "games":
-		n, err = writeRows(ctx, out, t, func(c []cell) Game {
-			return Game{TournamentID: c[0].i, Round: int32(c[1].i), Date: optI32(c[2]), WhiteID: c[3].i, BlackID: optI64(c[4]),
-				WhiteResult: c[5].s, BlackResult: optStr(c[6]), WhitePoints: optI32(c[7]), BlackPoints: optI32(c[8])}
+		n, err = writeRows(ctx, out, t, func(c []cell) archive.GameRow {
+			return archive.GameRow{TournamentID: c[0].i, Round: int32(c[1].i), Date: optI32(c[2]), WhiteID: c[3].i, BlackID: optI64(c[4]),
+				WhiteResult: code(c[5]), BlackResult: optCode(c[6]), WhitePoints: optI32(c[7]), BlackPoints: optI32(c[8])}
 		})
 	case "tables":
-		n, err = writeRows(ctx, out, t, func(c []cell) TableRow {
-			return TableRow{GameID: c[0].i, TournamentID: optI64(c[1]), PlayedAt: c[2].i, PlayerID: c[3].i,
-				Place: optI32(c[4]), Score: optI32(c[5]), LeftTable: optBool(c[6]), StoppedPulka: optI32(c[7])}
+		n, err = writeRows(ctx, out, t, func(c []cell) archive.TableRow {
+			return archive.TableRow{GameID: c[0].i, TournamentID: optI64(c[1]), PlayedAt: c[2].i, PlayerID: c[3].i,
+				Place: int32(c[4].i), Score: int32(c[5].i), LeftTable: optBool(c[6]), StoppedPulka: optI32(c[7])}
 		})
 	}
 	if err == nil {

@@ -1,6 +1,6 @@
-// Package importer converts other formats into a ratelist archive (interface.md
-// §1): TRF16 tournament reports, PGN game collections and CSV tables. It is the
-// library behind `ratelist import trf|pgn|csv`.
+// Package importer converts other formats into a ratelist archive (package
+// archive; docs/archive.md): TRF16 tournament reports, PGN game collections and
+// CSV tables. It is the library behind `ratelist import trf|pgn|csv`.
 //
 // The steps of a TRF or PGN import are:
 //
@@ -19,8 +19,9 @@
 //     games.parquet is first turned into the folder form (games/part-0000.parquet).
 //
 // A CSV import (ImportCSV) re-encodes CSV tables to Parquet with the archive
-// schema, checking every cell's type; bad rows are reported with file and row and
-// left out.
+// schema (archive.Tables, written as archive's Row types), checking every cell
+// as the run reads it (archive.ParseCell); bad rows are reported with file and
+// row and left out.
 //
 // Every count adds up: Stats.Read = Stats.Imported + Stats.Skipped.
 package importer

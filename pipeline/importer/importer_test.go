@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -256,8 +258,8 @@ func TestImportCSVBadRows(t *testing.T) {
 		msgs = append(msgs, strings.TrimPrefix(p.Error(), dir+"/"))
 	}
 	want := []string{
-		`games.csv:2: round: malformed 32-bit integer "x": malformed`,
-		`games.csv:3: round: malformed 32-bit integer "99999999999": malformed`,
+		`games.csv:2: round: malformed integer "x": malformed`,
+		`games.csv:3: round: 99999999999 is out of the int32 range: malformed`,
 		`games.csv:4: white_result: invalid result code "Q": malformed`,
 		`games.csv:5: 3 fields, the header has 7: malformed`,
 		`games.csv:6: tournament_id: missing: malformed`,
@@ -273,6 +275,28 @@ func TestImportCSVBadRows(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "games.csv")); err == nil {
 		t.Error("games.csv still there")
+	}
+}
+
+// TestImportCSVYears: import takes the dates and timestamps the run reads,
+// any four-digit year, and refuses the others as the run does.
+func TestImportCSVYears(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tables.csv"), []byte(
+		"game_id,played_at,player_id,place,score\n"+
+			"1,0999-05-01,1,1,10\n"+
+			"1,0500-01-01T00:00:00Z,2,2,5\n"+
+			"1,10000-01-01,3,3,0\n"), 0o644)
+	st := mustStats(t)(ImportCSV(context.Background(), dir, []string{filepath.Join(dir, "tables.csv")}))
+	if st.Imported != 2 || len(st.Problems) != 1 || !strings.Contains(st.Problems[0].Error(), `played_at: malformed timestamp "10000-01-01"`) {
+		t.Fatalf("%+v %v", st, st.Problems)
+	}
+	rows, err := readParquet[archive.TableRow](filepath.Join(dir, "tables.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(999, 5, 1, 0, 0, 0, 0, time.UTC).UnixMicro(); len(rows) != 2 || rows[0].PlayedAt != want {
+		t.Errorf("rows %+v, want played_at %d first", rows, want)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
 // pgnGame is a game that passed the checks, waiting for its tournament.
@@ -110,7 +112,7 @@ func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 		st.skip(e.file, int64(e.line), n, fmt.Errorf("event %q: none of its %d games has a date (Date or EventDate tag): %w", name, n, ErrMalformed))
 		return
 	}
-	t := Tournament{Name: name, StartDate: e.lo, EndDate: e.hi, System: ptr(pgnSystem(e.eventType)),
+	t := archive.TournamentRow{Name: name, StartDate: e.lo, EndDate: e.hi, System: ptr(pgnSystem(e.eventType)),
 		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated)}
 	if tid, dup := a.tourKey[tournamentKey(t.Name, t.StartDate, t.EndDate)]; dup {
 		st.skip(e.file, int64(e.line), n, fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
@@ -123,10 +125,10 @@ func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 		round int32
 	}
 	busy := map[key]int{} // player in round → line of the game
-	var rows []Game
+	var rows []archive.GameRow
 	add := func(g pgnGame, w, b int64, round int32) {
 		busy[key{w, round}], busy[key{b, round}] = g.line, g.line
-		rows = append(rows, Game{Round: round, Date: g.date, WhiteID: w, BlackID: ptr(b), WhiteResult: g.wres, BlackResult: ptr(g.bres)})
+		rows = append(rows, archive.GameRow{Round: round, Date: g.date, WhiteID: w, BlackID: ptr(b), WhiteResult: g.wres, BlackResult: ptr(g.bres)})
 	}
 	var later []int
 	ids := make([][2]int64, len(e.games))

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/pipeline/trf"
 )
 
@@ -65,7 +66,7 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	}
 	n := int64(len(t.Games))
 	st.Read += n
-	tr := Tournament{
+	tr := archive.TournamentRow{
 		Name:      strings.TrimSpace(t.Name),
 		StartDate: day(t.Start), EndDate: day(t.End),
 		System: ptr(t.System), Rounds: ptr(int32(max(t.Rounds, 1))),
@@ -105,14 +106,14 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 			st.note(name, int64(p.Line), "%q matches the same archive player as starting rank %d: added as a new player", p.Name, f.Players[j].StartNo)
 			id := a.nextPlayer
 			a.nextPlayer++
-			a.Players = append(a.Players, Player{PlayerID: id, Name: normName(p.Name)})
+			a.Players = append(a.Players, archive.PlayerRow{PlayerID: id, Name: normName(p.Name)})
 			st.NewPlayers++
 			ids[i] = id
 		}
 		used[ids[i]] = i
 	}
 	for _, g := range t.Games {
-		row := Game{TournamentID: tid, Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
+		row := archive.GameRow{TournamentID: tid, Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
 		if g.Black >= 0 {
 			row.BlackID = ptr(ids[g.Black])
 			row.BlackResult = ptr(string(g.BlackResult))

@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/pipeline"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -78,7 +79,7 @@ type site struct {
 	byPlayer map[int64][]int32 // card indexes in rating order
 	byTP     []int32           // card indexes sorted by (tournament, player)
 
-	arch   *pipeline.Archive
+	arch   *archive.Archive
 	tours  map[int64]*tourInfo
 	torder []int64 // tournaments by end date, start date, id
 

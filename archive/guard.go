@@ -1,4 +1,4 @@
-package pipeline
+package archive
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package pipeline
+package archive
 
 import (
 	"fmt"
@@ -18,9 +18,9 @@ import (
 func TestParquetPagesReadAlike(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	codes := []string{"1", "0", "=", "½", "+", "-", "X", "", "w", "10"}
-	var rows []gameRecord
+	var rows []GameRow
 	for i := range 30000 {
-		g := gameRecord{TournamentID: int64(rng.IntN(500)) - 3, Round: int32(rng.IntN(12)) - 1, WhiteID: rng.Int64N(1 << 40),
+		g := GameRow{TournamentID: int64(rng.IntN(500)) - 3, Round: int32(rng.IntN(12)) - 1, WhiteID: rng.Int64N(1 << 40),
 			WhiteResult: codes[rng.IntN(len(codes))]}
 		if rng.IntN(10) > 0 {
 			b, r := rng.Int64N(1<<40), codes[rng.IntN(len(codes))]
@@ -35,17 +35,16 @@ func TestParquetPagesReadAlike(t *testing.T) {
 	dir := t.TempDir()
 	writeParquetFile(t, dir, "games.parquet", rows, parquet.PageBufferSize(700), parquet.MaxRowsPerRowGroup(9000))
 	read := func(fast bool) []string {
-		defer func(old bool) { fastPages = old }(fastPages)
-		fastPages = fast
-		tr := openTable(os.DirFS(dir), []string{"games.parquet"}, gameCols)
+		tr := NewReader(os.DirFS(dir), []string{"games.parquet"}, GameColumns)
+		tr.valueByValue = !fast
 		defer tr.Close()
 		var out []string
 		for tr.Next() {
 			b := tr.Batch()
-			for i := 0; i < b.n; i++ {
-				row := fmt.Sprint(b.first+int64(i), b.bad[i])
-				for c := range gameCols {
-					row += fmt.Sprint(" ", b.nulls[c][i], b.ints[c][i])
+			for i := 0; i < b.N; i++ {
+				row := fmt.Sprint(b.First+int64(i), b.Bad[i])
+				for c := range GameColumns {
+					row += fmt.Sprint(" ", b.Nulls[c][i], b.Ints[c][i])
 				}
 				out = append(out, row)
 			}
@@ -89,14 +88,15 @@ func writeParquetFile[T any](t *testing.T, dir, name string, rows []T, opts ...p
 }
 
 // TestParquetTextAcrossPages: text values read value by value survive the
-// release of their page when a batch spans many pages (they once pointed into
+// release of their page when a Batch spans many pages (they once pointed into
 // page buffers that parquet-go reuses: names came back as other bytes, and
 // plain-encoded result codes as invalid).
 func TestParquetTextAcrossPages(t *testing.T) {
 	dir := t.TempDir()
-	var players []playerRecord
+	var players []PlayerRow
 	for i := range 30000 {
-		players = append(players, playerRecord{PlayerID: int64(i + 1), Name: fmt.Sprintf("Player Number %06d", i), Club: fmt.Sprintf("Club %d", i%97)})
+		club := fmt.Sprintf("Club %d", i%97)
+		players = append(players, PlayerRow{PlayerID: int64(i + 1), Name: fmt.Sprintf("Player Number %06d", i), Club: &club})
 	}
 	writeParquetFile(t, dir, "players.parquet", players)
 	type plainGame struct { // result codes without a dictionary
@@ -115,13 +115,13 @@ func TestParquetTextAcrossPages(t *testing.T) {
 	}
 	writeParquetFile(t, dir, "games.parquet", games)
 
-	tr := openTable(os.DirFS(dir), []string{"players.parquet"}, playerCols)
+	tr := NewReader(os.DirFS(dir), []string{"players.parquet"}, PlayerColumns)
 	i := 0
 	for tr.Next() {
 		b := tr.Batch()
-		for j := 0; j < b.n; j, i = j+1, i+1 {
-			if got, want := b.strs[1][j], players[i].Name; got != want || b.strs[5][j] != players[i].Club {
-				t.Fatalf("player row %d: name %q club %q, want %q %q", i+1, got, b.strs[5][j], want, players[i].Club)
+		for j := 0; j < b.N; j, i = j+1, i+1 {
+			if got, want := b.Strs[1][j], players[i].Name; got != want || b.Strs[5][j] != *players[i].Club {
+				t.Fatalf("player row %d: name %q club %q, want %q %q", i+1, got, b.Strs[5][j], want, *players[i].Club)
 			}
 		}
 	}
@@ -130,14 +130,14 @@ func TestParquetTextAcrossPages(t *testing.T) {
 	}
 	tr.Close()
 
-	tr = openTable(os.DirFS(dir), []string{"games.parquet"}, gameCols)
+	tr = NewReader(os.DirFS(dir), []string{"games.parquet"}, GameColumns)
 	defer tr.Close()
 	i = 0
 	for tr.Next() {
 		b := tr.Batch()
-		for j := 0; j < b.n; j, i = j+1, i+1 {
-			if b.bad[j] != "" || b.ints[5][j] != int64(games[i].WhiteResult[0]) || b.ints[6][j] != int64((*games[i].BlackResult)[0]) {
-				t.Fatalf("games row %d: %q, results %c %c, want %s %s", i+1, b.bad[j], b.ints[5][j], b.ints[6][j], games[i].WhiteResult, *games[i].BlackResult)
+		for j := 0; j < b.N; j, i = j+1, i+1 {
+			if b.Bad[j] != "" || b.Ints[5][j] != int64(games[i].WhiteResult[0]) || b.Ints[6][j] != int64((*games[i].BlackResult)[0]) {
+				t.Fatalf("games row %d: %q, results %c %c, want %s %s", i+1, b.Bad[j], b.Ints[5][j], b.Ints[6][j], games[i].WhiteResult, *games[i].BlackResult)
 			}
 		}
 	}

@@ -1,10 +1,11 @@
-package pipeline
+package archive
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,8 +26,12 @@ func TestLoadErrorNamesItsTable(t *testing.T) {
 		{map[string]string{"players.parquet": "PAR1 not parquet PAR1", "tournaments.csv": fuzzTournaments}, "players.parquet"},
 	} {
 		dir := t.TempDir()
-		writeFiles(t, dir, tc.files)
-		_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: t.TempDir()})
+		for name, body := range tc.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := Load(context.Background(), os.DirFS(dir), func(RowError) {}, nil)
 		if err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want one naming %s", err, tc.want)
 		}

@@ -1,0 +1,91 @@
+package archive
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// batchRows is how many rows one Batch holds.
+const batchRows = 8192
+
+// Batch is a block of rows of one table, column by column: row i of column c
+// is Ints[c][i] or Strs[c][i] (by the column's Type), null when Nulls[c][i].
+// A Reader owns and reuses its Batch: callers copy what they keep.
+type Batch struct {
+	File  string // the source file, relative to the archive
+	First int64  // data-row number of row 0 in File (1 = first data row)
+	N     int    // rows filled
+	Ints  [][]int64
+	Strs  [][]string
+	Nulls [][]bool
+	// Bad holds, per row, the first cell that could not be decoded
+	// ("column: why"), "" when none; such a cell reads as null.
+	Bad  []string
+	raw  []string // CSV only: the row as it was written
+	cols []Column
+}
+
+func newBatch(cols []Column) *Batch {
+	b := &Batch{cols: cols, Bad: make([]string, batchRows)}
+	b.Ints = make([][]int64, len(cols))
+	b.Strs = make([][]string, len(cols))
+	b.Nulls = make([][]bool, len(cols))
+	for i, s := range cols {
+		b.Nulls[i] = make([]bool, batchRows)
+		if s.Type == String {
+			b.Strs[i] = make([]string, batchRows)
+		} else {
+			b.Ints[i] = make([]int64, batchRows)
+		}
+	}
+	return b
+}
+
+// Missing returns the name of the first required column (in column order)
+// that row i leaves empty, "" when none does.
+func (b *Batch) Missing(i int) string {
+	for c, col := range b.cols {
+		if col.Required && b.Nulls[c][i] {
+			return col.Name
+		}
+	}
+	return ""
+}
+
+// Values renders row i as it was read: the CSV row as written, or
+// "column=value;…" for Parquet.
+func (b *Batch) Values(i int) string {
+	if b.raw != nil {
+		return b.raw[i]
+	}
+	var sb strings.Builder
+	for c, s := range b.cols {
+		if c > 0 {
+			sb.WriteByte(';')
+		}
+		sb.WriteString(s.Name)
+		sb.WriteByte('=')
+		if b.Nulls[c][i] {
+			continue
+		}
+		sb.WriteString(formatCell(s.Type, b.Ints[c], b.Strs[c], i))
+	}
+	return sb.String()
+}
+
+func formatCell(t Type, ints []int64, strs []string, i int) string {
+	switch t {
+	case String:
+		return strs[i]
+	case Date:
+		return time.Unix(ints[i]*86400, 0).UTC().Format(time.DateOnly)
+	case Time:
+		return time.UnixMicro(ints[i]).UTC().Format(time.RFC3339)
+	case Bool:
+		return strconv.FormatBool(ints[i] != 0)
+	case Code:
+		return string(rune(ints[i]))
+	}
+	return strconv.FormatInt(ints[i], 10)
+}

@@ -1,0 +1,462 @@
+package archive
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+type parquetSource struct {
+	f          fs.File
+	pf         *parquet.File
+	cols       []Column
+	leaves     []int   // column → leaf column index, -1 absent
+	scale      []int64 // Time: multiplier to microseconds; Date from timestamp: divisor
+	kinds      []parquet.Kind
+	dateFromTS []bool
+	fast       []bool // read straight from page data when the page allows (colCursor.next)
+	rg         int    // next row group
+	curs       []*colCursor
+	vals       []parquet.Value
+	badCells   []badCell // of the Batch being filled
+}
+
+type colCursor struct {
+	pages parquet.Pages
+	page  parquet.Page
+	vr    parquet.ValueReader // a page read value by value (parquet.Value)
+	// A page read straight from its data (vr == nil): its rows, definition
+	// levels (nil without nulls), dense values (one of i64, i32 or dictionary
+	// indexes idx, with dict the result code of each dictionary entry, -1 when
+	// not one), and how far it has been read.
+	rows     int
+	defs     []byte
+	i64      []int64
+	i32      []int32
+	idx      []int32
+	dict     []int64
+	row, val int
+}
+
+// next loads the column chunk's next page; fast tells whether the column may
+// be read straight from page data (integers, or dictionary-encoded result
+// codes), which is used when the page is of a shape that path knows.
+func (c *colCursor) next(fast bool, typ Type) error {
+	p, err := c.pages.ReadPage()
+	if err != nil {
+		return err
+	}
+	*c = colCursor{pages: c.pages, page: p}
+	kind, dict := p.Type().Kind(), p.Dictionary()
+	switch {
+	case !fast || len(p.RepetitionLevels()) > 0:
+		c.vr = p.Values()
+		return nil
+	case typ == Code && dict != nil && dict.Type().Kind() == parquet.ByteArray:
+		c.dict = make([]int64, dict.Len())
+		for i := range c.dict {
+			code, ok := resultCode(dict.Index(int32(i)).ByteArray())
+			c.dict[i] = int64(code)
+			if !ok {
+				c.dict[i] = -1
+			}
+		}
+		data := p.Data()
+		c.idx = data.Int32()
+	case typ != Code && dict == nil && kind == parquet.Int64:
+		data := p.Data()
+		c.i64 = data.Int64()
+	case typ != Code && dict == nil && kind == parquet.Int32:
+		data := p.Data()
+		c.i32 = data.Int32()
+	default:
+		c.vr = p.Values()
+		return nil
+	}
+	c.rows, c.defs = int(p.NumRows()), p.DefinitionLevels()
+	dense := c.rows
+	if len(c.defs) > 0 {
+		dense = 0
+		for _, d := range c.defs {
+			if d > 1 {
+				return fmt.Errorf("definition level %d in a column that is not nested", d)
+			}
+			dense += int(d)
+		}
+	} else {
+		c.defs = nil
+	}
+	if have := len(c.i64) + len(c.i32) + len(c.idx); (c.defs != nil && len(c.defs) != c.rows) || have != dense {
+		return fmt.Errorf("page of %d rows with %d values", c.rows, have)
+	}
+	return nil
+}
+
+// readColumn fills rows [0, want) of the Batch's column c, crossing pages, and
+// returns how many it filled (fewer at the end of the row group).
+func (s *parquetSource) readColumn(b *Batch, c int, want int) (int, error) {
+	cur, typ := s.curs[c], s.cols[c].Type
+	n := 0
+	for n < want {
+		if cur.page == nil {
+			if err := cur.next(s.fast[c], typ); err != nil {
+				return n, err
+			}
+		}
+		// Value by value: decoded before the page is released, as values of text
+		// columns point into the page's buffers, which parquet-go hands out again.
+		if cur.vr != nil {
+			m, err := cur.vr.ReadValues(s.vals[n:want])
+			s.decode(b, c, n, s.vals[n:n+m])
+			n += m
+			if err == io.EOF {
+				parquet.Release(cur.page)
+				cur.page, cur.vr = nil, nil
+				continue
+			}
+			if err != nil {
+				return n, err
+			}
+			continue
+		}
+		k := min(want-n, cur.rows-cur.row)
+		ints, nulls := b.Ints[c][n:n+k], b.Nulls[c][n:n+k]
+		var defs []byte
+		if cur.defs != nil {
+			defs = cur.defs[cur.row : cur.row+k]
+		}
+		switch {
+		case cur.dict == nil && cur.i32 == nil:
+			cur.val = take(ints, nulls, defs, cur.i64, cur.val)
+		case cur.dict == nil:
+			cur.val = take(ints, nulls, defs, cur.i32, cur.val)
+		default:
+			cur.val = take(ints, nulls, defs, cur.idx, cur.val)
+			for i, x := range ints {
+				if nulls[i] {
+					continue
+				}
+				if x < 0 || x >= int64(len(cur.dict)) {
+					return n, fmt.Errorf("dictionary index %d of %d entries", x, len(cur.dict))
+				}
+				if ints[i] = cur.dict[x]; ints[i] < 0 {
+					nulls[i], ints[i] = true, 0
+					s.badCells = append(s.badCells, badCell{n + i, c})
+				}
+			}
+		}
+		n += k
+		if cur.row += k; cur.row == cur.rows {
+			parquet.Release(cur.page)
+			cur.page = nil
+		}
+	}
+	return n, nil
+}
+
+// take copies dense page values into rows: a row whose definition level is 0 is
+// a null. It returns the position after the values taken.
+func take[T int32 | int64](ints []int64, nulls []bool, defs []byte, data []T, val int) int {
+	for i := range ints {
+		if defs != nil && defs[i] == 0 {
+			nulls[i], ints[i] = true, 0
+			continue
+		}
+		nulls[i], ints[i] = false, int64(data[val])
+		val++
+	}
+	return val
+}
+
+func (c *colCursor) close() {
+	if c.page != nil {
+		parquet.Release(c.page)
+	}
+	c.pages.Close()
+}
+
+// guard turns a panic of parquet-go on a corrupt file into an error (fuzzing found
+// slice bounds panics in parquet.OpenFile on mangled metadata).
+func guard(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: corrupt Parquet: %v", ErrUnreadable, r)
+	}
+}
+
+// newParquetSource opens a Parquet file of the table with columns cols. With
+// valueByValue, every value goes through parquet.Value, never straight from
+// page data (the test that compares the two paths sets it).
+func newParquetSource(f fs.File, cols []Column, valueByValue bool) (_ *parquetSource, err error) {
+	defer guard(&err)
+	ra, ok := f.(io.ReaderAt)
+	if !ok {
+		return nil, fmt.Errorf("%w: file does not support random access", ErrUnreadable)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkParquetFooter(ra, st.Size()); err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(ra, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	s := &parquetSource{f: f, pf: pf, cols: cols, vals: make([]parquet.Value, batchRows)}
+	for _, sp := range cols {
+		leaf, ok := pf.Schema().Lookup(sp.Name)
+		if !ok {
+			if sp.Required {
+				return nil, fmt.Errorf("%w %q", ErrMissingColumn, sp.Name)
+			}
+			s.leaves = append(s.leaves, -1)
+			s.scale = append(s.scale, 0)
+			s.kinds = append(s.kinds, 0)
+			s.dateFromTS = append(s.dateFromTS, false)
+			s.fast = append(s.fast, false)
+			continue
+		}
+		if leaf.MaxRepetitionLevel > 0 {
+			return nil, fmt.Errorf("%w: column %q is repeated", ErrUnreadable, sp.Name)
+		}
+		t := leaf.Node.Type()
+		scale, isTS := int64(1), false
+		if lt := t.LogicalType(); lt != nil {
+			if ts, ok := lt.Value.(*format.TimestampType); ok {
+				isTS = true
+				switch ts.Unit.Value.(type) {
+				case *format.MilliSeconds:
+					scale = 1000
+				case *format.NanoSeconds:
+					scale = -1000
+				}
+			}
+		}
+		if sp.Type == Time && !isTS && t.Kind() == parquet.Int32 {
+			scale = 86400 * 1e6 // a DATE column: days → microseconds
+		}
+		s.leaves = append(s.leaves, leaf.ColumnIndex)
+		s.scale = append(s.scale, scale)
+		s.kinds = append(s.kinds, t.Kind())
+		s.dateFromTS = append(s.dateFromTS, sp.Type == Date && isTS)
+		plainInt := (sp.Type == Int || sp.Type == Int32 || sp.Type == Date) && !isTS && (t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64)
+		s.fast = append(s.fast, !valueByValue && leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.Type == Code && t.Kind() == parquet.ByteArray))
+	}
+	if err := checkPages(ra, st.Size(), pf, s.leaves); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkParquetFooter refuses a file whose footer length does not fit in it:
+// parquet.OpenFile would allocate whatever the last bytes claim (fuzzing found
+// 800 MB for "PAR1PAR1").
+func checkParquetFooter(ra io.ReaderAt, size int64) error {
+	var tail [8]byte
+	if size < 12 {
+		return fmt.Errorf("%w: %d bytes is too short for a Parquet file", ErrUnreadable, size)
+	}
+	if _, err := ra.ReadAt(tail[:], size-8); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	if string(tail[4:]) != "PAR1" {
+		return fmt.Errorf("%w: not a Parquet file (no PAR1 at the end)", ErrUnreadable)
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n+12 > size {
+		return fmt.Errorf("%w: footer of %d bytes in a %d-byte file (truncated?)", ErrUnreadable, n, size)
+	}
+	return nil
+}
+
+func (s *parquetSource) close() error {
+	for _, c := range s.curs {
+		if c != nil {
+			c.close()
+		}
+	}
+	s.curs = nil
+	return s.f.Close()
+}
+
+func (s *parquetSource) fill(b *Batch) (n int, err error) {
+	defer guard(&err)
+	return s.fillPages(b)
+}
+
+func (s *parquetSource) fillPages(b *Batch) (int, error) {
+	for {
+		if s.curs == nil {
+			rgs := s.pf.RowGroups()
+			if s.rg == len(rgs) {
+				return 0, io.EOF
+			}
+			chunks := rgs[s.rg].ColumnChunks()
+			s.rg++
+			s.curs = make([]*colCursor, len(s.cols))
+			for c, ci := range s.leaves {
+				if ci >= 0 {
+					s.curs[c] = &colCursor{pages: chunks[ci].Pages()}
+				}
+			}
+		}
+		n := -1
+		for c, cur := range s.curs {
+			if cur == nil {
+				continue
+			}
+			m, err := s.readColumn(b, c, batchRows)
+			if err != nil && err != io.EOF {
+				return 0, fmt.Errorf("column %s: %w", s.cols[c].Name, err)
+			}
+			if n >= 0 && m != n {
+				return 0, fmt.Errorf("column %s: %d values where other columns have %d", s.cols[c].Name, m, n)
+			}
+			n = m
+		}
+		if n <= 0 {
+			for _, c := range s.curs {
+				if c != nil {
+					c.close()
+				}
+			}
+			s.curs = nil
+			if n < 0 { // no column present at all: cannot happen with a required column
+				return 0, io.EOF
+			}
+			continue
+		}
+		for c, cur := range s.curs {
+			if cur == nil {
+				for i := 0; i < n; i++ {
+					b.Nulls[c][i] = true
+					if b.Ints[c] != nil {
+						b.Ints[c][i] = 0
+					}
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			b.Bad[i] = ""
+		}
+		s.markBad(b)
+		return n, nil
+	}
+}
+
+// decode turns parquet values into rows off… of the Batch's typed column c, for
+// pages not read straight from their data (colCursor.next). A value that cannot
+// be decoded becomes a null and is noted in s.badCells.
+func (s *parquetSource) decode(b *Batch, c, off int, vals []parquet.Value) {
+	sp, nulls, ints := s.cols[c], b.Nulls[c][off:], b.Ints[c]
+	if ints != nil {
+		ints = ints[off:]
+	}
+	bad := func(i int) {
+		nulls[i], ints[i] = true, 0
+		s.badCells = append(s.badCells, badCell{off + i, c})
+	}
+	switch {
+	case sp.Type == String:
+		for i, v := range vals {
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				b.Strs[c][off+i] = string(v.ByteArray())
+			}
+		}
+	case sp.Type == Code:
+		for i, v := range vals {
+			ints[i] = 0
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				code, ok := resultCode(v.ByteArray())
+				if !ok {
+					bad(i)
+					continue
+				}
+				ints[i] = int64(code)
+			}
+		}
+	default:
+		for i, v := range vals {
+			ints[i] = 0
+			if nulls[i] = v.IsNull(); !nulls[i] {
+				x, ok := s.anyInt(c, v)
+				if !ok {
+					bad(i)
+					continue
+				}
+				ints[i] = x
+			}
+		}
+	}
+}
+
+// anyInt decodes one non-null value of an integer, date, time or bool column.
+func (s *parquetSource) anyInt(c int, v parquet.Value) (int64, bool) {
+	sp := s.cols[c]
+	if sp.Type == Bool {
+		if v.Boolean() {
+			return 1, true
+		}
+		return 0, true
+	}
+	var x int64
+	switch s.kinds[c] {
+	case parquet.Int32:
+		x = int64(v.Int32())
+	case parquet.Int64:
+		x = v.Int64()
+	case parquet.ByteArray:
+		// Tolerate text dates/numbers in Parquet written by other tools.
+		var err error
+		if x, err = textToInt(sp.Type, string(v.ByteArray())); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	switch {
+	case sp.Type == Time && s.scale[c] > 0:
+		x *= s.scale[c]
+	case sp.Type == Time && s.scale[c] < 0:
+		x /= -s.scale[c]
+	case s.dateFromTS[c]:
+		x = floorDiv(x*max(s.scale[c], 1), 86400e6)
+	}
+	return x, true
+}
+
+// badCell is a cell that could not be read (by decode, or an invalid result code
+// in readColumn's page path): row i of column c.
+type badCell struct{ i, c int }
+
+// markBad notes, per row, the first column (in spec order) that could not be
+// decoded; decode notes bad cells column by column, so in that order.
+func (s *parquetSource) markBad(b *Batch) {
+	for _, bc := range s.badCells {
+		if b.Bad[bc.i] == "" {
+			b.Bad[bc.i] = s.cols[bc.c].Name + ": value of the wrong type or an invalid code"
+		}
+	}
+	s.badCells = s.badCells[:0]
+}
+
+func textToInt(t Type, s string) (int64, error) {
+	if t == Int || t == Int32 {
+		s = strings.TrimSpace(s)
+	}
+	return ParseCell(t, s)
+}
+
+// floorDiv divides rounding toward −∞ (days before 1970, period keys).
+func floorDiv[T int | int64](a, b T) T {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}

@@ -5,6 +5,7 @@ package archive
 // column is a pointer, nil for null. Players carry the extra FideID column.
 // TestRowsFollowSchema holds them to the column lists.
 type (
+	// PlayerRow is one row of the players table.
 	PlayerRow struct {
 		PlayerID   int64   `parquet:"player_id"`
 		Name       string  `parquet:"name"`
@@ -14,6 +15,7 @@ type (
 		Club       *string `parquet:"club,optional"`
 		FideID     *int64  `parquet:"fide_id,optional"`
 	}
+	// TournamentRow is one row of the tournaments table.
 	TournamentRow struct {
 		TournamentID int64   `parquet:"tournament_id"`
 		Name         string  `parquet:"name"`
@@ -25,6 +27,7 @@ type (
 		Rated        *bool   `parquet:"rated,optional"`
 		Tiebreaks    *string `parquet:"tiebreaks,optional"`
 	}
+	// GameRow is one row of the games table.
 	GameRow struct {
 		TournamentID int64   `parquet:"tournament_id"`
 		Round        int32   `parquet:"round"`

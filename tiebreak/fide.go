@@ -15,8 +15,9 @@ type calc struct {
 	score  []int // face-value final scores, half-points
 	adj    []int // scores as used in opponents' tiebreaks, half-points
 	buf    []item
-	// every player's items, player i's at all[i*n:(i+1)*n]; valid when haveAll
+	// every player's items, player i's at all[off[i]:off[i+1]]; valid when haveAll
 	all     []item
+	off     []int
 	totals  []total // per player
 	haveAll bool
 }
@@ -42,8 +43,7 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 	clear(c.adj)
 	c.haveAll = false
 	for i, row := range m.slots {
-		switch policy {
-		case Fide2009:
+		if policy == Fide2009 {
 			// Opponents' unplayed rounds count as draws.
 			for _, s := range row {
 				if s.played(rr) {
@@ -52,31 +52,41 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 					c.adj[i]++
 				}
 			}
-		default:
-			// Face value, except the withdrawal tail (VURs not followed by any round of
-			// availability), which counts as draws (C.07 16.3).
-			tail := len(row)
-			for tail > 0 && row[tail-1].vur() && !row[tail-1].played(rr) {
-				tail--
+			continue
+		}
+		// Face value, except requested byes and absences (rounds without an
+		// opponent) after the last round the player was available for, which count
+		// as draws (C.07 16.2.5, 16.3). A forfeit loss keeps its 0 wherever it
+		// stands; a round robin counts every round at face value.
+		last := -1
+		for r, s := range row {
+			if !s.vur(rr) {
+				last = r
 			}
-			for r, s := range row {
-				if r >= tail {
-					c.adj[i]++
-				} else {
-					c.adj[i] += s.pts
-				}
+		}
+		for r, s := range row {
+			if r > last && s.opp < 0 && !m.roundRobin {
+				c.adj[i]++
+			} else {
+				c.adj[i] += s.pts
 			}
 		}
 	}
 }
 
 // appendItems appends player i's rounds to dst as tiebreak addends under the policy.
+// Under the 2023+ rules a round robin's rest round (no opponent) is no round at all.
 func (c *calc) appendItems(dst []item, i int) []item {
 	spr := 0 // score before the round, half-points
 	slots := c.m.slots[i]
 	n := len(slots)
+	rest := c.m.roundRobin && c.policy != Fide2009
 	for r, s := range slots {
 		var it item
+		if rest && s.opp < 0 {
+			spr += s.pts
+			continue
+		}
 		if s.played(c.rr) {
 			it.val = c.adj[s.opp]
 		} else {
@@ -93,7 +103,7 @@ func (c *calc) appendItems(dst []item, i int) []item {
 				}
 				it.val = min(c.score[i], limit)
 			}
-			it.vur = c.policy != Fide2009 && s.vur()
+			it.vur = c.policy != Fide2009 && s.vur(c.rr)
 		}
 		it.contrib = it.val * s.pts
 		dst = append(dst, it)
@@ -115,17 +125,20 @@ type total struct {
 // playerItems returns player i's items, computed for every player on first use
 // together with their totals. The result must not be modified.
 func (c *calc) playerItems(i int) []item {
-	n := c.m.n
 	if !c.haveAll {
-		c.all = slices.Grow(c.all[:0], len(c.m.slots)*n)
-		c.totals = resize(c.totals, len(c.m.slots))
+		np := len(c.m.slots)
+		c.all = slices.Grow(c.all[:0], np*c.m.n)
+		c.totals = resize(c.totals, np)
+		c.off = resize(c.off, np+1)
+		c.off[0] = 0
 		for j := range c.m.slots {
 			c.all = c.appendItems(c.all, j)
-			c.totals[j] = c.total(c.all[j*n:])
+			c.off[j+1] = len(c.all)
+			c.totals[j] = c.total(c.all[c.off[j]:])
 		}
 		c.haveAll = true
 	}
-	return c.all[i*n : (i+1)*n : (i+1)*n]
+	return c.all[c.off[i]:c.off[i+1]:c.off[i+1]]
 }
 
 func (c *calc) total(its []item) total {
@@ -244,12 +257,14 @@ func leastIndex(items []item, vurFirst, sbRule bool) int {
 }
 
 // aob is the average BH of the opponents met over the board, in hundredths rounded
-// half up; ok is false when the player met nobody.
-func (c *calc) aob(i int) (hundredths int, ok bool) {
+// half up; ok is false when the player met nobody. otb says whether forfeits count
+// as meetings (not by the round robin alone: the opponents are those met over the
+// board, each with his BH as c computes it).
+func (c *calc) aob(i int, otb bool) (hundredths int, ok bool) {
 	c.playerItems(i) // fills c.totals: every player's plain BH
 	sum, k := 0, 0
 	for _, s := range c.m.slots[i] {
-		if s.played(c.rr) {
+		if s.played(otb) {
 			sum += c.totals[s.opp].val
 			k++
 		}
@@ -288,15 +303,16 @@ func progressive(slots []slot, cut int) int {
 	return sum
 }
 
-// foreScores returns the final scores as if every last-round game played over the
-// board had been drawn, and the matching slots.
-func foreSlots(m *model, rr bool) ([][]slot, []int) {
+// foreSlots returns the slots and final scores as if every last-round pairing with
+// an opponent, forfeits included, had been a drawn game against that opponent.
+func foreSlots(m *model) ([][]slot, []int) {
 	slots := make([][]slot, len(m.slots))
 	score := make([]int, len(m.slots))
 	for i, row := range m.slots {
 		slots[i] = append([]slot(nil), row...)
-		if n := len(row); n > 0 && row[n-1].played(rr) {
-			slots[i][n-1].pts = 1
+		if n := len(row); n > 0 && row[n-1].opp >= 0 {
+			s := &slots[i][n-1]
+			s.pts, s.code, s.otb, s.forf = 1, '=', true, false
 		}
 		for _, s := range slots[i] {
 			score[i] += s.pts
@@ -305,10 +321,11 @@ func foreSlots(m *model, rr bool) ([][]slot, []int) {
 	return slots, score
 }
 
-// counts returns WIN, WON, BPG, BWG and REP for player i.
-func counts(slots []slot, rr bool) (win, won, bpg, bwg, rep int) {
+// counts returns WIN, WON, BPG, BWG and REP for player i; otb says whether forfeits
+// count as games played.
+func counts(slots []slot, otb bool) (win, won, bpg, bwg, rep int) {
 	for _, s := range slots {
-		p := s.played(rr)
+		p := s.played(otb)
 		if s.pts == 2 {
 			win++
 		}
@@ -321,7 +338,7 @@ func counts(slots []slot, rr bool) (win, won, bpg, bwg, rep int) {
 				bwg++
 			}
 		}
-		if p || !s.vur() {
+		if p || !s.vur(otb) {
 			rep++
 		}
 	}

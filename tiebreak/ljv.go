@@ -52,16 +52,17 @@ func ljv(m *model, o LJVOptions, mult []int, i, cut, median int) int {
 			// A draw with Black against an opponent of the player's own score and rating.
 			it.val = own
 			it.contrib = o.DrawBlack * own
-		default: // '-' and 'Z': value 0
+		default: // '-' and 'Z': value 0, the round cut first
 			it.val = own
 			if s.opp >= 0 {
 				it.val = mult[s.opp]
 			}
+			it.vur = true
 		}
 		its = append(its, it)
 	}
 	sum := 0 // half-points
-	for _, it := range trim(its, cut, median, false, false) {
+	for _, it := range trim(its, cut, median, true, false) {
 		sum += it.contrib
 	}
 	tenths := 5 * sum

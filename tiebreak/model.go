@@ -24,7 +24,13 @@ type model struct {
 	n     int // rounds considered
 	slots [][]slot
 	score []int // final score, half-points, face value
-	rr    bool  // forfeits count as played (round robin / option)
+	rr    bool  // forfeits count as games for DE, BH, FB, SB, KS, PS, WIN (round robin / option)
+	// roundRobin: a round without an opponent is a rest round, and opponents'
+	// scores are their real scores (no withdrawal tail as draws).
+	roundRobin bool
+	// otb: forfeits count as games for the codes defined "over the board"
+	// (Options.ForfeitsPlayed; never by the round robin alone).
+	otb bool
 
 	// storage behind slots (player p in round r at p*n+r), reused by the next reset
 	all []slot
@@ -138,7 +144,9 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		n = opt.AfterRound
 	}
 	m.t, m.n = t, n
-	m.rr = opt.ForfeitsPlayed || isRoundRobin(t.System)
+	m.roundRobin = isRoundRobin(t.System)
+	m.rr = opt.ForfeitsPlayed || m.roundRobin
+	m.otb = opt.ForfeitsPlayed
 	// One backing array for the slots, kept for the next tournament (tens of
 	// thousands of tournaments per run).
 	m.score = resize(m.score, np)
@@ -215,12 +223,15 @@ func (s slot) played(forfeitsPlayed bool) bool {
 	return s.otb || (forfeitsPlayed && s.forf)
 }
 
-// vur reports a voluntarily unplayed round (C.07 16.1): half- or full-point bye on
-// request, zero-point bye or absence, forfeit loss.
-func (s slot) vur() bool {
+// vur reports a voluntarily unplayed round (C.07 16.1), given whether forfeits count
+// as played: half-point bye, zero-point bye or absence, forfeit loss. A full-point
+// bye F is not one (16.2.1, with the PAB).
+func (s slot) vur(forfeitsPlayed bool) bool {
 	switch s.code {
-	case 'H', 'F', 'Z', '-':
+	case 'H', 'Z':
 		return true
+	case '-':
+		return !s.played(forfeitsPlayed)
 	}
 	return false
 }

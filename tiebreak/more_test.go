@@ -75,7 +75,8 @@ func TestSharedRank(t *testing.T) {
 	}
 }
 
-// TestRoundRobinForfeits: C.07 art. 15, forfeits count as played in round robins.
+// TestRoundRobinForfeits: in a round robin a forfeit is a game against the scheduled
+// opponent for BH (C.07 art. 15), but not for the codes defined over the board (WON).
 // R1 1–2 +−, 3–4 1-0; R2 1–3 =, 2–4 =; R3 1–4 1-0, 2–3 0-1.
 // Scores: 1 2.5, 2 0.5, 3 2.5, 4 0.5.
 func TestRoundRobinForfeits(t *testing.T) {
@@ -90,8 +91,9 @@ func TestRoundRobinForfeits(t *testing.T) {
 		{"Swiss BH", "swiss", "BH", "5.5"},
 		// /P: forfeits as played for this code only.
 		{"Swiss BH/P", "swiss", "BH/P", "3.5"},
-		{"RR WON", "round-robin", "WON", "2"},
+		{"RR WON", "round-robin", "WON", "1"},
 		{"Swiss WON", "swiss", "WON", "1"},
+		{"RR WON/P", "round-robin", "WON/P", "2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,14 +10,15 @@ type Options struct {
 	// AfterRound computes standings after that round (rounds after it are ignored and
 	// the fide2009 virtual opponent draws only up to it); 0 = all rounds.
 	AfterRound int `toml:"after_round"`
-	// ForfeitsPlayed counts forfeits with a known opponent as played games for every
-	// tiebreak, as C.07 art. 15 does for round robins. Round robins (Tournament.System
-	// "round-robin", "rr", "berger") get this automatically; the /P modifier turns it
-	// on for one code.
+	// ForfeitsPlayed counts forfeits with a known opponent as games for every
+	// tiebreak, the codes defined over the board included. Round robins (Tournament.System
+	// "round-robin", "rr", "berger") count them as games against the scheduled opponent
+	// for DE, BH, FB, SB, KS, PS and WIN only (C.07 art. 15); the /P modifier turns
+	// this on for one code.
 	ForfeitsPlayed bool `toml:"forfeits_played"`
 	// UnratedRating is the rating given to unrated players in the rating-based FIDE
-	// tiebreaks (ARO, TPR, PTP, APRO, APPO). 0 (default, C.07): those tiebreaks are
-	// undefined for an unrated player and unrated opponents are left out of averages.
+	// tiebreaks (ARO, TPR, PTP, APRO, APPO). 0 (default, C.07 art. 10): when a
+	// tournament has an unrated player, those tiebreaks are undefined for every player.
 	UnratedRating int `toml:"unrated_rating"`
 
 	LJV      LJVOptions      `toml:"ljv"`

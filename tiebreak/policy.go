@@ -15,8 +15,9 @@ const (
 	// a virtual opponent (tiebreaks.md §A); opponents' unplayed rounds count as draws.
 	Fide2009 Policy = "fide2009"
 	// Fide2023 is C.07 (2023/2024) art. 16: own unplayed round = dummy opponent with the
-	// player's own final score; opponents' rounds at face value except a withdrawal tail,
-	// which counts as draws; cuts remove voluntarily unplayed rounds first.
+	// player's own final score; opponents' rounds at face value except byes and
+	// absences after their last round of availability, which count as draws; cuts
+	// remove voluntarily unplayed rounds first.
 	Fide2023 Policy = "fide2023"
 	// Fide2026 is Fide2023 with the 1 March 2026 cap on the dummy opponent's score.
 	Fide2026 Policy = "fide2026"

@@ -80,8 +80,9 @@ func TestPoliciesSwiss6(t *testing.T) {
 		// Cut the lowest value. A: 8 − 1 = 7; B: 7.5 − ½ = 7; C: 7.5 − 1 = 6.5; D: 9 − 2 = 7;
 		// E: 7.5 − 1 = 6.5; F: 7.5 − 1 = 6.5.
 		{"BH/C1 2009", tiebreak.Fide2009, "BH/C1", map[int]string{1: "7", 2: "7", 3: "6.5", 4: "7", 5: "6.5", 6: "6.5"}},
-		// VURs first. A (none): 9 − 1.5 = 7.5; B: its F bye (1.5) → 8; C: 7.5 − 1.5 = 6;
-		// D: one of H/Z (2) → 6.5; E (+ and U are not VUR): 11 − 1.5 = 9.5; F: − or Z (1) → 4.
+		// VURs first. A (none): 9 − 1.5 = 7.5; B (F is no VUR): its lowest, the F bye's
+		// dummy 1.5 → 8; C: 7.5 − 1.5 = 6; D: one of H/Z (2) → 6.5; E (+ and U are not
+		// VUR): 11 − 1.5 = 9.5; F: − or Z (1) → 4.
 		{"BH/C1 2023", tiebreak.Fide2023, "BH/C1", map[int]string{1: "7.5", 2: "8", 3: "6", 4: "6.5", 5: "9.5", 6: "4"}},
 		// E: values 1.5, 1.5, 2.5, 2 → 7.5 − 1.5 = 6.
 		{"BH/C1 2026", tiebreak.Fide2026, "BH/C1", map[int]string{1: "7.5", 2: "8", 3: "6", 4: "6.5", 5: "6", 6: "4"}},
@@ -100,32 +101,20 @@ func TestPoliciesSwiss6(t *testing.T) {
 		{"SB 2023", tiebreak.Fide2023, "SB", map[int]string{1: "5.25", 2: "2.5", 3: "3.25", 4: "4.5", 5: "9.75", 6: "1"}},
 		// E: 1.5 + 1.5 + 1.25 + 2 = 6.25.
 		{"SB 2026", tiebreak.Fide2026, "SB", map[int]string{1: "5.25", 5: "6.25"}},
-		// B: of the VUR (bye, SB 1.5) and the least opponent (the same bye, value 1.5) cut
-		// the bye → 1. D: the Z (addend 0) is both → 4.5.
+		// B: no VUR; the least significant round is the F bye (value 1.5, SB 1.5) → 1.
+		// D: the Z (addend 0) is both the smallest VUR and the least → 4.5.
 		{"SB/C1 2023", tiebreak.Fide2023, "SB/C1", map[int]string{2: "1", 4: "4.5"}},
 		// Policy-free counts.
 		{"WIN", "", "WIN", map[int]string{1: "2", 2: "1", 4: "1", 5: "3", 6: "1"}},
 		{"WON", "", "WON", map[int]string{1: "2", 2: "0", 4: "1", 5: "1", 6: "0"}},
 		{"BPG", "", "BPG", map[int]string{1: "0", 2: "1", 4: "2", 5: "2", 6: "1"}},
 		{"BWG", "", "BWG", map[int]string{4: "1", 5: "1", 6: "0"}},
-		// rounds minus VUR: B (F) 3, D (H, Z) 2, E 4, F (−, Z) 2.
-		{"REP", "", "REP", map[int]string{1: "4", 2: "3", 4: "2", 5: "4", 6: "2"}},
-		{"GE alias", "", "GE", map[int]string{2: "3"}},
+		// rounds minus VUR: B 4 (F is a round played), D (H, Z) 2, E 4, F (−, Z) 2.
+		{"REP", "", "REP", map[int]string{1: "4", 2: "4", 4: "2", 5: "4", 6: "2"}},
+		{"GE alias", "", "GE", map[int]string{2: "4"}},
 		// A: 1 + 2 + 2.5 + 2.5 = 8; D: ½ + 1 + 1 + 2 = 4.5; E: 1 + 2 + 2.5 + 3.5 = 9.
 		{"PS", "", "PS", map[int]string{1: "8", 4: "4.5", 5: "9"}},
 		{"PS/C1", "", "PS/C1", map[int]string{1: "7"}},
-		// ARO A: (1800+1900+2100+1700)/4 = 1875; C: F unrated left out: (1700+2000+1800)/3 = 1833.3.
-		{"ARO", "", "ARO", map[int]string{1: "1875", 3: "1833", 6: ""}},
-		// A without 1700: 5800/3 = 1933.3.
-		{"ARO/C1", "", "ARO/C1", map[int]string{1: "1933"}},
-		// A: p = 2.5/4 = .625 → .63 → dp 95 → 1970.  B: ARO 2000, p = .5/3 = .17 → −273 → 1727.
-		// C: 1833, p = 1/3 → .33 → −125 → 1708.  D: 1950, .75 → 193 → 2143.  E: 1900 + 193 = 2093.
-		{"TPR", "", "TPR", map[int]string{1: "1970", 2: "1727", 3: "1708", 4: "2143", 5: "2093", 6: ""}},
-		// E vs 1800, 2000, 1.5 points: R = 2102: pd(302) .85 + pd(102) .64 = 1.49;
-		// R = 2103: pd(303) .86 + .64 = 1.50 → 2103.
-		{"PTP", "", "PTP", map[int]string{5: "2103", 6: ""}},
-		// A: opponents' TPR (1727 + 1708 + 2093 + 2143)/4 = 1917.75 → 1918.
-		{"APRO", "", "APRO", map[int]string{1: "1918"}},
 		// 2023 scores: threshold 2 points; A beat C (2), drew E (3.5), lost to D (2); B 1.5 is out → 1.5.
 		{"KS 2023", tiebreak.Fide2023, "KS", map[int]string{1: "1.5"}},
 		// /L-1: threshold 1.5 points, so B (1.5) counts too: A beat B → 2.5.
@@ -142,6 +131,50 @@ func TestPoliciesSwiss6(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := values(t, tour, tt.code, tiebreak.Options{Unplayed: tt.policy})
+			for sno, want := range tt.want {
+				if got[sno] != want {
+					t.Errorf("%s player %d = %q, want %q", tt.code, sno, got[sno], want)
+				}
+			}
+		})
+	}
+}
+
+// TestRatingCodesSwiss6: the rating-based codes count games over the board only. F is
+// unrated: with no rating configured for him every value of the tournament is
+// undefined (C.07 art. 10); with unrated = 1600 they are computed.
+func TestRatingCodesSwiss6(t *testing.T) {
+	tests := []struct {
+		name    string
+		code    string
+		want    map[int]string
+		unrated int // Options.UnratedRating
+	}{
+		// F is unrated and no rating is configured: every rating-based value is undefined.
+		{"ARO unrated", "ARO", map[int]string{1: "", 3: "", 6: ""}, 0},
+		{"TPR unrated", "TPR", map[int]string{1: "", 5: "", 6: ""}, 0},
+		{"PTP unrated", "PTP", map[int]string{5: "", 6: ""}, 0},
+		{"APRO unrated", "APRO", map[int]string{1: ""}, 0},
+		{"APPO unrated", "APPO", map[int]string{1: ""}, 0},
+		// With F at 1600: ARO A: (1800+1900+2100+1700)/4 = 1875; C: (1700+2000+1600+1800)/4
+		// = 1775; F: C 1900 (its R1 forfeit is no game) = 1900.
+		{"ARO", "ARO", map[int]string{1: "1875", 3: "1775", 6: "1900"}, 1600},
+		// A without 1700: 5800/3 = 1933.3.
+		{"ARO/C1", "ARO/C1", map[int]string{1: "1933"}, 1600},
+		// A: p = 2.5/4 = .625 → .63 → dp 95 → 1970.  B: ARO 2000, p = .5/3 = .17 → −273 → 1727.
+		// C: 1775, p = 2/4 = .5 → 0 → 1775.  D: 1950, .75 → 193 → 2143.  E: 1900 + 193 = 2093.
+		// F: 1900, p = 0 → −800 → 1100.
+		{"TPR", "TPR", map[int]string{1: "1970", 2: "1727", 3: "1775", 4: "2143", 5: "2093", 6: "1100"}, 1600},
+		// E vs 1800, 2000, 1.5 points: R = 2102: pd(302) .85 + pd(102) .64 = 1.49;
+		// R = 2103: pd(303) .86 + .64 = 1.50 → 2103.  F: zero score: 1900 − 800 = 1100.
+		{"PTP", "PTP", map[int]string{5: "2103", 6: "1100"}, 1600},
+		// A: opponents' TPR (1727 + 1775 + 2093 + 2143)/4 = 1934.5 → 1935.
+		{"APRO", "APRO", map[int]string{1: "1935"}, 1600},
+	}
+	tour := loadSwiss6(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := values(t, tour, tt.code, tiebreak.Options{UnratedRating: tt.unrated})
 			for sno, want := range tt.want {
 				if got[sno] != want {
 					t.Errorf("%s player %d = %q, want %q", tt.code, sno, got[sno], want)

@@ -27,34 +27,37 @@ func pd(d int) int {
 	return 100 - pdTable[k].high
 }
 
-// rcalc computes the rating-based tiebreaks. rating[i] is 0 for an unrated player.
+// rcalc computes the rating-based tiebreaks over the games played over the board.
 type rcalc struct {
 	m      *model
-	rr     bool
+	otb    bool // forfeits count as games played
 	rating []int
-	tpr    []Value // cache for APRO
-	ptp    []Value // cache for APPO
+	// defined: every player has a rating (his own or the configured one); else the
+	// rating-based codes are undefined for the whole tournament (C.07 art. 10).
+	defined bool
+	tpr     []Value // cache for APRO
+	ptp     []Value // cache for APPO
 }
 
-func newRCalc(m *model, rr bool, unrated int) *rcalc {
-	rc := &rcalc{m: m, rr: rr, rating: make([]int, len(m.t.Players))}
+func newRCalc(m *model, otb bool, unrated int) *rcalc {
+	rc := &rcalc{m: m, otb: otb, rating: make([]int, len(m.t.Players)), defined: true}
 	for i, p := range m.t.Players {
 		rc.rating[i] = p.Rating
 		if rc.rating[i] <= 0 {
 			rc.rating[i] = unrated
 		}
-		if rc.rating[i] < 0 {
-			rc.rating[i] = 0
+		if rc.rating[i] <= 0 {
+			rc.defined = false
 		}
 	}
 	return rc
 }
 
-// opponents returns the ratings of player i's rated opponents met over the board and
-// the half-points i scored against them.
+// opponents returns the ratings of player i's opponents met over the board and the
+// half-points i scored against them.
 func (rc *rcalc) opponents(i int) (ratings []int, score int) {
 	for _, s := range rc.m.slots[i] {
-		if s.played(rc.rr) && rc.rating[s.opp] > 0 {
+		if s.played(rc.otb) {
 			ratings = append(ratings, rc.rating[s.opp])
 			score += s.pts
 		}
@@ -65,7 +68,7 @@ func (rc *rcalc) opponents(i int) (ratings []int, score int) {
 // aro is the average rating of opponents, cut lowest first, median both ends, rounded
 // half up.
 func (rc *rcalc) aro(i, cut, median int) Value {
-	if rc.rating[i] <= 0 {
+	if !rc.defined {
 		return Value{}
 	}
 	rs, _ := rc.opponents(i)
@@ -97,7 +100,7 @@ func performance(ratings []int, score int) (int, bool) {
 }
 
 func (rc *rcalc) tprOf(i int) Value {
-	if rc.rating[i] <= 0 {
+	if !rc.defined {
 		return Value{}
 	}
 	rs, score := rc.opponents(i)
@@ -109,7 +112,8 @@ func (rc *rcalc) tprOf(i int) Value {
 }
 
 // perfect returns PTP: the lowest integer rating whose expected score against the
-// opponents reaches the player's score.
+// opponents reaches the player's score. Only a zero score is special (lowest − 800);
+// a full score follows the rule (highest + 736, where every PD reaches 1).
 func perfect(ratings []int, score int) (int, bool) {
 	k := len(ratings)
 	if k == 0 {
@@ -119,11 +123,8 @@ func perfect(ratings []int, score int) (int, bool) {
 	for _, r := range ratings {
 		lo, hi = min(lo, r), max(hi, r)
 	}
-	switch score {
-	case 0:
+	if score == 0 {
 		return lo - 800, true
-	case 2 * k:
-		return hi + 800, true
 	}
 	need := 50 * score // hundredths of a point
 	// The expected score grows with R, so search for the first R that reaches it.
@@ -139,7 +140,7 @@ func perfect(ratings []int, score int) (int, bool) {
 }
 
 func (rc *rcalc) ptpOf(i int) Value {
-	if rc.rating[i] <= 0 {
+	if !rc.defined {
 		return Value{}
 	}
 	rs, score := rc.opponents(i)
@@ -153,12 +154,12 @@ func (rc *rcalc) ptpOf(i int) Value {
 // average of the opponents' values (TPR or PTP), rounded half up; opponents with an
 // undefined value are left out.
 func (rc *rcalc) average(i int, vals []Value) Value {
-	if rc.rating[i] <= 0 {
+	if !rc.defined {
 		return Value{}
 	}
 	sum, k := 0, 0
 	for _, s := range rc.m.slots[i] {
-		if s.played(rc.rr) && vals[s.opp].OK {
+		if s.played(rc.otb) && vals[s.opp].OK {
 			sum += int(vals[s.opp].V)
 			k++
 		}

@@ -323,7 +323,7 @@ func (e *Engine) calc(policy Policy, rr, fore bool) *calc {
 	c := e.calcs[e.ncalc]
 	e.ncalc++
 	if fore {
-		slots, score := foreSlots(&e.m, rr)
+		slots, score := foreSlots(&e.m)
 		fm := e.m
 		fm.slots, fm.score = slots, score
 		c.reset(&fm, policy, rr, score)
@@ -334,13 +334,13 @@ func (e *Engine) calc(policy Policy, rr, fore bool) *calc {
 	return c
 }
 
-func (e *Engine) rcalc(rr bool) *rcalc {
+func (e *Engine) rcalc(otb bool) *rcalc {
 	k := 0
-	if rr {
+	if otb {
 		k = 1
 	}
 	if e.rcalcs[k] == nil {
-		e.rcalcs[k] = newRCalc(&e.m, rr, e.opt.UnratedRating)
+		e.rcalcs[k] = newRCalc(&e.m, otb, e.opt.UnratedRating)
 	}
 	return e.rcalcs[k]
 }
@@ -364,13 +364,16 @@ func (e *Engine) scoreColumn(c Code, k int) bool {
 	return true
 }
 
-// value computes one code for player i.
+// value computes one code for player i. rr: forfeits count as games (round robin,
+// option or /P); otb: they count for the codes defined over the board (option or /P
+// only).
 func (e *Engine) value(c Code, i int) (Value, error) {
 	rr := e.m.rr || c.Played
+	otb := e.m.otb || c.Played
 	slots := e.m.slots[i]
 	switch c.Base {
 	case "AOB":
-		h, ok := e.calc(e.policy, rr, false).aob(i)
+		h, ok := e.calc(e.policy, rr, false).aob(i, otb)
 		if !ok {
 			return Value{}, nil
 		}
@@ -380,7 +383,7 @@ func (e *Engine) value(c Code, i int) (Value, error) {
 	case "PS":
 		return scaled(progressive(slots, c.Cut), 2), nil
 	case "WIN", "WON", "BPG", "BWG", "REP":
-		win, won, bpg, bwg, rep := counts(slots, rr)
+		win, won, bpg, bwg, rep := counts(slots, otb)
 		switch c.Base {
 		case "WIN":
 			return intValue(win), nil
@@ -393,15 +396,15 @@ func (e *Engine) value(c Code, i int) (Value, error) {
 		}
 		return intValue(rep), nil
 	case "ARO":
-		return e.rcalc(rr).aro(i, c.Cut, c.Median), nil
+		return e.rcalc(otb).aro(i, c.Cut, c.Median), nil
 	case "TPR":
-		return e.rcalc(rr).tprOf(i), nil
+		return e.rcalc(otb).tprOf(i), nil
 	case "PTP":
-		return e.rcalc(rr).ptpOf(i), nil
+		return e.rcalc(otb).ptpOf(i), nil
 	case "APRO":
-		return e.rcalc(rr).apro(i), nil
+		return e.rcalc(otb).apro(i), nil
 	case "APPO":
-		return e.rcalc(rr).appo(i), nil
+		return e.rcalc(otb).appo(i), nil
 	case "LJV":
 		if e.ljvOpt == nil {
 			o := e.opt.LJV.withDefaults()

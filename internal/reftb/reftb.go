@@ -5,20 +5,27 @@
 // obviousness over speed: maps keyed by player and round, one function per code,
 // and exact arithmetic (half points as integers, *big.Rat for every value).
 //
-// Codes: BH, BH/C1, BH/M1, SB, ARO, TPR, PS, WIN, WON, BPG, BWG, LJV, LJV/C1,
-// LJV/M1 under the policies fide2009, fide2023 and fide2026; TURCAS, SPREAD and
+// Codes: BH, BH/C1, BH/M1, FB, AOB, SB, ARO, TPR, PTP, PS, WIN, WON, BPG, BWG, REP,
+// LJV, LJV/C1, LJV/M1 under the policies fide2009, fide2023 and fide2026; TURCAS, SPREAD and
 // SCORE for Scrabble; the §C calibration statistics.
 //
 // Readings taken where neither the spec nor docs/tiebreaks.md decides (each is a
 // point to compare with the product, see the crosscheck report):
-//   - fide2023/2026 withdrawal tail: the maximal run of VURs (H, F, Z, -) up to the
-//     last round, each counted as a draw in the opponents' tiebreaks (so a final F
-//     counts ½ and a final H is unchanged).
+//   - fide2023/2026 opponents' scores: face value, except the rounds without an
+//     opponent (H, Z, a '-' with no opponent) after the player's last round that is
+//     not a VUR, each counted as a draw. VURs: H, Z, '-'; F, U and '+' are not.
+//     A forfeit loss with an opponent keeps its 0 wherever it stands.
 //   - BH/M1 under fide2023/2026: the low cut is taken first (a VUR if there is one,
 //     the one of smallest value), then the highest value among the remaining rounds.
-//   - Round robins: a forfeit with a known opponent is a played game for every FIDE
-//     code, so it is not a VUR and not part of a withdrawal tail, and the opponent
-//     counts as met over the board (ARO, TPR, BPG, WON).
+//   - Round robins: a forfeit with a known opponent is a game against that opponent
+//     for BH, SB, PS and WIN (not a VUR); WON, BPG, BWG, ARO and TPR count only games
+//     played over the board. Opponents' scores are their face-value scores, and
+//     under fide2023/2026 a round without an opponent (the rest round) is no round
+//     at all for BH and SB.
+//   - ARO, TPR and PTP are undefined for every player when any player is unrated.
+//   - FB: every pairing of the last round with an opponent, forfeits included, is
+//     made a drawn game; everything else as in BH. AOB: the plain BH (this policy)
+//     of the opponents met over the board. REP: rounds minus H, Z and '-'.
 //   - TURCAS and the calibration use the fide2009 Buchholz of wins whatever the
 //     policy, with the round-robin rule above (calibration "as in TURCAS").
 //   - LJV ignores the policy and the round-robin rule: its multiplier counts every
@@ -122,16 +129,17 @@ func halfPoints(c byte) int {
 	return 0
 }
 
-// otb reports whether the slot is a game over the board (FIDE codes).
-func (r *ref) otb(s slot) bool {
-	if isCode(s.code, "1=0WDL") {
-		return true
-	}
-	return r.rr && isCode(s.code, "+-") && s.opp >= 0
+// otb reports whether the slot is a game played over the board.
+func otb(s slot) bool { return isCode(s.code, "1=0WDL") }
+
+// game reports whether the slot is a game against an opponent for BH and SB: over the
+// board, or in a round robin a forfeit against the scheduled opponent.
+func (r *ref) game(s slot) bool {
+	return otb(s) || (r.rr && isCode(s.code, "+-") && s.opp >= 0)
 }
 
-// vur: voluntarily unplayed round (docs: H, F, Z, -), only for unplayed rounds.
-func (r *ref) vur(s slot) bool { return !r.otb(s) && isCode(s.code, "HFZ-") }
+// vur: voluntarily unplayed round (H, Z, -), only for rounds that are not games.
+func (r *ref) vur(s slot) bool { return !r.game(s) && isCode(s.code, "HZ-") }
 
 // score is the final score (face value) in half points.
 func (r *ref) score(p int) int {
@@ -157,7 +165,7 @@ func (r *ref) adj(p int) int {
 		s := 0
 		for rd := 1; rd <= r.n; rd++ {
 			sl := r.slots[p][rd]
-			if r.otb(sl) {
+			if r.game(sl) {
 				s += halfPoints(sl.code)
 			} else {
 				s++ // every unplayed round of the opponent counts as a draw
@@ -165,17 +173,21 @@ func (r *ref) adj(p int) int {
 		}
 		return s
 	}
-	// fide2023/2026: face value, the withdrawal tail as draws.
-	tail := r.n + 1
-	for rd := r.n; rd >= 1 && r.vur(r.slots[p][rd]); rd-- {
-		tail = rd
+	// fide2023/2026: face value; byes and absences after the last round of
+	// availability count as draws (not in a round robin).
+	last := 0
+	for rd := 1; rd <= r.n; rd++ {
+		if !r.vur(r.slots[p][rd]) {
+			last = rd
+		}
 	}
 	s := 0
 	for rd := 1; rd <= r.n; rd++ {
-		if rd >= tail {
+		sl := r.slots[p][rd]
+		if rd > last && sl.opp < 0 && !r.rr {
 			s++
 		} else {
-			s += halfPoints(r.slots[p][rd].code)
+			s += halfPoints(sl.code)
 		}
 	}
 	return s
@@ -209,13 +221,21 @@ type round struct {
 	vur   bool
 }
 
+// restRound: under fide2023/2026 a round robin's round without an opponent is no
+// round for BH and SB.
+func (r *ref) restRound(sl slot) bool {
+	return r.rr && r.policy != tiebreak.Fide2009 && sl.opp < 0
+}
+
 func (r *ref) bhRounds(p int) []round {
 	var out []round
 	for rd := 1; rd <= r.n; rd++ {
 		sl := r.slots[p][rd]
-		if r.otb(sl) {
+		switch {
+		case r.restRound(sl):
+		case r.game(sl):
 			out = append(out, round{rd, r.adj(sl.opp), false})
-		} else {
+		default:
 			out = append(out, round{rd, r.own(p, rd), r.vur(sl)})
 		}
 	}
@@ -269,9 +289,11 @@ func (r *ref) sb(p int) int {
 	s := 0
 	for rd := 1; rd <= r.n; rd++ {
 		sl := r.slots[p][rd]
-		if r.otb(sl) {
+		switch {
+		case r.restRound(sl):
+		case r.game(sl):
 			s += r.adj(sl.opp) * halfPoints(sl.code)
-		} else {
+		default:
 			s += r.own(p, rd) * halfPoints(sl.code)
 		}
 	}
@@ -279,11 +301,11 @@ func (r *ref) sb(p int) int {
 }
 
 // ratedOpponents lists the ratings of opponents met over the board and p's half
-// points against them (unrated opponents left out).
+// points against them.
 func (r *ref) ratedOpponents(p int) (ratings []int, pts int) {
 	for rd := 1; rd <= r.n; rd++ {
 		sl := r.slots[p][rd]
-		if r.otb(sl) && r.t.Players[sl.opp].Rating > 0 {
+		if otb(sl) {
 			ratings = append(ratings, r.t.Players[sl.opp].Rating)
 			pts += halfPoints(sl.code)
 		}
@@ -303,8 +325,18 @@ func floorRat(q *big.Rat) int64 {
 	return z.Int64()
 }
 
+// allRated: the rating-based codes are defined only when every player is rated.
+func (r *ref) allRated() bool {
+	for _, pl := range r.t.Players {
+		if pl.Rating <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *ref) aro(p int) (int, bool) {
-	if r.t.Players[p].Rating <= 0 {
+	if !r.allRated() {
 		return 0, false
 	}
 	rs, _ := r.ratedOpponents(p)
@@ -344,6 +376,113 @@ func (r *ref) tpr(p int) (int, bool) {
 	// p = pts/2 / len, in hundredths rounded half up: 100*pts/(2*len) = 50*pts/len.
 	h := roundHalfUp(int64(50*pts), int64(len(rs)))
 	return aro + DP(int(h)), true
+}
+
+// pdRows is FIDE B.02 table 8.1.2: rating differences dMin..dMax give the
+// higher-rated player pd hundredths (the lower 100 − pd); from 736 on, 100.
+var pdRows = []struct{ dMin, dMax, pd int }{
+	{0, 3, 50}, {4, 10, 51}, {11, 17, 52}, {18, 25, 53}, {26, 32, 54}, {33, 39, 55}, {40, 46, 56},
+	{47, 53, 57}, {54, 61, 58}, {62, 68, 59}, {69, 76, 60}, {77, 83, 61}, {84, 91, 62}, {92, 98, 63},
+	{99, 106, 64}, {107, 113, 65}, {114, 121, 66}, {122, 129, 67}, {130, 137, 68}, {138, 145, 69},
+	{146, 153, 70}, {154, 162, 71}, {163, 170, 72}, {171, 179, 73}, {180, 188, 74}, {189, 197, 75},
+	{198, 206, 76}, {207, 215, 77}, {216, 225, 78}, {226, 235, 79}, {236, 245, 80}, {246, 256, 81},
+	{257, 267, 82}, {268, 278, 83}, {279, 290, 84}, {291, 302, 85}, {303, 315, 86}, {316, 328, 87},
+	{329, 344, 88}, {345, 357, 89}, {358, 374, 90}, {375, 391, 91}, {392, 411, 92}, {412, 432, 93},
+	{433, 456, 94}, {457, 484, 95}, {485, 517, 96}, {518, 559, 97}, {560, 619, 98}, {620, 735, 99},
+}
+
+// PD returns the expected score, in hundredths, of a player rated d above his
+// opponent (no 400-point cap).
+func PD(d int) int {
+	a := d
+	if a < 0 {
+		a = -a
+	}
+	h := 100
+	for _, row := range pdRows {
+		if a >= row.dMin && a <= row.dMax {
+			h = row.pd
+		}
+	}
+	if d < 0 {
+		return 100 - h
+	}
+	return h
+}
+
+// ptp: the lowest integer rating whose expected score against the opponents met over
+// the board reaches p's score; a zero score is lowest opponent − 800.
+func (r *ref) ptp(p int) (int, bool) {
+	if !r.allRated() {
+		return 0, false
+	}
+	rs, pts := r.ratedOpponents(p)
+	if len(rs) == 0 {
+		return 0, false
+	}
+	lo, hi := rs[0], rs[0]
+	for _, x := range rs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	if pts == 0 {
+		return lo - 800, true
+	}
+	reaches := func(rating int) bool {
+		exp := 0
+		for _, x := range rs {
+			exp += PD(rating - x)
+		}
+		return 2*exp >= 100*pts // exp hundredths ≥ pts half points
+	}
+	// The expected score grows with the rating: bisect for the first that reaches pts
+	// (hi + 736 gives every opponent 1).
+	a, b := lo-800, hi+736
+	for a < b {
+		if m := a + (b-a)/2; reaches(m) {
+			b = m
+		} else {
+			a = m + 1
+		}
+	}
+	return a, true
+}
+
+// rep: rounds minus voluntarily unplayed rounds (H, Z, and a forfeit loss even in a
+// round robin).
+func (r *ref) rep(p int) int {
+	return r.count(p, func(s slot) bool { return otb(s) || !isCode(s.code, "HZ-") })
+}
+
+// fore is r with every last-round pairing with an opponent, forfeits included, made
+// a drawn game against that opponent.
+func (r *ref) fore() *ref {
+	f := *r
+	f.slots = map[int]map[int]slot{}
+	for p, rounds := range r.slots {
+		f.slots[p] = map[int]slot{}
+		for rd, sl := range rounds {
+			if rd == r.n && sl.opp >= 0 {
+				sl.code = '='
+			}
+			f.slots[p][rd] = sl
+		}
+	}
+	return &f
+}
+
+// aob: the average BH of the opponents met over the board, in hundredths half up.
+func (r *ref) aob(p int) (int64, bool) {
+	sum, k := 0, 0
+	for rd := 1; rd <= r.n; rd++ {
+		if sl := r.slots[p][rd]; otb(sl) {
+			sum += r.bh(sl.opp, 0, false)
+			k++
+		}
+	}
+	if k == 0 {
+		return 0, false
+	}
+	return roundHalfUp(int64(100*sum), int64(2*k)), true
 }
 
 func (r *ref) ps(p int) int {
@@ -407,7 +546,8 @@ func (r *ref) ljvAdj(p int) int {
 }
 
 type ljvRound struct {
-	value, contrib int // half points
+	value, contrib int  // half points
+	own0           bool // own forfeit loss or absence: cut first
 }
 
 func (r *ref) ljvRounds(p int) []ljvRound {
@@ -419,18 +559,18 @@ func (r *ref) ljvRounds(p int) []ljvRound {
 		case isCode(sl.code, "1=0WDL"):
 			a := r.ljvAdj(sl.opp)
 			v := LJVStage2(halfPoints(sl.code), sl.black, r.ljvRating(p), r.ljvRating(sl.opp))
-			out = append(out, ljvRound{a, v * a})
+			out = append(out, ljvRound{a, v * a, false})
 		case sl.code == '+' && sl.opp >= 0:
 			a := r.ljvAdj(sl.opp)
-			out = append(out, ljvRound{a, 3 * a})
+			out = append(out, ljvRound{a, 3 * a, false})
 		case sl.code == '+':
-			out = append(out, ljvRound{own, 3 * own})
+			out = append(out, ljvRound{own, 3 * own, false})
 		case isCode(sl.code, "UFH"):
-			out = append(out, ljvRound{own, 5 * own})
+			out = append(out, ljvRound{own, 5 * own, false})
 		case sl.opp >= 0: // forfeit loss with an opponent
-			out = append(out, ljvRound{r.ljvAdj(sl.opp), 0})
+			out = append(out, ljvRound{r.ljvAdj(sl.opp), 0, true})
 		default: // Z, - without opponent
-			out = append(out, ljvRound{own, 0})
+			out = append(out, ljvRound{own, 0, true})
 		}
 	}
 	return out
@@ -445,7 +585,14 @@ func (r *ref) ljv(p int, cut, median bool) int {
 		return rs[i].contrib < rs[j].contrib
 	})
 	if cut || median {
-		rs = rs[1:]
+		k := 0 // the first own forfeit loss or absence, else the least
+		for i, x := range rs {
+			if x.own0 {
+				k = i
+				break
+			}
+		}
+		rs = append(rs[:k:k], rs[k+1:]...)
 	}
 	if median {
 		rs = rs[:len(rs)-1]
@@ -579,7 +726,7 @@ func Round4(x *big.Rat) *big.Rat {
 // ----- entry points -----
 
 // Codes are the chess codes this package computes.
-var Codes = []string{"BH", "BH/C1", "BH/M1", "SB", "ARO", "TPR", "PS", "WIN", "WON", "BPG", "BWG", "LJV", "LJV/C1", "LJV/M1"}
+var Codes = []string{"BH", "BH/C1", "BH/M1", "FB", "AOB", "SB", "ARO", "TPR", "PTP", "PS", "WIN", "WON", "BPG", "BWG", "REP", "LJV", "LJV/C1", "LJV/M1"}
 
 // ScrabbleCodes are the Scrabble codes this package computes.
 var ScrabbleCodes = []string{"TURCAS", "SPREAD", "SCORE"}
@@ -587,6 +734,7 @@ var ScrabbleCodes = []string{"TURCAS", "SPREAD", "SCORE"}
 // Compute returns, per code, one value per player (index into t.Players).
 func Compute(t *tiebreak.Tournament, codes []string, policy tiebreak.Policy, sc Scrabble) (map[string][]Value, error) {
 	r := newRef(t, policy)
+	fore := r.fore()
 	out := map[string][]Value{}
 	for _, code := range codes {
 		vs := make([]Value, len(t.Players))
@@ -599,6 +747,18 @@ func Compute(t *tiebreak.Tournament, codes []string, policy tiebreak.Policy, sc 
 				v = half(r.bh(p, 1, false))
 			case "BH/M1":
 				v = half(r.bh(p, 1, true))
+			case "FB":
+				v = half(fore.bh(p, 0, false))
+			case "AOB":
+				if x, ok := r.aob(p); ok {
+					v = ratFrac(x, 100)
+				}
+			case "PTP":
+				if x, ok := r.ptp(p); ok {
+					v = ratInt(int64(x))
+				}
+			case "REP":
+				v = ratInt(int64(r.rep(p)))
 			case "SB":
 				v = quarter(r.sb(p))
 			case "ARO":
@@ -614,11 +774,11 @@ func Compute(t *tiebreak.Tournament, codes []string, policy tiebreak.Policy, sc 
 			case "WIN":
 				v = ratInt(int64(r.count(p, func(s slot) bool { return halfPoints(s.code) == 2 })))
 			case "WON":
-				v = ratInt(int64(r.count(p, func(s slot) bool { return r.otb(s) && halfPoints(s.code) == 2 })))
+				v = ratInt(int64(r.count(p, func(s slot) bool { return otb(s) && halfPoints(s.code) == 2 })))
 			case "BPG":
-				v = ratInt(int64(r.count(p, func(s slot) bool { return r.otb(s) && s.black })))
+				v = ratInt(int64(r.count(p, func(s slot) bool { return otb(s) && s.black })))
 			case "BWG":
-				v = ratInt(int64(r.count(p, func(s slot) bool { return r.otb(s) && s.black && halfPoints(s.code) == 2 })))
+				v = ratInt(int64(r.count(p, func(s slot) bool { return otb(s) && s.black && halfPoints(s.code) == 2 })))
 			case "LJV":
 				v = half(r.ljv(p, false, false))
 			case "LJV/C1":

@@ -159,11 +159,11 @@ func TestLJVHand(t *testing.T) {
 //
 //	#1: 1:2w1 2:3b1 3:H      (2.5)
 //	#2: 1:1b0 2:Z   3:Z      (0; tail r2-r3 counts ½ each → adj 1)
-//	#3: 1:U   2:1w0 3:F      (2; tail r3 F counts ½ → adj 1.5)
+//	#3: 1:U   2:1w0 3:F      (2; F is no VUR, so no tail → adj 2)
 //
-// BH #1 = adj#2 1 + adj#3 1.5 + dummy 2.5 = 5; C1 drops the VUR (H, 2.5) → 2.5;
-// M1 then drops the highest remaining (1.5) → 1.
-// SB #1 = 1×1 + 1.5×1 + 2.5×½ = 3.75.
+// BH #1 = adj#2 1 + adj#3 2 + dummy 2.5 = 5.5; C1 drops the VUR (H, 2.5) → 3;
+// M1 then drops the highest remaining (2) → 1.
+// SB #1 = 1×1 + 2×1 + 2.5×½ = 4.25.
 func TestFide2023Hand(t *testing.T) {
 	tt := &tiebreak.Tournament{Rounds: 3, System: "swiss", Players: []tiebreak.Player{{StartNo: 1}, {StartNo: 2}, {StartNo: 3}}}
 	tt.Games = []tiebreak.Game{
@@ -177,7 +177,7 @@ func TestFide2023Hand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for code, w := range map[string]*big.Rat{"BH": big.NewRat(5, 1), "BH/C1": big.NewRat(5, 2), "BH/M1": big.NewRat(1, 1), "SB": big.NewRat(15, 4)} {
+	for code, w := range map[string]*big.Rat{"BH": big.NewRat(11, 2), "BH/C1": big.NewRat(3, 1), "BH/M1": big.NewRat(1, 1), "SB": big.NewRat(17, 4)} {
 		if v := got[code][0]; !v.OK || v.R.Cmp(w) != 0 {
 			t.Errorf("%s #1 = %v, want %s", code, v, w.RatString())
 		}

@@ -206,18 +206,14 @@ func (s *writeSink) appendStandings(fb *fileBatch, tour *archive.Tournament, row
 	return nil
 }
 
-// tiebreakCodes are the tournament's tiebreak codes, or its discipline's
-// default when the column is empty or not understood (then warned about, and
-// ok is false).
+// tiebreakCodes are the tournament's tiebreak codes (tiebreak.CodesFor); a
+// column not understood is warned about, and ok is false.
 func tiebreakCodes(t *tiebreak.Tournament, log *slog.Logger) (codes []string, ok bool) {
-	codes = tiebreak.SplitCodes(t.Tiebreaks)
-	if _, err := tiebreak.ParseCodes(t.Tiebreaks); err != nil || len(codes) == 0 {
-		if err != nil {
-			log.Warn("tournament's tiebreaks column not understood; using the discipline's default",
-				"tournament", t.ID, "tiebreaks", t.Tiebreaks, "err", err)
-			return tiebreak.DefaultCodes(t.Discipline), false
-		}
-		codes = tiebreak.DefaultCodes(t.Discipline)
+	codes, err := tiebreak.CodesFor(t)
+	if err != nil {
+		log.Warn("tournament's tiebreaks column not understood; using the discipline's default",
+			"tournament", t.ID, "tiebreaks", t.Tiebreaks, "err", err)
+		return codes, false
 	}
 	return codes, true
 }

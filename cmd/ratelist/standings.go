@@ -96,10 +96,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		t.TurCAS = "" // the command line wins over the tournament's own set
 	}
 	if list == nil {
-		list = tiebreak.SplitCodes(t.Tiebreaks)
-		if _, err := tiebreak.ParseCodes(t.Tiebreaks); err != nil || len(list) == 0 {
-			list = tiebreak.DefaultCodes(t.Discipline)
-		}
+		list, _ = tiebreak.CodesFor(t) // a column not understood: the discipline's default
 	}
 	rows, err := tiebreak.Standings(t, list, opt)
 	if err != nil {

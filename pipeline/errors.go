@@ -8,8 +8,6 @@ import (
 // archive's own (a missing table or column, an unreadable file) are in package
 // archive.
 var (
-	// ErrRejected is returned by Run when it succeeded but rejected some rows (exit 3).
-	ErrRejected = errors.New("some rows were rejected")
 	// ErrUsage marks a bad flag value or rules setting (exit 2).
 	ErrUsage = errors.New("usage")
 )

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -111,7 +110,7 @@ func jokerRun(t *testing.T, dir string, rules *Rules) (string, *Summary) {
 		opt.Rules = *rules
 	}
 	sum, err := Run(context.Background(), opt)
-	if err != nil && !errors.Is(err, ErrRejected) {
+	if err != nil {
 		t.Fatal(err)
 	}
 	return out, sum

@@ -72,31 +72,17 @@ type Summary struct {
 }
 
 // Run rates an archive and writes the outputs into opt.Out (or, when Out is
-// "", only checks it). It returns the summary; the error is ErrRejected
-// (wrapped) when the run succeeded but rejected rows, and any other error
-// means nothing was written.
+// "", only checks it). It returns the summary, whose counts say how many rows
+// were rejected (a run with rejected rows succeeded); an error means nothing
+// was written.
 func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if err := opt.fill(); err != nil {
 		return nil, err
 	}
-	var sum *Summary
 	if opt.Out == "" {
-		s, err := execute(ctx, &opt, validateSink{}, newRejectSink(nil))
-		if err != nil {
-			return nil, err
-		}
-		sum = s
-	} else {
-		s, err := runInto(ctx, &opt)
-		if err != nil {
-			return nil, err
-		}
-		sum = s
+		return execute(ctx, &opt, validateSink{}, newRejectSink(nil))
 	}
-	if sum.RowsRejected > 0 {
-		return sum, fmt.Errorf("%w: %d of %d rows", ErrRejected, sum.RowsRejected, sum.RowsRead)
-	}
-	return sum, nil
+	return runInto(ctx, &opt)
 }
 
 // fill sets the defaults of the options left zero.

@@ -14,7 +14,8 @@
 //
 // Exit codes: 0 success; 1 the job failed (nothing half-written is left in
 // --out); 2 bad usage; 3 success, but some input rows were rejected (see
-// rejects.csv); 130 interrupted.
+// rejects.csv); 4 success, but periods already listed are stale (rerun with
+// --from the first one; 4 wins over 3); 130 interrupted.
 //
 // # Example
 //
@@ -32,6 +33,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/pipeline/importer"
 )
 
 // Exit codes (interface.md §2).
@@ -40,7 +44,14 @@ const (
 	exitFailed   = 1
 	exitUsage    = 2
 	exitRejected = 3
+	exitStale    = 4
 	exitCanceled = 130
+)
+
+// Outcomes of a job that succeeded but has an exit code of its own.
+var (
+	errRejected = errors.New("rows were rejected")
+	errStale    = errors.New("listed periods are stale")
 )
 
 func main() {
@@ -94,13 +105,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-// exitCode maps an error to the documented exit codes.
+// exitCode maps the outcome of every verb to the documented exit codes.
 func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
+	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage):
+		return exitUsage
+	case errors.Is(err, errStale):
+		return exitStale
+	case errors.Is(err, errRejected):
+		return exitRejected
 	}
 	return exitFailed
+}
+
+// runOutcome is a successful run's outcome for exitCode: stale periods win
+// over rejected rows.
+func runOutcome(sum *pipeline.Summary) error {
+	switch {
+	case len(sum.StalePeriods) > 0:
+		return errStale
+	case sum.RowsRejected > 0:
+		return errRejected
+	}
+	return nil
 }

@@ -173,12 +173,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):
 		fmt.Fprintln(stderr, "ratelist run:", err)
-		return exitUsage
-	case errors.Is(err, pipeline.ErrRejected):
-		log.Warn("rows rejected: see rejects.csv", "rejected", sum.RowsRejected, "read", sum.RowsRead)
+		return exitCode(err)
 	case err != nil:
 		log.Error("run failed; nothing was written", "err", err)
 		return exitCode(err)
+	case sum.RowsRejected > 0:
+		log.Warn("rows rejected: see rejects.csv", "rejected", sum.RowsRejected, "read", sum.RowsRead)
 	}
 	if tty {
 		printSummary(stderr, *out, sum, time.Since(start))
@@ -199,10 +199,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitCode(err)
 		}
 	}
-	if sum.RowsRejected > 0 {
-		return exitRejected
-	}
-	return exitOK
+	return exitCode(runOutcome(sum))
 }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -221,7 +218,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitFailed
 	}
 	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1})
-	if err != nil && !errors.Is(err, pipeline.ErrRejected) {
+	if err != nil {
 		fmt.Fprintln(stderr, "ratelist validate:", err)
 		return exitCode(err)
 	}
@@ -232,10 +229,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stdout, "        e.g. %s\n", e)
 		}
 	}
-	if sum.RowsRejected > 0 {
-		return exitRejected
-	}
-	return exitOK
+	return exitCode(runOutcome(sum))
 }
 
 func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -270,10 +264,6 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Players: *players, Games: *games, Months: *months, Seed: *seed, Start: st, Dir: *dir,
 		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated, JokerGames: *jokerGames,
 	})
-	if errors.Is(err, pipeline.ErrUsage) {
-		fmt.Fprintln(stderr, "ratelist generate:", err)
-		return exitUsage
-	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist generate:", err)
 		return exitCode(err)

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/pipeline/importer"
+)
+
+// TestExitCode: every verb's outcome maps to the documented exit codes in one
+// place; a stale run wins over rejected rows.
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"success", nil, exitOK},
+		{"failed", errors.New("disk full"), exitFailed},
+		{"interrupted, wrapped", fmt.Errorf("standings of tournament 7: %w", context.Canceled), exitCanceled},
+		{"pipeline usage", fmt.Errorf("rules file x: %w", pipeline.ErrUsage), exitUsage},
+		{"import usage", fmt.Errorf("%w: no files", importer.ErrUsage), exitUsage},
+		{"rejected rows", runOutcome(&pipeline.Summary{RowsRejected: 2}), exitRejected},
+		{"stale wins over rejected", runOutcome(&pipeline.Summary{RowsRejected: 2, StalePeriods: []string{"2025-01"}}), exitStale},
+		{"clean run", runOutcome(&pipeline.Summary{RowsRead: 9}), exitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := exitCode(tt.err); got != tt.want {
+				t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStandingsCanceled: Ctrl-C during standings --archive exits 130.
+func TestStandingsCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	if code := run(ctx, []string{"standings", "--archive", "../../testdata/demo", "--tournament", "1001"}, &stdout, &stderr); code != exitCanceled {
+		t.Errorf("exit %d, want %d (stderr: %s)", code, exitCanceled, stderr.String())
+	}
+}

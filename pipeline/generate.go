@@ -80,7 +80,7 @@ type genPlayer struct {
 // results drawn from the strengths. Same options, same bytes.
 func Generate(ctx context.Context, o GenerateOptions) error {
 	if o.Players < 2 || o.Games < 1 || o.Months < 1 {
-		return fmt.Errorf("%w: generate needs --players ≥ 2, --games ≥ 1 and --months ≥ 1", ErrUsage)
+		return fmt.Errorf("%w: an archive needs at least 2 players, 1 game and 1 month", ErrUsage)
 	}
 	if o.Start.IsZero() {
 		o.Start = time.Date(2024, 9, 1, 0, 0, 0, 0, time.UTC)

@@ -52,7 +52,7 @@ func (r *rater) plan(opt *Options) error {
 	if opt.Until != "" {
 		k, err := parsePeriodLabel(opt.Period, opt.Until)
 		if err != nil {
-			return fmt.Errorf("parsing --until: %w", err)
+			return &OptionError{"Until", err}
 		}
 		r.win.until, r.win.hasUntil = k, true
 		r.periods.last = min(r.periods.last, k)
@@ -74,7 +74,7 @@ func (r *rater) plan(opt *Options) error {
 	} else {
 		f, err := parsePeriodLabel(opt.Period, opt.From)
 		if err != nil {
-			return fmt.Errorf("parsing --from: %w", err)
+			return &OptionError{"From", err}
 		}
 		if !r.periods.any || f <= r.periods.first {
 			return nil // from the start: a full run
@@ -83,12 +83,12 @@ func (r *rater) plan(opt *Options) error {
 			return err
 		}
 		if s == nil {
-			return fmt.Errorf("--from %s: no state saved after %s in %s: run once without --from",
-				opt.From, periodLabel(opt.Period, f-1), filepath.Join(opt.Out, "state"))
+			return &OptionError{"From", fmt.Errorf("%s: no state saved after %s in %s: rate from the start once first",
+				opt.From, periodLabel(opt.Period, f-1), filepath.Join(opt.Out, "state"))}
 		}
 	}
 	if err := r.restore(s); err != nil {
-		return fmt.Errorf("%s: %w (run a full reprocess without --resume or --from)", path, err)
+		return fmt.Errorf("%s: %w (rate from the start instead)", path, err)
 	}
 	r.win.start, r.win.resumed = s.Key+1, true
 	r.periods.cur = r.win.start

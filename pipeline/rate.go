@@ -62,7 +62,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		return nil, err
 	}
 	if def.MonthlyLists && opt.Period != PeriodMonth {
-		return nil, fmt.Errorf("%w: --period %s: the %s rule set publishes monthly lists (want month)", ErrUsage, opt.Period, def.Name)
+		return nil, &OptionError{"Period", fmt.Errorf("%w: %s: the %s rule set publishes monthly lists (want month)", ErrUsage, opt.Period, def.Name)}
 	}
 	n := len(a.Players.ID)
 	st := rating.NewState(n)

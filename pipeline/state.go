@@ -338,7 +338,7 @@ func loadStateFor(out, kind string, key int) (*savedState, string, error) {
 // added to the registry since start unrated).
 func (r *rater) restore(s *savedState) error {
 	if s.Fingerprint != r.fingerprint {
-		return fmt.Errorf("%w: it was made with other rules or another --period", ErrBadState)
+		return fmt.Errorf("%w: it was made with other rules or another period kind", ErrBadState)
 	}
 	st, l := r.st, &r.lists
 	if _, ok := r.rules.(rating.Snapshotter); ok && !equalIDs(s.PlayerIDs, r.players.ID) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ratelist/ratelist/pipeline"
@@ -44,5 +45,18 @@ func TestStandingsCanceled(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run(ctx, []string{"standings", "--archive", "../../testdata/demo", "--tournament", "1001"}, &stdout, &stderr); code != exitCanceled {
 		t.Errorf("exit %d, want %d (stderr: %s)", code, exitCanceled, stderr.String())
+	}
+}
+
+// TestMessageNamesFlags: the pipeline names an option, the command its flag.
+func TestMessageNamesFlags(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run", "--out", t.TempDir(), "--until", "2025-13"}, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "parsing --until: ") {
+		t.Errorf("exit %d, stderr %q; want %d naming --until", code, stderr.String(), exitUsage)
+	}
+	err := fmt.Errorf("out/state/2025-01.state: %w", &pipeline.OptionError{Option: "From", Err: errors.New("no state")})
+	if got, want := message(err), "out/state/2025-01.state: parsing --from: no state"; got != want {
+		t.Errorf("message = %q, want %q", got, want)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/ratelist/ratelist/pipeline"
@@ -120,6 +121,20 @@ func exitCode(err error) int {
 		return exitRejected
 	}
 	return exitFailed
+}
+
+// optionFlags are the flags of the pipeline.Options fields an error can name.
+var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from"}
+
+// message is err's text for people, naming the flag of a bad run option.
+func message(err error) string {
+	var oe *pipeline.OptionError
+	if errors.As(err, &oe) {
+		if f, ok := optionFlags[oe.Option]; ok {
+			return strings.Replace(err.Error(), oe.Error(), "parsing "+f+": "+oe.Err.Error(), 1)
+		}
+	}
+	return err.Error()
 }
 
 // runOutcome is a successful run's outcome for exitCode: stale periods win

@@ -130,8 +130,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := pipeline.CheckPeriod(*period); err != nil {
-		fmt.Fprintln(stderr, "ratelist run:", err)
-		return exitUsage
+		fmt.Fprintln(stderr, "ratelist run:", message(err))
+		return exitCode(err)
 	}
 	fsys, name, err := openArchive(*archive)
 	if err != nil {
@@ -172,10 +172,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):
-		fmt.Fprintln(stderr, "ratelist run:", err)
+		fmt.Fprintln(stderr, "ratelist run:", message(err))
 		return exitCode(err)
 	case err != nil:
-		log.Error("run failed; nothing was written", "err", err)
+		log.Error("run failed; nothing was written", "err", message(err))
 		return exitCode(err)
 	case sum.RowsRejected > 0:
 		log.Warn("rows rejected: see rejects.csv", "rejected", sum.RowsRejected, "read", sum.RowsRead)

@@ -43,23 +43,15 @@ type Options struct {
 	Log      *slog.Logger
 }
 
-// Summary is summary.json: what was read, used, rejected and written.
+// Summary is summary.json: what was read, used, rejected and written. The
+// embedded groups' fields are summary.json's keys in their place.
 type Summary struct {
-	Archive          string                         `json:"archive"`
-	Rules            string                         `json:"rules"`
-	Period           string                         `json:"period"`
-	RowsRead         int64                          `json:"rows_read"`
-	RowsUsed         int64                          `json:"rows_used"`
-	RowsRejected     int64                          `json:"rows_rejected"`
-	Tables           map[string]*archive.TableCount `json:"tables"`
-	Tournaments      int                            `json:"tournaments"`
-	TournamentsRated int                            `json:"tournaments_rated"`
-	GamesRated       int64                          `json:"player_games_rated"`
-	StandingsWritten int                            `json:"standings_written"`
-	Lists            int                            `json:"lists"`
-	FirstList        string                         `json:"first_list"`
-	LastList         string                         `json:"last_list"`
-	PlayersListed    int                            `json:"players_listed"`
+	Archive string `json:"archive"`
+	Rules   string `json:"rules"`
+	Period  string `json:"period"`
+	RowCounts
+	TournamentCounts
+	ListCounts
 	// RuleSet are the rule set's own fields (the school system's stage), in
 	// summary.json between players_listed and reject_kinds.
 	RuleSet     []rating.SummaryField `json:"-"`
@@ -69,6 +61,31 @@ type Summary struct {
 	// was written (a late or corrected report): rerun with --from the first one.
 	StalePeriods []string      `json:"stale_periods,omitempty"`
 	Joker        *JokerSummary `json:"joker,omitempty"`
+}
+
+// RowCounts are the rows read, used and rejected, in all and per table: every
+// row read is either used or rejected.
+type RowCounts struct {
+	RowsRead     int64                          `json:"rows_read"`
+	RowsUsed     int64                          `json:"rows_used"`
+	RowsRejected int64                          `json:"rows_rejected"`
+	Tables       map[string]*archive.TableCount `json:"tables"`
+}
+
+// TournamentCounts are the tournaments found, rated and given standings.
+type TournamentCounts struct {
+	Tournaments      int   `json:"tournaments"`
+	TournamentsRated int   `json:"tournaments_rated"`
+	GamesRated       int64 `json:"player_games_rated"`
+	StandingsWritten int   `json:"standings_written"`
+}
+
+// ListCounts are the lists written and the players on the last.
+type ListCounts struct {
+	Lists         int    `json:"lists"`
+	FirstList     string `json:"first_list"`
+	LastList      string `json:"last_list"`
+	PlayersListed int    `json:"players_listed"`
 }
 
 // Run rates an archive and writes the outputs into opt.Out (or, when Out is
@@ -189,7 +206,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
 	prod.open(arch)
 	sum := &Summary{Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period,
-		Tournaments: len(arch.Tournaments)}
+		TournamentCounts: TournamentCounts{Tournaments: len(arch.Tournaments)}}
 	rt, err := newRater(opt, arch, prod.order, sum)
 	if err != nil {
 		return nil, err

@@ -25,9 +25,9 @@ func TestExitCode(t *testing.T) {
 		{"interrupted, wrapped", fmt.Errorf("standings of tournament 7: %w", context.Canceled), exitCanceled},
 		{"pipeline usage", fmt.Errorf("rules file x: %w", pipeline.ErrUsage), exitUsage},
 		{"import usage", fmt.Errorf("%w: no files", importer.ErrUsage), exitUsage},
-		{"rejected rows", runOutcome(&pipeline.Summary{RowsRejected: 2}), exitRejected},
-		{"stale wins over rejected", runOutcome(&pipeline.Summary{RowsRejected: 2, StalePeriods: []string{"2025-01"}}), exitStale},
-		{"clean run", runOutcome(&pipeline.Summary{RowsRead: 9}), exitOK},
+		{"rejected rows", runOutcome(&pipeline.Summary{RowCounts: pipeline.RowCounts{RowsRejected: 2}}), exitRejected},
+		{"stale wins over rejected", runOutcome(&pipeline.Summary{RowCounts: pipeline.RowCounts{RowsRejected: 2}, StalePeriods: []string{"2025-01"}}), exitStale},
+		{"clean run", runOutcome(&pipeline.Summary{RowCounts: pipeline.RowCounts{RowsRead: 9}}), exitOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

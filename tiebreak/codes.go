@@ -17,15 +17,6 @@ type Code struct {
 	Played bool
 }
 
-// modifiers each base code accepts: c = cut, m = median, l = limit. /P is accepted
-// everywhere.
-var catalogue = map[string]string{
-	"BH": "cm", "FB": "cm", "AOB": "", "SB": "cm", "KS": "l", "PS": "c", "DE": "",
-	"WIN": "", "WON": "", "BPG": "", "BWG": "", "REP": "",
-	"ARO": "cm", "TPR": "", "PTP": "", "APRO": "", "APPO": "",
-	"LJV": "cm", "TURCAS": "", "SPREAD": "", "SCORE": "",
-}
-
 // ParseCode parses one code with its modifiers, FIDE C.07 syntax: TB[/Cn|/Mn|/L±n][/P].
 // Letters are case-insensitive; GE is accepted as an alias of REP, TURČAS of TURCAS.
 func ParseCode(s string) (Code, error) {
@@ -38,7 +29,8 @@ func ParseCode(s string) (Code, error) {
 	case "TURČAS":
 		c.Base = "TURCAS"
 	}
-	allowed, ok := catalogue[c.Base]
+	def, ok := codeTable[c.Base]
+	allowed := def.mods
 	if !ok {
 		return Code{}, fmt.Errorf("%q: %w", name, ErrUnknownCode)
 	}

@@ -89,19 +89,19 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	e.vals = resize(e.vals, np*nc)
 	clear(e.vals)
 	for k, c := range e.parsed {
-		if c.Base == "DE" {
-			continue // depends on the tie groups; computed while ranking
-		}
-		if e.scoreColumn(c, k) {
-			continue
-		}
-		for i := 0; i < np; i++ {
-			v, err := e.value(c, i)
-			if err != nil {
-				return nil, fmt.Errorf("tournament %d: %s: %w", t.ID, c.Name, err)
+		d := codeTable[c.Base]
+		switch {
+		case d.column != nil:
+			d.column(e, c, k)
+		case d.value != nil:
+			for i := 0; i < np; i++ {
+				v, err := d.value(e, c, i)
+				if err != nil {
+					return nil, fmt.Errorf("tournament %d: %s: %w", t.ID, c.Name, err)
+				}
+				e.vals[i*nc+k] = v
 			}
-			e.vals[i*nc+k] = v
-		}
+		} // else computed while ranking, within the tie groups (rank)
 	}
 	e.rank()
 
@@ -151,13 +151,14 @@ func (e *Engine) rank() {
 	for k, c := range e.parsed {
 		next := e.next[:0]
 		start := 0
+		group := codeTable[c.Base].group
 		for _, end := range e.ends {
 			g := e.order[start:end]
 			switch {
 			case len(g) < 2:
 				next = append(next, end)
-			case c.Base == "DE":
-				next = e.directEncounter(next, g, start, k, c)
+			case group != nil:
+				next = group(e, next, g, start, k, c)
 			default:
 				e.sortGroup(g, k)
 				next = e.appendGroupEnds(next, g, start, k)
@@ -343,92 +344,4 @@ func (e *Engine) rcalc(otb bool) *rcalc {
 		e.rcalcs[k] = newRCalc(&e.m, otb, e.opt.UnratedRating)
 	}
 	return e.rcalcs[k]
-}
-
-// scoreColumn computes code k for every player when it is BH, FB or SB, with one
-// calc for all, and reports whether it did.
-func (e *Engine) scoreColumn(c Code, k int) bool {
-	if c.Base != "BH" && c.Base != "FB" && c.Base != "SB" {
-		return false
-	}
-	sb := c.Base == "SB"
-	calc := e.calc(e.policy, e.m.rr || c.Played, c.Base == "FB")
-	nc := len(e.parsed)
-	for i := range e.m.slots {
-		if sb {
-			e.vals[i*nc+k] = scaled(calc.sonneborn(i, c.Cut, c.Median), 4)
-		} else {
-			e.vals[i*nc+k] = scaled(calc.buchholz(i, c.Cut, c.Median), 2)
-		}
-	}
-	return true
-}
-
-// value computes one code for player i. rr: forfeits count as games (round robin,
-// option or /P); otb: they count for the codes defined over the board (option or /P
-// only).
-func (e *Engine) value(c Code, i int) (Value, error) {
-	rr := e.m.rr || c.Played
-	otb := e.m.otb || c.Played
-	slots := e.m.slots[i]
-	switch c.Base {
-	case "AOB":
-		h, ok := e.calc(e.policy, rr, false).aob(i, otb)
-		if !ok {
-			return Value{}, nil
-		}
-		return scaled(h, 100), nil
-	case "KS":
-		return scaled(e.calc(e.policy, rr, false).koya(i, c.Limit), 2), nil
-	case "PS":
-		return scaled(progressive(slots, c.Cut), 2), nil
-	case "WIN", "WON", "BPG", "BWG", "REP":
-		win, won, bpg, bwg, rep := counts(slots, otb)
-		switch c.Base {
-		case "WIN":
-			return intValue(win), nil
-		case "WON":
-			return intValue(won), nil
-		case "BPG":
-			return intValue(bpg), nil
-		case "BWG":
-			return intValue(bwg), nil
-		}
-		return intValue(rep), nil
-	case "ARO":
-		return e.rcalc(otb).aro(i, c.Cut, c.Median), nil
-	case "TPR":
-		return e.rcalc(otb).tprOf(i), nil
-	case "PTP":
-		return e.rcalc(otb).ptpOf(i), nil
-	case "APRO":
-		return e.rcalc(otb).apro(i), nil
-	case "APPO":
-		return e.rcalc(otb).appo(i), nil
-	case "LJV":
-		if e.ljvOpt == nil {
-			o := e.opt.LJV.withDefaults()
-			e.ljvOpt = &o
-			e.mult = e.calc(Fide2009, false, false).adj
-		}
-		return scaled(ljv(&e.m, *e.ljvOpt, e.mult, i, c.Cut, c.Median), 10), nil
-	case "TURCAS":
-		if e.coef == nil {
-			co, err := coefficients(e.m.t, e.opt.Scrabble)
-			if err != nil {
-				return Value{}, err
-			}
-			e.coef = &co
-		}
-		bh := e.calc(Fide2009, rr, false).buchholz(i, 0, 0)
-		abs, rel, zac := scrabbleTotals(slots, e.opt.Scrabble.byeSpread())
-		return Value{V: turcas(*e.coef, e.m.n, bh, abs, rel, zac), OK: true}, nil
-	case "SPREAD":
-		_, rel, _ := scrabbleTotals(slots, e.opt.Scrabble.byeSpread())
-		return intValue(rel), nil
-	case "SCORE":
-		abs, _, _ := scrabbleTotals(slots, e.opt.Scrabble.byeSpread())
-		return intValue(abs), nil
-	}
-	return Value{}, fmt.Errorf("%q: %w", c.Name, ErrUnknownCode)
 }

@@ -47,7 +47,7 @@ func benchCards(players int) [][]rating.Card {
 	return ts
 }
 
-// BenchmarkCards fills and writes cards.parquet as a run does: addCards on the
+// BenchmarkCards fills and writes cards.parquet as a run does: cardWriter.add on the
 // producer, row groups written by the cards goroutine. cpu-ns/row is the
 // process's CPU time (both goroutines and the GC), which holds better than
 // wall time when the machine is busy.

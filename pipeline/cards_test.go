@@ -17,7 +17,7 @@ import (
 )
 
 // cardRowOf is a card as a cardRow, field by field: the reference for the
-// columns addCards fills.
+// columns cardWriter.add fills.
 func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rating.Card) cardRow {
 	row := cardRow{
 		Period: period, TournamentID: tournament, EndDate: end, PlayerID: a.Players.ID[c.Player],

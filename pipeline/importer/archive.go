@@ -70,6 +70,8 @@ type Options struct {
 	FirstID int64
 	// Unrated marks the new tournaments as not on the approved list (rated=false).
 	Unrated bool
+	// Moveless says how a PGN game without moves is read (pgn.go).
+	Moveless Moveless
 }
 
 // Archive is an archive folder being merged into. Players and tournaments are held

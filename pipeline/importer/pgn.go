@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,14 +61,37 @@ func ParseMoveless(s string) (Moveless, error) {
 	return 0, fmt.Errorf("--moveless %q: want played, forfeit or auto: %w", s, ErrUsage)
 }
 
-// pgnImport is one PGN import: its files, events and players so far.
+// pgnImport is one PGN import: its files, events and players so far. Games share
+// their strings and pointers: a large file holds millions of games.
 type pgnImport struct {
 	files   []string
 	events  map[[2]string]*pgnEvent // by Event and Site
 	order   []*pgnEvent
 	players map[PlayerInfo]int32 // one copy of each name, however many games
 	infos   []PlayerInfo
+	ids     []int64           // player_id of infos[i], 0 until looked up
+	texts   map[string]string // one copy of each Termination tag
+	idPtrs  map[int64]*int64  // black_id values
+	dayPtrs map[int32]*int32  // date values
 }
+
+func newPGNImport(files []string) *pgnImport {
+	return &pgnImport{files: files, events: map[[2]string]*pgnEvent{}, players: map[PlayerInfo]int32{},
+		texts: map[string]string{}, idPtrs: map[int64]*int64{}, dayPtrs: map[int32]*int32{}}
+}
+
+// shared returns the one pointer to v in m.
+func shared[K comparable](m map[K]*K, v K) *K {
+	p := m[v]
+	if p == nil {
+		p = &v
+		m[v] = p
+	}
+	return p
+}
+
+// resultPtrs are the black_result values.
+var resultPtrs = map[string]*string{"1": ptr("1"), "0": ptr("0"), "=": ptr("="), "+": ptr("+"), "-": ptr("-")}
 
 // ImportPGN adds the games of PGN files. Games are grouped into tournaments by
 // their Event and Site tags (across all files); each tournament runs from the
@@ -82,7 +106,7 @@ type pgnImport struct {
 // skipped whole, its games counted as skipped.
 func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{}
-	im := &pgnImport{files: files, events: map[[2]string]*pgnEvent{}, players: map[PlayerInfo]int32{}}
+	im := newPGNImport(files)
 	for i := range files {
 		if err := im.readFile(ctx, int32(i), st); err != nil {
 			return st, err
@@ -90,9 +114,12 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 	}
 	// Events sharing a name (different sites) are told apart by the site.
 	names := map[string]int{}
+	total := 0
 	for _, e := range im.order {
 		names[e.name]++
+		total += len(e.games)
 	}
+	a.games = slices.Grow(a.games, total)
 	for _, e := range im.order {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -102,6 +129,7 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 			name += " (" + e.site + ")"
 		}
 		im.addEvent(a, e, name, opt, st)
+		e.games = nil
 	}
 	return st, nil
 }
@@ -207,8 +235,17 @@ func (im *pgnImport) player(p PlayerInfo) int32 {
 		i = int32(len(im.infos))
 		im.players[p] = i
 		im.infos = append(im.infos, p)
+		im.ids = append(im.ids, 0)
 	}
 	return i
+}
+
+// playerID returns the archive's player_id of im.infos[i], looking it up once.
+func (im *pgnImport) playerID(a *Archive, i int32, st *Stats) int64 {
+	if im.ids[i] == 0 {
+		im.ids[i] = a.player(im.infos[i], st)
+	}
+	return im.ids[i]
 }
 
 // forfeit returns why a game is read as a forfeit, "" when it is read as played.
@@ -276,7 +313,7 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		round int32
 	}
 	busy := map[key]int64{} // player in round → line of the game
-	var rows []Game
+	start := len(a.games)
 	var forfeits []*Problem
 	withMoves := 0
 	for i := range e.games {
@@ -287,27 +324,29 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 	movesEvent := 2*withMoves > len(e.games)
 	add := func(g *pgnGame, w, b int64, round int32) {
 		busy[key{w, round}], busy[key{b, round}] = g.line, g.line
-		row := Game{Round: round, WhiteID: w, BlackID: ptr(b)}
+		row := Game{Round: round, WhiteID: w, BlackID: shared(im.idPtrs, b)}
 		if g.dated {
-			row.Date = ptr(g.date)
+			row.Date = shared(im.dayPtrs, g.date)
 		}
 		why := forfeit(g, movesEvent, opt.Moveless)
+		if why == "decisive" {
+			why = fmt.Sprintf("decisive, and %d of the event's %d games have moves", withMoves, len(e.games))
+		}
 		if why != "" {
-			why = fmt.Sprintf("no moves, read as a forfeit (%s; %d of the event's %d games have moves)", why, withMoves, len(e.games))
-			forfeits = append(forfeits, &Problem{File: im.files[g.file], Line: g.line, Err: fmt.Errorf("%s: %s %s %s: %s",
+			forfeits = append(forfeits, &Problem{File: im.files[g.file], Line: g.line, Err: fmt.Errorf("%s: %s %s %s: no moves, read as a forfeit: %s",
 				name, im.infos[g.white].Name, pgnResult[g.result], im.infos[g.black].Name, why)})
 		}
 		var bres string
 		row.WhiteResult, bres = resultCodes(g.result, why != "")
-		row.BlackResult = &bres
-		rows = append(rows, row)
+		row.BlackResult = resultPtrs[bres]
+		a.games = append(a.games, row)
 	}
 	var later []int
 	ids := make([][2]int64, len(e.games))
 	for i := range e.games {
 		g := &e.games[i]
 		white, black := im.infos[g.white], im.infos[g.black]
-		w, b := a.player(white, st), a.player(black, st)
+		w, b := im.playerID(a, g.white, st), im.playerID(a, g.black, st)
 		ids[i] = [2]int64{w, b}
 		if w == b {
 			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("White and Black are the same player %q: %w", white.Name, ErrMalformed))
@@ -344,6 +383,7 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		}
 		add(g, w, b, r)
 	}
+	rows := a.games[start:]
 	if len(rows) == 0 {
 		return
 	}
@@ -354,6 +394,7 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 	t.Rounds = &rounds
 	tid, isNew := a.addTournament(t)
 	if !isNew {
+		a.games = a.games[:start]
 		st.skip(file, e.line, int64(len(rows)), fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
 			dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
 		return
@@ -362,7 +403,6 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 	for i := range rows {
 		rows[i].TournamentID = tid
 	}
-	a.games = append(a.games, rows...)
 	st.Imported += int64(len(rows))
 	st.Forfeits += int64(len(forfeits))
 	st.Notes = append(st.Notes, forfeits...)
@@ -438,7 +478,10 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, *Problem) {
 		out.date, out.dated = lo, exact
 	}
 	if t := tag("Termination"); notPlayed(t) {
-		out.notPlayed = t
+		if _, ok := im.texts[t]; !ok {
+			im.texts[t] = t
+		}
+		out.notPlayed = im.texts[t]
 	}
 	out.white = im.player(pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo")))
 	out.black = im.player(pgnPlayer(black, tag("BlackFideId"), tag("BlackElo")))

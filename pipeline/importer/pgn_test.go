@@ -284,7 +284,7 @@ func TestPGNCounts(t *testing.T) {
 	// A read error skips the file whole: the games read before it, and the
 	// one it cut, are counted as skipped.
 	st = &Stats{Files: 1}
-	im := &pgnImport{files: []string{"x.pgn"}, events: map[[2]string]*pgnEvent{}, players: map[PlayerInfo]int32{}}
+	im := newPGNImport([]string{"x.pgn"})
 	r := NewPGNReader(failAfter{strings.NewReader(good + "[Event \"F\"]\n\n" + after + "[Event \"E\"]\n[White")}, "x.pgn")
 	if err := im.readGames(context.Background(), r, 0, st); err != nil {
 		t.Fatal(err)
@@ -370,5 +370,49 @@ func TestPGNOutputText(t *testing.T) {
 	}
 	if !bytes.Equal([]byte(a.Players[1].Name), []byte("b")) {
 		t.Errorf("%q", a.Players[1].Name)
+	}
+}
+
+// BenchmarkPGNImport reads and groups 4,500 games, with moves and clock comments
+// or without moves.
+//
+//	go test -run '^$' -bench PGNImport -benchmem ./pipeline/importer
+func BenchmarkPGNImport(b *testing.B) {
+	var moves strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&moves, "%d. Nf3 {[%%clk 1:39:5%d]} Nf6 {[%%clk 1:39:40]} ", i, i%10)
+	}
+	for _, movetext := range []string{moves.String(), ""} {
+		var text strings.Builder
+		games := 0
+		for ev := 0; ev < 100; ev++ {
+			for r := 0; r < 9; r++ {
+				for i := 0; i < 5; i++ {
+					w, k := (r+i)%9, (r+9-i)%9
+					if i == 0 {
+						k = 9
+					}
+					text.WriteString(pgnGameText("Open "+strconv.Itoa(ev), strconv.Itoa(r+1), "Player "+strconv.Itoa(ev*7+w),
+						"Player "+strconv.Itoa(ev*7+k), "1-0", movetext, "WhiteElo", "2100", "BlackElo", "2000"))
+					games++
+				}
+			}
+		}
+		name := filepath.Join(b.TempDir(), "f.pgn")
+		if err := os.WriteFile(name, []byte(text.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(map[bool]string{true: "moveless", false: "moves"}[movetext == ""], func(b *testing.B) {
+			b.SetBytes(int64(text.Len()))
+			b.ReportAllocs()
+			for b.Loop() {
+				a := &Archive{byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{}, tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
+				st, err := ImportPGN(context.Background(), a, []string{name}, Options{})
+				if err != nil || st.Imported != int64(games) {
+					b.Fatalf("%v: %+v", err, st)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*games), "ns/game")
+		})
 	}
 }

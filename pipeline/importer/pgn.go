@@ -145,7 +145,7 @@ func (im *pgnImport) readFile(ctx context.Context, fi int32, st *Stats) error {
 		return nil
 	}
 	defer f.Close()
-	utf8, err := validUTF8(f)
+	isUTF8, err := validUTF8(f)
 	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
@@ -155,7 +155,7 @@ func (im *pgnImport) readFile(ctx context.Context, fi int32, st *Stats) error {
 		return nil
 	}
 	r := NewPGNReader(f, name)
-	if !utf8 {
+	if !isUTF8 {
 		r.DecodeWindows1252()
 		st.note(name, 0, "not UTF-8: read as Windows-1252 (Latin-1)")
 	}
@@ -199,7 +199,7 @@ func (im *pgnImport) readGames(ctx context.Context, r *PGNReader, fi int32, st *
 		}
 		p := err.(*Problem)
 		st.FilesSkipped++
-		st.skip(p.File, p.Line, kept, fmt.Errorf("%w; the file is skipped with the %d games read from it that were not already skipped", p.Err, kept))
+		st.skip(p.File, p.Line, kept, fmt.Errorf("%w: the file is skipped whole, %d more games with it", p.Err, kept))
 		return nil
 	}
 	for _, e := range order {
@@ -248,9 +248,9 @@ func (im *pgnImport) playerID(a *Archive, i int32, st *Stats) int64 {
 	return im.ids[i]
 }
 
-// forfeit returns why a game is read as a forfeit, "" when it is read as played.
-// movesEvent: most games of its event have moves.
-func forfeit(g *pgnGame, movesEvent bool, mode Moveless) string {
+// forfeit returns why a game is read as a forfeit, "" when it is read as played;
+// withMoves of the games of its event have moves.
+func forfeit(g *pgnGame, withMoves, games int, mode Moveless) string {
 	switch {
 	case g.moves || g.result == '=' || mode == MovelessPlayed:
 		return ""
@@ -258,8 +258,8 @@ func forfeit(g *pgnGame, movesEvent bool, mode Moveless) string {
 		return "--moveless forfeit"
 	case g.notPlayed != "":
 		return fmt.Sprintf("Termination %q", g.notPlayed)
-	case movesEvent:
-		return "decisive"
+	case 2*withMoves > games:
+		return fmt.Sprintf("decisive, and %d of the event's %d games have moves", withMoves, games)
 	}
 	return ""
 }
@@ -321,17 +321,13 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 			withMoves++
 		}
 	}
-	movesEvent := 2*withMoves > len(e.games)
 	add := func(g *pgnGame, w, b int64, round int32) {
 		busy[key{w, round}], busy[key{b, round}] = g.line, g.line
 		row := Game{Round: round, WhiteID: w, BlackID: shared(im.idPtrs, b)}
 		if g.dated {
 			row.Date = shared(im.dayPtrs, g.date)
 		}
-		why := forfeit(g, movesEvent, opt.Moveless)
-		if why == "decisive" {
-			why = fmt.Sprintf("decisive, and %d of the event's %d games have moves", withMoves, len(e.games))
-		}
+		why := forfeit(g, withMoves, len(e.games), opt.Moveless)
 		if why != "" {
 			forfeits = append(forfeits, &Problem{File: im.files[g.file], Line: g.line, Err: fmt.Errorf("%s: %s %s %s: no moves, read as a forfeit: %s",
 				name, im.infos[g.white].Name, pgnResult[g.result], im.infos[g.black].Name, why)})

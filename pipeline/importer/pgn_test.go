@@ -416,3 +416,28 @@ func BenchmarkPGNImport(b *testing.B) {
 		})
 	}
 }
+
+// TestPGNAmbiguousName: a name two archive players share matches neither; the
+// import adds one new player for it, not one per game.
+func TestPGNAmbiguousName(t *testing.T) {
+	a, err := Open(filepath.Join(t.TempDir(), "archive"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range int64(2) {
+		a.Players = append(a.Players, Player{PlayerID: id + 1, Name: "Smith, John"})
+		a.index(len(a.Players) - 1)
+	}
+	a.nextPlayer = 3
+	name := filepath.Join(t.TempDir(), "f.pgn")
+	text := pgnGameText("E", "1", "Smith, John", "b", "1-0", "1. e4") + pgnGameText("E", "2", "b", "Smith, John", "1-0", "1. e4") +
+		pgnGameText("E", "3", "Smith, John", "c", "1-0", "1. e4")
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ImportPGN(context.Background(), a, []string{name}, Options{})
+	checkStats(t, st, err)
+	if st.NewPlayers != 3 || len(a.Players) != 5 {
+		t.Errorf("%d new players, %d in all", st.NewPlayers, len(a.Players))
+	}
+}

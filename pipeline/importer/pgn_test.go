@@ -311,6 +311,11 @@ func TestPGNWindows1252(t *testing.T) {
 	if got := strings.Join(names, "|") + "|" + a.Tournaments[0].Name; got != "Müller, Jörg|Œstergard, Åse|Frühjahr" {
 		t.Errorf("got %q", got)
 	}
+	// A byte-order mark before Windows-1252 text is dropped too.
+	a, st = importPGN(t, Options{}, "\ufeff"+latin)
+	if st.Imported != 1 || len(st.Problems) != 0 || a.Players[0].Name != "Müller, Jörg" {
+		t.Errorf("with a BOM: %v, %q", st.Problems, a.Players[0].Name)
+	}
 	// A UTF-8 file is read as UTF-8, even where its bytes would also be Latin-1.
 	a, st = importPGN(t, Options{}, pgnGameText("E", "1", "Ã©a\u0085", "b", "1-0", "1. e4"))
 	if a.Players[0].Name != "Ã©a" || len(st.Notes) != 0 {

@@ -3,7 +3,6 @@ package importer
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -102,7 +101,7 @@ func (r *PGNReader) Next() bool {
 			r.done = true
 			if err != io.EOF {
 				r.err = &Problem{File: r.file, Line: int64(r.line + 1), Err: err}
-				r.partial = r.cur != nil
+				r.partial = r.cur != nil || len(bytes.TrimSpace(r.buf)) > 0
 				r.cur = nil
 				return false
 			}
@@ -113,14 +112,14 @@ func (r *PGNReader) Next() bool {
 			r.longLine()
 			continue
 		}
+		if r.line == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
 		var text string
 		if r.cp1252 {
 			text = decodeWindows1252(line)
 		} else {
 			text = string(line)
-		}
-		if r.line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		if r.comment == 0 && strings.HasPrefix(text, "%") {
 			continue // escape line
@@ -156,7 +155,7 @@ func (r *PGNReader) readLine() (line []byte, long bool, err error) {
 			r.buf = append(r.buf, chunk[:min(len(chunk), maxPGNLine+2-len(r.buf))]...)
 		}
 		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
+		case err == bufio.ErrBufferFull:
 			continue
 		case err == io.EOF && len(r.buf) > 0:
 		case err != nil:

@@ -283,8 +283,10 @@ func resultCodes(result byte, forfeit bool) (white, black string) {
 }
 
 // notPlayed tells whether a Termination tag says the game was not played out.
+// "Time forfeit" is a game played and lost on time, which a broadcast may export
+// without its moves.
 func notPlayed(termination string) bool {
-	t := strings.ToLower(termination)
+	t := strings.ReplaceAll(strings.ToLower(termination), "time forfeit", "")
 	for _, w := range []string{"forfeit", "abandon", "rules infraction", "no show", "not played", "default"} {
 		if strings.Contains(t, w) {
 			return true

@@ -172,6 +172,7 @@ func TestPGNMoveless(t *testing.T) {
 		{"broadcast, Termination says forfeit", MovelessAuto, broadcast("Termination", "forfeit"), 605 - 202},
 		{"broadcast, Termination abandoned", MovelessAuto, broadcast("Termination", "Abandoned"), 605 - 202},
 		{"broadcast, Termination normal", MovelessAuto, broadcast("Termination", "normal"), 0},
+		{"broadcast, Termination time forfeit", MovelessAuto, broadcast("Termination", "Time forfeit"), 0},
 		{"Tata Steel", MovelessAuto, tataSteel(""), 4},
 		{"Tata Steel, Termination rules infraction", MovelessAuto, tataSteel("rules infraction"), 4},
 		{"--moveless played", MovelessPlayed, tataSteel("forfeit"), 0},

@@ -69,7 +69,7 @@ func broadcast(tags ...string) string {
 func TestPGNGamesWithoutMoves(t *testing.T) {
 	a, st := importPGN(t, Options{}, broadcast())
 	if st.Read != 605 || st.Imported != 605 || st.Forfeits != 0 || st.Tournaments != 1 {
-		t.Errorf("%d read, %d imported, %d forfeits, %d tournaments", st.Read, st.Imported, st.Forfeits, st.Tournaments)
+		t.Fatalf("%d read, %d imported, %d forfeits, %d tournaments", st.Read, st.Imported, st.Forfeits, st.Tournaments)
 	}
 	for _, g := range a.games {
 		if !strings.Contains("10=", g.WhiteResult) {

@@ -70,7 +70,7 @@ type Options struct {
 	FirstID int64
 	// Unrated marks the new tournaments as not on the approved list (rated=false).
 	Unrated bool
-	// Moveless says how a PGN game without moves is read (pgn.go).
+	// Moveless says how a PGN import reads a game without moves.
 	Moveless Moveless
 }
 

@@ -184,7 +184,8 @@ func (im *pgnImport) readGames(ctx context.Context, r *PGNReader, fi int32, st *
 		key := [2]string{ev.name, ev.site}
 		e := events[key]
 		if e == nil {
-			e = &ev
+			e = new(pgnEvent)
+			*e = ev
 			events[key] = e
 			order = append(order, e)
 		}

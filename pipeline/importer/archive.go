@@ -24,6 +24,8 @@ type Options struct {
 	FirstID int64
 	// Unrated marks the new tournaments as not on the approved list (rated=false).
 	Unrated bool
+	// Moveless says how a PGN import reads a game without moves.
+	Moveless Moveless
 }
 
 // Archive is an archive folder being merged into. Players and tournaments are held

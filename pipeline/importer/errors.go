@@ -47,6 +47,7 @@ type Stats struct {
 	Imported     int64
 	Skipped      int64
 	Unfinished   int64 // of Skipped: PGN games with result "*"
+	Forfeits     int64 // of Imported: PGN games without moves read as forfeits (listed in Notes)
 	Tournaments  int   // new tournaments
 	NewPlayers   int
 	Matched      int // distinct archive players matched

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/pipeline/trf"
 )
@@ -23,6 +25,13 @@ func FuzzPGN(f *testing.F) {
 	f.Add(club)
 	f.Add([]byte("[Event \"E\"]\n[Date \"2025.01.??\"]\n[Round \"2.1\"]\n[White \"a\"]\n[Black \"b\"]\n{open"))
 	f.Add([]byte("1. e4 ( ( ) ) ) 1-0 [White \"x\\\\\"] *"))
+	// Games without moves (a broadcast export), a forfeit among games with moves,
+	// a Termination tag, Windows-1252 bytes and control characters in names.
+	f.Add([]byte("[Event \"B\"]\n[Date \"2025.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n" +
+		"[Event \"B\"]\n[Date \"2025.01.01\"]\n[White \"c\"]\n[Black \"d\"]\n[Result \"1/2-1/2\"]\n\n"))
+	f.Add([]byte("[Event \"T\"]\n[Date \"2022.01.15\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n" +
+		"[Event \"T\"]\n[Date \"2022.01.16\"]\n[Round \"2\"]\n[White \"D\xfcbov\"]\n[Black \"a\"]\n[Result \"0-1\"]\n\n{no show} 0-1\n\n" +
+		"[Event \"T\"]\n[Date \"2022.01.17\"]\n[Round \"3\"]\n[White \"b\x01\t\x8c\"]\n[Black \"c\"]\n[Result \"0-1\"]\n[Termination \"abandoned\"]\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a := &Archive{byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{}, tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
 		dir := t.TempDir()
@@ -37,9 +46,20 @@ func FuzzPGN(f *testing.F) {
 		if st.Read != st.Imported+st.Skipped || int64(len(a.games)) != st.Imported {
 			t.Fatalf("counts: %+v, %d games", st, len(a.games))
 		}
+		codes := map[string]string{"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
 		for _, g := range a.games {
-			if g.Round < 1 || g.Round > 1000 || g.BlackID == nil || *g.BlackID == g.WhiteID {
+			if g.Round < 1 || g.Round > 1000 || g.BlackID == nil || *g.BlackID == g.WhiteID || codes[g.WhiteResult] != *g.BlackResult {
 				t.Fatalf("bad game %+v", g)
+			}
+		}
+		for _, p := range a.Players {
+			if !utf8.ValidString(p.Name) || strings.IndexFunc(p.Name, unicode.IsControl) >= 0 {
+				t.Fatalf("name %q", p.Name)
+			}
+		}
+		for _, tr := range a.Tournaments {
+			if !utf8.ValidString(tr.Name) || strings.IndexFunc(tr.Name, unicode.IsControl) >= 0 {
+				t.Fatalf("tournament %q", tr.Name)
 			}
 		}
 		for _, p := range st.Problems {

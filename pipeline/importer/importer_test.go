@@ -207,16 +207,6 @@ func TestPGNReader(t *testing.T) {
 	}
 }
 
-func TestPGNLongLine(t *testing.T) {
-	r := NewPGNReader(strings.NewReader("[White \"a\"]\n"+strings.Repeat("x", maxPGNLine+1)), "x.pgn")
-	for r.Next() {
-	}
-	var p *Problem
-	if !errors.As(r.Err(), &p) || p.Line != 2 || !errors.Is(r.Err(), ErrMalformed) {
-		t.Errorf("got %v", r.Err())
-	}
-}
-
 func TestImportCSV(t *testing.T) {
 	dir := t.TempDir()
 	st := mustStats(t)(ImportCSV(context.Background(), dir, []string{"../../testdata/demo"}))

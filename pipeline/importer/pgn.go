@@ -3,7 +3,9 @@ package importer
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,24 +13,87 @@ import (
 	"github.com/ratelist/ratelist/archive"
 )
 
-// pgnGame is a game that passed the checks, waiting for its tournament.
+// pgnGame is a game that passed the checks, waiting for its tournament. It is
+// kept small: a large file holds millions of games.
 type pgnGame struct {
-	file         string
-	line         int
+	line         int64
+	file         int32 // index in pgnImport.files
 	round        int32 // 0 = not given
-	date         *int32
-	white, black PlayerInfo
-	wres, bres   string
+	date         int32 // the day, when dated
+	dated        bool
+	moves        bool   // the movetext holds moves
+	result       byte   // '1' White won, '0' Black won, '=' draw
+	white, black int32  // index in pgnImport.players
+	notPlayed    string // the Termination tag, when it says the game was not played out
 }
 
 type pgnEvent struct {
 	name, site, eventType string
-	lo, hi                int32 // date bounds, 0 when none yet
+	lo, hi                int32 // date bounds, when hasDate
 	hasDate               bool
 	games                 []pgnGame
-	file                  string
-	line                  int
+	file                  int32
+	line                  int64
 }
+
+// Moveless says how a PGN game without moves is read.
+type Moveless int
+
+const (
+	// MovelessAuto reads a decisive game without moves as a forfeit when its
+	// Termination tag says it was not played out, or when most games of its
+	// event have moves; otherwise as played.
+	MovelessAuto Moveless = iota
+	// MovelessPlayed reads every game without moves as played.
+	MovelessPlayed
+	// MovelessForfeit reads every decisive game without moves as a forfeit.
+	MovelessForfeit
+)
+
+// ParseMoveless reads the --moveless flag: played, forfeit or auto.
+func ParseMoveless(s string) (Moveless, error) {
+	switch s {
+	case "auto":
+		return MovelessAuto, nil
+	case "played":
+		return MovelessPlayed, nil
+	case "forfeit":
+		return MovelessForfeit, nil
+	}
+	return 0, fmt.Errorf("--moveless %q: want played, forfeit or auto: %w", s, ErrUsage)
+}
+
+// pgnImport is one PGN import: its files, events and players so far. Games share
+// their strings and pointers: a large file holds millions of games.
+type pgnImport struct {
+	files   []string
+	events  map[[2]string]*pgnEvent // by Event and Site
+	order   []*pgnEvent
+	players map[PlayerInfo]int32 // one copy of each name, however many games
+	infos   []PlayerInfo
+	ids     []int64           // player_id of infos[i], 0 until looked up
+	texts   map[string]string // one copy of each Termination tag
+	idPtrs  map[int64]*int64  // black_id values
+	dayPtrs map[int32]*int32  // date values
+}
+
+func newPGNImport(files []string) *pgnImport {
+	return &pgnImport{files: files, events: map[[2]string]*pgnEvent{}, players: map[PlayerInfo]int32{},
+		texts: map[string]string{}, idPtrs: map[int64]*int64{}, dayPtrs: map[int32]*int32{}}
+}
+
+// shared returns the one pointer to v in m.
+func shared[K comparable](m map[K]*K, v K) *K {
+	p := m[v]
+	if p == nil {
+		p = &v
+		m[v] = p
+	}
+	return p
+}
+
+// resultPtrs are the black_result values.
+var resultPtrs = map[string]*string{"1": ptr("1"), "0": ptr("0"), "=": ptr("="), "+": ptr("+"), "-": ptr("-")}
 
 // ImportPGN adds the games of PGN files. Games are grouped into tournaments by
 // their Event and Site tags (across all files); each tournament runs from the
@@ -36,64 +101,28 @@ type pgnEvent struct {
 // such as 2024.05.?? counts from the first to the last day it allows). Round "3"
 // and "3.1" are round 3; a game without a round number goes to the first round in
 // which neither player already has a game. Results 1-0, 0-1 and 1/2-1/2 become
-// 1/0, 0/1 and =/=; an unfinished game (*) is skipped and counted. A game with a
-// missing or malformed White, Black or Result tag is skipped with a Problem.
+// 1/0, 0/1 and =/=, or +/- and -/+ for a game without moves read as a forfeit
+// (opt.Moveless); an unfinished game (*) is skipped and counted. A game with a
+// missing or malformed White, Black or Result tag is skipped with a Problem. A file
+// that is not UTF-8 is read as Windows-1252; a file cut short by a read error is
+// skipped whole, its games counted as skipped.
 func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{}
-	events := map[[2]string]*pgnEvent{}
-	var order []*pgnEvent
-	for _, name := range files {
-		if err := ctx.Err(); err != nil {
+	im := newPGNImport(files)
+	for i := range files {
+		if err := im.readFile(ctx, int32(i), st); err != nil {
 			return st, err
-		}
-		st.Files++
-		f, err := os.Open(name)
-		if err != nil {
-			st.FilesSkipped++
-			st.skip(name, 0, 0, err)
-			continue
-		}
-		r := NewPGNReader(f, name)
-		for r.Next() {
-			st.Read++
-			g, ev, err := checkPGN(r.Game(), name)
-			if err != nil {
-				if err.Err == ErrUnfinished {
-					st.Unfinished++
-				}
-				st.skip(err.File, err.Line, 1, err.Err)
-				continue
-			}
-			key := [2]string{ev.name, ev.site}
-			e := events[key]
-			if e == nil {
-				e = ev
-				events[key] = e
-				order = append(order, e)
-			}
-			if ev.hasDate {
-				if !e.hasDate {
-					e.lo, e.hi, e.hasDate = ev.lo, ev.hi, true
-				}
-				e.lo, e.hi = min(e.lo, ev.lo), max(e.hi, ev.hi)
-			}
-			if e.eventType == "" {
-				e.eventType = ev.eventType
-			}
-			e.games = append(e.games, g)
-		}
-		f.Close()
-		if err := r.Err(); err != nil {
-			st.FilesSkipped++
-			st.Problems = append(st.Problems, err.(*Problem))
 		}
 	}
 	// Events sharing a name (different sites) are told apart by the site.
 	names := map[string]int{}
-	for _, e := range order {
+	total := 0
+	for _, e := range im.order {
 		names[e.name]++
+		total += len(e.games)
 	}
-	for _, e := range order {
+	a.games = slices.Grow(a.games, total)
+	for _, e := range im.order {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
@@ -101,21 +130,185 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 		if names[name] > 1 && e.site != "" {
 			name += " (" + e.site + ")"
 		}
-		addEvent(a, e, name, opt, st)
+		im.addEvent(a, e, name, opt, st)
+		e.games = nil
 	}
 	return st, nil
 }
 
-func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
+// readFile reads one file, as UTF-8 when it is valid UTF-8, else as Windows-1252.
+func (im *pgnImport) readFile(ctx context.Context, fi int32, st *Stats) error {
+	name := im.files[fi]
+	st.Files++
+	f, err := os.Open(name)
+	if err != nil {
+		st.FilesSkipped++
+		st.skip(name, 0, 0, err)
+		return nil
+	}
+	defer f.Close()
+	isUTF8, err := validUTF8(f)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		st.FilesSkipped++
+		st.skip(name, 0, 0, fmt.Errorf("reading: %w", err))
+		return nil
+	}
+	r := NewPGNReader(f, name)
+	if !isUTF8 {
+		r.DecodeWindows1252()
+		st.note(name, 0, "not UTF-8: read as Windows-1252 (Latin-1)")
+	}
+	return im.readGames(ctx, r, fi, st)
+}
+
+// readGames reads the games of file fi. They are grouped on their own and joined
+// to the import's events only once the whole file has been read.
+func (im *pgnImport) readGames(ctx context.Context, r *PGNReader, fi int32, st *Stats) error {
+	events := map[[2]string]*pgnEvent{}
+	var order []*pgnEvent
+	var kept int64
+	for r.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st.Read++
+		g, ev, p := im.check(r.Game(), fi)
+		if p != nil {
+			if p.Err == ErrUnfinished {
+				st.Unfinished++
+			}
+			st.skip(p.File, p.Line, 1, p.Err)
+			continue
+		}
+		key := [2]string{ev.name, ev.site}
+		e := events[key]
+		if e == nil {
+			e = new(pgnEvent)
+			*e = ev
+			events[key] = e
+			order = append(order, e)
+		}
+		e.join(&ev)
+		e.games = append(e.games, g)
+		kept++
+	}
+	if err := r.Err(); err != nil {
+		if r.Partial() {
+			st.Read++
+			kept++
+		}
+		p := err.(*Problem)
+		st.FilesSkipped++
+		st.skip(p.File, p.Line, kept, fmt.Errorf("%w: the file is skipped whole, %d more games with it", p.Err, kept))
+		return nil
+	}
+	for _, e := range order {
+		key := [2]string{e.name, e.site}
+		if all := im.events[key]; all != nil {
+			all.join(e)
+			all.games = append(all.games, e.games...)
+		} else {
+			im.events[key] = e
+			im.order = append(im.order, e)
+		}
+	}
+	return nil
+}
+
+// join widens e's dates to o's and takes o's event type when e has none.
+func (e *pgnEvent) join(o *pgnEvent) {
+	if o.hasDate {
+		if !e.hasDate {
+			e.lo, e.hi, e.hasDate = o.lo, o.hi, true
+		}
+		e.lo, e.hi = min(e.lo, o.lo), max(e.hi, o.hi)
+	}
+	if e.eventType == "" {
+		e.eventType = o.eventType
+	}
+}
+
+// player returns the index of a player in im.infos, adding it when new.
+func (im *pgnImport) player(p PlayerInfo) int32 {
+	i, ok := im.players[p]
+	if !ok {
+		i = int32(len(im.infos))
+		im.players[p] = i
+		im.infos = append(im.infos, p)
+		im.ids = append(im.ids, 0)
+	}
+	return i
+}
+
+// playerID returns the archive's player_id of im.infos[i], looking it up once.
+func (im *pgnImport) playerID(a *Archive, i int32, st *Stats) int64 {
+	if im.ids[i] == 0 {
+		im.ids[i] = a.player(im.infos[i], st)
+	}
+	return im.ids[i]
+}
+
+// forfeit returns why a game is read as a forfeit, "" when it is read as played;
+// withMoves of the games of its event have moves.
+func forfeit(g *pgnGame, withMoves, games int, mode Moveless) string {
+	switch {
+	case g.moves || g.result == '=' || mode == MovelessPlayed:
+		return ""
+	case mode == MovelessForfeit:
+		return "--moveless forfeit"
+	case g.notPlayed != "":
+		return fmt.Sprintf("Termination %q", g.notPlayed)
+	case 2*withMoves > games:
+		return fmt.Sprintf("decisive, and %d of the event's %d games have moves", withMoves, games)
+	}
+	return ""
+}
+
+// pgnResult is how a pgnGame's result is written in PGN.
+var pgnResult = map[byte]string{'1': "1-0", '0': "0-1", '=': "1/2-1/2"}
+
+// resultCodes are the archive's result codes of a pgnGame's result.
+func resultCodes(result byte, forfeit bool) (white, black string) {
+	switch {
+	case result == '=':
+		return "=", "="
+	case result == '1' && forfeit:
+		return "+", "-"
+	case result == '1':
+		return "1", "0"
+	case forfeit:
+		return "-", "+"
+	}
+	return "0", "1"
+}
+
+// notPlayed tells whether a Termination tag says the game was not played out.
+// "Time forfeit" is a game played and lost on time, which a broadcast may export
+// without its moves.
+func notPlayed(termination string) bool {
+	t := strings.ReplaceAll(strings.ToLower(termination), "time forfeit", "")
+	for _, w := range []string{"forfeit", "abandon", "rules infraction", "no show", "not played", "default"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 	n := int64(len(e.games))
+	file := im.files[e.file]
 	if !e.hasDate {
-		st.skip(e.file, int64(e.line), n, fmt.Errorf("event %q: none of its %d games has a date (Date or EventDate tag): %w", name, n, ErrMalformed))
+		st.skip(file, e.line, n, fmt.Errorf("event %q: none of its %d games has a date (Date or EventDate tag): %w", name, n, ErrMalformed))
 		return
 	}
 	t := archive.TournamentRow{Name: name, StartDate: e.lo, EndDate: e.hi, System: ptr(pgnSystem(e.eventType)),
 		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated)}
 	if tid, dup := a.tourKey[tournamentKey(t.Name, t.StartDate, t.EndDate)]; dup {
-		st.skip(e.file, int64(e.line), n, fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
+		st.skip(file, e.line, n, fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
 			dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
 		return
 	}
@@ -124,20 +317,40 @@ func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 		p     int64
 		round int32
 	}
-	busy := map[key]int{} // player in round → line of the game
-	var rows []archive.GameRow
-	add := func(g pgnGame, w, b int64, round int32) {
+	busy := map[key]int64{} // player in round → line of the game
+	start := len(a.games)
+	var forfeits []*Problem
+	withMoves := 0
+	for i := range e.games {
+		if e.games[i].moves {
+			withMoves++
+		}
+	}
+	add := func(g *pgnGame, w, b int64, round int32) {
 		busy[key{w, round}], busy[key{b, round}] = g.line, g.line
-		rows = append(rows, archive.GameRow{Round: round, Date: g.date, WhiteID: w, BlackID: ptr(b), WhiteResult: g.wres, BlackResult: ptr(g.bres)})
+		row := archive.GameRow{Round: round, WhiteID: w, BlackID: shared(im.idPtrs, b)}
+		if g.dated {
+			row.Date = shared(im.dayPtrs, g.date)
+		}
+		why := forfeit(g, withMoves, len(e.games), opt.Moveless)
+		if why != "" {
+			forfeits = append(forfeits, &Problem{File: im.files[g.file], Line: g.line, Err: fmt.Errorf("%s: %s %s %s: no moves, read as a forfeit: %s",
+				name, im.infos[g.white].Name, pgnResult[g.result], im.infos[g.black].Name, why)})
+		}
+		var bres string
+		row.WhiteResult, bres = resultCodes(g.result, why != "")
+		row.BlackResult = resultPtrs[bres]
+		a.games = append(a.games, row)
 	}
 	var later []int
 	ids := make([][2]int64, len(e.games))
-	for i, g := range e.games {
-		w, b := a.player(g.white, st), a.player(g.black, st)
+	for i := range e.games {
+		g := &e.games[i]
+		white, black := im.infos[g.white], im.infos[g.black]
+		w, b := im.playerID(a, g.white, st), im.playerID(a, g.black, st)
 		ids[i] = [2]int64{w, b}
 		if w == b {
-			st.skip(g.file, int64(g.line), 1, fmt.Errorf("White and Black are the same player %q: %w", g.white.Name, ErrMalformed))
-			ids[i][0] = 0
+			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("White and Black are the same player %q: %w", white.Name, ErrMalformed))
 			continue
 		}
 		if g.round == 0 {
@@ -145,17 +358,17 @@ func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 			continue
 		}
 		if l, dup := busy[key{w, g.round}]; dup {
-			st.skip(g.file, int64(g.line), 1, fmt.Errorf("%s already plays in round %d (line %d): %w", g.white.Name, g.round, l, ErrDuplicate))
+			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("%s already plays in round %d (line %d): %w", white.Name, g.round, l, ErrDuplicate))
 			continue
 		}
 		if l, dup := busy[key{b, g.round}]; dup {
-			st.skip(g.file, int64(g.line), 1, fmt.Errorf("%s already plays in round %d (line %d): %w", g.black.Name, g.round, l, ErrDuplicate))
+			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("%s already plays in round %d (line %d): %w", black.Name, g.round, l, ErrDuplicate))
 			continue
 		}
 		add(g, w, b, g.round)
 	}
 	for _, i := range later {
-		g, w, b := e.games[i], ids[i][0], ids[i][1]
+		g, w, b := &e.games[i], ids[i][0], ids[i][1]
 		r := int32(1)
 		for {
 			_, bw := busy[key{w, r}]
@@ -166,11 +379,12 @@ func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 			r++
 		}
 		if r > 1000 {
-			st.skip(g.file, int64(g.line), 1, fmt.Errorf("no round number and rounds 1–1000 are taken: %w", ErrMalformed))
+			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("no round number and rounds 1–1000 are taken: %w", ErrMalformed))
 			continue
 		}
 		add(g, w, b, r)
 	}
+	rows := a.games[start:]
 	if len(rows) == 0 {
 		return
 	}
@@ -181,7 +395,8 @@ func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 	t.Rounds = &rounds
 	tid, isNew := a.addTournament(t)
 	if !isNew {
-		st.skip(e.file, int64(e.line), int64(len(rows)), fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
+		a.games = a.games[:start]
+		st.skip(file, e.line, int64(len(rows)), fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
 			dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
 		return
 	}
@@ -189,19 +404,23 @@ func addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
 	for i := range rows {
 		rows[i].TournamentID = tid
 	}
-	a.games = append(a.games, rows...)
 	st.Imported += int64(len(rows))
+	st.Forfeits += int64(len(forfeits))
+	st.Notes = append(st.Notes, forfeits...)
 }
 
 func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
 
-// checkPGN turns a PGN game into a pgnGame and its event, or a Problem.
-func checkPGN(g *PGNGame, file string) (pgnGame, *pgnEvent, *Problem) {
-	bad := func(format string, args ...any) *Problem {
-		return &Problem{File: file, Line: int64(g.Line), Err: fmt.Errorf(format+": %w", append(args, ErrMalformed)...)}
+// check turns a PGN game into a pgnGame and its event, or a Problem.
+func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, *Problem) {
+	file := im.files[fi]
+	out := pgnGame{file: fi, line: int64(g.Line), moves: g.Moves}
+	ev := pgnEvent{file: fi, line: int64(g.Line)}
+	bad := func(format string, args ...any) (pgnGame, pgnEvent, *Problem) {
+		return out, ev, &Problem{File: file, Line: int64(g.Line), Err: fmt.Errorf(format+": %w", append(args, ErrMalformed)...)}
 	}
 	if g.Err != nil {
-		return pgnGame{}, nil, g.Err
+		return out, ev, g.Err
 	}
 	tag := func(name string) string {
 		v := normName(g.Tags[name])
@@ -210,17 +429,16 @@ func checkPGN(g *PGNGame, file string) (pgnGame, *pgnEvent, *Problem) {
 		}
 		return v
 	}
-	out := pgnGame{file: file, line: g.Line}
-	ev := &pgnEvent{name: tag("Event"), site: tag("Site"), eventType: tag("EventType"), file: file, line: g.Line}
+	ev.name, ev.site, ev.eventType = tag("Event"), tag("Site"), tag("EventType")
 	if ev.name == "" {
 		ev.name = "?"
 	}
 	white, black := tag("White"), tag("Black")
 	switch {
 	case white == "":
-		return out, nil, bad("no White tag")
+		return bad("no White tag")
 	case black == "":
-		return out, nil, bad("no Black tag")
+		return bad("no Black tag")
 	}
 	res := tag("Result")
 	if res == "" || res == "*" && g.Termination != "" {
@@ -228,17 +446,17 @@ func checkPGN(g *PGNGame, file string) (pgnGame, *pgnEvent, *Problem) {
 	}
 	switch res {
 	case "1-0":
-		out.wres, out.bres = "1", "0"
+		out.result = '1'
 	case "0-1":
-		out.wres, out.bres = "0", "1"
+		out.result = '0'
 	case "1/2-1/2", "½-½":
-		out.wres, out.bres = "=", "="
+		out.result = '='
 	case "*":
-		return out, nil, &Problem{File: file, Line: int64(g.Line), Err: ErrUnfinished}
+		return out, ev, &Problem{File: file, Line: int64(g.Line), Err: ErrUnfinished}
 	case "":
-		return out, nil, bad("no Result tag and no result after the moves")
+		return bad("no Result tag and no result after the moves")
 	default:
-		return out, nil, bad("result %q", res)
+		return bad("result %q", res)
 	}
 	if r := tag("Round"); r != "" {
 		head, _, _ := strings.Cut(r, ".")
@@ -247,7 +465,7 @@ func checkPGN(g *PGNGame, file string) (pgnGame, *pgnEvent, *Problem) {
 		case err != nil:
 			// "Final", "?" and the like: no round number.
 		case n < 1 || n > 1000:
-			return out, nil, bad("round %q is outside 1–1000", r)
+			return bad("round %q is outside 1–1000", r)
 		default:
 			out.round = int32(n)
 		}
@@ -258,12 +476,16 @@ func checkPGN(g *PGNGame, file string) (pgnGame, *pgnEvent, *Problem) {
 	}
 	if ok {
 		ev.lo, ev.hi, ev.hasDate = lo, hi, true
-		if exact {
-			out.date = ptr(lo)
-		}
+		out.date, out.dated = lo, exact
 	}
-	out.white = pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo"))
-	out.black = pgnPlayer(black, tag("BlackFideId"), tag("BlackElo"))
+	if t := tag("Termination"); notPlayed(t) {
+		if _, ok := im.texts[t]; !ok {
+			im.texts[t] = t
+		}
+		out.notPlayed = im.texts[t]
+	}
+	out.white = im.player(pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo")))
+	out.black = im.player(pgnPlayer(black, tag("BlackFideId"), tag("BlackElo")))
 	return out, ev, nil
 }
 

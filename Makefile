@@ -46,8 +46,8 @@ golden:
 # fails the target after 10 minutes (-timeout).
 FUZZTIME ?=
 FUZZ = ./archive:FuzzCSVTables:8000x ./archive:FuzzParquetTable:8000x \
-	./pipeline/trf:FuzzRead:400000x ./pipeline/importer:FuzzPGN:50000x \
-	./pipeline/importer:FuzzCSVTable:80000x ./pipeline/importer:FuzzTRFImport:70000x
+	./trf:FuzzRead:400000x ./importer:FuzzPGN:50000x \
+	./importer:FuzzCSVTable:80000x ./importer:FuzzTRFImport:70000x
 
 fuzz:
 	@set -e; for e in $(FUZZ); do \

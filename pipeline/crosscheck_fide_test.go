@@ -17,12 +17,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ratelist/ratelist/internal/reffide"
+	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/oracle/reffide"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
 // TestCrossCheckFide rates synthetic archives with the product (--rules fide)
-// and with the independent reference implementation (internal/reffide, written
+// and with the independent reference implementation (internal/oracle/reffide, written
 // from fide-rules.md and docs/fide.md without the product's rater) and compares
 // every monthly list byte for byte.
 //
@@ -70,7 +71,7 @@ func TestCrossCheckFide(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			dir := t.TempDir()
-			err := pipeline.Generate(ctx, pipeline.GenerateOptions{
+			err := generate.Archive(ctx, generate.Options{
 				Players: c.players, Games: c.games, Months: c.months, Seed: c.seed,
 				Start: c.start, Dir: dir, CSV: true, Unrated: 0.1,
 			})
@@ -220,7 +221,7 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 
 // TestCrossCheckFideEdges compares the product with the reference on the
 // hand-made archive of reffide.WriteEdgeArchive (every number checked by hand
-// in internal/reffide/reffide_test.go): a starting rating of 1400 (rated) and
+// in internal/oracle/reffide/reffide_test.go): a starting rating of 1400 (rated) and
 // of 1399 (unrated from the start), a removal below the floor, K × n ≤ 700, K
 // 10 for good after reaching 2400, the junior year boundary, the 3-day close
 // on 26/27 February, the 2200 cap, a zero-score first tournament, a

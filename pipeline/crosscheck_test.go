@@ -12,12 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ratelist/ratelist/internal/refelo"
+	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/oracle/refelo"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
 // TestCrossCheckSchoolElo rates synthetic archives with the product and with the
-// independent reference implementation (internal/refelo, written from
+// independent reference implementation (internal/oracle/refelo, written from
 // school-elo.md alone) and compares every monthly list byte for byte.
 func TestCrossCheckSchoolElo(t *testing.T) {
 	cases := []struct {
@@ -42,7 +43,7 @@ func TestCrossCheckSchoolElo(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			dir := t.TempDir()
-			err := pipeline.Generate(ctx, pipeline.GenerateOptions{
+			err := generate.Archive(ctx, generate.Options{
 				Players: c.players, Games: c.games, Months: c.months, Seed: c.seed,
 				Dir: dir, CSV: true, Scrabble: 0.05, Unrated: 0.1,
 			})

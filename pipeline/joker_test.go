@@ -17,6 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -218,13 +219,13 @@ func TestJokerHandComputed(t *testing.T) {
 func TestJokerParquetInput(t *testing.T) {
 	csvDir, pqDir := t.TempDir(), t.TempDir()
 	jokerWrite(t, csvDir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
-	var players []playerRecord
+	var players []archive.PlayerRow
 	recs, _ := csv.NewReader(strings.NewReader(jokerPlayers)).ReadAll()
 	for _, r := range recs[1:] {
 		id, _ := strconv.ParseInt(r[0], 10, 64)
-		players = append(players, playerRecord{PlayerID: id, Name: r[1]})
+		players = append(players, archive.PlayerRow{PlayerID: id, Name: r[1]})
 	}
-	var tables []tableRecord
+	var tables []archive.TableRow
 	recs, _ = csv.NewReader(strings.NewReader(jokerTables)).ReadAll()
 	for _, r := range recs[1:] {
 		at, err := archive.ParseCell(archive.Time, r[2])
@@ -232,18 +233,17 @@ func TestJokerParquetInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
-		tr := tableRecord{GameID: n(r[0]), PlayedAt: at, PlayerID: n(r[3]), Place: int32(n(r[4])),
-			Score: int32(n(r[5])), LeftTable: r[6] == "true"}
+		tr := archive.TableRow{GameID: n(r[0]), PlayedAt: at, PlayerID: n(r[3]), Place: int32(n(r[4])),
+			Score: int32(n(r[5])), LeftTable: ptr(r[6] == "true")}
 		if r[7] != "" {
 			tr.StoppedPulka = ptr(int32(n(r[7])))
 		}
 		tables = append(tables, tr)
 	}
-	o := GenerateOptions{Dir: pqDir}
-	if err := writeTable(o, "players", players); err != nil {
+	if err := parquet.WriteFile(filepath.Join(pqDir, "players.parquet"), players); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeTable(o, "tables", tables); err != nil {
+	if err := parquet.WriteFile(filepath.Join(pqDir, "tables.parquet"), tables); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := jokerRun(t, csvDir, nil)
@@ -637,7 +637,7 @@ func TestJokerIndependent(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("seed%d", tc.seed), func(t *testing.T) {
 			dir := t.TempDir()
-			err := Generate(context.Background(), GenerateOptions{Players: 45, Games: 200, Months: tc.months, Seed: tc.seed,
+			err := generate.Archive(context.Background(), generate.Options{Players: 45, Games: 200, Months: tc.months, Seed: tc.seed,
 				Dir: dir, CSV: true, JokerGames: tc.games})
 			if err != nil {
 				t.Fatal(err)
@@ -718,7 +718,7 @@ func atoi(s string) int { v, _ := strconv.Atoi(s); return v }
 // and the lists up to it equal a full run's.
 func TestJokerUntil(t *testing.T) {
 	dir := t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 120, Games: 3000, Months: 4, Seed: 17, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 120, Games: 3000, Months: 4, Seed: 17, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
 		t.Fatal(err)
 	}
 	full, part := t.TempDir(), t.TempDir()
@@ -751,7 +751,7 @@ func TestJokerUntil(t *testing.T) {
 // periods, and its later Joker lists equal a full run's.
 func TestJokerResume(t *testing.T) {
 	dir := t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 120, Games: 3000, Months: 4, Seed: 18, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 120, Games: 3000, Months: 4, Seed: 18, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
 		t.Fatal(err)
 	}
 	full, inc := t.TempDir(), t.TempDir()

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/generate"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -177,7 +178,7 @@ func TestUnreadable(t *testing.T) {
 // TestTruncatedGames: a games.parquet cut in half fails cleanly.
 func TestTruncatedGames(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 50, Games: 3000, Months: 2, Seed: 3, Dir: dir}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 50, Games: 3000, Months: 2, Seed: 3, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, "games.parquet")

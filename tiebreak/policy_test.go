@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ratelist/ratelist/pipeline/trf"
+	"github.com/ratelist/ratelist/trf"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 

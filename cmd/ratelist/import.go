@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ratelist/ratelist/pipeline/importer"
+	"github.com/ratelist/ratelist/importer"
 )
 
 const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const importData = "../../pipeline/importer/testdata/"
+const importData = "../../importer/testdata/"
 
 // TestImportThenValidate drives the import verb as a rating officer would: TRF
 // files, then a PGN collection with skipped games (exit 3), then validate and run.

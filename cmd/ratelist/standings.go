@@ -15,7 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ratelist/ratelist/pipeline"
-	"github.com/ratelist/ratelist/pipeline/trf"
+	"github.com/ratelist/ratelist/trf"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 

@@ -1,8 +1,9 @@
-package pipeline
+package generate
 
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,8 +16,11 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// GenerateOptions describe a synthetic archive.
-type GenerateOptions struct {
+// ErrOptions marks options no archive can be generated from.
+var ErrOptions = errors.New("bad generate options")
+
+// Options describe a synthetic archive.
+type Options struct {
 	Players  int
 	Games    int64 // target number of games rows (pairings and byes)
 	Months   int
@@ -75,12 +79,12 @@ type genPlayer struct {
 	activity float64
 }
 
-// Generate writes a realistic synthetic archive: players with latent strengths
+// Archive writes a realistic synthetic archive: players with latent strengths
 // and categories, Swiss and round-robin tournaments spread over the months,
 // results drawn from the strengths. Same options, same bytes.
-func Generate(ctx context.Context, o GenerateOptions) error {
+func Archive(ctx context.Context, o Options) error {
 	if o.Players < 2 || o.Games < 1 || o.Months < 1 {
-		return fmt.Errorf("%w: generate needs --players ≥ 2, --games ≥ 1 and --months ≥ 1", ErrUsage)
+		return fmt.Errorf("%w: a generated archive needs at least 2 players, 1 game and 1 month", ErrOptions)
 	}
 	if o.Start.IsZero() {
 		o.Start = time.Date(2024, 9, 1, 0, 0, 0, 0, time.UTC)
@@ -188,7 +192,7 @@ func genPlayers(rng *rand.Rand, n, year int) ([]genPlayer, []playerRecord) {
 }
 
 // genTournament draws one tournament in a month and plays it.
-func genTournament(rng *rand.Rand, id int64, month time.Time, days int, ps []genPlayer, perm []int32, m int, o GenerateOptions) (tournamentRecord, []gameRecord) {
+func genTournament(rng *rand.Rand, id int64, month time.Time, days int, ps []genPlayer, perm []int32, m int, o Options) (tournamentRecord, []gameRecord) {
 	discipline := "chess"
 	if rng.Float64() < o.Scrabble {
 		discipline = "scrabble"
@@ -417,7 +421,7 @@ type streamWriter[T any] struct {
 	dst   string
 }
 
-func newStreamWriter[T any](o GenerateOptions, name string, toCSV func(T) []string) (*streamWriter[T], error) {
+func newStreamWriter[T any](o Options, name string, toCSV func(T) []string) (*streamWriter[T], error) {
 	ext := ".parquet"
 	if o.CSV {
 		ext = ".csv"
@@ -473,7 +477,7 @@ func (w *streamWriter[T]) abort() {
 	os.Remove(w.f.Name())
 }
 
-func newGameWriter(o GenerateOptions) (*streamWriter[gameRecord], error) {
+func newGameWriter(o Options) (*streamWriter[gameRecord], error) {
 	return newStreamWriter(o, "games", gameCSV)
 }
 
@@ -499,7 +503,7 @@ func gameCSV(g gameRecord) []string {
 }
 
 // writeTable writes a small table as NAME.parquet or NAME.csv, atomically.
-func writeTable[T any](o GenerateOptions, name string, rows []T) error {
+func writeTable[T any](o Options, name string, rows []T) error {
 	ext := ".parquet"
 	if o.CSV {
 		ext = ".csv"
@@ -546,7 +550,7 @@ func writeRecordsCSV[T any](f *os.File, rows []T) error {
 		}
 		return strconv.Itoa(int(*p))
 	}
-	day := func(d int32) string { return dayTime(d).Format(time.DateOnly) }
+	day := func(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
 	switch rs := any(rows).(type) {
 	case []playerRecord:
 		w.Write(csvHeader[playerRecord]())

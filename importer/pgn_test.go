@@ -384,7 +384,7 @@ func TestPGNOutputText(t *testing.T) {
 // BenchmarkPGNImport reads and groups 4,500 games, with moves and clock comments
 // or without moves.
 //
-//	go test -run '^$' -bench PGNImport -benchmem ./pipeline/importer
+//	go test -run '^$' -bench PGNImport -benchmem ./importer
 func BenchmarkPGNImport(b *testing.B) {
 	var moves strings.Builder
 	for i := 1; i <= 40; i++ {

@@ -1,4 +1,4 @@
-package pipeline
+package generate
 
 import (
 	"context"
@@ -35,12 +35,12 @@ type jokerGen struct {
 // spread over o.Months, and returns trecs with the Joker tournaments added.
 // It uses its own random stream, so adding Joker games does not change the
 // chess part of an archive.
-func generateJoker(ctx context.Context, o GenerateOptions, players []genPlayer, trecs []tournamentRecord) ([]tournamentRecord, error) {
+func generateJoker(ctx context.Context, o Options, players []genPlayer, trecs []tournamentRecord) ([]tournamentRecord, error) {
 	if o.JokerGames <= 0 {
 		return trecs, nil
 	}
 	if len(players) < 4 {
-		return nil, fmt.Errorf("%w: Joker games need at least 4 players", ErrUsage)
+		return nil, fmt.Errorf("%w: Joker games need at least 4 players", ErrOptions)
 	}
 	g := &jokerGen{rng: rand.New(rand.NewPCG(o.Seed, 0x70c3e7))}
 	n := max(4, len(players)/3)
@@ -192,7 +192,7 @@ func (g *jokerGen) game(recs []tableRecord, id, at int64, tour *int64) []tableRe
 	return recs
 }
 
-func newTableWriter(o GenerateOptions) (*streamWriter[tableRecord], error) {
+func newTableWriter(o Options) (*streamWriter[tableRecord], error) {
 	return newStreamWriter(o, "tables", tableCSV)
 }
 

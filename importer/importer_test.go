@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -52,7 +53,7 @@ func importFiles(t *testing.T, dir, kind string, files ...string) *Stats {
 // archive, then rates it: validation must find nothing to reject.
 func TestEndToEnd(t *testing.T) {
 	dir := t.TempDir()
-	err := pipeline.Generate(context.Background(), pipeline.GenerateOptions{Players: 40, Games: 300, Months: 2, Seed: 7, Dir: dir})
+	err := generate.Archive(context.Background(), generate.Options{Players: 40, Games: 300, Months: 2, Seed: 7, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ratelist/ratelist/pipeline/trf"
+	"github.com/ratelist/ratelist/trf"
 )
 
 // Fuzz targets of the import readers. None may panic; counts must add up.
 //
-//	go test -run '^$' -fuzz FuzzPGN -fuzztime 60s ./pipeline/importer
+//	go test -run '^$' -fuzz FuzzPGN -fuzztime 60s ./importer
 
 func FuzzPGN(f *testing.F) {
 	club, err := os.ReadFile("testdata/club.pgn")

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ratelist/ratelist/archive"
-	"github.com/ratelist/ratelist/pipeline/trf"
+	"github.com/ratelist/ratelist/trf"
 )
 
 // ImportTRF adds each TRF16 file as one tournament: name from record 012 (the file

@@ -72,7 +72,7 @@ func FuzzPGN(f *testing.F) {
 
 func FuzzCSVTable(f *testing.F) {
 	for _, name := range []string{"players", "tournaments", "games", "tables"} {
-		data, err := os.ReadFile("../../testdata/demo/" + name + ".csv")
+		data, err := os.ReadFile("../testdata/demo/" + name + ".csv")
 		if err != nil {
 			f.Fatal(err)
 		}

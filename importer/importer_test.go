@@ -210,11 +210,11 @@ func TestPGNReader(t *testing.T) {
 
 func TestImportCSV(t *testing.T) {
 	dir := t.TempDir()
-	st := mustStats(t)(ImportCSV(context.Background(), dir, []string{"../../testdata/demo"}))
+	st := mustStats(t)(ImportCSV(context.Background(), dir, []string{"../testdata/demo"}))
 	if st.Skipped != 0 || len(st.Tables) != 4 {
 		t.Errorf("%+v", st)
 	}
-	want, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS("../../testdata/demo"), Workers: 1})
+	want, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS("../testdata/demo"), Workers: 1})
 	if err != nil && !errors.Is(err, pipeline.ErrRejected) {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestImportCSV(t *testing.T) {
 			want.RowsRead, want.RowsUsed, want.TournamentsRated)
 	}
 	// A second conversion into the same archive is refused.
-	if _, err := ImportCSV(context.Background(), dir, []string{"../../testdata/demo/players.csv"}); !errors.Is(err, ErrArchive) {
+	if _, err := ImportCSV(context.Background(), dir, []string{"../testdata/demo/players.csv"}); !errors.Is(err, ErrArchive) {
 		t.Errorf("got %v, want ErrArchive", err)
 	}
 }
@@ -292,7 +292,7 @@ func TestImportCSVYears(t *testing.T) {
 }
 
 func TestCSVSources(t *testing.T) {
-	for _, args := range [][]string{{"testdata/club.pgn"}, {"testdata"}, {"../../testdata/demo", "../../testdata/demo/games.csv"}} {
+	for _, args := range [][]string{{"testdata/club.pgn"}, {"testdata"}, {"../testdata/demo", "../testdata/demo/games.csv"}} {
 		if _, err := csvSources(args); !errors.Is(err, ErrUsage) {
 			t.Errorf("%v: got %v, want ErrUsage", args, err)
 		}

@@ -49,7 +49,7 @@ func itoa(n int) string {
 }
 
 func TestReadSwiss6(t *testing.T) {
-	fh, err := os.Open("../../tiebreak/testdata/swiss6.trf")
+	fh, err := os.Open("../tiebreak/testdata/swiss6.trf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestRoundRobinDetection(t *testing.T) {
 // (TRF-2026 records, YY/MM/DD dates, 092 "Tournament") as they are: t_0111–t_0118
 // are round robins (single, double, odd fields with a rest round), the rest Swiss.
 func TestReference(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/tiebreak-reference/*.trf")
+	files, err := filepath.Glob("../testdata/tiebreak-reference/*.trf")
 	if err != nil || len(files) != 20 {
 		t.Fatalf("%d files: %v", len(files), err)
 	}

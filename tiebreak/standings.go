@@ -383,7 +383,7 @@ func (e *Engine) value(c Code, i int) (Value, error) {
 	case "PS":
 		return scaled(progressive(slots, c.Cut), 2), nil
 	case "WIN", "WON", "BPG", "BWG", "REP":
-		win, won, bpg, bwg, rep := counts(slots, otb)
+		win, won, bpg, bwg, rep := counts(slots, otb, e.m.win)
 		switch c.Base {
 		case "WIN":
 			return intValue(win), nil

@@ -226,7 +226,7 @@ func (m *model) applyPoints(t *Tournament) error {
 	if t.Points != nil {
 		m.win, m.draw = t.Points.Win, t.Points.Draw
 		for k := range m.all {
-			m.all[k].pts = t.Points.of(m.all[k].code)
+			m.all[k].pts = t.Points.Score(m.all[k].code)
 		}
 	}
 	for k, a := range t.Adjustments {

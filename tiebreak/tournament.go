@@ -58,8 +58,8 @@ func StandardPoints() PointSystem {
 	return PointSystem{Win: 2, Draw: 1, ForfeitWin: 2, FullBye: 2, HalfBye: 1, PAB: 2}
 }
 
-// of is the score of a normalized result code.
-func (p PointSystem) of(code byte) int {
+// Score is what a result code (upper case; 'Z' for a round without a game) scores.
+func (p PointSystem) Score(code byte) int {
 	switch code {
 	case '1', 'W':
 		return p.Win

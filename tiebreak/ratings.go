@@ -54,12 +54,13 @@ func newRCalc(m *model, otb bool, unrated int) *rcalc {
 }
 
 // opponents returns the ratings of player i's opponents met over the board and the
-// half-points i scored against them.
+// half-points i scored against them as game results (1, ½, 0), whatever the point
+// system.
 func (rc *rcalc) opponents(i int) (ratings []int, score int) {
 	for _, s := range rc.m.slots[i] {
 		if s.played(rc.otb) {
 			ratings = append(ratings, rc.rating[s.opp])
-			score += s.pts
+			score += halfPoints(s.code)
 		}
 	}
 	return ratings, score

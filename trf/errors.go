@@ -17,8 +17,11 @@ var (
 	ErrPairing = errors.New("pairing records disagree")
 	// ErrNoPlayers is a file without 001 records.
 	ErrNoPlayers = errors.New("no player records")
-	// ErrPoints is a point system (162, XXS) or an abnormal points assignment
-	// (299) giving points that the round codes cannot carry.
+	// ErrPoints is points the standings cannot count: a value in a point system
+	// (162, XXS) or an abnormal points assignment (299) that is not a whole or half
+	// point, a result scored differently with White and Black, or a 299 assignment
+	// its round cannot hold (a bye against an opponent, a result in no round, a
+	// round after the last).
 	ErrPoints = errors.New("points the standings cannot score")
 	// ErrStartDate and ErrEndDate are 042/052 dates in no known form; they are
 	// warnings (File.Warnings), never a reason to refuse a file.

@@ -23,6 +23,11 @@ type File struct {
 	Type        string // 092, free text
 	EncodedType string // 192 (TRF-2026), e.g. FIDE_DUTCH_2026 or FIDE_ROUNDROBIN
 	Rounds      int    // 142 or XXR; 0 when absent
+	// Points is the point system of 162 or XXS (over the standard one); nil when
+	// the file has neither.
+	Points *tiebreak.PointSystem
+	// Adjustments are the 299 points that the round results do not score.
+	Adjustments []Adjustment
 	Players     []Player
 	// Warnings are problems that did not stop the file from being read: a date
 	// that is not understood (ErrStartDate, ErrEndDate) is left zero.
@@ -122,7 +127,11 @@ func Read(r io.Reader, fileName string) (*File, error) {
 		case "192":
 			f.EncodedType = rest
 		case "162", "XXS":
-			if err := checkPoints(rs, bad, badPoints); err != nil {
+			if f.Points == nil {
+				ps := tiebreak.StandardPoints()
+				f.Points = &ps
+			}
+			if err := parsePoints(rs, f.Points, bad, badPoints); err != nil {
 				return nil, err
 			}
 		case "240":
@@ -132,7 +141,7 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			}
 			byes = append(byes, b)
 		case "299":
-			a, err := parseAbnormal(rs, line, bad)
+			a, err := parseAbnormal(rs, line, bad, badPoints)
 			if err != nil {
 				return nil, err
 			}
@@ -412,6 +421,10 @@ func (f *File) Tournament() (*tiebreak.Tournament, error) {
 		}
 	}
 	t.System = systemOf(f.EncodedType, f.Type, len(f.Players), met)
+	t.Points = f.Points
+	for _, a := range f.Adjustments {
+		t.Adjustments = append(t.Adjustments, tiebreak.Adjustment{Player: index[a.StartNo], Round: a.Round, Points: a.Points})
+	}
 	return t, nil
 }
 

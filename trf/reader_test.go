@@ -206,17 +206,34 @@ func TestLineEndings(t *testing.T) {
 
 func TestPointSystems(t *testing.T) {
 	body := rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0") + "\n"
-	ok := []string{
-		"162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0    X 0.5",
-		"162  W 1.0",
-		"162  X 0.0", // unknown results: none in a TRF round
-		"XXS WW=1 BW=1 WD=0.5 BD=0.5 WL=0 BL=0 ZPB=0 HPB=0.5 FPB=1 PAB=1 FW=1 FL=0 W=1 D=0.5",
-		"xxs W=1.0 D=0,5",
-		"162",
+	std := tiebreak.StandardPoints()
+	football := tiebreak.PointSystem{Win: 6, Draw: 2, ForfeitWin: 6, FullBye: 6, HalfBye: 2, PAB: 2}
+	ok := []struct {
+		header string
+		want   *tiebreak.PointSystem
+	}{
+		{"162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0    X 0.5", &std},
+		{"162  W 1.0", &std},
+		{"162  X 0.0", &std}, // unknown results: none in a TRF round
+		{"XXS WW=1 BW=1 WD=0.5 BD=0.5 WL=0 BL=0 ZPB=0 HPB=0.5 FPB=1 PAB=1 FW=1 FL=0 W=1 D=0.5", &std},
+		{"xxs W=1.0 D=0,5", &std},
+		{"162", &std},
+		{"012 no point system", nil},
+		// A win's points go to forfeit wins and full-point byes, a draw's to
+		// half-point byes, in the order written.
+		{"162  W 3.0    D 1.0    L 0.0    A 0.0    P 1.0", &football},
+		{"XXS W=3 D=1 PAB=1", &football},
+		{"XXS W=3 D=1 PAB=1 FW=1.5", &tiebreak.PointSystem{Win: 6, Draw: 2, ForfeitWin: 3, FullBye: 6, HalfBye: 2, PAB: 2}},
+		{"XXS WW=2 BW=2 ZPB=-1", &tiebreak.PointSystem{Win: 4, Draw: 1, ForfeitWin: 2, FullBye: 2, HalfBye: 1, PAB: 2, ZeroBye: -2}},
 	}
-	for _, h := range ok {
-		if _, err := ReadTournament(strings.NewReader(h+"\n"+body), "p.trf"); err != nil {
-			t.Errorf("%q: %v", h, err)
+	for _, tt := range ok {
+		f, err := Read(strings.NewReader(tt.header+"\n"+body), "p.trf")
+		if err != nil {
+			t.Errorf("%q: %v", tt.header, err)
+			continue
+		}
+		if !reflect.DeepEqual(f.Points, tt.want) {
+			t.Errorf("%q: points %+v, want %+v", tt.header, f.Points, tt.want)
 		}
 	}
 	bad := []struct {
@@ -224,9 +241,9 @@ func TestPointSystems(t *testing.T) {
 		col      int
 		sentinel error
 	}{
-		{"162  W 3.0    D 1.0    L 0.0", 8, ErrPoints},
-		{"162  W 1.0    D 0.5    L 0.0    A 0.0    P 0.5", 44, ErrPoints},
-		{"XXS W=1 D=0.5 PAB=0.5", 19, ErrPoints},
+		{"162  W 1.25", 8, ErrPoints},          // not a whole or half point
+		{"XXS WW=3 BW=2.5", 13, ErrPoints},     // a win scored by colour
+		{"XXS BD=1 W=3 WD=0.5", 17, ErrPoints}, // a draw scored by colour
 		{"XXS WW=1 Q=2", 10, ErrField},
 		{"162  W 1.0  D half", 13, ErrField},
 	}
@@ -236,6 +253,69 @@ func TestPointSystems(t *testing.T) {
 		if !errors.As(err, &se) || !errors.Is(err, tt.sentinel) || se.Line != 1 || se.Column != tt.col {
 			t.Errorf("%q: got %v, want 1:%d %v", tt.header, err, tt.col, tt.sentinel)
 		}
+	}
+}
+
+// standings reads a TRF file and ranks it by PTS and codes under fide2023; the
+// points and each code's values come back by starting rank (1-based).
+func standings(t *testing.T, src string, codes ...string) (points []float64, values map[string][]string) {
+	t.Helper()
+	tour, err := ReadTournament(strings.NewReader(src), "s.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tiebreak.Standings(tour, codes, tiebreak.Options{Unplayed: tiebreak.Fide2023})
+	if err != nil {
+		t.Fatal(err)
+	}
+	points = make([]float64, len(rows)+1)
+	values = map[string][]string{}
+	for _, c := range codes {
+		values[c] = make([]string, len(rows)+1)
+	}
+	for _, r := range rows {
+		points[r.Player.StartNo] = r.Points
+		for k, c := range codes {
+			values[c][r.Player.StartNo] = tiebreak.FormatValue(r.Values[k])
+		}
+	}
+	return points, values
+}
+
+// TestHalfPointPAB: XXS gives the pairing-allocated bye ½ point.
+//
+//	R1 1–2 1-0, 3 U;  R2 1–3 =, 2 U.  Points 1 1½, 2 ½, 3 1 (1 2, 2 1, 3 1½ with PAB 1).
+//	BH 3 (fide2023): his own PAB round is a dummy with his score 1, plus 1's 1½ = 2½.
+//	WIN 3: 0, the PAB is not worth a win.
+func TestHalfPointPAB(t *testing.T) {
+	src := "XXS PAB=0.5\n" +
+		rec(1, "A", "", "2 w 1", "3 b =") + "\n" +
+		rec(2, "B", "", "1 b 0", "0000 - U") + "\n" +
+		rec(3, "C", "", "0000 - U", "1 w =") + "\n"
+	points, v := standings(t, src, "BH", "WIN")
+	if !reflect.DeepEqual(points[1:], []float64{1.5, 0.5, 1}) {
+		t.Errorf("points %v, want 1.5 0.5 1", points[1:])
+	}
+	if v["BH"][3] != "2.5" || v["WIN"][3] != "0" {
+		t.Errorf("player 3: BH %s WIN %s, want 2.5 and 0", v["BH"][3], v["WIN"][3])
+	}
+}
+
+// TestFootballTRF is a 3–1–0 round robin (the tiebreak package works the same one by
+// hand): R1 1–2 1-0, 3–4 =; R2 1–3 =, 2–4 1-0; R3 1–4 0-1, 2–3 1-0.
+// Points 4 6 2 4; BH 12 10 14 12; SB 20 18 8 14.
+func TestFootballTRF(t *testing.T) {
+	src := "162  W 3.0    D 1.0    L 0.0\n" +
+		rec(1, "A", "", "2 w 1", "3 w =", "4 b 0") + "\n" +
+		rec(2, "B", "", "1 b 0", "4 w 1", "3 w 1") + "\n" +
+		rec(3, "C", "", "4 w =", "1 b =", "2 b 0") + "\n" +
+		rec(4, "D", "", "3 b =", "2 b 0", "1 w 1") + "\n"
+	points, v := standings(t, src, "BH", "SB")
+	if !reflect.DeepEqual(points[1:], []float64{4, 6, 2, 4}) {
+		t.Errorf("points %v", points[1:])
+	}
+	if !reflect.DeepEqual(v["BH"][1:], []string{"12", "10", "14", "12"}) || !reflect.DeepEqual(v["SB"][1:], []string{"20", "18", "8", "14"}) {
+		t.Errorf("BH %v SB %v", v["BH"][1:], v["SB"][1:])
 	}
 }
 
@@ -306,8 +386,8 @@ func TestAbnormalPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := f.Players
-	if p[0].Rounds[0].Result != '0' || p[1].Rounds[0].Result != '0' || p[2].Rounds[1].Result != 'L' || p[1].Rounds[1].Result != 'F' {
-		t.Errorf("rounds %+v %+v %+v", p[0].Rounds, p[1].Rounds, p[2].Rounds)
+	if p[0].Rounds[0].Result != '0' || p[1].Rounds[0].Result != '0' || p[2].Rounds[1].Result != 'L' || p[1].Rounds[1].Result != 'F' || len(f.Adjustments) != 0 {
+		t.Errorf("rounds %+v %+v %+v, adjustments %v", p[0].Rounds, p[1].Rounds, p[2].Rounds, f.Adjustments)
 	}
 	if _, err := f.Tournament(); err != nil {
 		t.Errorf("double loss: %v", err)
@@ -317,11 +397,12 @@ func TestAbnormalPoints(t *testing.T) {
 		col      int
 		sentinel error
 	}{
-		{"299         -0.5    1    1", 24, ErrPoints}, // a penalty outside the results
-		{"299 W        0.5    1    1", 24, ErrPoints}, // a win worth ½
-		{"299 H        0.5    1    1", 24, ErrPoints}, // a bye in a round with an opponent
-		{"299 W        1.0         1", 24, ErrPoints}, // a result for every round
+		{"299 H        0.5    1    1", 24, ErrPoints},  // a bye in a round with an opponent
+		{"299 W        1.0         1", 24, ErrPoints},  // a result in no round
+		{"299          -0.5    4    1", 24, ErrPoints}, // a round after the last
+		{"299          0.3    1    1", 14, ErrPoints},  // not a whole or half point
 		{"299 W        1.0    1    7", 24, ErrUnknownOpponent},
+		{"299          -1.0    1    7", 24, ErrUnknownOpponent},
 		{"299 Q        1.0    1    1", 5, ErrField},
 		{"299 W        one    1    1", 14, ErrField},
 	}
@@ -331,6 +412,29 @@ func TestAbnormalPoints(t *testing.T) {
 		if !errors.As(err, &se) || !errors.Is(err, tt.sentinel) || se.Line != 4 || se.Column != tt.col {
 			t.Errorf("%q: got %v, want 4:%d %v", tt.rec, err, tt.col, tt.sentinel)
 		}
+	}
+}
+
+// TestAbnormalAdjustments: 299 points the results do not score.
+//
+//	R1 1–2 1-0, 3 U;  R2 1–3 =, 2–? 2 U.  Without 299: 1 1½, 2 1, 3 1½.
+//	299 W 0.5 in round 1 for 1 (a win worth ½): 1 gets 1 in all; his PS 0.5 + 1 = 1.5.
+//	299 penalty −1 in round 2 for 2: 2 gets 0; PS 0 + (0 + 1 − 1) = 0.
+//	299 bonus +1 in no round (000) for 3: 3 gets 2½; his PS 1 + 1½ = 2½ leaves it out.
+//	BH 1 (fide2023): 2's 0 + 3's 2½ = 2½.
+func TestAbnormalAdjustments(t *testing.T) {
+	src := rec(1, "A", "", "2 w 1", "3 b =") + "\n" +
+		rec(2, "B", "", "1 b 0", "0000 - U") + "\n" +
+		rec(3, "C", "", "0000 - U", "1 w =") + "\n" +
+		"299 W        0.5    1    1\n" +
+		"299          -1.0    2    2\n" +
+		"299          1.0   000    3\n"
+	points, v := standings(t, src, "PS", "BH")
+	if !reflect.DeepEqual(points[1:], []float64{1, 0, 2.5}) {
+		t.Errorf("points %v, want 1 0 2.5", points[1:])
+	}
+	if !reflect.DeepEqual(v["PS"][1:], []string{"1.5", "0", "2.5"}) || v["BH"][1] != "2.5" {
+		t.Errorf("PS %v, BH %v", v["PS"][1:], v["BH"][1:])
 	}
 }
 

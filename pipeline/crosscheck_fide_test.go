@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -91,15 +90,7 @@ func TestCrossCheckFide(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := filepath.Join(t.TempDir(), "out")
-			sum, err := pipeline.Run(ctx, pipeline.Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 2})
-			if errors.Is(err, pipeline.ErrRejected) {
-				rej, _ := os.ReadFile(filepath.Join(out, "rejects.csv"))
-				t.Fatalf("product rejected %d rows of a generated archive:\n%s", sum.RowsRejected, firstLines(rej, 10))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			out, _ := rateAll(t, dir, rules)
 			want, st, err := reffide.ListsStats(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -257,15 +248,7 @@ func crossCheckFideEdge(t *testing.T, variant string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "out")
-	sum, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 2})
-	if errors.Is(err, pipeline.ErrRejected) {
-		rej, _ := os.ReadFile(filepath.Join(out, "rejects.csv"))
-		t.Fatalf("product rejected %d rows:\n%s", sum.RowsRejected, firstLines(rej, 10))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := rateAll(t, dir, rules)
 	want, err := reffide.Lists(dir)
 	if err != nil {
 		t.Fatal(err)

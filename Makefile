@@ -34,8 +34,12 @@ bench:
 demo: build
 	./bin/ratelist run --out out
 
+# Rewrites the golden files: the TestGolden* tests of the packages whose tests
+# use internal/golden (only their test binaries know -update).
+GOLDEN_PKGS = $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | \
+	awk '{for (i = 2; i <= NF; i++) if ($$i == "github.com/ratelist/ratelist/internal/golden") {print $$1; break}}'
 golden:
-	$(GO) test ./... -run Golden -update
+	$(GO) test -count=1 -run '^TestGolden' $$($(GOLDEN_PKGS)) -update
 
 # Short fuzz runs (CI). Each target runs a fixed number of inputs (about 8 s
 # each here), not a time: with a duration, Go 1.26's fuzz coordinator can fail

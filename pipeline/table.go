@@ -459,6 +459,11 @@ func resultCode(s []byte) (byte, bool) {
 
 // ---- Parquet, column by column, page by page ----
 
+// fastPages lets integer and result-code columns be read straight from page
+// data; off, every value goes through parquet.Value (the test that compares the
+// two turns it off).
+var fastPages = true
+
 type parquetSource struct {
 	f          fs.File
 	pf         *parquet.File
@@ -691,7 +696,7 @@ func newParquetSource(f fs.File, specs []colSpec) (_ *parquetSource, err error) 
 		s.kinds = append(s.kinds, t.Kind())
 		s.dateFromTS = append(s.dateFromTS, sp.typ == tDate && isTS)
 		plainInt := (sp.typ == tInt || sp.typ == tDate) && !isTS && (t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64)
-		s.fast = append(s.fast, leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.typ == tCode && t.Kind() == parquet.ByteArray))
+		s.fast = append(s.fast, fastPages && leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.typ == tCode && t.Kind() == parquet.ByteArray))
 	}
 	if err := checkPages(ra, st.Size(), pf, s.cols); err != nil {
 		return nil, err

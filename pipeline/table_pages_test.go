@@ -2,11 +2,9 @@ package pipeline
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -36,41 +34,26 @@ func TestParquetPagesReadAlike(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeParquetFile(t, dir, "games.parquet", rows, parquet.PageBufferSize(700), parquet.MaxRowsPerRowGroup(9000))
-	// read decodes the file; slow turns off every column's page-data path, so
-	// that each value goes through parquet.Value.
 	read := func(fast bool) []string {
-		f, err := os.Open(filepath.Join(dir, "games.parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := newParquetSource(f, gameCols)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer src.close()
-		if !fast {
-			clear(src.fast)
-		} else if !slices.Contains(src.fast, true) {
-			t.Fatal("no column is read straight from page data")
-		}
-		b := newBatch(gameCols)
+		defer func(old bool) { fastPages = old }(fastPages)
+		fastPages = fast
+		tr := openTable(os.DirFS(dir), []string{"games.parquet"}, gameCols)
+		defer tr.Close()
 		var out []string
-		for {
-			n, err := src.fill(b)
-			for i := range n {
-				row := fmt.Sprint(len(out)+1, b.bad[i])
+		for tr.Next() {
+			b := tr.Batch()
+			for i := 0; i < b.n; i++ {
+				row := fmt.Sprint(b.first+int64(i), b.bad[i])
 				for c := range gameCols {
 					row += fmt.Sprint(" ", b.nulls[c][i], b.ints[c][i])
 				}
 				out = append(out, row)
 			}
-			if err == io.EOF {
-				return out
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
 		}
+		if err := tr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
 	fast, slow := read(true), read(false)
 	if len(slow) != len(rows) {

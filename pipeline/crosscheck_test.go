@@ -138,28 +138,7 @@ func firstLines(b []byte, n int) string {
 func mangle(t *testing.T, dir string) {
 	t.Helper()
 	rewrite := func(name string, f func(i int, col map[string]int, r []string)) {
-		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := map[string]int{}
-		for i, h := range recs[0] {
-			col[h] = i
-		}
-		for i, r := range recs[1:] {
-			f(i, col, r)
-		}
-		var b bytes.Buffer
-		w := csv.NewWriter(&b)
-		w.WriteAll(recs)
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		rewriteCSV(t, filepath.Join(dir, name), f)
 	}
 	rewrite("tournaments.csv", func(i int, col map[string]int, r []string) {
 		if r[col["discipline"]] == "chess" && i%4 == 0 {
@@ -182,6 +161,34 @@ func mangle(t *testing.T, dir string) {
 			*w, *b = "L", "W"
 		}
 	})
+}
+
+// rewriteCSV rewrites a CSV file row by row: f gets each data row's index, the
+// column of each header name and the row to change in place.
+func rewriteCSV(t *testing.T, path string, f func(i int, col map[string]int, r []string)) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for i, r := range recs[1:] {
+		f(i, col, r)
+	}
+	var b bytes.Buffer
+	if err := csv.NewWriter(&b).WriteAll(recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestCrossCheckEdgeCases compares the product with the reference on a

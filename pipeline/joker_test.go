@@ -307,16 +307,9 @@ func TestJokerRejects(t *testing.T) {
 	})
 	out, sum := jokerRun(t, dir, nil)
 
-	rej, err := os.ReadFile(filepath.Join(out, "rejects.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(rej)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rejects := readRejects(t, out)
 	got := map[int]string{}
-	for _, r := range recs[1:] {
+	for _, r := range rejects {
 		if r[0] != "tables.csv" {
 			t.Errorf("reject from %s: %v", r[0], r)
 			continue
@@ -347,7 +340,7 @@ func TestJokerRejects(t *testing.T) {
 	// Rejects come in source order: row-level ones as read, then the rows
 	// of bad games.
 	last := map[bool]int{}
-	for _, r := range recs[1:] {
+	for _, r := range rejects {
 		row, group := atoi(r[1]), strings.HasPrefix(r[2], "joker")
 		if row <= last[group] {
 			t.Errorf("rejects out of order at row %d", row)

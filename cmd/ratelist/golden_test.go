@@ -6,10 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -18,40 +15,15 @@ import (
 	"github.com/ratelist/ratelist/internal/golden"
 )
 
-// listFiles returns every file under dir, slash-separated and sorted.
-func listFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() != ".ratelist.lock" {
-			rel, _ := filepath.Rel(dir, p)
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(files)
-	return files
-}
-
-// readOut returns every file of a run's --out folder by slash path.
+// readOut returns every file of a run's --out folder by slash path, without
+// the lock file and a killed run's staging folders (the next run removes them).
 func readOut(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
-	files := map[string][]byte{}
-	for _, f := range listFiles(t, dir) {
-		if strings.HasPrefix(f, ".ratelist-tmp-") {
-			continue // a killed run's staging folder: removed by the next run
+	files := golden.ReadTree(t, dir)
+	for f := range files {
+		if f == ".ratelist.lock" || strings.HasPrefix(f, ".ratelist-tmp-") {
+			delete(files, f)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[f] = b
 	}
 	return files
 }

@@ -30,7 +30,7 @@ import (
 func TestParquetInterop(t *testing.T) {
 	out := demoOut(t)
 	var files []string
-	for _, f := range listFiles(t, out) {
+	for _, f := range golden.ListFiles(t, out) {
 		if strings.HasSuffix(f, ".parquet") {
 			files = append(files, f)
 		}

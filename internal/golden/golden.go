@@ -56,7 +56,10 @@ func CheckFiles(t testing.TB, name string, files map[string][]byte) {
 		}
 		return
 	}
-	want := listFiles(t, dir)
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	want := ListFiles(t, dir)
 	got := make([]string, 0, len(files))
 	for f := range files {
 		got = append(got, f)
@@ -86,8 +89,8 @@ func write(t testing.TB, path string, data []byte) {
 	}
 }
 
-// listFiles returns every file under dir, slash-separated and sorted.
-func listFiles(t testing.TB, dir string) []string {
+// ListFiles returns every file under dir, slash-separated and sorted.
+func ListFiles(t testing.TB, dir string) []string {
 	t.Helper()
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -99,9 +102,24 @@ func listFiles(t testing.TB, dir string) []string {
 		return err
 	})
 	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
+		t.Fatal(err)
 	}
 	slices.Sort(files)
+	return files
+}
+
+// ReadTree returns every file under dir by slash-separated name, as
+// CheckFiles takes them.
+func ReadTree(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	for _, f := range ListFiles(t, dir) {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = data
+	}
 	return files
 }
 

@@ -26,9 +26,9 @@ import (
 // The generator gives a FIDE Elo to about 5% of players; most cases rewrite the
 // players table (rerate) so that many more players start rated, over the whole
 // range 1400–2700, with adults, juniors, birth years at the junior boundary and
-// unknown birth years, so that the K rules, the 400 cap and its 2650 exemption
-// (archives starting mid-2025), K × n ≤ 700, the 1400 floor, pooling and the
-// inactive flag are all reached.
+// unknown birth years, and some start below 1400 (unrated), so that the K
+// rules, the 400 cap and its 2650 exemption (archives starting mid-2025), K × n
+// ≤ 700, the 1400 floor, pooling and the inactive flag are all reached.
 func TestCrossCheckFide(t *testing.T) {
 	cases := []struct {
 		seed    uint64
@@ -148,7 +148,7 @@ func compareLists(t *testing.T, out string, want map[string][]byte) {
 
 // rerate rewrites the players table so that a share of the players start with
 // a fide_rating: half near the strength the generator plays them by (its
-// category), the rest a band just above the floor, the middle, 2400+ (K 10)
+// category), the rest a band around the floor, the middle, 2400+ (K 10)
 // and a few 2650+ (the cap exemption); the generator's weakest players (no
 // category) mostly stay unrated, so that low initial ratings occur. Birth years for adults, juniors, the
 // junior boundary (18 in the archive's first or second year) and unknown.
@@ -171,10 +171,10 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 		}
 		var elo int
 		switch u := rng.Float64(); {
-		case u < 0.5: // near the strength the generator plays by
-			elo = max(1400, []int{1350, 2050, 1850, 1650, 1450}[cat]+int(rng.NormFloat64()*80))
-		case u < 0.6:
-			elo = 1400 + rng.IntN(80)
+		case u < 0.5: // near the strength the generator plays by (below 1400: unrated)
+			elo = max(1300, []int{1350, 2050, 1850, 1650, 1450}[cat]+int(rng.NormFloat64()*80))
+		case u < 0.6: // around the floor: 1380–1399 start unrated
+			elo = 1380 + rng.IntN(100)
 		case u < 0.8:
 			elo = 1480 + rng.IntN(820)
 		case u < 0.92:
@@ -190,14 +190,15 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 
 // TestCrossCheckFideEdges compares the product with the reference on the
 // hand-made archive of reffide.WriteEdgeArchive (every number checked by hand
-// in internal/reffide/reffide_test.go): a starting rating below 1400, a change
-// of 0 below the floor, K × n ≤ 700, K 10 for good after reaching 2400, the
-// junior year boundary, the 3-day close on 26/27 February, the 2200 cap, a
-// zero-score first tournament, a forfeit-only first tournament, an initial
-// rating below 1400 that keeps pooling, the first tournament taken in rating
-// order (end date, start date, id), the 2650 exemption from the October
-// 2025 period (with a −4.5 rounded away from zero), pool expiry after 26
-// months and the inactive flag at exactly 12 periods.
+// in internal/reffide/reffide_test.go): a starting rating of 1400 (rated) and
+// of 1399 (unrated from the start), a removal below the floor, K × n ≤ 700, K
+// 10 for good after reaching 2400, the junior year boundary, the 3-day close
+// on 26/27 February, the 2200 cap, a zero-score first tournament, a
+// forfeit-only first tournament, an initial rating below 1400 that keeps
+// pooling, the first tournament taken in rating order (end date, start date,
+// id), the 2650 exemption from the October 2025 period (with a −4.5 rounded
+// away from zero), pool expiry at exactly 26 periods and the inactive flag at
+// exactly 12 periods.
 //
 // The "ends" variant adds tournaments that must not count or count only for the
 // list range: an earlier unrated chess tournament and an earlier Scrabble one

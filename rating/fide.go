@@ -50,8 +50,9 @@ type Fide struct {
 	KNMax       int32 `toml:"kn_max"`
 
 	// Initial ratings (§3): an unrated player's pool of games against rated
-	// opponents (games more than PoolMonths older than the current period drop
-	// out; 0 = never) gives a rating once it holds InitialGames games.
+	// opponents (it spans at most PoolMonths consecutive periods: a game taken
+	// in by list G drops out at list L once L − G ≥ PoolMonths; 0 = never)
+	// gives a rating once it holds InitialGames games.
 	// InitialMethod "draws": HypotheticalDraws draws against opponents rated
 	// HypotheticalRating are added and Ru = Ra + dp(p); "step": Ru = Ra + dp(p)
 	// below 50%, Ra + StepPerPoint per point above 50% otherwise. Ru is at most
@@ -67,8 +68,9 @@ type Fide struct {
 	PoolMonths           int32  `toml:"pool_months"`
 	ZeroFirstDisregarded bool   `toml:"zero_first_disregarded"`
 
-	// Floor: a rating that falls below it is removed (§4), and an initial
-	// rating below it is not given (§3).
+	// Floor: a rating that falls below it is removed (§4), an initial rating
+	// below it is not given (§3), and a starting Elo below it is not a rating
+	// (§5; this setting, whatever Version says).
 	Floor int32 `toml:"floor"`
 	// InactiveMonths: no rated game in this many periods up to and including
 	// the one just rated flags the player "i" (0 = never).
@@ -301,7 +303,7 @@ type FideRater struct {
 	F Fide
 
 	reached    []bool  // published rating has reached HighRating
-	seen       []bool  // has played a first tournament (or was rated at the start)
+	seen       []bool  // had a first tournament (§3) or was rated at the start
 	lastPlayed []int32 // month key of the last list with a rated game
 	pool       [][]fideGame
 	inPool     []bool
@@ -333,13 +335,14 @@ type fideGame struct {
 }
 
 // NewFideRater returns a rater for st's players and puts the starting list in
-// st (§5): a player with a FIDE Elo is rated with it and StartGames games.
+// st (§5): a player with a FIDE Elo of at least Floor is rated with it and
+// StartGames games; one below Floor starts unrated, like a player without one.
 func NewFideRater(f Fide, st *State) *FideRater {
 	n := len(st.Rated)
 	r := &FideRater{F: f, reached: make([]bool, n), seen: make([]bool, n), lastPlayed: make([]int32, n),
 		pool: make([][]fideGame, n), inPool: make([]bool, n), mark: make([]int8, n)}
 	for p, elo := range st.Elo {
-		if elo > 0 {
+		if elo > 0 && elo >= f.Floor {
 			st.Rated[p], st.Rating[p], st.GamesTotal[p] = true, elo, f.StartGames
 			r.reached[p], r.seen[p] = elo >= f.HighRating, true
 		}
@@ -380,15 +383,6 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 	period := int32(monthKey(r.ListDay(ev.End)))
 	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
 	for _, g := range ev.Games {
-		if g.Black < 0 {
-			continue // a bye: no game, and not a "first tournament" (docs/fide.md)
-		}
-		for _, p := range [2]int32{g.White, g.Black} {
-			if !r.seen[p] && r.mark[p] == 0 {
-				r.mark[p] = 1
-				r.first = append(r.first, p)
-			}
-		}
 		ws, bs, ok := otbScores(&g)
 		if !ok {
 			continue
@@ -404,16 +398,24 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 			r.pending = append(r.pending, b)
 		}
 	}
+	// A player's first tournament is the first in which they met a rated
+	// opponent over the board: the first with a pool candidate (§3).
+	for _, g := range r.pending {
+		if !r.seen[g.p] && r.mark[g.p] == 0 {
+			r.mark[g.p] = 1
+			r.first = append(r.first, g.p)
+		}
+	}
 	// A zero score in the first tournament: its games are disregarded (§3).
 	if r.F.ZeroFirstDisregarded {
 		for _, p := range r.first {
-			n, w2 := int32(0), int32(0)
+			w2 := int32(0)
 			for _, g := range r.pending {
 				if g.p == p {
-					n, w2 = n+1, w2+g.w2
+					w2 += g.w2
 				}
 			}
-			if n > 0 && w2 == 0 {
+			if w2 == 0 {
 				r.mark[p] = 2
 				r.cards = append(r.cards, Card{Player: p, Reason: ReasonFideZeroFirst}) // Games 0: none is rated
 			}
@@ -545,7 +547,7 @@ func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, y
 func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 	pool := r.pool[p][:0]
 	for _, g := range r.pool[p] {
-		if f.PoolMonths == 0 || int32(cur)-g.period <= f.PoolMonths {
+		if f.PoolMonths == 0 || int32(cur)-g.period < f.PoolMonths { // lists cur−PoolMonths+1 … cur
 			pool = append(pool, g)
 		}
 	}

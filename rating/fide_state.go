@@ -6,10 +6,17 @@ import (
 	"fmt"
 )
 
+// fideStateRevision names the rules a saved FIDE state was made under: what
+// Seen, the pools and the starting list mean depends on the first-tournament
+// rule, the pool span and the starting floor, so a state of another revision
+// (0: saved without the field) would resume a different rating.
+const fideStateRevision = 1
+
 // fideSaved is the FIDE rater's state between periods, for --resume and --from.
 // Player indexes are dense indexes: the pipeline restores it only onto the same
 // player registry.
 type fideSaved struct {
+	Revision              int
 	Reached, Seen, InPool []bool
 	LastPlayed, Pooling   []int32
 	Pool                  [][]fideGameSaved
@@ -25,7 +32,7 @@ type fideGameSaved struct {
 
 // MarshalState encodes what the rater keeps beyond State (after a period's close).
 func (r *FideRater) MarshalState() ([]byte, error) {
-	s := fideSaved{Reached: r.reached, Seen: r.seen, InPool: r.inPool, LastPlayed: r.lastPlayed,
+	s := fideSaved{Revision: fideStateRevision, Reached: r.reached, Seen: r.seen, InPool: r.inPool, LastPlayed: r.lastPlayed,
 		Pooling: r.pooling, Started: r.started, Cur: r.cur, Pool: make([][]fideGameSaved, len(r.pool))}
 	for p, gs := range r.pool {
 		for _, g := range gs {
@@ -45,6 +52,10 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 	var s fideSaved
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
 		return fmt.Errorf("fide state: %w", err)
+	}
+	if s.Revision != fideStateRevision {
+		return fmt.Errorf("fide state: made by a ratelist with other FIDE rules (revision %d, this one reads %d)",
+			s.Revision, fideStateRevision)
 	}
 	n := len(r.reached)
 	if len(s.Reached) != n || len(s.Seen) != n || len(s.InPool) != n || len(s.LastPlayed) != n || len(s.Pool) != n {

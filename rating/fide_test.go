@@ -1,7 +1,10 @@
 package rating
 
 import (
+	"bytes"
+	"encoding/gob"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,11 +26,12 @@ type fp struct{ elo, birth int32 }
 // fideWorld drives a FideRater the way the pipeline does: Rate per
 // tournament, then ClosePeriod and ListInfo per monthly list.
 type fideWorld struct {
-	t     *testing.T
-	st    *State
-	r     *FideRater
-	id    int64
-	cards []Card // of the last close
+	t         *testing.T
+	st        *State
+	r         *FideRater
+	id        int64
+	cards     []Card // of the last close
+	rateCards []Card // of the last tournament
 }
 
 func newFideWorld(t *testing.T, f Fide, ps ...fp) *fideWorld {
@@ -45,7 +49,7 @@ func (w *fideWorld) play(end, list string, games ...Game) {
 		w.t.Fatalf("ListDay(%s) = %s, want %s-01", end, time.Unix(int64(got)*86400, 0).UTC().Format(time.DateOnly), list)
 	}
 	w.id++
-	w.r.Rate(w.st, &Event{ID: w.id, Start: day(end), End: day(end), Games: games})
+	w.rateCards = append(w.rateCards[:0], w.r.Rate(w.st, &Event{ID: w.id, Start: day(end), End: day(end), Games: games})...)
 }
 
 // close closes the list of month (YYYY-MM), keeping its cards.
@@ -426,17 +430,19 @@ func TestFidePoolBelow1400KeepsPooling(t *testing.T) {
 }
 
 func TestFidePoolExpiry(t *testing.T) {
-	// U plays 4 games against 1600s (2 points) in January 2023 (the February 2023
-	// list) and one draw against a 1600 later. 26 months after: n = 5, W = 2.5,
-	// Ra = (8000 + 3600)/7 = 1657.14 → 1657, p = 3.5/7 = .50 → 1657.
-	// 27 months after: the 4 games dropped out, 1 game: unrated.
+	// U plays 4 games against 1600s (2 points) in January 2023 (taken in by the
+	// February 2023 list) and one draw against a 1600 later. The pool spans at
+	// most 26 periods: at the close of list L it holds the games of lists
+	// L−25 … L. At 2025-03 (L − G = 25): n = 5, W = 2.5, Ra = (8000 + 3600)/7 =
+	// 1657.14 → 1657, p = 3.5/7 = .50 → 1657. At 2025-04 (L − G = 26) the 4
+	// games have dropped out, 1 game: unrated.
 	tests := []struct {
 		name      string
 		end, list string
 		rated     bool
 	}{
-		{"26 months", "2025-03-15", "2025-04", true},  // 2025-04 − 2023-02 = 26 periods
-		{"27 months", "2025-04-15", "2025-05", false}, // 27 > 26
+		{"L − G = 25", "2025-02-15", "2025-03", true},
+		{"L − G = 26", "2025-03-15", "2025-04", false},
 	}
 	for _, tt := range tests {
 		w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
@@ -460,24 +466,44 @@ func TestFidePoolExpiry(t *testing.T) {
 }
 
 func TestFideZeroFirstTournament(t *testing.T) {
+	// The "first tournament" is the first rated tournament in which the player
+	// met a rated opponent over the board (§3).
 	// U (0) loses twice to 1600s in its first tournament: disregarded. Its
 	// second tournament: 5 games against 1600s, 2.5 points → Ra = (8000 +
 	// 3600)/7 = 1657, p = .50 → 1657 (with the zeros kept it would be n = 7:
 	// Ra = 14800/9 = 1644, p = 3.5/9 = .39 → −80 → 1564).
-	// V (6) first plays only U2 (7, unrated): its first tournament is used up
-	// with no pooled game, so its later 0 of 5 counts: Ra = 1657, p = 1/7 → .14
-	// → −309 → 1348 < 1400: still unrated.
-	ps := []fp{{0, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {0, 0}, {0, 0}}
+	// V (6) first plays only U2 (7, unrated): no first tournament yet, so its
+	// 0 of 5 against 1600s in the next one is its first and is disregarded: V
+	// stays unrated with an empty pool (counted, it would be Ra 1657, p 1/7 →
+	// .14 → −309 → 1348).
+	// F (8) first has only a forfeit win against a 1600: no first tournament
+	// yet; then it loses to a 1600 (its first: disregarded) and scores 2½ of 5
+	// against 1600s in a third tournament → 1657 (counted, the loss would make
+	// n = 6: Ra = 13200/8 = 1650, p = 3.5/8 → .44 → −43 → 1607).
+	ps := []fp{{0, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {0, 0}, {0, 0}, {0, 0}}
 	w := newFideWorld(t, DefaultFide(), ps...)
 	w.close("2025-01")
-	w.play("2025-01-10", "2025-02", g(0, 1, 0), g(2, 0, 2), g(6, 7, 2))
+	w.play("2025-01-10", "2025-02", g(0, 1, 0), g(2, 0, 2), g(6, 7, 2), Game{White: 8, Black: 1, WhiteResult: '+', BlackResult: '-'})
+	if len(w.rateCards) != 1 || w.rateCards[0].Player != 0 || w.rateCards[0].Reason != ReasonFideZeroFirst {
+		t.Errorf("first tournament's cards = %+v, want U's zero-first card only", w.rateCards)
+	}
 	w.play("2025-01-20", "2025-02", g(0, 1, 2), g(0, 2, 0), g(0, 3, 1), g(4, 0, 2), g(5, 0, 0),
-		g(6, 1, 0), g(6, 2, 0), g(6, 3, 0), g(6, 4, 0), g(6, 5, 0))
+		g(6, 1, 0), g(6, 2, 0), g(6, 3, 0), g(6, 4, 0), g(6, 5, 0), g(1, 8, 2))
+	if len(w.rateCards) != 2 || w.rateCards[0].Player != 6 || w.rateCards[1].Player != 8 {
+		t.Errorf("second tournament's cards = %+v, want zero-first cards of V and F", w.rateCards)
+	}
+	w.play("2025-01-25", "2025-02", g(8, 1, 2), g(8, 2, 0), g(8, 3, 1), g(4, 8, 2), g(5, 8, 0))
 	w.close("2025-02")
 	w.want(0, true, 1657, 5)
 	w.want(6, false, 0, 0)
-	if c := w.periodCard(6); c.Reason != ReasonFideInitialLow || c.After != 1348 {
-		t.Errorf("V's card = %+v", c)
+	w.want(8, true, 1657, 5)
+	if len(w.r.pool[6]) != 0 {
+		t.Errorf("V's pool holds %d games, want 0", len(w.r.pool[6]))
+	}
+	for _, c := range w.cards {
+		if c.Player == 6 {
+			t.Errorf("V has a card at the close: %+v", c)
+		}
 	}
 }
 
@@ -502,6 +528,29 @@ func TestFideFloor(t *testing.T) {
 	w.play("2025-02-15", "2025-03", g(0, 4, 2), g(0, 4, 2), g(4, 0, 2), g(4, 0, 2), g(0, 4, 1))
 	w.close("2025-03")
 	w.want(0, true, 1657, 36)
+}
+
+func TestFideStartBelowFloor(t *testing.T) {
+	// §5: a starting fide_rating below 1400 is below the floor. 0 (1399) starts
+	// unrated like a player without one: not listed, no games, and its games
+	// against 2 (1600) are pooled and do not move 2. 1 (exactly 1400) is rated.
+	// January: 0 plays five 1600s, 2½ points: Ra = (8000 + 3600)/7 = 1657.14 →
+	// 1657, p = 3.5/7 = .50 → dp 0 → 1657 on the February list, 5 games.
+	w := newFideWorld(t, DefaultFide(), fp{1399, 0}, fp{1400, 0}, fp{1600, 0})
+	w.close("2025-01")
+	w.want(0, false, 0, 0)
+	w.want(1, true, 1400, 30)
+	if listed, _, _ := w.info(0); listed {
+		t.Error("a starting 1399 is listed")
+	}
+	w.endPeriod()
+	w.play("2025-01-15", "2025-02", g(0, 2, 2), g(2, 0, 2), g(0, 2, 1), g(2, 0, 0), g(0, 2, 0))
+	w.close("2025-02")
+	w.want(0, true, 1657, 5)
+	w.want(2, true, 1600, 30)
+	if c := w.periodCard(0); c.Reason != ReasonFideInitial || c.Games != 5 {
+		t.Errorf("initial card of 0 = %+v", c)
+	}
 }
 
 func TestFideInactive(t *testing.T) {
@@ -651,5 +700,31 @@ func TestFideCloseInChunks(t *testing.T) {
 	stop := errors.New("stop")
 	if err := w2.r.ClosePeriod(w2.st, day("2025-02-01"), day("2025-02-28"), func([]Card) error { return stop }); err != stop {
 		t.Errorf("emit's error: got %v", err)
+	}
+}
+
+// TestFideStateRevision: a saved state round-trips, and one saved under other
+// rules (no revision, as older files have) is refused with a clear error.
+func TestFideStateRevision(t *testing.T) {
+	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0})
+	w.close("2025-01")
+	w.play("2025-01-15", "2025-02", g(0, 1, 1))
+	w.close("2025-02")
+	data, err := w.r.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewFideRater(DefaultFide(), NewState(2))
+	if err := r.UnmarshalState(data); err != nil || len(r.pool[0]) != 1 || !r.seen[0] || r.cur != w.r.cur {
+		t.Errorf("round trip: %v, pool %d seen %v cur %d", err, len(r.pool[0]), r.seen[0], r.cur)
+	}
+	var old bytes.Buffer
+	if err := gob.NewEncoder(&old).Encode(&fideSaved{Reached: make([]bool, 2), Seen: make([]bool, 2), InPool: make([]bool, 2),
+		LastPlayed: make([]int32, 2), Pool: make([][]fideGameSaved, 2)}); err != nil {
+		t.Fatal(err)
+	}
+	err = NewFideRater(DefaultFide(), NewState(2)).UnmarshalState(old.Bytes())
+	if err == nil || !strings.Contains(err.Error(), "other FIDE rules") {
+		t.Errorf("state without a revision: %v", err)
 	}
 }

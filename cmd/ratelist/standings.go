@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -85,7 +87,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 
-	t, err := loadStandingsInput(ctx, *trfFile, *archive, *id)
+	t, err := loadStandingsInput(ctx, *trfFile, *archive, *id, policy, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
 		return 1
@@ -145,18 +147,39 @@ func parseTurcas(s string, o *tiebreak.ScrabbleOptions) error {
 	return nil
 }
 
-func loadStandingsInput(ctx context.Context, trfFile, archive string, id int64) (*tiebreak.Tournament, error) {
+func loadStandingsInput(ctx context.Context, trfFile, archive string, id int64, policy tiebreak.Policy, stderr io.Writer) (*tiebreak.Tournament, error) {
 	if trfFile != "" {
-		f, err := os.Open(trfFile)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return trf.ReadTournament(f, trfFile)
+		return readTRF(trfFile, policy, slog.New(slog.NewTextHandler(stderr, nil)))
 	}
 	t, err := pipeline.LoadTournament(ctx, archive, id)
 	if err != nil {
 		return nil, fmt.Errorf("load tournament %d from %s: %w", id, archive, err)
 	}
 	return t, nil
+}
+
+// readTRF reads a TRF file and logs its warnings. An unreadable start date matters
+// only when no --unplayed policy is given: the newest rules then apply, and the
+// warning says so.
+func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.Tournament, error) {
+	src, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	f, err := trf.Read(src, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range f.Warnings {
+		switch {
+		case !errors.Is(w, trf.ErrStartDate):
+			log.Warn(w.Error())
+		case policy != "":
+			log.Warn(w.Error(), "unplayed", string(policy), "note", "the date is not used: --unplayed is given")
+		default:
+			log.Warn(w.Error(), "unplayed", string(tiebreak.PolicyAt(time.Time{})), "note", "unknown start date: the newest rules apply; give --unplayed to choose")
+		}
+	}
+	return f.Tournament()
 }

@@ -104,3 +104,80 @@ func TestCalibrateDemo(t *testing.T) {
 		t.Errorf("got %q", out.String())
 	}
 }
+
+// An unreadable 042 date is a warning with file:line:column: without --unplayed the
+// newest rules apply (the output is that of --unplayed fide2026), with it the date is
+// not used.
+func TestStandingsUnknownDate(t *testing.T) {
+	src, err := os.ReadFile("testdata/rr.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "rr.trf")
+	if err := os.WriteFile(name, bytes.Replace(src, []byte("042 2025/06/01"), []byte("042 early June"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	standings := func(args ...string) (string, string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if rc := cmdStandings(context.Background(), append(args, "--tiebreaks", "BH,SB,AOB"), &out, &errb); rc != 0 {
+			t.Fatalf("%v: exit %d: %s", args, rc, errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	newest, _ := standings("--trf", "testdata/rr.trf", "--unplayed", "fide2026")
+	got, warn := standings("--trf", name)
+	if got != newest {
+		t.Errorf("unknown date: got\n%s\nwant (fide2026)\n%s", got, newest)
+	}
+	if !strings.Contains(warn, name+`:2:5: \"early June\": start date (042) not understood`) || !strings.Contains(warn, "unplayed=fide2026") || !strings.Contains(warn, "newest rules") {
+		t.Errorf("warning %q", warn)
+	}
+	_, warn = standings("--trf", name, "--unplayed", "fide2023")
+	if !strings.Contains(warn, ":2:5:") || !strings.Contains(warn, "not used") || strings.Contains(warn, "newest") {
+		t.Errorf("warning with --unplayed: %q", warn)
+	}
+	if _, warn = standings("--trf", "testdata/rr.trf"); warn != "" {
+		t.Errorf("readable date warns: %q", warn)
+	}
+}
+
+// Every tournament of FIDE's tie-break reference program reads as it is, with no
+// warning, and a copy with CR-only line endings gives byte-identical standings.
+func TestStandingsReferenceFilesCR(t *testing.T) {
+	files, err := filepath.Glob("../../pipeline/trf/testdata/reference/*.trf")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no reference files: %v", err)
+	}
+	dir := t.TempDir()
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crName := filepath.Join(dir, filepath.Base(name))
+		cr := bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
+		if bytes.Contains(cr, []byte("\n")) || bytes.Equal(cr, src) {
+			t.Fatalf("%s: CR-only copy not made", name)
+		}
+		if err := os.WriteFile(crName, cr, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, policy := range []string{"fide2023", "fide2026", ""} {
+			var want, got, errb bytes.Buffer
+			args := []string{"--tiebreaks", "BH/C1,BH,SB,DE,WIN,AOB,ARO,TPR,PTP,FB,REP"}
+			if policy != "" {
+				args = append(args, "--unplayed", policy)
+			}
+			if rc := cmdStandings(context.Background(), append([]string{"--trf", name}, args...), &want, &errb); rc != 0 || errb.Len() != 0 {
+				t.Fatalf("%s %s: exit %d: %s", name, policy, rc, errb.String())
+			}
+			if rc := cmdStandings(context.Background(), append([]string{"--trf", crName}, args...), &got, &errb); rc != 0 || errb.Len() != 0 {
+				t.Fatalf("%s CR-only %s: exit %d: %s", name, policy, rc, errb.String())
+			}
+			if got.String() != want.String() || strings.Count(want.String(), "\n") < 5 {
+				t.Errorf("%s %s: CR-only copy gives\n%s\nwant\n%s", name, policy, got.String(), want.String())
+			}
+		}
+	}
+}

@@ -277,22 +277,23 @@ func id64(s string) int64 {
 // Stats counts how often each rule made a difference, so that a cross-check
 // can tell which rules its archives reached.
 type Stats struct {
-	RatedGames   int // rated games (each side once)
-	Capped       int // sides of a game whose |D| > 400 was capped
-	Exempt       int // sides of a game rated ≥ 2650 with |D| > 400 used uncapped
-	KLimited     int // periods where K × n ≤ 700 lowered K
-	Junior       int // periods rated with the junior K 40 (30+ games, below 2300)
-	K10          int // periods rated with K 10
-	HalfRounded  int // changes with a fraction of exactly .5
-	Floor        int // players removed below 1400
-	Reentered    int // removed players who got a new initial rating
-	Initial      int // initial ratings (Ru ≥ 1400)
-	Initial2200  int // initial ratings capped at 2200
-	InitialLow   int // closes where a pool of ≥ 5 gave Ru < 1400
-	ZeroFirst    int // first tournaments scored zero and disregarded
-	Expired      int // pooled games dropped after 26 months
-	Inactive     int // list rows flagged i
-	CrossPeriods int // tournaments rated in a later list than their end month + 1
+	RatedGames      int // rated games (each side once)
+	StartBelowFloor int // players whose starting fide_rating is below 1400
+	Capped          int // sides of a game whose |D| > 400 was capped
+	Exempt          int // sides of a game rated ≥ 2650 with |D| > 400 used uncapped
+	KLimited        int // periods where K × n ≤ 700 lowered K
+	Junior          int // periods rated with the junior K 40 (30+ games, below 2300)
+	K10             int // periods rated with K 10
+	HalfRounded     int // changes with a fraction of exactly .5
+	Floor           int // players removed below 1400
+	Reentered       int // removed players who got a new initial rating
+	Initial         int // initial ratings (Ru ≥ 1400)
+	Initial2200     int // initial ratings capped at 2200
+	InitialLow      int // closes where a pool of ≥ 5 gave Ru < 1400
+	ZeroFirst       int // first tournaments scored zero and disregarded
+	Expired         int // pooled games dropped out of the 26-period span
+	Inactive        int // list rows flagged i
+	CrossPeriods    int // tournaments rated in a later list than their end month + 1
 }
 
 // Lists rates the CSV archive in dir under the current FIDE rules and returns
@@ -328,7 +329,9 @@ func lists(dir string, st *Stats) (map[string][]byte, error) {
 	for _, r := range prows {
 		p := &player{id: id64(r["player_id"]), name: r["name"]}
 		p.birth, _ = optInt(r["birth_year"])
-		if elo, ok := optInt(r["fide_rating"]); ok {
+		if elo, ok := optInt(r["fide_rating"]); ok && elo < 1400 {
+			st.StartBelowFloor++ // below the floor: starts unrated, like a player without one
+		} else if ok {
 			p.rated, p.rating, p.games, p.everRated = true, elo, 30, true
 			p.reached = elo >= 2400
 			startRated[p.id] = true
@@ -429,12 +432,10 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 	}
 	for _, t := range ts {
 		newPool := map[int64][]poolGame{}
-		paired := map[int64]bool{}
 		for _, g := range t.games {
 			if g.bye {
 				continue
 			}
-			paired[g.white], paired[g.black] = true, true
 			ws, okw := score2(g.wr)
 			bs, okb := score2(g.br)
 			if !okw || !okb {
@@ -452,15 +453,13 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 				newPool[g.white] = append(newPool[g.white], poolGame{m, br, ws})
 			}
 		}
-		for id := range paired {
+		// The first tournament is the first in which the player met a rated
+		// opponent over the board: the first with games for the pool.
+		for id, pg := range newPool {
 			p := players[id]
-			if p == nil {
-				continue
-			}
-			pg := newPool[id]
 			if !p.firstDone {
 				p.firstDone = true
-				if !p.everRated && len(pg) > 0 {
+				if !p.everRated {
 					score := 0
 					for _, x := range pg {
 						score += x.w2
@@ -529,7 +528,7 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 		}
 		var kept []poolGame
 		for _, g := range p.pool {
-			if int(m-g.list) <= 26 {
+			if int(m-g.list) < 26 { // at most 26 consecutive periods: lists m−25 … m
 				kept = append(kept, g)
 			} else {
 				st.Expired++
@@ -612,15 +611,17 @@ func writeList(m Month, players map[int64]*player, prev map[int64]int, games map
 // random archives reach rarely or never; reffide_test.go checks the reference
 // on it against hand computations, and the pipeline cross-check compares the
 // product with the reference on it. Players: 1 Top 2700, 2 Mid 2200, 3 Idle
-// 1390 (never plays a rated game), 4 and 5 FloorA/FloorB 1395 (draw each
-// other: change 0, removed), 6 Junior 1800 born 2007, 7 Partner 1600 (no birth
-// year), 8 Climber 2390, and unrated 9 Newbie, 10 ZeroFirst, 11 ForfeitFirst,
-// 12 Strong, 13 OrderA, 14 OrderB, 15 Exact, 16 JustBelow.
+// 1400 (never plays a rated game), 4 and 5 FloorA/FloorB 1400 (FloorB wins:
+// FloorA falls to 1390, removed), 6 Junior 1800 born 2007, 7 Partner 1600 (no
+// birth year), 8 Climber 2390, and unrated 9 Newbie, 10 ZeroFirst, 11
+// ForfeitFirst, 12 Strong, 13 OrderA, 14 OrderB, 15 Exact, 16 JustBelow, 17
+// Under (fide_rating 1399: below the floor, starts unrated).
 func WriteEdgeArchive(dir string) error {
 	players := "player_id,name,birth_year,category,fide_rating,club\n" +
-		"1,Top,1990,,2700,\n2,Mid,1985,,2200,\n3,Idle,1980,,1390,\n4,FloorA,1980,,1395,\n" +
-		"5,FloorB,1980,,1395,\n6,Junior,2007,,1800,\n7,Partner,,,1600,\n8,Climber,1980,,2390,\n" +
-		"9,Newbie,2000,,,\n10,ZeroFirst,2000,,,\n11,ForfeitFirst,,,,\n12,Strong,1995,,,\n13,OrderA,,,,\n14,OrderB,,,,\n15,Exact,,,,\n16,JustBelow,,,,\n"
+		"1,Top,1990,,2700,\n2,Mid,1985,,2200,\n3,Idle,1980,,1400,\n4,FloorA,1980,,1400,\n" +
+		"5,FloorB,1980,,1400,\n6,Junior,2007,,1800,\n7,Partner,,,1600,\n8,Climber,1980,,2390,\n" +
+		"9,Newbie,2000,,,\n10,ZeroFirst,2000,,,\n11,ForfeitFirst,,,,\n12,Strong,1995,,,\n13,OrderA,,,,\n14,OrderB,,,,\n15,Exact,,,,\n16,JustBelow,,,,\n" +
+		"17,Under,,,1399,\n"
 	var tours, games strings.Builder
 	tours.WriteString("tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks\n")
 	games.WriteString("tournament_id,round,white_id,black_id,white_result,black_result,white_points,black_points\n")
@@ -637,7 +638,7 @@ func WriteEdgeArchive(dir string) error {
 		fmt.Fprintf(&tours, "%d,T%d,%s,%s,swiss,%d,chess,true,\n", id, id, start, end, len(gs))
 	}
 	// January 2025 (list 2025-02).
-	t1 := []g{draw(4, 5), win(8, 1), win(7, 10), win(10, 9), {11, 7, "-", "+"}}
+	t1 := []g{win(5, 4), win(8, 1), win(7, 10), win(10, 9), {11, 7, "-", "+"}, draw(17, 9)}
 	for range 18 {
 		t1 = append(t1, draw(6, 7))
 	}
@@ -656,20 +657,25 @@ func WriteEdgeArchive(dir string) error {
 	add(14, "2025-03-02", "2025-03-12", win(14, 3), draw(14, 7))
 	add(13, "2025-03-05", "2025-03-12", win(6, 14), win(2, 14), win(7, 14))
 	add(15, "2025-04-08", "2025-04-10", draw(13, 7), win(2, 13))
-	// ForfeitFirst: zero in a tournament that is not the first, then 3 wins.
+	// ForfeitFirst: after the forfeit, a zero in its first tournament over the
+	// board, then ½ of 5 (below 1400), then 3 wins.
 	add(4, "2025-05-08", "2025-05-10", win(3, 11), win(3, 11), win(3, 11), win(6, 11), win(7, 11))
-	add(5, "2025-06-08", "2025-06-10", win(11, 3), win(11, 3), win(11, 3))
+	add(5, "2025-06-08", "2025-06-10", draw(11, 3), win(3, 11), win(3, 11), win(6, 11), win(7, 11))
+	add(20, "2025-07-08", "2025-07-10", win(11, 3), win(11, 3), win(11, 3))
 	// Initial ratings of exactly 1400 (listed) and 1399 (not listed).
-	add(16, "2025-05-12", "2025-05-14", draw(15, 16))
-	add(17, "2025-06-12", "2025-06-14", draw(15, 3), win(3, 15), win(7, 15), win(7, 15), win(14, 15),
+	add(16, "2025-05-12", "2025-05-14", draw(15, 16), win(3, 16))
+	add(17, "2025-06-12", "2025-06-14", draw(15, 3), win(3, 15), win(7, 15), win(7, 15), win(6, 15),
 		win(6, 16), win(6, 16), win(6, 16), win(7, 16), win(13, 16))
+	// Under, unrated from the start: 0 of 2, then 2½ of 5.
+	add(18, "2025-08-10", "2025-08-12", win(7, 17), win(6, 17))
+	add(19, "2025-09-10", "2025-09-12", win(17, 7), draw(17, 7), win(7, 17), win(6, 17), win(17, 6))
 	// The 2650 exemption: the September and October 2025 periods.
 	add(6, "2025-09-08", "2025-09-10", draw(1, 2))
 	add(7, "2025-10-08", "2025-10-10", draw(1, 2))
-	// Newbie's pool: the 2025 games expire.
-	add(8, "2027-05-10", "2027-05-12", draw(9, 7), draw(9, 6))
-	add(9, "2027-06-10", "2027-06-12", win(7, 9), draw(9, 6))
-	add(10, "2027-07-10", "2027-07-12", draw(9, 7))
+	// Newbie's pool: the 2025 games expire, each at L − G = 26.
+	add(8, "2027-04-10", "2027-04-12", draw(9, 7), draw(9, 6))
+	add(9, "2027-05-10", "2027-05-12", win(7, 9), draw(9, 6))
+	add(10, "2027-06-10", "2027-06-12", draw(9, 7))
 	for name, s := range map[string]string{"players.csv": players, "tournaments.csv": tours.String(), "games.csv": games.String()} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
 			return err

@@ -193,15 +193,16 @@ func TestEdgeArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lists) != 32 || lists["2025-01"] == nil || lists["2027-08"] == nil {
-		t.Errorf("%d lists, want 2025-01 … 2027-08 (32)", len(lists))
+	if len(lists) != 31 || lists["2025-01"] == nil || lists["2027-07"] == nil {
+		t.Errorf("%d lists, want 2025-01 … 2027-07 (31)", len(lists))
 	}
 	type check struct {
 		month, id, want string // want: name,rating,change,games_period,games_total,k,category,flags; "" = not listed
 		why             string
 	}
 	for _, c := range []check{
-		{"2025-01", "3", "Idle,1390,,0,30,20,,new", "a starting rating below 1400 is listed as given"},
+		{"2025-01", "3", "Idle,1400,,0,30,20,,new", "a starting rating of exactly 1400 is listed"},
+		{"2025-01", "17", "", "a starting rating below 1400 is below the floor: unrated, not listed"},
 		{"2025-01", "1", "Top,2700,,0,30,10,,new", "2700 at the start: reached 2400"},
 		{"2025-01", "6", "Junior,1800,,0,30,40,,new", "born 2007: junior in 2025"},
 		// Top 2700 loses to Climber 2390: D 310 → 0.86; 10 × −0.86 = −8.6 → −9.
@@ -214,8 +215,9 @@ func TestEdgeArchive(t *testing.T) {
 		// Partner: K 20 (20 × 18 = 360); 20 × 18 × 0.26 = 93.6 → +94. Games against
 		// ZeroFirst (unrated) and the forfeit are not rated games.
 		{"2025-02", "7", "Partner,1694,94,18,48,20,,", "only rated games count"},
-		{"2025-02", "4", "", "1395 draws 1395: change 0 leaves it below 1400, removed"},
-		{"2025-02", "5", "", "removed"},
+		// FloorA 1400 loses to FloorB 1400: D 0 → 0.50, 20 × ±0.5 = ±10.
+		{"2025-02", "4", "", "1390: below 1400, removed"},
+		{"2025-02", "5", "FloorB,1410,10,1,31,20,,", ""},
 		// Climber 2407 loses to Mid 2200: D 207 → 0.77; 10 × −0.77 → −8 = 2399, K stays 10.
 		{"2025-03", "8", "Climber,2399,-8,1,32,10,,", "reached 2400 is for good"},
 		// Mid: 20 × 0.77 = 15.4 → +15.
@@ -228,50 +230,63 @@ func TestEdgeArchive(t *testing.T) {
 		{"2025-04", "10", "ZeroFirst,1863,,0,5,40,,new", "zero-score first tournament disregarded"},
 		{"2025-04", "9", "", "Newbie: 3 pooled games"},
 		// OrderA: tournament 12 (ends 10 March) comes before 11 (ends 12 March): its zero
-		// is disregarded; 11 gives 1694 (1), 1622 (½), 1390 (1): 3 games, unrated.
+		// is disregarded; 11 gives 1694 (1), 1622 (½), 1400 (1): 3 games, unrated.
 		{"2025-04", "13", "", "first tournament in rating order, not id order"},
-		// April: ½ vs 1694, 0 vs 2215: 5 games, W 3, Σ 8615: Ra 12215/7 → 1745,
-		// p 4/7 → 0.57, +50 → 1795.
-		{"2025-05", "13", "OrderA,1795,,0,5,40,,new", ""},
+		// April: ½ vs 1694, 0 vs 2215: 5 games, W 3, Σ 8625: Ra 12225/7 → 1746,
+		// p 4/7 → 0.57, +50 → 1796.
+		{"2025-05", "13", "OrderA,1796,,0,5,40,,new", ""},
 		// OrderB: 14 and 13 both end 12 March; 14 starts earlier and is the first
-		// (1½), so the zero in 13 counts: 1390 (1), 1694 (½), 1622, 2215, 1694 (0):
-		// Σ 8615, Ra 1745, p 2.5/7 → 0.36, −102 → 1643.
-		{"2025-04", "14", "OrderB,1643,,0,5,40,,new", "same end date: earlier start first"},
-		// ForfeitFirst: first tournament only a forfeit (rule used up); then 0 of 5 vs
-		// 1390 ×3, 1622, 1694: Ru 1275 < 1400, still unrated and pooling.
-		{"2025-06", "11", "", "initial below 1400"},
-		// + 3 wins vs 1390: Ra 15256/10 → 1526, p 4/10 = 0.40 → −72 → 1454; 8 games.
-		{"2025-07", "11", "ForfeitFirst,1454,,0,8,40,,new", "the pool kept growing"},
-		// Exact: ½ of 5 vs 1390 ×2, 1694 ×2, 1643: Ra 11411/7 → 1630, p 1.5/7 → 0.21,
+		// (1½), so the zero in 13 counts: 1400 (1), 1694 (½), 1622, 2215, 1694 (0):
+		// Σ 8625, Ra 1746, p 2.5/7 → 0.36, −102 → 1644.
+		{"2025-04", "14", "OrderB,1644,,0,5,40,,new", "same end date: earlier start first"},
+		// ForfeitFirst: its first tournament with a game over the board against a
+		// rated opponent is 4 (the forfeit of 1 is none): 0 of 5, disregarded. Then ½
+		// of 5 vs 1400 ×3, 1622, 1694: Ra 11116/7 = 1588, p 1.5/7 → 0.21, −230 →
+		// 1358 < 1400, still unrated and pooling.
+		{"2025-06", "11", "", "zero-score first tournament: nothing pooled"},
+		{"2025-07", "11", "", "initial below 1400"},
+		// + 3 wins vs 1400: Ra 15316/10 → 1532, p 4.5/10 = 0.45 → −36 → 1496; 8 games.
+		{"2025-08", "11", "ForfeitFirst,1496,,0,8,40,,new", "the pool kept growing"},
+		// Exact: ½ of 5 vs 1400 ×2, 1694 ×2, 1622: Ra 11410/7 = 1630, p 1.5/7 → 0.21,
 		// −230 → 1400: listed.
 		{"2025-07", "15", "Exact,1400,,0,5,40,,new", "Ru = 1400 is enough"},
-		// JustBelow (first tournament: a draw with unrated Exact): 0 of 5 vs 1622 ×3,
-		// 1694, 1795: Ra 11955/7 → 1708, p 1/7 → 0.14, −309 → 1399: not listed.
+		// JustBelow (first tournament: a draw with unrated Exact and a loss to Idle,
+		// disregarded): 0 of 5 vs 1622 ×3, 1694, 1796: Ra 11956/7 = 1708, p 1/7 →
+		// 0.14, −309 → 1399: not listed.
 		{"2025-07", "16", "", "Ru = 1399"},
-		{"2027-08", "16", "", "still unrated: the pool gives 1399 at every close"},
-		{"2025-07", "3", "Idle,1390,0,0,30,20,,", "games against an unrated player change nothing"},
+		{"2027-07", "16", "", "still unrated: the pool gives 1399 at every close"},
+		{"2025-07", "3", "Idle,1400,0,0,30,20,,", "games against an unrated player change nothing"},
+		// Under: a draw with unrated Newbie is no first tournament; the first is
+		// August's 0 of 2 (disregarded). September: 2½ of 5 vs 1694 ×3, 1622 ×2:
+		// Ra 11926/7 → 1704, p 3.5/7 = 0.50 → 1704 (with the August zeros it would be
+		// 7 games, Ra 15242/9 → 1694, p 3.5/9 → 0.39, −80 → 1614). Partner and
+		// Junior do not move.
+		{"2025-09", "17", "", "zero-score first tournament: nothing pooled"},
+		{"2025-10", "17", "Under,1704,,0,5,40,,new", "a below-floor start gets a rating like anyone unrated"},
+		{"2025-10", "7", "Partner,1694,0,0,48,20,,", "games against Under are not rated games"},
 		// September 2025 period: Top 2691 = Mid 2215, D 476 capped → 0.92: 10 × −0.42 → −4.
 		{"2025-10", "1", "Top,2687,-4,1,32,10,,", "cap before October 2025"},
 		{"2025-10", "2", "Mid,2223,8,1,32,20,,", "20 × 0.42 = 8.4"},
 		// October 2025 period: Top 2687 = Mid 2223, D 464 real → 0.95: 10 × −0.45 = −4.5 → −5.
 		{"2025-11", "1", "Top,2682,-5,1,33,10,,", "2650 exemption from the October 2025 period"},
 		{"2025-11", "2", "Mid,2231,8,1,33,20,,", "the lower-rated player keeps the cap"},
-		{"2025-12", "3", "Idle,1390,0,0,30,20,,", "11 periods without a game"},
+		{"2025-12", "3", "Idle,1400,0,0,30,20,,", "11 periods without a game"},
 		{"2025-12", "6", "Junior,1622,0,0,48,40,,", ""},
-		{"2026-01", "3", "Idle,1390,0,0,30,20,,i", "12 periods without a rated game"},
+		{"2026-01", "3", "Idle,1400,0,0,30,20,,i", "12 periods without a rated game"},
 		{"2026-01", "6", "Junior,1622,0,0,48,20,,", "no longer junior in 2026; last played January 2025"},
 		{"2026-02", "6", "Junior,1622,0,0,48,20,,i", ""},
 		{"2026-03", "8", "Climber,2399,0,0,32,10,,i", ""},
-		{"2026-06", "11", "ForfeitFirst,1454,0,0,8,40,,", "the period that gave the rating counts"},
-		{"2026-07", "11", "ForfeitFirst,1454,0,0,8,40,,i", ""},
+		{"2026-07", "11", "ForfeitFirst,1496,0,0,8,40,,", "the period that gave the rating counts"},
+		{"2026-08", "11", "ForfeitFirst,1496,0,0,8,40,,i", ""},
 		{"2026-10", "1", "Top,2682,0,0,33,10,,", ""},
 		{"2026-11", "1", "Top,2682,0,0,33,10,,i", ""},
-		// Newbie: 2025-03 games drop at 2027-06 (27 > 26), the 2025-04 game at 2027-07:
-		// 3, then 4 games; at 2027-08 five: ½, ½, 0, ½, ½ vs 1694 ×3, 1622 ×2:
-		// Ra 11926/7 → 1704, p 3/7 → 0.43, −50 → 1654.
-		{"2027-06", "9", "", "pool of 3 after expiry"},
-		{"2027-07", "9", "", "pool of 4 after expiry"},
-		{"2027-08", "9", "Newbie,1654,,0,5,40,,new", ""},
+		// Newbie: the two games of list 2025-03 drop at 2027-05 (L − G = 26), the
+		// game of 2025-04 at 2027-06: 3, then 4 games (kept one period longer,
+		// 2027-05 would hold 5); at 2027-07 five: ½, ½, 0, ½, ½ vs 1694 ×3,
+		// 1622 ×2: Ra 11926/7 → 1704, p 3/7 → 0.43, −50 → 1654.
+		{"2027-05", "9", "", "pool of 3 after expiry"},
+		{"2027-06", "9", "", "pool of 4 after expiry"},
+		{"2027-07", "9", "Newbie,1654,,0,5,40,,new", ""},
 	} {
 		got, ok := rows(t, lists, c.month)[c.id]
 		if !ok {
@@ -281,7 +296,7 @@ func TestEdgeArchive(t *testing.T) {
 			t.Errorf("%s player %s (%s): %q, want %q", c.month, c.id, c.why, got, c.want)
 		}
 	}
-	if st.Expired != 3 || st.ZeroFirst != 2 || st.InitialLow == 0 || st.Exempt != 1 || st.KLimited != 1 || st.Floor != 2 {
+	if st.Expired != 3 || st.ZeroFirst != 5 || st.InitialLow == 0 || st.Exempt != 1 || st.KLimited != 1 || st.Floor != 1 || st.StartBelowFloor != 1 {
 		t.Errorf("stats %+v", st)
 	}
 }

@@ -47,6 +47,9 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 }
 
 func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) error {
+	for _, w := range f.Warnings {
+		st.note(name, int64(w.Line), "%v", w.Err)
+	}
 	t, err := f.Tournament()
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Sentinel errors, wrapped in a *SyntaxError.
+// Sentinel errors, wrapped in a *SyntaxError (an error, or a warning in File.Warnings).
 var (
 	// ErrField is a field that does not hold what its columns must hold.
 	ErrField = errors.New("malformed field")
@@ -17,6 +17,13 @@ var (
 	ErrPairing = errors.New("pairing records disagree")
 	// ErrNoPlayers is a file without 001 records.
 	ErrNoPlayers = errors.New("no player records")
+	// ErrPoints is a point system (162, XXS) or an abnormal points assignment
+	// (299) giving points that the round codes cannot carry.
+	ErrPoints = errors.New("points the standings cannot score")
+	// ErrStartDate and ErrEndDate are 042/052 dates in no known form; they are
+	// warnings (File.Warnings), never a reason to refuse a file.
+	ErrStartDate = errors.New("start date (042) not understood")
+	ErrEndDate   = errors.New("end date (052) not understood")
 )
 
 // SyntaxError is a problem at a position of a TRF file. Column is 1-based and counts

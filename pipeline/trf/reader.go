@@ -2,8 +2,10 @@ package trf
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,14 +16,18 @@ import (
 
 // File is the content of a TRF file.
 type File struct {
-	Name       string // 012
-	City       string // 022
-	Federation string // 032
-	Start, End time.Time
-	Type       string // 092
-	Rounds     int    // XXR; 0 when absent
-	Players    []Player
-	fileName   string
+	Name        string // 012
+	City        string // 022
+	Federation  string // 032
+	Start, End  time.Time
+	Type        string // 092, free text
+	EncodedType string // 192 (TRF-2026), e.g. FIDE_DUTCH_2026 or FIDE_ROUNDROBIN
+	Rounds      int    // 142 or XXR; 0 when absent
+	Players     []Player
+	// Warnings are problems that did not stop the file from being read: a date
+	// that is not understood (ErrStartDate, ErrEndDate) is left zero.
+	Warnings []*SyntaxError
+	fileName string
 }
 
 // Player is one 001 record.
@@ -57,11 +63,14 @@ func Read(r io.Reader, fileName string) (*File, error) {
 	f := &File{fileName: fileName}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	sc.Split(scanLines)
 	seen := map[int]int{}
+	var byes []roundBye
+	var abnormals []abnormal
 	line := 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimRight(sc.Text(), "\r\n")
+		text := sc.Text()
 		if line == 1 {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
@@ -71,6 +80,9 @@ func Read(r io.Reader, fileName string) (*File, error) {
 		}
 		bad := func(col int, format string, args ...any) error {
 			return &SyntaxError{File: fileName, Line: line, Column: col, Err: fmt.Errorf(format+": %w", append(args, ErrField)...)}
+		}
+		badPoints := func(col int, format string, args ...any) error {
+			return &SyntaxError{File: fileName, Line: line, Column: col, Err: fmt.Errorf(format+": %w", append(args, ErrPoints)...)}
 		}
 		rest := strings.TrimSpace(cols(rs, 5, len(rs)))
 		switch strings.ToUpper(string(rs[:3])) {
@@ -97,7 +109,8 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			}
 			d, ok := parseDate(rest)
 			if !ok {
-				return nil, bad(5, "date %q", rest)
+				f.Warnings = append(f.Warnings, dateWarning(fileName, line, rs[1] == '4', rest))
+				continue
 			}
 			if rs[1] == '4' {
 				f.Start = d
@@ -106,7 +119,25 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			}
 		case "092":
 			f.Type = rest
-		case "XXR":
+		case "192":
+			f.EncodedType = rest
+		case "162", "XXS":
+			if err := checkPoints(rs, bad, badPoints); err != nil {
+				return nil, err
+			}
+		case "240":
+			b, err := parseRoundBye(rs, line, bad)
+			if err != nil {
+				return nil, err
+			}
+			byes = append(byes, b)
+		case "299":
+			a, err := parseAbnormal(rs, line, bad)
+			if err != nil {
+				return nil, err
+			}
+			abnormals = append(abnormals, a)
+		case "142", "XXR":
 			rest = strings.TrimSpace(cols(rs, 4, len(rs)))
 			n, err := strconv.Atoi(rest)
 			if err != nil || n < 0 || n > 999 {
@@ -125,7 +156,43 @@ func Read(r io.Reader, fileName string) (*File, error) {
 		return nil, &SyntaxError{File: fileName, Line: line, Err: ErrNoPlayers}
 	}
 	sort.SliceStable(f.Players, func(a, b int) bool { return f.Players[a].StartNo < f.Players[b].StartNo })
+	if err := f.applyByes(byes); err != nil {
+		return nil, err
+	}
+	if err := f.applyAbnormal(abnormals); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+func dateWarning(fileName string, line int, start bool, text string) *SyntaxError {
+	err := ErrEndDate
+	if start {
+		err = ErrStartDate
+	}
+	return &SyntaxError{File: fileName, Line: line, Column: 5, Err: fmt.Errorf("%q: %w", text, err)}
+}
+
+// scanLines is bufio.ScanLines that also ends a line at a CR alone: some pairing
+// programs write CR-only files.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	i := bytes.IndexAny(data, "\r\n")
+	switch {
+	case i < 0 && atEOF && len(data) > 0:
+		return len(data), data, nil
+	case i < 0:
+		return 0, nil, nil
+	case data[i] == '\n':
+		return i + 1, data[:i], nil
+	case i+1 < len(data):
+		if data[i+1] == '\n' {
+			return i + 2, data[:i], nil
+		}
+		return i + 1, data[:i], nil
+	case atEOF:
+		return i + 1, data[:i], nil
+	}
+	return 0, nil, nil // a CR at the end of the buffer: an LF may follow
 }
 
 // cols returns the 1-based inclusive column range [from, to] of a line, "" beyond its
@@ -138,13 +205,66 @@ func cols(rs []rune, from, to int) string {
 	return string(rs[from-1 : to])
 }
 
+// parseDate reads the date forms exporters write in 042/052: year first
+// (2024/12/01, 2024-12-01, 2024.12.01, and YY/MM/DD as in record 132), day first
+// (01.08.2024, 28. 07. 2005, 01/08/2024; 08/31/2024 when only month-first fits) and
+// month names (Jun 26, 2020; 26 June 2020).
 func parseDate(s string) (time.Time, bool) {
-	for _, layout := range []string{"2006/01/02", "2006-01-02", "2006.01.02", "2006/1/2", "2006-1-2", "02.01.2006", "2.1.2006", "02/01/2006"} {
+	if m := numericDate.FindStringSubmatch(s); m != nil && m[2] == m[4] {
+		return numericParts(m[1], m[2], m[3], m[5])
+	}
+	for _, layout := range []string{"Jan 2, 2006", "January 2, 2006", "Jan 2 2006", "January 2 2006", "2 Jan 2006", "2 January 2006", "2. January 2006"} {
 		if d, err := time.Parse(layout, s); err == nil {
-			return d, true
+			return validDate(d.Year(), int(d.Month()), d.Day())
 		}
 	}
 	return time.Time{}, false
+}
+
+// numericDate is three numbers with separators (/ - or ., the same twice), spaces
+// allowed around them and a final dot tolerated.
+var numericDate = regexp.MustCompile(`^(\d{1,4}) *([./-]) *(\d{1,2}) *([./-]) *(\d{1,4})\.?$`)
+
+// numericParts orders three date numbers by their widths: a four-digit first number is
+// the year (year, month, day); a four-digit last one too (day, month, year); two
+// two-digit outer numbers with a slash are YY/MM/DD, the round-date form of TRF.
+func numericParts(a, sep, b, c string) (time.Time, bool) {
+	x, _ := strconv.Atoi(a)
+	y, _ := strconv.Atoi(b)
+	z, _ := strconv.Atoi(c)
+	switch {
+	case len(a) == 4 && len(c) <= 2:
+		return validDate(x, y, z)
+	case len(c) == 4 && len(a) <= 2:
+		if d, ok := validDate(z, y, x); ok {
+			return d, true
+		}
+		if sep == "/" {
+			return validDate(z, x, y) // US month-first, only when day-first is impossible
+		}
+	case len(a) == 2 && len(c) == 2 && sep == "/":
+		return validDate(century(x), y, z)
+	}
+	return time.Time{}, false
+}
+
+// century expands a two-digit year as Go's time package does: 69–99 are 19YY,
+// 00–68 are 20YY.
+func century(yy int) int {
+	if yy >= 69 {
+		return 1900 + yy
+	}
+	return 2000 + yy
+}
+
+// validDate is the date y-m-d when it exists in the calendar and the year is a
+// plausible tournament year (1900–2199; 0024 is a typing error, not a date).
+func validDate(y, m, d int) (time.Time, bool) {
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if y < 1900 || y > 2199 || t.Year() != y || int(t.Month()) != m || t.Day() != d {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 func parsePlayer(rs []rune, bad func(int, string, ...any) error) (Player, error) {
@@ -239,8 +359,8 @@ func parseRound(rs []rune, c int, bad func(int, string, ...any) error) (Round, e
 
 func isPlayed(c byte) bool { return strings.IndexByte("10=WDL", c) >= 0 }
 
-// Tournament converts the file. The system is "round-robin" when record 092 says so
-// (round robin, Berger) or, without 092, when every pair of players met; else "swiss".
+// Tournament converts the file. The system is "round-robin" or "swiss" as
+// systemOf decides.
 func (f *File) Tournament() (*tiebreak.Tournament, error) {
 	t := &tiebreak.Tournament{Name: f.Name, Start: f.Start, End: f.End, Rounds: f.Rounds, Discipline: "chess", System: "swiss"}
 	index := make(map[int]int, len(f.Players))
@@ -249,7 +369,8 @@ func (f *File) Tournament() (*tiebreak.Tournament, error) {
 		t.Players = append(t.Players, tiebreak.Player{ID: p.FideID, StartNo: p.StartNo, Name: p.Name, Rating: p.Rating})
 		t.Rounds = max(t.Rounds, len(p.Rounds))
 	}
-	met := map[[2]int]bool{}
+	met := map[[2]int]int{} // games per pair of players
+
 	for i, p := range f.Players {
 		for r, rd := range p.Rounds {
 			perr := func(err error, format string, args ...any) error {
@@ -282,7 +403,7 @@ func (f *File) Tournament() (*tiebreak.Tournament, error) {
 			if isPlayed(rd.Result) != isPlayed(other.Result) {
 				return nil, perr(ErrPairing, "results %q and %q (opponent %d) do not match", string(rd.Result), string(other.Result), rd.Opp)
 			}
-			met[[2]int{min(i, o), max(i, o)}] = true
+			met[[2]int{min(i, o), max(i, o)}]++
 			g := tiebreak.Game{Round: r + 1, White: i, Black: o, WhiteResult: rd.Result, BlackResult: other.Result}
 			if rd.Color == 'b' || (rd.Color == 0 && other.Color == 'w') {
 				g.White, g.Black, g.WhiteResult, g.BlackResult = o, i, other.Result, rd.Result
@@ -290,15 +411,53 @@ func (f *File) Tournament() (*tiebreak.Tournament, error) {
 			t.Games = append(t.Games, g)
 		}
 	}
-	typ := strings.ToLower(f.Type)
-	n := len(f.Players)
-	switch {
-	case strings.Contains(typ, "robin") || strings.Contains(typ, "berger"):
-		t.System = "round-robin"
-	case typ == "" && n > 1 && len(met) == n*(n-1)/2:
-		t.System = "round-robin"
-	}
+	t.System = systemOf(f.EncodedType, f.Type, len(f.Players), met)
 	return t, nil
+}
+
+// systemOf is "round-robin" or "swiss": as 192 (the coded type) names it, else as
+// 092 (free text) names it, else "round-robin" when every pair of the n players met
+// equally often (single and double round robins, a rest round in odd fields).
+func systemOf(encoded, typ string, n int, met map[[2]int]int) string {
+	for _, s := range []string{encoded, typ} {
+		if sys := namedSystem(s); sys != "" {
+			return sys
+		}
+	}
+	if n < 2 || len(met) != n*(n-1)/2 {
+		return "swiss"
+	}
+	k := -1
+	for _, c := range met {
+		if k >= 0 && c != k {
+			return "swiss"
+		}
+		k = c
+	}
+	return "round-robin"
+}
+
+// Words that name a system in 092 or 192, in the languages pairing programs write.
+var (
+	roundRobinWords = []string{"robin", "berger", "all-play-all", "all play all", "rundenturnier", "toutes rondes", "todos contra todos", "girone all'italiana"}
+	swissWords      = []string{"swiss", "dutch", "burstein", "dubov", "monrad", "schweizer", "suisse", "suizo", "svizzero", "zwitsers"}
+)
+
+// namedSystem is the system a type text names, "" when it names none (e.g. the
+// free text "Tournament").
+func namedSystem(s string) string {
+	s = strings.ToLower(s)
+	for _, w := range roundRobinWords {
+		if strings.Contains(s, w) {
+			return "round-robin"
+		}
+	}
+	for _, w := range swissWords {
+		if strings.Contains(s, w) {
+			return "swiss"
+		}
+	}
+	return ""
 }
 
 // ReadTournament reads a TRF file and converts it.

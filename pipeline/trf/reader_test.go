@@ -1,10 +1,14 @@
 package trf
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -85,21 +89,248 @@ func TestReadSwiss6(t *testing.T) {
 }
 
 func TestRoundRobinDetection(t *testing.T) {
-	src := "012 rr\n" +
-		rec(1, "A", "2100", "2 w 1", "3 b =") + "\n" +
+	// Three players, one rest round each (blank = Z): every pair met once.
+	single := rec(1, "A", "2100", "2 w 1", "3 b =") + "\n" +
 		rec(2, "B", "1900", "1 b 0", "", "3 w 1") + "\n" +
 		rec(3, "C", "2000", "", "1 w =", "2 b 0") + "\n"
-	// C's round 1 is empty (bye, blank = Z).
-	tour, err := ReadTournament(strings.NewReader(src), "rr.trf")
+	// Four players twice over, the second cycle with a forfeit.
+	double := rec(1, "A", "", "2 w 1", "3 w 1", "4 w 1", "2 b 1", "3 b 1", "4 b +") + "\n" +
+		rec(2, "B", "", "1 b 0", "4 w 1", "3 w 1", "1 w 0", "4 b 1", "3 b 1") + "\n" +
+		rec(3, "C", "", "4 w 1", "1 b 0", "2 b 0", "4 b 1", "1 w 0", "2 w 0") + "\n" +
+		rec(4, "D", "", "3 b 0", "2 b 0", "1 b 0", "3 w 0", "2 w 0", "1 w -") + "\n"
+	// Five players, a rest round written as a pairing-allocated bye.
+	odd := rec(1, "A", "", "0000 - U", "2 w =", "3 b 1", "4 w 1", "5 b 0") + "\n" +
+		rec(2, "B", "", "5 w -", "1 b =", "0000 - U", "3 w =", "4 b =") + "\n" +
+		rec(3, "C", "", "4 w =", "5 b 1", "1 w 0", "2 b =", "0000 - U") + "\n" +
+		rec(4, "D", "", "3 b =", "0000 - U", "5 w -", "1 b 0", "2 w =") + "\n" +
+		rec(5, "E", "", "2 b +", "3 w 0", "4 b +", "0000 - U", "1 w 1") + "\n"
+	// Four players, three rounds, 1–2 met twice and 3–4 never: a Swiss.
+	swiss := rec(1, "A", "", "2 w 1", "2 b 1") + "\n" + rec(2, "B", "", "1 b 0", "1 w 0") + "\n" +
+		rec(3, "C", "", "0000 - H") + "\n" + rec(4, "D", "", "0000 - H") + "\n"
+	// A double round robin missing its last game is not "equally often".
+	unequal := strings.Replace(strings.Replace(double, "     4 b +", "", 1), "     1 w -", "", 1)
+	tests := []struct {
+		name, header, body, want string
+	}{
+		{"single, odd, blank rest rounds", "", single, "round-robin"},
+		{"double with a forfeit", "", double, "round-robin"},
+		{"odd with U rest rounds", "", odd, "round-robin"},
+		{"free-text 092", "092 Tournament\n", odd, "round-robin"},
+		{"free-text 092, Swiss pairings", "092 Tournament\n", swiss, "swiss"},
+		{"not every pair equally often", "", unequal, "swiss"},
+		{"092 names Swiss", "092 Individual: Swiss-System\n", single, "swiss"},
+		{"192 names Swiss", "192 FIDE_DUTCH_2026\n", double, "swiss"},
+		{"092 names round robin", "092 Rundenturnier\n", swiss, "round-robin"},
+		{"192 names round robin", "192 FIDE_DOUBLEROUNDROBIN\n", swiss, "round-robin"},
+		{"192 wins over 092", "092 Swiss\n192 FIDE_ROUNDROBIN\n", swiss, "round-robin"},
+		{"192 names neither, 092 decides", "192 CUSTOM\n092 Berger\n", swiss, "round-robin"},
+		{"one player", "", rec(1, "A", "", "0000 - U") + "\n", "swiss"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tour, err := ReadTournament(strings.NewReader("012 rr\n"+tt.header+tt.body), "rr.trf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tour.System != tt.want {
+				t.Errorf("system %q, want %q", tour.System, tt.want)
+			}
+		})
+	}
+}
+
+// TestReference reads the tournaments made by FIDE's tie-break reference program
+// (TRF-2026 records, YY/MM/DD dates, 092 "Tournament") as they are: t_0111–t_0118
+// are round robins (single, double, odd fields with a rest round), the rest Swiss.
+func TestReference(t *testing.T) {
+	files, err := filepath.Glob("testdata/reference/*.trf")
+	if err != nil || len(files) != 20 {
+		t.Fatalf("%d files: %v", len(files), err)
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Read(bytes.NewReader(src), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tour, err := f.Tournament()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "swiss"
+		if n := filepath.Base(name); n >= "t_0111" && n < "t_0119" {
+			want = "round-robin"
+		}
+		if tour.System != want || f.Start.Format("2006-01-02") != "2026-12-01" || f.Rounds == 0 || tour.Rounds != f.Rounds || len(f.Warnings) != 0 {
+			t.Errorf("%s: system %s start %v rounds %d/%d warnings %v", name, tour.System, f.Start, f.Rounds, tour.Rounds, f.Warnings)
+		}
+		// A CR-only copy reads the same.
+		cr, err := Read(bytes.NewReader(toCR(src)), name)
+		if err != nil || !reflect.DeepEqual(cr, f) {
+			t.Errorf("%s: CR-only copy reads differently (%v)", name, err)
+		}
+	}
+}
+
+// toCR converts LF and CRLF line endings to CR alone.
+func toCR(b []byte) []byte {
+	return bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
+}
+
+func TestLineEndings(t *testing.T) {
+	lines := []string{"012 t", rec(1, "A", "2000", "2 w 1"), "", rec(2, "B", "", "1 b 0"), "XXR 1"}
+	want, err := Read(strings.NewReader(strings.Join(lines, "\n")), "e.trf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tour.System != "round-robin" || tour.Rounds != 3 {
-		t.Errorf("system %q rounds %d", tour.System, tour.Rounds)
+	for _, eol := range []string{"\r\n", "\r", "\n"} {
+		for _, final := range []string{"", eol} {
+			src := strings.Join(lines, eol) + final
+			// One byte at a time, so a CR ends the buffer before its LF arrives.
+			got, err := Read(iotest.OneByteReader(strings.NewReader(src)), "e.trf")
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%q ending, final %q: %v\n%+v\nwant %+v", eol, final, err, got, want)
+			}
+		}
 	}
-	src2 := "092 Individual: Swiss-System\n" + src
-	if tour, _ := ReadTournament(strings.NewReader(src2), "x"); tour.System != "swiss" {
-		t.Errorf("092 Swiss: %q", tour.System)
+	// Line numbers count CR-only lines.
+	_, err = Read(strings.NewReader("012 t\r\r001    x"), "e.trf")
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 3 {
+		t.Errorf("CR-only line number: %v", err)
+	}
+}
+
+func TestPointSystems(t *testing.T) {
+	body := rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0") + "\n"
+	ok := []string{
+		"162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0    X 0.5",
+		"162  W 1.0",
+		"162  X 0.0", // unknown results: none in a TRF round
+		"XXS WW=1 BW=1 WD=0.5 BD=0.5 WL=0 BL=0 ZPB=0 HPB=0.5 FPB=1 PAB=1 FW=1 FL=0 W=1 D=0.5",
+		"xxs W=1.0 D=0,5",
+		"162",
+	}
+	for _, h := range ok {
+		if _, err := ReadTournament(strings.NewReader(h+"\n"+body), "p.trf"); err != nil {
+			t.Errorf("%q: %v", h, err)
+		}
+	}
+	bad := []struct {
+		header   string
+		col      int
+		sentinel error
+	}{
+		{"162  W 3.0    D 1.0    L 0.0", 8, ErrPoints},
+		{"162  W 1.0    D 0.5    L 0.0    A 0.0    P 0.5", 44, ErrPoints},
+		{"XXS W=1 D=0.5 PAB=0.5", 19, ErrPoints},
+		{"XXS WW=1 Q=2", 10, ErrField},
+		{"162  W 1.0  D half", 13, ErrField},
+	}
+	for _, tt := range bad {
+		_, err := ReadTournament(strings.NewReader(tt.header+"\n"+body), "p.trf")
+		var se *SyntaxError
+		if !errors.As(err, &se) || !errors.Is(err, tt.sentinel) || se.Line != 1 || se.Column != tt.col {
+			t.Errorf("%q: got %v, want 1:%d %v", tt.header, err, tt.col, tt.sentinel)
+		}
+	}
+}
+
+func TestRoundsRecords(t *testing.T) {
+	body := rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0") + "\n"
+	for _, h := range []string{"142 5", "XXR 5", "142   5  "} {
+		tour, err := ReadTournament(strings.NewReader(h+"\n"+body), "r.trf")
+		if err != nil || tour.Rounds != 5 {
+			t.Errorf("%q: %v", h, err)
+		}
+	}
+	_, err := ReadTournament(strings.NewReader("142 five\n"+body), "r.trf")
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 1 || se.Column != 5 || !errors.Is(err, ErrField) {
+		t.Errorf("bad 142: %v", err)
+	}
+	// Records that change no number are ignored, whatever they hold.
+	src := "152 B\n202 EDET/P,BH/C1\n132 whenever\n250 nonsense\n260 1 2 3\n801 x\nZZZ ?\n062 many\n" + body
+	if _, err := ReadTournament(strings.NewReader(src), "r.trf"); err != nil {
+		t.Errorf("irrelevant records: %v", err)
+	}
+}
+
+func TestRoundByes(t *testing.T) {
+	// Three rounds played; player 3's records leave rounds 2 and 3 empty.
+	body := rec(1, "A", "", "2 w 1", "2 b =", "0000 - U") + "\n" +
+		rec(2, "B", "", "1 b 0", "1 w =", "0000 - Z") + "\n" +
+		rec(3, "C", "", "0000 - H") + "\n"
+	// A bye fills a round the 001 record leaves empty or marks Z (as a blank reads).
+	f, err := Read(strings.NewReader("240 H   2    3\n240 F   3    3\n240 Z   3    2\n240 H   1    3\n240 F   7    1    2\n"+body), "b.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := f.Players[2].Rounds; len(r) != 3 || r[0].Result != 'H' || r[1].Result != 'H' || r[2].Result != 'F' || r[2].Opp != 0 {
+		t.Errorf("player 3: %+v", r)
+	}
+	if r := f.Players[1].Rounds; len(r) != 3 || r[2].Result != 'Z' {
+		t.Errorf("player 2 (round 7 is not played yet): %+v", r)
+	}
+	bad := []struct {
+		rec      string
+		col      int
+		sentinel error
+	}{
+		{"240 H   1    1", 11, ErrPairing}, // player 1 played round 1
+		{"240 F   1    3", 11, ErrPairing}, // player 3 has H, not F, in round 1
+		{"240 H   2    3    9", 16, ErrUnknownOpponent},
+		{"240 Q   2    3", 5, ErrField},
+		{"240 H   x    3", 7, ErrField},
+	}
+	for _, tt := range bad {
+		_, err := Read(strings.NewReader(body+tt.rec+"\n"), "b.trf")
+		var se *SyntaxError
+		if !errors.As(err, &se) || !errors.Is(err, tt.sentinel) || se.Line != 4 || se.Column != tt.col {
+			t.Errorf("%q: got %v, want 4:%d %v", tt.rec, err, tt.col, tt.sentinel)
+		}
+	}
+}
+
+func TestAbnormalPoints(t *testing.T) {
+	// Round 1: 1 beat 2; round 2: 3 beat 1 unrated (W/L); round 2: 2 absent.
+	body := rec(1, "A", "", "2 w 1", "3 b L") + "\n" + rec(2, "B", "", "1 b 0") + "\n" + rec(3, "C", "", "", "1 w W") + "\n"
+	// Both lost round 1 (double loss), 3's round-2 win is scored a loss too, 2 got a
+	// full-point bye in round 2, and a zero bonus changes nothing.
+	src := body + "299 L        0.0    1    1\n299 L        0.0    2    3\n299 F        1.0    2    2\n299          0.0    1    1    2\n"
+	f, err := Read(strings.NewReader(src), "a.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Players
+	if p[0].Rounds[0].Result != '0' || p[1].Rounds[0].Result != '0' || p[2].Rounds[1].Result != 'L' || p[1].Rounds[1].Result != 'F' {
+		t.Errorf("rounds %+v %+v %+v", p[0].Rounds, p[1].Rounds, p[2].Rounds)
+	}
+	if _, err := f.Tournament(); err != nil {
+		t.Errorf("double loss: %v", err)
+	}
+	bad := []struct {
+		rec      string
+		col      int
+		sentinel error
+	}{
+		{"299         -0.5    1    1", 24, ErrPoints}, // a penalty outside the results
+		{"299 W        0.5    1    1", 24, ErrPoints}, // a win worth ½
+		{"299 H        0.5    1    1", 24, ErrPoints}, // a bye in a round with an opponent
+		{"299 W        1.0         1", 24, ErrPoints}, // a result for every round
+		{"299 W        1.0    1    7", 24, ErrUnknownOpponent},
+		{"299 Q        1.0    1    1", 5, ErrField},
+		{"299 W        one    1    1", 14, ErrField},
+	}
+	for _, tt := range bad {
+		_, err := Read(strings.NewReader(body+tt.rec+"\n"), "a.trf")
+		var se *SyntaxError
+		if !errors.As(err, &se) || !errors.Is(err, tt.sentinel) || se.Line != 4 || se.Column != tt.col {
+			t.Errorf("%q: got %v, want 4:%d %v", tt.rec, err, tt.col, tt.sentinel)
+		}
 	}
 }
 
@@ -140,7 +371,6 @@ func TestErrors(t *testing.T) {
 		{"disagree", rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "3 b 0") + "\n" + rec(3, "C", "", "2 w 1"), 1, 92, ErrPairing},
 		{"played vs forfeit", rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "1 b -"), 1, 92, ErrPairing},
 		{"duplicate", rec(1, "A", "") + "\n" + rec(1, "B", ""), 2, 5, ErrDuplicatePlayer},
-		{"date", "042 yesterday\n" + rec(1, "A", ""), 1, 5, ErrField},
 		{"no players", "012 empty\n", 1, 0, ErrNoPlayers},
 	}
 	for _, tt := range tests {
@@ -154,11 +384,72 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+func TestDateForms(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"2024/12/01", "2024-12-01"},
+		{"2024-12-01", "2024-12-01"},
+		{"2024.12.01", "2024-12-01"},
+		{"2024/8/1", "2024-08-01"},
+		{"26/11/30", "2026-11-30"}, // YY/MM/DD, as record 132 writes round dates
+		{"99/05/12", "1999-05-12"},
+		{"28. 07. 2005", "2005-07-28"},
+		{"01.08.2024", "2024-08-01"},
+		{"1.8.2024", "2024-08-01"},
+		{"01-08-2024", "2024-08-01"},
+		{"01/08/2024", "2024-08-01"}, // day first
+		{"08/31/2024", "2024-08-31"}, // month first: day first is impossible
+		{"Jun 26, 2020", "2020-06-26"},
+		{"June 26, 2020", "2020-06-26"},
+		{"26 Jun 2020", "2020-06-26"},
+		{"26. June 2020", "2020-06-26"},
+	}
+	for _, tt := range tests {
+		for _, rec := range []string{"042", "052"} {
+			f, err := Read(strings.NewReader(rec+" "+tt.text+"\n"+rec1), "d.trf")
+			if err != nil {
+				t.Fatalf("%s %q: %v", rec, tt.text, err)
+			}
+			got := f.Start
+			if rec == "052" {
+				got = f.End
+			}
+			if got.Format("2006-01-02") != tt.want || len(f.Warnings) != 0 {
+				t.Errorf("%s %q: got %s, warnings %v; want %s", rec, tt.text, got.Format("2006-01-02"), f.Warnings, tt.want)
+			}
+		}
+	}
+}
+
+// rec1 is a one-player body for header tests.
+var rec1 = rec(1, "A", "2000") + "\n"
+
+func TestDateWarnings(t *testing.T) {
+	for _, text := range []string{"yesterday", "2024/13/01", "30/02/2024", "26.11.30", "2024/12/01 - 2024/12/08", "Smarch 3, 2020", "31/31/2024", "2024/12-01", "0024/12/01", "2024-02-30"} {
+		src := "012 x\n042 " + text + "\n052 " + text + "\n" + rec1
+		f, err := Read(strings.NewReader(src), "w.trf")
+		if err != nil {
+			t.Fatalf("%q: a date is never an error: %v", text, err)
+		}
+		if !f.Start.IsZero() || !f.End.IsZero() || len(f.Warnings) != 2 {
+			t.Fatalf("%q: start %v end %v warnings %v", text, f.Start, f.End, f.Warnings)
+		}
+		w := f.Warnings[0]
+		if !errors.Is(w, ErrStartDate) || !errors.Is(f.Warnings[1], ErrEndDate) || w.Line != 2 || w.Column != 5 || !strings.HasPrefix(w.Error(), "w.trf:2:5: ") {
+			t.Errorf("%q: %v, %v", text, w, f.Warnings[1])
+		}
+	}
+}
+
 // FuzzRead: no input makes the reader (or the standings on what it accepts) panic.
 func FuzzRead(f *testing.F) {
 	f.Add("012 x\n" + rec(1, "A", "2000", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0"))
 	f.Add(rec(1, "A", "", "0000 - U", "2 b +") + "\n" + rec(2, "B", "", "", "1 w -"))
 	f.Add("XXR 3\n042 2025/01/01\n001    1")
+	for _, d := range []string{"26/11/30", "2024-12-01", "2024.12.01", "28. 07. 2005", "01.08.2024", "Jun 26, 2020", "08/31/2024", "2024/13/45"} {
+		f.Add("042 " + d + "\n052 " + d + "\n" + rec(1, "A", "2000", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0"))
+	}
+	f.Add("142 3\r162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0    X 0.5\r192 FIDE_ROUNDROBIN\r" + rec(1, "A", "", "2 w 1", "0000 - U") + "\r" + rec(2, "B", "", "1 b 0") + "\r240 H   2    2\r299 L        0.0    1    1\r")
+	f.Add("XXS WW=1 BW=1 W=1 D=0.5 PAB=1\r\n092 Tournament\r\n" + rec(1, "A", "", "2 w 1", "2 b 0") + "\r\n" + rec(2, "B", "", "1 b 0", "1 w 1") + "\r\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		tour, err := ReadTournament(strings.NewReader(src), "fuzz")
 		if err != nil {

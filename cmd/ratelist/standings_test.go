@@ -97,7 +97,7 @@ func TestCalibrateUsage(t *testing.T) {
 func TestCalibrateDemo(t *testing.T) {
 	var out, errb bytes.Buffer
 	if rc := cmdCalibrate(context.Background(), []string{"turcas", "--archive", "../../testdata/demo", "--format", "csv"}, &out, &errb); rc != 0 {
-		t.Skipf("demo archive not usable here (exit %d: %s)", rc, errb.String())
+		t.Fatalf("exit %d: %s", rc, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || lines[0] != "A,B,C,D" || !strings.HasPrefix(lines[1], "1,") {

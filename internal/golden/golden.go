@@ -1,8 +1,9 @@
 // Package golden compares test output with golden files under a test's
-// testdata/golden/ folder; `go test -update` rewrites them instead (make golden
-// runs every golden test that way). Golden files are text: a test turns a
-// binary output into text first (a Parquet file with ParquetText), so that a
-// golden holds whatever bytes an encoder chooses for the same data.
+// testdata/golden/ folder; `go test -update` rewrites them instead. A test
+// that uses it is named TestGolden… (make golden runs those with -update).
+// Golden files are text: a test turns a binary output into text first (a
+// Parquet file with ParquetText), so that a golden holds whatever bytes an
+// encoder chooses for the same data.
 package golden
 
 import (

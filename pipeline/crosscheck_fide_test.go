@@ -1,10 +1,7 @@
 package pipeline_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -92,15 +89,7 @@ func TestCrossCheckFide(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := filepath.Join(t.TempDir(), "out")
-			sum, err := pipeline.Run(ctx, pipeline.Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 2})
-			if errors.Is(err, pipeline.ErrRejected) {
-				rej, _ := os.ReadFile(filepath.Join(out, "rejects.csv"))
-				t.Fatalf("product rejected %d rows of a generated archive:\n%s", sum.RowsRejected, firstLines(rej, 10))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			out, _ := rateAll(t, dir, rules)
 			want, st, err := reffide.ListsStats(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -166,21 +155,8 @@ func compareLists(t *testing.T, out string, want map[string][]byte) {
 // junior boundary (18 in the archive's first or second year) and unknown.
 func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 	t.Helper()
-	path := filepath.Join(dir, "players.csv")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
 	rng := rand.New(rand.NewPCG(seed, 0xf1de))
-	for _, r := range recs[1:] {
+	rewriteCSV(t, filepath.Join(dir, "players.csv"), func(_ int, col map[string]int, r []string) {
 		switch u := rng.Float64(); {
 		case u < 0.3:
 			r[col["birth_year"]] = strconv.Itoa(1960 + rng.IntN(40))
@@ -192,7 +168,7 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 		cat, _ := strconv.Atoi(r[col["category"]]) // 0: the generator's weakest players
 		if rng.Float64() >= share || (cat == 0 && rng.Float64() < 0.7) {
 			r[col["fide_rating"]] = ""
-			continue
+			return
 		}
 		var elo int
 		switch u := rng.Float64(); {
@@ -210,13 +186,7 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 			elo = 2650 + rng.IntN(51)
 		}
 		r[col["fide_rating"]] = strconv.Itoa(elo)
-	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(recs)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // TestCrossCheckFideEdges compares the product with the reference on the
@@ -259,15 +229,7 @@ func crossCheckFideEdge(t *testing.T, variant string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "out")
-	sum, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 2})
-	if errors.Is(err, pipeline.ErrRejected) {
-		rej, _ := os.ReadFile(filepath.Join(out, "rejects.csv"))
-		t.Fatalf("product rejected %d rows:\n%s", sum.RowsRejected, firstLines(rej, 10))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := rateAll(t, dir, rules)
 	want, err := reffide.Lists(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,24 +11,14 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/golden"
 )
 
-// readTree returns every file under dir by slash path.
+// readTree returns every file under dir by slash path, without the lock file.
 func readTree(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == ".ratelist.lock" {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := golden.ReadTree(t, dir)
+	delete(files, ".ratelist.lock")
 	return files
 }
 

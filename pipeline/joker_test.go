@@ -95,15 +95,6 @@ var jokerWantLists = map[string]string{
 `,
 }
 
-func jokerWrite(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func jokerRun(t *testing.T, dir string, rules *Rules) (string, *Summary) {
 	t.Helper()
 	out := t.TempDir()
@@ -135,7 +126,7 @@ func jokerListFiles(t *testing.T, out string) []string {
 // tournaments) gives the hand-computed Joker lists and audit trail.
 func TestJokerHandComputed(t *testing.T) {
 	dir := t.TempDir()
-	jokerWrite(t, dir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
+	writeFiles(t, dir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
 	out, sum := jokerRun(t, dir, nil)
 
 	want := []string{"2025-01.csv", "2025-01.parquet", "2025-02.csv", "2025-02.parquet"}
@@ -218,7 +209,7 @@ func TestJokerHandComputed(t *testing.T) {
 // TestJokerParquetInput: the same archive in Parquet gives the same outputs.
 func TestJokerParquetInput(t *testing.T) {
 	csvDir, pqDir := t.TempDir(), t.TempDir()
-	jokerWrite(t, csvDir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
+	writeFiles(t, csvDir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
 	var players []archive.PlayerRow
 	recs, _ := csv.NewReader(strings.NewReader(jokerPlayers)).ReadAll()
 	for _, r := range recs[1:] {
@@ -248,35 +239,7 @@ func TestJokerParquetInput(t *testing.T) {
 	}
 	a, _ := jokerRun(t, csvDir, nil)
 	b, _ := jokerRun(t, pqDir, nil)
-	ta, tb := jokerTree(t, a), jokerTree(t, b)
-	if len(ta) != len(tb) {
-		t.Fatalf("csv gives %d files, parquet %d", len(ta), len(tb))
-	}
-	for name, da := range ta {
-		if name == "rejects.csv" {
-			continue
-		}
-		if !bytes.Equal(da, tb[name]) {
-			t.Errorf("%s differs between the CSV and the Parquet archive", name)
-		}
-	}
-}
-
-func jokerTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	m := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		m[filepath.ToSlash(rel)], err = os.ReadFile(p)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	sameTrees(t, "csv vs parquet", readTree(t, a), readTree(t, b), func(n string) bool { return n == "rejects.csv" })
 }
 
 // TestJokerRejects plants every kind of bad game; each row of a bad game lands
@@ -337,7 +300,7 @@ func TestJokerRejects(t *testing.T) {
 		want = append(want, p.reason...)
 	}
 	dir := t.TempDir()
-	jokerWrite(t, dir, map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"players.csv": jokerPlayers,
 		"tournaments.csv": "tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks\n" +
 			"50,Joker Cup,2025-03-01,2025-03-05,swiss,5,joker,true,\n51,Chess Open,2025-03-01,2025-03-05,swiss,5,chess,true,\n",
@@ -345,16 +308,9 @@ func TestJokerRejects(t *testing.T) {
 	})
 	out, sum := jokerRun(t, dir, nil)
 
-	rej, err := os.ReadFile(filepath.Join(out, "rejects.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(rej)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rejects := readRejects(t, out)
 	got := map[int]string{}
-	for _, r := range recs[1:] {
+	for _, r := range rejects {
 		if r[0] != "tables.csv" {
 			t.Errorf("reject from %s: %v", r[0], r)
 			continue
@@ -385,7 +341,7 @@ func TestJokerRejects(t *testing.T) {
 	// Rejects come in source order: row-level ones as read, then the rows
 	// of bad games.
 	last := map[bool]int{}
-	for _, r := range recs[1:] {
+	for _, r := range rejects {
 		row, group := atoi(r[1]), strings.HasPrefix(r[2], "joker")
 		if row <= last[group] {
 			t.Errorf("rejects out of order at row %d", row)
@@ -423,7 +379,7 @@ func TestJokerRejects(t *testing.T) {
 // get the 1st-place value) and 1,1,2,3 is rejected as not a ranking.
 func TestJokerTiesAllowed(t *testing.T) {
 	dir := t.TempDir()
-	jokerWrite(t, dir, map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"players.csv": jokerPlayers,
 		"tables.csv": `game_id,tournament_id,played_at,player_id,place,score,left_table,stopped_pulka
 1,,2025-03-01,1,1,300,false,

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
@@ -28,15 +27,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 
 func readRejects(t *testing.T, out string) [][]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(out, "rejects.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSVFile(t, filepath.Join(out, "rejects.csv"))
 	if strings.Join(recs[0], ",") != "file,row,reason,values" {
 		t.Fatalf("rejects header %v", recs[0])
 	}

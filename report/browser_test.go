@@ -14,19 +14,20 @@ import (
 	"time"
 )
 
-// chromium returns the path of headless Chromium (Debian package chromium),
-// or skips the test when RATELIST_NO_BROWSER=1 and fails when it is missing.
+// chromium returns the path of headless Chromium (Debian package chromium).
+// Without it the test is skipped, or fails when RATELIST_BROWSER=1 (CI
+// installs Chromium and sets it, so that the test cannot silently not run).
 func chromium(t *testing.T) string {
 	t.Helper()
-	if os.Getenv("RATELIST_NO_BROWSER") == "1" {
-		t.Skip("RATELIST_NO_BROWSER=1: browser test skipped")
-	}
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	t.Fatal("headless Chromium not found: install it (apt-get install -y chromium) or set RATELIST_NO_BROWSER=1 to skip the browser test")
+	if os.Getenv("RATELIST_BROWSER") == "1" {
+		t.Fatal("RATELIST_BROWSER=1 but headless Chromium is not installed (apt-get install -y chromium)")
+	}
+	t.Skip("headless Chromium not installed: browser test skipped (RATELIST_BROWSER=1 makes it required)")
 	return ""
 }
 

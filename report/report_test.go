@@ -7,17 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/internal/golden"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -74,26 +73,6 @@ func buildDemo(t *testing.T, workers int) string {
 		t.Fatalf("Build wrote %+v", st)
 	}
 	return site
-}
-
-func siteFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(files)
-	return files
 }
 
 // TestDemoSite checks the structure of the demo archive's site: a page for
@@ -160,7 +139,7 @@ func TestDemoSite(t *testing.T) {
 		wantJoker[fmt.Sprintf("players/%d.html", c.PlayerID)]++
 	}
 
-	files := siteFiles(t, site)
+	files := golden.ListFiles(t, site)
 	have := map[string]bool{}
 	for _, f := range files {
 		have[f] = true
@@ -300,7 +279,7 @@ func checkXML(s string) error {
 // compares every file byte for byte.
 func TestDeterministic(t *testing.T) {
 	a, b := buildDemo(t, 1), buildDemo(t, 8)
-	fa, fb := siteFiles(t, a), siteFiles(t, b)
+	fa, fb := golden.ListFiles(t, a), golden.ListFiles(t, b)
 	if strings.Join(fa, "\n") != strings.Join(fb, "\n") {
 		t.Fatalf("file lists differ: %d vs %d files", len(fa), len(fb))
 	}

@@ -18,7 +18,6 @@ package refelo
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/csv"
 	"fmt"
 	"os"
@@ -27,13 +26,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelist/ratelist/rating/tables"
 )
-
-//go:embed dp.tsv
-var dpTSV string
-
-//go:embed pd.tsv
-var pdTSV string
 
 // pdRow is one row of Table 2, values in hundredths.
 type pdRow struct {
@@ -46,27 +41,15 @@ var (
 	pdRows  []pdRow
 )
 
+// init reads FIDE's tables from their one copy (rating/tables).
 func init() {
-	for i, line := range strings.Split(strings.TrimSpace(dpTSV), "\n") {
-		if i == 0 {
-			continue
+	for p := 0; p <= 100; p++ {
+		if dp, ok := tables.DP(p); ok {
+			dpTable[p] = dp
 		}
-		f := strings.Split(line, "\t")
-		if f[1] == "?" {
-			continue
-		}
-		dpTable[hundredths(f[0])] = atoi(f[1])
 	}
-	for i, line := range strings.Split(strings.TrimSpace(pdTSV), "\n") {
-		if i == 0 {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		r := pdRow{lo: atoi(f[0]), hi: -1, high: hundredths(f[2]), low: hundredths(f[3])}
-		if f[1] != "" {
-			r.hi = atoi(f[1])
-		}
-		pdRows = append(pdRows, r)
+	for _, r := range tables.PDRows() {
+		pdRows = append(pdRows, pdRow{lo: r.Min, hi: r.Max, high: r.High, low: r.Low})
 	}
 }
 
@@ -76,14 +59,6 @@ func atoi(s string) int {
 		panic(err)
 	}
 	return n
-}
-
-// hundredths parses "0.36" or "1.0" exactly into 36 or 100.
-func hundredths(s string) int {
-	s = strings.TrimSpace(s)
-	whole, frac, _ := strings.Cut(s, ".")
-	frac = (frac + "00")[:2]
-	return atoi(whole)*100 + atoi(frac)
 }
 
 // PD is Table 2: the expected score, in hundredths, of a player whose rating

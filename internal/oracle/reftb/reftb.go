@@ -42,6 +42,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ratelist/ratelist/rating/tables"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -350,14 +351,15 @@ func (r *ref) aro(p int) (int, bool) {
 	return int(roundHalfUp(int64(sum), int64(len(rs)))), true
 }
 
-// dpTable is FIDE B.02 table 8.1.1 (p ≥ 0.50 in hundredths → dp).
-var dpTable = map[int]int{
-	100: 800, 99: 677, 98: 589, 97: 538, 96: 501, 95: 470, 94: 444, 93: 422, 92: 401, 91: 383,
-	90: 366, 89: 351, 88: 336, 87: 322, 86: 309, 85: 296, 84: 284, 83: 273, 82: 262, 81: 251,
-	80: 240, 79: 230, 78: 220, 77: 211, 76: 202, 75: 193, 74: 184, 73: 175, 72: 166, 71: 158,
-	70: 149, 69: 141, 68: 133, 67: 125, 66: 117, 65: 110, 64: 102, 63: 95, 62: 87, 61: 80,
-	60: 72, 59: 65, 58: 57, 57: 50, 56: 43, 55: 36, 54: 29, 53: 21, 52: 14, 51: 7, 50: 0,
-}
+// dpTable is FIDE B.02 table 8.1.1 (p ≥ 0.50 in hundredths → dp), read from
+// the tables' one copy (rating/tables); dp(1.00) = 800.
+var dpTable = func() map[int]int {
+	m := map[int]int{100: 800}
+	for p := 50; p < 100; p++ {
+		m[p], _ = tables.DP(p)
+	}
+	return m
+}()
 
 // DP returns dp for p in hundredths (0..100).
 func DP(hundredths int) int {

@@ -17,6 +17,9 @@ var (
 	// ErrArchive is an archive the importer cannot merge into (a CSV table, a
 	// players/ folder, an unreadable table).
 	ErrArchive = errors.New("cannot merge into the archive")
+	// ErrPoints is a TRF whose point system or point adjustments the archive
+	// cannot keep.
+	ErrPoints = errors.New("point system not kept by the archive")
 	// ErrUsage is a bad source name or option.
 	ErrUsage = errors.New("usage")
 )

@@ -298,3 +298,25 @@ func TestCSVSources(t *testing.T) {
 		}
 	}
 }
+
+// TestTRFPointSystemSkipped: the archive keeps result codes, not points, so a TRF
+// scored 3-1-0 is skipped with ErrPoints instead of being stored as 1-½-0.
+func TestTRFPointSystemSkipped(t *testing.T) {
+	data, err := os.ReadFile("testdata/spring.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "football.trf")
+	if err := os.WriteFile(name, append(data, "XXS WW=3 BW=3 WD=1 BD=1\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(filepath.Join(t.TempDir(), "archive"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ImportTRF(context.Background(), a, []string{name}, Options{})
+	checkStats(t, st, err)
+	if st.Imported != 0 || len(st.Problems) != 1 || !errors.Is(st.Problems[0], ErrPoints) {
+		t.Errorf("imported %d, problems %v; want the file skipped with ErrPoints", st.Imported, st.Problems)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
 )
 
@@ -54,6 +55,9 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	t, err := f.Tournament()
 	if err != nil {
 		return err
+	}
+	if (t.Points != nil && *t.Points != tiebreak.StandardPoints()) || len(t.Adjustments) > 0 {
+		return fmt.Errorf("points other than 1-½-0 (records 162/XXS/299): the archive keeps only result codes, so the standings would change: %w", ErrPoints)
 	}
 	if t.Start.IsZero() {
 		return fmt.Errorf("no start date (record 042): %w", ErrMalformed)

@@ -24,7 +24,7 @@ type Row struct {
 	Rank   int // equal for players tied on points and every tiebreak
 	Index  int // index into Tournament.Players
 	Player Player
-	Points float64 // wins + ½ draws (chess points; Scrabble wins)
+	Points float64 // by the point system: wins + ½ draws by default (chess points; Scrabble wins)
 	Values []Value // one per requested code, in order
 }
 
@@ -383,7 +383,7 @@ func (e *Engine) value(c Code, i int) (Value, error) {
 	case "PS":
 		return scaled(progressive(slots, c.Cut), 2), nil
 	case "WIN", "WON", "BPG", "BWG", "REP":
-		win, won, bpg, bwg, rep := counts(slots, otb)
+		win, won, bpg, bwg, rep := counts(slots, otb, e.m.win)
 		switch c.Base {
 		case "WIN":
 			return intValue(win), nil

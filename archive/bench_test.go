@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/archive"
-	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/internal/generate"
 )
 
 var (
@@ -21,7 +21,7 @@ func benchArchive(b *testing.B) string {
 	benchOnce.Do(func() {
 		benchDir, benchErr = os.MkdirTemp("", "ratelist-bench-")
 		if benchErr == nil {
-			benchErr = pipeline.Generate(context.Background(), pipeline.GenerateOptions{Players: 20000, Games: 200000, Months: 12, Seed: 1, Dir: benchDir})
+			benchErr = generate.Archive(context.Background(), generate.Options{Players: 20000, Games: 200000, Months: 12, Seed: 1, Dir: benchDir})
 		}
 	})
 	if benchErr != nil {

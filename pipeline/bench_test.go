@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -29,7 +30,7 @@ func benchArchive(b *testing.B) string {
 	benchOnce.Do(func() {
 		benchDir, benchErr = os.MkdirTemp("", "ratelist-bench-")
 		if benchErr == nil {
-			benchErr = Generate(context.Background(), GenerateOptions{Players: 20000, Games: benchGames, Months: 12, Seed: 1, Dir: benchDir})
+			benchErr = generate.Archive(context.Background(), generate.Options{Players: 20000, Games: benchGames, Months: 12, Seed: 1, Dir: benchDir})
 		}
 	})
 	if benchErr != nil {

@@ -1,9 +1,7 @@
 package pipeline_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -16,12 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ratelist/ratelist/internal/reffide"
+	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/oracle/reffide"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
 // TestCrossCheckFide rates synthetic archives with the product (--rules fide)
-// and with the independent reference implementation (internal/reffide, written
+// and with the independent reference implementation (internal/oracle/reffide, written
 // from fide-rules.md and docs/fide.md without the product's rater) and compares
 // every monthly list byte for byte.
 //
@@ -69,7 +68,7 @@ func TestCrossCheckFide(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			dir := t.TempDir()
-			err := pipeline.Generate(ctx, pipeline.GenerateOptions{
+			err := generate.Archive(ctx, generate.Options{
 				Players: c.players, Games: c.games, Months: c.months, Seed: c.seed,
 				Start: c.start, Dir: dir, CSV: true, Unrated: 0.1,
 			})
@@ -90,15 +89,7 @@ func TestCrossCheckFide(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := filepath.Join(t.TempDir(), "out")
-			sum, err := pipeline.Run(ctx, pipeline.Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 2})
-			if err == nil && sum.RowsRejected > 0 {
-				rej, _ := os.ReadFile(filepath.Join(out, "rejects.csv"))
-				t.Fatalf("product rejected %d rows of a generated archive:\n%s", sum.RowsRejected, firstLines(rej, 10))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			out, _ := rateAll(t, dir, rules)
 			want, st, err := reffide.ListsStats(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -164,21 +155,8 @@ func compareLists(t *testing.T, out string, want map[string][]byte) {
 // junior boundary (18 in the archive's first or second year) and unknown.
 func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 	t.Helper()
-	path := filepath.Join(dir, "players.csv")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
 	rng := rand.New(rand.NewPCG(seed, 0xf1de))
-	for _, r := range recs[1:] {
+	rewriteCSV(t, filepath.Join(dir, "players.csv"), func(_ int, col map[string]int, r []string) {
 		switch u := rng.Float64(); {
 		case u < 0.3:
 			r[col["birth_year"]] = strconv.Itoa(1960 + rng.IntN(40))
@@ -190,7 +168,7 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 		cat, _ := strconv.Atoi(r[col["category"]]) // 0: the generator's weakest players
 		if rng.Float64() >= share || (cat == 0 && rng.Float64() < 0.7) {
 			r[col["fide_rating"]] = ""
-			continue
+			return
 		}
 		var elo int
 		switch u := rng.Float64(); {
@@ -208,18 +186,12 @@ func rerate(t *testing.T, dir string, seed uint64, year int, share float64) {
 			elo = 2650 + rng.IntN(51)
 		}
 		r[col["fide_rating"]] = strconv.Itoa(elo)
-	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(recs)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // TestCrossCheckFideEdges compares the product with the reference on the
 // hand-made archive of reffide.WriteEdgeArchive (every number checked by hand
-// in internal/reffide/reffide_test.go): a starting rating of 1400 (rated) and
+// in internal/oracle/reffide/reffide_test.go): a starting rating of 1400 (rated) and
 // of 1399 (unrated from the start), a removal below the floor, K × n ≤ 700, K
 // 10 for good after reaching 2400, the junior year boundary, the 3-day close
 // on 26/27 February, the 2200 cap, a zero-score first tournament, a
@@ -257,15 +229,7 @@ func crossCheckFideEdge(t *testing.T, variant string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "out")
-	sum, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 2})
-	if err == nil && sum.RowsRejected > 0 {
-		rej, _ := os.ReadFile(filepath.Join(out, "rejects.csv"))
-		t.Fatalf("product rejected %d rows:\n%s", sum.RowsRejected, firstLines(rej, 10))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := rateAll(t, dir, rules)
 	want, err := reffide.Lists(dir)
 	if err != nil {
 		t.Fatal(err)

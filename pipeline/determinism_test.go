@@ -3,30 +3,21 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/golden"
 )
 
-// readTree returns every file under dir by slash path.
+// readTree returns every file under dir by slash path, without the lock file.
 func readTree(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == ".ratelist.lock" {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := golden.ReadTree(t, dir)
+	delete(files, ".ratelist.lock")
 	return files
 }
 
@@ -68,12 +59,12 @@ func runTo(t *testing.T, archive string, workers int) map[string][]byte {
 // and the same lists and standings from the CSV and the Parquet form of one archive.
 func TestDeterminism(t *testing.T) {
 	pq, cs := t.TempDir(), t.TempDir()
-	opt := GenerateOptions{Players: 300, Games: 20000, Months: 8, Seed: 42, Dir: pq, Scrabble: 0.05, Unrated: 0.1}
-	if err := Generate(context.Background(), opt); err != nil {
+	opt := generate.Options{Players: 300, Games: 20000, Months: 8, Seed: 42, Dir: pq, Scrabble: 0.05, Unrated: 0.1}
+	if err := generate.Archive(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
 	opt.Dir, opt.CSV = cs, true
-	if err := Generate(context.Background(), opt); err != nil {
+	if err := generate.Archive(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
 	base := runTo(t, pq, 1)
@@ -91,7 +82,7 @@ func TestDeterminism(t *testing.T) {
 func TestGenerateDeterministic(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	for _, d := range []string{a, b} {
-		if err := Generate(context.Background(), GenerateOptions{Players: 100, Games: 5000, Months: 3, Seed: 9, Dir: d}); err != nil {
+		if err := generate.Archive(context.Background(), generate.Options{Players: 100, Games: 5000, Months: 3, Seed: 9, Dir: d}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -103,7 +94,7 @@ func TestGenerateDeterministic(t *testing.T) {
 // cards and standings: rating order comes from the tournaments, not the file.
 func TestRowOrderDoesNotMatter(t *testing.T) {
 	dir := t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 200, Games: 8000, Months: 6, Seed: 31, Dir: dir, CSV: true}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 200, Games: 8000, Months: 6, Seed: 31, Dir: dir, CSV: true}); err != nil {
 		t.Fatal(err)
 	}
 	base := runTo(t, dir, 2)

@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/generate"
 )
 
 func genArchive(t *testing.T, seed uint64, csv bool) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 150, Games: 9000, Months: 8, Seed: seed, Dir: dir, CSV: csv}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 150, Games: 9000, Months: 8, Seed: seed, Dir: dir, CSV: csv}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

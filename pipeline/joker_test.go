@@ -16,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -93,15 +94,6 @@ var jokerWantLists = map[string]string{
 `,
 }
 
-func jokerWrite(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func jokerRun(t *testing.T, dir string, rules *Rules) (string, *Summary) {
 	t.Helper()
 	out := t.TempDir()
@@ -133,7 +125,7 @@ func jokerListFiles(t *testing.T, out string) []string {
 // tournaments) gives the hand-computed Joker lists and audit trail.
 func TestJokerHandComputed(t *testing.T) {
 	dir := t.TempDir()
-	jokerWrite(t, dir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
+	writeFiles(t, dir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
 	out, sum := jokerRun(t, dir, nil)
 
 	want := []string{"2025-01.csv", "2025-01.parquet", "2025-02.csv", "2025-02.parquet"}
@@ -216,14 +208,14 @@ func TestJokerHandComputed(t *testing.T) {
 // TestJokerParquetInput: the same archive in Parquet gives the same outputs.
 func TestJokerParquetInput(t *testing.T) {
 	csvDir, pqDir := t.TempDir(), t.TempDir()
-	jokerWrite(t, csvDir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
-	var players []playerRecord
+	writeFiles(t, csvDir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
+	var players []archive.PlayerRow
 	recs, _ := csv.NewReader(strings.NewReader(jokerPlayers)).ReadAll()
 	for _, r := range recs[1:] {
 		id, _ := strconv.ParseInt(r[0], 10, 64)
-		players = append(players, playerRecord{PlayerID: id, Name: r[1]})
+		players = append(players, archive.PlayerRow{PlayerID: id, Name: r[1]})
 	}
-	var tables []tableRecord
+	var tables []archive.TableRow
 	recs, _ = csv.NewReader(strings.NewReader(jokerTables)).ReadAll()
 	for _, r := range recs[1:] {
 		at, err := archive.ParseCell(archive.Time, r[2])
@@ -231,51 +223,22 @@ func TestJokerParquetInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
-		tr := tableRecord{GameID: n(r[0]), PlayedAt: at, PlayerID: n(r[3]), Place: int32(n(r[4])),
-			Score: int32(n(r[5])), LeftTable: r[6] == "true"}
+		tr := archive.TableRow{GameID: n(r[0]), PlayedAt: at, PlayerID: n(r[3]), Place: int32(n(r[4])),
+			Score: int32(n(r[5])), LeftTable: ptr(r[6] == "true")}
 		if r[7] != "" {
 			tr.StoppedPulka = ptr(int32(n(r[7])))
 		}
 		tables = append(tables, tr)
 	}
-	o := GenerateOptions{Dir: pqDir}
-	if err := writeTable(o, "players", players); err != nil {
+	if err := parquet.WriteFile(filepath.Join(pqDir, "players.parquet"), players); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeTable(o, "tables", tables); err != nil {
+	if err := parquet.WriteFile(filepath.Join(pqDir, "tables.parquet"), tables); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := jokerRun(t, csvDir, nil)
 	b, _ := jokerRun(t, pqDir, nil)
-	ta, tb := jokerTree(t, a), jokerTree(t, b)
-	if len(ta) != len(tb) {
-		t.Fatalf("csv gives %d files, parquet %d", len(ta), len(tb))
-	}
-	for name, da := range ta {
-		if name == "rejects.csv" {
-			continue
-		}
-		if !bytes.Equal(da, tb[name]) {
-			t.Errorf("%s differs between the CSV and the Parquet archive", name)
-		}
-	}
-}
-
-func jokerTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	m := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		m[filepath.ToSlash(rel)], err = os.ReadFile(p)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	sameTrees(t, "csv vs parquet", readTree(t, a), readTree(t, b), func(n string) bool { return n == "rejects.csv" })
 }
 
 // TestJokerRejects plants every kind of bad game; each row of a bad game lands
@@ -336,7 +299,7 @@ func TestJokerRejects(t *testing.T) {
 		want = append(want, p.reason...)
 	}
 	dir := t.TempDir()
-	jokerWrite(t, dir, map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"players.csv": jokerPlayers,
 		"tournaments.csv": "tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks\n" +
 			"50,Joker Cup,2025-03-01,2025-03-05,swiss,5,joker,true,\n51,Chess Open,2025-03-01,2025-03-05,swiss,5,chess,true,\n",
@@ -344,16 +307,9 @@ func TestJokerRejects(t *testing.T) {
 	})
 	out, sum := jokerRun(t, dir, nil)
 
-	rej, err := os.ReadFile(filepath.Join(out, "rejects.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(rej)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rejects := readRejects(t, out)
 	got := map[int]string{}
-	for _, r := range recs[1:] {
+	for _, r := range rejects {
 		if r[0] != "tables.csv" {
 			t.Errorf("reject from %s: %v", r[0], r)
 			continue
@@ -384,7 +340,7 @@ func TestJokerRejects(t *testing.T) {
 	// Rejects come in source order: row-level ones as read, then the rows
 	// of bad games.
 	last := map[bool]int{}
-	for _, r := range recs[1:] {
+	for _, r := range rejects {
 		row, group := atoi(r[1]), strings.HasPrefix(r[2], "joker")
 		if row <= last[group] {
 			t.Errorf("rejects out of order at row %d", row)
@@ -422,7 +378,7 @@ func TestJokerRejects(t *testing.T) {
 // get the 1st-place value) and 1,1,2,3 is rejected as not a ranking.
 func TestJokerTiesAllowed(t *testing.T) {
 	dir := t.TempDir()
-	jokerWrite(t, dir, map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"players.csv": jokerPlayers,
 		"tables.csv": `game_id,tournament_id,played_at,player_id,place,score,left_table,stopped_pulka
 1,,2025-03-01,1,1,300,false,
@@ -636,7 +592,7 @@ func TestJokerIndependent(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("seed%d", tc.seed), func(t *testing.T) {
 			dir := t.TempDir()
-			err := Generate(context.Background(), GenerateOptions{Players: 45, Games: 200, Months: tc.months, Seed: tc.seed,
+			err := generate.Archive(context.Background(), generate.Options{Players: 45, Games: 200, Months: tc.months, Seed: tc.seed,
 				Dir: dir, CSV: true, JokerGames: tc.games})
 			if err != nil {
 				t.Fatal(err)
@@ -717,7 +673,7 @@ func atoi(s string) int { v, _ := strconv.Atoi(s); return v }
 // and the lists up to it equal a full run's.
 func TestJokerUntil(t *testing.T) {
 	dir := t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 120, Games: 3000, Months: 4, Seed: 17, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 120, Games: 3000, Months: 4, Seed: 17, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
 		t.Fatal(err)
 	}
 	full, part := t.TempDir(), t.TempDir()
@@ -750,7 +706,7 @@ func TestJokerUntil(t *testing.T) {
 // periods, and its later Joker lists equal a full run's.
 func TestJokerResume(t *testing.T) {
 	dir := t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 120, Games: 3000, Months: 4, Seed: 18, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 120, Games: 3000, Months: 4, Seed: 18, Dir: dir, CSV: true, JokerGames: 800}); err != nil {
 		t.Fatal(err)
 	}
 	full, inc := t.TempDir(), t.TempDir()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/ratelist/ratelist/internal/generate"
 )
 
 // TestRankOrder: the counting sort and its wide-span fallback give the order
@@ -39,7 +40,7 @@ func TestRankOrder(t *testing.T) {
 // CSV list's rows, cell for cell, across several chunks of rows (listChunk).
 func TestArrowListMatchesCSV(t *testing.T) {
 	arch, out := t.TempDir(), t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 2 * listChunk, Games: 60000, Months: 2, Seed: 5, Dir: arch}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 2 * listChunk, Games: 60000, Months: 2, Seed: 5, Dir: arch}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Run(context.Background(), Options{Archive: os.DirFS(arch), ArchiveName: "a", Out: out, Workers: 2, Arrow: true})

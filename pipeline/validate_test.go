@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/generate"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -27,15 +27,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 
 func readRejects(t *testing.T, out string) [][]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(out, "rejects.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSVFile(t, filepath.Join(out, "rejects.csv"))
 	if strings.Join(recs[0], ",") != "file,row,reason,values" {
 		t.Fatalf("rejects header %v", recs[0])
 	}
@@ -177,7 +169,7 @@ func TestUnreadable(t *testing.T) {
 // TestTruncatedGames: a games.parquet cut in half fails cleanly.
 func TestTruncatedGames(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	if err := Generate(context.Background(), GenerateOptions{Players: 50, Games: 3000, Months: 2, Seed: 3, Dir: dir}); err != nil {
+	if err := generate.Archive(context.Background(), generate.Options{Players: 50, Games: 3000, Months: 2, Seed: 3, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, "games.parquet")

@@ -14,7 +14,7 @@
 //   - joker.go: the Joker card game's two ratings (joker.md);
 //   - event.go: the plain values they share (State, Event, Game, Card);
 //   - tables.go: FIDE's conversion tables (Table 1 p → dp, Table 2 D → PD),
-//     embedded from tables/*.tsv.
+//     read from package rating/tables, their one embedded copy.
 //
 // A rule set is data (a settings struct with toml tags, so a rules file can
 // override any setting) plus a little code. The school system is applied in

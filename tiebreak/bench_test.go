@@ -12,7 +12,7 @@ import (
 )
 
 // Benchmarks of one `run` standings job per tournament, over tournaments shaped
-// like the generated archives' (pipeline.Generate): three in four Swiss, 12–61
+// like the generated archives' (internal/generate): three in four Swiss, 12–61
 // players, 5–9 rounds, a half-point bye now and then, the pairing-allocated bye,
 // rare forfeits; the rest round robins of 6–12 players.
 //

@@ -78,7 +78,7 @@ func aobValue(e *Engine, c Code, i int) (Value, error) {
 // for the codes defined over the board only with the option or /P).
 func countValue(pick func(win, won, bpg, bwg, rep int) int) func(e *Engine, c Code, i int) (Value, error) {
 	return func(e *Engine, c Code, i int) (Value, error) {
-		return intValue(pick(counts(e.m.slots[i], e.m.otb || c.Played))), nil
+		return intValue(pick(counts(e.m.slots[i], e.m.otb || c.Played, e.m.win))), nil
 	}
 }
 

@@ -11,13 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ratelist/ratelist/internal/reftb"
+	"github.com/ratelist/ratelist/internal/oracle/reftb"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
 // The cross-check: random tournaments (Swiss-like and round robins, every kind of
 // unplayed round, unrated players, Scrabble points) scored by the product and by the
-// independent reference implementation internal/reftb, value by value.
+// independent reference implementation internal/oracle/reftb, value by value.
 
 var crossPolicies = []tiebreak.Policy{tiebreak.Fide2009, tiebreak.Fide2023, tiebreak.Fide2026}
 

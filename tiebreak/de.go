@@ -10,7 +10,7 @@ import (
 // by player, receives each member's half-points against the other members.
 //
 // A block boundary is drawn only where no outcome of the missing games (pairs of the
-// group that never met, each worth up to one point) could change the order: every
+// group that never met, each worth up to a win) could change the order: every
 // player above scores at least as much as any player below could reach, and strictly
 // more. Blocks that are smaller than the group are ordered again among themselves.
 func deBlocks(m *model, rr bool, group []int, pts []int) [][]int {
@@ -31,7 +31,7 @@ func deBlocks(m *model, rr bool, group []int, pts []int) [][]int {
 				met[s.opp] = true
 			}
 		}
-		hi[i] = lo[i] + 2*(len(group)-1-len(met))
+		hi[i] = lo[i] + m.win*(len(group)-1-len(met))
 		if pts != nil {
 			pts[i] = lo[i]
 		}

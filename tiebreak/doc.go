@@ -14,7 +14,8 @@
 //
 //  1. Parse the codes (ParseCode): base acronym plus modifiers, GE read as REP.
 //  2. Lay the games out per player and round (a round without a game is 'Z'), check
-//     them, and compute final scores in half-points.
+//     them, and compute final scores in half-points by the tournament's point system
+//     (1–½–0 when it has none) and its point adjustments.
 //  3. Pick the unplayed-game policy: Options.Unplayed, else PolicyAt(start date).
 //     Round robins (and /P) count forfeits as played games.
 //  4. Compute each code's value for every player with integer arithmetic (half-,

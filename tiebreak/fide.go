@@ -43,13 +43,14 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 	clear(c.adj)
 	c.haveAll = false
 	for i, row := range m.slots {
+		c.adj[i] = m.extra(i)
 		if policy == Fide2009 {
 			// Opponents' unplayed rounds count as draws.
 			for _, s := range row {
 				if s.played(rr) {
 					c.adj[i] += s.pts
 				} else {
-					c.adj[i]++
+					c.adj[i] += m.draw
 				}
 			}
 			continue
@@ -66,7 +67,7 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 		}
 		for r, s := range row {
 			if r > last && s.opp < 0 && !m.roundRobin {
-				c.adj[i]++
+				c.adj[i] += m.draw
 			} else {
 				c.adj[i] += s.pts
 			}
@@ -92,12 +93,13 @@ func (c *calc) appendItems(dst []item, i int) []item {
 		} else {
 			switch c.policy {
 			case Fide2009:
-				// Virtual opponent: Svon = SPR + (1 − SfPR) + ½(n − R).
-				it.val = spr + (2 - s.pts) + (n - (r + 1))
+				// Virtual opponent: Svon = SPR + (1 − SfPR) + ½(n − R), with the
+				// points of a win and a draw.
+				it.val = spr + (c.m.win - s.pts) + c.m.draw*(n-(r+1))
 			case Fide2023:
 				it.val = c.score[i]
 			default: // Fide2026: capped dummy.
-				limit := n // half the maximum score, in half-points
+				limit := n * c.m.draw // n draws
 				if s.opp >= 0 {
 					limit = c.adj[s.opp]
 				}
@@ -277,13 +279,13 @@ func (c *calc) aob(i int, otb bool) (hundredths int, ok bool) {
 }
 
 // koya is the points scored (half-points) against opponents whose adjusted score is at
-// least half the maximum, the threshold moved by limit half-points (KS/L-2 lowers it
-// by one point).
+// least half the maximum (n wins), the threshold moved by limit half-points (KS/L-2
+// lowers it by one point).
 func (c *calc) koya(i int, limit int) int {
-	threshold := c.m.n + limit // half of n points = n half-points
+	threshold := c.m.n*c.m.win + 2*limit // twice the threshold: n wins may be odd
 	sum := 0
 	for _, s := range c.m.slots[i] {
-		if s.played(c.rr) && c.adj[s.opp] >= threshold {
+		if s.played(c.rr) && 2*c.adj[s.opp] >= threshold {
 			sum += s.pts
 		}
 	}
@@ -312,8 +314,9 @@ func foreSlots(m *model) ([][]slot, []int) {
 		slots[i] = append([]slot(nil), row...)
 		if n := len(row); n > 0 && row[n-1].opp >= 0 {
 			s := &slots[i][n-1]
-			s.pts, s.code, s.otb, s.forf = 1, '=', true, false
+			s.pts, s.code, s.otb, s.forf = m.draw, '=', true, false
 		}
+		score[i] = m.extra(i)
 		for _, s := range slots[i] {
 			score[i] += s.pts
 		}
@@ -322,19 +325,19 @@ func foreSlots(m *model) ([][]slot, []int) {
 }
 
 // counts returns WIN, WON, BPG, BWG and REP for player i; otb says whether forfeits
-// count as games played.
-func counts(slots []slot, otb bool) (win, won, bpg, bwg, rep int) {
+// count as games played, winPts is the points of a win.
+func counts(slots []slot, otb bool, winPts int) (win, won, bpg, bwg, rep int) {
 	for _, s := range slots {
 		p := s.played(otb)
-		if s.pts == 2 {
+		if s.pts == winPts {
 			win++
 		}
-		if p && s.pts == 2 {
+		if p && s.pts == winPts {
 			won++
 		}
 		if p && s.color == 'b' {
 			bpg++
-			if s.pts == 2 {
+			if s.pts == winPts {
 				bwg++
 			}
 		}

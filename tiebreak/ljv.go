@@ -41,7 +41,7 @@ func ljv(m *model, o LJVOptions, mult []int, i, cut, median int) int {
 		switch {
 		case s.otb:
 			it.val = mult[s.opp]
-			it.contrib = ljvStage(o, s.pts, s.color, rating(i), rating(s.opp)) * mult[s.opp]
+			it.contrib = ljvStage(o, halfPoints(s.code), s.color, rating(i), rating(s.opp)) * mult[s.opp]
 		case s.code == '+':
 			it.val = own
 			if s.opp >= 0 {
@@ -72,7 +72,7 @@ func ljv(m *model, o LJVOptions, mult []int, i, cut, median int) int {
 		for _, s := range m.slots[i] {
 			if s.otb {
 				rs = append(rs, rating(s.opp))
-				score += s.pts
+				score += halfPoints(s.code)
 			}
 		}
 		if tpr, ok := performance(rs, score); ok {

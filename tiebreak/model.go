@@ -24,7 +24,12 @@ type model struct {
 	n     int // rounds considered
 	slots [][]slot
 	score []int // final score, half-points, face value
-	rr    bool  // forfeits count as games for DE, BH, FB, SB, KS, PS, WIN (round robin / option)
+	// win and draw are the points of a won and a drawn game, half-points.
+	win, draw int
+	// bonus holds each player's adjustments in no round (half-points); empty when
+	// there are none.
+	bonus []int
+	rr    bool // forfeits count as games for DE, BH, FB, SB, KS, PS, WIN (round robin / option)
 	// roundRobin: a round without an opponent is a rest round, and opponents'
 	// scores are their real scores (no withdrawal tail as draws).
 	roundRobin bool
@@ -201,12 +206,53 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		ws.fill(g.Black, 'w', w, g.HasPoints, g.WhitePoints, g.BlackPoints)
 		bs.fill(g.White, 'b', b, g.HasPoints, g.BlackPoints, g.WhitePoints)
 	}
+	if err := m.applyPoints(t); err != nil {
+		return err
+	}
 	for i := range m.slots {
 		for _, s := range m.slots[i] {
 			m.score[i] += s.pts
 		}
+		m.score[i] += m.extra(i)
 	}
 	return nil
+}
+
+// applyPoints scores the slots by the tournament's point system, when it has one,
+// and adds its adjustments: those of a round to that round, the others to bonus.
+func (m *model) applyPoints(t *Tournament) error {
+	m.win, m.draw = 2, 1
+	m.bonus = m.bonus[:0]
+	if t.Points != nil {
+		m.win, m.draw = t.Points.Win, t.Points.Draw
+		for k := range m.all {
+			m.all[k].pts = t.Points.Score(m.all[k].code)
+		}
+	}
+	for k, a := range t.Adjustments {
+		if a.Player < 0 || a.Player >= len(m.slots) || a.Round < 0 {
+			return fmt.Errorf("adjustment %d: player %d, round %d: %w", k+1, a.Player, a.Round, ErrBadGame)
+		}
+		switch {
+		case a.Round == 0:
+			if len(m.bonus) == 0 {
+				m.bonus = resize(m.bonus, len(m.slots))
+				clear(m.bonus)
+			}
+			m.bonus[a.Player] += a.Points
+		case a.Round <= m.n:
+			m.slots[a.Player][a.Round-1].pts += a.Points
+		}
+	}
+	return nil
+}
+
+// extra is player i's adjustment in no round, half-points.
+func (m *model) extra(i int) int {
+	if len(m.bonus) == 0 {
+		return 0
+	}
+	return m.bonus[i]
 }
 
 // fill makes s a game against opp. It sets the fields one by one: a composite

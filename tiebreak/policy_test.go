@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ratelist/ratelist/pipeline/trf"
 	"github.com/ratelist/ratelist/tiebreak"
+	"github.com/ratelist/ratelist/trf"
 )
 
 // testdata/swiss6.trf, 4 rounds, start 2024-03-01 (so fide2023 by default):

@@ -1,31 +1,27 @@
 package tiebreak
 
-import "sort"
+import (
+	"sort"
 
-// dpTable is FIDE B.02 table 8.1.1 (spec/dp.tsv): index = p in hundredths, value = dp;
-// p = 0 and p = 1 are −800 and +800 (C.07 10.2).
-var dpTable = [101]int{-800, -677, -589, -538, -501, -470, -444, -422, -401, -383, -366, -351, -336, -322, -309, -296, -284, -273, -262, -251, -240, -230, -220, -211, -202, -193, -184, -175, -166, -158, -149, -141, -133, -125, -117, -110, -102, -95, -87, -80, -72, -65, -57, -50, -43, -36, -29, -21, -14, -7, 0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336, 351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800}
+	"github.com/ratelist/ratelist/rating/tables"
+)
 
-// pdTable is FIDE B.02 table 8.1.2 (spec/pd.tsv): for |D| ≤ max, the higher-rated
-// player expects high hundredths of a point, the lower-rated 100 − high.
-var pdTable = []struct{ max, high int }{{3, 50}, {10, 51}, {17, 52}, {25, 53}, {32, 54}, {39, 55}, {46, 56}, {53, 57}, {61, 58}, {68, 59}, {76, 60}, {83, 61}, {91, 62}, {98, 63}, {106, 64}, {113, 65}, {121, 66}, {129, 67}, {137, 68}, {145, 69}, {153, 70}, {162, 71}, {170, 72}, {179, 73}, {188, 74}, {197, 75}, {206, 76}, {215, 77}, {225, 78}, {235, 79}, {245, 80}, {256, 81}, {267, 82}, {278, 83}, {290, 84}, {302, 85}, {315, 86}, {328, 87}, {344, 88}, {357, 89}, {374, 90}, {391, 91}, {411, 92}, {432, 93}, {456, 94}, {484, 95}, {517, 96}, {559, 97}, {619, 98}, {735, 99}, {1 << 30, 100}}
-
-// dp returns the rating difference for a fractional score given in hundredths.
-func dp(p100 int) int { return dpTable[max(0, min(100, p100))] }
+// dp returns FIDE B.02 table 8.1.1's rating difference for a fractional score
+// given in hundredths; p = 0 and p = 1 are −800 and +800 (C.07 10.2).
+func dp(p100 int) int {
+	switch {
+	case p100 <= 0:
+		return -800
+	case p100 >= 100:
+		return 800
+	}
+	v, _ := tables.DP(p100)
+	return v
+}
 
 // pd returns the expected score, in hundredths, of a player rated d points above the
-// opponent (d may be negative). No 400-point cap.
-func pd(d int) int {
-	a := d
-	if a < 0 {
-		a = -a
-	}
-	k := sort.Search(len(pdTable), func(k int) bool { return pdTable[k].max >= a })
-	if d >= 0 {
-		return pdTable[k].high
-	}
-	return 100 - pdTable[k].high
-}
+// opponent (d may be negative): FIDE B.02 table 8.1.2, with no 400-point cap.
+func pd(d int) int { return tables.PD(d) }
 
 // rcalc computes the rating-based tiebreaks over the games played over the board.
 type rcalc struct {
@@ -54,12 +50,13 @@ func newRCalc(m *model, otb bool, unrated int) *rcalc {
 }
 
 // opponents returns the ratings of player i's opponents met over the board and the
-// half-points i scored against them.
+// half-points i scored against them as game results (1, ½, 0), whatever the point
+// system.
 func (rc *rcalc) opponents(i int) (ratings []int, score int) {
 	for _, s := range rc.m.slots[i] {
 		if s.played(rc.otb) {
 			ratings = append(ratings, rc.rating[s.opp])
-			score += s.pts
+			score += halfPoints(s.code)
 		}
 	}
 	return ratings, score

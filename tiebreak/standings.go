@@ -24,7 +24,7 @@ type Row struct {
 	Rank   int // equal for players tied on points and every tiebreak
 	Index  int // index into Tournament.Players
 	Player Player
-	Points float64 // wins + ½ draws (chess points; Scrabble wins)
+	Points float64 // by the point system: wins + ½ draws by default (chess points; Scrabble wins)
 	Values []Value // one per requested code, in order
 }
 

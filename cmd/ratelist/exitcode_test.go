@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/pipeline"
-	"github.com/ratelist/ratelist/pipeline/importer"
 )
 
 // TestExitCode: every verb's outcome maps to the documented exit codes in one

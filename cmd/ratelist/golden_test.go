@@ -3,90 +3,116 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/ratelist/ratelist/internal/golden"
 )
 
-var update = flag.Bool("update", false, "update golden files")
-
-// listFiles returns every file under dir, slash-separated and sorted.
-func listFiles(t *testing.T, dir string) []string {
+// readOut returns every file of a run's --out folder by slash path, without
+// the lock file and a killed run's staging folders (the next run removes them).
+func readOut(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	files := golden.ReadTree(t, dir)
+	for f := range files {
+		if f == ".ratelist.lock" || strings.HasPrefix(f, ".ratelist-tmp-") {
+			delete(files, f)
 		}
-		if !d.IsDir() && d.Name() != ".ratelist.lock" {
-			rel, _ := filepath.Rel(dir, p)
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	sort.Strings(files)
 	return files
 }
 
-// TestGoldenDemo runs `ratelist run` on the embedded demo archive and compares
-// every output file byte for byte with testdata/golden/demo (-update refreshes).
-func TestGoldenDemo(t *testing.T) {
+// demoOut runs `ratelist run` on the embedded demo archive and returns --out.
+func demoOut(t *testing.T) string {
+	t.Helper()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"run", "--out", out, "--quiet"}, &stdout, &stderr)
-	if code != exitOK {
+	if code := run(context.Background(), []string{"run", "--out", out, "--quiet"}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
-	golden := filepath.Join("testdata", "golden", "demo")
-	got := listFiles(t, out)
-	if *update {
-		os.RemoveAll(golden)
-		for _, f := range got {
-			data, err := os.ReadFile(filepath.Join(out, f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			dst := filepath.Join(golden, filepath.FromSlash(f))
-			os.MkdirAll(filepath.Dir(dst), 0o755)
-			if err := os.WriteFile(dst, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return
-	}
-	want := listFiles(t, golden)
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("output files differ from golden:\ngot  %v\nwant %v", got, want)
-	}
-	for _, f := range got {
-		g, _ := os.ReadFile(filepath.Join(out, f))
-		w, _ := os.ReadFile(filepath.Join(golden, filepath.FromSlash(f)))
-		if !bytes.Equal(g, w) {
-			t.Errorf("%s differs from golden (%d vs %d bytes)%s", f, len(g), len(w), firstDiff(g, w))
-		}
-	}
+	return out
 }
 
-// firstDiff shows the first differing line of two text files.
-func firstDiff(a, b []byte) string {
-	if bytes.IndexByte(a, 0) >= 0 {
-		return ""
-	}
-	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := 0; i < len(al) && i < len(bl); i++ {
-		if al[i] != bl[i] {
-			return fmt.Sprintf("\nline %d:\n got  %s\n want %s", i+1, al[i], bl[i])
+// TestGoldenDemo compares every output of the demo run with
+// testdata/golden/demo (go test -update rewrites it), each as goldenText gives it.
+func TestGoldenDemo(t *testing.T) {
+	files := map[string][]byte{}
+	for name, data := range readOut(t, demoOut(t)) {
+		name, text, err := goldenText(name, data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
+		files[name] = text
 	}
-	return ""
+	golden.CheckFiles(t, "demo", files)
+}
+
+// goldenText returns an output file's golden name and text: a text file as it
+// is, a Parquet file as its schema and rows, a state file as its version line
+// and a hex dump of its uncompressed data (both named NAME.txt). Compressed
+// bytes are left out, as another encoder (or -tags noasm) writes other bytes
+// for the same data.
+func goldenText(name string, data []byte) (string, []byte, error) {
+	switch filepath.Ext(name) {
+	case ".parquet":
+		text, err := golden.ParquetText(data)
+		return name + ".txt", text, err
+	case ".state":
+		header, body, _ := bytes.Cut(data, []byte("\n"))
+		f := strings.Fields(string(header)) // ratelist-state vN SHA256HEX
+		if len(f) != 3 || f[0] != "ratelist-state" {
+			return name, nil, fmt.Errorf("state header %q", header)
+		}
+		if sum := sha256.Sum256(body); hex.EncodeToString(sum[:]) != f[2] {
+			return name, nil, fmt.Errorf("state checksum %s does not match its data", f[2])
+		}
+		raw, err := new(zstd.Codec).Decode(nil, body)
+		if err != nil {
+			return name, nil, err
+		}
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "%s %s\n%d bytes\n", f[0], f[1], len(raw))
+		for len(raw) > 0 {
+			n := min(32, len(raw))
+			fmt.Fprintf(&b, "%x\n", raw[:n])
+			raw = raw[n:]
+		}
+		return name + ".txt", b.Bytes(), nil
+	}
+	return name, data, nil
+}
+
+// TestGoldenCommands compares what a few commands print (exit code, stdout,
+// stderr) with testdata/golden/commands/NAME.txt.
+func TestGoldenCommands(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"no-verb", nil},
+		{"help", []string{"--help"}},
+		{"unknown-verb", []string{"frobnicate"}},
+		{"run-without-out", []string{"run"}},
+		{"validate-help", []string{"validate", "-h"}},
+		{"validate-bad-archive", []string{"validate", "--archive", "testdata/badarchive"}},
+		{"standings-text", []string{"standings", "--trf", "testdata/rr.trf", "--tiebreaks", "BH,BH/C1,SB,LJV", "--format", "text"}},
+		{"standings-bad-code", []string{"standings", "--trf", "testdata/rr.trf", "--tiebreaks", "BH/Q"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tt.args, &stdout, &stderr)
+			got := fmt.Sprintf("$ %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s",
+				strings.Join(append([]string{"ratelist"}, tt.args...), " "), code, stdout.String(), stderr.String())
+			golden.Check(t, "commands/"+tt.name+".txt", []byte(got))
+		})
+	}
 }
 
 // TestExitCodes checks the contract's exit codes on the verbs' usage errors.

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ratelist/ratelist/pipeline/importer"
+	"github.com/ratelist/ratelist/importer"
 )
 
 const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]
@@ -35,6 +35,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	firstID := fs.Int64("first-id", 0, "tournament_id of the first new tournament (trf, pgn; default: one more than the archive's largest)")
 	unrated := fs.Bool("unrated", false, "mark the new tournaments as not rated (trf, pgn)")
 	quiet := fs.Bool("quiet", false, "print skipped games and notes only as counts")
+	moveless := fs.String("moveless", "auto", "how a PGN game without moves is read (pgn): `mode` is played, forfeit (decisive games) or auto (a forfeit when decisive and its Termination tag says so or most of its event's games have moves)")
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fs.Usage()
 		if len(args) == 0 {
@@ -73,10 +74,14 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist import: parsing --first-id: must be > 0")
 		return exitUsage
 	}
-	opt := importer.Options{FirstID: *firstID, Unrated: *unrated}
+	mode, err := importer.ParseMoveless(*moveless)
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist import:", err)
+		return exitUsage
+	}
+	opt := importer.Options{FirstID: *firstID, Unrated: *unrated, Moveless: mode}
 	var st *importer.Stats
 	var written []string
-	var err error
 	if kind == "csv" {
 		st, err = importer.ImportCSV(ctx, *archive, srcs)
 		if st != nil {
@@ -127,6 +132,9 @@ func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stat
 		fmt.Fprintf(stdout, " (%d unfinished)", st.Unfinished)
 	}
 	fmt.Fprintln(stdout)
+	if st.Forfeits > 0 {
+		fmt.Fprintf(stdout, "import %s: %d games without moves read as forfeits (listed as notes; --moveless played reads them as played)\n", kind, st.Forfeits)
+	}
 	if kind != "csv" {
 		fmt.Fprintf(stdout, "import %s: %d new tournaments, %d new players, %d archive players matched\n", kind, st.Tournaments, st.NewPlayers, st.Matched)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const importData = "../../pipeline/importer/testdata/"
+const importData = "../../importer/testdata/"
 
 // TestImportThenValidate drives the import verb as a rating officer would: TRF
 // files, then a PGN collection with skipped games (exit 3), then validate and run.
@@ -33,8 +33,10 @@ func TestImportThenValidate(t *testing.T) {
 		if got := run(context.Background(), s.args, &stdout, &stderr); got != s.want || !strings.Contains(stdout.String(), s.out) {
 			t.Fatalf("%v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.args, got, s.want, stdout.String(), stderr.String())
 		}
-		if s.args[1] == "pgn" && !strings.Contains(stderr.String(), "club.pgn:36: unfinished game") {
-			t.Errorf("stderr lacks the unfinished game:\n%s", stderr.String())
+		if s.args[1] == "pgn" && (!strings.Contains(stderr.String(), "club.pgn:36: unfinished game") ||
+			!strings.Contains(stderr.String(), "club.pgn:26: Club Championship: Zeta, Zoe 0-1 Popov, Bob: no moves, read as a forfeit") ||
+			!strings.Contains(stdout.String(), "import pgn: 1 games without moves read as forfeits")) {
+			t.Errorf("the output lacks the unfinished game or the forfeit:\n%s%s", stdout.String(), stderr.String())
 		}
 	}
 }
@@ -64,6 +66,7 @@ func TestImportExitCodes(t *testing.T) {
 		{"no archive", []string{"import", "trf", "a.trf"}, exitUsage},
 		{"no sources", []string{"import", "pgn", "--archive", dir}, exitUsage},
 		{"unknown flag", []string{"import", "pgn", "--frob", "--archive", dir}, exitUsage},
+		{"bad --moveless", []string{"import", "pgn", importData + "club.pgn", "--archive", dir, "--moveless", "yes"}, exitUsage},
 		{"csv name", []string{"import", "csv", importData + "club.pgn", "--archive", dir}, exitUsage},
 		{"missing file", []string{"import", "trf", "/nonexistent.trf", "--archive", dir}, exitRejected},
 		{"csv archive", []string{"import", "trf", importData + "spring.trf", "--archive", "../../testdata/demo"}, exitFailed},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,14 +15,11 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/ratelist/ratelist/internal/golden"
 )
 
-// null marks a null cell in the common representation of both readers.
-const null = "<null>"
-
-// TestParquetInterop reads every Parquet file of the golden demo output with
+// TestParquetInterop reads every Parquet file of the demo run with
 // parquet-go and with Apache Arrow's own Parquet reader (pqarrow), and checks
 // that both see the same columns in the same order (name and optionality),
 // the same number of rows, and the same value and null-ness in every cell.
@@ -32,19 +28,19 @@ const null = "<null>"
 // (Snappy, DELTA_BINARY_PACKED, dictionary pages, optional columns, DATE)
 // against output that only parquet-go can read.
 func TestParquetInterop(t *testing.T) {
-	golden := filepath.Join("testdata", "golden", "demo")
+	out := demoOut(t)
 	var files []string
-	for _, f := range listFiles(t, golden) {
+	for _, f := range golden.ListFiles(t, out) {
 		if strings.HasSuffix(f, ".parquet") {
 			files = append(files, f)
 		}
 	}
 	if len(files) == 0 {
-		t.Fatalf("no parquet files under %s", golden)
+		t.Fatalf("no parquet files under %s", out)
 	}
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
-			path := filepath.Join(golden, filepath.FromSlash(f))
+			path := filepath.Join(out, filepath.FromSlash(f))
 			pgCols, pgRows := readParquetGo(t, path)
 			arCols, arRows := readArrow(t, path)
 			if !slices.Equal(pgCols, arCols) {
@@ -59,7 +55,7 @@ func TestParquetInterop(t *testing.T) {
 					if pgRows[r][c] == arRows[r][c] {
 						continue
 					}
-					t.Errorf("row %d column %s: parquet-go %q, arrow %q", r, col, pgRows[r][c], arRows[r][c])
+					t.Errorf("row %d column %s: parquet-go %s, arrow %s", r, col, pgRows[r][c], arRows[r][c])
 					if mismatches++; mismatches == 10 {
 						t.Fatal("too many mismatches")
 					}
@@ -79,81 +75,26 @@ func column(name string, optional bool) string {
 }
 
 // readParquetGo returns the columns and every row of a flat Parquet file as
-// read by parquet-go, one string per cell.
+// read by parquet-go, one string per cell (golden.DecodeParquet's text).
 func readParquetGo(t *testing.T, path string) (cols []string, rows [][]string) {
 	t.Helper()
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	tbl, err := golden.DecodeParquet(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range tbl.Columns {
+		cols = append(cols, column(c.Name, c.Optional))
 	}
-	fields := pf.Schema().Fields()
-	for _, fld := range fields {
-		if !fld.Leaf() {
-			t.Fatalf("nested column %s", fld.Name())
-		}
-		cols = append(cols, column(fld.Name(), fld.Optional()))
-	}
-	r := parquet.NewReader(pf)
-	defer r.Close()
-	buf := make([]parquet.Row, 256)
-	for {
-		n, err := r.ReadRows(buf)
-		for _, row := range buf[:n] {
-			cells := make([]string, len(cols))
-			for _, v := range row {
-				cells[v.Column()] = parquetGoCell(t, fields[v.Column()].Type(), v)
-			}
-			rows = append(rows, cells)
-		}
-		if err == io.EOF {
-			return cols, rows
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func parquetGoCell(t *testing.T, typ parquet.Type, v parquet.Value) string {
-	if v.IsNull() {
-		return null
-	}
-	if lt := typ.LogicalType(); lt != nil {
-		switch lt := lt.Value.(type) {
-		case *format.DateType:
-			return time.Unix(int64(v.Int32())*86400, 0).UTC().Format(time.DateOnly)
-		case *format.TimestampType:
-			d := time.Duration(v.Int64()) * lt.Unit.Value.Duration()
-			return time.Unix(0, 0).Add(d).UTC().Format(time.RFC3339Nano)
-		}
-	}
-	switch v.Kind() {
-	case parquet.Boolean:
-		return strconv.FormatBool(v.Boolean())
-	case parquet.Int32:
-		return strconv.FormatInt(int64(v.Int32()), 10)
-	case parquet.Int64:
-		return strconv.FormatInt(v.Int64(), 10)
-	case parquet.Double:
-		return strconv.FormatFloat(v.Double(), 'g', -1, 64)
-	case parquet.ByteArray:
-		return string(v.ByteArray())
-	}
-	t.Fatalf("column %d: unhandled parquet type %s", v.Column(), typ)
-	return ""
+	return cols, tbl.Rows
 }
 
 // readArrow returns the columns and every row of a Parquet file as read by
-// Arrow's pqarrow into an arrow.Table, one string per cell.
+// Arrow's pqarrow into an arrow.Table, one string per cell as
+// golden.DecodeParquet writes it.
 func readArrow(t *testing.T, path string) (cols []string, rows [][]string) {
 	t.Helper()
 	pf, err := file.OpenParquetFile(path, false)
@@ -191,7 +132,7 @@ func readArrow(t *testing.T, path string) (cols []string, rows [][]string) {
 
 func arrowCell(t *testing.T, a arrow.Array, i int) string {
 	if a.IsNull(i) {
-		return null
+		return golden.Null
 	}
 	switch a := a.(type) {
 	case *array.Date32:
@@ -208,7 +149,7 @@ func arrowCell(t *testing.T, a arrow.Array, i int) string {
 	case *array.Float64:
 		return strconv.FormatFloat(a.Value(i), 'g', -1, 64)
 	case *array.String:
-		return a.Value(i)
+		return strconv.Quote(a.Value(i))
 	}
 	t.Fatalf("unhandled arrow type %s", a.DataType())
 	return ""

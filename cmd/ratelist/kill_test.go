@@ -23,22 +23,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func readOut(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	for _, f := range listFiles(t, dir) {
-		if strings.HasPrefix(f, ".ratelist-tmp-") {
-			continue // a killed run's staging folder: removed by the next run
-		}
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[f] = b
-	}
-	return files
-}
-
 // TestKillNine kills real runs with SIGKILL at several moments. Every file left in
 // --out must be a complete file of the previous run or of a full run (never half
 // written), and the next `run --resume` must give exactly a clean run's outputs.

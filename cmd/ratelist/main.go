@@ -35,8 +35,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ratelist/ratelist/importer"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
-	"github.com/ratelist/ratelist/pipeline/importer"
 )
 
 // Exit codes (interface.md §2).
@@ -113,7 +114,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
-	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage):
+	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage), errors.Is(err, generate.ErrOptions):
 		return exitUsage
 	case errors.Is(err, errStale):
 		return exitStale

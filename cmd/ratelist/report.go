@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/ratelist/ratelist"
-	sitereport "github.com/ratelist/ratelist/pipeline/report"
+	sitereport "github.com/ratelist/ratelist/report"
 )
 
 // cmdReport writes the static HTML site of a run's outputs.

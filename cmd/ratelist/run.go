@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -260,7 +261,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "ratelist generate: parsing --start: %v\n", err)
 		return exitUsage
 	}
-	err = pipeline.Generate(ctx, pipeline.GenerateOptions{
+	err = generate.Archive(ctx, generate.Options{
 		Players: *players, Games: *games, Months: *months, Seed: *seed, Start: st, Dir: *dir,
 		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated, JokerGames: *jokerGames,
 	})

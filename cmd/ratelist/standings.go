@@ -15,8 +15,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ratelist/ratelist/pipeline"
-	"github.com/ratelist/ratelist/pipeline/trf"
 	"github.com/ratelist/ratelist/tiebreak"
+	"github.com/ratelist/ratelist/trf"
 )
 
 // cmdStandings implements

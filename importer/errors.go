@@ -1,0 +1,69 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors, wrapped in a *Problem or returned with context.
+var (
+	// ErrMalformed is a game, row or file that does not follow its format.
+	ErrMalformed = errors.New("malformed")
+	// ErrUnfinished is a PGN game whose result is "*".
+	ErrUnfinished = errors.New("unfinished game")
+	// ErrDuplicate is a tournament already in the archive (same name and dates),
+	// or a player paired twice in one round.
+	ErrDuplicate = errors.New("already present")
+	// ErrArchive is an archive the importer cannot merge into (a CSV table, a
+	// players/ folder, an unreadable table).
+	ErrArchive = errors.New("cannot merge into the archive")
+	// ErrPoints is a TRF whose point system or point adjustments the archive
+	// cannot keep.
+	ErrPoints = errors.New("point system not kept by the archive")
+	// ErrUsage is a bad source name or option.
+	ErrUsage = errors.New("usage")
+)
+
+// Problem is one skipped game, row or file. Line is the 1-based line (PGN, TRF) or
+// data row (CSV, 1 = first row after the header); 0 when the whole file is concerned.
+type Problem struct {
+	File string
+	Line int64
+	Err  error
+}
+
+func (p *Problem) Error() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", p.File, p.Line, p.Err)
+	}
+	return fmt.Sprintf("%s: %v", p.File, p.Err)
+}
+
+func (p *Problem) Unwrap() error { return p.Err }
+
+// Stats counts what an import did. Read = Imported + Skipped, in games (TRF, PGN:
+// pairings and byes) or rows (CSV).
+type Stats struct {
+	Files        int // source files read
+	FilesSkipped int // source files not usable at all
+	Read         int64
+	Imported     int64
+	Skipped      int64
+	Unfinished   int64 // of Skipped: PGN games with result "*"
+	Forfeits     int64 // of Imported: PGN games without moves read as forfeits (listed in Notes)
+	Tournaments  int   // new tournaments
+	NewPlayers   int
+	Matched      int // distinct archive players matched
+	Tables       []string
+	Problems     []*Problem // skipped games, rows and files, in source order
+	Notes        []*Problem // things worth knowing that skipped nothing
+}
+
+func (s *Stats) skip(file string, line int64, n int64, err error) {
+	s.Skipped += n
+	s.Problems = append(s.Problems, &Problem{File: file, Line: line, Err: err})
+}
+
+func (s *Stats) note(file string, line int64, format string, args ...any) {
+	s.Notes = append(s.Notes, &Problem{File: file, Line: line, Err: fmt.Errorf(format, args...)})
+}

@@ -1,0 +1,136 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ratelist/ratelist/trf"
+)
+
+// Fuzz targets of the import readers. None may panic; counts must add up.
+//
+//	go test -run '^$' -fuzz FuzzPGN -fuzztime 60s ./importer
+
+func FuzzPGN(f *testing.F) {
+	club, err := os.ReadFile("testdata/club.pgn")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(club)
+	f.Add([]byte("[Event \"E\"]\n[Date \"2025.01.??\"]\n[Round \"2.1\"]\n[White \"a\"]\n[Black \"b\"]\n{open"))
+	f.Add([]byte("1. e4 ( ( ) ) ) 1-0 [White \"x\\\\\"] *"))
+	// Games without moves (a broadcast export), a forfeit among games with moves,
+	// a Termination tag, Windows-1252 bytes and control characters in names.
+	f.Add([]byte("[Event \"B\"]\n[Date \"2025.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n" +
+		"[Event \"B\"]\n[Date \"2025.01.01\"]\n[White \"c\"]\n[Black \"d\"]\n[Result \"1/2-1/2\"]\n\n"))
+	f.Add([]byte("[Event \"T\"]\n[Date \"2022.01.15\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n" +
+		"[Event \"T\"]\n[Date \"2022.01.16\"]\n[Round \"2\"]\n[White \"D\xfcbov\"]\n[Black \"a\"]\n[Result \"0-1\"]\n\n{no show} 0-1\n\n" +
+		"[Event \"T\"]\n[Date \"2022.01.17\"]\n[Round \"3\"]\n[White \"b\x01\t\x8c\"]\n[Black \"c\"]\n[Result \"0-1\"]\n[Termination \"abandoned\"]\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a := &Archive{byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{}, tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
+		dir := t.TempDir()
+		name := filepath.Join(dir, "f.pgn")
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := ImportPGN(context.Background(), a, []string{name}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Read != st.Imported+st.Skipped || int64(len(a.games)) != st.Imported {
+			t.Fatalf("counts: %+v, %d games", st, len(a.games))
+		}
+		codes := map[string]string{"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+		for _, g := range a.games {
+			if g.Round < 1 || g.Round > 1000 || g.BlackID == nil || *g.BlackID == g.WhiteID || codes[g.WhiteResult] != *g.BlackResult {
+				t.Fatalf("bad game %+v", g)
+			}
+		}
+		for _, p := range a.Players {
+			if !utf8.ValidString(p.Name) || strings.IndexFunc(p.Name, unicode.IsControl) >= 0 {
+				t.Fatalf("name %q", p.Name)
+			}
+		}
+		for _, tr := range a.Tournaments {
+			if !utf8.ValidString(tr.Name) || strings.IndexFunc(tr.Name, unicode.IsControl) >= 0 {
+				t.Fatalf("tournament %q", tr.Name)
+			}
+		}
+		for _, p := range st.Problems {
+			if !strings.HasPrefix(p.Error(), name) {
+				t.Fatalf("problem without the file: %v", p)
+			}
+		}
+	})
+}
+
+func FuzzCSVTable(f *testing.F) {
+	for _, name := range []string{"players", "tournaments", "games", "tables"} {
+		data, err := os.ReadFile("../testdata/demo/" + name + ".csv")
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) > 2000 {
+			data = data[:bytes.LastIndexByte(data[:2000], '\n')+1]
+		}
+		f.Add(data, name)
+	}
+	f.Add([]byte("\ufeffgame_id,played_at,player_id\n1,2025-01-01T00:00:00+14:00,3\n\"x\n"), "tables")
+	f.Fuzz(func(t *testing.T, data []byte, table string) {
+		cols, ok := importColumns(table)
+		if !ok {
+			return
+		}
+		tab, _, err := NewCSVTable(bytes.NewReader(data), "f.csv", table)
+		if err != nil {
+			return
+		}
+		good := int64(0)
+		for tab.Next() {
+			good++
+			if len(tab.Row()) != len(cols) {
+				t.Fatal("row width")
+			}
+		}
+		if tab.Err() == nil && tab.Read != good+int64(len(tab.Problems)) {
+			t.Fatalf("read %d = %d good + %d bad?", tab.Read, good, len(tab.Problems))
+		}
+	})
+}
+
+// FuzzTRFImport: whatever the TRF reader accepts imports into games the rating
+// run accepts (rounds in range, byes without Black, a real opponent otherwise).
+func FuzzTRFImport(f *testing.F) {
+	for _, name := range []string{"testdata/spring.trf", "testdata/swiss6.trf"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tf, err := trf.Read(bytes.NewReader(data), "f.trf")
+		if err != nil {
+			return
+		}
+		a := &Archive{byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{}, tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
+		st := &Stats{}
+		if err := importTRF(a, tf, "f.trf", Options{}, st); err != nil {
+			return
+		}
+		if st.Read != st.Imported+st.Skipped || int64(len(a.games)) != st.Imported {
+			t.Fatalf("counts: %+v, %d games", st, len(a.games))
+		}
+		for _, g := range a.games {
+			if g.Round < 1 || g.BlackID == nil && !strings.Contains("HFUZ+-", g.WhiteResult) || g.BlackID != nil && *g.BlackID == g.WhiteID {
+				t.Fatalf("bad game %+v", g)
+			}
+		}
+	})
+}

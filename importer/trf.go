@@ -1,0 +1,145 @@
+package importer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/tiebreak"
+	"github.com/ratelist/ratelist/trf"
+)
+
+// ImportTRF adds each TRF16 file as one tournament: name from record 012 (the file
+// name when absent), dates from 042/052 (end = start when 052 is absent), system
+// from 092, rounds from XXR or the longest round list. Each pairing becomes one
+// games row with its TRF result codes; a bye is a row without Black. Players are
+// matched as the package comment says: FIDE rating → fide_rating, birth year →
+// birth_year, federation → club (filling empty fields only).
+//
+// A file that cannot be read or converted, or a tournament already in the
+// archive, is skipped whole with a Problem.
+func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
+	st := &Stats{}
+	for _, name := range files {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		st.Files++
+		src, err := os.Open(name)
+		if err != nil {
+			st.FilesSkipped++
+			st.skip(name, 0, 0, err)
+			continue
+		}
+		f, err := trf.Read(src, name)
+		src.Close()
+		if err == nil {
+			err = importTRF(a, f, name, opt, st)
+		}
+		if err != nil {
+			st.FilesSkipped++
+			st.skip(name, 0, 0, err)
+		}
+	}
+	return st, nil
+}
+
+func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) error {
+	for _, w := range f.Warnings {
+		st.note(name, int64(w.Line), "%v", w.Err)
+	}
+	t, err := f.Tournament()
+	if err != nil {
+		return err
+	}
+	if (t.Points != nil && *t.Points != tiebreak.StandardPoints()) || len(t.Adjustments) > 0 {
+		return fmt.Errorf("points other than 1-½-0 (records 162/XXS/299): the archive keeps only result codes, so the standings would change: %w", ErrPoints)
+	}
+	if t.Start.IsZero() {
+		return fmt.Errorf("no start date (record 042): %w", ErrMalformed)
+	}
+	if t.End.IsZero() {
+		t.End = t.Start
+	}
+	if t.End.Before(t.Start) {
+		return fmt.Errorf("end date %s (052) is before start date %s (042): %w", t.End.Format("2006-01-02"), t.Start.Format("2006-01-02"), ErrMalformed)
+	}
+	n := int64(len(t.Games))
+	st.Read += n
+	tr := archive.TournamentRow{
+		Name:      strings.TrimSpace(t.Name),
+		StartDate: day(t.Start), EndDate: day(t.End),
+		System: ptr(t.System), Rounds: ptr(int32(max(t.Rounds, 1))),
+		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated),
+	}
+	if tr.Name == "" {
+		tr.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+	if t.Rounds > 1000 {
+		st.skip(name, 0, n, fmt.Errorf("%d rounds (at most 1000): %w", t.Rounds, ErrMalformed))
+		return nil
+	}
+	if len(t.Games) == 0 {
+		st.note(name, 0, "no games: tournament not added")
+		return nil
+	}
+	tid, isNew := a.addTournament(tr)
+	if !isNew {
+		st.skip(name, 0, n, fmt.Errorf("%q (%s to %s) is tournament %d: %w", tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), tid, ErrDuplicate))
+		return nil
+	}
+	st.Tournaments++
+	ids := make([]int64, len(f.Players))
+	used := map[int64]int{} // player_id → index in f.Players
+	for i, p := range f.Players {
+		info := PlayerInfo{Name: p.Name, FideID: p.FideID, Club: p.Federation}
+		if p.Rating > 0 && p.Rating <= 4000 {
+			info.FideRating = int32(p.Rating)
+		}
+		if y, err := strconv.Atoi(strings.SplitN(strings.ReplaceAll(p.Birth, "-", "/"), "/", 2)[0]); err == nil && y >= 1850 && y <= 2200 {
+			info.BirthYear = int32(y)
+		}
+		ids[i] = a.player(info, st)
+		if j, dup := used[ids[i]]; dup {
+			// Two entries of one file found the same archive player (same name, no
+			// FIDE id): keep them apart.
+			st.note(name, int64(p.Line), "%q matches the same archive player as starting rank %d: added as a new player", p.Name, f.Players[j].StartNo)
+			id := a.nextPlayer
+			a.nextPlayer++
+			a.Players = append(a.Players, archive.PlayerRow{PlayerID: id, Name: normName(p.Name)})
+			st.NewPlayers++
+			ids[i] = id
+		}
+		used[ids[i]] = i
+	}
+	for _, g := range t.Games {
+		row := archive.GameRow{TournamentID: tid, Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
+		if g.Black >= 0 {
+			row.BlackID = ptr(ids[g.Black])
+			row.BlackResult = ptr(string(g.BlackResult))
+		} else {
+			row.WhiteResult = string(byeCode(g.WhiteResult))
+		}
+		a.games = append(a.games, row)
+	}
+	st.Imported += n
+	return nil
+}
+
+// byeCode maps a result without an opponent to a bye code: some exporters write a
+// pairing-allocated bye as 1 and a half-point bye as =.
+func byeCode(c byte) byte {
+	switch c {
+	case '1', 'W':
+		return 'F'
+	case '=', 'D':
+		return 'H'
+	case '0', 'L':
+		return 'Z'
+	}
+	return c
+}

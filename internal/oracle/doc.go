@@ -1,0 +1,8 @@
+// Package oracle holds test-only reference implementations, written from the
+// rules independently of the product code, that the cross-check tests compare
+// the product against value by value: refelo (the school Elo system), reffide
+// (FIDE's rating regulations) and reftb (FIDE tiebreaks).
+//
+// Product packages must never import them: an oracle that the product uses
+// can no longer catch the product's mistakes (TestNoProductImportsOracle).
+package oracle

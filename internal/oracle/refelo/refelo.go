@@ -1,0 +1,514 @@
+// Package refelo is a deliberately simple reference implementation of the
+// school Elo system (shared spec school-elo.md), written from the spec alone to
+// cross-check the product. It favours obviousness over speed: whole tables in
+// memory, maps, and integer arithmetic in hundredths and half points.
+//
+// Readings taken where the spec leaves room (see the crosscheck report):
+//   - Tournaments are rated strictly one after another in the order of §3.11;
+//     "the ratings its players had when it started" are the ratings after every
+//     earlier tournament in that order, and the stage in force is the stage after
+//     the previous tournament in that order (§3.7).
+//   - Stage one: a player with no rating but a category or an Elo gets the
+//     initial rating when the tournament starts (§3.6, §3.9), so they count as a
+//     rated opponent in that tournament.
+//   - "More than 100 players have played 30 or more games" counts players whose
+//     games_total (rated games, §3.5) is ≥ 30.
+//   - rank is the row number (1, 2, 3, …) in the order rating desc, player_id asc.
+package refelo
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ratelist/ratelist/rating/tables"
+)
+
+// pdRow is one row of Table 2, values in hundredths.
+type pdRow struct {
+	lo, hi    int // hi < 0: open-ended
+	high, low int
+}
+
+var (
+	dpTable = map[int]int{} // p in hundredths → dp; undefined entries absent
+	pdRows  []pdRow
+)
+
+// init reads FIDE's tables from their one copy (rating/tables).
+func init() {
+	for p := 0; p <= 100; p++ {
+		if dp, ok := tables.DP(p); ok {
+			dpTable[p] = dp
+		}
+	}
+	for _, r := range tables.PDRows() {
+		pdRows = append(pdRows, pdRow{lo: r.Min, hi: r.Max, high: r.High, low: r.Low})
+	}
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+// PD is Table 2: the expected score, in hundredths, of a player whose rating
+// difference to the opponents' average is d (capped at ±350, §1 and §3.2).
+func PD(d int) int {
+	if d > 350 {
+		d = 350
+	}
+	if d < -350 {
+		d = -350
+	}
+	a := d
+	if a < 0 {
+		a = -a
+	}
+	for _, r := range pdRows {
+		if a >= r.lo && (r.hi < 0 || a <= r.hi) {
+			if d >= 0 {
+				return r.high
+			}
+			return r.low
+		}
+	}
+	panic(fmt.Sprintf("refelo: no Table 2 row for %d", d))
+}
+
+// DP is Table 1: the rating difference for a fractional score p in hundredths.
+// ok is false where the table is undefined (0% and 100%).
+func DP(p int) (dp int, ok bool) {
+	dp, ok = dpTable[p]
+	return dp, ok
+}
+
+// RoundHalfUp returns num/den rounded half up (den > 0).
+func RoundHalfUp(num, den int) int {
+	// floor((2num + den) / 2den)
+	n, d := 2*num+den, 2*den
+	q := n / d
+	if n%d != 0 && (n < 0) != (d < 0) {
+		q--
+	}
+	return q
+}
+
+// RoundHalfAway returns num/den rounded half away from zero (den > 0).
+func RoundHalfAway(num, den int) int {
+	if num < 0 {
+		return -RoundHalfAway(-num, den)
+	}
+	return (2*num + den) / (2 * den)
+}
+
+// K is the development coefficient for the next tournament (§1, §3.4): tourneys
+// is the number of tournaments in which the player's rating was computed, games
+// the rated games so far, rating the rating before the tournament.
+func K(tourneys, games, rating int) int {
+	switch {
+	case tourneys < 2 || (tourneys < 3 && games <= 18):
+		return 40
+	case games < 30:
+		return 25
+	case rating <= 2000:
+		return 15
+	}
+	return 10
+}
+
+// Change is K × (W − We), We = n × PD(Ro − Ra), rounded half away from zero
+// (§3.2, §3.3). w2 is the score in half points; ra is already rounded.
+func Change(ro, ra, n, w2, k int) int {
+	we := n * PD(ro-ra)                     // hundredths
+	return RoundHalfAway(k*(50*w2-we), 100) // k × (W − We) in hundredths → whole
+}
+
+// AverageRating is Ra: the average of the opponents' ratings rounded half up.
+func AverageRating(opps []int) int {
+	sum := 0
+	for _, r := range opps {
+		sum += r
+	}
+	return RoundHalfUp(sum, len(opps))
+}
+
+// StageTwoInitial is a first-time player's rating from their result in stage
+// two (§1 method 4, §3.8): n rated games, w2 points in half points, ra the
+// opponents' rounded average. ok is false when the score is 0 (undefined).
+func StageTwoInitial(ra, n, w2 int) (int, bool) {
+	switch {
+	case w2 == n: // exactly 50% (w2 is in half points)
+		return ra, true
+	case w2 > n:
+		// Ra + 20 × floor((W − n/2) / 0.5) = Ra + 20 × (2W − n)
+		return ra + 20*(w2-n), true
+	}
+	p := RoundHalfUp(100*w2, 2*n) // W/n in hundredths, half up
+	dp, ok := DP(p)
+	if !ok {
+		return 0, false
+	}
+	return ra + dp, true
+}
+
+// StageOneInitial is the initial rating by Elo (not less than 2000) or by
+// category; ok is false for a student with neither.
+func StageOneInitial(category, elo int) (int, bool) {
+	if elo > 0 {
+		return max(elo, 2000), true
+	}
+	switch category {
+	case 1:
+		return 2000, true
+	case 2:
+		return 1800, true
+	case 3:
+		return 1600, true
+	case 4:
+		return 1400, true
+	}
+	return 0, false
+}
+
+// Category is the list's category column for a rating (§3.1).
+func Category(r int) string {
+	switch {
+	case r >= 2200:
+		return "CM"
+	case r >= 2000:
+		return "1"
+	case r >= 1800:
+		return "2"
+	case r >= 1600:
+		return "3"
+	case r >= 1400:
+		return "4"
+	}
+	return ""
+}
+
+type player struct {
+	id       int64
+	name     string
+	category int
+	elo      int
+
+	rated    bool
+	rating   int
+	games    int // games_total
+	tourneys int // tournaments in which the rating was computed
+}
+
+type tournament struct {
+	id         int64
+	start, end string // ISO dates compare as strings
+	games      []game
+}
+
+type game struct {
+	white, black int64
+	wr, br       string
+	bye          bool
+}
+
+// score2 maps a played result code to half points; ok is false when the
+// game was not played over the board.
+func score2(code string) (int, bool) {
+	switch code {
+	case "1":
+		return 2, true
+	case "=", "½":
+		return 1, true
+	case "0":
+		return 0, true
+	}
+	return 0, false
+}
+
+func readCSV(path string) ([]map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: empty", path)
+	}
+	var rows []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			if i < len(r) {
+				m[strings.TrimSpace(h)] = strings.TrimSpace(r[i])
+			}
+		}
+		rows = append(rows, m)
+	}
+	return rows, nil
+}
+
+func optInt(s string) int {
+	if s == "" {
+		return 0
+	}
+	return atoi(s)
+}
+
+func id64(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+// Lists rates the CSV archive in dir under the school rules with the given
+// stage (0 = automatic switch, 1 or 2 = pinned) and returns each monthly
+// rating list's CSV bytes keyed "YYYY-MM".
+func Lists(dir string, stagePin int) (map[string][]byte, error) {
+	prows, err := readCSV(filepath.Join(dir, "players.csv"))
+	if err != nil {
+		return nil, err
+	}
+	trows, err := readCSV(filepath.Join(dir, "tournaments.csv"))
+	if err != nil {
+		return nil, err
+	}
+	grows, err := readCSV(filepath.Join(dir, "games.csv"))
+	if err != nil {
+		return nil, err
+	}
+	players := map[int64]*player{}
+	for _, r := range prows {
+		p := &player{id: id64(r["player_id"]), name: r["name"], category: optInt(r["category"]), elo: optInt(r["fide_rating"])}
+		players[p.id] = p
+	}
+	tours := map[int64]*tournament{}
+	var order []*tournament
+	for _, r := range trows {
+		disc := strings.ToLower(r["discipline"])
+		rated := true
+		if r["rated"] != "" {
+			rated, err = strconv.ParseBool(strings.ToLower(r["rated"]))
+			if err != nil {
+				return nil, fmt.Errorf("tournament %s: rated %q", r["tournament_id"], r["rated"])
+			}
+		}
+		if !(disc == "" || disc == "chess") || !rated {
+			continue
+		}
+		t := &tournament{id: id64(r["tournament_id"]), start: r["start_date"], end: r["end_date"]}
+		tours[t.id] = t
+		order = append(order, t)
+	}
+	for _, r := range grows {
+		t := tours[id64(r["tournament_id"])]
+		if t == nil {
+			continue
+		}
+		g := game{white: id64(r["white_id"]), wr: r["white_result"], br: r["black_result"]}
+		if r["black_id"] == "" {
+			g.bye = true
+		} else {
+			g.black = id64(r["black_id"])
+		}
+		t.games = append(t.games, g)
+	}
+	// §3.11: end date, then start date, then id.
+	sort.Slice(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if a.end != b.end {
+			return a.end < b.end
+		}
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return a.id < b.id
+	})
+	out := map[string][]byte{}
+	if len(order) == 0 {
+		return out, nil
+	}
+
+	stage := 1
+	if stagePin == 2 {
+		stage = 2
+	}
+	monthOf := func(date string) string { return date[:7] }
+	first, last := monthOf(order[0].end), monthOf(order[len(order)-1].end)
+	periodGames := map[int64]int{}
+	prevList := map[int64]int{} // player → rating on the previous list
+	everListed := map[int64]bool{}
+	ti := 0
+	for month := first; month <= last; month = nextMonth(month) {
+		clear(periodGames)
+		for ti < len(order) && monthOf(order[ti].end) <= month {
+			rateTournament(order[ti], players, stage, periodGames)
+			ti++
+			if stagePin == 0 && stage == 1 {
+				n := 0
+				for _, p := range players {
+					if p.rated && p.games >= 30 {
+						n++
+					}
+				}
+				if n > 100 {
+					stage = 2
+				}
+			}
+		}
+		var listed []*player
+		for _, p := range players {
+			if p.rated && p.games >= 8 {
+				listed = append(listed, p)
+			}
+		}
+		sort.Slice(listed, func(i, j int) bool {
+			if listed[i].rating != listed[j].rating {
+				return listed[i].rating > listed[j].rating
+			}
+			return listed[i].id < listed[j].id
+		})
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.Write([]string{"rank", "player_id", "name", "rating", "change", "games_period", "games_total", "k", "category", "flags"})
+		now := map[int64]int{}
+		for i, p := range listed {
+			change := ""
+			if old, ok := prevList[p.id]; ok {
+				change = strconv.Itoa(p.rating - old)
+			}
+			flags := ""
+			if !everListed[p.id] {
+				flags = "new"
+			}
+			w.Write([]string{strconv.Itoa(i + 1), strconv.FormatInt(p.id, 10), p.name, strconv.Itoa(p.rating), change,
+				strconv.Itoa(periodGames[p.id]), strconv.Itoa(p.games), strconv.Itoa(K(p.tourneys, p.games, p.rating)),
+				Category(p.rating), flags})
+			now[p.id] = p.rating
+			everListed[p.id] = true
+		}
+		w.Flush()
+		if err := w.Error(); err != nil {
+			return nil, err
+		}
+		out[month] = buf.Bytes()
+		prevList = now
+	}
+	return out, nil
+}
+
+func nextMonth(m string) string {
+	t, err := time.Parse("2006-01", m)
+	if err != nil {
+		panic(err)
+	}
+	return t.AddDate(0, 1, 0).Format("2006-01")
+}
+
+// rateTournament applies one tournament with the stage in force at its start.
+func rateTournament(t *tournament, players map[int64]*player, stage int, periodGames map[int64]int) {
+	// Who plays in it.
+	in := map[int64]bool{}
+	for _, g := range t.games {
+		in[g.white] = true
+		if !g.bye {
+			in[g.black] = true
+		}
+	}
+	// Stage one: newcomers with a category or Elo get their initial rating now.
+	if stage == 1 {
+		for id := range in {
+			p := players[id]
+			if p != nil && !p.rated {
+				if r, ok := StageOneInitial(p.category, p.elo); ok {
+					p.rated, p.rating = true, r
+				}
+			}
+		}
+	}
+	// Ratings at the start (after the stage-one initial ratings).
+	start := map[int64]int{}
+	for id := range in {
+		if p := players[id]; p != nil && p.rated {
+			start[id] = p.rating
+		}
+	}
+	// Each player's rated games: played over the board against an opponent
+	// with a rating at the start.
+	opps := map[int64][]int{}
+	pts := map[int64]int{}
+	add := func(me, opp int64, code string) {
+		s, ok := score2(code)
+		if !ok {
+			return
+		}
+		r, rated := start[opp]
+		if !rated {
+			return
+		}
+		opps[me] = append(opps[me], r)
+		pts[me] += s
+	}
+	for _, g := range t.games {
+		if g.bye {
+			continue
+		}
+		add(g.white, g.black, g.wr)
+		add(g.black, g.white, g.br)
+	}
+	// Compute every change from the start ratings, then apply.
+	type result struct {
+		p          *player
+		rating     int
+		computed   bool
+		games      int
+		newlyRated bool
+	}
+	var results []result
+	for id := range in {
+		p := players[id]
+		if p == nil {
+			continue
+		}
+		n := len(opps[id])
+		if p.rated {
+			res := result{p: p, rating: p.rating, games: n}
+			if n >= 4 {
+				ra := AverageRating(opps[id])
+				k := K(p.tourneys, p.games, p.rating)
+				res.rating = p.rating + Change(p.rating, ra, n, pts[id], k)
+				res.computed = true
+			}
+			results = append(results, res)
+			continue
+		}
+		if stage == 2 && n >= 4 {
+			if r, ok := StageTwoInitial(AverageRating(opps[id]), n, pts[id]); ok {
+				results = append(results, result{p: p, rating: r, computed: true, games: n, newlyRated: true})
+			}
+		}
+	}
+	for _, r := range results {
+		r.p.rating = r.rating
+		r.p.rated = true
+		r.p.games += r.games
+		if r.computed {
+			r.p.tourneys++
+		}
+		periodGames[r.p.id] += r.games
+	}
+}

@@ -1,0 +1,326 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/internal/golden"
+	"github.com/ratelist/ratelist/pipeline"
+)
+
+var (
+	demoOnce sync.Once
+	demoOut  string
+	demoErr  error
+)
+
+// demoRun rates the embedded demo archive once per test binary and returns
+// the output folder.
+func demoRun(t *testing.T) string {
+	t.Helper()
+	demoOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ratelist-report-test-")
+		if err != nil {
+			demoErr = err
+			return
+		}
+		demoOut = dir
+		rules, err := pipeline.ParseRules("demo rules.toml", ratelist.DemoRules())
+		if err != nil {
+			demoErr = err
+			return
+		}
+		_, demoErr = pipeline.Run(context.Background(), pipeline.Options{
+			Archive: ratelist.Demo(), ArchiveName: "(embedded demo)", Out: dir, Rules: rules, RulesName: "demo rules.toml",
+		})
+	})
+	if demoErr != nil {
+		t.Fatalf("demo run: %v", demoErr)
+	}
+	return demoOut
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if demoOut != "" {
+		os.RemoveAll(demoOut)
+	}
+	os.Exit(code)
+}
+
+// buildDemo writes the demo report into a fresh folder and returns it.
+func buildDemo(t *testing.T, workers int) string {
+	t.Helper()
+	out := demoRun(t)
+	site := filepath.Join(t.TempDir(), "site")
+	st, err := Build(context.Background(), Options{Out: out, Site: site, Archive: ratelist.Demo(), Workers: workers})
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	if st.Players == 0 || st.Tournaments == 0 || st.Lists == 0 {
+		t.Fatalf("Build wrote %+v", st)
+	}
+	return site
+}
+
+// TestDemoSite checks the structure of the demo archive's site: a page for
+// every listed player and every tournament, valid SVG charts with one marker
+// per rated tournament, and links that all resolve inside the site.
+func TestDemoSite(t *testing.T) {
+	out := demoRun(t)
+	site := buildDemo(t, 4)
+
+	// Every player of every list (rating and Joker) has a page.
+	lists, _ := filepath.Glob(filepath.Join(out, "lists", "*.csv"))
+	jlists, _ := filepath.Glob(filepath.Join(out, "lists", "joker", "*.csv"))
+	if len(lists) == 0 || len(jlists) == 0 {
+		t.Fatalf("demo run has %d rating lists and %d Joker lists", len(lists), len(jlists))
+	}
+	listed := 0
+	for _, l := range append(lists, jlists...) {
+		pos, recs, err := csvTable(l, "player_id")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			listed++
+			if p := filepath.Join(site, "players", field(r, pos[0])+".html"); !exists(p) {
+				t.Errorf("%s: player %s has no page", filepath.Base(l), field(r, pos[0]))
+			}
+		}
+		period := strings.TrimSuffix(filepath.Base(l), ".csv")
+		page := "list-" + period + ".html"
+		if filepath.Base(filepath.Dir(l)) == "joker" {
+			page = "joker-" + period + ".html"
+		} else if l == lists[len(lists)-1] {
+			page = "index.html"
+		}
+		if !exists(filepath.Join(site, page)) {
+			t.Errorf("list %s has no page %s", l, page)
+		}
+	}
+	// Every standings file has a tournament page.
+	stand, _ := filepath.Glob(filepath.Join(out, "standings", "*.csv"))
+	for _, s := range stand {
+		if !exists(filepath.Join(site, "tournaments", strings.TrimSuffix(filepath.Base(s), ".csv")+".html")) {
+			t.Errorf("no page for standings %s", filepath.Base(s))
+		}
+	}
+
+	// Markers expected per player: one per card with a rating after it.
+	cards, err := readCards(filepath.Join(out, "cards.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPoints := map[string]int{}
+	for _, c := range cards {
+		if c.RatingAfter != nil {
+			wantPoints[fmt.Sprintf("players/%d.html", c.PlayerID)]++
+		}
+	}
+	jcards, err := readJokerCards(filepath.Join(out, "joker_cards.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJoker := map[string]int{}
+	for _, c := range jcards {
+		wantJoker[fmt.Sprintf("players/%d.html", c.PlayerID)]++
+	}
+
+	files := golden.ListFiles(t, site)
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f] = true
+	}
+	var pages, charts, links int
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".html") {
+			continue
+		}
+		pages++
+		b, err := os.ReadFile(filepath.Join(site, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(b)
+		svgs := svgBlocks(html)
+		charts += len(svgs)
+		for i, svg := range svgs {
+			if err := checkXML(svg); err != nil {
+				t.Errorf("%s: chart %d is not valid SVG: %v", f, i, err)
+			}
+			if !strings.Contains(svg, "<title>") || !strings.Contains(svg, `role="img"`) {
+				t.Errorf("%s: chart %d has no <title> or role", f, i)
+			}
+		}
+		switch {
+		case strings.HasPrefix(f, "players/"):
+			want := []int{}
+			if n := wantPoints[f]; n > 0 {
+				want = append(want, n)
+			}
+			if n := wantJoker[f]; n > 0 {
+				want = append(want, n)
+			}
+			if len(svgs) != len(want) {
+				t.Errorf("%s: %d charts, want %d", f, len(svgs), len(want))
+				break
+			}
+			for i, svg := range svgs {
+				if got := strings.Count(svg, MarkFill+`"`); got != want[i] {
+					t.Errorf("%s: chart %d has %d points, want %d", f, i, got, want[i])
+				}
+			}
+		case f == "index.html" || strings.HasPrefix(f, "list-"):
+			if len(svgs) != 1 {
+				t.Errorf("%s: %d charts, want the histogram", f, len(svgs))
+				break
+			}
+			period := strings.TrimSuffix(strings.TrimPrefix(f, "list-"), ".html")
+			if f == "index.html" {
+				period = strings.TrimSuffix(filepath.Base(lists[len(lists)-1]), ".csv")
+			}
+			rows, err := readList(filepath.Join(out, "lists", period+".csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bins := map[int]bool{}
+			for _, r := range rows {
+				bins[floorDiv(r.Rating, 50)] = true
+			}
+			if got := strings.Count(svgs[0], BarFill+`"`); got != len(bins) {
+				t.Errorf("%s: histogram has %d bars, want %d", f, got, len(bins))
+			}
+		}
+		// Every internal link and script resolves to a file of the site.
+		for _, m := range linkRE.FindAllStringSubmatch(html, -1) {
+			ref := m[2]
+			if strings.Contains(ref, "://") || strings.HasPrefix(ref, "//") {
+				t.Errorf("%s: external reference %q (the site must work offline)", f, ref)
+				continue
+			}
+			if strings.HasPrefix(ref, "#") {
+				continue
+			}
+			ref, _, _ = strings.Cut(ref, "#")
+			target := path.Clean(path.Join(path.Dir(f), ref))
+			if !have[target] {
+				t.Errorf("%s: link %q resolves to %s, which is not in the site", f, m[2], target)
+			}
+			links++
+		}
+	}
+	t.Logf("%d files, %d pages, %d charts, %d links checked, %d list rows", len(files), pages, charts, links, listed)
+	if charts == 0 || links == 0 {
+		t.Fatal("no charts or no links found")
+	}
+}
+
+var linkRE = regexp.MustCompile(`(href|src)="([^"]*)"`)
+
+// svgBlocks returns the inline <svg>…</svg> elements of a page.
+func svgBlocks(html string) []string {
+	var out []string
+	for {
+		i := strings.Index(html, "<svg")
+		if i < 0 {
+			return out
+		}
+		j := strings.Index(html[i:], "</svg>")
+		if j < 0 {
+			return append(out, html[i:])
+		}
+		out = append(out, html[i:i+j+len("</svg>")])
+		html = html[i+j+len("</svg>"):]
+	}
+}
+
+// checkXML parses s as one XML element with an svg root.
+func checkXML(s string) error {
+	d := xml.NewDecoder(strings.NewReader(s))
+	depth, root := 0, ""
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				root = e.Name.Local
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	if root != "svg" || depth != 0 {
+		return fmt.Errorf("root %q, unclosed depth %d", root, depth)
+	}
+	return nil
+}
+
+// TestDeterministic builds the site twice with different worker counts and
+// compares every file byte for byte.
+func TestDeterministic(t *testing.T) {
+	a, b := buildDemo(t, 1), buildDemo(t, 8)
+	fa, fb := golden.ListFiles(t, a), golden.ListFiles(t, b)
+	if strings.Join(fa, "\n") != strings.Join(fb, "\n") {
+		t.Fatalf("file lists differ: %d vs %d files", len(fa), len(fb))
+	}
+	for _, f := range fa {
+		x, _ := os.ReadFile(filepath.Join(a, f))
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between runs", f)
+		}
+	}
+}
+
+// TestReplaceSite checks that a site is replaced on the next build and that
+// a folder that is not a site is left alone.
+func TestReplaceSite(t *testing.T) {
+	out := demoRun(t)
+	dir := t.TempDir()
+	site := filepath.Join(dir, "site")
+	if _, err := Build(context.Background(), Options{Out: out, Site: site}); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(site, "players", "999999999.html")
+	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), Options{Out: out, Site: site}); err != nil {
+		t.Fatal(err)
+	}
+	if exists(stale) {
+		t.Error("a rebuilt site kept a stale page")
+	}
+	other := filepath.Join(dir, "other")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "keep.txt"), []byte("mine"), 0o644)
+	if _, err := Build(context.Background(), Options{Out: out, Site: other}); err == nil {
+		t.Error("Build replaced a folder that is not a site")
+	}
+	if !exists(filepath.Join(other, "keep.txt")) {
+		t.Error("Build removed a file of a folder that is not a site")
+	}
+	if _, err := Build(context.Background(), Options{Out: dir, Site: filepath.Join(dir, "x")}); !errors.Is(err, ErrNoRun) {
+		t.Errorf("Build without a run: err = %v, want ErrNoRun", err)
+	}
+}

@@ -67,3 +67,47 @@ func TestRulesFileImpossibleValue(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadableGamesTableFails: a games table that is there but cannot be read
+// (here a link to a share that is not mounted) fails the run with exit 1 naming
+// it, and the lists of the last good run stay as they were.
+func TestUnreadableGamesTableFails(t *testing.T) {
+	arch, out := t.TempDir(), t.TempDir()
+	for _, f := range []string{"players.csv", "tournaments.csv", "games.csv"} {
+		b, err := os.ReadFile(filepath.Join("../../testdata/demo", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(arch, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var so, se bytes.Buffer
+	args := []string{"run", "--archive", arch, "--out", out, "--quiet"}
+	if code := run(context.Background(), args, &so, &se); code != exitOK && code != exitRejected {
+		t.Fatalf("first run: exit %d: %s", code, se.String())
+	}
+	before, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, spoil := range map[string]func(string) error{
+		"dangling link": func(f string) error { return os.Symlink(filepath.Join(arch, "unmounted", "games.csv"), f) },
+		"folder":        func(f string) error { return os.Mkdir(f, 0o755) },
+	} {
+		games := filepath.Join(arch, "games.csv")
+		if err := os.Remove(games); err != nil {
+			t.Fatal(err)
+		}
+		if err := spoil(games); err != nil {
+			t.Fatal(err)
+		}
+		se.Reset()
+		if code := run(context.Background(), args, &so, &se); code != exitFailed || !strings.Contains(se.String(), "games.csv") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d naming games.csv", name, code, se.String(), exitFailed)
+		}
+		if after, _ := os.ReadFile(filepath.Join(out, "summary.json")); !bytes.Equal(after, before) {
+			t.Errorf("%s: summary.json rewritten by a failed run", name)
+		}
+	}
+}

@@ -371,7 +371,7 @@ func checkTournament(b *Batch, i int) (Tournament, string) {
 	case !b.Nulls[5][i] && (t.Rounds < 1 || t.Rounds > 1000):
 		return t, fmt.Sprintf("rounds: %d is out of range 1–1000", t.Rounds)
 	case t.Discipline != "chess" && t.Discipline != "scrabble" && t.Discipline != "joker":
-		return t, fmt.Sprintf("discipline: %q is not chess, scrabble or joker", t.Discipline)
+		return t, fmt.Sprintf("discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
 	}
 	return t, ""
 }

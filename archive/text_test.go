@@ -2,10 +2,12 @@ package archive
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -81,5 +83,33 @@ func TestHugeCellSmallMessage(t *testing.T) {
 		if len(r.Reason) > 2*ExcerptBytes || len(r.Values) > 4*ExcerptBytes {
 			t.Errorf("%s row %d: reason of %d bytes, values of %d bytes", r.File, r.Row, len(r.Reason), len(r.Values))
 		}
+	}
+}
+
+// TestFutureTournamentRejected: a tournament starting more than a year after the
+// run's date is rejected as in the future, naming its row; one starting exactly
+// a year later is kept.
+func TestFutureTournamentRejected(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "players.csv"), "player_id,name\n1,Anna\n")
+	write(t, filepath.Join(dir, "tournaments.csv"), "tournament_id,name,start_date,end_date\n"+
+		"1,Spring,2025-03-01,2025-03-02\n2,Typo,2205-03-01,2205-03-02\n3,Next year,2026-06-15,2026-06-16\n4,Too far,2026-06-16,2026-06-16\n")
+	var rejects []RowError
+	run := time.Date(2025, 6, 15, 22, 0, 0, 0, time.UTC)
+	a, err := Load(context.Background(), os.DirFS(dir), func(r RowError) { rejects = append(rejects, r) }, nil, Now(run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []int64
+	for _, tr := range a.Tournaments {
+		kept = append(kept, tr.ID)
+	}
+	if fmt.Sprint(kept) != "[1 3]" {
+		t.Errorf("kept tournaments %v, want [1 3]", kept)
+	}
+	if len(rejects) != 2 || rejects[0].Row != 2 || rejects[1].Row != 4 ||
+		!strings.Contains(rejects[0].Reason, "start_date 2205-03-01 is in the future") ||
+		!strings.Contains(rejects[1].Reason, "in the future") {
+		t.Errorf("rejects %v, want rows 2 and 4 in the future", rejects)
 	}
 }

@@ -21,7 +21,7 @@ import (
 // birth_year, federation → club (filling empty fields only).
 //
 // A file that cannot be read or converted, or a tournament already in the
-// archive, is skipped whole with a Problem.
+// archive (the same games), is skipped whole with a Problem.
 func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{}
 	for _, name := range files {
@@ -39,6 +39,10 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 		src.Close()
 		if err == nil {
 			err = importTRF(a, f, name, opt, st)
+		}
+		if a.err != nil {
+			st.abandon()
+			return st, a.err
 		}
 		if err != nil {
 			st.FilesSkipped++
@@ -87,12 +91,6 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		st.note(name, 0, "no games: tournament not added")
 		return nil
 	}
-	tid, isNew := a.addTournament(tr)
-	if !isNew {
-		st.skip(name, 0, n, fmt.Errorf("%q (%s to %s) is tournament %d: %w", tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), tid, ErrDuplicate))
-		return nil
-	}
-	st.Tournaments++
 	ids := make([]int64, len(f.Players))
 	used := map[int64]int{} // player_id → index in f.Players
 	for i, p := range f.Players {
@@ -116,16 +114,28 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		used[ids[i]] = i
 	}
+	rows := make([]archive.GameRow, 0, len(t.Games))
 	for _, g := range t.Games {
-		row := archive.GameRow{TournamentID: tid, Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
+		row := archive.GameRow{Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
 		if g.Black >= 0 {
 			row.BlackID = ptr(ids[g.Black])
 			row.BlackResult = ptr(string(g.BlackResult))
 		} else {
 			row.WhiteResult = string(byeCode(g.WhiteResult))
 		}
-		a.games = append(a.games, row)
+		rows = append(rows, row)
 	}
+	tid, isNew := a.addTournament(tr, rows)
+	switch {
+	case a.err != nil:
+		st.Skipped += n
+		return a.err
+	case !isNew:
+		st.skip(name, 0, n, fmt.Errorf("the same games as tournament %d (%q, %s to %s): %w", tid, tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), ErrDuplicate))
+		return nil
+	}
+	st.Tournaments++
+	a.games = append(a.games, rows...)
 	st.Imported += n
 	return nil
 }

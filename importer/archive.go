@@ -44,6 +44,7 @@ type Archive struct {
 	matched                    map[int]bool
 	oldIDs                     map[int64]bool    // tournament ids in the archive before the import
 	contents                   map[gameSet]int64 // a tournament's games → its tournament_id
+	byNameDates                map[string]int64  // name|start|end → tournament_id, for notes
 	seed                       [2]maphash.Seed   // of gameSet's hashes
 	nextPlayer, nextTournament int64
 	firstID                    int64 // Options.FirstID
@@ -55,7 +56,7 @@ type Archive struct {
 // newArchive is an empty archive in dir.
 func newArchive(dir string) *Archive {
 	return &Archive{Dir: dir, byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{},
-		oldIDs: map[int64]bool{}, contents: map[gameSet]int64{}, seed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		oldIDs: map[int64]bool{}, contents: map[gameSet]int64{}, byNameDates: map[string]int64{}, seed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
 		nextPlayer: 1, nextTournament: 1}
 }
 
@@ -87,6 +88,7 @@ func Open(dir string, opt Options) (*Archive, error) {
 	}
 	for _, t := range a.Tournaments {
 		a.oldIDs[t.TournamentID] = true
+		a.byNameDates[nameDates(t)] = t.TournamentID
 		a.nextTournament = max(a.nextTournament, t.TournamentID+1)
 	}
 	if err := a.readContents(); err != nil {
@@ -120,6 +122,16 @@ func readParquet[T any](path string) ([]T, error) {
 
 // normName is the name as matched: surrounding spaces trimmed, inner runs collapsed.
 func normName(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func nameDates(t archive.TournamentRow) string {
+	return fmt.Sprintf("%s|%d|%d", normName(t.Name), t.StartDate, t.EndDate)
+}
+
+// namesake returns the tournament with t's name and dates, before t was added.
+func (a *Archive) namesake(t archive.TournamentRow) (int64, bool) {
+	id, ok := a.byNameDates[nameDates(t)]
+	return id, ok
+}
 
 // gameSet identifies a tournament by its dates and its games (rounds, players,
 // results), whatever their order: how many, and two sums of per-game hashes.
@@ -310,6 +322,9 @@ func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow)
 	a.nextTournament++
 	a.Tournaments = append(a.Tournaments, t)
 	a.contents[set] = t.TournamentID
+	if _, ok := a.byNameDates[nameDates(t)]; !ok {
+		a.byNameDates[nameDates(t)] = t.TournamentID
+	}
 	for i := range rows {
 		rows[i].TournamentID = t.TournamentID
 	}

@@ -395,6 +395,7 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		rounds = max(rounds, g.Round)
 	}
 	t.Rounds = &rounds
+	namesake, samename := a.namesake(t)
 	tid, isNew := a.addTournament(t, rows)
 	if !isNew {
 		a.games = a.games[:start]
@@ -407,6 +408,10 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		return
 	}
 	st.Tournaments++
+	if samename {
+		st.note(file, e.line, "event %q (%s to %s) has the name and dates of tournament %d but other games: added as tournament %d",
+			name, dayString(t.StartDate), dayString(t.EndDate), namesake, tid)
+	}
 	st.Imported += int64(len(rows))
 	st.Forfeits += int64(len(forfeits))
 	st.Notes = append(st.Notes, forfeits...)

@@ -123,8 +123,9 @@ func TestDuplicateByContent(t *testing.T) {
 		t.Errorf("renamed re-import: %+v %v", st, st.Problems)
 	}
 	st = importFiles(t, dir, "trf", trfVariant(t, "testdata/swiss6.trf", "Spring Swiss 2025", "2025/03/08", "2025/03/09"))
-	if st.Tournaments != 1 || st.Skipped != 0 {
-		t.Errorf("another event, same name and dates: %+v %v", st, st.Problems)
+	if st.Tournaments != 1 || st.Skipped != 0 || len(st.Notes) != 1 ||
+		!strings.Contains(st.Notes[0].Error(), "has the name and dates of tournament 1 but other games: added as tournament 2") {
+		t.Errorf("another event, same name and dates: %+v %v", st, st.Notes)
 	}
 	// The same games on other dates (next year's event of the same players) are another event.
 	st = importFiles(t, dir, "trf", trfVariant(t, "testdata/spring.trf", "Spring Swiss 2025", "2026/03/07", "2026/03/08"))

@@ -125,6 +125,7 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		rows = append(rows, row)
 	}
+	namesake, samename := a.namesake(tr)
 	tid, isNew := a.addTournament(tr, rows)
 	switch {
 	case a.err != nil:
@@ -135,6 +136,10 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		return nil
 	}
 	st.Tournaments++
+	if samename {
+		st.note(name, 0, "%q (%s to %s) has the name and dates of tournament %d but other games: added as tournament %d",
+			tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), namesake, tid)
+	}
 	a.games = append(a.games, rows...)
 	st.Imported += n
 	return nil

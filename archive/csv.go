@@ -125,7 +125,7 @@ func parseCell(b *Batch, c, i int, sp Column, cell string) string {
 	switch {
 	case cell == "":
 	case sp.Type == String:
-		if msg := checkText(cell); msg != "" {
+		if msg := CheckText(cell); msg != "" {
 			b.Nulls[c][i] = true
 			return msg
 		}
@@ -141,10 +141,10 @@ func parseCell(b *Batch, c, i int, sp Column, cell string) string {
 	return ""
 }
 
-// checkText says why a text cell is not valid UTF-8, "" when it is: the
+// CheckText says why a text cell is not valid UTF-8, "" when it is: the
 // archive is UTF-8, and a cell in another encoding would be copied into every
 // output as bytes no reader can decode.
-func checkText(s string) string {
+func CheckText(s string) string {
 	if utf8.ValidString(s) {
 		return ""
 	}

@@ -366,7 +366,7 @@ func (s *parquetSource) decode(b *Batch, c, off int, vals []parquet.Value) {
 		for i, v := range vals {
 			if nulls[i] = v.IsNull(); !nulls[i] {
 				text := string(v.ByteArray())
-				if why := checkText(text); why != "" {
+				if why := CheckText(text); why != "" {
 					nulls[i] = true
 					s.badCells = append(s.badCells, badCell{off + i, c, why})
 					continue

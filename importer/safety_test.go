@@ -144,3 +144,42 @@ func TestDuplicateByContent(t *testing.T) {
 		}
 	}
 }
+
+// TestImportCSVInvalidUTF8: import csv skips a row whose text is not UTF-8,
+// naming the row and column, instead of copying the bytes into Parquet.
+func TestImportCSVInvalidUTF8(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "players.csv"), []byte("player_id,name\n1,Anna\n2,M\xfcller\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := mustStats(t)(ImportCSV(context.Background(), dir, []string{filepath.Join(dir, "players.csv")}))
+	if st.Imported != 1 || len(st.Problems) != 1 ||
+		!strings.HasSuffix(st.Problems[0].Error(), "players.csv:2: name: not valid UTF-8 text (byte 2); save the file as UTF-8: malformed") {
+		t.Errorf("%+v %v", st, st.Problems)
+	}
+}
+
+// TestImportTRFLatin1: a TRF file in Windows-1252 is decoded (its columns stay
+// in place), never stored as bytes that are not UTF-8.
+func TestImportTRFLatin1(t *testing.T) {
+	b, err := os.ReadFile("testdata/spring.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "latin1.trf")
+	if err := os.WriteFile(src, []byte(strings.Replace(string(b), "Orlova, Ann", "M\xfcller, Ann", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	st := importFiles(t, dir, "trf", src)
+	if st.Imported != 9 || len(st.Notes) != 1 || !strings.Contains(st.Notes[0].Error(), "read as Windows-1252") {
+		t.Errorf("%+v %v", st, st.Notes)
+	}
+	a, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := a.Players[0]; p.Name != "Müller, Ann" || p.FideRating == nil || *p.FideRating != 2100 {
+		t.Errorf("first player %q, rating %v; want Müller, Ann rated 2100", p.Name, p.FideRating)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
@@ -29,14 +30,20 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 			return st, err
 		}
 		st.Files++
-		src, err := os.Open(name)
+		data, err := os.ReadFile(name)
 		if err != nil {
 			st.FilesSkipped++
 			st.skip(name, 0, 0, err)
 			continue
 		}
-		f, err := trf.Read(src, name)
-		src.Close()
+		text := string(data)
+		if !utf8.Valid(data) {
+			// TRF columns count characters, and Windows-1252 has one per byte, as
+			// the reader counts an invalid byte: the columns stay where they were.
+			text = decodeWindows1252(data)
+			st.note(name, 0, "not UTF-8: read as Windows-1252 (Latin-1)")
+		}
+		f, err := trf.Read(strings.NewReader(text), name)
 		if err == nil {
 			err = importTRF(a, f, name, opt, st)
 		}

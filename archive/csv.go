@@ -101,14 +101,20 @@ func (s *csvSource) fill(b *Batch) (int, error) {
 	return n, nil
 }
 
+// rawValues renders a CSV row as "header=cell;…", each cell an Excerpt, and
+// stops with "…" past about 20 cells' worth, however many fields the row has.
 func rawValues(hdr, rec []string) string {
 	var sb strings.Builder
 	for i, v := range rec {
 		if i > 0 {
 			sb.WriteByte(';')
 		}
+		if sb.Len() > 20*ExcerptBytes {
+			sb.WriteString("…")
+			break
+		}
 		if i < len(hdr) {
-			sb.WriteString(hdr[i])
+			sb.WriteString(Excerpt(hdr[i]))
 		} else {
 			sb.WriteString("?")
 		}

@@ -73,14 +73,14 @@ func TestExcerpt(t *testing.T) {
 func TestHugeCellSmallMessage(t *testing.T) {
 	dir := t.TempDir()
 	huge := strings.Repeat("9", 1_000_000)
-	write(t, filepath.Join(dir, "players.csv"), "player_id,name\n1,Anna\n"+huge+",Bea\n2,"+huge+"\n")
+	write(t, filepath.Join(dir, "players.csv"), "player_id,name\n1,Anna\n"+huge+",Bea\n2,"+huge+"\n3,Cy"+strings.Repeat(",x", 100_000)+"\n")
 	write(t, filepath.Join(dir, "tournaments.csv"), "tournament_id,name,start_date,end_date,discipline\n1,Open,2025-01-01,"+huge+",chess\n2,Open,2025-01-01,2025-01-02,"+huge+"\n")
 	rejects := loadRejects(t, dir)
-	if len(rejects) != 3 {
-		t.Fatalf("%d rejects, want 3", len(rejects))
+	if len(rejects) != 4 {
+		t.Fatalf("%d rejects, want 4", len(rejects))
 	}
 	for _, r := range rejects {
-		if len(r.Reason) > 2*ExcerptBytes || len(r.Values) > 4*ExcerptBytes {
+		if len(r.Reason) > 2*ExcerptBytes || len(r.Values) > 23*ExcerptBytes {
 			t.Errorf("%s row %d: reason of %d bytes, values of %d bytes", r.File, r.Row, len(r.Reason), len(r.Values))
 		}
 	}

@@ -313,7 +313,7 @@ func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow)
 	}
 	if a.oldIDs[a.nextTournament] {
 		if a.err == nil {
-			a.err = fmt.Errorf("--first-id %d: tournament_id %d for %q is already in the archive; nothing was imported: %w",
+			a.err = fmt.Errorf("first id %d: tournament_id %d for %q is already in the archive; nothing was imported: %w",
 				a.firstID, a.nextTournament, t.Name, ErrIDTaken)
 		}
 		return 0, false

@@ -24,7 +24,7 @@ var (
 	ErrUsage = errors.New("usage")
 	// ErrIDTaken is a FirstID range that reaches a tournament_id already in the
 	// archive: the import stops and the archive is left unchanged.
-	ErrIDTaken = fmt.Errorf("pick a --first-id past the archive's ids, or leave it out: %w", ErrUsage)
+	ErrIDTaken = fmt.Errorf("pick a first id past the archive's ids, or none: %w", ErrUsage)
 )
 
 // Problem is one skipped game, row or file. Line is the 1-based line (PGN, TRF) or

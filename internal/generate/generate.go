@@ -23,7 +23,7 @@ var ErrOptions = errors.New("bad generate options")
 
 // ErrNotEmpty marks an archive folder that already holds files: a generated
 // archive would overwrite a real one unless Options.Force says so.
-var ErrNotEmpty = errors.New("archive folder is not empty")
+var ErrNotEmpty = fmt.Errorf("%w: the archive folder is not empty", ErrOptions)
 
 // Options describe a synthetic archive.
 type Options struct {

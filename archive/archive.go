@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Players is the player registry, sorted by id; a player's dense index is its
@@ -88,6 +89,8 @@ type Archive struct {
 	Counts  map[string]*TableCount
 	tMin    int64
 	tDirect []int32 // tournament id − tMin → position (nil: binary search)
+
+	latestStart int32 // a tournament starting later is in the future (latestStart)
 }
 
 // TableCount is what was read from one table: every row read is either used
@@ -121,8 +124,15 @@ func (a *Archive) TournamentIndex(id int64) int {
 // Both loads hold their rejects and counts and pass them on when both are
 // done, players first, so the rejects come in the same order as read one after
 // the other.
-func Load(ctx context.Context, fsys fs.FS, reject func(RowError), afterTournaments func(context.Context, *Archive) error) (*Archive, error) {
-	a := &Archive{FS: fsys, Counts: map[string]*TableCount{}}
+//
+// Options: Now sets the run's date (the default is the clock's), from which a
+// tournament that starts more than a year later is rejected as in the future.
+func Load(ctx context.Context, fsys fs.FS, reject func(RowError), afterTournaments func(context.Context, *Archive) error, opts ...Option) (*Archive, error) {
+	o := loadOptions{now: time.Now}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	a := &Archive{FS: fsys, Counts: map[string]*TableCount{}, latestStart: latestStart(o.now())}
 	pf, err := Files(fsys, "players")
 	if err != nil {
 		return nil, err
@@ -177,6 +187,26 @@ func Load(ctx context.Context, fsys fs.FS, reject func(RowError), afterTournamen
 		}
 	}
 	return a, nil
+}
+
+// Option adjusts Load.
+type Option func(*loadOptions)
+
+type loadOptions struct {
+	now func() time.Time
+}
+
+// Now makes t the run's date for Load's checks, instead of the clock's.
+func Now(t time.Time) Option {
+	return func(o *loadOptions) { o.now = func() time.Time { return t } }
+}
+
+// latestStart is the last start date (days since 1970-01-01) a tournament may
+// have on a run dated now: one year after now's date. Later is a typo (2205
+// for 2025), which would make a list for every month in between.
+func latestStart(now time.Time) int32 {
+	y, m, d := now.UTC().Date()
+	return int32(time.Date(y+1, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
 }
 
 // tableLoad is what loading one small table found, held until it is passed on
@@ -312,7 +342,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			t, reason := checkTournament(b, i)
+			t, reason := checkTournament(b, i, a.latestStart)
 			if reason != "" {
 				l.reject(b, i, reason)
 				continue
@@ -336,7 +366,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	return nil
 }
 
-func checkTournament(b *Batch, i int) (Tournament, string) {
+func checkTournament(b *Batch, i int, latestStart int32) (Tournament, string) {
 	t := Tournament{
 		ID: b.Ints[0][i], Name: strings.TrimSpace(b.Strs[1][i]), Start: int32(b.Ints[2][i]), End: int32(b.Ints[3][i]),
 		System: strings.ToLower(strings.TrimSpace(b.Strs[4][i])), Rounds: int32(b.Ints[5][i]),
@@ -368,10 +398,12 @@ func checkTournament(b *Batch, i int) (Tournament, string) {
 		return t, "end_date: missing"
 	case t.Start > t.End:
 		return t, "start_date is after end_date"
+	case t.Start > latestStart:
+		return t, fmt.Sprintf("start_date %s is in the future: more than a year after the run's date", formatCell(Date, []int64{int64(t.Start)}, nil, 0))
 	case !b.Nulls[5][i] && (t.Rounds < 1 || t.Rounds > 1000):
 		return t, fmt.Sprintf("rounds: %d is out of range 1–1000", t.Rounds)
 	case t.Discipline != "chess" && t.Discipline != "scrabble" && t.Discipline != "joker":
-		return t, fmt.Sprintf("discipline: %q is not chess, scrabble or joker", t.Discipline)
+		return t, fmt.Sprintf("discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
 	}
 	return t, ""
 }

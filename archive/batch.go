@@ -69,7 +69,7 @@ func (b *Batch) Values(i int) string {
 		if b.Nulls[c][i] {
 			continue
 		}
-		sb.WriteString(formatCell(s.Type, b.Ints[c], b.Strs[c], i))
+		sb.WriteString(Excerpt(formatCell(s.Type, b.Ints[c], b.Strs[c], i)))
 	}
 	return sb.String()
 }

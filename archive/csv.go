@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 type csvSource struct {
@@ -100,19 +101,25 @@ func (s *csvSource) fill(b *Batch) (int, error) {
 	return n, nil
 }
 
+// rawValues renders a CSV row as "header=cell;…", each cell an Excerpt, and
+// stops with "…" past about 20 cells' worth, however many fields the row has.
 func rawValues(hdr, rec []string) string {
 	var sb strings.Builder
 	for i, v := range rec {
 		if i > 0 {
 			sb.WriteByte(';')
 		}
+		if sb.Len() > 20*ExcerptBytes {
+			sb.WriteString("…")
+			break
+		}
 		if i < len(hdr) {
-			sb.WriteString(hdr[i])
+			sb.WriteString(Excerpt(hdr[i]))
 		} else {
 			sb.WriteString("?")
 		}
 		sb.WriteByte('=')
-		sb.WriteString(v)
+		sb.WriteString(Excerpt(v))
 	}
 	return sb.String()
 }
@@ -124,6 +131,10 @@ func parseCell(b *Batch, c, i int, sp Column, cell string) string {
 	switch {
 	case cell == "":
 	case sp.Type == String:
+		if msg := CheckText(cell); msg != "" {
+			b.Nulls[c][i] = true
+			return msg
+		}
 		b.Strs[c][i] = cell
 	default:
 		v, err := ParseCell(sp.Type, cell)
@@ -136,6 +147,23 @@ func parseCell(b *Batch, c, i int, sp Column, cell string) string {
 	return ""
 }
 
+// CheckText says why a text cell is not valid UTF-8, "" when it is: the
+// archive is UTF-8, and a cell in another encoding would be copied into every
+// output as bytes no reader can decode.
+func CheckText(s string) string {
+	if utf8.ValidString(s) {
+		return ""
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
+				return fmt.Sprintf("not valid UTF-8 text (byte %d); save the file as UTF-8", i+1)
+			}
+		}
+	}
+	return "not valid UTF-8 text"
+}
+
 // ParseCell decodes the text of one non-empty cell of a column of type t
 // (any type but String), as a CSV file gives it, into the value a Batch
 // holds: the integer, the days or microseconds since 1970-01-01, 0 or 1, or
@@ -145,19 +173,19 @@ func ParseCell(t Type, cell string) (int64, error) {
 	case Int, Int32:
 		v, err := strconv.ParseInt(cell, 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("malformed integer %q", cell)
+			return 0, fmt.Errorf("malformed integer %q", Excerpt(cell))
 		}
 		return v, nil
 	case Date:
 		d, err := time.Parse(time.DateOnly, cell)
 		if err != nil {
-			return 0, fmt.Errorf("malformed date %q (want YYYY-MM-DD)", cell)
+			return 0, fmt.Errorf("malformed date %q (want YYYY-MM-DD)", Excerpt(cell))
 		}
 		return d.Unix() / 86400, nil
 	case Time:
 		t, err := parseTime(cell)
 		if err != nil {
-			return 0, fmt.Errorf("malformed timestamp %q", cell)
+			return 0, fmt.Errorf("malformed timestamp %q", Excerpt(cell))
 		}
 		return t.UnixMicro(), nil
 	case Bool:
@@ -167,15 +195,15 @@ func ParseCell(t Type, cell string) (int64, error) {
 		case "false", "f", "0", "no", "n":
 			return 0, nil
 		}
-		return 0, fmt.Errorf("malformed boolean %q", cell)
+		return 0, fmt.Errorf("malformed boolean %q", Excerpt(cell))
 	case Code:
 		code, ok := resultCode([]byte(cell))
 		if !ok {
-			return 0, fmt.Errorf("invalid result code %q", cell)
+			return 0, fmt.Errorf("invalid result code %q", Excerpt(cell))
 		}
 		return int64(code), nil
 	}
-	return 0, fmt.Errorf("%q: a text column has no value to decode", cell)
+	return 0, fmt.Errorf("%q: a text column has no value to decode", Excerpt(cell))
 }
 
 // parseTime reads a timestamp: RFC 3339, a date and time without zone (UTC)

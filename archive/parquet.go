@@ -146,7 +146,7 @@ func (s *parquetSource) readColumn(b *Batch, c int, want int) (int, error) {
 				}
 				if ints[i] = cur.dict[x]; ints[i] < 0 {
 					nulls[i], ints[i] = true, 0
-					s.badCells = append(s.badCells, badCell{n + i, c})
+					s.badCells = append(s.badCells, badCell{n + i, c, ""})
 				}
 			}
 		}
@@ -359,13 +359,19 @@ func (s *parquetSource) decode(b *Batch, c, off int, vals []parquet.Value) {
 	}
 	bad := func(i int) {
 		nulls[i], ints[i] = true, 0
-		s.badCells = append(s.badCells, badCell{off + i, c})
+		s.badCells = append(s.badCells, badCell{off + i, c, ""})
 	}
 	switch {
 	case sp.Type == String:
 		for i, v := range vals {
 			if nulls[i] = v.IsNull(); !nulls[i] {
-				b.Strs[c][off+i] = string(v.ByteArray())
+				text := string(v.ByteArray())
+				if why := CheckText(text); why != "" {
+					nulls[i] = true
+					s.badCells = append(s.badCells, badCell{off + i, c, why})
+					continue
+				}
+				b.Strs[c][off+i] = text
 			}
 		}
 	case sp.Type == Code:
@@ -431,15 +437,23 @@ func (s *parquetSource) anyInt(c int, v parquet.Value) (int64, bool) {
 }
 
 // badCell is a cell that could not be read (by decode, or an invalid result code
-// in readColumn's page path): row i of column c.
-type badCell struct{ i, c int }
+// in readColumn's page path): row i of column c, why ("" for a value of the
+// wrong type or an invalid code).
+type badCell struct {
+	i, c int
+	why  string
+}
 
 // markBad notes, per row, the first column (in spec order) that could not be
 // decoded; decode notes bad cells column by column, so in that order.
 func (s *parquetSource) markBad(b *Batch) {
 	for _, bc := range s.badCells {
 		if b.Bad[bc.i] == "" {
-			b.Bad[bc.i] = s.cols[bc.c].Name + ": value of the wrong type or an invalid code"
+			why := bc.why
+			if why == "" {
+				why = "value of the wrong type or an invalid code"
+			}
+			b.Bad[bc.i] = s.cols[bc.c].Name + ": " + why
 		}
 	}
 	s.badCells = s.badCells[:0]

@@ -35,39 +35,121 @@ type source interface {
 }
 
 // Files finds a table: NAME.parquet, NAME.csv or a folder NAME/ of Parquet
-// parts (name order). It returns nil when the table is absent.
+// parts (name order). It returns nil when the table is absent, which means no
+// entry of any of these names at all: a name that is present but cannot be
+// read (a folder where a file belongs, a dangling symlink, no permission) is an
+// ErrUnreadable error naming it, never taken for an absent table.
 func Files(fsys fs.FS, name string) ([]string, error) {
+	present, err := entries(fsys, path.Dir(name))
+	if err != nil {
+		return nil, err
+	}
 	var found []string
 	for _, f := range []string{name + ".parquet", name + ".csv"} {
-		if st, err := fs.Stat(fsys, f); err == nil && !st.IsDir() {
-			found = append(found, f)
+		if !present[path.Base(f)] {
+			continue
 		}
+		if err := checkFile(fsys, f); err != nil {
+			return nil, err
+		}
+		found = append(found, f)
 	}
-	if st, err := fs.Stat(fsys, name); err == nil && st.IsDir() {
-		ents, err := fs.ReadDir(fsys, name)
+	if present[path.Base(name)] {
+		parts, err := folderParts(fsys, name)
 		if err != nil {
-			return nil, fmt.Errorf("read %s/: %w", name, err)
+			return nil, err
 		}
-		var parts []string
-		for _, e := range ents {
-			if !e.IsDir() && strings.HasSuffix(e.Name(), ".parquet") {
-				parts = append(parts, path.Join(name, e.Name()))
+		if parts != nil {
+			found = append(found, name+"/")
+			if len(found) > 1 {
+				return nil, fmt.Errorf("table %s: found both %s: keep one", name, strings.Join(found, " and "))
 			}
+			return parts, nil
 		}
-		sort.Strings(parts)
-		if len(parts) == 0 {
-			return nil, fmt.Errorf("%s/: %w: folder holds no .parquet parts", name, ErrUnreadable)
-		}
-		found = append(found, path.Join(name)+"/")
-		if len(found) > 1 {
-			return nil, fmt.Errorf("table %s: found both %s: keep one", name, strings.Join(found, " and "))
-		}
-		return parts, nil
 	}
 	if len(found) > 1 {
 		return nil, fmt.Errorf("table %s: found both %s: keep one", name, strings.Join(found, " and "))
 	}
 	return found, nil
+}
+
+// entries is the set of names in folder dir of fsys.
+func entries(fsys fs.FS, dir string) (map[string]bool, error) {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, fmt.Errorf("read archive folder %s: %w: %w", dir, ErrUnreadable, err)
+	}
+	names := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		names[e.Name()] = true
+	}
+	return names, nil
+}
+
+// checkFile makes sure table file f, which is present, is a file that opens.
+func checkFile(fsys fs.FS, f string) error {
+	st, err := fs.Stat(fsys, f)
+	if err != nil {
+		return fmt.Errorf("%s: %w (a dangling link or a share not mounted?): %w", f, ErrUnreadable, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w: it is a %s, not a file", f, ErrUnreadable, kind(st.Mode()))
+	}
+	fh, err := fsys.Open(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w: %w", f, ErrUnreadable, err)
+	}
+	return fh.Close()
+}
+
+// folderParts lists the Parquet parts of the folder form of a table, which is
+// present. A plain file named like the table (no extension) is not a table
+// form: it gives nil, nil.
+func folderParts(fsys fs.FS, name string) ([]string, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (a dangling link or a share not mounted?): %w", name, ErrUnreadable, err)
+	}
+	if st.Mode().IsRegular() {
+		return nil, nil
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s: %w: it is a %s, not a folder", name, ErrUnreadable, kind(st.Mode()))
+	}
+	ents, err := fs.ReadDir(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("read %s/: %w: %w", name, ErrUnreadable, err)
+	}
+	var parts []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".parquet") {
+			part := path.Join(name, e.Name())
+			if err := checkFile(fsys, part); err != nil {
+				return nil, err
+			}
+			parts = append(parts, part)
+		}
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%s/: %w: folder holds no .parquet parts", name, ErrUnreadable)
+	}
+	return parts, nil
+}
+
+// kind names what a non-regular file is, for messages.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
 }
 
 // NewReader reads the given files of one table (as Files finds them), in

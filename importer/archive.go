@@ -1,8 +1,10 @@
 package importer
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -20,7 +22,8 @@ import (
 // Options tune a TRF or PGN import.
 type Options struct {
 	// FirstID is the tournament_id of the first new tournament; 0 = one more than
-	// the largest tournament_id in the archive (1 in an empty one).
+	// the largest tournament_id in the archive (1 in an empty one). A new id that
+	// is already in the archive stops the import (ErrIDTaken).
 	FirstID int64
 	// Unrated marks the new tournaments as not on the approved list (rated=false).
 	Unrated bool
@@ -39,18 +42,29 @@ type Archive struct {
 	byFide                     map[int64]int  // FIDE id → Players index
 	byName                     map[string]int // normalised name → Players index, -1 when several
 	matched                    map[int]bool
-	tourKey                    map[string]int64 // name|start|end → tournament_id
+	oldIDs                     map[int64]bool    // tournament ids in the archive before the import
+	contents                   map[gameSet]int64 // a tournament's games → its tournament_id
+	byNameDates                map[string]int64  // name|start|end → tournament_id, for notes
+	seed                       [2]maphash.Seed   // of gameSet's hashes
 	nextPlayer, nextTournament int64
+	firstID                    int64 // Options.FirstID
 	games                      []archive.GameRow
 	dirtyPlayers               bool
+	err                        error // stops the import: nothing is committed
+}
+
+// newArchive is an empty archive in dir.
+func newArchive(dir string) *Archive {
+	return &Archive{Dir: dir, byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{},
+		oldIDs: map[int64]bool{}, contents: map[gameSet]int64{}, byNameDates: map[string]int64{}, seed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		nextPlayer: 1, nextTournament: 1}
 }
 
 // Open reads the archive's players and tournaments tables. A missing folder is an
 // empty archive (created by Commit). Tables in CSV form, or players/tournaments as
 // folders of parts, cannot be merged into: convert them first with ImportCSV.
 func Open(dir string, opt Options) (*Archive, error) {
-	a := &Archive{Dir: dir, byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{},
-		tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
+	a := newArchive(dir)
 	for _, name := range []string{"players.csv", "tournaments.csv", "games.csv", "players", "tournaments"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			hint := "convert it first: ratelist import csv " + filepath.Join(dir, name) + " --archive " + dir
@@ -73,11 +87,15 @@ func Open(dir string, opt Options) (*Archive, error) {
 		a.nextPlayer = max(a.nextPlayer, p.PlayerID+1)
 	}
 	for _, t := range a.Tournaments {
-		a.tourKey[tournamentKey(t.Name, t.StartDate, t.EndDate)] = t.TournamentID
+		a.oldIDs[t.TournamentID] = true
+		a.byNameDates[nameDates(t)] = t.TournamentID
 		a.nextTournament = max(a.nextTournament, t.TournamentID+1)
 	}
+	if err := a.readContents(); err != nil {
+		return nil, err
+	}
 	if opt.FirstID > 0 {
-		a.nextTournament = opt.FirstID
+		a.nextTournament, a.firstID = opt.FirstID, opt.FirstID
 	}
 	return a, nil
 }
@@ -105,8 +123,112 @@ func readParquet[T any](path string) ([]T, error) {
 // normName is the name as matched: surrounding spaces trimmed, inner runs collapsed.
 func normName(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func tournamentKey(name string, start, end int32) string {
-	return fmt.Sprintf("%s|%d|%d", normName(name), start, end)
+func nameDates(t archive.TournamentRow) string {
+	return fmt.Sprintf("%s|%d|%d", normName(t.Name), t.StartDate, t.EndDate)
+}
+
+// namesake returns the tournament with t's name and dates, before t was added.
+func (a *Archive) namesake(t archive.TournamentRow) (int64, bool) {
+	id, ok := a.byNameDates[nameDates(t)]
+	return id, ok
+}
+
+// gameSet identifies a tournament by its dates and its games (rounds, players,
+// results), whatever their order: how many, and two sums of per-game hashes.
+// The dates keep apart two events of the same few players a year apart whose
+// games happen to be alike; the name plays no part.
+type gameSet struct {
+	start, end int32
+	n          int64
+	h1, h2     uint64
+}
+
+// add counts one game. Results are result codes as the archive reads them.
+func (g *gameSet) add(seed *[2]maphash.Seed, round int32, white, black int64, wres, bres byte) {
+	var b [22]byte
+	binary.LittleEndian.PutUint32(b[0:], uint32(round))
+	binary.LittleEndian.PutUint64(b[4:], uint64(white))
+	binary.LittleEndian.PutUint64(b[12:], uint64(black))
+	b[20], b[21] = wres, bres
+	g.n++
+	g.h1 += maphash.Bytes(seed[0], b[:])
+	g.h2 += maphash.Bytes(seed[1], b[:])
+}
+
+// gameSetOf is the gameSet of tournament t with the games rows.
+func (a *Archive) gameSetOf(t archive.TournamentRow, rows []archive.GameRow) gameSet {
+	g := gameSet{start: t.StartDate, end: t.EndDate}
+	for _, r := range rows {
+		black, bres := int64(-1), byte(0)
+		if r.BlackID != nil {
+			black = *r.BlackID
+		}
+		if r.BlackResult != nil {
+			bres = resultByte(*r.BlackResult)
+		}
+		g.add(&a.seed, r.Round, r.WhiteID, black, resultByte(r.WhiteResult), bres)
+	}
+	return g
+}
+
+// resultByte is the archive's byte for a result code (0 when it is not one).
+func resultByte(s string) byte {
+	c, err := archive.ParseCell(archive.Code, s)
+	if err != nil {
+		return 0
+	}
+	return byte(c)
+}
+
+// readContents reads the archive's games to know each tournament by its games:
+// an event imported again is found whatever its name, and another event with
+// the same name and dates is not taken for it.
+func (a *Archive) readContents() error {
+	if _, err := os.Stat(a.Dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	fsys := os.DirFS(a.Dir)
+	files, err := archive.Files(fsys, "games")
+	if err != nil {
+		return fmt.Errorf("%s: %w: %w", a.Dir, ErrArchive, err)
+	}
+	col := map[string]int{}
+	for i, c := range archive.GameColumns {
+		col[c.Name] = i
+	}
+	tc, rc, wc, bc, wr, br := col["tournament_id"], col["round"], col["white_id"], col["black_id"], col["white_result"], col["black_result"]
+	sets := map[int64]*gameSet{}
+	r := archive.NewReader(fsys, files, archive.GameColumns)
+	defer r.Close()
+	for r.Next() {
+		b := r.Batch()
+		for i := 0; i < b.N; i++ {
+			tid := b.Ints[tc][i]
+			g := sets[tid]
+			if g == nil {
+				g = &gameSet{}
+				sets[tid] = g
+			}
+			black, bres := int64(-1), byte(0)
+			if !b.Nulls[bc][i] {
+				black = b.Ints[bc][i]
+			}
+			if !b.Nulls[br][i] {
+				bres = byte(b.Ints[br][i])
+			}
+			g.add(&a.seed, int32(b.Ints[rc][i]), b.Ints[wc][i], black, byte(b.Ints[wr][i]), bres)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("%s: %w: %w", a.Dir, ErrArchive, err)
+	}
+	for _, t := range a.Tournaments {
+		if g := sets[t.TournamentID]; g != nil {
+			g.start, g.end = t.StartDate, t.EndDate
+			a.contents[*g] = t.TournamentID
+		}
+	}
+	return nil
 }
 
 func (a *Archive) index(i int) {
@@ -179,25 +301,47 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 	return p.PlayerID
 }
 
-// addTournament appends a tournament with the next id, or returns the id of the
-// same tournament (name and dates) already in the archive and false.
-func (a *Archive) addTournament(t archive.TournamentRow) (int64, bool) {
-	k := tournamentKey(t.Name, t.StartDate, t.EndDate)
-	if id, dup := a.tourKey[k]; dup {
+// addTournament appends a tournament with the next id for the games rows (their
+// TournamentID is set), or returns the id of the tournament already in the
+// archive, or imported before, with the same games, and false. When the next id
+// is already an archive tournament's (a FirstID range that collides), it returns
+// false with id 0 and the import is stopped (a.err): nothing is committed.
+func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow) (int64, bool) {
+	set := a.gameSetOf(t, rows)
+	if id, dup := a.contents[set]; dup {
 		return id, false
+	}
+	if a.oldIDs[a.nextTournament] {
+		if a.err == nil {
+			a.err = fmt.Errorf("first id %d: tournament_id %d for %q is already in the archive; nothing was imported: %w",
+				a.firstID, a.nextTournament, t.Name, ErrIDTaken)
+		}
+		return 0, false
 	}
 	t.TournamentID = a.nextTournament
 	a.nextTournament++
 	a.Tournaments = append(a.Tournaments, t)
-	a.tourKey[k] = t.TournamentID
+	a.contents[set] = t.TournamentID
+	if _, ok := a.byNameDates[nameDates(t)]; !ok {
+		a.byNameDates[nameDates(t)] = t.TournamentID
+	}
+	for i := range rows {
+		rows[i].TournamentID = t.TournamentID
+	}
 	return t.TournamentID, true
 }
+
+// Err is the error that stopped the import, if any (ErrIDTaken).
+func (a *Archive) Err() error { return a.err }
 
 // Commit writes the merged archive. Temporary files are written first and renamed
 // into place last, players before tournaments before games, so that a crash leaves
 // either the old archive or one whose new games all have their players and
 // tournament. It writes nothing when nothing is new.
 func (a *Archive) Commit() (written []string, err error) {
+	if a.err != nil {
+		return nil, a.err
+	}
 	newT := len(a.Tournaments) > a.oldTournaments
 	newP := a.dirtyPlayers || len(a.Players) > a.oldPlayers
 	if !newT && !newP && len(a.games) == 0 {

@@ -150,6 +150,9 @@ func (t *CSVTable) decode(rec []string) string {
 			return col.Name + ": missing"
 		case x.null:
 		case col.Type == archive.String:
+			if why := archive.CheckText(v); why != "" {
+				return col.Name + ": " + why
+			}
 			x.s = v
 		default:
 			i, err := archive.ParseCell(col.Type, v)

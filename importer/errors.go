@@ -11,8 +11,8 @@ var (
 	ErrMalformed = errors.New("malformed")
 	// ErrUnfinished is a PGN game whose result is "*".
 	ErrUnfinished = errors.New("unfinished game")
-	// ErrDuplicate is a tournament already in the archive (same name and dates),
-	// or a player paired twice in one round.
+	// ErrDuplicate is a tournament already in the archive (the same games,
+	// whatever its name), or a player paired twice in one round.
 	ErrDuplicate = errors.New("already present")
 	// ErrArchive is an archive the importer cannot merge into (a CSV table, a
 	// players/ folder, an unreadable table).
@@ -22,6 +22,9 @@ var (
 	ErrPoints = errors.New("point system not kept by the archive")
 	// ErrUsage is a bad source name or option.
 	ErrUsage = errors.New("usage")
+	// ErrIDTaken is a FirstID range that reaches a tournament_id already in the
+	// archive: the import stops and the archive is left unchanged.
+	ErrIDTaken = fmt.Errorf("pick a first id past the archive's ids, or none: %w", ErrUsage)
 )
 
 // Problem is one skipped game, row or file. Line is the 1-based line (PGN, TRF) or
@@ -62,6 +65,12 @@ type Stats struct {
 func (s *Stats) skip(file string, line int64, n int64, err error) {
 	s.Skipped += n
 	s.Problems = append(s.Problems, &Problem{File: file, Line: line, Err: err})
+}
+
+// abandon records that nothing read is imported after all (the import stopped).
+func (s *Stats) abandon() {
+	s.Skipped += s.Imported
+	s.Imported, s.Forfeits, s.Tournaments = 0, 0, 0
 }
 
 func (s *Stats) note(file string, line int64, format string, args ...any) {

@@ -33,7 +33,7 @@ func FuzzPGN(f *testing.F) {
 		"[Event \"T\"]\n[Date \"2022.01.16\"]\n[Round \"2\"]\n[White \"D\xfcbov\"]\n[Black \"a\"]\n[Result \"0-1\"]\n\n{no show} 0-1\n\n" +
 		"[Event \"T\"]\n[Date \"2022.01.17\"]\n[Round \"3\"]\n[White \"b\x01\t\x8c\"]\n[Black \"c\"]\n[Result \"0-1\"]\n[Termination \"abandoned\"]\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a := &Archive{byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{}, tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
+		a := newArchive("")
 		dir := t.TempDir()
 		name := filepath.Join(dir, "f.pgn")
 		if err := os.WriteFile(name, data, 0o644); err != nil {
@@ -119,7 +119,7 @@ func FuzzTRFImport(f *testing.F) {
 		if err != nil {
 			return
 		}
-		a := &Archive{byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{}, tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
+		a := newArchive("")
 		st := &Stats{}
 		if err := importTRF(a, tf, "f.trf", Options{}, st); err != nil {
 			return

@@ -122,7 +122,7 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 		total += len(e.games)
 	}
 	a.games = slices.Grow(a.games, total)
-	for _, e := range im.order {
+	for k, e := range im.order {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
@@ -131,6 +131,13 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 			name += " (" + e.site + ")"
 		}
 		im.addEvent(a, e, name, opt, st)
+		if a.err != nil {
+			for _, rest := range im.order[k+1:] {
+				st.Skipped += int64(len(rest.games))
+			}
+			st.abandon()
+			return st, a.err
+		}
 		e.games = nil
 	}
 	return st, nil
@@ -307,11 +314,6 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 	}
 	t := archive.TournamentRow{Name: name, StartDate: e.lo, EndDate: e.hi, System: ptr(pgnSystem(e.eventType)),
 		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated)}
-	if tid, dup := a.tourKey[tournamentKey(t.Name, t.StartDate, t.EndDate)]; dup {
-		st.skip(file, e.line, n, fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
-			dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
-		return
-	}
 	// Players and rounds first: a game can still be skipped here.
 	type key struct {
 		p     int64
@@ -393,16 +395,22 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		rounds = max(rounds, g.Round)
 	}
 	t.Rounds = &rounds
-	tid, isNew := a.addTournament(t)
+	namesake, samename := a.namesake(t)
+	tid, isNew := a.addTournament(t, rows)
 	if !isNew {
 		a.games = a.games[:start]
-		st.skip(file, e.line, int64(len(rows)), fmt.Errorf("event %q (%s to %s) is tournament %d: %w", name,
-			dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
+		if a.err != nil {
+			st.Skipped += int64(len(rows))
+		} else {
+			st.skip(file, e.line, int64(len(rows)), fmt.Errorf("event %q (%s to %s) has the same games as tournament %d: %w", name,
+				dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
+		}
 		return
 	}
 	st.Tournaments++
-	for i := range rows {
-		rows[i].TournamentID = tid
+	if samename {
+		st.note(file, e.line, "event %q (%s to %s) has the name and dates of tournament %d but other games: added as tournament %d",
+			name, dayString(t.StartDate), dayString(t.EndDate), namesake, tid)
 	}
 	st.Imported += int64(len(rows))
 	st.Forfeits += int64(len(forfeits))

@@ -414,7 +414,7 @@ func BenchmarkPGNImport(b *testing.B) {
 			b.SetBytes(int64(text.Len()))
 			b.ReportAllocs()
 			for b.Loop() {
-				a := &Archive{byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{}, tourKey: map[string]int64{}, nextPlayer: 1, nextTournament: 1}
+				a := newArchive("")
 				st, err := ImportPGN(context.Background(), a, []string{name}, Options{})
 				if err != nil || st.Imported != int64(games) {
 					b.Fatalf("%v: %+v", err, st)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
@@ -21,7 +22,7 @@ import (
 // birth_year, federation → club (filling empty fields only).
 //
 // A file that cannot be read or converted, or a tournament already in the
-// archive, is skipped whole with a Problem.
+// archive (the same games), is skipped whole with a Problem.
 func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{}
 	for _, name := range files {
@@ -29,16 +30,26 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 			return st, err
 		}
 		st.Files++
-		src, err := os.Open(name)
+		data, err := os.ReadFile(name)
 		if err != nil {
 			st.FilesSkipped++
 			st.skip(name, 0, 0, err)
 			continue
 		}
-		f, err := trf.Read(src, name)
-		src.Close()
+		text := string(data)
+		if !utf8.Valid(data) {
+			// TRF columns count characters, and Windows-1252 has one per byte, as
+			// the reader counts an invalid byte: the columns stay where they were.
+			text = decodeWindows1252(data)
+			st.note(name, 0, "not UTF-8: read as Windows-1252 (Latin-1)")
+		}
+		f, err := trf.Read(strings.NewReader(text), name)
 		if err == nil {
 			err = importTRF(a, f, name, opt, st)
+		}
+		if a.err != nil {
+			st.abandon()
+			return st, a.err
 		}
 		if err != nil {
 			st.FilesSkipped++
@@ -87,12 +98,6 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		st.note(name, 0, "no games: tournament not added")
 		return nil
 	}
-	tid, isNew := a.addTournament(tr)
-	if !isNew {
-		st.skip(name, 0, n, fmt.Errorf("%q (%s to %s) is tournament %d: %w", tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), tid, ErrDuplicate))
-		return nil
-	}
-	st.Tournaments++
 	ids := make([]int64, len(f.Players))
 	used := map[int64]int{} // player_id → index in f.Players
 	for i, p := range f.Players {
@@ -116,16 +121,33 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		used[ids[i]] = i
 	}
+	rows := make([]archive.GameRow, 0, len(t.Games))
 	for _, g := range t.Games {
-		row := archive.GameRow{TournamentID: tid, Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
+		row := archive.GameRow{Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
 		if g.Black >= 0 {
 			row.BlackID = ptr(ids[g.Black])
 			row.BlackResult = ptr(string(g.BlackResult))
 		} else {
 			row.WhiteResult = string(byeCode(g.WhiteResult))
 		}
-		a.games = append(a.games, row)
+		rows = append(rows, row)
 	}
+	namesake, samename := a.namesake(tr)
+	tid, isNew := a.addTournament(tr, rows)
+	switch {
+	case a.err != nil:
+		st.Skipped += n
+		return a.err
+	case !isNew:
+		st.skip(name, 0, n, fmt.Errorf("the same games as tournament %d (%q, %s to %s): %w", tid, tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), ErrDuplicate))
+		return nil
+	}
+	st.Tournaments++
+	if samename {
+		st.note(name, 0, "%q (%s to %s) has the name and dates of tournament %d but other games: added as tournament %d",
+			tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), namesake, tid)
+	}
+	a.games = append(a.games, rows...)
 	st.Imported += n
 	return nil
 }

@@ -138,23 +138,29 @@ func (f *Fide) Check() error {
 	if _, err := parseDay(f.CapExemptFrom); err != nil {
 		return fmt.Errorf("fide.cap_exempt_from = %q: want YYYY-MM-DD", f.CapExemptFrom)
 	}
-	switch {
-	case f.InitialMethod != InitialDraws && f.InitialMethod != InitialStep:
+	if f.InitialMethod != InitialDraws && f.InitialMethod != InitialStep {
 		return fmt.Errorf("fide.initial_method = %q: want draws or step", f.InitialMethod)
-	case f.CloseDays < 0 || f.CloseDays > 27:
+	}
+	if f.CloseDays < 0 || f.CloseDays > 27 {
 		return fmt.Errorf("fide.close_days = %d: want 0–27", f.CloseDays)
-	case f.Cap < 0:
-		return fmt.Errorf("fide.cap = %d: want ≥ 0", f.Cap)
-	case f.KNew < 1 || f.KMid < 1 || f.KHigh < 1 || f.KJunior < 1:
-		return fmt.Errorf("fide: k_new, k_mid, k_high and k_junior must be ≥ 1")
-	case f.KNMax < 0:
-		return fmt.Errorf("fide.kn_max = %d: want ≥ 0 (0 = no limit)", f.KNMax)
-	case f.InitialGames < 1:
-		return fmt.Errorf("fide.initial_games = %d: want ≥ 1", f.InitialGames)
-	case f.HypotheticalDraws < 0:
-		return fmt.Errorf("fide.hypothetical_draws = %d: want ≥ 0", f.HypotheticalDraws)
-	case f.PoolMonths < 0 || f.InactiveMonths < 0 || f.StartGames < 0:
-		return fmt.Errorf("fide: pool_months, inactive_months and start_games must be ≥ 0")
+	}
+	for _, v := range []struct {
+		key string
+		val int32
+		min int32
+	}{
+		{"cap", f.Cap, 1}, {"cap_exempt_rating", f.CapExemptRating, 0},
+		{"k_new", f.KNew, 1}, {"k_mid", f.KMid, 1}, {"k_high", f.KHigh, 1}, {"k_junior", f.KJunior, 1},
+		{"new_games", f.NewGames, 0}, {"junior_age", f.JuniorAge, 0}, {"junior_below", f.JuniorBelow, 0},
+		{"high_rating", f.HighRating, 0}, {"kn_max", f.KNMax, 0},
+		{"initial_games", f.InitialGames, 1}, {"hypothetical_rating", f.HypotheticalRating, 1},
+		{"hypothetical_draws", f.HypotheticalDraws, 0}, {"step_per_point", f.StepPerPoint, 0},
+		{"initial_max", f.InitialMax, 0}, {"pool_months", f.PoolMonths, 0}, {"floor", f.Floor, 0},
+		{"inactive_months", f.InactiveMonths, 0}, {"start_games", f.StartGames, 0},
+	} {
+		if v.val < v.min {
+			return fmt.Errorf("fide.%s = %d: want ≥ %d", v.key, v.val, v.min)
+		}
 	}
 	return nil
 }

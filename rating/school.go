@@ -79,19 +79,40 @@ func DefaultSchool() School {
 	}
 }
 
-// Check reports settings that cannot work.
+// Check reports settings that cannot work, naming the first impossible key.
 func (s *School) Check() error {
-	switch {
-	case s.Stage < 0 || s.Stage > 2:
-		return fmt.Errorf("school.stage = %d: want 0 (automatic), 1 or 2", s.Stage)
-	case s.Cap < 0:
-		return fmt.Errorf("school.cap = %d: want ≥ 0", s.Cap)
-	case s.MinGames < 1:
-		return fmt.Errorf("school.min_games = %d: want ≥ 1", s.MinGames)
+	for i, r := range s.CategoryRating {
+		if r <= 0 {
+			return fmt.Errorf("school.category_rating[%d] = %d: want > 0", i, r)
+		}
 	}
-	for i := 1; i < len(s.Bands); i++ {
-		if s.Bands[i].Min >= s.Bands[i-1].Min {
-			return fmt.Errorf("school.bands: %q must have a lower min than %q", s.Bands[i].Name, s.Bands[i-1].Name)
+	for _, v := range []struct {
+		key string
+		val int32
+		min int32
+	}{
+		{"cap", s.Cap, 1},
+		{"k_new", s.KNew, 1}, {"k_mid", s.KMid, 1}, {"k_low", s.KLow, 1}, {"k_high", s.KHigh, 1},
+		{"min_games", s.MinGames, 1}, {"list_games", s.ListGames, 0},
+		{"new_tournaments", s.NewTournaments, 0}, {"new_tournaments_few_games", s.NewTournamentsFewGame, 0},
+		{"few_games", s.FewGames, 0}, {"mid_games", s.MidGames, 0},
+		{"elo_floor", s.EloFloor, 0}, {"high_above", s.HighAbove, 0},
+		{"stage2_players", s.Stage2Players, 0}, {"stage2_games", s.Stage2Games, 0},
+		{"step_points", s.StepPoints, 0},
+	} {
+		if v.val < v.min {
+			return fmt.Errorf("school.%s = %d: want ≥ %d", v.key, v.val, v.min)
+		}
+	}
+	if s.Stage < 0 || s.Stage > 2 {
+		return fmt.Errorf("school.stage = %d: want 0 (automatic), 1 or 2", s.Stage)
+	}
+	for i, b := range s.Bands {
+		if b.Min < 0 {
+			return fmt.Errorf("school.bands: %q has min %d: want ≥ 0", b.Name, b.Min)
+		}
+		if i > 0 && b.Min >= s.Bands[i-1].Min {
+			return fmt.Errorf("school.bands: %q must have a lower min than %q", b.Name, s.Bands[i-1].Name)
 		}
 	}
 	return nil

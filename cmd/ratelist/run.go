@@ -245,6 +245,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	scrabble := fs.Float64("scrabble", 0, "share of Scrabble tournaments (`0..1`)")
 	unrated := fs.Float64("unrated", 0.05, "share of chess tournaments not on the approved list (`0..1`)")
 	jokerGames := fs.Int("joker-games", 0, "Joker `games` (tables of four) to add to the tables table")
+	force := fs.Bool("force", false, "write into an archive folder that already holds files")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -263,8 +264,11 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	err = generate.Archive(ctx, generate.Options{
 		Players: *players, Games: *games, Months: *months, Seed: *seed, Start: st, Dir: *dir,
-		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated, JokerGames: *jokerGames,
+		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated, JokerGames: *jokerGames, Force: *force,
 	})
+	if errors.Is(err, generate.ErrNotEmpty) {
+		err = fmt.Errorf("%w (--force writes into it anyway)", err)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist generate:", err)
 		return exitCode(err)

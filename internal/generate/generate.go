@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,6 +20,10 @@ import (
 
 // ErrOptions marks options no archive can be generated from.
 var ErrOptions = errors.New("bad generate options")
+
+// ErrNotEmpty marks an archive folder that already holds files: a generated
+// archive would overwrite a real one unless Options.Force says so.
+var ErrNotEmpty = fmt.Errorf("%w: the archive folder is not empty", ErrOptions)
 
 // Options describe a synthetic archive.
 type Options struct {
@@ -33,6 +39,9 @@ type Options struct {
 
 	// JokerGames is the number of Joker games (tables of four) in the tables table; 0 = none.
 	JokerGames int
+
+	// Force writes into a folder that already holds files (overwriting the tables).
+	Force bool
 }
 
 // Records as the generator writes them: columns of the archive schema
@@ -88,6 +97,11 @@ func Archive(ctx context.Context, o Options) error {
 	}
 	if o.Start.IsZero() {
 		o.Start = time.Date(2024, 9, 1, 0, 0, 0, 0, time.UTC)
+	}
+	if !o.Force {
+		if err := checkEmpty(o.Dir); err != nil {
+			return err
+		}
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return fmt.Errorf("create archive folder: %w", err)
@@ -192,6 +206,26 @@ func genPlayers(rng *rand.Rand, n, year int) ([]genPlayer, []playerRecord) {
 }
 
 // genTournament draws one tournament in a month and plays it.
+// checkEmpty refuses a folder with anything in it; an absent folder is fine.
+func checkEmpty(dir string) error {
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("archive folder: %w", err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(1)
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("archive folder %s: %w", dir, err)
+	}
+	if len(names) > 0 {
+		return fmt.Errorf("%w: %s holds %s", ErrNotEmpty, dir, names[0])
+	}
+	return nil
+}
+
 func genTournament(rng *rand.Rand, id int64, month time.Time, days int, ps []genPlayer, perm []int32, m int, o Options) (tournamentRecord, []gameRecord) {
 	discipline := "chess"
 	if rng.Float64() < o.Scrabble {

@@ -1,0 +1,185 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// trfVariant writes src with its first lines (012, 042, 052) replaced.
+func trfVariant(t *testing.T, src, name, start, end string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	lines[0], lines[1], lines[2] = "012 "+name, "042 "+start, "052 "+end
+	out := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(out, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// snapshot is every file of dir with its bytes.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestFirstIDCollisionRefused: a --first-id range that reaches a tournament_id
+// already in the archive stops the whole import, and the archive is unchanged;
+// a range that fits is used.
+func TestFirstIDCollisionRefused(t *testing.T) {
+	dir := t.TempDir()
+	importFiles(t, dir, "trf", "testdata/spring.trf") // tournament 1
+	imp := func(first int64, kind string, files ...string) (*Archive, *Stats, error) {
+		a, err := Open(dir, Options{FirstID: first})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st *Stats
+		if kind == "trf" {
+			st, err = ImportTRF(context.Background(), a, files, Options{FirstID: first})
+		} else {
+			st, err = ImportPGN(context.Background(), a, files, Options{FirstID: first})
+		}
+		return a, st, err
+	}
+	if a, _, err := imp(3, "trf", "testdata/swiss6.trf"); err != nil { // tournament 3
+		t.Fatal(err)
+	} else if _, err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	for _, tc := range []struct {
+		first int64
+		kind  string
+		files []string
+	}{
+		{1, "trf", []string{trfVariant(t, "testdata/spring.trf", "Autumn Swiss", "2025/10/01", "2025/10/02")}},
+		{2, "trf", []string{ // 2 is free, 3 is not: the range collides
+			trfVariant(t, "testdata/spring.trf", "Autumn Swiss", "2025/10/01", "2025/10/02"),
+			trfVariant(t, "testdata/swiss6.trf", "Winter Six", "2025/12/01", "2025/12/04"),
+		}},
+		{3, "pgn", []string{"testdata/club.pgn"}},
+	} {
+		a, st, err := imp(tc.first, tc.kind, tc.files...)
+		if !errors.Is(err, ErrIDTaken) || !errors.Is(err, ErrUsage) {
+			t.Errorf("first id %d: import error %v, want ErrIDTaken", tc.first, err)
+		}
+		if st.Imported != 0 || st.Tournaments != 0 || st.Read != st.Skipped {
+			t.Errorf("first id %d: stats %+v, want every game read skipped", tc.first, st)
+		}
+		if w, err := a.Commit(); !errors.Is(err, ErrIDTaken) || len(w) > 0 {
+			t.Errorf("first id %d: Commit wrote %v, %v", tc.first, w, err)
+		}
+		after := snapshot(t, dir)
+		if len(after) != len(before) {
+			t.Errorf("first id %d: %d files, were %d", tc.first, len(after), len(before))
+		}
+		for f, b := range before {
+			if after[f] != b {
+				t.Errorf("first id %d: %s changed", tc.first, f)
+			}
+		}
+	}
+	a, _, err := imp(4, "trf", trfVariant(t, "testdata/spring.trf", "Autumn Swiss", "2025/10/01", "2025/10/02"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := Open(dir, Options{}); len(b.Tournaments) != 3 || b.Tournaments[2].TournamentID != 4 {
+		t.Errorf("tournaments after --first-id 4: %+v", b.Tournaments)
+	}
+}
+
+// TestDuplicateByContent: a re-import of the same event under another name is a
+// duplicate; another event with the same name and dates is imported.
+func TestDuplicateByContent(t *testing.T) {
+	dir := t.TempDir()
+	importFiles(t, dir, "trf", "testdata/spring.trf")
+	st := importFiles(t, dir, "trf", trfVariant(t, "testdata/spring.trf", "Spring Swiss 2025 (corrected header)", "2025/03/08", "2025/03/09"))
+	if st.Tournaments != 0 || st.Skipped != 9 || len(st.Problems) != 1 || !errors.Is(st.Problems[0], ErrDuplicate) ||
+		!strings.Contains(st.Problems[0].Error(), "same games as tournament 1") {
+		t.Errorf("renamed re-import: %+v %v", st, st.Problems)
+	}
+	st = importFiles(t, dir, "trf", trfVariant(t, "testdata/swiss6.trf", "Spring Swiss 2025", "2025/03/08", "2025/03/09"))
+	if st.Tournaments != 1 || st.Skipped != 0 || len(st.Notes) != 1 ||
+		!strings.Contains(st.Notes[0].Error(), "has the name and dates of tournament 1 but other games: added as tournament 2") {
+		t.Errorf("another event, same name and dates: %+v %v", st, st.Notes)
+	}
+	// The same games on other dates (next year's event of the same players) are another event.
+	st = importFiles(t, dir, "trf", trfVariant(t, "testdata/spring.trf", "Spring Swiss 2025", "2026/03/07", "2026/03/08"))
+	if st.Tournaments != 1 || st.Skipped != 0 {
+		t.Errorf("same games a year later: %+v %v", st, st.Problems)
+	}
+	// PGN: the second import of a file adds nothing.
+	importFiles(t, dir, "pgn", "testdata/club.pgn")
+	st = importFiles(t, dir, "pgn", "testdata/club.pgn")
+	if st.Tournaments != 0 || st.Imported != 0 {
+		t.Errorf("pgn re-import: %+v %v", st, st.Problems)
+	}
+	for _, p := range st.Problems {
+		if strings.Contains(p.Error(), "same games") && !errors.Is(p, ErrDuplicate) {
+			t.Errorf("problem %v", p)
+		}
+	}
+}
+
+// TestImportCSVInvalidUTF8: import csv skips a row whose text is not UTF-8,
+// naming the row and column, instead of copying the bytes into Parquet.
+func TestImportCSVInvalidUTF8(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "players.csv"), []byte("player_id,name\n1,Anna\n2,M\xfcller\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := mustStats(t)(ImportCSV(context.Background(), dir, []string{filepath.Join(dir, "players.csv")}))
+	if st.Imported != 1 || len(st.Problems) != 1 ||
+		!strings.HasSuffix(st.Problems[0].Error(), "players.csv:2: name: not valid UTF-8 text (byte 2); save the file as UTF-8: malformed") {
+		t.Errorf("%+v %v", st, st.Problems)
+	}
+}
+
+// TestImportTRFLatin1: a TRF file in Windows-1252 is decoded (its columns stay
+// in place), never stored as bytes that are not UTF-8.
+func TestImportTRFLatin1(t *testing.T) {
+	b, err := os.ReadFile("testdata/spring.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "latin1.trf")
+	if err := os.WriteFile(src, []byte(strings.Replace(string(b), "Orlova, Ann", "M\xfcller, Ann", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	st := importFiles(t, dir, "trf", src)
+	if st.Imported != 9 || len(st.Notes) != 1 || !strings.Contains(st.Notes[0].Error(), "read as Windows-1252") {
+		t.Errorf("%+v %v", st, st.Notes)
+	}
+	a, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := a.Players[0]; p.Name != "Müller, Ann" || p.FideRating == nil || *p.FideRating != 2100 {
+		t.Errorf("first player %q, rating %v; want Müller, Ann rated 2100", p.Name, p.FideRating)
+	}
+}

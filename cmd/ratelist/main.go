@@ -11,6 +11,7 @@
 //	ratelist import trf|pgn|csv FILE... --archive DIR
 //	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
+//	ratelist --version
 //
 // Exit codes: 0 success; 1 the job failed (nothing half-written is left in
 // --out); 2 bad usage; 3 success, but some input rows were rejected (see
@@ -32,6 +33,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -57,6 +59,9 @@ var (
 )
 
 func main() {
+	if version == "" {
+		version = buildVersion(debug.ReadBuildInfo())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -74,7 +79,7 @@ verbs:
   import     convert TRF, PGN or CSV files into an archive
   report     write a static HTML site of a run's lists, players and tournaments
 
-Run 'ratelist VERB -h' for the flags of a verb.
+Run 'ratelist VERB -h' for the flags of a verb, 'ratelist --version' for the version.
 `
 
 // run dispatches a verb and returns the process exit code.
@@ -99,6 +104,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdImport(ctx, rest, stdout, stderr)
 	case "report":
 		return cmdReport(ctx, rest, stdout, stderr)
+	case "--version", "-version":
+		fmt.Fprintln(stdout, "ratelist", currentVersion())
+		return exitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usageText)
 		return exitOK

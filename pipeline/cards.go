@@ -226,7 +226,8 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 	for i := range cards {
 		c := &cards[i]
 		before[i], beforeSet[i] = c.Before, c.RatedBefore
-		oppAverage[i], oppAverageSet[i] = c.OppAverage, c.Games > 0
+		// A per-game row has one opponent, no average: opponent_rating says it.
+		oppAverage[i], oppAverageSet[i] = c.OppAverage, c.Games > 0 && !c.PerGame
 		d[i], dSet[i] = c.D, c.K > 0 && !c.PeriodTotal
 		k[i], kSet[i] = c.K, c.K > 0
 		after[i], afterSet[i] = c.After, c.RatedAfter

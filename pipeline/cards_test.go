@@ -33,7 +33,7 @@ func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rati
 	if c.RatedUsed {
 		row.RatingUsed = ptr(c.Used)
 	}
-	if c.Games > 0 {
+	if c.Games > 0 && !c.PerGame {
 		row.OppAverage = ptr(c.OppAverage)
 	}
 	if c.Tournament != 0 {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // fideArchive is a small archive for --rules fide. Carol (3) is unrated; the
@@ -108,5 +110,42 @@ func TestRunFideRules(t *testing.T) {
 	}
 	if _, err := ParseRules("x.toml", []byte("base = \"fide\"\n[fide]\nversion = \"1999\"\n")); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "fide.version") {
 		t.Errorf("bad version: %v", err)
+	}
+}
+
+// TestFideCardsPerGameNoAverage: under the FIDE rules a per-game card row
+// (one opponent) leaves opponents_average null instead of 0; the period's
+// total row of a player carries the average of the games.
+func TestFideCardsPerGameNoAverage(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, fideArchive)
+	rules, err := DefaultRules("fide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	cards, err := parquet.ReadFile[cardRow](filepath.Join(out, "cards.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perGame, totals := 0, 0
+	for _, c := range cards {
+		switch {
+		case c.OpponentID != nil:
+			perGame++
+			if c.OppAverage != nil {
+				t.Errorf("per-game row %d vs %d: opponents_average %d, want null", c.PlayerID, *c.OpponentID, *c.OppAverage)
+			}
+		case c.Games > 0:
+			totals++
+			if c.OppAverage == nil || *c.OppAverage == 0 {
+				t.Errorf("period row of %d (%d games): opponents_average %v, want the average", c.PlayerID, c.Games, c.OppAverage)
+			}
+		}
+	}
+	if perGame == 0 || totals == 0 {
+		t.Errorf("%d per-game rows and %d period rows, want both", perGame, totals)
 	}
 }

@@ -13,10 +13,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
+
+	"github.com/ratelist/ratelist/internal/csvfield"
 )
 
 // rejectSink receives rejected rows. It writes them to rejects.csv as they come
@@ -38,7 +41,11 @@ func newRejectSink(w io.Writer) *rejectSink {
 	return s
 }
 
+// add records one rejected row. The reason and the values are cut to an
+// excerpt (a cell of any size makes a reject of bounded size), and rejects.csv
+// holds them as text cells (csvfield.Text).
 func (s *rejectSink) add(file string, row int64, reason, values string) {
+	reason, values = excerpt(reason, excerptBytes), excerpt(values, valuesBytes)
 	s.n++
 	kind := reasonKind(reason)
 	s.byKind[kind]++
@@ -46,8 +53,33 @@ func (s *rejectSink) add(file string, row int64, reason, values string) {
 		s.samples[kind] = append(s.samples[kind], fmt.Sprintf("%s:%d: %s", file, row, reason))
 	}
 	if s.w != nil {
-		s.w.Write([]string{file, strconv.FormatInt(row, 10), reason, values})
+		s.w.Write([]string{csvfield.Text(file), strconv.FormatInt(row, 10), csvfield.Text(reason), csvfield.Text(values)})
 	}
+}
+
+// At most this much of a reason (a cell in it included) and of a row's
+// values do rejects.csv, validate and the logs show.
+const (
+	excerptBytes = 200
+	valuesBytes  = 20 * excerptBytes
+)
+
+// excerpt returns s as a reject shows it: valid UTF-8 (each invalid byte
+// becomes U+FFFD), cut on a character boundary to at most limit bytes
+// followed by "…" when it was longer.
+func excerpt(s string, limit int) string {
+	if len(s) <= limit && utf8.ValidString(s) {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s { // an invalid byte comes as utf8.RuneError, written as U+FFFD
+		if sb.Len()+utf8.RuneLen(r) > limit {
+			sb.WriteString("…")
+			break
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }
 
 // reasonKind groups reasons: the text before the first digit or quote.

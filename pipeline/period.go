@@ -48,6 +48,9 @@ func CheckPeriod(kind string) error {
 
 func dayTime(days int32) time.Time { return time.Unix(int64(days)*86400, 0).UTC() }
 
+// day formats days since 1970-01-01 (a date cell of any size) as YYYY-MM-DD.
+func day(d int64) string { return time.Unix(d*86400, 0).UTC().Format(time.DateOnly) }
+
 // periodBounds returns the first and last day (days since 1970-01-01) of a period.
 func periodBounds(kind string, key int) (first, last int32) {
 	var y, m, months int

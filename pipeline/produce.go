@@ -226,6 +226,12 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int) (gameRow, string) {
 		return g, fmt.Sprintf("round %d is outside 1–%d", round, t.Rounds)
 	}
 	g.round = int32(round)
+	if !b.Nulls[archive.GameDate][i] {
+		if d := b.Ints[archive.GameDate][i]; d < int64(t.Start) || d > int64(t.End) {
+			return g, fmt.Sprintf("date %s is outside tournament %d's dates %s to %s",
+				day(d), t.ID, day(int64(t.Start)), day(int64(t.End)))
+		}
+	}
 	if b.Nulls[3][i] {
 		return g, "white_id: missing"
 	}

@@ -41,11 +41,15 @@ type Options struct {
 	// Progress, when set, is told how the long phases advance (a terminal bar).
 	Progress Progress
 	Log      *slog.Logger
+	// Version is the program's version, recorded in the summary ("devel" when
+	// not given).
+	Version string
 }
 
 // Summary is summary.json: what was read, used, rejected and written. The
 // embedded groups' fields are summary.json's keys in their place.
 type Summary struct {
+	Version string `json:"version"` // of the program that wrote it
 	Archive string `json:"archive"`
 	Rules   string `json:"rules"`
 	Period  string `json:"period"`
@@ -112,6 +116,9 @@ func (opt *Options) fill() error {
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Version == "" {
+		opt.Version = "devel"
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
@@ -205,7 +212,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	}
 	opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
 	prod.open(arch)
-	sum := &Summary{Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period,
+	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period,
 		TournamentCounts: TournamentCounts{Tournaments: len(arch.Tournaments)}}
 	rt, err := newRater(opt, arch, prod.order, sum)
 	if err != nil {

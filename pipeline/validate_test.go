@@ -253,3 +253,43 @@ func TestRejectOrderConcurrentLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestGameDateOutsideTournament: a game dated outside its tournament's start
+// and end dates (a typo: 1999 in a 2025 event) is rejected naming its row and
+// both dates; games dated on the first and last day are used.
+func TestGameDateOutsideTournament(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players.csv": goodPlayers,
+		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks
+10,Spring Open,2025-03-01,2025-03-03,swiss,3,chess,true,
+`,
+		"games.csv": `tournament_id,round,date,white_id,black_id,white_result,black_result
+10,1,2025-03-01,1,2,1,0
+10,1,,3,4,=,=
+10,2,1999-03-02,1,3,0,1
+10,2,2025-03-03,2,4,1,0
+10,3,2025-03-04,1,4,1,0
+`,
+	})
+	sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readRejects(t, out)
+	want := [][2]string{
+		{"3", "date 1999-03-02 is outside tournament 10's dates 2025-03-01 to 2025-03-03"},
+		{"5", "date 2025-03-04 is outside tournament 10's dates 2025-03-01 to 2025-03-03"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rejects %v, want rows 3 and 5", got)
+	}
+	for i, w := range want {
+		if got[i][0] != "games.csv" || got[i][1] != w[0] || got[i][2] != w[1] {
+			t.Errorf("reject %v, want games.csv row %s %q", got[i], w[0], w[1])
+		}
+	}
+	if g := sum.Tables["games"]; g.Used != 3 || g.Rejected != 2 {
+		t.Errorf("games used %d rejected %d, want 3 and 2", g.Used, g.Rejected)
+	}
+}

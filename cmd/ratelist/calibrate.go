@@ -71,16 +71,16 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return cal.Add(t)
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", err)
+		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", message(err))
 		return exitCode(err)
 	}
 	res, err := cal.Result()
 	if err != nil {
-		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", err)
+		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", message(err))
 		return exitCode(err)
 	}
 	if err := writeCalibration(stdout, *format, res); err != nil {
-		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", err)
+		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", message(err))
 		return exitCode(err)
 	}
 	return exitOK

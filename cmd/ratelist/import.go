@@ -105,7 +105,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	switch {
 	case err != nil:
-		fmt.Fprintln(stderr, "ratelist import:", err)
+		fmt.Fprintln(stderr, "ratelist import:", message(err))
 		return exitCode(err)
 	case st.Skipped > 0 || st.FilesSkipped > 0:
 		return exitCode(errRejected)

@@ -18,7 +18,7 @@ import (
 // real run can be killed.
 func TestMain(m *testing.M) {
 	if os.Getenv("RATELIST_AS_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runWithSignals(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

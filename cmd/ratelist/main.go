@@ -11,6 +11,7 @@
 //	ratelist import trf|pgn|csv FILE... --archive DIR
 //	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
+//	ratelist --version
 //
 // Exit codes: 0 success; 1 the job failed (nothing half-written is left in
 // --out); 2 bad usage; 3 success, but some input rows were rejected (see
@@ -32,6 +33,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -57,10 +59,35 @@ var (
 )
 
 func main() {
+	if version == "" {
+		version = buildVersion(debug.ReadBuildInfo())
+	}
+	os.Exit(runWithSignals(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// runWithSignals runs a verb as the command does: Ctrl-C (SIGINT) or SIGTERM
+// cancels the verb, which says "interrupted", and the command exits 130
+// whatever the verb returned; a second signal ends it at once.
+func runWithSignals(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // the next signal gets its default action
+	}()
+	return afterSignal(ctx, run(ctx, args, stdout, stderr), stderr)
+}
+
+// afterSignal returns the exit code of a verb that returned code: 130 when
+// ctx was canceled, saying "interrupted" if the verb ended without noticing.
+func afterSignal(ctx context.Context, code int, stderr io.Writer) int {
+	if ctx.Err() == nil {
+		return code
+	}
+	if code != exitCanceled {
+		fmt.Fprintln(stderr, "ratelist: interrupted")
+	}
+	return exitCanceled
 }
 
 const usageText = `usage: ratelist VERB [flags]
@@ -74,7 +101,7 @@ verbs:
   import     convert TRF, PGN or CSV files into an archive
   report     write a static HTML site of a run's lists, players and tournaments
 
-Run 'ratelist VERB -h' for the flags of a verb.
+Run 'ratelist VERB -h' for the flags of a verb, 'ratelist --version' for the version.
 `
 
 // run dispatches a verb and returns the process exit code.
@@ -99,6 +126,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdImport(ctx, rest, stdout, stderr)
 	case "report":
 		return cmdReport(ctx, rest, stdout, stderr)
+	case "--version", "-version":
+		fmt.Fprintln(stdout, "ratelist", currentVersion())
+		return exitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usageText)
 		return exitOK
@@ -127,8 +157,12 @@ func exitCode(err error) int {
 // optionFlags are the flags of the pipeline.Options fields an error can name.
 var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from"}
 
-// message is err's text for people, naming the flag of a bad run option.
+// message is err's text for people: "interrupted" after Ctrl-C, the flag of
+// a bad run option named.
 func message(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "interrupted"
+	}
 	var oe *pipeline.OptionError
 	if errors.As(err, &oe) {
 		if f, ok := optionFlags[oe.Option]; ok {

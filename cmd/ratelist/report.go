@@ -47,7 +47,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	st, err := sitereport.Build(ctx, sitereport.Options{Out: *out, Site: *site, Archive: arch, Title: *title, Workers: *workers, Log: log})
 	if err != nil {
-		fmt.Fprintln(stderr, "ratelist report:", err)
+		fmt.Fprintln(stderr, "ratelist report:", message(err))
 		return exitCode(err)
 	}
 	fmt.Fprintf(stdout, "%s: %d lists, %d tournaments, %d players; open %s\n",

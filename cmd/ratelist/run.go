@@ -158,7 +158,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow,
-		Until: *until, Resume: *resume, From: *from,
+		Until: *until, Resume: *resume, From: *from, Version: currentVersion(),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)
@@ -174,6 +174,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):
 		fmt.Fprintln(stderr, "ratelist run:", message(err))
+		return exitCode(err)
+	case errors.Is(err, context.Canceled):
+		log.Error("interrupted; nothing was written")
 		return exitCode(err)
 	case err != nil:
 		log.Error("run failed; nothing was written", "err", message(err))
@@ -196,7 +199,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *withReport {
 		if err := runReport(ctx, *out, fsys, log); err != nil {
-			log.Error("report failed; the run's outputs are written", "err", err)
+			log.Error("report failed; the run's outputs are written", "err", message(err))
 			return exitCode(err)
 		}
 	}
@@ -220,7 +223,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1})
 	if err != nil {
-		fmt.Fprintln(stderr, "ratelist validate:", err)
+		fmt.Fprintln(stderr, "ratelist validate:", message(err))
 		return exitCode(err)
 	}
 	fmt.Fprintf(stdout, "%s: %d rows read, %d used, %d rejected\n", name, sum.RowsRead, sum.RowsUsed, sum.RowsRejected)
@@ -270,7 +273,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		err = fmt.Errorf("%w (--force writes into it anyway)", err)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ratelist generate:", err)
+		fmt.Fprintln(stderr, "ratelist generate:", message(err))
 		return exitCode(err)
 	}
 	return exitOK

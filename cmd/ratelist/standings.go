@@ -89,7 +89,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 	t, err := loadStandingsInput(ctx, *trfFile, *archive, *id, policy, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)
 	}
 	if *turcas != "" {
@@ -100,7 +100,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	rows, err := tiebreak.Standings(t, list, opt)
 	if err != nil {
-		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)
 	}
 	if *format == "text" {
@@ -112,7 +112,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		err = tiebreak.WriteCSV(stdout, list, rows)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)
 	}
 	return exitOK

@@ -1,10 +1,45 @@
 // Package csvfield appends CSV fields to byte slices, quoted exactly as
 // encoding/csv's Writer quotes them, for output written row by row without a
-// csv.Writer (rating lists and standings, hundreds of thousands of rows).
+// csv.Writer (rating lists and standings, hundreds of thousands of rows), and
+// makes text cells safe for spreadsheets (Text).
 package csvfield
 
-// Append appends s as one CSV field.
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Text returns s as a CSV text cell of ratelist holds it: valid UTF-8 (each
+// byte that is not becomes U+FFFD), and with a single quote ' in front when it
+// starts with =, +, - or @, so that a spreadsheet shows it as text instead of
+// running it as a formula. Number cells are written without it.
+func Text(s string) string {
+	if safe(s) {
+		return s
+	}
+	var sb strings.Builder
+	if formula(s) {
+		sb.WriteByte('\'')
+	}
+	for _, r := range s { // an invalid byte comes as utf8.RuneError, written as U+FFFD
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// safe tells whether Text leaves s as it is.
+func safe(s string) bool { return !formula(s) && utf8.ValidString(s) }
+
+// formula tells whether a spreadsheet would take s for a formula.
+func formula(s string) bool {
+	return s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')
+}
+
+// Append appends the text cell s (made safe by Text) as one CSV field.
 func Append(b []byte, s string) []byte {
+	if !safe(s) {
+		s = Text(s)
+	}
 	if !needsQuotes(s) {
 		return append(b, s...)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestAppendQuotesLikeEncodingCSV(t *testing.T) {
@@ -46,5 +47,39 @@ func BenchmarkAppendName(b *testing.B) {
 		for _, s := range names {
 			buf = Append(buf[:0], s)
 		}
+	}
+}
+
+// TestText: text cells that a spreadsheet would run as a formula get a
+// leading single quote, invalid UTF-8 becomes U+FFFD, and other text is kept.
+func TestText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Ann", "Ann"},
+		{"", ""},
+		{"=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"},
+		{"+1", "'+1"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"Anne-Marie", "Anne-Marie"},
+		{"M\xfcller", "M\uFFFDller"},
+		{"=\xff\xfe", "'=\uFFFD\uFFFD"},
+		{"Jan Novák", "Jan Novák"},
+	} {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got, want := string(Append(nil, c.in)), string(Append(nil, c.want)); got != want {
+			t.Errorf("Append(%q) = %q, want Append(Text) = %q", c.in, got, want)
+		}
+		if got := Text(c.in); !utf8.ValidString(got) {
+			t.Errorf("Text(%q) = %q is not UTF-8", c.in, got)
+		}
+	}
+	var want bytes.Buffer
+	w := csv.NewWriter(&want)
+	w.Write([]string{"'=1,2"})
+	w.Flush()
+	if got := string(Append(nil, "=1,2")) + "\n"; got != want.String() {
+		t.Errorf("Append(%q) = %q, want %q", "=1,2", got, want.String())
 	}
 }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInterruptEveryVerb: after Ctrl-C (a canceled context) every verb exits
+// 130 and says "interrupted", whether it noticed the signal or ran to its end.
+func TestInterruptEveryVerb(t *testing.T) {
+	const demo = "../../testdata/demo"
+	done := t.TempDir()
+	var so, se bytes.Buffer
+	if code := run(context.Background(), []string{"run", "--out", done, "--quiet"}, &so, &se); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, se.String())
+	}
+	verbs := [][]string{
+		{"run", "--archive", demo, "--out", t.TempDir()},
+		{"run", "--out", t.TempDir(), "--log-format", "json"},
+		{"validate", "--archive", demo},
+		{"standings", "--trf", "testdata/rr.trf"},
+		{"standings", "--archive", demo, "--tournament", "1001"},
+		{"calibrate", "turcas", "--archive", demo},
+		{"import", "trf", "testdata/rr.trf", "--archive", t.TempDir()},
+		{"report", "--out", done, "--site", t.TempDir()},
+		{"generate", "--players", "50", "--games", "2000", "--archive", filepath.Join(t.TempDir(), "a")},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range verbs {
+		t.Run(strings.Join(args[:1], " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := afterSignal(ctx, run(ctx, args, &stdout, &stderr), &stderr)
+			if code != exitCanceled || !strings.Contains(stderr.String(), "interrupted") {
+				t.Errorf("%v: exit %d, stderr %q; want %d and \"interrupted\"", args, code, stderr.String(), exitCanceled)
+			}
+		})
+	}
+}
+
+// TestInterruptRun sends a real SIGINT to a running `ratelist run` (once it
+// holds --out's lock, so its handler is in place): it exits 130, logs
+// "interrupted" and leaves nothing in --out but the lock file.
+func TestInterruptRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips the test that signals a real process")
+	}
+	archive, out := t.TempDir(), t.TempDir()
+	var so, se bytes.Buffer
+	if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", "300000", "--months", "10",
+		"--seed", "5", "--archive", archive}, &so, &se); code != 0 {
+		t.Fatalf("generate: %s", se.String())
+	}
+	cmd := exec.Command(os.Args[0], "run", "--archive", archive, "--out", out, "--workers", "1")
+	cmd.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(out, ".ratelist.lock")
+	for i := 0; i < 1000; i++ {
+		if b, _ := os.ReadFile(lock); len(bytes.TrimSpace(b)) > 0 {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitCanceled {
+		t.Fatalf("exit %v, want %d; stderr:\n%s", err, exitCanceled, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr does not say interrupted:\n%s", stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.json")); err == nil {
+		t.Logf("the run finished before the signal came: nothing to check in --out")
+		return
+	}
+	if files := readOut(t, out); len(files) != 0 {
+		t.Errorf("--out holds %d files after an interrupted run, want nothing", len(files))
+	}
+}

@@ -104,8 +104,11 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 	if rated {
 		r.hashes.note(key, tournamentHash(r.players, t, rows))
 	}
-	if !r.win.contains(key) {
-		return nil // rated by an earlier run (--resume, --from) or left for a later one (--until)
+	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
+		if r.win.resumed && key < r.win.start && len(rows) > 0 {
+			r.out.skip(t)
+		}
+		return nil
 	}
 	if rated {
 		for r.periods.cur < key {

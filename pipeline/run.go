@@ -123,12 +123,15 @@ func (opt *Options) fill() error {
 		}
 		opt.Rules = r
 	}
-	return nil
+	return opt.checkWindow()
 }
 
 // runInto runs into opt.Out: under its lock, into a staging folder whose
 // outputs move into place only when everything succeeded.
 func runInto(ctx context.Context, opt *Options) (*Summary, error) {
+	if err := claimOut(opt.Out); err != nil {
+		return nil, err
+	}
 	lock, err := lockOut(opt.Out)
 	if err != nil {
 		return nil, err
@@ -160,7 +163,7 @@ func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 		stage.abort()
 		return nil, err
 	}
-	if err := stage.commit(); err != nil {
+	if err := stage.commit(out.kept.has); err != nil {
 		return nil, err
 	}
 	return sum, nil

@@ -208,6 +208,6 @@ func (r *rater) summarize() {
 		r.sum.RuleSet = r.def.Summary(r.st)
 	}
 	if stale := r.hashes.stale(&r.win, r.periods.kind); len(stale) > 0 {
-		r.sum.StalePeriods = stale
+		r.sum.StalePeriods, r.sum.RerunFrom = stale, stale[0]
 	}
 }

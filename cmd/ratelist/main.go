@@ -125,10 +125,15 @@ func exitCode(err error) int {
 }
 
 // optionFlags are the flags of the pipeline.Options fields an error can name.
-var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from"}
+var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from", "Resume": "--resume", "Out": "--out"}
 
-// message is err's text for people, naming the flag of a bad run option.
+// message is err's text for people, naming the flag of a bad run option, or
+// the two flags that contradict each other.
 func message(err error) string {
+	var ce *pipeline.ConflictError
+	if errors.As(err, &ce) {
+		return strings.Replace(err.Error(), ce.Error(), optionFlags[ce.Option]+" contradicts "+optionFlags[ce.With]+": "+ce.Err.Error(), 1)
+	}
 	var oe *pipeline.OptionError
 	if errors.As(err, &oe) {
 		if f, ok := optionFlags[oe.Option]; ok {

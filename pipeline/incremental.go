@@ -205,10 +205,11 @@ func (k *keptOutputs) has(rel string) bool {
 	dir, name := path.Split(rel)
 	label, ext, _ := strings.Cut(name, ".")
 	switch {
-	case dir == "standings/":
+	case dir == "standings/" && ext == "csv":
 		id, err := strconv.ParseInt(label, 10, 64)
-		return ext == "csv" && err == nil && k.tournaments[id]
-	case dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
+		return err == nil && k.tournaments[id]
+	case dir == "standings/" && ext == "parquet", // a period's standings
+		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
 		dir == "lists/joker/" && (ext == "csv" || ext == "parquet"),
 		dir == "state/" && ext == "state":
 		_, err := parsePeriodLabel(k.period, label)

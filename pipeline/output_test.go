@@ -190,3 +190,28 @@ func TestFileWriterFailureStopsSenders(t *testing.T) {
 		t.Fatal("the senders did not stop after the file writer failed")
 	}
 }
+
+// TestKeptOutputs: what a resumed run keeps of an earlier run's files.
+func TestKeptOutputs(t *testing.T) {
+	k := keptOutputs{before: "2025-02", period: PeriodMonth}
+	k.keep(7)
+	for rel, want := range map[string]bool{
+		"lists/2025-01.csv": true, "lists/2025-01.parquet": true, "lists/2025-02.csv": false,
+		"lists/2025-01.arrow": false, "lists/joker/2025-01.csv": true, "lists/joker/2025-03.csv": false,
+		"state/2025-01.state": true, "state/2025-02.state": false, "state/2025-Q1.state": false,
+		"standings/7.csv": true, "standings/8.csv": false, "standings/2025-01.parquet": true,
+		"standings/2025-02.parquet": false, "cards.parquet": false, "summary.json": false,
+		"site/index.html": false, "lists/notes.txt": false,
+	} {
+		if got := k.has(rel); got != want {
+			t.Errorf("has(%s) = %v, want %v", rel, got, want)
+		}
+	}
+	k.arrow = true
+	if !k.has("lists/2025-01.arrow") {
+		t.Error("with --arrow, an earlier period's .arrow list is not kept")
+	}
+	if (&keptOutputs{period: PeriodMonth}).has("lists/2025-01.csv") {
+		t.Error("a run that does not resume keeps a list")
+	}
+}

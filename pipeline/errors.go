@@ -22,3 +22,15 @@ type OptionError struct {
 
 func (e *OptionError) Error() string { return strings.ToLower(e.Option) + ": " + e.Err.Error() }
 func (e *OptionError) Unwrap() error { return e.Err }
+
+// ConflictError is two fields of Options that contradict each other (From
+// after Until, From with Resume), named as in Options.
+type ConflictError struct {
+	Option, With string
+	Err          error
+}
+
+func (e *ConflictError) Error() string {
+	return strings.ToLower(e.Option) + " contradicts " + strings.ToLower(e.With) + ": " + e.Err.Error()
+}
+func (e *ConflictError) Unwrap() error { return e.Err }

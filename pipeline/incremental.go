@@ -7,7 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -46,6 +49,31 @@ func parsePeriodLabel(kind, s string) (int, error) {
 		PeriodMonth: "YYYY-MM", PeriodQuarter: "YYYY-Qn", PeriodYear: "YYYY"}[kind], err)
 }
 
+// checkWindow refuses, before anything is read or written, an Until or From
+// that is not a label of the period kind, and options that contradict.
+func (opt *Options) checkWindow() error {
+	var until, from int
+	var err error
+	if opt.Until != "" {
+		if until, err = parsePeriodLabel(opt.Period, opt.Until); err != nil {
+			return &OptionError{"Until", err}
+		}
+	}
+	if opt.From == "" {
+		return nil
+	}
+	if from, err = parsePeriodLabel(opt.Period, opt.From); err != nil {
+		return &OptionError{"From", err}
+	}
+	switch {
+	case opt.Resume:
+		return &ConflictError{"From", "Resume", fmt.Errorf("%w: resuming continues after the last list, re-rating starts at the period given: choose one", ErrUsage)}
+	case opt.Until != "" && from > until:
+		return &ConflictError{"From", "Until", fmt.Errorf("%w: %s is after %s, the last period to rate", ErrUsage, opt.From, opt.Until)}
+	}
+	return nil
+}
+
 // plan applies --until, --resume and --from: which periods this run rates
 // and writes, and the saved state it starts from.
 func (r *rater) plan(opt *Options) error {
@@ -64,7 +92,12 @@ func (r *rater) plan(opt *Options) error {
 	var path string
 	var err error
 	if opt.Resume {
-		if s, path, err = loadStateFor(opt.Out, opt.Period, -1); err != nil {
+		// With --until, the latest state up to it: the outputs after it go.
+		key := -1
+		if r.win.hasUntil {
+			key = r.win.until
+		}
+		if s, path, err = loadStateFor(opt.Out, opt.Period, key, true); err != nil {
 			return err
 		}
 		if s == nil {
@@ -79,7 +112,7 @@ func (r *rater) plan(opt *Options) error {
 		if !r.periods.any || f <= r.periods.first {
 			return nil // from the start: a full run
 		}
-		if s, path, err = loadStateFor(opt.Out, opt.Period, f-1); err != nil {
+		if s, path, err = loadStateFor(opt.Out, opt.Period, f-1, false); err != nil {
 			return err
 		}
 		if s == nil {
@@ -151,4 +184,44 @@ func writeState(stage *staging, label string, s *savedState) error {
 		return fmt.Errorf("state %s: %w", label, err)
 	}
 	return o.finish()
+}
+
+// keptOutputs are the files of an earlier run that a resumed run (--resume,
+// --from) leaves in --out: the lists, Joker lists and states of the periods
+// before the first one it writes, and the standings of the tournaments of
+// those periods. Everything else an earlier run left is replaced or removed.
+type keptOutputs struct {
+	before      string // the first period label this run writes; "" keeps nothing
+	period      string
+	arrow       bool
+	tournaments map[int64]bool
+}
+
+// has tells whether the file rel (slash-separated, in --out) stays.
+func (k *keptOutputs) has(rel string) bool {
+	if k.before == "" {
+		return false
+	}
+	dir, name := path.Split(rel)
+	label, ext, _ := strings.Cut(name, ".")
+	switch {
+	case dir == "standings/" && ext == "csv":
+		id, err := strconv.ParseInt(label, 10, 64)
+		return err == nil && k.tournaments[id]
+	case dir == "standings/" && ext == "parquet", // a period's standings
+		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
+		dir == "lists/joker/" && (ext == "csv" || ext == "parquet"),
+		dir == "state/" && ext == "state":
+		_, err := parsePeriodLabel(k.period, label)
+		return err == nil && label < k.before
+	}
+	return false
+}
+
+// keep notes a tournament of a period before the first one this run writes.
+func (k *keptOutputs) keep(id int64) {
+	if k.tournaments == nil {
+		k.tournaments = map[int64]bool{}
+	}
+	k.tournaments[id] = true
 }

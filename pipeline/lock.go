@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,53 @@ import (
 // ErrLocked is returned when another run holds the output folder's lock.
 var ErrLocked = errors.New("output folder is locked by another run")
 
+// The files of ratelist's own in --out besides the outputs: the marker that
+// says the folder is ratelist's, and the lock.
+const (
+	outMarker = ".ratelist-out"
+	lockName  = ".ratelist.lock"
+)
+
+const outMarkerText = "This folder is written by ratelist run. Every file in it is ratelist's: " +
+	"a run removes what a fresh run with the same options would not write.\n"
+
+// claimOut refuses an --out that is not ratelist's before anything is
+// written there: a folder with files but neither the marker nor a lock file
+// (which every run, even a failed one, leaves) is left untouched, since a run
+// removes the files it did not write. A successful run's commit writes the
+// marker (markOut).
+func claimOut(out string) error {
+	ents, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read output folder: %w", err)
+	}
+	for _, e := range ents {
+		if e.Name() == outMarker || e.Name() == lockName {
+			return nil
+		}
+	}
+	if len(ents) > 0 {
+		return &OptionError{"Out", fmt.Errorf("%w: %s is not empty and has no %s file, so ratelist did not write it "+
+			"(a run removes every file it did not write): give a new or empty folder", ErrUsage, out, outMarker)}
+	}
+	return nil
+}
+
+// markOut writes the marker into --out unless it is there.
+func markOut(out string) error {
+	p := filepath.Join(out, outMarker)
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	if err := os.WriteFile(p, []byte(outMarkerText), 0o644); err != nil {
+		return fmt.Errorf("mark output folder: %w", err)
+	}
+	return nil
+}
+
 // outLock is an flock(2) on --out/.ratelist.lock holding the owner's pid. The
 // kernel drops the lock when its process dies, so a lock left by a killed run
 // is simply taken over; the pid in the file is only for the message.
@@ -22,8 +70,8 @@ func lockOut(out string) (*outLock, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
-	p := filepath.Join(out, ".ratelist.lock")
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	p := filepath.Join(out, lockName)
+	f, err := openNoFollow(p)
 	if err != nil {
 		return nil, fmt.Errorf("open lock %s: %w", p, err)
 	}
@@ -42,6 +90,18 @@ func lockOut(out string) (*outLock, error) {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return &outLock{f}, nil
+}
+
+// openNoFollow opens (or creates) the file p for writing; a symlink at p is
+// replaced by a file, never written through.
+func openNoFollow(p string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		if err = os.Remove(p); err == nil {
+			f, err = os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+		}
+	}
+	return f, err
 }
 
 func (l *outLock) unlock() {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,16 +169,44 @@ func (s *staging) path(rel string) (string, error) {
 	return p, nil
 }
 
-// commit renames every staged file into --out (each rename is atomic), the
-// summary and then the state last, then removes the staging folder.
-func (s *staging) commit() error {
+// commit makes --out hold this run's outputs, the files of an earlier run
+// that keep says stay (a resumed run's earlier periods), and nothing else:
+// what a fresh run with the same options would write. Each rename is atomic,
+// and the order makes a crash between two of them harmless:
+//   - every state that does not stay (rewritten or dropped) goes first: fewer
+//     states only make the next --resume redo more;
+//   - then the outputs, and the files no longer wanted go;
+//   - then summary.json, and the new states last, so that a state on disk
+//     means everything it follows is in place.
+//
+// Nothing is written through a symlink in --out: a symlink is replaced or
+// removed like a file.
+func (s *staging) commit(keep func(rel string) bool) error {
+	if err := markOut(s.out); err != nil {
+		return err
+	}
+	old, err := listOut(s.out)
+	if err != nil {
+		return err
+	}
+	stays := func(e outEntry) bool { return !e.link && keep(e.rel) }
+	for _, e := range old {
+		if !e.dir && (e.rel == "state" || strings.HasPrefix(e.rel, "state/")) && !stays(e) {
+			if err := removeOut(s.out, e.rel); err != nil {
+				return err
+			}
+		}
+	}
+	var staged map[string]bool
+	if len(old) > 0 {
+		if staged, err = listStaged(s.tmp); err != nil {
+			return err
+		}
+	}
 	tops, err := os.ReadDir(s.tmp)
 	if err != nil {
 		return fmt.Errorf("list staged outputs: %w", err)
 	}
-	// Outputs first, then summary.json, then the state: a state file on disk
-	// means everything it follows is in place (a crash between renames leaves an
-	// older state, and the next --resume redoes what follows it).
 	rank := func(name string) int {
 		switch name {
 		case "state":
@@ -189,38 +219,146 @@ func (s *staging) commit() error {
 	slices.SortFunc(tops, func(a, b os.DirEntry) int {
 		return cmp.Or(cmp.Compare(rank(a.Name()), rank(b.Name())), strings.Compare(a.Name(), b.Name()))
 	})
-	move := func(src, dst string) error {
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return fmt.Errorf("create %s: %w", filepath.Dir(dst), err)
-		}
-		if err := os.Rename(src, dst); err != nil {
-			return fmt.Errorf("move %s into place: %w", dst, err)
-		}
-		return nil
-	}
+	removed := false
 	for _, top := range tops {
-		src, dst := filepath.Join(s.tmp, top.Name()), filepath.Join(s.out, top.Name())
-		if _, err := os.Lstat(dst); !top.IsDir() || os.IsNotExist(err) {
-			// A file, or a folder whose destination does not exist yet (a first
-			// run, with one standings file per tournament): one rename, without
-			// listing the folder.
-			if err := move(src, dst); err != nil {
+		if rank(top.Name()) > 0 && !removed {
+			if err := removeStale(s.out, old, staged, stays); err != nil {
 				return err
 			}
-			continue
+			removed = true
 		}
-		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			rel, _ := filepath.Rel(s.tmp, p)
-			return move(p, filepath.Join(s.out, rel))
-		})
-		if err != nil {
+		if err := place(filepath.Join(s.tmp, top.Name()), filepath.Join(s.out, top.Name()), top.IsDir()); err != nil {
+			return err
+		}
+	}
+	if !removed {
+		if err := removeStale(s.out, old, staged, stays); err != nil {
 			return err
 		}
 	}
 	return os.RemoveAll(s.tmp)
+}
+
+// outEntry is a file (or symlink, or anything but a folder) in --out.
+type outEntry struct {
+	rel  string // slash-separated
+	link bool
+	dir  bool // a folder (listed after what it holds)
+}
+
+// listOut lists --out without following symlinks, leaving out ratelist's own
+// files (marker, lock, staging folders). Folders come after their contents.
+func listOut(out string) ([]outEntry, error) {
+	var es []outEntry
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case rel == ".":
+			return nil
+		case rel == outMarker || rel == lockName:
+			return nil
+		case strings.HasPrefix(rel, ".ratelist-tmp-"):
+			return filepath.SkipDir
+		}
+		es = append(es, outEntry{rel: rel, link: d.Type()&fs.ModeSymlink != 0, dir: d.IsDir()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list output folder: %w", err)
+	}
+	// WalkDir gives a folder before its contents; removing wants them after.
+	slices.SortStableFunc(es, func(a, b outEntry) int {
+		return cmp.Compare(strings.Count(b.rel, "/"), strings.Count(a.rel, "/"))
+	})
+	return es, nil
+}
+
+// listStaged is the set of staged files (slash paths relative to the staging folder).
+func listStaged(tmp string) (map[string]bool, error) {
+	staged := map[string]bool{}
+	err := filepath.WalkDir(tmp, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(tmp, p)
+			staged[filepath.ToSlash(rel)] = true
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list staged outputs: %w", err)
+	}
+	return staged, nil
+}
+
+// removeStale removes from --out what the run neither wrote nor keeps, and the
+// folders that leaves empty.
+func removeStale(out string, old []outEntry, staged map[string]bool, stays func(outEntry) bool) error {
+	for _, e := range old {
+		if e.dir {
+			// A folder left empty goes; one with files stays (Remove fails).
+			p := filepath.Join(out, filepath.FromSlash(e.rel))
+			if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+				os.Remove(p)
+			}
+			continue
+		}
+		if staged[e.rel] || stays(e) {
+			continue
+		}
+		if err := removeOut(out, e.rel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeOut removes a file or symlink of --out; one that is gone, or that a
+// folder of the run's outputs has replaced, is fine.
+func removeOut(out, rel string) error {
+	p := filepath.Join(out, filepath.FromSlash(rel))
+	if fi, err := os.Lstat(p); err != nil || fi.IsDir() {
+		return nil
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s from the output folder: %w", rel, err)
+	}
+	return nil
+}
+
+// place moves the staged src to dst. A file, or a folder whose place is free,
+// moves in one rename; a folder merges into the folder already there.
+// Anything else in the way (a symlink, a file where a folder goes, a folder
+// where a file goes) is removed first, so nothing is written through a symlink.
+func place(src, dst string, dir bool) error {
+	fi, err := os.Lstat(dst)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("move %s into place: %w", dst, err)
+	case dir && fi.IsDir():
+		ents, err := os.ReadDir(src)
+		if err != nil {
+			return fmt.Errorf("list staged %s: %w", src, err)
+		}
+		for _, e := range ents {
+			if err := place(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name()), e.IsDir()); err != nil {
+				return err
+			}
+		}
+		return nil
+	case dir || fi.IsDir():
+		if err := os.RemoveAll(dst); err != nil {
+			return fmt.Errorf("replace %s: %w", dst, err)
+		}
+	}
+	// A file over a file or a symlink: the rename replaces it in one step.
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("move %s into place: %w", dst, err)
+	}
+	return nil
 }
 
 func (s *staging) abort() { os.RemoveAll(s.tmp) }

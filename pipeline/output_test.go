@@ -14,15 +14,26 @@ import (
 )
 
 // TestCommitIntoExistingOut: staged files replace what --out already has, new
-// folders move whole, nested folders are created, other files stay, and the
-// staging folder is gone.
+// folders move whole, nested folders are created; of the other files only
+// those keep names stay (the rest, and the folders left empty, go); ratelist's
+// own files stay, and the staging folder is gone.
 func TestCommitIntoExistingOut(t *testing.T) {
 	out := t.TempDir()
 	writeFiles(t, out, map[string]string{
-		"lists/2025-01.csv":   "old list",
-		"lists/keep.txt":      "kept",
-		"summary.json":        "old summary",
-		"state/2025-01.state": "old state",
+		outMarker:                 outMarkerText,
+		lockName:                  "",
+		"lists/2025-01.csv":       "old list",
+		"lists/2024-12.csv":       "kept list",
+		"lists/2025-03.csv":       "later list",
+		"lists/2024-12.arrow":     "stale arrow",
+		"summary.json":            "old summary",
+		"state/2024-12.state":     "kept state",
+		"state/2025-01.state":     "old state",
+		"state/2025-03.state":     "later state",
+		"standings/9.csv":         "deleted tournament",
+		"site/index.html":         "old site",
+		"site/players/1.html":     "old page",
+		"lists/joker/2025-03.csv": "later joker list",
 	})
 	s, err := newStaging(out)
 	if err != nil {
@@ -35,25 +46,106 @@ func TestCommitIntoExistingOut(t *testing.T) {
 		"standings/2.csv":         "standings 2",
 		"cards.parquet":           "cards",
 		"summary.json":            "new summary",
-		"state/2025-02.state":     "new state",
+		"state/2025-01.state":     "new state",
 	}
 	for rel, data := range staged {
 		if err := s.writeFile(rel, []byte(data)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.commit(); err != nil {
+	keep := func(rel string) bool { return rel == "lists/2024-12.csv" || rel == "state/2024-12.state" }
+	if err := s.commit(keep); err != nil {
 		t.Fatal(err)
 	}
-	staged["lists/keep.txt"], staged["state/2025-01.state"] = "kept", "old state"
-	for rel, want := range staged {
-		got, err := os.ReadFile(filepath.Join(out, rel))
-		if err != nil || string(got) != want {
-			t.Errorf("%s: %q (%v), want %q", rel, got, err, want)
+	staged["lists/2024-12.csv"], staged["state/2024-12.state"] = "kept list", "kept state"
+	staged[outMarker], staged[lockName] = outMarkerText, ""
+	got := readTree(t, out)
+	delete(got, lockName) // readTree leaves it out
+	delete(staged, lockName)
+	sameTrees(t, "out after commit", toBytes(staged), got, nil)
+	for _, gone := range []string{"site", "state/2025-03.state", "lists/joker/2025-03.csv"} {
+		if _, err := os.Lstat(filepath.Join(out, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v)", gone, err)
 		}
 	}
 	if left, _ := filepath.Glob(filepath.Join(out, ".ratelist-tmp-*")); len(left) > 0 {
 		t.Errorf("staging folder left: %v", left)
+	}
+}
+
+func toBytes(m map[string]string) map[string][]byte {
+	b := map[string][]byte{}
+	for k, v := range m {
+		b[k] = []byte(v)
+	}
+	return b
+}
+
+// TestCommitReplacesSymlinks: a symlink in --out, to a folder or to a file,
+// kept or not, is replaced by the run's output or removed; nothing outside
+// --out is written or removed.
+func TestCommitReplacesSymlinks(t *testing.T) {
+	out, elsewhere := t.TempDir(), t.TempDir()
+	writeFiles(t, elsewhere, map[string]string{
+		"lists/2025-01.csv":   "someone else's list",
+		"standings/1.csv":     "someone else's standings",
+		"secret.txt":          "precious",
+		"state/2024-12.state": "someone else's state",
+	})
+	before := readTree(t, elsewhere)
+	for link, target := range map[string]string{
+		"lists":         "lists",      // a folder the run writes into
+		"standings":     "standings",  // the same
+		"cards.parquet": "secret.txt", // a file the run writes
+		"state":         "state",      // a folder whose files would stay
+		"notes.txt":     "secret.txt", // a file the run does not write
+	} {
+		if err := os.Symlink(filepath.Join(elsewhere, target), filepath.Join(out, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := newStaging(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, data := range map[string]string{
+		"lists/2025-01.csv": "new list", "standings/2.csv": "standings 2", "cards.parquet": "cards", "state/2025-01.state": "state",
+	} {
+		if err := s.writeFile(rel, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.commit(func(rel string) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	sameTrees(t, "the symlinks' targets", before, readTree(t, elsewhere), nil)
+	want := map[string][]byte{"lists/2025-01.csv": []byte("new list"), "standings/2.csv": []byte("standings 2"),
+		"cards.parquet": []byte("cards"), "state/2025-01.state": []byte("state"), outMarker: []byte(outMarkerText)}
+	sameTrees(t, "out", want, readTree(t, out), nil)
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type()&os.ModeSymlink != 0 {
+			t.Errorf("%s is still a symlink", p)
+		}
+		return err
+	})
+}
+
+// TestLockFileSymlink: a symlink where the lock file goes is replaced, not
+// truncated through.
+func TestLockFileSymlink(t *testing.T) {
+	out, elsewhere := t.TempDir(), t.TempDir()
+	target := filepath.Join(elsewhere, "precious")
+	writeFiles(t, elsewhere, map[string]string{"precious": "precious"})
+	if err := os.Symlink(target, filepath.Join(out, lockName)); err != nil {
+		t.Fatal(err)
+	}
+	l, err := lockOut(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.unlock()
+	if b, _ := os.ReadFile(target); string(b) != "precious" {
+		t.Errorf("the lock's symlink target now holds %q", b)
 	}
 }
 
@@ -96,5 +188,30 @@ func TestFileWriterFailureStopsSenders(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the senders did not stop after the file writer failed")
+	}
+}
+
+// TestKeptOutputs: what a resumed run keeps of an earlier run's files.
+func TestKeptOutputs(t *testing.T) {
+	k := keptOutputs{before: "2025-02", period: PeriodMonth}
+	k.keep(7)
+	for rel, want := range map[string]bool{
+		"lists/2025-01.csv": true, "lists/2025-01.parquet": true, "lists/2025-02.csv": false,
+		"lists/2025-01.arrow": false, "lists/joker/2025-01.csv": true, "lists/joker/2025-03.csv": false,
+		"state/2025-01.state": true, "state/2025-02.state": false, "state/2025-Q1.state": false,
+		"standings/7.csv": true, "standings/8.csv": false, "standings/2025-01.parquet": true,
+		"standings/2025-02.parquet": false, "cards.parquet": false, "summary.json": false,
+		"site/index.html": false, "lists/notes.txt": false,
+	} {
+		if got := k.has(rel); got != want {
+			t.Errorf("has(%s) = %v, want %v", rel, got, want)
+		}
+	}
+	k.arrow = true
+	if !k.has("lists/2025-01.arrow") {
+		t.Error("with --arrow, an earlier period's .arrow list is not kept")
+	}
+	if (&keptOutputs{period: PeriodMonth}).has("lists/2025-01.csv") {
+		t.Error("a run that does not resume keeps a list")
 	}
 }

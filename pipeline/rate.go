@@ -104,8 +104,11 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 	if rated {
 		r.hashes.note(key, tournamentHash(r.players, t, rows))
 	}
-	if !r.win.contains(key) {
-		return nil // rated by an earlier run (--resume, --from) or left for a later one (--until)
+	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
+		if r.win.resumed && key < r.win.start && len(rows) > 0 {
+			r.out.skip(t)
+		}
+		return nil
 	}
 	if rated {
 		for r.periods.cur < key {
@@ -205,6 +208,6 @@ func (r *rater) summarize() {
 		r.sum.RuleSet = r.def.Summary(r.st)
 	}
 	if stale := r.hashes.stale(&r.win, r.periods.kind); len(stale) > 0 {
-		r.sum.StalePeriods = stale
+		r.sum.StalePeriods, r.sum.RerunFrom = stale, stale[0]
 	}
 }

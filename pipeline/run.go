@@ -62,8 +62,10 @@ type Summary struct {
 	RejectKinds []RejectKind          `json:"reject_kinds"`
 	ResumedFrom string                `json:"resumed_from,omitempty"`
 	// StalePeriods are listed periods whose rated games changed since their list
-	// was written (a late or corrected report): rerun with --from the first one.
+	// was written (a late or corrected report); RerunFrom, the first of them, is
+	// the period to re-rate from.
 	StalePeriods []string      `json:"stale_periods,omitempty"`
+	RerunFrom    string        `json:"rerun_from,omitempty"`
 	Joker        *JokerSummary `json:"joker,omitempty"`
 }
 
@@ -130,12 +132,15 @@ func (opt *Options) fill() error {
 		}
 		opt.Rules = r
 	}
-	return nil
+	return opt.checkWindow()
 }
 
 // runInto runs into opt.Out: under its lock, into a staging folder whose
 // outputs move into place only when everything succeeded.
 func runInto(ctx context.Context, opt *Options) (*Summary, error) {
+	if err := claimOut(opt.Out); err != nil {
+		return nil, err
+	}
 	lock, err := lockOut(opt.Out)
 	if err != nil {
 		return nil, err
@@ -167,7 +172,7 @@ func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 		stage.abort()
 		return nil, err
 	}
-	if err := stage.commit(); err != nil {
+	if err := stage.commit(out.kept.has); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -256,10 +261,6 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.summarize()
-	if len(sum.StalePeriods) > 0 {
-		opt.Log.Warn("games of already listed periods changed since their lists were written (late or corrected reports): rerun with --from the first of them",
-			"periods", sum.StalePeriods)
-	}
 	sum.Tables = arch.Counts
 	for _, c := range sum.Tables {
 		sum.RowsRead += c.Read

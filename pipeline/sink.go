@@ -25,6 +25,9 @@ type sink interface {
 	// tournament takes a tournament with games: its rows, with the players'
 	// ratings at its start, for the standings.
 	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error
+	// skip takes a tournament with games of a period an earlier run wrote (a
+	// resumed run): its outputs stay as they are.
+	skip(t *archive.Tournament)
 	// cards takes audit rows of period key: of a tournament, or of a period's
 	// close (tournament 0, end the period's last day).
 	cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error
@@ -49,6 +52,7 @@ func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, st
 	return nil
 }
 func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow) error { return nil }
+func (validateSink) skip(*archive.Tournament)                                         {}
 func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error    { return nil }
 func (validateSink) jokerCards(context.Context, []jokerCardRow) error                 { return nil }
 func (validateSink) jokerList(context.Context, string, []jokerListRow) error          { return nil }
@@ -92,6 +96,7 @@ type writeSink struct {
 	scratch   sync.Pool // of *standingsScratch
 	pending   []standingsJob
 	standings int // tournaments whose standings were written
+	kept      keptOutputs
 }
 
 func newWriteSink(opt *Options, stage *staging) *writeSink {
@@ -100,6 +105,7 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 
 func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
 	s.players = players
+	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow}
 	n := len(players.ID)
 	s.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
@@ -162,6 +168,8 @@ func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows 
 	}
 	return nil
 }
+
+func (s *writeSink) skip(t *archive.Tournament) { s.kept.keep(t.ID) }
 
 // flushStandings hands the tournaments waiting for standings to the pool. The
 // job computes them and hands the files to the file writer.

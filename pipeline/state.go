@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -292,9 +293,10 @@ func (d *stateDecoder) string() string {
 	return s
 }
 
-// loadStateFor reads out/state/LABEL.state for period key (of the kind), or
-// the latest state when key < 0. It returns nil when there is none.
-func loadStateFor(out, kind string, key int) (*savedState, string, error) {
+// loadStateFor reads out/state/LABEL.state for period key (of the kind), the
+// latest state at or before it (upTo), or the latest state when key < 0. It
+// returns nil when there is none.
+func loadStateFor(out, kind string, key int, upTo bool) (*savedState, string, error) {
 	dir := filepath.Join(out, "state")
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -313,6 +315,13 @@ func loadStateFor(out, kind string, key int) (*savedState, string, error) {
 	want := ""
 	if key >= 0 {
 		want = periodLabel(kind, key) + ".state"
+		if upTo {
+			i, _ := slices.BinarySearch(names, want+"\xff")
+			want = ""
+			if i > 0 {
+				want = names[i-1]
+			}
+		}
 	} else if len(names) > 0 {
 		want = names[len(names)-1]
 	}

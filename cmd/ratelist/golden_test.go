@@ -21,7 +21,7 @@ func readOut(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	files := golden.ReadTree(t, dir)
 	for f := range files {
-		if f == ".ratelist.lock" || strings.HasPrefix(f, ".ratelist-tmp-") {
+		if f == ".ratelist.lock" || f == ".ratelist-out" || strings.HasPrefix(f, ".ratelist-tmp-") {
 			delete(files, f)
 		}
 	}

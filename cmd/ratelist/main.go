@@ -155,13 +155,17 @@ func exitCode(err error) int {
 }
 
 // optionFlags are the flags of the pipeline.Options fields an error can name.
-var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from"}
+var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from", "Resume": "--resume", "Out": "--out"}
 
 // message is err's text for people: "interrupted" after Ctrl-C, the flag of
-// a bad run option named.
+// a bad run option named, or the two flags that contradict each other.
 func message(err error) string {
 	if errors.Is(err, context.Canceled) {
 		return "interrupted"
+	}
+	var ce *pipeline.ConflictError
+	if errors.As(err, &ce) {
+		return strings.Replace(err.Error(), ce.Error(), optionFlags[ce.Option]+" contradicts "+optionFlags[ce.With]+": "+ce.Err.Error(), 1)
 	}
 	var oe *pipeline.OptionError
 	if errors.As(err, &oe) {

@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/ratelist/ratelist"
@@ -130,6 +132,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ratelist run: parsing --workers: must be ≥ 0")
 		return exitUsage
 	}
+	if err := apart(*out, *archive); err != nil {
+		fmt.Fprintln(stderr, "ratelist run:", err)
+		return exitUsage
+	}
 	if err := pipeline.CheckPeriod(*period); err != nil {
 		fmt.Fprintln(stderr, "ratelist run:", message(err))
 		return exitCode(err)
@@ -196,6 +202,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		log.Info("run finished", append(attrs, "seconds", time.Since(start).Round(time.Millisecond).Seconds())...)
+		if len(sum.StalePeriods) > 0 {
+			log.Warn("listed periods are stale: their games changed since their lists were written (late or corrected reports); rerun with --from "+sum.RerunFrom,
+				"periods", sum.StalePeriods)
+		}
 	}
 	if *withReport {
 		if err := runReport(ctx, *out, fsys, log); err != nil {
@@ -204,6 +214,47 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitCode(runOutcome(sum))
+}
+
+// apart refuses an --out that is --archive, inside it or around it: a run
+// removes from --out every file it did not write.
+func apart(out, archive string) error {
+	if archive == "" {
+		return nil
+	}
+	o, a := realPath(out), realPath(archive)
+	switch {
+	case within(o, a):
+		return fmt.Errorf("--out %s is inside --archive %s: give an output folder of its own", out, archive)
+	case within(a, o):
+		return fmt.Errorf("--archive %s is inside --out %s, whose files a run replaces: give an output folder of its own", archive, out)
+	}
+	return nil
+}
+
+// realPath is p absolute with the symlinks of its longest existing part resolved.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	rest := ""
+	for {
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return filepath.Join(abs, rest)
+		}
+		rest, abs = filepath.Join(filepath.Base(abs), rest), parent
+	}
+}
+
+// within tells whether p is dir or inside it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -20,11 +22,14 @@ import (
 type sink interface {
 	// start starts the sink's goroutines in g, for the archive's players. A
 	// run that resumes keeps the outputs of the periods before keepBefore (a
-	// label) from the earlier run ("" for none).
-	start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error
+	// label) from the earlier run ("" for none); lastList is the label of the
+	// last list this run writes ("" for none).
+	start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error
 	// tournament takes a tournament with games: its rows, with the players'
-	// ratings at its start, for the standings.
-	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error
+	// ratings at its start, for the standings of period (a label).
+	// Tournaments come in rating order, so every later one ends in the period
+	// of t's end date or later.
+	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error
 	// cards takes audit rows of period key: of a tournament, or of a period's
 	// close (tournament 0, end the period's last day).
 	cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error
@@ -45,15 +50,17 @@ type sink interface {
 // validateSink keeps nothing: a run that only checks the archive.
 type validateSink struct{}
 
-func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, string) error {
+func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, string, string) error {
 	return nil
 }
-func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow) error { return nil }
-func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error    { return nil }
-func (validateSink) jokerCards(context.Context, []jokerCardRow) error                 { return nil }
-func (validateSink) jokerList(context.Context, string, []jokerListRow) error          { return nil }
-func (validateSink) close(context.Context, bool) error                                { return nil }
-func (validateSink) finish(*Summary) error                                            { return nil }
+func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow, string) error {
+	return nil
+}
+func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error { return nil }
+func (validateSink) jokerCards(context.Context, []jokerCardRow) error              { return nil }
+func (validateSink) jokerList(context.Context, string, []jokerListRow) error       { return nil }
+func (validateSink) close(context.Context, bool) error                             { return nil }
+func (validateSink) finish(*Summary) error                                         { return nil }
 func (validateSink) list(context.Context, string, *listData, func() (*savedState, error)) error {
 	return nil
 }
@@ -67,13 +74,13 @@ type callbackSink struct {
 	local   []int32 // standingsInput's slots
 }
 
-func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
+func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
 	s.players, s.local = players, newLocal(len(players.ID))
 	return nil
 }
 
 // tournament hands fn a view of its own: fn may keep it.
-func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
 	return s.fn(standingsInput(s.players, t, rows, &standingsScratch{local: s.local}))
 }
 
@@ -91,6 +98,8 @@ type writeSink struct {
 	batches   sync.Pool // of *fileBatch
 	scratch   sync.Pool // of *standingsScratch
 	pending   []standingsJob
+	open      []*periodStandings // periods still taking tournaments, by label
+	lastList  string
 	standings int // tournaments whose standings were written
 }
 
@@ -98,8 +107,8 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 	return &writeSink{stage: stage, opt: opt}
 }
 
-func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
-	s.players = players
+func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
+	s.players, s.lastList = players, lastList
 	n := len(players.ID)
 	s.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
@@ -144,27 +153,84 @@ func (s *writeSink) submit(ctx context.Context, job func() error) error {
 	return send(ctx, s.jobs, job)
 }
 
-// standingsJob is a tournament whose standings are to be written.
+// standingsJob is a tournament whose standings are to be computed: its rows
+// go to slot, in its period p; csv asks for its standings/TOURNAMENT_ID.csv.
 type standingsJob struct {
 	t    *archive.Tournament
 	rows []gameRow
+	p    *periodStandings
+	slot *[]standingsRow
+	csv  bool
 }
 
-// standingsBatch is how many tournaments' standings one pool job writes: one
+// standingsBatch is how many tournaments' standings one pool job computes: one
 // job per tournament would wake a worker up for every small tournament.
 const standingsBatch = 16
 
-func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
+	// No later tournament ends before t: the periods before t's end are complete.
+	if err := s.closeStandings(ctx, periodLabel(s.opt.Period, periodKey(s.opt.Period, t.End))); err != nil {
+		return err
+	}
+	p := s.openStandings(period)
+	slot := new([]standingsRow)
+	p.tours = append(p.tours, slot)
+	p.done.Add(1)
 	s.standings++
-	s.pending = append(s.pending, standingsJob{t, rows})
+	s.pending = append(s.pending, standingsJob{t, rows, p, slot, s.wantCSV(period)})
 	if len(s.pending) == standingsBatch {
 		return s.flushStandings(ctx)
 	}
 	return nil
 }
 
+// wantCSV tells whether the tournaments of period get a CSV file each.
+func (s *writeSink) wantCSV(period string) bool {
+	switch s.opt.StandingsCSV {
+	case StandingsCSVAll:
+		return true
+	case StandingsCSVLast:
+		return period == s.lastList
+	}
+	return false
+}
+
+// openStandings returns the open period labelled period, opening it if needed
+// (s.open stays in label order, which is period order).
+func (s *writeSink) openStandings(period string) *periodStandings {
+	i, found := slices.BinarySearchFunc(s.open, period, func(p *periodStandings, l string) int { return strings.Compare(p.label, l) })
+	if !found {
+		s.open = slices.Insert(s.open, i, &periodStandings{label: period})
+	}
+	return s.open[i]
+}
+
+// closeStandings hands the pool the writing of every open period before the
+// label before ("" closes them all), after the standings jobs they wait for.
+func (s *writeSink) closeStandings(ctx context.Context, before string) error {
+	n := 0
+	for n < len(s.open) && (before == "" || s.open[n].label < before) {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	if err := s.flushStandings(ctx); err != nil {
+		return err
+	}
+	for _, p := range s.open[:n] {
+		if err := s.submit(ctx, func() error { return writePeriodStandings(s.stage, p) }); err != nil {
+			return err
+		}
+	}
+	s.open = slices.Delete(s.open, 0, n)
+	return nil
+}
+
 // flushStandings hands the tournaments waiting for standings to the pool. The
-// job computes them and hands the files to the file writer.
+// job computes them into their slots and hands the CSV files to the file
+// writer. Every tournament's period is told it is done, even after a failure,
+// so that the period's writer never waits for a job that gave up.
 func (s *writeSink) flushStandings(ctx context.Context) error {
 	if len(s.pending) == 0 {
 		return nil
@@ -172,22 +238,36 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 	batch := s.pending
 	s.pending = make([]standingsJob, 0, standingsBatch)
 	return s.submit(ctx, func() error {
+		next := 0
+		defer func() {
+			for _, j := range batch[next:] {
+				j.p.done.Done()
+			}
+		}()
 		fb, _ := s.batches.Get().(*fileBatch)
 		if fb == nil {
 			fb = new(fileBatch)
 		}
 		for _, j := range batch {
-			if err := s.appendStandings(fb, j.t, j.rows); err != nil {
+			err := s.appendStandings(fb, j)
+			next++
+			j.p.done.Done()
+			if err != nil {
 				return err
 			}
+		}
+		if len(fb.names) == 0 {
+			s.batches.Put(fb)
+			return nil
 		}
 		return send(ctx, s.files, fb)
 	})
 }
 
-// appendStandings computes a tournament's standings and adds them to fb as
-// standings/TOURNAMENT_ID.csv (in a pool job).
-func (s *writeSink) appendStandings(fb *fileBatch, tour *archive.Tournament, rows []gameRow) error {
+// appendStandings computes a tournament's standings into its slot and, if
+// asked, adds them to fb as standings/TOURNAMENT_ID.csv (in a pool job).
+func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) error {
+	tour, rows := j.t, j.rows
 	sc := s.scratch.Get().(*standingsScratch)
 	defer s.scratch.Put(sc)
 	t := standingsInput(s.players, tour, rows, sc)
@@ -202,7 +282,10 @@ func (s *writeSink) appendStandings(fb *fileBatch, tour *archive.Tournament, row
 	if err != nil {
 		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
-	fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+	*j.slot = standingsRows(t.ID, codes, st)
+	if j.csv {
+		fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+	}
 	return nil
 }
 
@@ -250,6 +333,9 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 	var err error
 	if ok {
 		if err = s.flushStandings(ctx); err == nil {
+			err = s.closeStandings(ctx, "")
+		}
+		if err == nil {
 			err = s.cardW.flush(ctx)
 		}
 	}

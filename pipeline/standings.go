@@ -1,12 +1,108 @@
 package pipeline
 
 import (
+	"fmt"
 	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
 )
+
+// The values of Options.StandingsCSV: which tournaments also get a
+// standings/TOURNAMENT_ID.csv besides their period's Parquet file.
+const (
+	StandingsCSVAll  = "all"  // every tournament the run wrote
+	StandingsCSVLast = "last" // the tournaments of the last list period the run wrote
+	StandingsCSVNone = "none" // none
+)
+
+// checkStandingsCSV validates Options.StandingsCSV.
+func checkStandingsCSV(v string) error {
+	switch v {
+	case StandingsCSVAll, StandingsCSVLast, StandingsCSVNone:
+		return nil
+	}
+	return &OptionError{"StandingsCSV", fmt.Errorf("%w: %q: want all, last or none", ErrUsage, v)}
+}
+
+// standingsRow is one row of standings/LABEL.parquet: a player's line in the
+// final standings of one tournament of the period.
+type standingsRow struct {
+	TournamentID int64          `parquet:"tournament_id,delta"`
+	Rank         int32          `parquet:"rank,delta"`
+	StartNo      int32          `parquet:"start_no,delta"`
+	PlayerID     int64          `parquet:"player_id"`
+	Name         string         `parquet:"name"`
+	Points       float64        `parquet:"points"`
+	Tiebreaks    []tiebreakCell `parquet:"tiebreaks,list"`
+}
+
+// tiebreakCell is one tiebreak of a standings row, in the tournament's code
+// order; Value is nil where the tiebreak is undefined (the CSV's empty cell).
+type tiebreakCell struct {
+	Code  string   `parquet:"code,dict"`
+	Value *float64 `parquet:"value,optional"`
+}
+
+// standingsRows turns one tournament's standings into Parquet rows. The
+// tiebreak cells and values of all rows share two allocations.
+func standingsRows(id int64, codes []string, rows []tiebreak.Row) []standingsRow {
+	n := len(codes)
+	out := make([]standingsRow, len(rows))
+	cells := make([]tiebreakCell, len(rows)*n)
+	vals := make([]float64, len(rows)*n)
+	for i := range rows {
+		r := &rows[i]
+		tb := cells[i*n : (i+1)*n : (i+1)*n]
+		for k, v := range r.Values {
+			tb[k].Code = strings.TrimSpace(codes[k])
+			if v.OK {
+				vals[i*n+k] = v.V
+				tb[k].Value = &vals[i*n+k]
+			}
+		}
+		out[i] = standingsRow{TournamentID: id, Rank: int32(r.Rank), StartNo: int32(r.Player.StartNo),
+			PlayerID: r.Player.ID, Name: r.Player.Name, Points: r.Points, Tiebreaks: tb}
+	}
+	return out
+}
+
+// periodStandings gathers the standings of one period's tournaments, in
+// rating order, until the period's file is written. Each tournament's slot
+// is filled by a pool job, which marks done when it has finished.
+type periodStandings struct {
+	label string
+	tours []*[]standingsRow
+	done  sync.WaitGroup
+}
+
+// writePeriodStandings waits for the period's standings jobs (queued on the
+// pool before this one, so running or finished) and writes
+// standings/LABEL.parquet.
+func writePeriodStandings(stage *staging, p *periodStandings) error {
+	p.done.Wait()
+	name := "standings/" + p.label + ".parquet"
+	f, err := stage.create(name)
+	if err != nil {
+		return err
+	}
+	defer f.abort()
+	w := parquet.NewGenericWriter[standingsRow](f, outputOptions...)
+	for _, rows := range p.tours {
+		if _, err := w.Write(*rows); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return f.finish()
+}
 
 // startEntry is a player of a tournament with the rating at its start.
 type startEntry struct{ rating, p int32 }

@@ -125,7 +125,7 @@ func exitCode(err error) int {
 }
 
 // optionFlags are the flags of the pipeline.Options fields an error can name.
-var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from"}
+var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from", "StandingsCSV": "--standings-csv"}
 
 // message is err's text for people, naming the flag of a bad run option.
 func message(err error) string {

@@ -99,6 +99,8 @@ type writeSink struct {
 	scratch   sync.Pool // of *standingsScratch
 	pending   []standingsJob
 	open      []*periodStandings // periods still taking tournaments, by label
+	opened    []*periodStandings // every period, for abort
+	written   chan struct{}      // closed when the last standings job handed to the pool has written its rows
 	lastList  string
 	standings int // tournaments whose standings were written
 }
@@ -154,12 +156,11 @@ func (s *writeSink) submit(ctx context.Context, job func() error) error {
 }
 
 // standingsJob is a tournament whose standings are to be computed: its rows
-// go to slot, in its period p; csv asks for its standings/TOURNAMENT_ID.csv.
+// go to its period's file p; csv asks for its standings/TOURNAMENT_ID.csv.
 type standingsJob struct {
 	t    *archive.Tournament
 	rows []gameRow
 	p    *periodStandings
-	slot *[]standingsRow
 	csv  bool
 }
 
@@ -172,12 +173,8 @@ func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows 
 	if err := s.closeStandings(ctx, periodLabel(s.opt.Period, periodKey(s.opt.Period, t.End))); err != nil {
 		return err
 	}
-	p := s.openStandings(period)
-	slot := new([]standingsRow)
-	p.tours = append(p.tours, slot)
-	p.done.Add(1)
 	s.standings++
-	s.pending = append(s.pending, standingsJob{t, rows, p, slot, s.wantCSV(period)})
+	s.pending = append(s.pending, standingsJob{t, rows, s.openStandings(period), s.wantCSV(period)})
 	if len(s.pending) == standingsBatch {
 		return s.flushStandings(ctx)
 	}
@@ -200,13 +197,15 @@ func (s *writeSink) wantCSV(period string) bool {
 func (s *writeSink) openStandings(period string) *periodStandings {
 	i, found := slices.BinarySearchFunc(s.open, period, func(p *periodStandings, l string) int { return strings.Compare(p.label, l) })
 	if !found {
-		s.open = slices.Insert(s.open, i, &periodStandings{label: period})
+		p := &periodStandings{label: period}
+		s.open, s.opened = slices.Insert(s.open, i, p), append(s.opened, p)
 	}
 	return s.open[i]
 }
 
-// closeStandings hands the pool the writing of every open period before the
-// label before ("" closes them all), after the standings jobs they wait for.
+// closeStandings hands the pool the closing of every open period's file before
+// the label before ("" closes them all), after the standings jobs that write
+// their rows.
 func (s *writeSink) closeStandings(ctx context.Context, before string) error {
 	n := 0
 	for n < len(s.open) && (before == "" || s.open[n].label < before) {
@@ -218,55 +217,85 @@ func (s *writeSink) closeStandings(ctx context.Context, before string) error {
 	if err := s.flushStandings(ctx); err != nil {
 		return err
 	}
-	for _, p := range s.open[:n] {
-		if err := s.submit(ctx, func() error { return writePeriodStandings(s.stage, p) }); err != nil {
+	closing, written := slices.Clone(s.open[:n]), s.written
+	err := s.submit(ctx, func() error {
+		if err := wait(ctx, written); err != nil {
 			return err
 		}
+		for _, p := range closing {
+			if err := p.close(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	s.open = slices.Delete(s.open, 0, n)
 	return nil
 }
 
 // flushStandings hands the tournaments waiting for standings to the pool. The
-// job computes them into their slots and hands the CSV files to the file
-// writer. Every tournament's period is told it is done, even after a failure,
-// so that the period's writer never waits for a job that gave up.
+// job computes them, hands the CSV files to the file writer, and then, once the
+// job before it has written its rows, appends its own to the periods' files:
+// the rows go out in rating order, and only a batch of tournaments' rows is
+// held at a time. Waiting cannot deadlock: the pool takes jobs in order, so
+// the job before is running or done.
 func (s *writeSink) flushStandings(ctx context.Context) error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	batch := s.pending
-	s.pending = make([]standingsJob, 0, standingsBatch)
+	batch, before := s.pending, s.written
+	written := make(chan struct{})
+	s.pending, s.written = make([]standingsJob, 0, standingsBatch), written
 	return s.submit(ctx, func() error {
-		next := 0
-		defer func() {
-			for _, j := range batch[next:] {
-				j.p.done.Done()
-			}
-		}()
+		defer close(written)
 		fb, _ := s.batches.Get().(*fileBatch)
 		if fb == nil {
 			fb = new(fileBatch)
 		}
-		for _, j := range batch {
-			err := s.appendStandings(fb, j)
-			next++
-			j.p.done.Done()
-			if err != nil {
+		rows := make([][]standingsRow, len(batch))
+		for i, j := range batch {
+			var err error
+			if rows[i], err = s.appendStandings(fb, j); err != nil {
 				return err
 			}
 		}
 		if len(fb.names) == 0 {
 			s.batches.Put(fb)
-			return nil
+		} else if err := send(ctx, s.files, fb); err != nil {
+			return err
 		}
-		return send(ctx, s.files, fb)
+		if err := wait(ctx, before); err != nil {
+			return err
+		}
+		for i, j := range batch {
+			if err := j.p.write(s.stage, rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
-// appendStandings computes a tournament's standings into its slot and, if
-// asked, adds them to fb as standings/TOURNAMENT_ID.csv (in a pool job).
-func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) error {
+// wait waits until ch is closed (a nil ch is) or ctx ends.
+func wait(ctx context.Context, ch <-chan struct{}) error {
+	if ch == nil {
+		return nil
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// appendStandings computes a tournament's standings, returns their rows for
+// its period's file and, if asked, adds them to fb as
+// standings/TOURNAMENT_ID.csv (in a pool job).
+func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) ([]standingsRow, error) {
 	tour, rows := j.t, j.rows
 	sc := s.scratch.Get().(*standingsScratch)
 	defer s.scratch.Put(sc)
@@ -280,13 +309,12 @@ func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) error {
 	}
 	st, err := sc.engine.Standings(t, codes, s.opt.Rules.Tiebreaks)
 	if err != nil {
-		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
+		return nil, fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
-	*j.slot = standingsRows(t.ID, codes, st)
 	if j.csv {
 		fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
 	}
-	return nil
+	return standingsRows(t.ID, codes, st), nil
 }
 
 // tiebreakCodes are the tournament's tiebreak codes (tiebreak.CodesFor); a
@@ -367,6 +395,11 @@ func (s *writeSink) abort() {
 	}
 	if s.jokerW != nil {
 		s.jokerW.f.abort()
+	}
+	for _, p := range s.opened {
+		if p.f != nil {
+			p.f.abort()
+		}
 	}
 }
 

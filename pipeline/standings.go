@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
@@ -72,36 +71,44 @@ func standingsRows(id int64, codes []string, rows []tiebreak.Row) []standingsRow
 	return out
 }
 
-// periodStandings gathers the standings of one period's tournaments, in
-// rating order, until the period's file is written. Each tournament's slot
-// is filled by a pool job, which marks done when it has finished.
+// periodStandings is the standings file of one period, written as its
+// tournaments' rows come: the standings jobs append to it in rating order
+// (one at a time, see writeSink.flushStandings), and a last job closes it.
 type periodStandings struct {
 	label string
-	tours []*[]standingsRow
-	done  sync.WaitGroup
+	f     *outFile
+	w     *parquet.GenericWriter[standingsRow]
 }
 
-// writePeriodStandings waits for the period's standings jobs (queued on the
-// pool before this one, so running or finished) and writes
-// standings/LABEL.parquet.
-func writePeriodStandings(stage *staging, p *periodStandings) error {
-	p.done.Wait()
-	name := "standings/" + p.label + ".parquet"
-	f, err := stage.create(name)
-	if err != nil {
-		return err
-	}
-	defer f.abort()
-	w := parquet.NewGenericWriter[standingsRow](f, outputOptions...)
-	for _, rows := range p.tours {
-		if _, err := w.Write(*rows); err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
+// name is the file's path in --out.
+func (p *periodStandings) name() string { return "standings/" + p.label + ".parquet" }
+
+// write appends one tournament's rows, creating the file first.
+func (p *periodStandings) write(stage *staging, rows []standingsRow) error {
+	if p.w == nil {
+		f, err := stage.create(p.name())
+		if err != nil {
+			return err
 		}
+		p.f, p.w = f, parquet.NewGenericWriter[standingsRow](f, outputOptions...)
 	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+	if _, err := p.w.Write(rows); err != nil {
+		p.f.abort()
+		return fmt.Errorf("write %s: %w", p.name(), err)
 	}
-	return f.finish()
+	return nil
+}
+
+// close completes the file.
+func (p *periodStandings) close() error {
+	if p.w == nil {
+		return nil
+	}
+	if err := p.w.Close(); err != nil {
+		p.f.abort()
+		return fmt.Errorf("write %s: %w", p.name(), err)
+	}
+	return p.f.finish()
 }
 
 // startEntry is a player of a tournament with the rating at its start.

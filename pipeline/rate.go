@@ -106,8 +106,6 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 	rated := rates(t)
 	if rated {
 		r.hashes.note(key, tournamentHash(r.players, t, rows))
-	} else {
-		key = periodKey(r.periods.kind, t.End) // no list takes it in: its standings go by its end date
 	}
 	if !r.win.contains(key) {
 		return nil // rated by an earlier run (--resume, --from) or left for a later one (--until)

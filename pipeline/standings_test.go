@@ -149,12 +149,22 @@ func TestStandingsParquetEqualsCSV(t *testing.T) {
 
 // TestResumeWritesNewStandingsOnly: a --resume run writes the standings of the
 // new periods only; the earlier periods' files stay as they are, and every
-// period's file equals a full run's.
+// period's file equals a full run's, under both rule sets.
 func TestResumeWritesNewStandingsOnly(t *testing.T) {
+	for _, name := range []string{"school", "fide"} {
+		t.Run(name, func(t *testing.T) { resumeWritesNewStandingsOnly(t, name) })
+	}
+}
+
+func resumeWritesNewStandingsOnly(t *testing.T, name string) {
+	rules, err := DefaultRules(name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fs := os.DirFS(genArchive(t, 23, false))
 	full, inc := t.TempDir(), t.TempDir()
-	runOpt(t, Options{Archive: fs, Out: full})
-	runOpt(t, Options{Archive: fs, Out: inc, Until: "2025-01"})
+	runOpt(t, Options{Archive: fs, Out: full, Rules: rules})
+	runOpt(t, Options{Archive: fs, Out: inc, Rules: rules, Until: "2025-01"})
 	before := map[string]os.FileInfo{}
 	for _, f := range standingsFiles(t, inc, ".parquet") {
 		st, err := os.Stat(filepath.Join(inc, "standings", f))
@@ -166,7 +176,7 @@ func TestResumeWritesNewStandingsOnly(t *testing.T) {
 	if before["2025-01.parquet"] == nil || before["2025-02.parquet"] != nil {
 		t.Fatalf("--until 2025-01 wrote standings %v", slices.Sorted(maps.Keys(before)))
 	}
-	sum := runOpt(t, Options{Archive: fs, Out: inc, Resume: true})
+	sum := runOpt(t, Options{Archive: fs, Out: inc, Rules: rules, Resume: true})
 	if sum.FirstList != "2025-02" {
 		t.Fatalf("resumed run's first list %s", sum.FirstList)
 	}

@@ -212,8 +212,8 @@ func TestResumeFide(t *testing.T) {
 }
 
 // TestStandingsWithoutRatedTournaments: tournaments the rule set does not rate
-// (Scrabble, unrated chess) still get standings, even when no rated tournament
-// exists or they end before the first one.
+// (Scrabble, unrated chess) still get standings, in the period of their end
+// date, even when no rated tournament exists or they end before the first one.
 func TestStandingsWithoutRatedTournaments(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -234,10 +234,14 @@ func TestStandingsWithoutRatedTournaments(t *testing.T) {
 	if sum.StandingsWritten != 2 || sum.Lists != 0 {
 		t.Errorf("standings %d, lists %d; want 2 standings and no list", sum.StandingsWritten, sum.Lists)
 	}
-	for _, f := range []string{"standings/20.csv", "standings/21.csv"} {
+	// Without lists, the CSVs are the last period's (by end date).
+	for _, f := range []string{"standings/2025-01.parquet", "standings/2025-02.parquet", "standings/21.csv"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "standings/20.csv")); err == nil {
+		t.Error("standings/20.csv written: it is not of the last period")
 	}
 }
 

@@ -33,6 +33,7 @@ type periods struct {
 	cur         int    // the next period to close
 	first, last int    // the first and last period with a list
 	any         bool   // whether any tournament is rated (else no lists)
+	lastEnd     int    // the period of the last end date of any tournament (-1: none)
 }
 
 // listTrack is what a list needs from the lists before it, per player.
@@ -77,7 +78,9 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		sum:         sum,
 	}
 	ts := a.Tournaments
+	r.periods.lastEnd = -1
 	for _, i := range order {
+		r.periods.lastEnd = max(r.periods.lastEnd, periodKey(opt.Period, ts[i].End))
 		if !rates(&ts[i]) {
 			continue
 		}
@@ -137,7 +140,7 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 	if len(rows) == 0 {
 		return nil
 	}
-	return r.out.tournament(ctx, t, rows)
+	return r.out.tournament(ctx, t, rows, periodLabel(r.periods.kind, key))
 }
 
 // finish closes the periods left after the last tournament.
@@ -182,6 +185,22 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	}
 	r.sum.LastList, r.sum.PlayersListed = label, len(l.entries)
 	return r.out.list(ctx, label, l, func() (*savedState, error) { return r.snapshot(key) })
+}
+
+// lastList is the label of the last list this run writes, "" for none; a
+// run without lists (no rated tournament) has the period of its last end date.
+func (r *rater) lastList() string {
+	switch {
+	case r.periods.any && r.periods.last >= r.win.start:
+		return periodLabel(r.periods.kind, r.periods.last)
+	case !r.periods.any && r.periods.lastEnd >= 0:
+		k := r.periods.lastEnd
+		if r.win.hasUntil {
+			k = min(k, r.win.until)
+		}
+		return periodLabel(r.periods.kind, k)
+	}
+	return ""
 }
 
 // noteStartRatings records in each row the ratings its players had before the

@@ -31,6 +31,9 @@ type Options struct {
 	Period    string // month (default), quarter, year
 	Workers   int    // 0 = GOMAXPROCS
 	Arrow     bool   // also write lists as Arrow IPC files (lists/LABEL.arrow)
+	// StandingsCSV says which tournaments also get standings/TOURNAMENT_ID.csv:
+	// StandingsCSVLast (default), StandingsCSVAll or StandingsCSVNone.
+	StandingsCSV string
 	// Until rates only tournaments whose list is this period (label) or earlier.
 	Until string
 	// Resume continues from the latest state in Out/state: only later periods are
@@ -114,6 +117,12 @@ func (opt *Options) fill() error {
 		opt.Period = PeriodMonth
 	}
 	if err := CheckPeriod(opt.Period); err != nil {
+		return err
+	}
+	if opt.StandingsCSV == "" {
+		opt.StandingsCSV = StandingsCSVLast
+	}
+	if err := checkStandingsCSV(opt.StandingsCSV); err != nil {
 		return err
 	}
 	if opt.Workers <= 0 {
@@ -234,7 +243,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
-	if err := out.start(gctx, g, &arch.Players, rt.keepBefore()); err != nil {
+	if err := out.start(gctx, g, &arch.Players, rt.keepBefore(), rt.lastList()); err != nil {
 		out.close(gctx, false)
 		g.Wait()
 		return nil, err

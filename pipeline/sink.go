@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -20,11 +22,14 @@ import (
 type sink interface {
 	// start starts the sink's goroutines in g, for the archive's players. A
 	// run that resumes keeps the outputs of the periods before keepBefore (a
-	// label) from the earlier run ("" for none).
-	start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error
+	// label) from the earlier run ("" for none); lastList is the label of the
+	// last list this run writes ("" for none).
+	start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error
 	// tournament takes a tournament with games: its rows, with the players'
-	// ratings at its start, for the standings.
-	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error
+	// ratings at its start, for the standings of period (a label).
+	// Tournaments come in rating order, so every later one ends in the period
+	// of t's end date or later.
+	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error
 	// skip takes a tournament with games of a period an earlier run wrote (a
 	// resumed run): its outputs stay as they are.
 	skip(t *archive.Tournament)
@@ -48,16 +53,18 @@ type sink interface {
 // validateSink keeps nothing: a run that only checks the archive.
 type validateSink struct{}
 
-func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, string) error {
+func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, string, string) error {
 	return nil
 }
-func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow) error { return nil }
-func (validateSink) skip(*archive.Tournament)                                         {}
-func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error    { return nil }
-func (validateSink) jokerCards(context.Context, []jokerCardRow) error                 { return nil }
-func (validateSink) jokerList(context.Context, string, []jokerListRow) error          { return nil }
-func (validateSink) close(context.Context, bool) error                                { return nil }
-func (validateSink) finish(*Summary) error                                            { return nil }
+func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow, string) error {
+	return nil
+}
+func (validateSink) skip(*archive.Tournament)                                      {}
+func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error { return nil }
+func (validateSink) jokerCards(context.Context, []jokerCardRow) error              { return nil }
+func (validateSink) jokerList(context.Context, string, []jokerListRow) error       { return nil }
+func (validateSink) close(context.Context, bool) error                             { return nil }
+func (validateSink) finish(*Summary) error                                         { return nil }
 func (validateSink) list(context.Context, string, *listData, func() (*savedState, error)) error {
 	return nil
 }
@@ -71,13 +78,13 @@ type callbackSink struct {
 	local   []int32 // standingsInput's slots
 }
 
-func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
+func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
 	s.players, s.local = players, newLocal(len(players.ID))
 	return nil
 }
 
 // tournament hands fn a view of its own: fn may keep it.
-func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
 	return s.fn(standingsInput(s.players, t, rows, &standingsScratch{local: s.local}))
 }
 
@@ -95,6 +102,10 @@ type writeSink struct {
 	batches   sync.Pool // of *fileBatch
 	scratch   sync.Pool // of *standingsScratch
 	pending   []standingsJob
+	open      []*periodStandings // periods still taking tournaments, by label
+	opened    []*periodStandings // every period, for abort
+	written   chan struct{}      // closed when the last standings job handed to the pool has written its rows
+	lastList  string
 	standings int // tournaments whose standings were written
 	kept      keptOutputs
 }
@@ -103,8 +114,8 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 	return &writeSink{stage: stage, opt: opt}
 }
 
-func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
-	s.players = players
+func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
+	s.players, s.lastList = players, lastList
 	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow}
 	n := len(players.ID)
 	s.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
@@ -150,19 +161,26 @@ func (s *writeSink) submit(ctx context.Context, job func() error) error {
 	return send(ctx, s.jobs, job)
 }
 
-// standingsJob is a tournament whose standings are to be written.
+// standingsJob is a tournament whose standings are to be computed: its rows
+// go to its period's file p; csv asks for its standings/TOURNAMENT_ID.csv.
 type standingsJob struct {
 	t    *archive.Tournament
 	rows []gameRow
+	p    *periodStandings
+	csv  bool
 }
 
-// standingsBatch is how many tournaments' standings one pool job writes: one
+// standingsBatch is how many tournaments' standings one pool job computes: one
 // job per tournament would wake a worker up for every small tournament.
 const standingsBatch = 16
 
-func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
+	// No later tournament ends before t: the periods before t's end are complete.
+	if err := s.closeStandings(ctx, periodLabel(s.opt.Period, periodKey(s.opt.Period, t.End))); err != nil {
+		return err
+	}
 	s.standings++
-	s.pending = append(s.pending, standingsJob{t, rows})
+	s.pending = append(s.pending, standingsJob{t, rows, s.openStandings(period), s.wantCSV(period)})
 	if len(s.pending) == standingsBatch {
 		return s.flushStandings(ctx)
 	}
@@ -171,31 +189,122 @@ func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows 
 
 func (s *writeSink) skip(t *archive.Tournament) { s.kept.keep(t.ID) }
 
+// wantCSV tells whether the tournaments of period get a CSV file each.
+func (s *writeSink) wantCSV(period string) bool {
+	switch s.opt.StandingsCSV {
+	case StandingsCSVAll:
+		return true
+	case StandingsCSVLast:
+		return period == s.lastList
+	}
+	return false
+}
+
+// openStandings returns the open period labelled period, opening it if needed
+// (s.open stays in label order, which is period order).
+func (s *writeSink) openStandings(period string) *periodStandings {
+	i, found := slices.BinarySearchFunc(s.open, period, func(p *periodStandings, l string) int { return strings.Compare(p.label, l) })
+	if !found {
+		p := &periodStandings{label: period}
+		s.open, s.opened = slices.Insert(s.open, i, p), append(s.opened, p)
+	}
+	return s.open[i]
+}
+
+// closeStandings hands the pool the closing of every open period's file before
+// the label before ("" closes them all), after the standings jobs that write
+// their rows.
+func (s *writeSink) closeStandings(ctx context.Context, before string) error {
+	n := 0
+	for n < len(s.open) && (before == "" || s.open[n].label < before) {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	if err := s.flushStandings(ctx); err != nil {
+		return err
+	}
+	closing, written := slices.Clone(s.open[:n]), s.written
+	err := s.submit(ctx, func() error {
+		if err := wait(ctx, written); err != nil {
+			return err
+		}
+		for _, p := range closing {
+			if err := p.close(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.open = slices.Delete(s.open, 0, n)
+	return nil
+}
+
 // flushStandings hands the tournaments waiting for standings to the pool. The
-// job computes them and hands the files to the file writer.
+// job computes them, hands the CSV files to the file writer, and then, once the
+// job before it has written its rows, appends its own to the periods' files:
+// the rows go out in rating order, and only a batch of tournaments' rows is
+// held at a time. Waiting cannot deadlock: the pool takes jobs in order, so
+// the job before is running or done.
 func (s *writeSink) flushStandings(ctx context.Context) error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	batch := s.pending
-	s.pending = make([]standingsJob, 0, standingsBatch)
+	batch, before := s.pending, s.written
+	written := make(chan struct{})
+	s.pending, s.written = make([]standingsJob, 0, standingsBatch), written
 	return s.submit(ctx, func() error {
+		defer close(written)
 		fb, _ := s.batches.Get().(*fileBatch)
 		if fb == nil {
 			fb = new(fileBatch)
 		}
-		for _, j := range batch {
-			if err := s.appendStandings(fb, j.t, j.rows); err != nil {
+		rows := make([][]standingsRow, len(batch))
+		for i, j := range batch {
+			var err error
+			if rows[i], err = s.appendStandings(fb, j); err != nil {
 				return err
 			}
 		}
-		return send(ctx, s.files, fb)
+		if len(fb.names) == 0 {
+			s.batches.Put(fb)
+		} else if err := send(ctx, s.files, fb); err != nil {
+			return err
+		}
+		if err := wait(ctx, before); err != nil {
+			return err
+		}
+		for i, j := range batch {
+			if err := j.p.write(s.stage, rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
-// appendStandings computes a tournament's standings and adds them to fb as
+// wait waits until ch is closed (a nil ch is) or ctx ends.
+func wait(ctx context.Context, ch <-chan struct{}) error {
+	if ch == nil {
+		return nil
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// appendStandings computes a tournament's standings, returns their rows for
+// its period's file and, if asked, adds them to fb as
 // standings/TOURNAMENT_ID.csv (in a pool job).
-func (s *writeSink) appendStandings(fb *fileBatch, tour *archive.Tournament, rows []gameRow) error {
+func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) ([]standingsRow, error) {
+	tour, rows := j.t, j.rows
 	sc := s.scratch.Get().(*standingsScratch)
 	defer s.scratch.Put(sc)
 	t := standingsInput(s.players, tour, rows, sc)
@@ -208,10 +317,12 @@ func (s *writeSink) appendStandings(fb *fileBatch, tour *archive.Tournament, row
 	}
 	st, err := sc.engine.Standings(t, codes, s.opt.Rules.Tiebreaks)
 	if err != nil {
-		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
+		return nil, fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
-	fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
-	return nil
+	if j.csv {
+		fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+	}
+	return standingsRows(t.ID, codes, st), nil
 }
 
 // tiebreakCodes are the tournament's tiebreak codes (tiebreak.CodesFor); a
@@ -258,6 +369,9 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 	var err error
 	if ok {
 		if err = s.flushStandings(ctx); err == nil {
+			err = s.closeStandings(ctx, "")
+		}
+		if err == nil {
 			err = s.cardW.flush(ctx)
 		}
 	}
@@ -289,6 +403,11 @@ func (s *writeSink) abort() {
 	}
 	if s.jokerW != nil {
 		s.jokerW.f.abort()
+	}
+	for _, p := range s.opened {
+		if p.f != nil {
+			p.f.abort()
+		}
 	}
 }
 

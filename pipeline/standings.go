@@ -1,12 +1,115 @@
 package pipeline
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
 )
+
+// The values of Options.StandingsCSV: which tournaments also get a
+// standings/TOURNAMENT_ID.csv besides their period's Parquet file.
+const (
+	StandingsCSVAll  = "all"  // every tournament the run wrote
+	StandingsCSVLast = "last" // the tournaments of the last list period the run wrote
+	StandingsCSVNone = "none" // none
+)
+
+// checkStandingsCSV validates Options.StandingsCSV.
+func checkStandingsCSV(v string) error {
+	switch v {
+	case StandingsCSVAll, StandingsCSVLast, StandingsCSVNone:
+		return nil
+	}
+	return &OptionError{"StandingsCSV", fmt.Errorf("%w: %q: want all, last or none", ErrUsage, v)}
+}
+
+// standingsRow is one row of standings/LABEL.parquet: a player's line in the
+// final standings of one tournament of the period.
+type standingsRow struct {
+	TournamentID int64          `parquet:"tournament_id,delta"`
+	Rank         int32          `parquet:"rank,delta"`
+	StartNo      int32          `parquet:"start_no,delta"`
+	PlayerID     int64          `parquet:"player_id"`
+	Name         string         `parquet:"name"`
+	Points       float64        `parquet:"points"`
+	Tiebreaks    []tiebreakCell `parquet:"tiebreaks,list"`
+}
+
+// tiebreakCell is one tiebreak of a standings row, in the tournament's code
+// order; Value is nil where the tiebreak is undefined (the CSV's empty cell).
+type tiebreakCell struct {
+	Code  string   `parquet:"code,dict"`
+	Value *float64 `parquet:"value,optional"`
+}
+
+// standingsRows turns one tournament's standings into Parquet rows. The
+// tiebreak cells and values of all rows share two allocations.
+func standingsRows(id int64, codes []string, rows []tiebreak.Row) []standingsRow {
+	n := len(codes)
+	out := make([]standingsRow, len(rows))
+	cells := make([]tiebreakCell, len(rows)*n)
+	vals := make([]float64, len(rows)*n)
+	for i := range rows {
+		r := &rows[i]
+		tb := cells[i*n : (i+1)*n : (i+1)*n]
+		for k, v := range r.Values {
+			tb[k].Code = strings.TrimSpace(codes[k])
+			if v.OK {
+				vals[i*n+k] = v.V
+				tb[k].Value = &vals[i*n+k]
+			}
+		}
+		out[i] = standingsRow{TournamentID: id, Rank: int32(r.Rank), StartNo: int32(r.Player.StartNo),
+			PlayerID: r.Player.ID, Name: r.Player.Name, Points: r.Points, Tiebreaks: tb}
+	}
+	return out
+}
+
+// periodStandings is the standings file of one period, written as its
+// tournaments' rows come: the standings jobs append to it in rating order
+// (one at a time, see writeSink.flushStandings), and a last job closes it.
+type periodStandings struct {
+	label string
+	f     *outFile
+	w     *parquet.GenericWriter[standingsRow]
+}
+
+// name is the file's path in --out.
+func (p *periodStandings) name() string { return "standings/" + p.label + ".parquet" }
+
+// write appends one tournament's rows, creating the file first.
+func (p *periodStandings) write(stage *staging, rows []standingsRow) error {
+	if p.w == nil {
+		f, err := stage.create(p.name())
+		if err != nil {
+			return err
+		}
+		p.f, p.w = f, parquet.NewGenericWriter[standingsRow](f, outputOptions...)
+	}
+	if _, err := p.w.Write(rows); err != nil {
+		p.f.abort()
+		return fmt.Errorf("write %s: %w", p.name(), err)
+	}
+	return nil
+}
+
+// close completes the file.
+func (p *periodStandings) close() error {
+	if p.w == nil {
+		return nil
+	}
+	if err := p.w.Close(); err != nil {
+		p.f.abort()
+		return fmt.Errorf("write %s: %w", p.name(), err)
+	}
+	return p.f.finish()
+}
 
 // startEntry is a player of a tournament with the rating at its start.
 type startEntry struct{ rating, p int32 }

@@ -177,33 +177,69 @@ func readJokerList(path string) ([]jokerRow, error) {
 	return rows, nil
 }
 
-// standings is one standings/ID.csv: the header and the records.
+// standings is one tournament's standings, as its standings/ID.csv has them:
+// the header and the records.
 type standings struct {
 	Header []string
 	Rows   [][]string
 	idCol  int
 }
 
-func readStandings(path string) (*standings, error) {
-	f, err := os.Open(path)
+// standingsRow is a row of standings/LABEL.parquet.
+type standingsRow struct {
+	TournamentID int64          `parquet:"tournament_id"`
+	Rank         int32          `parquet:"rank"`
+	StartNo      int32          `parquet:"start_no"`
+	PlayerID     int64          `parquet:"player_id"`
+	Name         string         `parquet:"name"`
+	Points       float64        `parquet:"points"`
+	Tiebreaks    []tiebreakCell `parquet:"tiebreaks,list"`
+}
+
+type tiebreakCell struct {
+	Code  string   `parquet:"code"`
+	Value *float64 `parquet:"value,optional"`
+}
+
+// readStandings reads every period's standings file in dir (standings/) into
+// each tournament's standings, with the columns and cells of its CSV file.
+func readStandings(dir string) (map[int64]*standings, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("read %s: %w", path, ErrBadOutput)
-	}
-	s := &standings{Header: recs[0], Rows: recs[1:], idCol: -1}
-	for i, h := range s.Header {
-		if h == "player_id" {
-			s.idCol = i
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	out := map[int64]*standings{}
+	for _, f := range files {
+		rows, err := parquet.ReadFile[standingsRow](f)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		for _, r := range rows {
+			s := out[r.TournamentID]
+			if s == nil {
+				s = &standings{Header: []string{"rank", "start_no", "player_id", "name", "points"}, idCol: 2}
+				for _, c := range r.Tiebreaks {
+					s.Header = append(s.Header, c.Code)
+				}
+				out[r.TournamentID] = s
+			}
+			id := ""
+			if r.PlayerID != 0 {
+				id = strconv.FormatInt(r.PlayerID, 10)
+			}
+			rec := []string{strconv.Itoa(int(r.Rank)), strconv.Itoa(int(r.StartNo)), id, r.Name, num(r.Points)}
+			for _, c := range r.Tiebreaks {
+				v := ""
+				if c.Value != nil {
+					v = num(*c.Value)
+				}
+				rec = append(rec, v)
+			}
+			s.Rows = append(s.Rows, rec)
 		}
 	}
-	return s, nil
+	return out, nil
 }
 
 // periods lists the periods of the files dir/*.csv, sorted.

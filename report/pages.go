@@ -252,11 +252,7 @@ type xtRow struct {
 
 func (s *site) writeTournament(dir string, t *tourInfo) error {
 	tp := tourPage{page: s.page(t.Name, "../", "tournaments"), T: t, NameCol: -1, NumCols: map[int]bool{}}
-	if p := outPath(s.opt.Out, "standings", fmt.Sprintf("%d.csv", t.ID)); exists(p) {
-		st, err := readStandings(p)
-		if err != nil {
-			return err
-		}
+	if st := s.standings[t.ID]; st != nil {
 		tp.Standings = st
 		for i, h := range st.Header {
 			switch h {

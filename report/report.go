@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -79,9 +78,10 @@ type site struct {
 	byPlayer map[int64][]int32 // card indexes in rating order
 	byTP     []int32           // card indexes sorted by (tournament, player)
 
-	arch   *archive.Archive
-	tours  map[int64]*tourInfo
-	torder []int64 // tournaments by end date, start date, id
+	arch      *archive.Archive
+	tours     map[int64]*tourInfo
+	torder    []int64 // tournaments by end date, start date, id
+	standings map[int64]*standings
 
 	joker      map[int64][]jokerHist
 	jokerCards map[int64][]jokerCard
@@ -311,17 +311,16 @@ func (s *site) loadTournaments(ctx context.Context) error {
 			return fmt.Errorf("archive: %w", err)
 		}
 	}
-	// Tournaments known only from their standings file or their cards.
-	ents, err := os.ReadDir(outPath(s.opt.Out, "standings"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	// Tournaments known only from their standings or their cards.
+	st, err := readStandings(outPath(s.opt.Out, "standings"))
+	if err != nil {
 		return err
 	}
-	for _, e := range ents {
-		id, err := strconv.ParseInt(strings.TrimSuffix(e.Name(), ".csv"), 10, 64)
-		if err != nil || s.tours[id] != nil {
-			continue
+	s.standings = st
+	for id := range st {
+		if s.tours[id] == nil {
+			s.tours[id] = &tourInfo{ID: id, Name: fmt.Sprintf("Tournament %d", id)}
 		}
-		s.tours[id] = &tourInfo{ID: id, Name: fmt.Sprintf("Tournament %d", id)}
 	}
 	for i := range s.cards {
 		c := &s.cards[i]

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -111,11 +114,14 @@ func TestDemoSite(t *testing.T) {
 			t.Errorf("list %s has no page %s", l, page)
 		}
 	}
-	// Every standings file has a tournament page.
-	stand, _ := filepath.Glob(filepath.Join(out, "standings", "*.csv"))
-	for _, s := range stand {
-		if !exists(filepath.Join(site, "tournaments", strings.TrimSuffix(filepath.Base(s), ".csv")+".html")) {
-			t.Errorf("no page for standings %s", filepath.Base(s))
+	// Every tournament with standings has a tournament page.
+	stand, err := readStandings(filepath.Join(out, "standings"))
+	if err != nil || len(stand) == 0 {
+		t.Fatalf("standings: %d tournaments, %v", len(stand), err)
+	}
+	for id := range stand {
+		if !exists(filepath.Join(site, "tournaments", fmt.Sprintf("%d.html", id))) {
+			t.Errorf("no page for the standings of tournament %d", id)
 		}
 	}
 
@@ -322,5 +328,46 @@ func TestReplaceSite(t *testing.T) {
 	}
 	if _, err := Build(context.Background(), Options{Out: dir, Site: filepath.Join(dir, "x")}); !errors.Is(err, ErrNoRun) {
 		t.Errorf("Build without a run: err = %v, want ErrNoRun", err)
+	}
+}
+
+// TestStandingsFromParquet: the standings the report reads from the periods'
+// Parquet files are, for every tournament with a CSV file, that file's header
+// and records.
+func TestStandingsFromParquet(t *testing.T) {
+	out := demoRun(t)
+	st, err := readStandings(filepath.Join(out, "standings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	csvs, _ := filepath.Glob(filepath.Join(out, "standings", "*.csv"))
+	if len(csvs) == 0 {
+		t.Fatal("no standings CSV in the demo run")
+	}
+	for _, p := range csvs {
+		id, _ := strconv.ParseInt(strings.TrimSuffix(filepath.Base(p), ".csv"), 10, 64)
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st[id]
+		if s == nil {
+			t.Errorf("tournament %d: no standings in the Parquet files", id)
+			continue
+		}
+		if !slices.Equal(s.Header, recs[0]) || len(s.Rows) != len(recs)-1 {
+			t.Errorf("tournament %d: header %v, %d rows; CSV %v, %d rows", id, s.Header, len(s.Rows), recs[0], len(recs)-1)
+			continue
+		}
+		for i, r := range s.Rows {
+			if !slices.Equal(r, recs[i+1]) {
+				t.Errorf("tournament %d row %d: %v, CSV %v", id, i+1, r, recs[i+1])
+			}
+		}
 	}
 }

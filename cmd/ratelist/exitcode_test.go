@@ -55,6 +55,11 @@ func TestMessageNamesFlags(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr.String(), "parsing --until: ") {
 		t.Errorf("exit %d, stderr %q; want %d naming --until", code, stderr.String(), exitUsage)
 	}
+	stderr.Reset()
+	code = run(context.Background(), []string{"run", "--out", t.TempDir(), "--standings-csv", "some"}, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "parsing --standings-csv: ") {
+		t.Errorf("exit %d, stderr %q; want %d naming --standings-csv", code, stderr.String(), exitUsage)
+	}
 	err := fmt.Errorf("out/state/2025-01.state: %w", &pipeline.OptionError{Option: "From", Err: errors.New("no state")})
 	if got, want := message(err), "out/state/2025-01.state: parsing --from: no state"; got != want {
 		t.Errorf("message = %q, want %q", got, want)

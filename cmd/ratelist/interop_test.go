@@ -65,7 +65,7 @@ func TestParquetInterop(t *testing.T) {
 	}
 }
 
-// column names a flat column as both helpers report it: "name" or "name?"
+// column names a top-level column as both helpers report it: "name" or "name?"
 // when it is optional (nullable).
 func column(name string, optional bool) string {
 	if optional {
@@ -74,7 +74,7 @@ func column(name string, optional bool) string {
 	return name
 }
 
-// readParquetGo returns the columns and every row of a flat Parquet file as
+// readParquetGo returns the columns and every row of a Parquet file as
 // read by parquet-go, one string per cell (golden.DecodeParquet's text).
 func readParquetGo(t *testing.T, path string) (cols []string, rows [][]string) {
 	t.Helper()
@@ -150,6 +150,19 @@ func arrowCell(t *testing.T, a arrow.Array, i int) string {
 		return strconv.FormatFloat(a.Value(i), 'g', -1, 64)
 	case *array.String:
 		return strconv.Quote(a.Value(i))
+	case *array.List:
+		start, end := a.ValueOffsets(i)
+		elems := make([]string, 0, end-start)
+		for j := int(start); j < int(end); j++ {
+			elems = append(elems, arrowCell(t, a.ListValues(), j))
+		}
+		return "[" + strings.Join(elems, " ") + "]"
+	case *array.Struct:
+		parts := make([]string, a.NumField())
+		for k := range parts {
+			parts[k] = arrowCell(t, a.Field(k), i)
+		}
+		return "{" + strings.Join(parts, " ") + "}"
 	}
 	t.Fatalf("unhandled arrow type %s", a.DataType())
 	return ""

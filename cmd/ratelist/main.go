@@ -155,7 +155,7 @@ func exitCode(err error) int {
 }
 
 // optionFlags are the flags of the pipeline.Options fields an error can name.
-var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from", "Resume": "--resume", "Out": "--out"}
+var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from", "Resume": "--resume", "Out": "--out", "StandingsCSV": "--standings-csv"}
 
 // message is err's text for people: "interrupted" after Ctrl-C, the flag of
 // a bad run option named, or the two flags that contradict each other.

@@ -85,6 +85,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	until := fs.String("until", "", "rate only tournaments whose list is `period` (YYYY-MM) or earlier")
 	resume := fs.Bool("resume", false, "continue from the state kept in --out: rate only what its last list did not take in")
 	from := fs.String("from", "", "re-rate from `period` (YYYY-MM) on, after corrections, from the state saved before it")
+	standingsCSV := fs.String("standings-csv", pipeline.StandingsCSVLast, "which tournaments also get standings/ID.csv: `which` = all, last (the last list period's) or none")
 	arrow := fs.Bool("arrow", false, "also write each list as an Arrow IPC file (lists/LABEL.arrow) for analysts' tools")
 	logFormat := fs.String("log-format", "text", "log `format`: text or json")
 	quiet := fs.Bool("quiet", false, "log errors only")
@@ -163,7 +164,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	opts := pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
-		Period: *period, Workers: *workers, Log: log, Arrow: *arrow,
+		Period: *period, Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
 		Until: *until, Resume: *resume, From: *from, Version: currentVersion(),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.

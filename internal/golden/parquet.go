@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,34 +17,43 @@ import (
 // Null is a null cell's text.
 const Null = "null"
 
-// Table is a flat Parquet file decoded: its schema and every cell as text.
+// Table is a Parquet file decoded: its schema and every cell as text.
 type Table struct {
 	Schema  string // as parquet-go prints it: each column's name, physical and logical type, optionality
 	Columns []Column
 	Rows    [][]string
 }
 
-// Column is one leaf column of a flat file.
+// Column is one top-level column of a file.
 type Column struct {
 	Name     string
 	Optional bool
 }
 
-// DecodeParquet reads a flat Parquet file. A cell's text is Null, a quoted
+// DecodeParquet reads a Parquet file. A cell's text is Null, a quoted
 // string (Go syntax), a DATE as 2006-01-02, a TIMESTAMP in RFC 3339 (UTC), or
-// a number or boolean as Go prints it.
+// a number or boolean as Go prints it. A list column (one level of
+// repetition) is [a b ...], each element of a list of groups {x y ...}.
 func DecodeParquet(data []byte) (*Table, error) {
 	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, err
 	}
-	fields := pf.Schema().Fields()
-	t := &Table{Schema: pf.Schema().String()}
+	schema := pf.Schema()
+	fields := schema.Fields()
+	t := &Table{Schema: schema.String()}
 	for _, f := range fields {
-		if !f.Leaf() {
-			return nil, fmt.Errorf("nested column %s", f.Name())
-		}
 		t.Columns = append(t.Columns, Column{f.Name(), f.Optional()})
+	}
+	// The leaf columns, each with the top-level field it belongs to.
+	var leaves []leaf
+	for _, path := range schema.Columns() {
+		lc, _ := schema.Lookup(path...)
+		if lc.MaxRepetitionLevel > 1 {
+			return nil, fmt.Errorf("column %s: nested lists", strings.Join(path, "."))
+		}
+		top := slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == path[0] })
+		leaves = append(leaves, leaf{lc, top})
 	}
 	r := parquet.NewReader(pf)
 	defer r.Close()
@@ -51,12 +61,9 @@ func DecodeParquet(data []byte) (*Table, error) {
 	for {
 		n, err := r.ReadRows(buf)
 		for _, row := range buf[:n] {
-			cells := make([]string, len(fields))
-			for _, v := range row {
-				c := v.Column()
-				if cells[c], err = cell(fields[c].Type(), v); err != nil {
-					return nil, fmt.Errorf("column %s: %w", fields[c].Name(), err)
-				}
+			cells, err := rowCells(fields, leaves, row)
+			if err != nil {
+				return nil, err
 			}
 			t.Rows = append(t.Rows, cells)
 		}
@@ -67,6 +74,68 @@ func DecodeParquet(data []byte) (*Table, error) {
 			return nil, err
 		}
 	}
+}
+
+// leaf is a leaf column and the index of its top-level field.
+type leaf struct {
+	parquet.LeafColumn
+	top int
+}
+
+// rowCells renders one row: a flat field's one value, a list field's elements.
+func rowCells(fields []parquet.Field, leaves []leaf, row parquet.Row) ([]string, error) {
+	cells := make([]string, len(fields))
+	// Each leaf's cells in the row: one per value, or one per list element.
+	items := make([][]string, len(leaves))
+	defs := make([]int, len(fields)) // the lowest definition level of the field's values
+	for _, v := range row {
+		l := &leaves[v.Column()]
+		if len(items[v.Column()]) == 0 || v.DefinitionLevel() < defs[l.top] {
+			defs[l.top] = v.DefinitionLevel()
+		}
+		elemDef := l.MaxDefinitionLevel
+		if l.Node.Optional() {
+			elemDef--
+		}
+		if l.MaxRepetitionLevel > 0 && v.DefinitionLevel() < elemDef {
+			continue // an empty or null list
+		}
+		c, err := cell(l.Node.Type(), v)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", strings.Join(l.Path, "."), err)
+		}
+		items[v.Column()] = append(items[v.Column()], c)
+	}
+	for fi, f := range fields {
+		var own []int // the field's leaves
+		for i := range leaves {
+			if leaves[i].top == fi {
+				own = append(own, i)
+			}
+		}
+		if f.Leaf() && leaves[own[0]].MaxRepetitionLevel == 0 {
+			cells[fi] = items[own[0]][0]
+			continue
+		}
+		if len(items[own[0]]) == 0 && f.Optional() && defs[fi] == 0 {
+			cells[fi] = Null
+			continue
+		}
+		elems := make([]string, len(items[own[0]]))
+		for j := range elems {
+			if len(own) == 1 {
+				elems[j] = items[own[0]][j]
+				continue
+			}
+			parts := make([]string, len(own))
+			for k, i := range own {
+				parts[k] = items[i][j]
+			}
+			elems[j] = "{" + strings.Join(parts, " ") + "}"
+		}
+		cells[fi] = "[" + strings.Join(elems, " ") + "]"
+	}
+	return cells, nil
 }
 
 func cell(typ parquet.Type, v parquet.Value) (string, error) {
@@ -113,7 +182,7 @@ func (t *Table) Text() []byte {
 	return b.Bytes()
 }
 
-// ParquetText decodes a flat Parquet file into its golden text (Table.Text).
+// ParquetText decodes a Parquet file into its golden text (Table.Text).
 func ParquetText(data []byte) ([]byte, error) {
 	t, err := DecodeParquet(data)
 	if err != nil {

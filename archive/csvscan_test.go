@@ -1,0 +1,173 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stepFile is a file whose reads return at most step bytes, so that records
+// are cut at every place a read can end.
+type stepFile struct {
+	data []byte
+	step int
+}
+
+func (f *stepFile) Stat() (fs.FileInfo, error) { return nil, errors.New("no stat") }
+func (f *stepFile) Close() error               { return nil }
+func (f *stepFile) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), f.step)], f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+// csvRecords reads data as encoding/csv does, one line per record or error.
+func csvRecords(data []byte) []string {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	var out []string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return out
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			out = append(out, "error: "+pe.Err.Error())
+			continue
+		}
+		if err != nil {
+			return append(out, "fatal: "+err.Error())
+		}
+		out = append(out, fmt.Sprintf("%q", rec))
+	}
+}
+
+// scanRecords reads data with csvSource.next (reads of step bytes, max
+// records at a time) and csvParser.record, in the form of csvRecords.
+func scanRecords(data []byte, step, max int) []string {
+	s := &csvSource{f: &stepFile{data, step}, read: 64}
+	var out []string
+	var buf []byte
+	var starts []int
+	for {
+		text, st, err := s.next(buf, starts, max)
+		if err != nil {
+			return append(out, "fatal: "+err.Error())
+		}
+		if len(st) > max {
+			return append(out, fmt.Sprintf("fatal: %d records, max %d", len(st), max))
+		}
+		for _, p := range st {
+			_, kind, ok, _ := s.ps.record(text, p)
+			switch {
+			case !ok:
+				out = append(out, "fatal: no record at a start")
+			case kind != csvOK:
+				out = append(out, "error: "+kind.err().Error())
+			default:
+				rec := make([]string, len(s.ps.spans))
+				for i := range rec {
+					rec[i] = string(s.ps.field(text, i))
+				}
+				out = append(out, fmt.Sprintf("%q", rec))
+			}
+		}
+		if len(st) == 0 {
+			if !s.eof {
+				return append(out, "fatal: no records before the end")
+			}
+			return out
+		}
+		buf, starts = text, st
+	}
+}
+
+var csvSeeds = []string{
+	"a,b,c\n1,2,3\n",
+	"a,b\r\n1,2\r\n\r\n\n3,4",
+	"a,\"b\nc\"\r\nd,\"e\r\nf\"\n",
+	"\"\"\"\"\n\"a\"\"b\",c\n",
+	"\r", "\n\n\n", "a\r", "a\r\r\n", "\r\r\n\r\n",
+	"\"a\"b,c\nd,e\n",
+	"a\"b,c\nd,e\n",
+	"\"unterminated\nx,y\n",
+	"\"a\",\n,\"\"\n\"\"",
+	"x,\"y\"\r", "\"a\r\"\n", "\"a\n\r\n\"\n", "\"a\r\r\"",
+	"a,b\n\"\n", ",\n,,\n\"\",\"\"\n",
+	"\ufeffplayer_id,name\n1,\"Doe, Ann\"\n",
+}
+
+// TestCSVRecords: the reader's records and errors are encoding/csv's, however
+// reads and blocks cut the text.
+func TestCSVRecords(t *testing.T) {
+	for _, data := range csvSeeds {
+		want := strings.Join(csvRecords([]byte(data)), "\n")
+		for _, step := range []int{1, 2, 3, 7, 1 << 20} {
+			for _, max := range []int{1, 2, 3, batchRows} {
+				if got := strings.Join(scanRecords([]byte(data), step, max), "\n"); got != want {
+					t.Errorf("%q (reads of %d, %d records a block):\n got %s\nwant %s", data, step, max, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FuzzCSVRecords holds the reader to encoding/csv on arbitrary text: the same
+// records, the same malformed records with the same error, in the same order.
+//
+//	go test -run '^$' -fuzz FuzzCSVRecords -fuzztime 60s ./archive
+func FuzzCSVRecords(f *testing.F) {
+	for i, s := range csvSeeds {
+		f.Add([]byte(s), uint8(i), uint8(i%4))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, step, max uint8) {
+		want := strings.Join(csvRecords(data), "\n")
+		got := strings.Join(scanRecords(data, int(step)%16+1, int(max)%8+1), "\n")
+		if got != want {
+			t.Errorf("reads of %d, %d records a block:\n got %s\nwant %s", int(step)%16+1, int(max)%8+1, got, want)
+		}
+		if whole := strings.Join(scanRecords(data, len(data)+1, batchRows), "\n"); whole != want {
+			t.Errorf("one read:\n got %s\nwant %s", whole, want)
+		}
+	})
+}
+
+// TestFastCell: the fast decoders agree with ParseCell wherever they answer.
+func TestFastCell(t *testing.T) {
+	for _, tc := range []struct {
+		t    Type
+		cell string
+	}{
+		{Int, "0"}, {Int, "-17"}, {Int, "+17"}, {Int, "007"}, {Int, "999999999999999999"}, {Int, "9223372036854775807"},
+		{Int, "-"}, {Int, "1_000"}, {Int32, " 5"},
+		{Date, "1970-01-01"}, {Date, "1969-12-31"}, {Date, "2024-02-29"}, {Date, "2023-02-29"}, {Date, "2100-02-29"},
+		{Date, "2000-02-29"}, {Date, "0000-01-01"}, {Date, "0000-02-29"}, {Date, "9999-12-31"}, {Date, "2025-13-01"},
+		{Date, "2025-00-10"}, {Date, "2025-01-00"}, {Date, "2025-04-31"}, {Date, "+025-01-01"}, {Date, "2025-+1-01"},
+		{Date, "2025-01-+1"}, {Date, "2025/01/01"}, {Code, "½"}, {Code, "w"}, {Code, "X"},
+	} {
+		want, werr := ParseCell(tc.t, tc.cell)
+		if got, ok := fastCell(tc.t, []byte(tc.cell)); ok && (werr != nil || got != want) {
+			t.Errorf("fastCell(%d, %q) = %d; ParseCell: %d, %v", tc.t, tc.cell, got, want, werr)
+		}
+	}
+	// Every day of years near the ends of the range and around 1970.
+	for _, y := range []int{0, 1, 4, 100, 399, 400, 1900, 1969, 1970, 2000, 2024, 9999} {
+		for d := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() == y; d = d.AddDate(0, 0, 1) {
+			s := d.Format(time.DateOnly)
+			want, _ := ParseCell(Date, s)
+			if got, ok := fastDate([]byte(s)); !ok || got != want {
+				t.Fatalf("fastDate(%q) = %d, %v; want %d", s, got, ok, want)
+			}
+		}
+	}
+}

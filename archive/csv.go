@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +19,8 @@ type csvSource struct {
 	nf     int
 	hdr    []string
 	ps     csvParser
-	tail   []byte // read past the last whole record handed out
+	ps2    csvParser // for the second half of a block
+	tail   []byte    // read past the last whole record handed out
 	eof    bool
 	read   int // bytes to read at first for a block; csvReadSize when 0
 }
@@ -100,36 +102,58 @@ func (s *csvSource) next(buf []byte, starts []int, max int) ([]byte, []int, erro
 	return buf[:p], starts, nil
 }
 
+// csvSplit is the fewest records a block must have to be parsed in two halves
+// on two goroutines.
+const csvSplit = 1024
+
 func (s *csvSource) fill(b *Batch) (int, error) {
 	text, starts, err := s.next(b.text, b.starts, batchRows)
 	b.text, b.starts, b.hdr = text, starts, s.hdr
 	if err != nil {
 		return 0, err
 	}
-	for n, p := range starts {
-		s.row(b, n, text, p)
+	n := len(starts)
+	if half := n / 2; half >= csvSplit/2 && runtime.GOMAXPROCS(0) > 1 {
+		// Records are independent once their starts are known: parse the second
+		// half on another core.
+		done := make(chan struct{})
+		go func() {
+			s.rows(b, &s.ps2, text, starts[half:], half)
+			close(done)
+		}()
+		s.rows(b, &s.ps, text, starts[:half], 0)
+		<-done
+	} else {
+		s.rows(b, &s.ps, text, starts, 0)
 	}
-	if len(starts) < batchRows {
-		return len(starts), io.EOF
+	if n < batchRows {
+		return n, io.EOF
 	}
-	return len(starts), nil
+	return n, nil
+}
+
+// rows parses the records at starts into rows first… of b.
+func (s *csvSource) rows(b *Batch, ps *csvParser, text []byte, starts []int, first int) {
+	for i, p := range starts {
+		s.row(b, ps, first+i, text, p)
+	}
 }
 
 // row parses the record at text[p:] into row n of b.
-func (s *csvSource) row(b *Batch, n int, text []byte, p int) {
-	_, kind, _, _ := s.ps.record(text, p)
+func (s *csvSource) row(b *Batch, ps *csvParser, n int, text []byte, p int) {
+	_, kind, _, _ := ps.record(text, p)
 	b.Bad[n] = ""
 	switch {
 	case kind != csvOK:
 		// A quoting error spoils only this record; reading resumes after it.
 		b.Bad[n] = "malformed CSV: " + kind.err().Error()
-	case len(s.ps.spans) != s.nf:
-		b.Bad[n] = fmt.Sprintf("wrong number of fields: %d, header has %d", len(s.ps.spans), s.nf)
+	case len(ps.spans) != s.nf:
+		b.Bad[n] = fmt.Sprintf("wrong number of fields: %d, header has %d", len(ps.spans), s.nf)
 	default:
 		for c, sp := range b.cols {
 			var cell []byte
 			if f := s.fields[c]; f >= 0 {
-				cell = s.ps.field(text, f)
+				cell = ps.field(text, f)
 			}
 			if msg := parseCell(b, c, n, sp, cell); msg != "" && b.Bad[n] == "" {
 				b.Bad[n] = sp.Name + ": " + msg

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -169,5 +170,153 @@ func TestFastCell(t *testing.T) {
 				t.Fatalf("fastDate(%q) = %d, %v; want %d", s, got, ok, want)
 			}
 		}
+	}
+}
+
+// refRow is a row as the reader read CSV with encoding/csv, record by record.
+type refRow struct {
+	bad, values string
+	nulls       []bool
+	ints        []int64
+	strs        []string
+}
+
+// refRows reads a table's CSV text with encoding/csv: the reference for rows,
+// rejects and their values.
+func refRows(t *testing.T, data []byte, cols []Column) []refRow {
+	t.Helper()
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	hdr, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr = append([]string(nil), hdr...)
+	hdr[0] = strings.TrimPrefix(hdr[0], "\ufeff")
+	var rows []refRow
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return rows
+		}
+		row := refRow{nulls: make([]bool, len(cols)), ints: make([]int64, len(cols)), strs: make([]string, len(cols))}
+		var pe *csv.ParseError
+		switch {
+		case errors.As(err, &pe):
+			row.bad = "malformed CSV: " + pe.Err.Error()
+		case err != nil:
+			t.Fatal(err)
+		case len(rec) != len(hdr):
+			row.bad = fmt.Sprintf("wrong number of fields: %d, header has %d", len(rec), len(hdr))
+		}
+		if err == nil {
+			var vals []string
+			for i, v := range rec {
+				h := "?"
+				if i < len(hdr) {
+					h = hdr[i]
+				}
+				vals = append(vals, h+"="+v)
+			}
+			row.values = strings.Join(vals, ";")
+		}
+		spoilt := row.bad != ""
+		for c, col := range cols {
+			row.nulls[c] = true
+			if spoilt {
+				continue
+			}
+			cell := ""
+			for j, h := range hdr {
+				if strings.TrimSpace(h) == col.Name {
+					cell = rec[j]
+				}
+			}
+			cell = strings.TrimSpace(cell)
+			switch {
+			case cell == "":
+			case col.Type == String:
+				row.nulls[c], row.strs[c] = false, cell
+			default:
+				v, err := ParseCell(col.Type, cell)
+				if err != nil {
+					if row.bad == "" {
+						row.bad = col.Name + ": " + err.Error()
+					}
+				} else {
+					row.nulls[c], row.ints[c] = false, v
+				}
+			}
+		}
+		rows = append(rows, row)
+	}
+}
+
+// brokenGames is a games table of n rows, with every kind of bad row in it.
+func brokenGames(n int) []byte {
+	var sb strings.Builder
+	sb.WriteString("\ufefftournament_id,round,date,white_id,black_id,white_result,black_result,white_points,black_points,note\r\n")
+	bad := []string{
+		"10,1,2025-01-10,1,2,1,0,,,\"a, \"\"quoted\"\"\r\nnote\"",
+		"10,1,2025-01-10,1,2,1,0,,",
+		"10,1,2025-01-10,1,2,1,0,,,,extra",
+		"10,1,2025-02-30,1,2,1,0,,,",
+		"10,x,2025-01-10,1,2,1,0,,,",
+		"10,1,2025-01-10,1,2,X,0,,,",
+		"10,1,2025-01-10,1,2,½,½,,,",
+		"10,1,2025-01-10,1,b\"ad,1,0,,,",
+		"10,1,2025-01-10,1,2,\"1\"x,0,,,",
+		"\"10\",\" 1 \",2025-01-10,1,,H,,,,",
+		" 10 ,1, ,1,2,1,0,+3,-0,",
+		"",
+		"10,1,2025-01-10,99999999999999999999,2,1,0,,,",
+	}
+	for i := 0; i < n; i++ {
+		if i%97 == 5 {
+			sb.WriteString(bad[i/97%len(bad)])
+		} else {
+			fmt.Fprintf(&sb, "%d,%d,2025-01-%02d,%d,%d,1,0,,,", 10+i%7, 1+i%9, 1+i%28, i, i+1)
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("10,1,2025-01-10,1,2,1,0,,,\"unterminated\n10,1,2025-01-10,1,2,1,0,,,\n")
+	return []byte(sb.String())
+}
+
+// TestCSVRowsAsBefore: rows, row numbers, rejects and their values read from a
+// large table with bad rows are what encoding/csv record by record gives,
+// whether blocks are parsed on one goroutine or two.
+func TestCSVRowsAsBefore(t *testing.T) {
+	data := brokenGames(3*batchRows + 77)
+	want := refRows(t, data, GameColumns)
+	r := NewReader(fstest.MapFS{"games.csv": {Data: data}}, []string{"games.csv"}, GameColumns)
+	defer r.Close()
+	row := 0
+	for r.Next() {
+		b := r.Batch()
+		for i := 0; i < b.N; i++ {
+			if row >= len(want) {
+				t.Fatalf("more rows than %d", len(want))
+			}
+			w := want[row]
+			row++
+			if b.First+int64(i) != int64(row) {
+				t.Fatalf("row %d read as row %d", row, b.First+int64(i))
+			}
+			if b.Bad[i] != w.bad || (w.bad != "" && b.Values(i) != w.values) {
+				t.Errorf("row %d: %q, %q; want %q, %q", row, b.Bad[i], b.Values(i), w.bad, w.values)
+			}
+			for c := range GameColumns {
+				if b.Nulls[c][i] != w.nulls[c] || !w.nulls[c] && b.Ints[c][i] != w.ints[c] {
+					t.Errorf("row %d column %d: %v %d; want %v %d", row, c, b.Nulls[c][i], b.Ints[c][i], w.nulls[c], w.ints[c])
+				}
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if row != len(want) {
+		t.Errorf("read %d rows, want %d", row, len(want))
 	}
 }

@@ -191,7 +191,9 @@ func csvValues(hdr []string, text []byte, p int) string {
 
 // parseCell decodes one CSV cell into the Batch and returns a problem, if any.
 func parseCell(b *Batch, c, i int, sp Column, cell []byte) string {
-	cell = bytes.TrimSpace(cell)
+	if n := len(cell); n > 0 && (isSpaceOrHigh(cell[0]) || isSpaceOrHigh(cell[n-1])) {
+		cell = bytes.TrimSpace(cell)
+	}
 	b.Nulls[c][i] = len(cell) == 0
 	if len(cell) == 0 {
 		return ""
@@ -212,6 +214,10 @@ func parseCell(b *Batch, c, i int, sp Column, cell []byte) string {
 	b.Ints[c][i] = v
 	return ""
 }
+
+// isSpaceOrHigh tells whether a byte may be (part of) white space that
+// bytes.TrimSpace trims: ASCII space and control bytes, and any non-ASCII byte.
+func isSpaceOrHigh(c byte) bool { return c <= ' ' || c >= 0x80 }
 
 // fastCell decodes the common forms of integers, dates and result codes
 // without allocating; false leaves the cell to ParseCell.

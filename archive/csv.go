@@ -16,6 +16,7 @@ import (
 type csvSource struct {
 	f      fs.File
 	fields []int // column → CSV field index, -1 when absent
+	need   int   // fields to split out of a record: up to the last column read
 	nf     int
 	hdr    []string
 	ps     csvParser
@@ -37,7 +38,7 @@ func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
 	if len(starts) == 0 {
 		return nil, fmt.Errorf("%w: empty file, no header row", ErrUnreadable)
 	}
-	if _, kind, _, _ := s.ps.record(text, starts[0]); kind != csvOK {
+	if _, kind, _, _ := s.ps.record(text, starts[0], -1); kind != csvOK {
 		// encoding/csv words the error, with its line and column.
 		_, err := csv.NewReader(bytes.NewReader(text)).Read()
 		return nil, fmt.Errorf("%w: header: %w", ErrUnreadable, err)
@@ -61,6 +62,7 @@ func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
 			return nil, fmt.Errorf("%w %q", ErrMissingColumn, sp.Name)
 		}
 		s.fields = append(s.fields, idx)
+		s.need = max(s.need, idx+1)
 	}
 	return s, nil
 }
@@ -141,14 +143,14 @@ func (s *csvSource) rows(b *Batch, ps *csvParser, text []byte, starts []int, fir
 
 // row parses the record at text[p:] into row n of b.
 func (s *csvSource) row(b *Batch, ps *csvParser, n int, text []byte, p int) {
-	_, kind, _, _ := ps.record(text, p)
+	_, kind, _, _ := ps.record(text, p, s.need)
 	b.Bad[n] = ""
 	switch {
 	case kind != csvOK:
 		// A quoting error spoils only this record; reading resumes after it.
 		b.Bad[n] = "malformed CSV: " + kind.err().Error()
-	case len(ps.spans) != s.nf:
-		b.Bad[n] = fmt.Sprintf("wrong number of fields: %d, header has %d", len(ps.spans), s.nf)
+	case ps.n != s.nf:
+		b.Bad[n] = fmt.Sprintf("wrong number of fields: %d, header has %d", ps.n, s.nf)
 	default:
 		for c, sp := range b.cols {
 			var cell []byte
@@ -170,7 +172,7 @@ func (s *csvSource) row(b *Batch, ps *csvParser, n int, text []byte, p int) {
 // malformed.
 func csvValues(hdr []string, text []byte, p int) string {
 	var ps csvParser
-	if _, kind, _, _ := ps.record(text, p); kind != csvOK {
+	if _, kind, _, _ := ps.record(text, p, -1); kind != csvOK {
 		return ""
 	}
 	var sb strings.Builder

@@ -40,6 +40,7 @@ type csvSpan struct {
 
 // csvParser parses one record at a time; its fields stay valid until the next.
 type csvParser struct {
+	n     int // fields in the record
 	spans []csvSpan
 	buf   []byte // the quoted fields, unescaped
 }
@@ -73,8 +74,10 @@ func csvLine(text []byte, p int) (line []byte, nl bool, next int) {
 // of text is taken as the end of the file. It returns where the next record
 // starts, the record's error kind, ok = false when only empty lines were
 // left, and end = the record (or the empty lines) ran to the end of text
-// without a newline, so that it is whole only if the file ends there.
-func (ps *csvParser) record(text []byte, p int) (next int, kind csvErr, ok, end bool) {
+// without a newline, so that it is whole only if the file ends there. Of a
+// record without quotes only the first need fields are split out (all when
+// need < 0); ps.n counts them all.
+func (ps *csvParser) record(text []byte, p, need int) (next int, kind csvErr, ok, end bool) {
 	ps.spans, ps.buf = ps.spans[:0], ps.buf[:0]
 	var line []byte
 	var nl bool
@@ -88,12 +91,18 @@ func (ps *csvParser) record(text []byte, p int) (next int, kind csvErr, ok, end 
 		}
 		p = next
 	}
-	// pos is where line starts in text: unquoted fields are slices of text.
-	pos := p
-	if ps.plain(line, pos) {
+	if ps.plain(line, p, need) {
 		return next, csvOK, true, !nl
 	}
 	ps.spans = ps.spans[:0]
+	next, kind, end = ps.quoted(text, line, nl, p, next)
+	ps.n = len(ps.spans)
+	return next, kind, true, end
+}
+
+// quoted parses a record with quotes whose first line, at text[pos:], is
+// line; next is where the line after it starts.
+func (ps *csvParser) quoted(text, line []byte, nl bool, pos, next int) (int, csvErr, bool) {
 fields:
 	for {
 		if len(line) == 0 || line[0] != '"' {
@@ -103,11 +112,11 @@ fields:
 				field = line[:i]
 			}
 			if bytes.IndexByte(field, '"') >= 0 {
-				return next, csvBareQuote, true, !nl
+				return next, csvBareQuote, !nl
 			}
 			ps.spans = append(ps.spans, csvSpan{from: pos, to: pos + len(field)})
 			if i < 0 {
-				return next, csvOK, true, !nl
+				return next, csvOK, !nl
 			}
 			line, pos = line[i+1:], pos+i+1
 			continue
@@ -128,15 +137,15 @@ fields:
 					continue fields
 				case len(line) == 0:
 					ps.spans = append(ps.spans, csvSpan{from: from, to: len(ps.buf), quoted: true})
-					return next, csvOK, true, !nl
+					return next, csvOK, !nl
 				default:
-					return next, csvQuote, true, !nl
+					return next, csvQuote, !nl
 				}
 				continue
 			}
 			if len(line) == 0 && !nl || next >= len(text) {
 				// The file ends inside the quoted field.
-				return next, csvQuote, true, true
+				return next, csvQuote, true
 			}
 			ps.buf = append(ps.buf, line...)
 			if nl {
@@ -150,18 +159,27 @@ fields:
 
 // plain splits a line without quotes (most lines) at its commas, byte by
 // byte: fields are short, shorter than a call to bytes.IndexByte pays for.
-// False when the line has a quote.
-func (ps *csvParser) plain(line []byte, pos int) bool {
+// After need fields it only counts the rest. False when the line has a quote.
+func (ps *csvParser) plain(line []byte, pos, need int) bool {
 	from := 0
 	for i, c := range line {
 		if c == ',' {
 			ps.spans = append(ps.spans, csvSpan{from: pos + from, to: pos + i})
 			from = i + 1
+			if len(ps.spans) == need {
+				rest := line[from:]
+				if bytes.IndexByte(rest, '"') >= 0 {
+					return false
+				}
+				ps.n = need + 1 + bytes.Count(rest, []byte{','})
+				return true
+			}
 		} else if c == '"' {
 			return false
 		}
 	}
 	ps.spans = append(ps.spans, csvSpan{from: pos + from, to: pos + len(line)})
+	ps.n = len(ps.spans)
 	return true
 }
 
@@ -195,7 +213,7 @@ func (ps *csvParser) cut(text []byte, p int, atEOF bool, starts []int, max int) 
 		if len(starts) == max || q == len(text) && !atEOF {
 			break
 		}
-		next, _, ok, end := ps.record(text, p)
+		next, _, ok, end := ps.record(text, p, -1)
 		if end && !atEOF {
 			break
 		}

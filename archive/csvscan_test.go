@@ -31,8 +31,9 @@ func (f *stepFile) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// csvRecords reads data as encoding/csv does, one line per record or error.
-func csvRecords(data []byte) []string {
+// csvRecords reads data as encoding/csv does, one line per record or error:
+// the number of fields and the first need of them (all when need < 0).
+func csvRecords(data []byte, need int) []string {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
 	var out []string
@@ -49,13 +50,17 @@ func csvRecords(data []byte) []string {
 		if err != nil {
 			return append(out, "fatal: "+err.Error())
 		}
-		out = append(out, fmt.Sprintf("%q", rec))
+		if need >= 0 && len(rec) > need {
+			out = append(out, fmt.Sprintf("%d %q", len(rec), rec[:need]))
+		} else {
+			out = append(out, fmt.Sprintf("%d %q", len(rec), rec))
+		}
 	}
 }
 
 // scanRecords reads data with csvSource.next (reads of step bytes, max
 // records at a time) and csvParser.record, in the form of csvRecords.
-func scanRecords(data []byte, step, max int) []string {
+func scanRecords(data []byte, step, max, need int) []string {
 	s := &csvSource{f: &stepFile{data, step}, read: 64}
 	var out []string
 	var buf []byte
@@ -69,18 +74,21 @@ func scanRecords(data []byte, step, max int) []string {
 			return append(out, fmt.Sprintf("fatal: %d records, max %d", len(st), max))
 		}
 		for _, p := range st {
-			_, kind, ok, _ := s.ps.record(text, p)
+			_, kind, ok, _ := s.ps.record(text, p, need)
 			switch {
 			case !ok:
 				out = append(out, "fatal: no record at a start")
 			case kind != csvOK:
 				out = append(out, "error: "+kind.err().Error())
 			default:
-				rec := make([]string, len(s.ps.spans))
+				rec := make([]string, s.ps.n)
+				if need >= 0 {
+					rec = rec[:min(need, s.ps.n)]
+				}
 				for i := range rec {
 					rec[i] = string(s.ps.field(text, i))
 				}
-				out = append(out, fmt.Sprintf("%q", rec))
+				out = append(out, fmt.Sprintf("%d %q", s.ps.n, rec))
 			}
 		}
 		if len(st) == 0 {
@@ -112,11 +120,13 @@ var csvSeeds = []string{
 // reads and blocks cut the text.
 func TestCSVRecords(t *testing.T) {
 	for _, data := range csvSeeds {
-		want := strings.Join(csvRecords([]byte(data)), "\n")
-		for _, step := range []int{1, 2, 3, 7, 1 << 20} {
-			for _, max := range []int{1, 2, 3, batchRows} {
-				if got := strings.Join(scanRecords([]byte(data), step, max), "\n"); got != want {
-					t.Errorf("%q (reads of %d, %d records a block):\n got %s\nwant %s", data, step, max, got, want)
+		for _, need := range []int{-1, 0, 1, 2} {
+			want := strings.Join(csvRecords([]byte(data), need), "\n")
+			for _, step := range []int{1, 2, 3, 7, 1 << 20} {
+				for _, max := range []int{1, 2, 3, batchRows} {
+					if got := strings.Join(scanRecords([]byte(data), step, max, need), "\n"); got != want {
+						t.Errorf("%q (reads of %d, %d records a block, %d fields split):\n got %s\nwant %s", data, step, max, need, got, want)
+					}
 				}
 			}
 		}
@@ -132,13 +142,15 @@ func FuzzCSVRecords(f *testing.F) {
 		f.Add([]byte(s), uint8(i), uint8(i%4))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, step, max uint8) {
-		want := strings.Join(csvRecords(data), "\n")
-		got := strings.Join(scanRecords(data, int(step)%16+1, int(max)%8+1), "\n")
+		want := strings.Join(csvRecords(data, -1), "\n")
+		got := strings.Join(scanRecords(data, int(step)%16+1, int(max)%8+1, -1), "\n")
 		if got != want {
 			t.Errorf("reads of %d, %d records a block:\n got %s\nwant %s", int(step)%16+1, int(max)%8+1, got, want)
 		}
-		if whole := strings.Join(scanRecords(data, len(data)+1, batchRows), "\n"); whole != want {
-			t.Errorf("one read:\n got %s\nwant %s", whole, want)
+		need := int(step) % 3
+		want = strings.Join(csvRecords(data, need), "\n")
+		if whole := strings.Join(scanRecords(data, len(data)+1, batchRows, need), "\n"); whole != want {
+			t.Errorf("one read, %d fields split:\n got %s\nwant %s", need, whole, want)
 		}
 	})
 }
@@ -288,8 +300,14 @@ func brokenGames(n int) []byte {
 // whether blocks are parsed on one goroutine or two.
 func TestCSVRowsAsBefore(t *testing.T) {
 	data := brokenGames(3*batchRows + 77)
-	want := refRows(t, data, GameColumns)
-	r := NewReader(fstest.MapFS{"games.csv": {Data: data}}, []string{"games.csv"}, GameColumns)
+	for _, cols := range [][]Column{GameColumns, GameColumns[:1]} {
+		csvRowsAsBefore(t, data, cols)
+	}
+}
+
+func csvRowsAsBefore(t *testing.T, data []byte, cols []Column) {
+	want := refRows(t, data, cols)
+	r := NewReader(fstest.MapFS{"games.csv": {Data: data}}, []string{"games.csv"}, cols)
 	defer r.Close()
 	row := 0
 	for r.Next() {
@@ -306,7 +324,7 @@ func TestCSVRowsAsBefore(t *testing.T) {
 			if b.Bad[i] != w.bad || (w.bad != "" && b.Values(i) != w.values) {
 				t.Errorf("row %d: %q, %q; want %q, %q", row, b.Bad[i], b.Values(i), w.bad, w.values)
 			}
-			for c := range GameColumns {
+			for c := range cols {
 				if b.Nulls[c][i] != w.nulls[c] || !w.nulls[c] && b.Ints[c][i] != w.ints[c] {
 					t.Errorf("row %d column %d: %v %d; want %v %d", row, c, b.Nulls[c][i], b.Ints[c][i], w.nulls[c], w.ints[c])
 				}

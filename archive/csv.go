@@ -69,10 +69,10 @@ func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
 
 func (s *csvSource) close() error { return s.f.Close() }
 
-// next reads up to max whole records into buf (reusing its array), the bytes
+// next reads up to most whole records into buf (reusing its array), the bytes
 // left over from the last call first. It returns the text of the records and
 // where each starts.
-func (s *csvSource) next(buf []byte, starts []int, max int) ([]byte, []int, error) {
+func (s *csvSource) next(buf []byte, starts []int, most int) ([]byte, []int, error) {
 	size := s.read
 	if size == 0 {
 		size = csvReadSize
@@ -85,8 +85,8 @@ func (s *csvSource) next(buf []byte, starts []int, max int) ([]byte, []int, erro
 	starts = starts[:0]
 	p := 0
 	for {
-		p, starts = s.ps.cut(buf, p, s.eof, starts, max)
-		if len(starts) == max || s.eof {
+		p, starts = s.ps.cut(buf, p, s.eof, starts, most)
+		if len(starts) == most || s.eof {
 			break
 		}
 		if len(buf) == cap(buf) {

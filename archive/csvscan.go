@@ -187,20 +187,20 @@ func (ps *csvParser) plain(line []byte, pos, need int) bool {
 func emptyLine(l []byte) bool { return len(l) == 0 || len(l) == 1 && l[0] == '\r' }
 
 // cut finds the whole records of text[p:], p being the start of a record or
-// of empty lines: it appends the start of each to starts, up to max records,
+// of empty lines: it appends the start of each to starts, up to most records,
 // and returns where it stopped. Text after that is the start of a record
 // that may go on past the end of text unless atEOF. Lines without quotes are
 // one record each (or empty); the line of a quote is parsed to find the end of
 // its record.
-func (ps *csvParser) cut(text []byte, p int, atEOF bool, starts []int, max int) (int, []int) {
-	for len(starts) < max && p < len(text) {
+func (ps *csvParser) cut(text []byte, p int, atEOF bool, starts []int, most int) (int, []int) {
+	for len(starts) < most && p < len(text) {
 		q := bytes.IndexByte(text[p:], '"')
 		if q < 0 {
 			q = len(text)
 		} else {
 			q += p
 		}
-		for len(starts) < max {
+		for len(starts) < most {
 			i := bytes.IndexByte(text[p:q], '\n')
 			if i < 0 {
 				break
@@ -210,7 +210,7 @@ func (ps *csvParser) cut(text []byte, p int, atEOF bool, starts []int, max int) 
 			}
 			p += i + 1
 		}
-		if len(starts) == max || q == len(text) && !atEOF {
+		if len(starts) == most || q == len(text) && !atEOF {
 			break
 		}
 		next, _, ok, end := ps.record(text, p, -1)

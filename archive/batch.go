@@ -22,8 +22,11 @@ type Batch struct {
 	// Bad holds, per row, the first cell that could not be decoded
 	// ("column: why"), "" when none; such a cell reads as null.
 	Bad  []string
-	raw  []string // CSV only: the row as it was written
 	cols []Column
+	// CSV only: the text of the rows, where each starts, the file's header.
+	text   []byte
+	starts []int
+	hdr    []string
 }
 
 func newBatch(cols []Column) *Batch {
@@ -56,8 +59,8 @@ func (b *Batch) Missing(i int) string {
 // Values renders row i as it was read: the CSV row as written, or
 // "column=value;…" for Parquet.
 func (b *Batch) Values(i int) string {
-	if b.raw != nil {
-		return b.raw[i]
+	if b.hdr != nil {
+		return csvValues(b.hdr, b.text, b.starts[i])
 	}
 	var sb strings.Builder
 	for c, s := range b.cols {

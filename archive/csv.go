@@ -1,11 +1,13 @@
 package archive
 
 import (
+	"bytes"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,28 +16,42 @@ import (
 
 type csvSource struct {
 	f      fs.File
-	r      *csv.Reader
 	fields []int // column → CSV field index, -1 when absent
+	need   int   // fields to split out of a record: up to the last column read
 	nf     int
 	hdr    []string
+	ps     csvParser
+	ps2    csvParser // for the second half of a block
+	tail   []byte    // read past the last whole record handed out
+	eof    bool
+	read   int // bytes to read at first for a block; csvReadSize when 0
 }
 
+// csvReadSize is how much a csvSource reads at first for one Batch.
+const csvReadSize = 256 << 10
+
 func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
-	hdr, err := r.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%w: empty file, no header row", ErrUnreadable)
-	}
+	s := &csvSource{f: f}
+	text, starts, err := s.next(make([]byte, 0, 64<<10), nil, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%w: header: %w", ErrUnreadable, err)
 	}
-	hdr = append([]string(nil), hdr...)
+	if len(starts) == 0 {
+		return nil, fmt.Errorf("%w: empty file, no header row", ErrUnreadable)
+	}
+	if _, kind, _, _ := s.ps.record(text, starts[0], -1); kind != csvOK {
+		// encoding/csv words the error, with its line and column.
+		_, err := csv.NewReader(bytes.NewReader(text)).Read()
+		return nil, fmt.Errorf("%w: header: %w", ErrUnreadable, err)
+	}
+	hdr := make([]string, len(s.ps.spans))
+	for i := range hdr {
+		hdr[i] = string(s.ps.field(text, i))
+	}
 	if len(hdr) > 0 {
 		hdr[0] = strings.TrimPrefix(hdr[0], "\ufeff")
 	}
-	s := &csvSource{f: f, r: r, nf: len(hdr), hdr: hdr}
+	s.nf, s.hdr = len(hdr), hdr
 	for _, sp := range cols {
 		idx := -1
 		for j, h := range hdr {
@@ -47,65 +63,121 @@ func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
 			return nil, fmt.Errorf("%w %q", ErrMissingColumn, sp.Name)
 		}
 		s.fields = append(s.fields, idx)
+		s.need = max(s.need, idx+1)
 	}
 	return s, nil
 }
 
 func (s *csvSource) close() error { return s.f.Close() }
 
-func (s *csvSource) fill(b *Batch) (int, error) {
-	if b.raw == nil {
-		b.raw = make([]string, batchRows)
+// next reads up to most whole records into buf (reusing its array), the bytes
+// left over from the last call first. It returns the text of the records and
+// where each starts.
+func (s *csvSource) next(buf []byte, starts []int, most int) ([]byte, []int, error) {
+	size := s.read
+	if size == 0 {
+		size = csvReadSize
 	}
-	n := 0
-	for n < batchRows {
-		rec, err := s.r.Read()
+	if cap(buf) < len(s.tail)+size/4 {
+		buf = make([]byte, 0, len(s.tail)+size)
+	}
+	buf = buf[:copy(buf[:len(s.tail)], s.tail)]
+	s.tail = nil
+	starts = starts[:0]
+	p := 0
+	for {
+		p, starts = s.ps.cut(buf, p, s.eof, starts, most)
+		if len(starts) == most || s.eof {
+			break
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, cap(buf))
+		}
+		n, err := s.f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
 		if err == io.EOF {
-			return n, io.EOF
+			s.eof = true
+		} else if err != nil {
+			return nil, nil, err
 		}
-		b.Bad[n] = ""
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && !errors.Is(err, csv.ErrFieldCount) {
-				// A quoting error spoils only this record; csv.Reader resumes after it.
-				b.raw[n] = ""
-				b.Bad[n] = "malformed CSV: " + pe.Err.Error()
-				for c := range b.cols {
-					b.Nulls[c][n] = true
-				}
-				n++
-				continue
-			}
-			return n, err
-		}
-		b.raw[n] = rawValues(s.hdr, rec)
-		if len(rec) != s.nf {
-			b.Bad[n] = fmt.Sprintf("wrong number of fields: %d, header has %d", len(rec), s.nf)
-			for c := range b.cols {
-				b.Nulls[c][n] = true
-			}
-			n++
-			continue
-		}
+	}
+	s.tail = buf[p:]
+	return buf[:p], starts, nil
+}
+
+// csvSplit is the fewest records a block must have to be parsed in two halves
+// on two goroutines.
+const csvSplit = 1024
+
+func (s *csvSource) fill(b *Batch) (int, error) {
+	text, starts, err := s.next(b.text, b.starts, batchRows)
+	b.text, b.starts, b.hdr = text, starts, s.hdr
+	if err != nil {
+		return 0, err
+	}
+	n := len(starts)
+	if half := n / 2; half >= csvSplit/2 && runtime.GOMAXPROCS(0) > 1 {
+		// Records are independent once their starts are known: parse the second
+		// half on another core.
+		done := make(chan struct{})
+		go func() {
+			s.rows(b, &s.ps2, text, starts[half:], half)
+			close(done)
+		}()
+		s.rows(b, &s.ps, text, starts[:half], 0)
+		<-done
+	} else {
+		s.rows(b, &s.ps, text, starts, 0)
+	}
+	if n < batchRows {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// rows parses the records at starts into rows first… of b.
+func (s *csvSource) rows(b *Batch, ps *csvParser, text []byte, starts []int, first int) {
+	for i, p := range starts {
+		s.row(b, ps, first+i, text, p)
+	}
+}
+
+// row parses the record at text[p:] into row n of b.
+func (s *csvSource) row(b *Batch, ps *csvParser, n int, text []byte, p int) {
+	_, kind, _, _ := ps.record(text, p, s.need)
+	b.Bad[n] = ""
+	switch {
+	case kind != csvOK:
+		// A quoting error spoils only this record; reading resumes after it.
+		b.Bad[n] = "malformed CSV: " + kind.err().Error()
+	case ps.n != s.nf:
+		b.Bad[n] = fmt.Sprintf("wrong number of fields: %d, header has %d", ps.n, s.nf)
+	default:
 		for c, sp := range b.cols {
-			cell := ""
-			if s.fields[c] >= 0 {
-				cell = rec[s.fields[c]]
+			var cell []byte
+			if f := s.fields[c]; f >= 0 {
+				cell = ps.field(text, f)
 			}
 			if msg := parseCell(b, c, n, sp, cell); msg != "" && b.Bad[n] == "" {
 				b.Bad[n] = sp.Name + ": " + msg
 			}
 		}
-		n++
+		return
 	}
-	return n, nil
+	for c := range b.cols {
+		b.Nulls[c][n] = true
+	}
 }
 
-// rawValues renders a CSV row as "header=cell;…", each cell an Excerpt, and
-// stops with "…" past about 20 cells' worth, however many fields the row has.
-func rawValues(hdr, rec []string) string {
+// csvValues renders the record at text[p:] as "header=value;…", "" when it is
+// malformed.
+func csvValues(hdr []string, text []byte, p int) string {
+	var ps csvParser
+	if _, kind, _, _ := ps.record(text, p, -1); kind != csvOK {
+		return ""
+	}
 	var sb strings.Builder
-	for i, v := range rec {
+	for i := range ps.spans {
 		if i > 0 {
 			sb.WriteByte(';')
 		}
@@ -119,49 +191,113 @@ func rawValues(hdr, rec []string) string {
 			sb.WriteString("?")
 		}
 		sb.WriteByte('=')
-		sb.WriteString(Excerpt(v))
+		sb.WriteString(Excerpt(string(ps.field(text, i))))
 	}
 	return sb.String()
 }
 
 // parseCell decodes one CSV cell into the Batch and returns a problem, if any.
-func parseCell(b *Batch, c, i int, sp Column, cell string) string {
-	cell = strings.TrimSpace(cell)
-	b.Nulls[c][i] = cell == ""
-	switch {
-	case cell == "":
-	case sp.Type == String:
-		if msg := CheckText(cell); msg != "" {
+func parseCell(b *Batch, c, i int, sp Column, cell []byte) string {
+	if n := len(cell); n > 0 && (isSpaceOrHigh(cell[0]) || isSpaceOrHigh(cell[n-1])) {
+		cell = bytes.TrimSpace(cell)
+	}
+	b.Nulls[c][i] = len(cell) == 0
+	if len(cell) == 0 {
+		return ""
+	}
+	if sp.Type == String {
+		if msg := CheckText(string(cell)); msg != "" {
 			b.Nulls[c][i] = true
 			return msg
 		}
-		b.Strs[c][i] = cell
-	default:
-		v, err := ParseCell(sp.Type, cell)
-		if err != nil {
-			b.Nulls[c][i] = true
-			return err.Error()
-		}
-		b.Ints[c][i] = v
+		b.Strs[c][i] = string(cell)
+		return ""
 	}
+	if v, ok := fastCell(sp.Type, cell); ok {
+		b.Ints[c][i] = v
+		return ""
+	}
+	v, err := ParseCell(sp.Type, string(cell))
+	if err != nil {
+		b.Nulls[c][i] = true
+		return err.Error()
+	}
+	b.Ints[c][i] = v
 	return ""
 }
 
-// CheckText says why a text cell is not valid UTF-8, "" when it is: the
-// archive is UTF-8, and a cell in another encoding would be copied into every
-// output as bytes no reader can decode.
-func CheckText(s string) string {
-	if utf8.ValidString(s) {
-		return ""
-	}
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
-				return fmt.Sprintf("not valid UTF-8 text (byte %d); save the file as UTF-8", i+1)
-			}
+// isSpaceOrHigh tells whether a byte may be (part of) white space that
+// bytes.TrimSpace trims: ASCII space and control bytes, and any non-ASCII byte.
+func isSpaceOrHigh(c byte) bool { return c <= ' ' || c >= 0x80 }
+
+// fastCell decodes the common forms of integers, dates and result codes
+// without allocating; false leaves the cell to ParseCell.
+func fastCell(t Type, cell []byte) (int64, bool) {
+	switch t {
+	case Int, Int32:
+		return fastInt(cell)
+	case Date:
+		return fastDate(cell)
+	case Code:
+		if code, ok := resultCode(cell); ok {
+			return int64(code), true
 		}
 	}
-	return "not valid UTF-8 text"
+	return 0, false
+}
+
+// fastInt reads an optional sign and 1 to 18 digits.
+func fastInt(s []byte) (int64, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if len(s) == 0 || len(s) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// fastDate reads a valid YYYY-MM-DD as days since 1970-01-01.
+func fastDate(s []byte) (int64, bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, false
+	}
+	y, ok1 := fastInt(s[0:4])
+	m, ok2 := fastInt(s[5:7])
+	d, ok3 := fastInt(s[8:10])
+	if !ok1 || !ok2 || !ok3 || s[0] == '+' || s[0] == '-' || s[5] == '+' || s[5] == '-' || s[8] == '+' || s[8] == '-' ||
+		m < 1 || m > 12 || d < 1 || d > 28 && d > int64(time.Date(int(y), time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()) {
+		return 0, false
+	}
+	return daysFromCivil(y, m, d), true
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to y-m-d (proleptic Gregorian).
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y
+	if era < 0 {
+		era -= 399
+	}
+	era /= 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }
 
 // ParseCell decodes the text of one non-empty cell of a column of type t
@@ -177,7 +313,7 @@ func ParseCell(t Type, cell string) (int64, error) {
 		}
 		return v, nil
 	case Date:
-		d, err := time.Parse(time.DateOnly, cell)
+		d, err := time.Parse(time.DateOnly, Excerpt(cell))
 		if err != nil {
 			return 0, fmt.Errorf("malformed date %q (want YYYY-MM-DD)", Excerpt(cell))
 		}
@@ -235,4 +371,21 @@ func resultCode(s []byte) (byte, bool) {
 		return c, true
 	}
 	return 0, false
+}
+
+// CheckText says why a text cell is not valid UTF-8, "" when it is: the
+// archive is UTF-8, and a cell in another encoding would be copied into every
+// output as bytes no reader can decode.
+func CheckText(s string) string {
+	if utf8.ValidString(s) {
+		return ""
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
+				return fmt.Sprintf("not valid UTF-8 text (byte %d); save the file as UTF-8", i+1)
+			}
+		}
+	}
+	return "not valid UTF-8 text"
 }

@@ -123,6 +123,8 @@ func FuzzCSVTables(f *testing.F) {
 	f.Add([]byte(fuzzPlayers+"1,Dup,,,,\nx,Bad,,,,\n"), []byte(fuzzGames+"10,9,1,2,1,0,,\n\"unterminated\n"))
 	f.Add([]byte("\ufeffplayer_id,name\n1,A\n2,B\n"), []byte("tournament_id,round,white_id,white_result\n10,1,1,F\n"))
 	f.Add([]byte("player_id\n"), []byte(""))
+	f.Add([]byte("player_id,name,club\r\n1,\"Doe, \"\"Ann\"\"\",\"A\r\nB\"\r\n\r\n2,Bob,\r\n"),
+		[]byte("tournament_id,round,white_id,black_id,white_result\n10,1,1,2,1\n10,1,\"3\"x,4,=\n10,2,1\"\n,3,0\n\"10\",2,2,,H"))
 	f.Fuzz(func(t *testing.T, players, games []byte) {
 		fuzzRead(t, map[string][]byte{
 			"players.csv": players, "games.csv": games, "tournaments.csv": []byte(fuzzTournaments),

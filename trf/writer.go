@@ -50,7 +50,8 @@ var ErrNotWritable = errors.New("tournament cannot be written as TRF")
 // in starting-rank order with his points and rank (by the standings with codes)
 // and one round triple per round. info, when not nil, holds each player's
 // PlayerInfo by index into t.Players. A game's White writes colour w, Black b;
-// a bye writes opponent 0000, colour -. Only chess is written: game points
+// a bye writes opponent 0000, colour -; a round without a game (a rest round,
+// an absence) is left blank, which TRF reads as Z. Only chess is written: game points
 // (Scrabble) have no TRF field, and a point system or adjustments other than the
 // standard ones are refused rather than written wrong.
 func Write(w io.Writer, t *tiebreak.Tournament, info []PlayerInfo, codes []string, v Version) error {
@@ -204,10 +205,7 @@ func playerRecord(p tiebreak.Player, pi PlayerInfo, points float64, rank int, tr
 		put(86, 4, strconv.Itoa(rank), true)
 	}
 	for r, tr := range triples {
-		if tr == "" {
-			tr = "0000 - Z"
-		}
-		put(92+10*r, 8, tr, false)
+		put(92+10*r, 8, tr, false) // a round without a game stays blank
 	}
 	return strings.TrimRight(string(line), " ")
 }

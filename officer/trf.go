@@ -1,0 +1,65 @@
+package officer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/ratelist/ratelist/tiebreak"
+	"github.com/ratelist/ratelist/trf"
+)
+
+// ExportTRF writes tournament id of the archive in fsys as a TRF file of
+// version v. Each 001 record carries the player's rating at the start as the
+// run computes it, and sex, title, federation, FIDE id and birth date from the
+// players table; points and rank are the final standings by the tournament's
+// tiebreaks (the default ones when it names none).
+func ExportTRF(ctx context.Context, w io.Writer, fsys fs.FS, id int64, v trf.Version) error {
+	t, err := LoadTournament(ctx, fsys, id)
+	if err != nil {
+		return err
+	}
+	players, err := ReadPlayers(fsys)
+	if err != nil {
+		return err
+	}
+	return WriteTRF(w, t, players, v)
+}
+
+// WriteTRF writes tournament t as ExportTRF does, with the players table
+// players (keyed by player_id; nil or a missing player leaves the fields blank).
+func WriteTRF(w io.Writer, t *tiebreak.Tournament, players map[int64]Player, v trf.Version) error {
+	info := make([]trf.PlayerInfo, len(t.Players))
+	for i, p := range t.Players {
+		info[i] = trfInfo(players[p.ID])
+	}
+	if err := trf.Write(w, t, info, TournamentCodes(t), v); err != nil {
+		return fmt.Errorf("tournament %d: %w", t.ID, err)
+	}
+	return nil
+}
+
+// TournamentCodes is the tiebreak codes a tournament's standings are ranked by:
+// its own, else its discipline's defaults.
+func TournamentCodes(t *tiebreak.Tournament) []string {
+	if _, err := tiebreak.ParseCodes(t.Tiebreaks); err == nil {
+		if codes := tiebreak.SplitCodes(t.Tiebreaks); len(codes) > 0 {
+			return codes
+		}
+	}
+	return tiebreak.DefaultCodes(t.Discipline)
+}
+
+// trfInfo is what a 001 record says of a player from the players table. The
+// birth date is written whole when known, else as the birth year alone.
+func trfInfo(p Player) trf.PlayerInfo {
+	pi := trf.PlayerInfo{Sex: p.Sex, Title: p.Title, Federation: p.Federation, FideID: p.FideID}
+	switch {
+	case !p.BirthDate.IsZero():
+		pi.Birth = p.BirthDate.Format("2006/01/02")
+	case p.BirthYear > 0:
+		pi.Birth = fmt.Sprintf("%04d", p.BirthYear)
+	}
+	return pi
+}

@@ -179,7 +179,7 @@ func writeFideXML(w io.Writer, rows []ListRow) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("<playerslist>\n")
 	enc := xml.NewEncoder(bw)
-	enc.Indent("", "")
+	enc.Indent("", "  ")
 	for _, r := range rows {
 		p := fidePlayer{Name: r.Name, Country: r.Federation, Sex: r.Sex, Title: r.Title, WTitle: r.WTitle,
 			Rating: r.Rating, Games: r.Games, K: r.K, Flag: r.Flag}
@@ -192,9 +192,8 @@ func writeFideXML(w io.Writer, rows []ListRow) error {
 		if err := enc.Encode(p); err != nil {
 			return err
 		}
-		bw.WriteString("\n")
 	}
-	bw.WriteString("</playerslist>\n")
+	bw.WriteString("\n</playerslist>\n")
 	return bw.Flush()
 }
 

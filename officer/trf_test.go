@@ -201,3 +201,53 @@ func withoutStartNo(csv string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestPlayersColumnsRoundTrip: the 001 fields a TRF carries (sex, title,
+// federation, FIDE id, birth date) reach the players table through import trf,
+// and an export of the imported tournament writes them back.
+func TestPlayersColumnsRoundTrip(t *testing.T) {
+	const file = `012 Columns Cup
+042 2025/05/01
+052 2025/05/02
+XXR 1
+001    1 wWGM Alpha, Ann                        2100 ISL      900001 2000/01/31  1.0    1     2 w 1
+001    2 m  g Beta, Bob                         1900 NOR      900002 1990/00/00  0.0    2     1 b 0
+`
+	src := filepath.Join(t.TempDir(), "c.trf")
+	if err := os.WriteFile(src, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	a, err := importer.Open(dir, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importer.ImportTRF(context.Background(), a, []string{src}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	players, err := ReadPlayers(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for id := int64(1); id <= 2; id++ {
+		p := players[id]
+		got = append(got, fmt.Sprintf("%s %s %s %s %d %d %s", p.Name, p.Sex, p.Title, p.Federation, p.FideID, p.BirthYear, p.BirthDate.Format("2006-01-02")))
+	}
+	want := []string{"Alpha, Ann w WGM ISL 900001 2000 2000-01-31", "Beta, Bob m GM NOR 900002 1990 0001-01-01"}
+	if !slices.Equal(got, want) {
+		t.Errorf("players %q, want %q", got, want)
+	}
+	var b bytes.Buffer
+	if err := ExportTRF(context.Background(), &b, os.DirFS(dir), 1, trf.TRF16); err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range []string{"001    1 wWGM Alpha, Ann ", "ISL      900001 2000/01/31", "001    2 m GM Beta, Bob ", "NOR      900002 1990 "} {
+		if !strings.Contains(b.String(), rec) {
+			t.Errorf("no %q in\n%s", rec, b.String())
+		}
+	}
+}

@@ -103,10 +103,10 @@ func Write(w io.Writer, t *tiebreak.Tournament, info []PlayerInfo, codes []strin
 // writable refuses what TRF would carry wrong or not at all.
 func writable(t *tiebreak.Tournament, info []PlayerInfo) error {
 	if d := t.Discipline; d != "" && !strings.EqualFold(d, "chess") {
-		return fmt.Errorf("tournament %d is %s, TRF holds chess games only: %w", t.ID, d, ErrNotWritable)
+		return fmt.Errorf("discipline %s: TRF holds chess games only: %w", d, ErrNotWritable)
 	}
 	if (t.Points != nil && *t.Points != tiebreak.StandardPoints()) || len(t.Adjustments) > 0 {
-		return fmt.Errorf("tournament %d has a point system or adjustments the writer does not write: %w", t.ID, ErrNotWritable)
+		return fmt.Errorf("a point system or adjustments the writer does not write: %w", ErrNotWritable)
 	}
 	if info != nil && len(info) != len(t.Players) {
 		return fmt.Errorf("%d player infos for %d players: %w", len(info), len(t.Players), ErrNotWritable)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
@@ -12,10 +13,11 @@ import (
 
 // ExportTRF writes tournament id of the archive in fsys as a TRF file of
 // version v. Each 001 record carries the player's rating at the start as the
-// run computes it, and sex, title, federation, FIDE id and birth date from the
-// players table; points and rank are the final standings by the tournament's
-// tiebreaks (the default ones when it names none).
-func ExportTRF(ctx context.Context, w io.Writer, fsys fs.FS, id int64, v trf.Version) error {
+// run computes it (with fideRatings, the players table's fide_rating instead),
+// and sex, title, federation, FIDE id and birth date from the players table;
+// points and rank are the final standings by the tournament's tiebreaks (the
+// default ones when it names none).
+func ExportTRF(ctx context.Context, w io.Writer, fsys fs.FS, id int64, v trf.Version, fideRatings bool) error {
 	t, err := LoadTournament(ctx, fsys, id)
 	if err != nil {
 		return err
@@ -23,6 +25,12 @@ func ExportTRF(ctx context.Context, w io.Writer, fsys fs.FS, id int64, v trf.Ver
 	players, err := ReadPlayers(fsys)
 	if err != nil {
 		return err
+	}
+	if fideRatings {
+		t.Players = slices.Clone(t.Players)
+		for i, p := range t.Players {
+			t.Players[i].Rating = int(players[p.ID].FideRating)
+		}
 	}
 	return WriteTRF(w, t, players, v)
 }

@@ -242,10 +242,10 @@ XXR 1
 		t.Errorf("players %q, want %q", got, want)
 	}
 	var b bytes.Buffer
-	if err := ExportTRF(context.Background(), &b, os.DirFS(dir), 1, trf.TRF16); err != nil {
+	if err := ExportTRF(context.Background(), &b, os.DirFS(dir), 1, trf.TRF16, true); err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range []string{"001    1 wWGM Alpha, Ann ", "ISL      900001 2000/01/31", "001    2 m GM Beta, Bob ", "NOR      900002 1990 "} {
+	for _, rec := range []string{"001    1 wWGM Alpha, Ann                        2100 ISL      900001 2000/01/31", "001    2 m GM Beta, Bob                         1900 NOR      900002 1990 "} {
 		if !strings.Contains(b.String(), rec) {
 			t.Errorf("no %q in\n%s", rec, b.String())
 		}

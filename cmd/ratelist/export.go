@@ -14,7 +14,7 @@ import (
 
 // cmdExport implements
 //
-//	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26]
+//	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26] [--rating run|fide]
 //	ratelist export list --out DIR --period P [--format fide-txt|fide-xml|csv] [--archive DIR] [--id player|fide]
 //
 // It writes to stdout. Exit 0 ok, 1 failure, 2 bad usage.
@@ -34,6 +34,7 @@ func exportTRF(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	dir := fs.String("archive", "", "archive `dir` (default: the embedded demo archive)")
 	id := fs.Int64("tournament", 0, "tournament `id`")
 	format := fs.String("format", "trf16", "TRF `version`: trf16 or trf26")
+	rating := fs.String("rating", "run", "the `rating` in each 001 record: run (at the start, as the run rates; what standings use) or fide (the players table's fide_rating)")
 	code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
@@ -46,12 +47,15 @@ func exportTRF(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return usage("parsing --format: %v", err)
 	}
+	if *rating != "run" && *rating != "fide" {
+		return usage("parsing --rating: %q is neither run nor fide", *rating)
+	}
 	fsys, err := archiveFS(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist export trf: %v\n", err)
 		return exitFailed
 	}
-	if err := officer.ExportTRF(ctx, stdout, fsys, *id, v); err != nil {
+	if err := officer.ExportTRF(ctx, stdout, fsys, *id, v, *rating == "fide"); err != nil {
 		fmt.Fprintf(stderr, "ratelist export trf: %v\n", err)
 		return exitCode(err)
 	}

@@ -11,7 +11,7 @@
 //	ratelist import trf|pgn|csv FILE... --archive DIR
 //	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
-//	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26]
+//	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26] [--rating run|fide]
 //	ratelist export list --out DIR [--period P] [--format fide-txt|fide-xml|csv] [--archive DIR] [--id player|fide]
 //	ratelist diff --out DIR [P1] [P2] [--top N] [--format text|csv]
 //	ratelist player --out DIR ID [--format text|csv]

@@ -168,14 +168,20 @@ func BenchmarkOrder(b *testing.B) {
 	dir := benchArchive(b)
 	var rows int64
 	for b.Loop() {
-		r := &runner{opt: Options{Period: PeriodMonth}}
-		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), r.countGames)
+		p := &producer{}
+		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), p.countGames)
 		if err != nil {
 			b.Fatal(err)
 		}
-		r.arch, r.rules = arch, rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(len(arch.Players.ID)))
-		r.planOrder()
-		rows += r.gameRows
+		p.open(arch)
+		opt := Options{}
+		if err := opt.fill(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := newRater(&opt, arch, p.order, &Summary{}); err != nil {
+			b.Fatal(err)
+		}
+		rows += p.gameRows
 	}
 	games(b, rows, b.Elapsed().Seconds())
 }
@@ -197,8 +203,7 @@ func BenchmarkWriteList(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := &runner{stage: s, arch: &runArchive{Archive: &archive.Archive{Players: ps}}}
-		if err := r.writeList("2025-01", l); err != nil {
+		if err := writeList(s, &ps, "2025-01", l, false); err != nil {
 			b.Fatal(err)
 		}
 		rows += n

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,7 +10,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
-	"golang.org/x/sync/errgroup"
 )
 
 // cardRow is one row of cards.parquet: a player in a rated tournament. It
@@ -121,21 +121,65 @@ func (c *cardCols) reset() {
 	c.opponent.reset()
 }
 
-// addCards queues audit rows; tournament is 0 for rows of a period's close.
-func (r *runner) addCards(tournament int64, end int32, cards []rating.Card) error {
-	if r.cards == nil || len(cards) == 0 {
+// cardWriter writes cards.parquet: the rating goroutine queues rows column by
+// column (add), and full row groups go to the writer's own goroutine (run),
+// which writes them in order while rating goes on.
+type cardWriter struct {
+	f       *outFile
+	w       *parquet.GenericWriter[cardRow]
+	players *archive.Players
+	kind    string    // the period kind
+	buf     *cardCols // the row group being filled
+	full    chan *cardCols
+	free    chan *cardCols // buffers the goroutine has finished with
+	key     int            // the period key of label
+	label   string         // the label of the last cards' period ("": none yet)
+}
+
+// newCardWriter creates cards.parquet in stage.
+func newCardWriter(stage *staging, players *archive.Players, kind string) (*cardWriter, error) {
+	f, err := stage.create("cards.parquet")
+	if err != nil {
+		return nil, err
+	}
+	return &cardWriter{
+		f: f, w: parquet.NewGenericWriter[cardRow](f, outputOptions...), players: players, kind: kind,
+		buf: newCardCols(), full: make(chan *cardCols, 2), free: make(chan *cardCols, 2),
+	}, nil
+}
+
+// run writes the row groups that come on full until it is closed.
+func (cw *cardWriter) run() error {
+	for chunk := range cw.full {
+		if err := writeCards(cw.w, chunk); err != nil {
+			return fmt.Errorf("write cards.parquet: %w", err)
+		}
+		if err := cw.w.Flush(); err != nil {
+			return fmt.Errorf("write cards.parquet: %w", err)
+		}
+		chunk.reset()
+		select {
+		case cw.free <- chunk:
+		default:
+		}
+	}
+	return nil
+}
+
+// add queues audit rows of period key; tournament is 0 for rows of a period's
+// close.
+func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error {
+	if len(cards) == 0 {
 		return nil
 	}
-	key := periodKey(r.opt.Period, r.rules.ListDay(end))
-	if tournament == 0 { // a period's close: end is the list period's last day
-		key = periodKey(r.opt.Period, end)
+	if cw.label == "" || key != cw.key {
+		cw.key, cw.label = key, periodLabel(cw.kind, key)
 	}
-	period := r.cardPeriod(key)
 	for len(cards) > 0 {
-		n := min(len(cards), cardsPerRowGroup-r.cardBuf.len())
-		r.cardBuf.add(&r.arch.Players, period, tournament, end, cards[:n])
+		n := min(len(cards), cardsPerRowGroup-cw.buf.len())
+		cw.buf.add(cw.players, cw.label, tournament, end, cards[:n])
 		cards = cards[n:]
-		if err := r.cardAdded(); err != nil {
+		if err := cw.added(ctx); err != nil {
 			return err
 		}
 	}
@@ -214,18 +258,9 @@ func extend[T any](s *[]T, n int) []T {
 // extend lengthens the column by n rows and returns their values and flags.
 func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
 
-// cardPeriod is the label of period key. Cards come period by period, so the
-// last label is remembered rather than formatted again for every tournament.
-func (r *runner) cardPeriod(key int) string {
-	if r.cardLabel == "" || key != r.cardKey {
-		r.cardKey, r.cardLabel = key, periodLabel(r.opt.Period, key)
-	}
-	return r.cardLabel
-}
-
-// pushCard queues one card row read back from a cards.parquet (carryCards).
-func (r *runner) pushCard(row cardRow) error {
-	b := r.cardBuf
+// push queues one card row read back from a cards.parquet (carry).
+func (cw *cardWriter) push(ctx context.Context, row cardRow) error {
+	b := cw.buf
 	b.period = append(b.period, row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
 	b.end = append(b.end, row.EndDate)
@@ -248,48 +283,114 @@ func (r *runner) pushCard(row cardRow) error {
 	b.pd.addPtr(row.PD)
 	b.w.addPtr(row.W)
 	b.used.addPtr(row.RatingUsed)
-	return r.cardAdded()
+	return cw.added(ctx)
 }
 
-// cardAdded hands the queued rows on once they fill a row group. Row groups
-// hold exactly cardsPerRowGroup rows, so that cards.parquet's bytes depend
-// only on its rows (a resumed run that carries earlier cards over writes the
-// same file as a full run).
-func (r *runner) cardAdded() error {
-	if r.cardBuf.len() == cardsPerRowGroup {
-		return r.flushCards(false)
+// added hands the queued rows on once they fill a row group. Row groups hold
+// exactly cardsPerRowGroup rows, so that cards.parquet's bytes depend only on
+// its rows (a resumed run that carries earlier cards over writes the same file
+// as a full run).
+func (cw *cardWriter) added(ctx context.Context) error {
+	if cw.buf.len() == cardsPerRowGroup {
+		return cw.flush(ctx)
 	}
 	return nil
 }
 
+// flush hands the queued rows to the goroutine as a row group.
+func (cw *cardWriter) flush(ctx context.Context) error {
+	if err := send(ctx, cw.full, cw.buf); err != nil {
+		return err
+	}
+	select { // a buffer the goroutine has finished with, or a new one
+	case b := <-cw.free:
+		cw.buf = b
+	default:
+		cw.buf = newCardCols()
+	}
+	return nil
+}
+
+// finish closes the file, after the goroutine has written every row group.
+func (cw *cardWriter) finish() error {
+	if err := cw.w.Close(); err != nil {
+		cw.f.abort()
+		return fmt.Errorf("write cards.parquet: %w", err)
+	}
+	return cw.f.finish()
+}
+
+// cardColumn is one column of cards.parquet: its name in cardRow's schema and
+// how a row group's values are written to it.
+type cardColumn struct {
+	name  string
+	write func(cw []*parquet.ColumnWriter, col int, c *cardCols) error
+}
+
+// required is a column with a value in every row.
+func required[T cardValue](name string, vals func(*cardCols) []T) cardColumn {
+	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, c *cardCols) error {
+		return writeColumn(cw, col, vals(c), nil)
+	}}
+}
+
+// nullable is an optional column.
+func nullable[T cardValue](name string, vals func(*cardCols) *optional[T]) cardColumn {
+	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, c *cardCols) error {
+		o := vals(c)
+		return writeColumn(cw, col, o.v, o.set)
+	}}
+}
+
+// cardColumns says which of cardCols' columns fills each column of cardRow.
+var cardColumns = []cardColumn{
+	required("period", func(c *cardCols) []string { return c.period }),
+	required("tournament_id", func(c *cardCols) []int64 { return c.tournament }),
+	required("end_date", func(c *cardCols) []int32 { return c.end }),
+	required("player_id", func(c *cardCols) []int64 { return c.player }),
+	required("name", func(c *cardCols) []string { return c.name }),
+	required("stage", func(c *cardCols) []int32 { return c.stage }),
+	nullable("rating_before", func(c *cardCols) *optional[int32] { return &c.before }),
+	required("games", func(c *cardCols) []int32 { return c.games }),
+	required("score", func(c *cardCols) []float64 { return c.score }),
+	nullable("opponents_average", func(c *cardCols) *optional[int32] { return &c.oppAverage }),
+	nullable("d", func(c *cardCols) *optional[int32] { return &c.d }),
+	nullable("expected", func(c *cardCols) *optional[float64] { return &c.expected }),
+	nullable("k", func(c *cardCols) *optional[int32] { return &c.k }),
+	nullable("change_unrounded", func(c *cardCols) *optional[float64] { return &c.changeExact }),
+	required("change", func(c *cardCols) []int32 { return c.change }),
+	nullable("rating_after", func(c *cardCols) *optional[int32] { return &c.after }),
+	required("reason", func(c *cardCols) []string { return c.reason }),
+	nullable("opponent_id", func(c *cardCols) *optional[int64] { return &c.opponent }),
+	nullable("opponent_rating", func(c *cardCols) *optional[int32] { return &c.oppRating }),
+	nullable("pd", func(c *cardCols) *optional[float64] { return &c.pd }),
+	nullable("w", func(c *cardCols) *optional[float64] { return &c.w }),
+	nullable("rating_used", func(c *cardCols) *optional[int32] { return &c.used }),
+}
+
+// cardColumnIndex is each of cardColumns' leaf index in cardRow's schema.
+var cardColumnIndex = func() []int {
+	schema := parquet.SchemaOf(cardRow{})
+	idx := make([]int, len(cardColumns))
+	for i, col := range cardColumns {
+		leaf, ok := schema.Lookup(col.name)
+		if !ok {
+			panic("cards.parquet has no column " + col.name) // a typo in cardColumns
+		}
+		idx[i] = leaf.ColumnIndex
+	}
+	return idx
+}()
+
 // writeCards writes c as the writer's current row group (not flushed), column
-// by column in cardRow's field order.
+// by column.
 func writeCards(w *parquet.GenericWriter[cardRow], c *cardCols) error {
 	cw := w.ColumnWriters()
-	return errors.Join(
-		writeColumn(cw, 0, c.period, nil),
-		writeColumn(cw, 1, c.tournament, nil),
-		writeColumn(cw, 2, c.end, nil),
-		writeColumn(cw, 3, c.player, nil),
-		writeColumn(cw, 4, c.name, nil),
-		writeColumn(cw, 5, c.stage, nil),
-		writeColumn(cw, 6, c.before.v, c.before.set),
-		writeColumn(cw, 7, c.games, nil),
-		writeColumn(cw, 8, c.score, nil),
-		writeColumn(cw, 9, c.oppAverage.v, c.oppAverage.set),
-		writeColumn(cw, 10, c.d.v, c.d.set),
-		writeColumn(cw, 11, c.expected.v, c.expected.set),
-		writeColumn(cw, 12, c.k.v, c.k.set),
-		writeColumn(cw, 13, c.changeExact.v, c.changeExact.set),
-		writeColumn(cw, 14, c.change, nil),
-		writeColumn(cw, 15, c.after.v, c.after.set),
-		writeColumn(cw, 16, c.reason, nil),
-		writeColumn(cw, 17, c.opponent.v, c.opponent.set),
-		writeColumn(cw, 18, c.oppRating.v, c.oppRating.set),
-		writeColumn(cw, 19, c.pd.v, c.pd.set),
-		writeColumn(cw, 20, c.w.v, c.w.set),
-		writeColumn(cw, 21, c.used.v, c.used.set),
-	)
+	errs := make([]error, len(cardColumns))
+	for i, col := range cardColumns {
+		errs[i] = col.write(cw, cardColumnIndex[i], c)
+	}
+	return errors.Join(errs...)
 }
 
 // cardValue is the Go type of a cards.parquet column.
@@ -345,67 +446,4 @@ func toValues[T cardValue](values []parquet.Value, vals []T) {
 			values[i] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(vals[i]), len(vals[i])))
 		}
 	}
-}
-
-// flushCards hands a full row group to the cards goroutine, or, when final
-// (after every goroutine has stopped), writes the rest and closes the file.
-func (r *runner) flushCards(final bool) error {
-	if !final {
-		if err := send(r.ctx, r.cardsCh, r.cardBuf); err != nil {
-			return err
-		}
-		select { // a buffer the cards goroutine has finished with, or a new one
-		case b := <-r.cardsFree:
-			r.cardBuf = b
-		default:
-			r.cardBuf = newCardCols()
-		}
-		return nil
-	}
-	if err := writeCards(r.cards, r.cardBuf); err != nil {
-		return fmt.Errorf("write cards.parquet: %w", err)
-	}
-	if err := r.cards.Close(); err != nil {
-		return fmt.Errorf("write cards.parquet: %w", err)
-	}
-	return r.cardsF.finish()
-}
-
-// startCards creates cards.parquet and starts the goroutine (in g) that writes
-// its row groups, in order, while rating goes on. A resumed run first carries
-// over the cards of the periods it does not rate.
-func (r *runner) startCards(g *errgroup.Group) error {
-	var err error
-	if r.cardsF, err = r.stage.create("cards.parquet"); err != nil {
-		return err
-	}
-	r.cards = parquet.NewGenericWriter[cardRow](r.cardsF, outputOptions...)
-	r.cardBuf = newCardCols()
-	cardsCh, cardsFree := make(chan *cardCols, 2), make(chan *cardCols, 2)
-	r.cardsCh, r.cardsFree = cardsCh, cardsFree
-	g.Go(func() error {
-		for chunk := range cardsCh {
-			if err := writeCards(r.cards, chunk); err != nil {
-				return fmt.Errorf("write cards.parquet: %w", err)
-			}
-			if err := r.cards.Flush(); err != nil {
-				return fmt.Errorf("write cards.parquet: %w", err)
-			}
-			chunk.reset()
-			select {
-			case cardsFree <- chunk:
-			default:
-			}
-		}
-		return nil
-	})
-	if r.startKey > r.firstPeriod {
-		if err := r.carryCards(periodLabel(r.opt.Period, r.startKey)); err != nil {
-			close(cardsCh)
-			g.Wait()
-			r.cardsF.f.Close()
-			return err
-		}
-	}
-	return nil
 }

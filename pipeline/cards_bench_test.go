@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"syscall"
 	"testing"
@@ -62,28 +63,30 @@ func BenchmarkCards(b *testing.B) {
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	for b.Loop() {
-		r := &runner{opt: Options{Period: PeriodMonth}, arch: arch, ctx: context.Background(),
-			rules: rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(players))}
 		stage, err := newStaging(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
-		r.stage = stage
-		var g errgroup.Group
-		if err := r.startCards(&g); err != nil {
+		cw, err := newCardWriter(stage, &arch.Players, PeriodMonth)
+		if err != nil {
 			b.Fatal(err)
 		}
+		var g errgroup.Group
+		g.Go(cw.run)
+		ctx := context.Background()
 		for t, cs := range ts {
-			if err := r.addCards(int64(t+1), int32(19000+t%60), cs); err != nil {
+			end := int32(19000 + t%60)
+			if err := cw.add(ctx, periodKey(PeriodMonth, end), int64(t+1), end, cs); err != nil {
 				b.Fatal(err)
 			}
 			rows += int64(len(cs))
 		}
-		close(r.cardsCh)
-		if err := g.Wait(); err != nil {
+		err = cw.flush(ctx)
+		close(cw.full)
+		if err := errors.Join(err, g.Wait()); err != nil {
 			b.Fatal(err)
 		}
-		if err := r.flushCards(true); err != nil {
+		if err := cw.finish(); err != nil {
 			b.Fatal(err)
 		}
 		stage.abort()

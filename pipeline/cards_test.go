@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,25 +70,25 @@ func TestCardsFile(t *testing.T) {
 	arch.Players.Name[3] = ""                           // an empty string is a value too
 	ts := benchCards(players)[:cardsPerRowGroup/10+700] // two row groups, the second partial
 
-	r := &runner{opt: Options{Period: PeriodMonth}, arch: arch, ctx: context.Background(),
-		rules: rating.NewSchoolRater(rating.DefaultSchool(), rating.NewState(players))}
 	out := t.TempDir()
 	stage, err := newStaging(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.stage = stage
-	var g errgroup.Group
-	if err := r.startCards(&g); err != nil {
+	cw, err := newCardWriter(stage, &arch.Players, PeriodMonth)
+	if err != nil {
 		t.Fatal(err)
 	}
+	var g errgroup.Group
+	g.Go(cw.run)
+	ctx := context.Background()
 	var want []cardRow
 	for i, cs := range ts {
 		tournament, end := int64(i+1), int32(19000+i%60)
 		if i%97 == 0 {
 			tournament = 0 // a period's close
 		}
-		if err := r.addCards(tournament, end, cs); err != nil {
+		if err := cw.add(ctx, periodKey(PeriodMonth, end), tournament, end, cs); err != nil {
 			t.Fatal(err)
 		}
 		period := periodLabel(PeriodMonth, periodKey(PeriodMonth, end))
@@ -95,11 +96,12 @@ func TestCardsFile(t *testing.T) {
 			want = append(want, cardRowOf(arch, period, tournament, end, c))
 		}
 	}
-	close(r.cardsCh)
-	if err := g.Wait(); err != nil {
+	err = cw.flush(ctx)
+	close(cw.full)
+	if err := errors.Join(err, g.Wait()); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.flushCards(true); err != nil {
+	if err := cw.finish(); err != nil {
 		t.Fatal(err)
 	}
 	if err := stage.commit(); err != nil {
@@ -114,6 +116,22 @@ func TestCardsFile(t *testing.T) {
 	if !bytes.Equal(got, ref) {
 		t.Fatalf("cards.parquet (%d bytes) differs from GenericWriter's file (%d bytes) for the same %d rows",
 			len(got), len(ref), len(want))
+	}
+}
+
+// TestCardColumns: every column of cards.parquet is filled by exactly one
+// entry of cardColumns.
+func TestCardColumns(t *testing.T) {
+	leaves := parquet.SchemaOf(cardRow{}).Columns()
+	seen := map[int]bool{}
+	for _, i := range cardColumnIndex {
+		if seen[i] {
+			t.Errorf("column %v filled twice", leaves[i])
+		}
+		seen[i] = true
+	}
+	if len(seen) != len(leaves) {
+		t.Errorf("%d of %d columns filled", len(seen), len(leaves))
 	}
 }
 

@@ -1,35 +1,36 @@
 // Package pipeline reads an archive, orders and validates its rows, drives the
 // rule sets and writes the outputs of `ratelist run`.
 //
-// The processing steps of Run:
+// A run is a chain of stages that pass values (execute in run.go starts them
+// and draws the goroutines):
 //
-//  1. Load the small tables (players, tournaments) whole; players get dense
-//     int32 indexes in player_id order. Bad rows go to rejects.
-//  2. Pass one over games reads only the tournament_id column and counts each
+//  1. openArchive (archive.Load) loads the small tables (players, tournaments)
+//     whole; players get dense int32 indexes in player_id order. Meanwhile the
+//     producer's pass one reads only games.tournament_id and counts each
 //     tournament's rows, so that a tournament is known complete the moment its
 //     last row has been read.
-//  3. Pass two streams the games column by column in batches (CSV or Parquet
-//     pages), validates each row, and holds it with its tournament. As soon as
-//     the next tournament in rating order (end date, start date, id) is complete,
-//     it is processed: the cross-row checks, the lists of the periods that end
-//     before it, its rating (the rule set), its cards, and its standings (handed
-//     to the worker pool). Memory therefore grows with players and with the
-//     tournaments that are waiting for an earlier one, never with the games
-//     already rated; an archive in roughly chronological order holds only a few
-//     tournaments at a time.
-//  4. After the last tournament, the remaining lists are written, and every
-//     output is moved from a staging folder into --out (each rename atomic,
-//     summary.json last). A failed run leaves nothing.
+//  2. The producer (produce.go) streams the games in batches, checks each row,
+//     holds it with its tournament and, as soon as the next tournament in
+//     rating order (end date, start date, id) is complete, checks its rows
+//     together and hands them to the rater. Memory grows with players and with
+//     the tournaments waiting for an earlier one, never with the games rated.
+//  3. The rater (rate.go) owns the rating state and the rule set (registered
+//     in package rating, found by name): it closes the list periods that end
+//     before the tournament, rates it, and hands cards, lists, states and
+//     standings input to the sink.
+//  4. The Joker pass (joker.go) rates the tables table after the games into
+//     the same sink.
+//  5. The sink (sink.go) decides what becomes of it: writeSink writes every
+//     output into a staging folder (cards.go, lists.go, standings.go, state.go)
+//     that moves into --out only when the whole run succeeded (output.go);
+//     validateSink keeps nothing (validate); callbackSink hands tournaments to
+//     a function (ForEachTournament, LoadTournament).
 //
 // Every input row is either used or rejected (rejects.csv names its file, row,
 // reason and raw values); the summary's counts add up.
 //
 // Around these steps: a run holds an flock on --out (lock.go); after every
 // list it saves the run's state (state.go), which --resume, --from and --until
-// use (incremental.go); Joker tables are rated after the games (joker.go). The
-// archive package reads the tables and loads players and tournaments. The
-// files by stage: archive.go (the loaded archive with its row counts and
-// rejects), run.go (the two passes and the pool), process.go (one
-// tournament, lists, cards), output.go (staging and atomic commit),
-// generate.go (synthetic archives), load.go (tournaments for other verbs).
+// use (incremental.go, stale.go). docs/architecture.md walks a newcomer
+// through the data flow and where each kind of change goes.
 package pipeline

@@ -103,8 +103,8 @@ func TestRunFideRules(t *testing.T) {
 		t.Errorf("--period quarter with fide rules: %v, want ErrUsage", err)
 	}
 	r, err := ParseRules("x.toml", []byte("base = \"fide\"\n[fide]\nversion = \"dated\"\ncap = 350\n"))
-	if err != nil || r.Base != "fide" || r.Fide.Version != "dated" || r.Fide.Cap != 350 || r.Fide.KNew != 40 {
-		t.Errorf("rules file: %+v, %v", r.Fide, err)
+	if err != nil || r.Base != "fide" || fideOf(r).Version != "dated" || fideOf(r).Cap != 350 || fideOf(r).KNew != 40 {
+		t.Errorf("rules file: %+v, %v", fideOf(r), err)
 	}
 	if _, err := ParseRules("x.toml", []byte("base = \"fide\"\n[fide]\nversion = \"1999\"\n")); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "fide.version") {
 		t.Errorf("bad version: %v", err)

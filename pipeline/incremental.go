@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -44,71 +46,73 @@ func parsePeriodLabel(kind, s string) (int, error) {
 		PeriodMonth: "YYYY-MM", PeriodQuarter: "YYYY-Qn", PeriodYear: "YYYY"}[kind], err)
 }
 
-// planResume applies --until, --resume and --from: which periods this run rates
+// plan applies --until, --resume and --from: which periods this run rates
 // and writes, and the saved state it starts from.
-func (r *runner) planResume() error {
-	r.startKey, r.untilKey = r.firstPeriod, r.lastPeriod
-	if r.opt.Until != "" {
-		k, err := parsePeriodLabel(r.opt.Period, r.opt.Until)
+func (r *rater) plan(opt *Options) error {
+	if opt.Until != "" {
+		k, err := parsePeriodLabel(opt.Period, opt.Until)
 		if err != nil {
-			return fmt.Errorf("parsing --until: %w", err)
+			return &OptionError{"Until", err}
 		}
-		r.untilKey, r.hasUntil = k, true
-		r.lastPeriod = min(r.lastPeriod, k)
+		r.win.until, r.win.hasUntil = k, true
+		r.periods.last = min(r.periods.last, k)
 	}
-	if r.opt.Out == "" || r.opt.onTournament != nil || (!r.opt.Resume && r.opt.From == "") {
+	if opt.Out == "" || (!opt.Resume && opt.From == "") {
 		return nil
 	}
 	var s *savedState
 	var path string
 	var err error
-	if r.opt.Resume {
-		if s, path, err = r.loadStateFor(-1); err != nil {
+	if opt.Resume {
+		if s, path, err = loadStateFor(opt.Out, opt.Period, -1); err != nil {
 			return err
 		}
 		if s == nil {
-			r.opt.Log.Info("no saved state in --out: a full run")
+			opt.Log.Info("no saved state in --out: a full run")
 			return nil
 		}
 	} else {
-		f, err := parsePeriodLabel(r.opt.Period, r.opt.From)
+		f, err := parsePeriodLabel(opt.Period, opt.From)
 		if err != nil {
-			return fmt.Errorf("parsing --from: %w", err)
+			return &OptionError{"From", err}
 		}
-		if !r.hasPeriods || f <= r.firstPeriod {
+		if !r.periods.any || f <= r.periods.first {
 			return nil // from the start: a full run
 		}
-		if s, path, err = r.loadStateFor(f - 1); err != nil {
+		if s, path, err = loadStateFor(opt.Out, opt.Period, f-1); err != nil {
 			return err
 		}
 		if s == nil {
-			return fmt.Errorf("--from %s: no state saved after %s in %s: run once without --from",
-				r.opt.From, periodLabel(r.opt.Period, f-1), filepath.Join(r.opt.Out, "state"))
+			return &OptionError{"From", fmt.Errorf("%s: no state saved after %s in %s: rate from the start once first",
+				opt.From, periodLabel(opt.Period, f-1), filepath.Join(opt.Out, "state"))}
 		}
 	}
 	if err := r.restore(s); err != nil {
-		return fmt.Errorf("%s: %w (run a full reprocess without --resume or --from)", path, err)
+		return fmt.Errorf("%s: %w (rate from the start instead)", path, err)
 	}
-	r.startKey, r.resumed = s.Key+1, true
-	r.curPeriod = r.startKey
-	r.sum.ResumedFrom = periodLabel(r.opt.Period, s.Key)
-	r.opt.Log.Info("continuing from saved state", "state", path, "first_period", periodLabel(r.opt.Period, r.startKey))
+	r.win.start, r.win.resumed = s.Key+1, true
+	r.periods.cur = r.win.start
+	r.sum.ResumedFrom = periodLabel(opt.Period, s.Key)
+	opt.Log.Info("continuing from saved state", "state", path, "first_period", periodLabel(opt.Period, r.win.start))
 	return nil
 }
 
-// inRun tells whether a tournament whose list is period key belongs to this run:
-// not taken in by the state it resumed from, and not after --until.
-func (r *runner) inRun(key int) bool {
-	return (!r.resumed || key >= r.startKey) && (!r.hasUntil || key <= r.untilKey)
+// keepBefore is the first period this run writes when it resumes after
+// earlier periods, "" otherwise: the earlier run's outputs before it stay.
+func (r *rater) keepBefore() string {
+	if r.win.start > r.periods.first {
+		return periodLabel(r.periods.kind, r.win.start)
+	}
+	return ""
 }
 
-// carryCards copies the cards of periods before label from the previous
-// cards.parquet, so that a resumed run's cards equal a full run's.
-func (r *runner) carryCards(label string) error {
-	p := filepath.Join(r.opt.Out, "cards.parquet")
+// carry copies the cards of periods before label from the previous
+// cards.parquet in out, so that a resumed run's cards equal a full run's.
+func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Logger) error {
+	p := filepath.Join(out, "cards.parquet")
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
-		r.opt.Log.Warn("no cards.parquet to carry over: cards before this run's periods are missing", "path", p)
+		log.Warn("no cards.parquet to carry over: cards before this run's periods are missing", "path", p)
 		return nil
 	}
 	if err != nil {
@@ -122,7 +126,7 @@ func (r *runner) carryCards(label string) error {
 		n, err := rd.Read(buf)
 		for _, c := range buf[:n] {
 			if c.Period < label {
-				if werr := r.pushCard(c); werr != nil {
+				if werr := cw.push(ctx, c); werr != nil {
 					return fmt.Errorf("carry cards: %w", werr)
 				}
 			}
@@ -137,13 +141,13 @@ func (r *runner) carryCards(label string) error {
 }
 
 // writeState is a pool job: state/LABEL.state after that period's list.
-func (r *runner) writeState(label string, s *savedState) error {
-	o, err := r.stage.create("state/" + label + ".state")
+func writeState(stage *staging, label string, s *savedState) error {
+	o, err := stage.create("state/" + label + ".state")
 	if err != nil {
 		return err
 	}
+	defer o.abort()
 	if err := encodeState(o, s); err != nil {
-		o.f.Close()
 		return fmt.Errorf("state %s: %w", label, err)
 	}
 	return o.finish()

@@ -27,7 +27,7 @@ func runOpt(t *testing.T, o Options) *Summary {
 		o.Workers = 2
 	}
 	sum, err := Run(context.Background(), o)
-	if err != nil && !errors.Is(err, ErrRejected) {
+	if err != nil {
 		t.Fatalf("Run(%+v): %v", o.Out, err)
 	}
 	return sum

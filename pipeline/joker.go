@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"math"
@@ -14,26 +13,38 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/rating"
 )
 
 // Joker ratings (docs/joker.md). The tables table
 // holds one row per player per game. Unlike games, its rows cannot be rated as
 // they stream past: a game's four rows may lie anywhere in the table, and games
-// are rated in played_at order. So rateJoker works in three steps:
+// are rated in played_at order. So the Joker pass, after the games, has the
+// chess run's shape in three steps:
 //
-//  1. Read every tables row, check it on its own (decoding, unknown player,
-//     unknown or non-Joker tournament) and keep it as a compact jokerRow.
-//  2. Sort the rows by game_id and seat (player_id), check each game's four
-//     rows together with rating.JokerRules.Validate, and reject every row of
-//     a bad game with the same reason.
-//  3. Sort the good games by played_at then game_id, rate them with
-//     rating.JokerRules.Apply, write one audit row per seat to
-//     joker_cards.parquet, and write lists/joker/PERIOD.{csv,parquet} for
-//     every period from the first Joker game to the last.
+//  1. read: every tables row is checked on its own (decoding, unknown player,
+//     unknown or non-Joker tournament) and kept as a compact jokerRow;
+//  2. check: the rows are sorted by game_id and seat (player_id), each game's
+//     four rows are checked together with rating.JokerRules.Validate, and
+//     every row of a bad game is rejected with the same reason;
+//  3. rate: the good games, by played_at then game_id, are rated with
+//     rating.JokerRules.Apply; the audit rows (joker_cards.parquet) and the
+//     lists of every period from the first Joker game to the last go to the
+//     sink, as the chess run's do.
 //
 // Memory: about 56 bytes per tables row are held and sorted (a known limit,
 // docs/joker.md §8); Joker archives are far smaller than chess ones.
+
+// jokerPass rates the Joker games of an archive into a sink.
+type jokerPass struct {
+	arch  *runArchive
+	rules *rating.JokerRules
+	kind  string  // the period kind
+	win   *window // the periods this run writes (--until, --resume)
+	sum   *JokerSummary
+	out   sink
+}
 
 // The accepted span of played_at, in microseconds since 1970-01-01 UTC.
 var (
@@ -116,33 +127,32 @@ var jokerSentinels = []error{
 	rating.ErrJokerLeaverNotStopped,
 }
 
-// rateJoker reads the tables table and rates the Joker games (docs/joker.md). In
-// LoadTournament mode it does nothing: no Joker output is wanted there.
-func (r *runner) rateJoker(ctx context.Context) error {
-	if len(r.arch.TableFiles) == 0 || r.opt.onTournament != nil {
+// run reads the tables table and rates the Joker games (docs/joker.md). The summary
+// gets its Joker part when the archive has a tables table.
+func (j *jokerPass) run(ctx context.Context) error {
+	if len(j.arch.TableFiles) == 0 {
 		return nil
 	}
-	rules := &r.opt.Rules.Joker
-	if err := rules.Check(); err != nil {
+	if err := j.rules.Check(); err != nil {
 		return fmt.Errorf("joker rules: %w", err)
 	}
-	rows, tainted, err := r.readTables(ctx)
+	rows, tainted, err := j.readTables(ctx)
 	if err != nil {
 		return err
 	}
-	games := r.groupJokerGames(rows, tainted, rules)
-	return r.rateJokerGames(ctx, rows, games, rules)
+	games := j.groupGames(rows, tainted)
+	return j.rate(ctx, rows, games)
 }
 
 // readTables is step 1: every row is read, counted, and either kept or
 // rejected. tainted holds the game_ids of rejected rows, so that the rest of
 // such a game is rejected with a reason that says why.
-func (r *runner) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, error) {
-	cnt := r.arch.count("tables")
-	tr := archive.NewReader(r.arch.FS, r.arch.TableFiles, archive.TableColumns)
+func (j *jokerPass) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, error) {
+	cnt := j.arch.count("tables")
+	tr := archive.NewReader(j.arch.FS, j.arch.TableFiles, archive.TableColumns)
 	defer tr.Close()
-	fileIdx := make(map[string]int32, len(r.arch.TableFiles))
-	for i, f := range r.arch.TableFiles {
+	fileIdx := make(map[string]int32, len(j.arch.TableFiles))
+	for i, f := range j.arch.TableFiles {
 		fileIdx[f] = int32(i)
 	}
 	var rows []jokerRow
@@ -155,9 +165,9 @@ func (r *runner) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, er
 		fi := fileIdx[b.File]
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			jr, reason := r.checkTableRow(b, i)
+			jr, reason := j.checkTableRow(b, i)
 			if reason != "" {
-				r.arch.reject("tables", b, i, reason)
+				j.arch.reject("tables", b, i, reason)
 				if !b.Nulls[archive.TableGameID][i] {
 					tainted[b.Ints[archive.TableGameID][i]] = true
 				}
@@ -174,7 +184,7 @@ func (r *runner) readTables(ctx context.Context) ([]jokerRow, map[int64]bool, er
 }
 
 // checkTableRow checks the rules of one tables row that need no other row.
-func (r *runner) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
+func (j *jokerPass) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
 	jr := jokerRow{row: b.First + int64(i), tour: -1, pulka: -1}
 	if b.Bad[i] != "" {
 		return jr, b.Bad[i]
@@ -189,16 +199,16 @@ func (r *runner) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
 		// up to it.
 		return jr, fmt.Sprintf("played_at: %s is outside the years 1900–2199", fmtMicros(jr.at))
 	}
-	if jr.player = r.arch.Players.Index(ints(archive.TablePlayerID)); jr.player < 0 {
+	if jr.player = j.arch.Players.Index(ints(archive.TablePlayerID)); jr.player < 0 {
 		return jr, fmt.Sprintf("unknown player %d", ints(archive.TablePlayerID))
 	}
 	if !b.Nulls[archive.TableTournamentID][i] {
 		id := ints(archive.TableTournamentID)
-		ti := r.arch.TournamentIndex(id)
+		ti := j.arch.TournamentIndex(id)
 		if ti < 0 {
 			return jr, fmt.Sprintf("unknown tournament %d", id)
 		}
-		if d := r.arch.Tournaments[ti].Discipline; d != "joker" {
+		if d := j.arch.Tournaments[ti].Discipline; d != "joker" {
 			return jr, fmt.Sprintf("tournament %d is a %s tournament, not joker", id, d)
 		}
 		jr.tour = int32(ti)
@@ -230,7 +240,7 @@ type jokerGameRef struct {
 
 // groupJokerGames is step 2: it sorts rows by game and seat, rejects bad
 // games and returns the good ones in rating order (played_at, then game_id).
-func (r *runner) groupJokerGames(rows []jokerRow, tainted map[int64]bool, rules *rating.JokerRules) []jokerGameRef {
+func (j *jokerPass) groupGames(rows []jokerRow, tainted map[int64]bool) []jokerGameRef {
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := &rows[i], &rows[j]
 		if a.game != b.game {
@@ -244,8 +254,8 @@ func (r *runner) groupJokerGames(rows []jokerRow, tainted map[int64]bool, rules 
 		}
 		return a.row < b.row
 	})
-	cnt := r.arch.count("tables")
-	sum := r.jokerSummary()
+	cnt := j.arch.count("tables")
+	sum := j.sum
 	var games []jokerGameRef
 	var bad []int // positions of rows of rejected games
 	badReason := map[int64]string{}
@@ -255,7 +265,7 @@ func (r *runner) groupJokerGames(rows []jokerRow, tainted map[int64]bool, rules 
 			hi++
 		}
 		sum.GamesRead++
-		if reason := r.checkJokerGame(rows[lo:hi], tainted, rules); reason != "" {
+		if reason := j.checkGame(rows[lo:hi], tainted); reason != "" {
 			sum.GamesRejected++
 			badReason[rows[lo].game] = reason
 			for k := lo; k < hi; k++ {
@@ -278,7 +288,7 @@ func (r *runner) groupJokerGames(rows []jokerRow, tainted map[int64]bool, rules 
 	for _, k := range bad {
 		jr := &rows[k]
 		cnt.Rejected++
-		r.rej.add(r.arch.TableFiles[jr.file], jr.row, badReason[jr.game], r.tableValues(jr))
+		j.arch.rejects.add(j.arch.TableFiles[jr.file], jr.row, badReason[jr.game], j.tableValues(jr))
 	}
 	sort.Slice(games, func(i, j int) bool {
 		if games[i].at != games[j].at {
@@ -292,7 +302,7 @@ func (r *runner) groupJokerGames(rows []jokerRow, tainted map[int64]bool, rules 
 // checkJokerGame checks the rows of one game_id together and returns the
 // reject reason, or "". A reason starts with the rating package's sentinel
 // text (or a short pipeline-level text) and names the game.
-func (r *runner) checkJokerGame(seats []jokerRow, tainted map[int64]bool, rules *rating.JokerRules) string {
+func (j *jokerPass) checkGame(seats []jokerRow, tainted map[int64]bool) string {
 	id := seats[0].game
 	if tainted[id] {
 		return fmt.Sprintf("%v: another row of game %d was rejected", rating.ErrJokerSeatCount, id)
@@ -312,7 +322,7 @@ func (r *runner) checkJokerGame(seats []jokerRow, tainted map[int64]bool, rules 
 	}
 	g, err := jokerGameOf(seats)
 	if err == nil {
-		err = rules.Validate(&g)
+		err = j.rules.Validate(&g)
 	}
 	if err == nil {
 		return ""
@@ -324,20 +334,20 @@ func (r *runner) checkJokerGame(seats []jokerRow, tainted map[int64]bool, rules 
 				return fmt.Sprintf("%v: game %d", s, id)
 			}
 			// Name the player rather than the seat number: seats are in player_id order.
-			return fmt.Sprintf("%v: game %d: %s", s, id, r.seatNames(seats, detail))
+			return fmt.Sprintf("%v: game %d: %s", s, id, j.seatNames(seats, detail))
 		}
 	}
 	return fmt.Sprintf("game %d: %v", id, err)
 }
 
 // seatNames appends the seats' player ids to a Validate message.
-func (r *runner) seatNames(seats []jokerRow, detail string) string {
+func (j *jokerPass) seatNames(seats []jokerRow, detail string) string {
 	s := detail + " (seats: "
 	for k, jr := range seats {
 		if k > 0 {
 			s += ", "
 		}
-		s += strconv.FormatInt(r.arch.Players.ID[jr.player], 10)
+		s += strconv.FormatInt(j.arch.Players.ID[jr.player], 10)
 	}
 	return s + ")"
 }
@@ -376,13 +386,13 @@ func pulkaText(p int32) string {
 func fmtMicros(us int64) string { return time.UnixMicro(us).UTC().Format(time.RFC3339Nano) }
 
 // tableValues renders a kept row for rejects.csv (the raw text is not kept).
-func (r *runner) tableValues(jr *jokerRow) string {
+func (j *jokerPass) tableValues(jr *jokerRow) string {
 	s := "game_id=" + strconv.FormatInt(jr.game, 10) + ";tournament_id="
 	if jr.tour >= 0 {
-		s += strconv.FormatInt(r.arch.Tournaments[jr.tour].ID, 10)
+		s += strconv.FormatInt(j.arch.Tournaments[jr.tour].ID, 10)
 	}
 	s += ";played_at=" + fmtMicros(jr.at) +
-		";player_id=" + strconv.FormatInt(r.arch.Players.ID[jr.player], 10) +
+		";player_id=" + strconv.FormatInt(j.arch.Players.ID[jr.player], 10) +
 		";place=" + strconv.Itoa(int(jr.place)) +
 		";score=" + strconv.Itoa(int(jr.score)) +
 		";left_table=" + strconv.FormatBool(jr.left) + ";stopped_pulka="
@@ -392,136 +402,93 @@ func (r *runner) tableValues(jr *jokerRow) string {
 	return s
 }
 
-func (r *runner) jokerSummary() *JokerSummary {
-	if r.sum.Joker == nil {
-		r.sum.Joker = &JokerSummary{}
-	}
-	return r.sum.Joker
-}
-
 // jokerDays returns the day (since 1970-01-01) of a played_at.
 func jokerDays(us int64) int32 { return int32(floorDiv(us, 86400e6)) }
 
-// rateJokerGames is step 3: rate in order, write the audit trail and the lists.
-func (r *runner) rateJokerGames(ctx context.Context, rows []jokerRow, games []jokerGameRef, rules *rating.JokerRules) error {
-	sum := r.jokerSummary()
-	if r.hasUntil { // --until: games after that period are left for a later run
+// rate is step 3: rate in order; the audit rows and the lists go to the sink.
+func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGameRef) error {
+	if j.win.hasUntil { // --until: games after that period are left for a later run
 		n := sort.Search(len(games), func(i int) bool {
-			return periodKey(r.opt.Period, jokerDays(games[i].at)) > r.untilKey
+			return periodKey(j.kind, jokerDays(games[i].at)) > j.win.until
 		})
 		games = games[:n]
 	}
 	if len(games) == 0 {
 		return nil
 	}
-	write := r.stage != nil
 	var st rating.JokerState
-	st.Grow(len(r.arch.Players.ID))
-
-	var cards *parquet.GenericWriter[jokerCardRow]
-	var cardsF *outFile
-	var cardBuf []jokerCardRow
-	if write {
-		var err error
-		if cardsF, err = r.stage.create("joker_cards.parquet"); err != nil {
-			return err
-		}
-		cards = parquet.NewGenericWriter[jokerCardRow](cardsF, outputOptions...)
-	}
-	fail := func(err error) error {
-		if cardsF != nil {
-			cardsF.f.Close()
-		}
-		return err
-	}
-	flush := func() error {
-		if _, err := cards.Write(cardBuf); err != nil {
-			return fmt.Errorf("write joker_cards.parquet: %w", err)
-		}
-		cardBuf = cardBuf[:0]
-		if err := cards.Flush(); err != nil {
-			return fmt.Errorf("write joker_cards.parquet: %w", err)
-		}
-		return nil
-	}
-
-	period := r.opt.Period
-	cur := periodKey(period, jokerDays(games[0].at))
+	st.Grow(len(j.arch.Players.ID))
+	var cards []jokerCardRow
+	cur := periodKey(j.kind, jokerDays(games[0].at))
 	for gi, ref := range games {
 		if gi%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return fail(err)
+				return err
 			}
 		}
-		k := periodKey(period, jokerDays(ref.at))
+		k := periodKey(j.kind, jokerDays(ref.at))
 		for ; cur < k; cur++ {
-			if err := r.emitJokerList(cur, &st, rules); err != nil {
-				return fail(err)
+			if err := j.list(ctx, cur, &st); err != nil {
+				return err
 			}
 		}
 		seats := rows[ref.first : ref.first+4]
 		g, err := jokerGameOf(seats)
 		if err != nil {
-			return fail(fmt.Errorf("joker game %d: %w", ref.game, err))
+			return fmt.Errorf("joker game %d: %w", ref.game, err)
 		}
-		ch, err := rules.Apply(&st, &g)
+		ch, err := j.rules.Apply(&st, &g)
 		if err != nil { // Validate passed, so this is a defect, not bad input
-			return fail(fmt.Errorf("joker game %d: %w", ref.game, err))
+			return fmt.Errorf("joker game %d: %w", ref.game, err)
 		}
-		sum.GamesRated++
+		j.sum.GamesRated++
 		if g.StoppedPulka != 0 {
-			sum.GamesStopped++
+			j.sum.GamesStopped++
 		}
-		if !write {
-			continue
-		}
-		label := periodLabel(period, k)
-		for s, c := range ch {
-			jr := &seats[s]
-			row := jokerCardRow{
-				Period: label, GameID: ref.game, PlayedAt: ref.at, PlayerID: r.arch.Players.ID[jr.player],
-				Place: jr.place, Score: jr.score, Left: jr.left,
-				LevelBefore: c.Level, TableLevelSum: c.LevelSum, TableLevel: c.TableLevel,
-				PlaceValue: c.PlaceBase, Multiplier: c.Multiplier, LeavePenalty: c.Penalty,
-				PlayerChange: c.PlayerDelta, PlayerRating: c.PlayerRating, Floored: c.Floored,
-				PersonalScore: c.PersonalScore, PersonalTransfer: c.PersonalTransfer, PersonalBonus: c.PersonalBonus,
-				PersonalChange: c.PersonalDelta, PersonalRating: c.PersonalRating, Reason: c.Reason.String(),
+		cards = j.appendCards(cards, periodLabel(j.kind, k), ref, seats, &g, ch)
+		if len(cards) >= cardsPerRowGroup {
+			if err := j.out.jokerCards(ctx, cards); err != nil {
+				return err
 			}
-			if jr.tour >= 0 {
-				row.TournamentID = ptr(r.arch.Tournaments[jr.tour].ID)
-			}
-			if g.StoppedPulka != 0 {
-				row.StoppedPulka = ptr(int32(g.StoppedPulka))
-			}
-			cardBuf = append(cardBuf, row)
-		}
-		if len(cardBuf) >= cardsPerRowGroup {
-			if err := flush(); err != nil {
-				return fail(err)
-			}
+			cards = cards[:0]
 		}
 	}
-	if err := r.emitJokerList(cur, &st, rules); err != nil {
-		return fail(err)
+	if err := j.list(ctx, cur, &st); err != nil {
+		return err
 	}
-	if !write {
-		return nil
-	}
-	if _, err := cards.Write(cardBuf); err != nil {
-		return fail(fmt.Errorf("write joker_cards.parquet: %w", err))
-	}
-	if err := cards.Close(); err != nil {
-		return fail(fmt.Errorf("write joker_cards.parquet: %w", err))
-	}
-	return cardsF.finish()
+	return j.out.jokerCards(ctx, cards)
 }
 
-// emitJokerList builds the Joker list as of the end of period key and hands
-// its writing to the pool: every player with a Joker game so far, by player
-// rating, then personal rating (both descending), then player_id.
-func (r *runner) emitJokerList(key int, st *rating.JokerState, rules *rating.JokerRules) error {
-	label := periodLabel(r.opt.Period, key)
-	if !r.inRun(key) {
+// appendCards appends the audit rows of one rated game, one per seat.
+func (j *jokerPass) appendCards(cards []jokerCardRow, label string, ref jokerGameRef, seats []jokerRow, g *rating.JokerGame, ch [4]rating.JokerChange) []jokerCardRow {
+	for s, c := range ch {
+		jr := &seats[s]
+		row := jokerCardRow{
+			Period: label, GameID: ref.game, PlayedAt: ref.at, PlayerID: j.arch.Players.ID[jr.player],
+			Place: jr.place, Score: jr.score, Left: jr.left,
+			LevelBefore: c.Level, TableLevelSum: c.LevelSum, TableLevel: c.TableLevel,
+			PlaceValue: c.PlaceBase, Multiplier: c.Multiplier, LeavePenalty: c.Penalty,
+			PlayerChange: c.PlayerDelta, PlayerRating: c.PlayerRating, Floored: c.Floored,
+			PersonalScore: c.PersonalScore, PersonalTransfer: c.PersonalTransfer, PersonalBonus: c.PersonalBonus,
+			PersonalChange: c.PersonalDelta, PersonalRating: c.PersonalRating, Reason: c.Reason.String(),
+		}
+		if jr.tour >= 0 {
+			row.TournamentID = ptr(j.arch.Tournaments[jr.tour].ID)
+		}
+		if g.StoppedPulka != 0 {
+			row.StoppedPulka = ptr(int32(g.StoppedPulka))
+		}
+		cards = append(cards, row)
+	}
+	return cards
+}
+
+// list builds the Joker list as of the end of period key and hands it to the
+// sink: every player with a Joker game so far, by player rating, then personal
+// rating (both descending), then player_id.
+func (j *jokerPass) list(ctx context.Context, key int, st *rating.JokerState) error {
+	label := periodLabel(j.kind, key)
+	if !j.win.contains(key) {
 		// Written by the run this one resumes: the Joker ratings are recomputed
 		// from the start (they are cheap), but lists already there stay as they are.
 		return nil
@@ -532,69 +499,103 @@ func (r *runner) emitJokerList(key int, st *rating.JokerState, rules *rating.Jok
 			idx = append(idx, int32(p))
 		}
 	}
-	sort.Slice(idx, func(i, j int) bool {
-		a, b := idx[i], idx[j]
-		if st.PlayerRating[a] != st.PlayerRating[b] {
-			return st.PlayerRating[a] > st.PlayerRating[b]
+	sort.Slice(idx, func(a, b int) bool {
+		x, y := idx[a], idx[b]
+		if st.PlayerRating[x] != st.PlayerRating[y] {
+			return st.PlayerRating[x] > st.PlayerRating[y]
 		}
-		if st.PersonalRating[a] != st.PersonalRating[b] {
-			return st.PersonalRating[a] > st.PersonalRating[b]
+		if st.PersonalRating[x] != st.PersonalRating[y] {
+			return st.PersonalRating[x] > st.PersonalRating[y]
 		}
-		return a < b // dense order is player_id order
+		return x < y // dense order is player_id order
 	})
 	rows := make([]jokerListRow, len(idx))
 	for i, p := range idx {
-		lvl := rules.Level(st.PlayerRating[p])
+		lvl := j.rules.Level(st.PlayerRating[p])
 		rows[i] = jokerListRow{
-			Rank: int32(i + 1), PlayerID: r.arch.Players.ID[p], Name: r.arch.Players.Name[p],
-			PlayerRating: st.PlayerRating[p], Level: int32(lvl), LevelName: rules.LevelName(lvl),
+			Rank: int32(i + 1), PlayerID: j.arch.Players.ID[p], Name: j.arch.Players.Name[p],
+			PlayerRating: st.PlayerRating[p], Level: int32(lvl), LevelName: j.rules.LevelName(lvl),
 			PersonalRating: st.PersonalRating[p], GamesTotal: st.Games[p],
 		}
 	}
-	sum := r.jokerSummary()
-	sum.Lists++
-	if sum.FirstList == "" {
-		sum.FirstList = label
+	j.sum.Lists++
+	if j.sum.FirstList == "" {
+		j.sum.FirstList = label
 	}
-	sum.LastList, sum.PlayersListed = label, len(rows)
-	if r.stage == nil {
-		return nil
-	}
-	return r.submit(func() error { return r.writeJokerList(label, rows) })
+	j.sum.LastList, j.sum.PlayersListed = label, len(rows)
+	return j.out.jokerList(ctx, label, rows)
 }
 
 // jokerListHeader is the Joker list's CSV header.
-var jokerListHeader = []string{"rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total"}
+const jokerListHeader = "rank,player_id,name,player_rating,level,level_name,personal_rating,games_total\n"
 
-func (r *runner) writeJokerList(label string, rows []jokerListRow) error {
-	rel := "lists/joker/" + label
-	o, err := r.stage.create(rel + ".csv")
+// writeJokerList writes lists/joker/LABEL.{csv,parquet} (a pool job).
+func writeJokerList(stage *staging, label string, rows []jokerListRow) error {
+	lf, err := createList(stage, "lists/joker/"+label, jokerListHeader, appendJokerListCSV)
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(o)
-	w.Write(jokerListHeader)
-	rec := make([]string, len(jokerListHeader))
-	for _, row := range rows {
-		rec[0] = strconv.Itoa(int(row.Rank))
-		rec[1] = strconv.FormatInt(row.PlayerID, 10)
-		rec[2] = row.Name
-		rec[3] = strconv.Itoa(int(row.PlayerRating))
-		rec[4] = strconv.Itoa(int(row.Level))
-		rec[5] = row.LevelName
-		rec[6] = strconv.Itoa(int(row.PersonalRating))
-		rec[7] = strconv.Itoa(int(row.GamesTotal))
-		w.Write(rec)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		o.f.Close()
-		return fmt.Errorf("write joker list %s: %w", label, err)
-	}
-	if err := o.finish(); err != nil {
+	defer lf.abort()
+	if err := lf.write(rows); err != nil {
 		return err
 	}
-	return writeParquet(r.stage, rel+".parquet", rows)
+	return lf.finish()
+}
+
+// appendJokerListCSV appends the CSV lines of rows.
+func appendJokerListCSV(b []byte, rows []jokerListRow) []byte {
+	for _, row := range rows {
+		b = csvfield.AppendInt(b, int64(row.Rank))
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, row.PlayerID)
+		b = append(b, ',')
+		b = csvfield.Append(b, row.Name)
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(row.PlayerRating))
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(row.Level))
+		b = append(b, ',')
+		b = csvfield.Append(b, row.LevelName)
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(row.PersonalRating))
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(row.GamesTotal))
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// jokerCardWriter writes joker_cards.parquet, a row group at a time.
+type jokerCardWriter struct {
+	f *outFile
+	w *parquet.GenericWriter[jokerCardRow]
+}
+
+func newJokerCardWriter(stage *staging) (*jokerCardWriter, error) {
+	f, err := stage.create("joker_cards.parquet")
+	if err != nil {
+		return nil, err
+	}
+	return &jokerCardWriter{f: f, w: parquet.NewGenericWriter[jokerCardRow](f, outputOptions...)}, nil
+}
+
+// write writes rows as a row group.
+func (jw *jokerCardWriter) write(rows []jokerCardRow) error {
+	if _, err := jw.w.Write(rows); err != nil {
+		return fmt.Errorf("write joker_cards.parquet: %w", err)
+	}
+	if err := jw.w.Flush(); err != nil {
+		return fmt.Errorf("write joker_cards.parquet: %w", err)
+	}
+	return nil
+}
+
+func (jw *jokerCardWriter) finish() error {
+	if err := jw.w.Close(); err != nil {
+		jw.f.abort()
+		return fmt.Errorf("write joker_cards.parquet: %w", err)
+	}
+	return jw.f.finish()
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/rating"
@@ -23,47 +24,6 @@ type listRow struct {
 	K           int32  `parquet:"k"`
 	Category    string `parquet:"category"`
 	Flags       string `parquet:"flags"`
-}
-
-// emitList closes the current period and moves to the next one. On the
-// producer it does only what must happen in order: close the period, take the
-// list's players and the state, and move prevOn, everOn and prevRating on. The
-// list is sorted and written by a pool job.
-func (r *runner) emitList() error {
-	key := r.curPeriod
-	label := periodLabel(r.opt.Period, key)
-	r.curPeriod++
-	st := r.st
-	first, last := periodBounds(r.opt.Period, key)
-	err := r.rules.ClosePeriod(st, first, last, func(closed []rating.Card) error {
-		for _, c := range closed {
-			if c.PeriodTotal && c.RatedBefore {
-				r.sum.GamesRated += int64(c.Games)
-			}
-		}
-		return r.addCards(0, last, closed)
-	})
-	if err != nil {
-		return err
-	}
-	l := r.takeList()
-	clear(st.GamesPeriod)
-	r.sum.Lists++
-	if r.sum.FirstList == "" {
-		r.sum.FirstList = label
-	}
-	r.sum.LastList, r.sum.PlayersListed = label, len(l.entries)
-	if r.stage == nil {
-		return nil
-	}
-	snap, err := r.snapshot(key)
-	if err != nil {
-		return err
-	}
-	if err := r.submit(func() error { return r.writeState(label, snap) }); err != nil {
-		return err
-	}
-	return r.submit(func() error { return r.writeList(label, l) })
 }
 
 // listEntry is one player on a list, as the producer leaves it for the list
@@ -84,10 +44,9 @@ type listData struct {
 	infos   []listInfo
 }
 
-// takeList collects the players on the list of the period just closed and
-// moves prevOn, everOn and prevRating on to this list.
-func (r *runner) takeList() *listData {
-	st := r.st
+// take collects the players on the list of the period just closed and moves
+// prevOn, everOn and prevRating on to this list.
+func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 	nRated := 0 // at most this many are listed
 	for _, ok := range st.Rated {
 		if ok {
@@ -101,16 +60,16 @@ func (r *runner) takeList() *listData {
 		if rated {
 			var k int32
 			var category, flags string
-			on, k, category, flags = r.rules.ListInfo(st, p)
+			on, k, category, flags = rules.ListInfo(st, p)
 			if on {
 				l.entries = append(l.entries, listEntry{
-					p: p, rating: st.Rating[p], change: st.Rating[p] - r.prevRating[p], gamesPeriod: st.GamesPeriod[p],
-					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: r.prevOn[p], isNew: !r.everOn[p],
+					p: p, rating: st.Rating[p], change: st.Rating[p] - lt.prevRating[p], gamesPeriod: st.GamesPeriod[p],
+					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: lt.prevOn[p], isNew: !lt.everOn[p],
 				})
-				r.everOn[p], r.prevRating[p] = true, st.Rating[p]
+				lt.everOn[p], lt.prevRating[p] = true, st.Rating[p]
 			}
 		}
-		r.prevOn[p] = on
+		lt.prevOn[p] = on
 	}
 	return l
 }
@@ -176,8 +135,7 @@ const listChunk = 4096
 // is scratch. Entries and players are read in rank order, at random places in
 // memory: each kind of read has a loop of its own, so that the processor
 // overlaps the cache misses of many rows.
-func (r *runner) listRows(rows []listRow, changes []int32, ents []listEntry, l *listData, order []int32, first int) {
-	ps := &r.arch.Players
+func listRows(ps *archive.Players, rows []listRow, changes []int32, ents []listEntry, l *listData, order []int32, first int) {
 	ents = ents[:len(rows)]
 	for i := range ents {
 		ents[i] = l.entries[order[first+i]]
@@ -213,56 +171,91 @@ func joinFlags(a, b string) string {
 	return a + " " + b
 }
 
+// listFiles writes one list as CSV and Parquet (REL.csv and REL.parquet), a
+// chunk of rows at a time: the rating lists and the Joker lists alike.
+type listFiles[T any] struct {
+	rel       string
+	csv, pq   *outFile
+	w         *parquet.GenericWriter[T]
+	line      []byte
+	appendCSV func([]byte, []T) []byte
+}
+
+// createList creates a list's files and writes the CSV header.
+func createList[T any](stage *staging, rel, header string, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
+	csv, err := stage.create(rel + ".csv")
+	if err != nil {
+		return nil, err
+	}
+	pq, err := stage.create(rel + ".parquet")
+	if err != nil {
+		csv.abort()
+		return nil, err
+	}
+	csv.WriteString(header)
+	return &listFiles[T]{rel: rel, csv: csv, pq: pq, w: parquet.NewGenericWriter[T](pq, outputOptions...), appendCSV: appendCSV}, nil
+}
+
+// write adds rows; a multiple of 64 rows at a time but for the last, so that
+// the Parquet pages end where they would if all rows came at once.
+func (lf *listFiles[T]) write(rows []T) error {
+	lf.line = lf.appendCSV(lf.line[:0], rows)
+	lf.csv.Write(lf.line)
+	if _, err := lf.w.Write(rows); err != nil {
+		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+	}
+	return nil
+}
+
+// finish completes both files.
+func (lf *listFiles[T]) finish() error {
+	if err := lf.w.Close(); err != nil {
+		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+	}
+	if err := lf.csv.finish(); err != nil {
+		return err
+	}
+	return lf.pq.finish()
+}
+
+// abort closes the files unless finish did (deferred after createList).
+func (lf *listFiles[T]) abort() {
+	lf.csv.abort()
+	lf.pq.abort()
+}
+
+// listHeader is the rating list's CSV header.
+const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n"
+
 // writeList sorts a list and writes it as CSV and Parquet (and Arrow IPC with
-// --arrow), a chunk of rows at a time. It runs in a pool job.
-func (r *runner) writeList(label string, l *listData) error {
+// arrow), a chunk of rows at a time. It runs in a pool job.
+func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
 	order := rankOrder(l.entries)
-	csv, err := r.stage.create("lists/" + label + ".csv")
+	lf, err := createList(stage, "lists/"+label, listHeader, appendListCSV)
 	if err != nil {
 		return err
 	}
-	pq, err := r.stage.create("lists/" + label + ".parquet")
-	if err != nil {
-		csv.f.Close()
-		return err
+	defer lf.abort()
+	var arrowCols *listArrow
+	if arrow {
+		arrowCols = newListArrow(len(order))
 	}
-	fail := func(err error) error {
-		csv.f.Close()
-		pq.f.Close()
-		return fmt.Errorf("write list %s: %w", label, err)
-	}
-	var arrow *listArrow
-	if r.opt.Arrow {
-		arrow = newListArrow(len(order))
-	}
-	w := parquet.NewGenericWriter[listRow](pq, outputOptions...)
-	csv.WriteString("rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n")
 	rows, changes, ents := make([]listRow, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
-	var b []byte
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
-		r.listRows(rows[:n], changes[:n], ents, l, order, first)
-		b = appendListCSV(b[:0], rows[:n])
-		csv.Write(b)
-		if _, err := w.Write(rows[:n]); err != nil {
-			return fail(fmt.Errorf("parquet: %w", err))
+		listRows(players, rows[:n], changes[:n], ents, l, order, first)
+		if err := lf.write(rows[:n]); err != nil {
+			return err
 		}
-		if arrow != nil {
-			arrow.add(rows[:n])
+		if arrowCols != nil {
+			arrowCols.add(rows[:n])
 		}
 	}
-	if err := w.Close(); err != nil {
-		return fail(fmt.Errorf("parquet: %w", err))
+	if err := lf.finish(); err != nil {
+		return err
 	}
-	if err := csv.finish(); err != nil {
-		pq.f.Close()
-		return fmt.Errorf("write list %s: %w", label, err)
-	}
-	if err := pq.finish(); err != nil {
-		return fmt.Errorf("write list %s: %w", label, err)
-	}
-	if arrow != nil {
-		return r.writeListArrow(label, arrow)
+	if arrowCols != nil {
+		return writeListArrow(stage, label, arrowCols)
 	}
 	return nil
 }
@@ -326,8 +319,8 @@ func (a *listArrow) add(rows []listRow) {
 }
 
 // writeListArrow writes lists/LABEL.arrow through the Arrow adapter.
-func (r *runner) writeListArrow(label string, a *listArrow) error {
-	p, err := r.stage.path("lists/" + label + ".arrow")
+func writeListArrow(stage *staging, label string, a *listArrow) error {
+	p, err := stage.path("lists/" + label + ".arrow")
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,9 @@ import (
 
 const benchListPlayers = 200000
 
-// benchListRunner is a runner with 200k rated players (school rules) at the
-// close of a period, whose jobs go to jobs.
-func benchListRunner(b *testing.B, jobs chan func() error) *runner {
+// benchListRater is a rater with 200k rated players (school rules) at the
+// close of a period, whose sink's jobs go to jobs.
+func benchListRater(b *testing.B, jobs chan func() error) *rater {
 	n := benchListPlayers
 	st := rating.NewState(n)
 	ps := archive.Players{ID: make([]int64, n), Name: make([]string, n)}
@@ -29,20 +29,22 @@ func benchListRunner(b *testing.B, jobs chan func() error) *runner {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &runner{
-		opt: Options{Period: PeriodMonth}, arch: &runArchive{Archive: &archive.Archive{Players: ps}}, st: st,
-		rules: rating.NewSchoolRater(rating.DefaultSchool(), st), stage: s, jobs: jobs, ctx: context.Background(),
-		prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n), curPeriod: 2025 * 12,
+	return &rater{
+		players: &ps, st: st, rules: rating.NewSchoolRater(rating.DefaultSchool(), st),
+		periods: periods{kind: PeriodMonth, cur: 2025 * 12},
+		lists:   listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
+		sum:     &Summary{},
+		out:     &writeSink{stage: s, players: &ps, opt: &Options{Period: PeriodMonth}, jobs: jobs},
 	}
 }
 
-// benchEmit runs emitList b.N times; run tells whether its jobs (list and
+// benchEmit runs closePeriod b.N times; run tells whether its jobs (list and
 // state files) are run, on the same goroutine, or dropped.
 func benchEmit(b *testing.B, run bool) {
 	jobs := make(chan func() error, 4)
-	r := benchListRunner(b, jobs)
+	r := benchListRater(b, jobs)
 	for b.Loop() {
-		if err := r.emitList(); err != nil {
+		if err := r.closePeriod(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 		for len(jobs) > 0 {
@@ -64,7 +66,7 @@ func BenchmarkEmitListJobs(b *testing.B) { benchEmit(b, true) }
 
 // BenchmarkEncodeState: one 200k-player state file.
 func BenchmarkEncodeState(b *testing.B) {
-	r := benchListRunner(b, nil)
+	r := benchListRater(b, nil)
 	s, err := r.snapshot(0)
 	if err != nil {
 		b.Fatal(err)

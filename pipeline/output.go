@@ -193,10 +193,21 @@ func (s *staging) commit() error {
 
 func (s *staging) abort() { os.RemoveAll(s.tmp) }
 
-// createFile opens a staged file for writing with a buffer; finish flushes and closes it.
+// abort closes the file unless finish did.
+func (o *outFile) abort() {
+	if !o.closed {
+		o.closed = true
+		o.f.Close()
+	}
+}
+
+// outFile is a staged file open for writing with a buffer: finish flushes and
+// closes it; abort, deferred right after create, closes it when a failure came
+// first (the staging folder then goes with everything in it).
 type outFile struct {
 	f *os.File
 	*bufio.Writer
+	closed bool
 }
 
 func (s *staging) create(rel string) (*outFile, error) {
@@ -208,7 +219,7 @@ func (s *staging) create(rel string) (*outFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", rel, err)
 	}
-	return &outFile{f, bufio.NewWriterSize(f, 1<<16)}, nil
+	return &outFile{f: f, Writer: bufio.NewWriterSize(f, 1<<16)}, nil
 }
 
 // writeFile writes a small staged file in one write, without a buffer.
@@ -225,34 +236,14 @@ func (s *staging) writeFile(rel string, data []byte) error {
 
 func (o *outFile) finish() error {
 	if err := o.Flush(); err != nil {
-		o.f.Close()
+		o.abort()
 		return fmt.Errorf("write %s: %w", o.f.Name(), err)
 	}
+	o.closed = true
 	if err := o.f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", o.f.Name(), err)
 	}
 	return nil
-}
-
-// writeParquet writes rows as one Parquet file through GenericWriter: the
-// outputs are small next to the games, so reflection is fine here. (A writer
-// reused through Reset wrote other bytes for the same rows, depending on its
-// earlier files: tried, and TestDeterminism caught it.)
-func writeParquet[T any](s *staging, rel string, rows []T) error {
-	o, err := s.create(rel)
-	if err != nil {
-		return err
-	}
-	w := parquet.NewGenericWriter[T](o, outputOptions...)
-	if _, err := w.Write(rows); err != nil {
-		o.f.Close()
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	if err := w.Close(); err != nil {
-		o.f.Close()
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	return o.finish()
 }
 
 // outputOptions are the writer options of every Parquet output: Snappy; no

@@ -65,17 +65,22 @@ func TestFileWriterFailureStopsSenders(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"file": "not a folder"})
 	blocker := filepath.Join(dir, "file")
 	g, ctx := errgroup.WithContext(context.Background())
-	r := &runner{opt: Options{Workers: 2}, ctx: ctx, stage: &staging{tmp: blocker}}
+	s := &writeSink{stage: &staging{tmp: blocker}}
+	files := make(chan *fileBatch, 4)
+	g.Go(func() error { return s.writeFiles(files) })
 	var workers sync.WaitGroup
-	workers.Add(2) // as run does: every worker counted before the writer starts
-	r.startFileWriter(g, &workers)
+	workers.Add(2) // as start does: the workers are the writer's only senders
+	go func() {
+		workers.Wait()
+		close(files)
+	}()
 	for range 2 {
 		g.Go(func() error {
 			defer workers.Done()
 			for i := range 100 {
 				fb := new(fileBatch)
 				fb.add(fmt.Sprintf("standings/%d.csv", i), []byte("rank\n"))
-				if err := send(r.ctx, r.files, fb); err != nil {
+				if err := send(ctx, files, fb); err != nil {
 					return err
 				}
 			}

@@ -43,7 +43,7 @@ func CheckPeriod(kind string) error {
 	case PeriodMonth, PeriodQuarter, PeriodYear:
 		return nil
 	}
-	return fmt.Errorf("%w: --period %q: want month, quarter or year", ErrUsage, kind)
+	return &OptionError{"Period", fmt.Errorf("%w: %q: want month, quarter or year", ErrUsage, kind)}
 }
 
 func dayTime(days int32) time.Time { return time.Unix(int64(days)*86400, 0).UTC() }

@@ -1,11 +1,44 @@
 package pipeline
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
+	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/tiebreak"
 )
+
+func schoolOf(r Rules) *rating.School { return r.Settings("school").(*rating.School) }
+func fideOf(r Rules) *rating.Fide     { return r.Settings("fide").(*rating.Fide) }
+
+// TestRulesDocument: a rules document encodes as a struct with the built-in
+// rule sets as fields would, so that state fingerprints stay what they were.
+func TestRulesDocument(t *testing.T) {
+	type fixed struct {
+		Base      string            `toml:"base"`
+		School    rating.School     `toml:"school"`
+		Fide      rating.Fide       `toml:"fide"`
+		Joker     rating.JokerRules `toml:"joker"`
+		Tiebreaks tiebreak.Options  `toml:"tiebreaks"`
+	}
+	r, err := ParseRules("r.toml", []byte("base = \"fide\"\n[school]\ncap = 400\n[fide]\ncap = 350\n[tiebreaks.ljv]\nbase_rating = 2000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got bytes.Buffer
+	toml.NewEncoder(&want).Encode(fixed{r.Base, *schoolOf(r), *fideOf(r), r.Joker, r.Tiebreaks})
+	toml.NewEncoder(&got).Encode(r.documentOf(rating.Definitions()[:2]).Interface()) // school, fide
+	if got.String() != want.String() {
+		t.Errorf("document encodes as\n%s\nwant\n%s", got.String(), want.String())
+	}
+	if schoolOf(r).Cap != 400 || fideOf(r).Cap != 350 || r.Tiebreaks.LJV.BaseRating != 2000 {
+		t.Errorf("settings not taken: school cap %d, fide cap %d", schoolOf(r).Cap, fideOf(r).Cap)
+	}
+}
 
 func TestParseRules(t *testing.T) {
 	tests := []struct {
@@ -14,10 +47,10 @@ func TestParseRules(t *testing.T) {
 		check      func(r Rules) bool
 	}{
 		{"school defaults", `base = "school"`, "", func(r Rules) bool {
-			return r.School.Cap == 350 && r.School.KNew == 40 && r.School.ListGames == 8
+			return schoolOf(r).Cap == 350 && schoolOf(r).KNew == 40 && schoolOf(r).ListGames == 8
 		}},
 		{"no base means school", `[school]
-cap = 400`, "", func(r Rules) bool { return r.Base == "school" && r.School.Cap == 400 && r.School.MinGames == 4 }},
+cap = 400`, "", func(r Rules) bool { return r.Base == "school" && schoolOf(r).Cap == 400 && schoolOf(r).MinGames == 4 }},
 		{"every kind of setting", `base = "school"
 [school]
 category_rating = [2100, 1900, 1700, 1500]
@@ -29,8 +62,8 @@ bands = [{name = "A", min = 2000}, {name = "B", min = 1000}]
 allow_tied_places = true
 [tiebreaks.ljv]
 base_rating = 2000`, "", func(r Rules) bool {
-			return r.School.CategoryRating[0] == 2100 && !r.School.UseEloFloor && r.School.PerGame && r.School.Stage == 2 &&
-				len(r.School.Bands) == 2 && r.School.Category(1500) == "B" && r.Joker.AllowTiedPlaces && r.Tiebreaks.LJV.BaseRating == 2000
+			return schoolOf(r).CategoryRating[0] == 2100 && !schoolOf(r).UseEloFloor && schoolOf(r).PerGame && schoolOf(r).Stage == 2 &&
+				len(schoolOf(r).Bands) == 2 && schoolOf(r).Category(1500) == "B" && r.Joker.AllowTiedPlaces && r.Tiebreaks.LJV.BaseRating == 2000
 		}},
 		{"misspelt setting", "[school]\ncapp = 300", "unknown settings: school.capp", nil},
 		{"bad stage", "[school]\nstage = 3", "school.stage", nil},
@@ -51,7 +84,7 @@ base_rating = 2000`, "", func(r Rules) bool {
 				t.Fatal(err)
 			}
 			if !tt.check(r) {
-				t.Errorf("settings not applied: %+v", r.School)
+				t.Errorf("settings not applied: %+v", schoolOf(r))
 			}
 		})
 	}

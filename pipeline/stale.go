@@ -22,11 +22,18 @@ type periodHash struct {
 	Hash uint64
 }
 
+// periodHashes are the fingerprints of this run's rated periods and of the
+// resumed state's.
+type periodHashes struct {
+	this map[int]uint64
+	old  []periodHash
+}
+
 // tournamentHash hashes a tournament's id and its valid games rows,
 // independently of their order in the file: the sum of a hash of each row.
-func (r *runner) tournamentHash(t *archive.Tournament, rows []gameRow) uint64 {
+func tournamentHash(players *archive.Players, t *archive.Tournament, rows []gameRow) uint64 {
 	var sum uint64
-	p := r.arch.Players.ID
+	p := players.ID
 	tid := uint64(t.ID) * 0x9e3779b97f4a7c15
 	for i := range rows {
 		g := &rows[i]
@@ -49,26 +56,26 @@ func mix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// notePeriod adds a rated tournament to its period's fingerprint.
-func (r *runner) notePeriod(key int, h uint64) {
-	if r.periodHashes == nil {
-		r.periodHashes = map[int]uint64{}
+// note adds a rated tournament to its period's fingerprint.
+func (h *periodHashes) note(key int, th uint64) {
+	if h.this == nil {
+		h.this = map[int]uint64{}
 	}
-	r.periodHashes[key] += h
+	h.this[key] += th
 }
 
 // savedHashes are the fingerprints a state after period key keeps: the resumed
 // state's for the periods it covered (so a change there stays detectable), this
 // run's for the rest.
-func (r *runner) savedHashes(key int) []periodHash {
+func (h *periodHashes) saved(key int, w *window) []periodHash {
 	var out []periodHash
-	for _, ph := range r.oldHashes {
-		if ph.Key < r.startKey && r.resumed {
+	for _, ph := range h.old {
+		if ph.Key < w.start && w.resumed {
 			out = append(out, ph)
 		}
 	}
-	for k, h := range r.periodHashes {
-		if k <= key && (!r.resumed || k >= r.startKey) {
+	for k, h := range h.this {
+		if k <= key && (!w.resumed || k >= w.start) {
 			out = append(out, periodHash{k, h})
 		}
 	}
@@ -78,33 +85,33 @@ func (r *runner) savedHashes(key int) []periodHash {
 
 // stalePeriods lists the periods before this run's first whose fingerprint in
 // the archive differs from the one saved when their list was written.
-func (r *runner) stalePeriods() []string {
-	if !r.resumed {
+func (h *periodHashes) stale(w *window, kind string) []string {
+	if !w.resumed {
 		return nil
 	}
 	old := map[int]uint64{}
-	for _, ph := range r.oldHashes {
+	for _, ph := range h.old {
 		old[ph.Key] = ph.Hash
 	}
 	keys := map[int]bool{}
 	for k := range old {
 		keys[k] = true
 	}
-	for k := range r.periodHashes {
-		if k < r.startKey {
+	for k := range h.this {
+		if k < w.start {
 			keys[k] = true
 		}
 	}
 	var stale []int
 	for k := range keys {
-		if k < r.startKey && old[k] != r.periodHashes[k] {
+		if k < w.start && old[k] != h.this[k] {
 			stale = append(stale, k)
 		}
 	}
 	sort.Ints(stale)
 	var out []string
 	for _, k := range stale {
-		out = append(out, periodLabel(r.opt.Period, k))
+		out = append(out, periodLabel(kind, k))
 	}
 	return out
 }

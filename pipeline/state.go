@@ -31,13 +31,6 @@ const stateVersion = 2
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
 
-// Snapshotter is implemented by rule sets with internal state beyond
-// rating.State (the school system has none). Without it, a rule set cannot resume.
-type Snapshotter interface {
-	MarshalState() ([]byte, error)
-	UnmarshalState([]byte) error
-}
-
 type savedState struct {
 	Fingerprint string // rules and period kind
 	Key         int    // the list period this state follows
@@ -50,7 +43,7 @@ type savedState struct {
 	PrevOn      []bool
 	EverOn      []bool
 	PrevRating  []int32
-	Stage2From  int64
+	StageFrom   int64
 	RuleSet     []byte
 	// Periods: a fingerprint of each listed period's rated games (stale.go).
 	Periods []periodHash
@@ -59,22 +52,22 @@ type savedState struct {
 // fingerprint identifies the rules and period kind a state was made with.
 func fingerprint(r Rules, period string) string {
 	var buf bytes.Buffer
-	toml.NewEncoder(&buf).Encode(r)
+	toml.NewEncoder(&buf).Encode(r.document().Interface())
 	sum := sha256.Sum256(append(buf.Bytes(), period...))
 	return hex.EncodeToString(sum[:8])
 }
 
 // snapshot captures the run's state after the list of period key.
-func (r *runner) snapshot(key int) (*savedState, error) {
-	st := r.st
+func (r *rater) snapshot(key int) (*savedState, error) {
+	st, l := r.st, &r.lists
 	s := &savedState{
 		Fingerprint: r.fingerprint, Key: key,
-		PlayerIDs: r.arch.Players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
+		PlayerIDs: r.players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
 		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments), Stage: st.Stage,
-		PrevOn: clone(r.prevOn), EverOn: clone(r.everOn), PrevRating: clone(r.prevRating), Stage2From: r.sum.Stage2From,
-		Periods: r.savedHashes(key),
+		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating), StageFrom: st.StageFrom,
+		Periods: r.hashes.saved(key, &r.win),
 	}
-	if sn, ok := r.rules.(Snapshotter); ok {
+	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		b, err := sn.MarshalState()
 		if err != nil {
 			return nil, fmt.Errorf("state of the rule set: %w", err)
@@ -141,7 +134,7 @@ func appendState(b []byte, s *savedState) []byte {
 	b = appendString(b, s.Fingerprint)
 	b = binary.AppendVarint(b, int64(s.Key))
 	b = binary.AppendVarint(b, int64(s.Stage))
-	b = binary.AppendVarint(b, s.Stage2From)
+	b = binary.AppendVarint(b, s.StageFrom)
 	b = binary.AppendUvarint(b, uint64(len(s.PlayerIDs)))
 	b = appendVarints(b, s.PlayerIDs, true)
 	for _, col := range [][]bool{s.Rated, s.PrevOn, s.EverOn} {
@@ -199,7 +192,7 @@ var errShortState = errors.New("data ends early")
 
 func (d *stateDecoder) state() *savedState {
 	s := &savedState{Fingerprint: d.string()}
-	s.Key, s.Stage, s.Stage2From = int(d.varint()), int(d.varint()), d.varint()
+	s.Key, s.Stage, s.StageFrom = int(d.varint()), int(d.varint()), d.varint()
 	n := d.uvarint()
 	if n > uint64(len(d.b)) { // each player takes at least a byte: nothing to allocate
 		d.err, n = cmp.Or(d.err, errShortState), 0
@@ -299,10 +292,10 @@ func (d *stateDecoder) string() string {
 	return s
 }
 
-// loadStateFor reads state/LABEL.state for period key, or the latest state when
-// key < 0. It returns nil when there is none.
-func (r *runner) loadStateFor(key int) (*savedState, string, error) {
-	dir := filepath.Join(r.opt.Out, "state")
+// loadStateFor reads out/state/LABEL.state for period key (of the kind), or
+// the latest state when key < 0. It returns nil when there is none.
+func loadStateFor(out, kind string, key int) (*savedState, string, error) {
+	dir := filepath.Join(out, "state")
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
@@ -319,7 +312,7 @@ func (r *runner) loadStateFor(key int) (*savedState, string, error) {
 	sort.Strings(names)
 	want := ""
 	if key >= 0 {
-		want = periodLabel(r.opt.Period, key) + ".state"
+		want = periodLabel(kind, key) + ".state"
 	} else if len(names) > 0 {
 		want = names[len(names)-1]
 	}
@@ -343,17 +336,17 @@ func (r *runner) loadStateFor(key int) (*savedState, string, error) {
 
 // restore puts a saved state into the run, matching players by id (players
 // added to the registry since start unrated).
-func (r *runner) restore(s *savedState) error {
+func (r *rater) restore(s *savedState) error {
 	if s.Fingerprint != r.fingerprint {
-		return fmt.Errorf("%w: it was made with other rules or another --period", ErrBadState)
+		return fmt.Errorf("%w: it was made with other rules or another period kind", ErrBadState)
 	}
-	st := r.st
-	if _, ok := r.rules.(Snapshotter); ok && !equalIDs(s.PlayerIDs, r.arch.Players.ID) {
+	st, l := r.st, &r.lists
+	if _, ok := r.rules.(rating.Snapshotter); ok && !equalIDs(s.PlayerIDs, r.players.ID) {
 		// The rule set's own state uses dense player indexes.
 		return fmt.Errorf("%w: the player registry changed since it was saved", ErrBadState)
 	}
 	for i, id := range s.PlayerIDs {
-		p := r.arch.Players.Index(id)
+		p := r.players.Index(id)
 		if p < 0 {
 			if s.Rated[i] || s.EverOn[i] {
 				return fmt.Errorf("%w: player %d of the state is no longer in the registry", ErrBadState, id)
@@ -361,21 +354,19 @@ func (r *runner) restore(s *savedState) error {
 			continue
 		}
 		st.Rated[p], st.Rating[p], st.GamesTotal[p], st.Tournaments[p] = s.Rated[i], s.Rating[i], s.GamesTotal[i], s.Tournaments[i]
-		r.prevOn[p], r.everOn[p], r.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
+		l.prevOn[p], l.everOn[p], l.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
 	}
-	st.Stage = s.Stage
-	r.sum.Stage2From = s.Stage2From
-	r.oldHashes = s.Periods
-	var rs rating.RuleSet = r.rules
-	if sn, ok := rs.(Snapshotter); ok {
+	st.Stage, st.StageFrom = s.Stage, s.StageFrom
+	r.hashes.old = s.Periods
+	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		if err := sn.UnmarshalState(s.RuleSet); err != nil {
 			return fmt.Errorf("%w: rule set: %w", ErrBadState, err)
 		}
 	} else if len(s.RuleSet) > 0 {
 		return fmt.Errorf("%w: the rule set cannot take its saved state", ErrBadState)
 	}
-	if sr, ok := rs.(*rating.SchoolRater); ok {
-		sr.Recount(st)
+	if rs, ok := r.rules.(rating.Restorer); ok {
+		rs.Restored(st)
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func TestStateRoundTrip(t *testing.T) {
 			Fingerprint: "0123abcd", Key: 2025*12 + 1, PlayerIDs: []int64{5, 1 << 40, 7},
 			Rated: []bool{true, false, true}, Rating: []int32{1500, 0, -3}, GamesTotal: []int32{9, 0, 1},
 			Tournaments: []int32{1, 0, 2}, Stage: 2, PrevOn: []bool{true, false, false}, EverOn: []bool{true, false, true},
-			PrevRating: []int32{1490, 0, 1000}, Stage2From: 42, RuleSet: []byte{0, 1, 2},
+			PrevRating: []int32{1490, 0, 1000}, StageFrom: 42, RuleSet: []byte{0, 1, 2},
 			Periods: []periodHash{{Key: -1, Hash: 1<<64 - 1}, {Key: 24301, Hash: 7}},
 		}},
 	}

@@ -3,7 +3,11 @@
 //
 //   - ruleset.go: the RuleSet interface the pipeline drives (ListDay, Rate,
 //     ClosePeriod, ListInfo), so tournament-by-tournament and period-at-once
-//     systems fit one pipeline;
+//     systems fit one pipeline, and the registry: each rule set is one
+//     Definition (name, default settings with Check, constructor, optional
+//     summary fields; Snapshotter and Restorer for its saved state), which
+//     the pipeline finds by name. A new rule set is a file with its RuleSet
+//     and a Register call;
 //   - school.go, school_rate.go: the youth-school Elo system (school-elo.md);
 //   - fide.go, fide_state.go: FIDE's rating regulations, rated per monthly
 //     period (fide-rules.md), and the rater's saved state for --resume;

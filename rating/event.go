@@ -34,8 +34,11 @@ type State struct {
 	Tournaments []int32 // tournaments in which the rating was computed (K = 40 rule)
 	GamesPeriod []int32 // rated games in the current period; the pipeline resets it per list
 
-	// Stage is the school system's stage in force (1 or 2).
-	Stage int
+	// Stage is the stage in force of a rule set with stages (the school
+	// system's 1 or 2; 1 for the others), and StageFrom the event whose rating
+	// switched it on (0 = none).
+	Stage     int
+	StageFrom int64
 }
 
 // NewState returns a state for n players, all unrated.

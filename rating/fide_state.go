@@ -79,3 +79,13 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 	}
 	return nil
 }
+
+// fideDefinition registers FIDE's regulations as "fide".
+var fideDefinition = Definition{
+	Name:         "fide",
+	Defaults:     func() Settings { f := DefaultFide(); return &f },
+	New:          func(s Settings, st *State) RuleSet { return NewFideRater(*s.(*Fide), st) },
+	MonthlyLists: true,
+	// FIDE has one stage; summary.json has always carried the key for every rule set.
+	Summary: func(st *State) []SummaryField { return []SummaryField{{Key: "stage", Value: int64(st.Stage)}} },
+}

@@ -1,5 +1,10 @@
 package rating
 
+import (
+	"fmt"
+	"reflect"
+)
+
 // RuleSet is what the pipeline drives, whatever the rating system. The school
 // system rates tournament by tournament (Rate does the work, ClosePeriod
 // nothing); FIDE rates a whole period at once against the period's starting list
@@ -26,22 +31,86 @@ type RuleSet interface {
 	ListInfo(st *State, p int32) (listed bool, k int32, category, flags string)
 }
 
-// ListDay: the school list as of a period's last day takes in every tournament
-// that ended in the period.
-func (r *SchoolRater) ListDay(end int32) int32 { return end }
-
-// ClosePeriod: the school system applies changes tournament by tournament, so
-// nothing is left to do at a period's end.
-func (r *SchoolRater) ClosePeriod(st *State, first, last int32, emit func([]Card) error) error {
-	return nil
+// Snapshotter is implemented by rule sets that keep state beyond State (its
+// player indexes are dense indexes, so a snapshot is restored only onto the
+// same player registry). Without it, the rule set's state is State alone.
+type Snapshotter interface {
+	MarshalState() ([]byte, error)
+	UnmarshalState([]byte) error
 }
 
-// ListInfo: listed after ListGames rated games (§1 Method 5), K for the next
-// tournament, the category band of §3.1.
-func (r *SchoolRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
-	s := &r.S
-	if !st.Rated[p] || st.GamesTotal[p] < s.ListGames {
-		return false, 0, "", ""
+// Restorer is implemented by rule sets that derive something from State: the
+// pipeline calls Restored after it put a saved State back.
+type Restorer interface {
+	Restored(st *State)
+}
+
+// Settings are a rule set's settings: a pointer to a struct whose toml tags
+// name the keys of the rules file's table for the rule set ([NAME]).
+type Settings interface {
+	Check() error
+}
+
+// SummaryField is one of a rule set's own fields of the run summary.
+type SummaryField struct {
+	Key      string
+	Value    int64
+	OmitZero bool // leave the field out when Value is 0
+}
+
+// Definition is one rule set as the pipeline finds it: by name, in the
+// registry. Adding a rule set is a file with its RuleSet and its Definition,
+// registered with Register.
+type Definition struct {
+	Name string
+	// Defaults returns a new pointer to the built-in settings; a rules file
+	// overrides them key by key.
+	Defaults func() Settings
+	// New returns a rater for st's players with s (of Defaults' type, checked).
+	New func(s Settings, st *State) RuleSet
+	// MonthlyLists: the rule set publishes monthly lists only.
+	MonthlyLists bool
+	// Summary, when set, gives the rule set's own summary fields, in order.
+	Summary func(st *State) []SummaryField
+}
+
+var registry []*Definition
+
+// Register adds a rule set. It panics on a definition without a name,
+// defaults or constructor, or with a name already taken: a program error,
+// found when the program starts.
+func Register(d *Definition) {
+	if d.Name == "" || d.Defaults == nil || d.New == nil {
+		panic(fmt.Sprintf("rating: incomplete rule set definition %q", d.Name))
 	}
-	return true, s.K(st.Tournaments[p], st.GamesTotal[p], st.Rating[p]), s.Category(st.Rating[p]), ""
+	if _, ok := Lookup(d.Name); ok {
+		panic(fmt.Sprintf("rating: rule set %q registered twice", d.Name))
+	}
+	if t := reflect.TypeOf(d.Defaults()); t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		panic(fmt.Sprintf("rating: rule set %q: settings must be a pointer to a struct, not %s", d.Name, t))
+	}
+	registry = append(registry, d)
+}
+
+// Lookup returns the rule set registered as name.
+func Lookup(name string) (*Definition, bool) {
+	for _, d := range registry {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// Default is the rule set a run uses when none is named: the first
+// registered (school).
+func Default() *Definition { return registry[0] }
+
+// Definitions returns every registered rule set, in registration order (the
+// built-in ones first: school, fide).
+func Definitions() []*Definition { return registry }
+
+func init() {
+	Register(&schoolDefinition)
+	Register(&fideDefinition)
 }

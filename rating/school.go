@@ -207,3 +207,33 @@ func AverageRating(rs []int32) int32 {
 	}
 	return int32(roundHalfUp(sum, int64(len(rs))))
 }
+
+// schoolDefinition registers the school system as "school" (the default).
+var schoolDefinition = Definition{
+	Name:     "school",
+	Defaults: func() Settings { s := DefaultSchool(); return &s },
+	New:      func(s Settings, st *State) RuleSet { return NewSchoolRater(*s.(*School), st) },
+	Summary: func(st *State) []SummaryField {
+		return []SummaryField{{Key: "stage", Value: int64(st.Stage)}, {Key: "stage2_from_tournament", Value: st.StageFrom, OmitZero: true}}
+	},
+}
+
+// ListDay: the school list as of a period's last day takes in every tournament
+// that ended in the period.
+func (r *SchoolRater) ListDay(end int32) int32 { return end }
+
+// ClosePeriod: the school system applies changes tournament by tournament, so
+// nothing is left to do at a period's end.
+func (r *SchoolRater) ClosePeriod(st *State, first, last int32, emit func([]Card) error) error {
+	return nil
+}
+
+// ListInfo: listed after ListGames rated games (§1 Method 5), K for the next
+// tournament, the category band of §3.1.
+func (r *SchoolRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
+	s := &r.S
+	if !st.Rated[p] || st.GamesTotal[p] < s.ListGames {
+		return false, 0, "", ""
+	}
+	return true, s.K(st.Tournaments[p], st.GamesTotal[p], st.Rating[p]), s.Category(st.Rating[p]), ""
+}

@@ -191,6 +191,9 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	// 5. The stage switch, evaluated after each tournament (§3.7).
 	if s.Stage == 0 && st.Stage == 1 && r.counts > s.Stage2Players {
 		st.Stage = 2
+		if st.StageFrom == 0 {
+			st.StageFrom = ev.ID
+		}
 	}
 	return r.cards
 }
@@ -222,9 +225,8 @@ func (r *SchoolRater) placeOpponents(ev *Event) {
 	}
 }
 
-// Recount recomputes the stage-switch count from the state (after a state was
-// restored from disk).
-func (r *SchoolRater) Recount(st *State) {
+// Restored recomputes the stage-switch count from a state restored from disk.
+func (r *SchoolRater) Restored(st *State) {
 	r.counts = 0
 	for _, g := range st.GamesTotal {
 		if g >= r.S.Stage2Games {

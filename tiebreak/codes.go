@@ -109,6 +109,20 @@ func SplitCodes(list string) []string {
 	return out
 }
 
+// CodesFor returns a tournament's tiebreak codes: its Tiebreaks column, or its
+// discipline's default when the column is empty. A column that is not
+// understood also gives the default, with the parse error for a warning.
+// The run and the standings verb both use it.
+func CodesFor(t *Tournament) ([]string, error) {
+	if _, err := ParseCodes(t.Tiebreaks); err != nil {
+		return DefaultCodes(t.Discipline), err
+	}
+	if codes := SplitCodes(t.Tiebreaks); len(codes) > 0 {
+		return codes, nil
+	}
+	return DefaultCodes(t.Discipline), nil
+}
+
 // DefaultCodes returns the tiebreaks used when a tournament names none:
 // chess "BH/C1,BH,SB,DE"; scrabble "TURCAS,SPREAD,SCORE".
 func DefaultCodes(discipline string) []string {

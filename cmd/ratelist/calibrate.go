@@ -26,7 +26,7 @@ import (
 func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "ratelist calibrate: "+format+"\n", a...)
-		return 2
+		return exitUsage
 	}
 	if len(args) == 0 || args[0] != "turcas" {
 		return usage("want: calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]")
@@ -39,9 +39,9 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	format := fs.String("format", "text", "output `format`: csv or text")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return exitOK
 		}
-		return 2
+		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		return usage("unexpected argument %q", fs.Arg(0))
@@ -72,18 +72,18 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", err)
-		return 1
+		return exitCode(err)
 	}
 	res, err := cal.Result()
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", err)
-		return 1
+		return exitCode(err)
 	}
 	if err := writeCalibration(stdout, *format, res); err != nil {
 		fmt.Fprintf(stderr, "ratelist calibrate: %v\n", err)
-		return 1
+		return exitCode(err)
 	}
-	return 0
+	return exitOK
 }
 
 func writeCalibration(w io.Writer, format string, c tiebreak.Calibration) error {

@@ -104,14 +104,11 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		printImportSummary(stdout, stderr, kind, st, written, *quiet)
 	}
 	switch {
-	case errors.Is(err, importer.ErrUsage):
-		fmt.Fprintln(stderr, "ratelist import:", err)
-		return exitUsage
 	case err != nil:
 		fmt.Fprintln(stderr, "ratelist import:", err)
 		return exitCode(err)
 	case st.Skipped > 0 || st.FilesSkipped > 0:
-		return exitRejected
+		return exitCode(errRejected)
 	}
 	return exitOK
 }

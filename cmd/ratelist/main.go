@@ -19,7 +19,8 @@
 //
 // Exit codes: 0 success; 1 the job failed (nothing half-written is left in
 // --out); 2 bad usage; 3 success, but some input rows were rejected (see
-// rejects.csv); 130 interrupted.
+// rejects.csv); 4 success, but periods already listed are stale (rerun with
+// --from the first one; 4 wins over 3); 130 interrupted.
 //
 // # Example
 //
@@ -36,7 +37,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/ratelist/ratelist/importer"
+	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/pipeline"
 )
 
 // Exit codes (interface.md §2).
@@ -45,7 +51,14 @@ const (
 	exitFailed   = 1
 	exitUsage    = 2
 	exitRejected = 3
+	exitStale    = 4
 	exitCanceled = 130
+)
+
+// Outcomes of a job that succeeded but has an exit code of its own.
+var (
+	errRejected = errors.New("rows were rejected")
+	errStale    = errors.New("listed periods are stale")
 )
 
 func main() {
@@ -111,13 +124,45 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-// exitCode maps an error to the documented exit codes.
+// exitCode maps the outcome of every verb to the documented exit codes.
 func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
+	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage), errors.Is(err, generate.ErrOptions):
+		return exitUsage
+	case errors.Is(err, errStale):
+		return exitStale
+	case errors.Is(err, errRejected):
+		return exitRejected
 	}
 	return exitFailed
+}
+
+// optionFlags are the flags of the pipeline.Options fields an error can name.
+var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from"}
+
+// message is err's text for people, naming the flag of a bad run option.
+func message(err error) string {
+	var oe *pipeline.OptionError
+	if errors.As(err, &oe) {
+		if f, ok := optionFlags[oe.Option]; ok {
+			return strings.Replace(err.Error(), oe.Error(), "parsing "+f+": "+oe.Err.Error(), 1)
+		}
+	}
+	return err.Error()
+}
+
+// runOutcome is a successful run's outcome for exitCode: stale periods win
+// over rejected rows.
+func runOutcome(sum *pipeline.Summary) error {
+	switch {
+	case len(sum.StalePeriods) > 0:
+		return errStale
+	case sum.RowsRejected > 0:
+		return errRejected
+	}
+	return nil
 }

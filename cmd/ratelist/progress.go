@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
@@ -57,7 +58,13 @@ var _ pipeline.Progress = (*barProgress)(nil)
 // printSummary is the one-screen summary for people at the end of a run.
 func printSummary(w io.Writer, out string, s *pipeline.Summary, took time.Duration) {
 	fmt.Fprintf(w, "\nratelist run: %s → %s in %s\n", s.Archive, out, took.Round(time.Millisecond))
-	fmt.Fprintf(w, "  rules %s, lists per %s, stage %d at the end\n", s.Rules, s.Period, s.Stage)
+	fmt.Fprintf(w, "  rules %s, lists per %s", s.Rules, s.Period)
+	for _, f := range s.RuleSet {
+		if !f.OmitZero || f.Value != 0 {
+			fmt.Fprintf(w, ", %s %d", strings.ReplaceAll(f.Key, "_", " "), f.Value)
+		}
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  rows: %d read, %d used, %d rejected\n", s.RowsRead, s.RowsUsed, s.RowsRejected)
 	fmt.Fprintf(w, "  tournaments: %d, rated %d; standings written %d\n", s.Tournaments, s.TournamentsRated, s.StandingsWritten)
 	if s.Lists > 0 {

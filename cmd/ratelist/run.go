@@ -131,8 +131,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := pipeline.CheckPeriod(*period); err != nil {
-		fmt.Fprintln(stderr, "ratelist run:", err)
-		return exitUsage
+		fmt.Fprintln(stderr, "ratelist run:", message(err))
+		return exitCode(err)
 	}
 	fsys, name, err := openArchive(*archive)
 	if err != nil {
@@ -147,7 +147,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		r, err = pipeline.LoadRules(*rules)
 		if rulesName == "" {
-			rulesName = "school"
+			rulesName = r.Base
 		}
 	}
 	if err != nil {
@@ -173,21 +173,26 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):
-		fmt.Fprintln(stderr, "ratelist run:", err)
-		return exitUsage
-	case errors.Is(err, pipeline.ErrRejected):
-		log.Warn("rows rejected: see rejects.csv", "rejected", sum.RowsRejected, "read", sum.RowsRead)
-	case err != nil:
-		log.Error("run failed; nothing was written", "err", err)
+		fmt.Fprintln(stderr, "ratelist run:", message(err))
 		return exitCode(err)
+	case err != nil:
+		log.Error("run failed; nothing was written", "err", message(err))
+		return exitCode(err)
+	case sum.RowsRejected > 0:
+		log.Warn("rows rejected: see rejects.csv", "rejected", sum.RowsRejected, "read", sum.RowsRead)
 	}
 	if tty {
 		printSummary(stderr, *out, sum, time.Since(start))
 	} else {
-		log.Info("run finished", "out", *out, "tournaments_rated", sum.TournamentsRated, "player_games_rated", sum.GamesRated,
+		attrs := []any{"out", *out, "tournaments_rated", sum.TournamentsRated, "player_games_rated", sum.GamesRated,
 			"lists", sum.Lists, "last_list", sum.LastList, "players_listed", sum.PlayersListed,
-			"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected, "stage", sum.Stage,
-			"seconds", time.Since(start).Round(time.Millisecond).Seconds())
+			"rows_read", sum.RowsRead, "rows_rejected", sum.RowsRejected}
+		for _, f := range sum.RuleSet {
+			if !f.OmitZero || f.Value != 0 {
+				attrs = append(attrs, f.Key, f.Value)
+			}
+		}
+		log.Info("run finished", append(attrs, "seconds", time.Since(start).Round(time.Millisecond).Seconds())...)
 	}
 	if *withReport {
 		if err := runReport(ctx, *out, fsys, log); err != nil {
@@ -195,10 +200,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitCode(err)
 		}
 	}
-	if sum.RowsRejected > 0 {
-		return exitRejected
-	}
-	return exitOK
+	return exitCode(runOutcome(sum))
 }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -217,7 +219,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitFailed
 	}
 	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1})
-	if err != nil && !errors.Is(err, pipeline.ErrRejected) {
+	if err != nil {
 		fmt.Fprintln(stderr, "ratelist validate:", err)
 		return exitCode(err)
 	}
@@ -228,10 +230,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stdout, "        e.g. %s\n", e)
 		}
 	}
-	if sum.RowsRejected > 0 {
-		return exitRejected
-	}
-	return exitOK
+	return exitCode(runOutcome(sum))
 }
 
 func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -266,10 +265,6 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Players: *players, Games: *games, Months: *months, Seed: *seed, Start: st, Dir: *dir,
 		CSV: *format == "csv", Scrabble: *scrabble, Unrated: *unrated, JokerGames: *jokerGames,
 	})
-	if errors.Is(err, generate.ErrOptions) {
-		fmt.Fprintln(stderr, "ratelist generate:", err)
-		return exitUsage
-	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist generate:", err)
 		return exitCode(err)

@@ -40,13 +40,13 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	format := fs.String("format", "csv", "output `format`: csv or text")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return exitOK
 		}
-		return 2
+		return exitUsage
 	}
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "ratelist standings: "+format+"\n", a...)
-		return 2
+		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		return usage("unexpected argument %q", fs.Arg(0))
@@ -77,7 +77,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		var sets map[string]tiebreak.Coefficients
 		if _, err := toml.DecodeFile(*setsFile, &sets); err != nil {
 			fmt.Fprintf(stderr, "ratelist standings: read --turcas-sets: %v\n", err)
-			return 1
+			return exitCode(err)
 		}
 		opt.Scrabble.Sets = sets
 	}
@@ -90,21 +90,18 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	t, err := loadStandingsInput(ctx, *trfFile, *archive, *id, policy, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
-		return 1
+		return exitCode(err)
 	}
 	if *turcas != "" {
 		t.TurCAS = "" // the command line wins over the tournament's own set
 	}
 	if list == nil {
-		list = tiebreak.SplitCodes(t.Tiebreaks)
-		if _, err := tiebreak.ParseCodes(t.Tiebreaks); err != nil || len(list) == 0 {
-			list = tiebreak.DefaultCodes(t.Discipline)
-		}
+		list, _ = tiebreak.CodesFor(t) // a column not understood: the discipline's default
 	}
 	rows, err := tiebreak.Standings(t, list, opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
-		return 1
+		return exitCode(err)
 	}
 	if *format == "text" {
 		if t.Name != "" {
@@ -116,9 +113,9 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", err)
-		return 1
+		return exitCode(err)
 	}
-	return 0
+	return exitOK
 }
 
 // parseTurcas reads "A,B,C,D" into coefficients or else takes the value as a set name.

@@ -37,6 +37,7 @@ package reftb
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -380,18 +381,19 @@ func (r *ref) tpr(p int) (int, bool) {
 	return aro + DP(int(h)), true
 }
 
-// pdRows is FIDE B.02 table 8.1.2: rating differences dMin..dMax give the
-// higher-rated player pd hundredths (the lower 100 − pd); from 736 on, 100.
-var pdRows = []struct{ dMin, dMax, pd int }{
-	{0, 3, 50}, {4, 10, 51}, {11, 17, 52}, {18, 25, 53}, {26, 32, 54}, {33, 39, 55}, {40, 46, 56},
-	{47, 53, 57}, {54, 61, 58}, {62, 68, 59}, {69, 76, 60}, {77, 83, 61}, {84, 91, 62}, {92, 98, 63},
-	{99, 106, 64}, {107, 113, 65}, {114, 121, 66}, {122, 129, 67}, {130, 137, 68}, {138, 145, 69},
-	{146, 153, 70}, {154, 162, 71}, {163, 170, 72}, {171, 179, 73}, {180, 188, 74}, {189, 197, 75},
-	{198, 206, 76}, {207, 215, 77}, {216, 225, 78}, {226, 235, 79}, {236, 245, 80}, {246, 256, 81},
-	{257, 267, 82}, {268, 278, 83}, {279, 290, 84}, {291, 302, 85}, {303, 315, 86}, {316, 328, 87},
-	{329, 344, 88}, {345, 357, 89}, {358, 374, 90}, {375, 391, 91}, {392, 411, 92}, {412, 432, 93},
-	{433, 456, 94}, {457, 484, 95}, {485, 517, 96}, {518, 559, 97}, {560, 619, 98}, {620, 735, 99},
-}
+// pdRows is FIDE B.02 table 8.1.2, read from the tables' one copy
+// (rating/tables): rating differences dMin..dMax give the higher-rated player
+// pd hundredths (the lower 100 − pd); the last row has no end.
+var pdRows = func() []struct{ dMin, dMax, pd int } {
+	var rows []struct{ dMin, dMax, pd int }
+	for _, r := range tables.PDRows() {
+		if r.Max < 0 {
+			r.Max = math.MaxInt
+		}
+		rows = append(rows, struct{ dMin, dMax, pd int }{r.Min, r.Max, r.High})
+	}
+	return rows
+}()
 
 // PD returns the expected score, in hundredths, of a player rated d above his
 // opponent (no 400-point cap).

@@ -1,0 +1,362 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/ratelist/ratelist/archive"
+)
+
+// gameRow is one validated games row, compact, waiting for its tournament.
+type gameRow struct {
+	row          int64
+	file         int32
+	round        int32
+	white, black int32 // dense player index; black -1 for a bye
+	wres, bres   byte
+	hasPts       bool
+	wpts, bpts   int32
+	wrat, brat   int32 // ratings at the tournament's start (0 = unrated), for standings
+}
+
+// takeFunc receives one complete tournament's valid games rows, in rating
+// order; the rows are the receiver's from then on.
+type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow) error
+
+// producer is the first stage of a run. It reads the games table, checks each
+// row, holds the valid ones with their tournament, and hands a tournament's
+// rows on as soon as it and every tournament before it in rating order are
+// complete: so memory grows with the tournaments waiting for an earlier one,
+// not with the games already rated.
+type producer struct {
+	arch      *runArchive
+	order     []int   // tournament positions in rating order
+	next      int     // the position in order to hand on next
+	remaining []int64 // per tournament: its rows not read yet (pass one counted them)
+	bufs      [][]gameRow
+	gameRows  int64 // rows of the games table, for progress
+	pairs     pairScratch
+	progress  Progress
+}
+
+// pairScratch is checkPairings' scratch: a slot per player (-1 between
+// uses), the tournament's players, and per player and round the row that
+// paired them.
+type pairScratch struct {
+	local   []int32
+	players []int32
+	seen    []int64
+}
+
+// countGames is pass one: how many games rows each tournament of a has, from
+// the tournament_id column alone, so that a tournament is known to be complete
+// the moment its last row has been read. It needs a's tournaments, not its
+// players (it runs while they load).
+func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
+	p.remaining = make([]int64, len(a.Tournaments))
+	if len(a.GameFiles) == 0 {
+		return nil
+	}
+	tr := archive.NewReader(a.FS, a.GameFiles, archive.GameColumns[:1])
+	defer tr.Close()
+	for tr.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b := tr.Batch()
+		p.gameRows += int64(b.N)
+		for i := 0; i < b.N; i++ {
+			if b.Nulls[0][i] {
+				continue
+			}
+			if ti := a.TournamentIndex(b.Ints[0][i]); ti >= 0 {
+				p.remaining[ti]++
+			}
+		}
+	}
+	return tr.Err()
+}
+
+// open takes the loaded archive: it puts the tournaments in rating order
+// (end date, start date, id).
+func (p *producer) open(a *runArchive) {
+	p.arch = a
+	ts := a.Tournaments
+	p.order = make([]int, len(ts))
+	for i := range p.order {
+		p.order[i] = i
+	}
+	sort.Slice(p.order, func(i, j int) bool {
+		a, b := &ts[p.order[i]], &ts[p.order[j]]
+		if a.End != b.End {
+			return a.End < b.End
+		}
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.ID < b.ID
+	})
+	p.bufs = make([][]gameRow, len(ts))
+	p.pairs.local = newLocal(len(a.Players.ID))
+}
+
+// run is pass two: it validates each row, holds it with its tournament, and
+// hands tournaments to take in rating order as they become complete.
+func (p *producer) run(ctx context.Context, take takeFunc) error {
+	if err := p.advance(ctx, take); err != nil {
+		return err
+	}
+	if err := p.readGames(ctx, take); err != nil {
+		return err
+	}
+	if p.next != len(p.order) {
+		t := p.arch.Tournaments[p.order[p.next]]
+		return fmt.Errorf("games table changed while it was read: tournament %d is incomplete", t.ID)
+	}
+	return nil
+}
+
+func (p *producer) readGames(ctx context.Context, take takeFunc) error {
+	if len(p.arch.GameFiles) == 0 {
+		return nil
+	}
+	cnt := p.arch.count("games")
+	tr := archive.NewReader(p.arch.FS, p.arch.GameFiles, archive.GameColumns)
+	fileIdx := map[string]int32{}
+	for i, f := range p.arch.GameFiles {
+		fileIdx[f] = int32(i)
+	}
+	// Decoding runs one goroutine ahead of validation and rating.
+	pctx, cancel := context.WithCancel(ctx)
+	full, free := tr.Prefetch(pctx, 3)
+	defer func() {
+		cancel()
+		for range full { // wait for the reading goroutine to stop before closing
+		}
+		tr.Close()
+	}()
+	if p.progress != nil {
+		p.progress.Phase("rating", p.gameRows)
+		defer p.progress.Done()
+	}
+	for b := range full {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if p.progress != nil {
+			p.progress.Add(int64(b.N))
+		}
+		fi := fileIdx[b.File]
+		for i := 0; i < b.N; i++ {
+			cnt.Read++
+			// Pass one counted this row exactly when its tournament_id decodes to a
+			// known tournament, whatever else is wrong with it.
+			ti := -1
+			if !b.Nulls[0][i] {
+				ti = p.arch.TournamentIndex(b.Ints[0][i])
+			}
+			g, reason := p.checkGame(b, i, ti)
+			if reason != "" {
+				p.arch.reject("games", b, i, reason)
+			} else {
+				g.file = fi
+				if p.bufs[ti] == nil { // pass one counted its rows
+					p.bufs[ti] = make([]gameRow, 0, p.remaining[ti])
+				}
+				p.bufs[ti] = append(p.bufs[ti], g)
+			}
+			if ti >= 0 {
+				p.remaining[ti]--
+				if p.remaining[ti] == 0 {
+					if err := p.advance(ctx, take); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		free <- b
+	}
+	return tr.Err()
+}
+
+// advance hands on tournaments in rating order while they are complete,
+// after the checks across their rows. A Joker tournament's games are in the
+// tables table: its games rows were rejected, and it is not handed on.
+func (p *producer) advance(ctx context.Context, take takeFunc) error {
+	for p.next < len(p.order) && p.remaining[p.order[p.next]] == 0 {
+		ti := p.order[p.next]
+		p.next++
+		t := &p.arch.Tournaments[ti]
+		rows := p.checkPairings(t, p.bufs[ti])
+		p.bufs[ti] = nil
+		p.arch.count("games").Used += int64(len(rows))
+		if t.Discipline == "joker" {
+			continue
+		}
+		if err := take(ctx, t, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkGame validates the row-local rules of one games row.
+func (p *producer) checkGame(b *archive.Batch, i, ti int) (gameRow, string) {
+	g := gameRow{row: b.First + int64(i), black: -1}
+	if b.Bad[i] != "" {
+		return g, b.Bad[i]
+	}
+	if b.Nulls[0][i] {
+		return g, "tournament_id: missing"
+	}
+	if ti < 0 {
+		return g, fmt.Sprintf("unknown tournament %d", b.Ints[0][i])
+	}
+	t := &p.arch.Tournaments[ti]
+	if t.Discipline == "joker" {
+		return g, fmt.Sprintf("tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
+	}
+	if b.Nulls[1][i] {
+		return g, "round: missing"
+	}
+	round := b.Ints[1][i]
+	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
+		return g, fmt.Sprintf("round %d is outside 1–%d", round, t.Rounds)
+	}
+	g.round = int32(round)
+	if b.Nulls[3][i] {
+		return g, "white_id: missing"
+	}
+	if g.white = p.arch.Players.Index(b.Ints[3][i]); g.white < 0 {
+		return g, fmt.Sprintf("unknown player %d (white_id)", b.Ints[3][i])
+	}
+	if b.Nulls[5][i] {
+		return g, "white_result: missing"
+	}
+	g.wres = byte(b.Ints[5][i])
+	if b.Nulls[4][i] { // a bye
+		if !b.Nulls[6][i] {
+			return g, "a bye row (black_id empty) must have an empty black_result"
+		}
+		switch g.wres {
+		case 'H', 'F', 'U', 'Z', '+', '-':
+		default:
+			return g, fmt.Sprintf("result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
+		}
+	} else {
+		if g.black = p.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
+			return g, fmt.Sprintf("unknown player %d (black_id)", b.Ints[4][i])
+		}
+		if g.black == g.white {
+			return g, fmt.Sprintf("player %d is paired against himself", b.Ints[3][i])
+		}
+		if b.Nulls[6][i] {
+			return g, "black_result: missing"
+		}
+		g.bres = byte(b.Ints[6][i])
+		if !mirrored(g.wres, g.bres) {
+			return g, fmt.Sprintf("results %q and %q do not mirror", g.wres, g.bres)
+		}
+	}
+	if !b.Nulls[7][i] || !b.Nulls[8][i] {
+		if b.Nulls[7][i] || b.Nulls[8][i] && g.black >= 0 {
+			return g, "white_points and black_points: give both or neither"
+		}
+		g.hasPts, g.wpts, g.bpts = true, int32(b.Ints[7][i]), int32(b.Ints[8][i])
+	}
+	return g, ""
+}
+
+// mirrored tells whether two result codes of one pairing agree.
+func mirrored(w, b byte) bool {
+	switch string([]byte{w, b}) {
+	case "10", "01", "==", "+-", "-+", "--", "WL", "LW", "DD":
+		return true
+	}
+	return false
+}
+
+// checkPairings rejects rows that pair a player twice in one round (the later
+// row, in file order) and returns the rest.
+func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRow {
+	sc := &p.pairs
+	ps := sc.players[:0]
+	defer func() { sc.players = ps[:0] }()
+	maxRound := int32(0)
+	for i := range rows {
+		g := &rows[i]
+		if sc.local[g.white] < 0 {
+			sc.local[g.white] = int32(len(ps))
+			ps = append(ps, g.white)
+		}
+		if g.black >= 0 && sc.local[g.black] < 0 {
+			sc.local[g.black] = int32(len(ps))
+			ps = append(ps, g.black)
+		}
+		maxRound = max(maxRound, g.round)
+	}
+	nr := int(maxRound)
+	if need := len(ps) * nr; cap(sc.seen) < need {
+		sc.seen = make([]int64, need)
+	} else {
+		sc.seen = sc.seen[:need]
+		clear(sc.seen)
+	}
+	n := 0
+	for i := range rows {
+		g := &rows[i]
+		round := int(g.round - 1)
+		w, b := int(sc.local[g.white])*nr+round, -1
+		who, prev := g.white, sc.seen[w]
+		if g.black >= 0 {
+			b = int(sc.local[g.black])*nr + round
+			if prev == 0 {
+				who, prev = g.black, sc.seen[b]
+			}
+		}
+		if prev != 0 {
+			p.arch.count("games").Rejected++
+			p.arch.rejects.add(p.arch.GameFiles[g.file], g.row,
+				fmt.Sprintf("player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev),
+				gameValues(&p.arch.Players, t, g))
+			continue
+		}
+		sc.seen[w] = g.row
+		if b >= 0 {
+			sc.seen[b] = g.row
+		}
+		if n != i {
+			rows[n] = *g
+		}
+		n++
+	}
+	for _, pl := range ps {
+		sc.local[pl] = -1
+	}
+	return rows[:n]
+}
+
+// gameValues renders a kept row for rejects.csv (the raw text is not kept).
+func gameValues(players *archive.Players, t *archive.Tournament, g *gameRow) string {
+	p := players.ID
+	s := fmt.Sprintf("tournament_id=%d;round=%d;white_id=%d;black_id=", t.ID, g.round, p[g.white])
+	if g.black >= 0 {
+		s += strconv.FormatInt(p[g.black], 10)
+	}
+	s += ";white_result=" + string(g.wres) + ";black_result="
+	if g.bres != 0 {
+		s += string(g.bres)
+	}
+	return s
+}
+
+// newLocal returns n per-player slots set to -1.
+func newLocal(n int) []int32 {
+	l := make([]int32, n)
+	for i := range l {
+		l[i] = -1
+	}
+	return l
+}

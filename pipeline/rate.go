@@ -1,0 +1,210 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
+)
+
+// rater is the second stage of a run. It owns the rating state, the rule set
+// and the list periods: for each tournament the producer hands on, it closes
+// the periods that end before it (their lists go to the sink), rates it, and
+// hands its cards and its standings input to the sink.
+type rater struct {
+	players     *archive.Players
+	st          *rating.State
+	rules       rating.RuleSet
+	def         *rating.Definition
+	periods     periods
+	lists       listTrack
+	win         window
+	hashes      periodHashes
+	fingerprint string        // of the rules and period kind, for the saved states
+	evGames     []rating.Game // scratch for the rating events
+	sum         *Summary      // the counts it keeps
+	out         sink
+}
+
+// periods is the rater's cursor over the list periods (keys of periodKey).
+type periods struct {
+	kind        string // month, quarter or year
+	cur         int    // the next period to close
+	first, last int    // the first and last period with a list
+	any         bool   // whether any tournament is rated (else no lists)
+}
+
+// listTrack is what a list needs from the lists before it, per player.
+type listTrack struct {
+	prevOn, everOn []bool
+	prevRating     []int32
+}
+
+// window is the periods this run rates and writes: --resume and --from start
+// after a saved state, --until stops early.
+type window struct {
+	start, until      int
+	resumed, hasUntil bool
+}
+
+// contains tells whether a tournament whose list is period key belongs to this
+// run: not taken in by the state it resumed from, and not after --until.
+func (w *window) contains(key int) bool {
+	return (!w.resumed || key >= w.start) && (!w.hasUntil || key <= w.until)
+}
+
+// newRater makes the rule set of opt for a's players and plans the periods of
+// the tournaments in order (rating order).
+func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, error) {
+	def, err := opt.Rules.definition()
+	if err != nil {
+		return nil, err
+	}
+	if def.MonthlyLists && opt.Period != PeriodMonth {
+		return nil, &OptionError{"Period", fmt.Errorf("%w: %s: the %s rule set publishes monthly lists (want month)", ErrUsage, opt.Period, def.Name)}
+	}
+	n := len(a.Players.ID)
+	st := rating.NewState(n)
+	copy(st.Category, a.Players.Category)
+	copy(st.Elo, a.Players.Elo)
+	copy(st.BirthYear, a.Players.BirthYear)
+	r := &rater{
+		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st),
+		periods:     periods{kind: opt.Period},
+		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
+		fingerprint: fingerprint(opt.Rules, opt.Period),
+		sum:         sum,
+	}
+	ts := a.Tournaments
+	for _, i := range order {
+		if !rates(&ts[i]) {
+			continue
+		}
+		k := periodKey(opt.Period, r.rules.ListDay(ts[i].End))
+		if !r.periods.any {
+			// The first list is the period of the first end date: for rule sets whose
+			// lists take tournaments in later (FIDE), it shows the starting ratings.
+			r.periods.first, r.periods.any = periodKey(opt.Period, ts[i].End), true
+		}
+		r.periods.last = k
+	}
+	r.periods.cur = r.periods.first
+	r.win.start, r.win.until = r.periods.first, r.periods.last
+	return r, nil
+}
+
+// rates tells whether the rule set rates a tournament.
+func rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
+
+// tournament takes one complete tournament from the producer (a takeFunc).
+func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
+	rated := rates(t)
+	if rated {
+		r.hashes.note(key, tournamentHash(r.players, t, rows))
+	}
+	if !r.win.contains(key) {
+		return nil // rated by an earlier run (--resume, --from) or left for a later one (--until)
+	}
+	if rated {
+		for r.periods.cur < key {
+			if err := r.closePeriod(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	// Standings use the ratings the players had when the tournament started.
+	r.noteStartRatings(rows)
+	if rated {
+		ev := &rating.Event{ID: t.ID, Start: t.Start, End: t.End, Games: r.evGames[:0]}
+		for _, g := range rows {
+			ev.Games = append(ev.Games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
+		}
+		r.evGames = ev.Games
+		cards := r.rules.Rate(r.st, ev)
+		r.sum.TournamentsRated++
+		for _, c := range cards {
+			r.sum.GamesRated += int64(c.Games)
+		}
+		if err := r.out.cards(ctx, key, t.ID, t.End, cards); err != nil {
+			return err
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return r.out.tournament(ctx, t, rows)
+}
+
+// finish closes the periods left after the last tournament.
+func (r *rater) finish(ctx context.Context) error {
+	if !r.periods.any {
+		return nil
+	}
+	for r.periods.cur <= r.periods.last {
+		if err := r.closePeriod(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closePeriod closes the current period and moves to the next one: the rule
+// set's close (its cards), the list's players, and the state after it go to
+// the sink. Only what must happen in order happens here; sorting and writing
+// the list is the sink's.
+func (r *rater) closePeriod(ctx context.Context) error {
+	key := r.periods.cur
+	label := periodLabel(r.periods.kind, key)
+	r.periods.cur++
+	st := r.st
+	first, last := periodBounds(r.periods.kind, key)
+	err := r.rules.ClosePeriod(st, first, last, func(closed []rating.Card) error {
+		for _, c := range closed {
+			if c.PeriodTotal && c.RatedBefore {
+				r.sum.GamesRated += int64(c.Games)
+			}
+		}
+		return r.out.cards(ctx, key, 0, last, closed)
+	})
+	if err != nil {
+		return err
+	}
+	l := r.lists.take(st, r.rules)
+	clear(st.GamesPeriod)
+	r.sum.Lists++
+	if r.sum.FirstList == "" {
+		r.sum.FirstList = label
+	}
+	r.sum.LastList, r.sum.PlayersListed = label, len(l.entries)
+	return r.out.list(ctx, label, l, func() (*savedState, error) { return r.snapshot(key) })
+}
+
+// noteStartRatings records in each row the ratings its players had before the
+// tournament (0 = unrated), so that the standings can be built off this
+// goroutine.
+func (r *rater) noteStartRatings(rows []gameRow) {
+	st := r.st
+	for i := range rows {
+		g := &rows[i]
+		g.wrat = 0
+		if st.Rated[g.white] {
+			g.wrat = st.Rating[g.white]
+		}
+		g.brat = 0
+		if g.black >= 0 && st.Rated[g.black] {
+			g.brat = st.Rating[g.black]
+		}
+	}
+}
+
+// summarize fills the rule set's fields of the summary.
+func (r *rater) summarize() {
+	if r.def.Summary != nil {
+		r.sum.RuleSet = r.def.Summary(r.st)
+	}
+	if stale := r.hashes.stale(&r.win, r.periods.kind); len(stale) > 0 {
+		r.sum.StalePeriods = stale
+	}
+}

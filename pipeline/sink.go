@@ -1,0 +1,329 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// sink is where a run's results go. Its methods are called from the run's
+// rating goroutine, in rating order; start, before them, may start goroutines
+// that take the work on, and close ends their input.
+type sink interface {
+	// start starts the sink's goroutines in g, for the archive's players. A
+	// run that resumes keeps the outputs of the periods before keepBefore (a
+	// label) from the earlier run ("" for none).
+	start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error
+	// tournament takes a tournament with games: its rows, with the players'
+	// ratings at its start, for the standings.
+	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error
+	// cards takes audit rows of period key: of a tournament, or of a period's
+	// close (tournament 0, end the period's last day).
+	cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error
+	// list takes a period's list; snapshot gives the run's state after it.
+	list(ctx context.Context, label string, l *listData, snapshot func() (*savedState, error)) error
+	// jokerCards takes a row group of joker_cards.parquet.
+	jokerCards(ctx context.Context, rows []jokerCardRow) error
+	// jokerList takes a period's Joker list, ranked.
+	jokerList(ctx context.Context, label string, rows []jokerListRow) error
+	// close ends the input, after the last call (ok) or a failure; after the
+	// last call it first hands on what it still holds.
+	close(ctx context.Context, ok bool) error
+	// finish completes the outputs once every goroutine has stopped without
+	// error, and adds its counts to sum.
+	finish(sum *Summary) error
+}
+
+// validateSink keeps nothing: a run that only checks the archive.
+type validateSink struct{}
+
+func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, string) error {
+	return nil
+}
+func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow) error { return nil }
+func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error    { return nil }
+func (validateSink) jokerCards(context.Context, []jokerCardRow) error                 { return nil }
+func (validateSink) jokerList(context.Context, string, []jokerListRow) error          { return nil }
+func (validateSink) close(context.Context, bool) error                                { return nil }
+func (validateSink) finish(*Summary) error                                            { return nil }
+func (validateSink) list(context.Context, string, *listData, func() (*savedState, error)) error {
+	return nil
+}
+
+// callbackSink hands every tournament's standings input to fn, on the rating
+// goroutine, and keeps nothing else.
+type callbackSink struct {
+	validateSink
+	fn      func(*tiebreak.Tournament) error
+	players *archive.Players
+	local   []int32 // standingsInput's slots
+}
+
+func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
+	s.players, s.local = players, newLocal(len(players.ID))
+	return nil
+}
+
+// tournament hands fn a view of its own: fn may keep it.
+func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+	return s.fn(standingsInput(s.players, t, rows, &standingsScratch{local: s.local}))
+}
+
+// writeSink writes the outputs into a staging folder: cards.parquet through
+// the cards writer, and standings, lists and states through a pool of workers
+// whose small files one file writer creates.
+type writeSink struct {
+	stage     *staging
+	players   *archive.Players
+	opt       *Options
+	cardW     *cardWriter
+	jokerW    *jokerCardWriter
+	jobs      chan func() error
+	files     chan *fileBatch
+	batches   sync.Pool // of *fileBatch
+	scratch   sync.Pool // of *standingsScratch
+	pending   []standingsJob
+	standings int // tournaments whose standings were written
+}
+
+func newWriteSink(opt *Options, stage *staging) *writeSink {
+	return &writeSink{stage: stage, opt: opt}
+}
+
+func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore string) error {
+	s.players = players
+	n := len(players.ID)
+	s.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
+	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
+	if err != nil {
+		return err
+	}
+	s.cardW = cw
+	g.Go(cw.run)
+	s.jobs = make(chan func() error, 2*s.opt.Workers)
+	var workers sync.WaitGroup
+	for range s.opt.Workers {
+		workers.Add(1)
+		g.Go(func() error {
+			defer workers.Done()
+			for job := range s.jobs {
+				if err := job(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	s.files = make(chan *fileBatch, 2*s.opt.Workers)
+	files := s.files
+	g.Go(func() error { return s.writeFiles(files) })
+	go func() { // the workers are the file writer's only senders
+		workers.Wait()
+		close(files)
+	}()
+	if keepBefore != "" {
+		return cw.carry(ctx, s.opt.Out, keepBefore, s.opt.Log)
+	}
+	return nil
+}
+
+func (s *writeSink) cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error {
+	return s.cardW.add(ctx, key, tournament, end, cards)
+}
+
+// submit hands a job to the worker pool.
+func (s *writeSink) submit(ctx context.Context, job func() error) error {
+	return send(ctx, s.jobs, job)
+}
+
+// standingsJob is a tournament whose standings are to be written.
+type standingsJob struct {
+	t    *archive.Tournament
+	rows []gameRow
+}
+
+// standingsBatch is how many tournaments' standings one pool job writes: one
+// job per tournament would wake a worker up for every small tournament.
+const standingsBatch = 16
+
+func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+	s.standings++
+	s.pending = append(s.pending, standingsJob{t, rows})
+	if len(s.pending) == standingsBatch {
+		return s.flushStandings(ctx)
+	}
+	return nil
+}
+
+// flushStandings hands the tournaments waiting for standings to the pool. The
+// job computes them and hands the files to the file writer.
+func (s *writeSink) flushStandings(ctx context.Context) error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	batch := s.pending
+	s.pending = make([]standingsJob, 0, standingsBatch)
+	return s.submit(ctx, func() error {
+		fb, _ := s.batches.Get().(*fileBatch)
+		if fb == nil {
+			fb = new(fileBatch)
+		}
+		for _, j := range batch {
+			if err := s.appendStandings(fb, j.t, j.rows); err != nil {
+				return err
+			}
+		}
+		return send(ctx, s.files, fb)
+	})
+}
+
+// appendStandings computes a tournament's standings and adds them to fb as
+// standings/TOURNAMENT_ID.csv (in a pool job).
+func (s *writeSink) appendStandings(fb *fileBatch, tour *archive.Tournament, rows []gameRow) error {
+	sc := s.scratch.Get().(*standingsScratch)
+	defer s.scratch.Put(sc)
+	t := standingsInput(s.players, tour, rows, sc)
+	codes := sc.codes
+	if codes == nil || t.Tiebreaks != sc.tiebreaks || t.Discipline != sc.discipline {
+		var ok bool
+		if codes, ok = tiebreakCodes(t, s.opt.Log); ok { // a column not understood is warned about every time
+			sc.tiebreaks, sc.discipline, sc.codes = t.Tiebreaks, t.Discipline, codes
+		}
+	}
+	st, err := sc.engine.Standings(t, codes, s.opt.Rules.Tiebreaks)
+	if err != nil {
+		return fmt.Errorf("standings of tournament %d: %w", t.ID, err)
+	}
+	fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+	return nil
+}
+
+// tiebreakCodes are the tournament's tiebreak codes (tiebreak.CodesFor); a
+// column not understood is warned about, and ok is false.
+func tiebreakCodes(t *tiebreak.Tournament, log *slog.Logger) (codes []string, ok bool) {
+	codes, err := tiebreak.CodesFor(t)
+	if err != nil {
+		log.Warn("tournament's tiebreaks column not understood; using the discipline's default",
+			"tournament", t.ID, "tiebreaks", t.Tiebreaks, "err", err)
+		return codes, false
+	}
+	return codes, true
+}
+
+func (s *writeSink) list(ctx context.Context, label string, l *listData, snapshot func() (*savedState, error)) error {
+	snap, err := snapshot()
+	if err != nil {
+		return err
+	}
+	if err := s.submit(ctx, func() error { return writeState(s.stage, label, snap) }); err != nil {
+		return err
+	}
+	return s.submit(ctx, func() error { return writeList(s.stage, s.players, label, l, s.opt.Arrow) })
+}
+
+func (s *writeSink) jokerCards(ctx context.Context, rows []jokerCardRow) error {
+	if s.jokerW == nil {
+		w, err := newJokerCardWriter(s.stage)
+		if err != nil {
+			return err
+		}
+		s.jokerW = w
+	}
+	return s.jokerW.write(rows)
+}
+
+func (s *writeSink) jokerList(ctx context.Context, label string, rows []jokerListRow) error {
+	return s.submit(ctx, func() error { return writeJokerList(s.stage, label, rows) })
+}
+
+// close hands on the standings and cards still waiting (ok), then ends the
+// input of the cards writer and of the pool.
+func (s *writeSink) close(ctx context.Context, ok bool) error {
+	var err error
+	if ok {
+		if err = s.flushStandings(ctx); err == nil {
+			err = s.cardW.flush(ctx)
+		}
+	}
+	if s.cardW != nil {
+		close(s.cardW.full)
+	}
+	if s.jobs != nil {
+		close(s.jobs)
+	}
+	return err
+}
+
+// finish closes cards.parquet and joker_cards.parquet.
+func (s *writeSink) finish(sum *Summary) error {
+	sum.StandingsWritten = s.standings
+	if err := s.cardW.finish(); err != nil {
+		return err
+	}
+	if s.jokerW != nil {
+		return s.jokerW.finish()
+	}
+	return nil
+}
+
+// abort closes what a failed run left open.
+func (s *writeSink) abort() {
+	if s.cardW != nil {
+		s.cardW.f.abort()
+	}
+	if s.jokerW != nil {
+		s.jokerW.f.abort()
+	}
+}
+
+// fileBatch is small files to be written: their paths (slash-separated, in
+// --out) and their bytes, one after another in data.
+type fileBatch struct {
+	names []string
+	ends  []int // where each file's bytes end in data
+	data  []byte
+}
+
+func (fb *fileBatch) add(name string, data []byte) {
+	fb.names = append(fb.names, name)
+	fb.data = append(fb.data, data...)
+	fb.ends = append(fb.ends, len(fb.data))
+}
+
+// writeFiles writes the batches that come on files until it is closed, and
+// hands each batch back for reuse. The standings files are created by this one
+// goroutine: threads creating files in one folder at once contend on the
+// folder's lock in the kernel.
+func (s *writeSink) writeFiles(files <-chan *fileBatch) error {
+	for fb := range files {
+		start := 0
+		for i, name := range fb.names {
+			if err := s.stage.writeFile(name, fb.data[start:fb.ends[i]]); err != nil {
+				return err
+			}
+			start = fb.ends[i]
+		}
+		fb.names, fb.ends, fb.data = fb.names[:0], fb.ends[:0], fb.data[:0]
+		s.batches.Put(fb)
+	}
+	return nil
+}
+
+// send sends v on ch, unless ctx ends first (the run has failed): then it
+// returns ctx's error instead of waiting for a receiver that has stopped.
+func send[T any](ctx context.Context, ch chan<- T, v T) error {
+	select {
+	case ch <- v:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -42,21 +42,11 @@ func WriteTRF(w io.Writer, t *tiebreak.Tournament, players map[int64]Player, v t
 	for i, p := range t.Players {
 		info[i] = trfInfo(players[p.ID])
 	}
-	if err := trf.Write(w, t, info, TournamentCodes(t), v); err != nil {
+	codes, _ := tiebreak.CodesFor(t) // a column not understood gives the defaults, as the run ranks it
+	if err := trf.Write(w, t, info, codes, v); err != nil {
 		return fmt.Errorf("tournament %d: %w", t.ID, err)
 	}
 	return nil
-}
-
-// TournamentCodes is the tiebreak codes a tournament's standings are ranked by:
-// its own, else its discipline's defaults.
-func TournamentCodes(t *tiebreak.Tournament) []string {
-	if _, err := tiebreak.ParseCodes(t.Tiebreaks); err == nil {
-		if codes := tiebreak.SplitCodes(t.Tiebreaks); len(codes) > 0 {
-			return codes
-		}
-	}
-	return tiebreak.DefaultCodes(t.Discipline)
 }
 
 // trfInfo is what a 001 record says of a player from the players table. The

@@ -56,8 +56,7 @@ func exportTRF(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFailed
 	}
 	if err := officer.ExportTRF(ctx, stdout, fsys, *id, v, *rating == "fide"); err != nil {
-		fmt.Fprintf(stderr, "ratelist export trf: %v\n", err)
-		return exitCode(err)
+		return failFunc(stderr, "export trf")(err)
 	}
 	return exitOK
 }
@@ -87,10 +86,7 @@ func exportList(args []string, stdout, stderr io.Writer) int {
 	if *ids == "fide" && *dir == "" {
 		return usage("--id fide needs --archive DIR (the FIDE ids are in its players table)")
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "ratelist export list: %v\n", err)
-		return exitFailed
-	}
+	fail := failFunc(stderr, "export list")
 	if *period == "" {
 		labels, err := officer.Periods(*out)
 		if err != nil {

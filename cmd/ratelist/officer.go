@@ -155,10 +155,10 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
-// failFunc prints a failure of verb and returns exit code 1.
+// failFunc prints a failure of verb and returns its exit code (1).
 func failFunc(stderr io.Writer, verb string) func(error) int {
 	return func(err error) int {
-		fmt.Fprintf(stderr, "ratelist %s: %v\n", verb, err)
-		return exitFailed
+		fmt.Fprintf(stderr, "ratelist %s: %s\n", verb, message(err))
+		return exitCode(err)
 	}
 }

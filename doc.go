@@ -5,6 +5,8 @@
 //   - pipeline: archive reading, validation, ordering, the worker pool, writers
 //   - rating: the rule sets (school Elo, Joker), pure functions on plain values
 //   - tiebreak: standings and tiebreaks, pure functions on plain values
+//   - officer: exports (TRF, FIDE-shaped lists) and the officer's questions
+//     (list changes, one player, one tournament) over a run's outputs
 //
 // Reading order for a newcomer: docs/, then pipeline/doc.go.
 package ratelist

@@ -2,7 +2,7 @@ package archive
 
 // Rows of the archive tables as Go values, for writing and reading them with
 // parquet-go's generic writer and reader (import writes these): every optional
-// column is a pointer, nil for null. Players carry the extra FideID column.
+// column is a pointer, nil for null. Players carry the extra PlayerInfoColumns.
 // TestRowsFollowSchema holds them to the column lists.
 type (
 	// PlayerRow is one row of the players table.
@@ -14,6 +14,10 @@ type (
 		FideRating *int32  `parquet:"fide_rating,optional"`
 		Club       *string `parquet:"club,optional"`
 		FideID     *int64  `parquet:"fide_id,optional"`
+		Federation *string `parquet:"federation,optional"`
+		Sex        *string `parquet:"sex,optional"`
+		Title      *string `parquet:"title,optional"`
+		BirthDate  *int32  `parquet:"birth_date,optional,date"`
 	}
 	// TournamentRow is one row of the tournaments table.
 	TournamentRow struct {

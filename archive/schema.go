@@ -92,6 +92,15 @@ const (
 // on; the run does not read it.
 var FideID = Column{"fide_id", Int, false}
 
+// PlayerInfoColumns are the optional players columns after PlayerColumns that
+// say who a player is for other bodies (FIDE, pairing programs): import fills
+// them, the exports read them, the run does not. sex is m or w, title a FIDE
+// title (GM, IM, WGM, …), federation a three-letter code.
+var PlayerInfoColumns = []Column{
+	FideID, {"federation", String, false}, {"sex", String, false},
+	{"title", String, false}, {"birth_date", Date, false},
+}
+
 // Tables lists the archive tables in the order they are read.
 var Tables = []Table{
 	{"players", PlayerColumns}, {"tournaments", TournamentColumns},

@@ -15,7 +15,7 @@ func TestRowsFollowSchema(t *testing.T) {
 		row  any
 		cols []Column
 	}{
-		{PlayerRow{}, append(append([]Column(nil), PlayerColumns...), FideID)},
+		{PlayerRow{}, append(append([]Column(nil), PlayerColumns...), PlayerInfoColumns...)},
 		{TournamentRow{}, TournamentColumns},
 		{GameRow{}, GameColumns},
 		{TableRow{}, TableColumns},

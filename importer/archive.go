@@ -251,6 +251,12 @@ type PlayerInfo struct {
 	FideRating int32 // 0 = none
 	BirthYear  int32 // 0 = none
 	Club       string
+	// Federation, Sex (m or w), Title and BirthDate (days since 1970-01-01, 0 =
+	// none) go to the players columns of the same names.
+	Federation string
+	Sex        string
+	Title      string
+	BirthDate  int32
 }
 
 // player finds or appends a player and returns its player_id. A match by name
@@ -292,9 +298,19 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 		p.FideID = &id
 		a.dirtyPlayers = true
 	}
-	if p.Club == nil && in.Club != "" {
-		c := in.Club
-		p.Club = &c
+	fillStr := func(dst **string, v string) {
+		if *dst == nil && v != "" {
+			*dst = &v
+			a.dirtyPlayers = true
+		}
+	}
+	fillStr(&p.Club, in.Club)
+	fillStr(&p.Federation, in.Federation)
+	fillStr(&p.Sex, in.Sex)
+	fillStr(&p.Title, in.Title)
+	if p.BirthDate == nil && in.BirthDate != 0 {
+		d := in.BirthDate
+		p.BirthDate = &d
 		a.dirtyPlayers = true
 	}
 	a.index(i)

@@ -17,11 +17,12 @@ import (
 )
 
 // importColumns are the columns import writes for table: the archive's, and
-// for players the extra fide_id.
+// for players the extra PlayerInfoColumns (fide_id, federation, sex, title,
+// birth_date).
 func importColumns(table string) ([]archive.Column, bool) {
 	t, ok := archive.Lookup(table)
 	if table == "players" {
-		return append(slices.Clip(t.Columns), archive.FideID), true
+		return append(slices.Clip(t.Columns), archive.PlayerInfoColumns...), true
 	}
 	return t.Columns, ok
 }
@@ -349,7 +350,8 @@ func convertCSV(ctx context.Context, dir string, s csvSource, st *Stats) (string
 	case "players":
 		n, err = writeRows(ctx, out, t, func(c []cell) archive.PlayerRow {
 			return archive.PlayerRow{PlayerID: c[0].i, Name: c[1].s, BirthYear: optI32(c[2]), Category: optI32(c[3]),
-				FideRating: optI32(c[4]), Club: optStr(c[5]), FideID: optI64(c[6])}
+				FideRating: optI32(c[4]), Club: optStr(c[5]), FideID: optI64(c[6]),
+				Federation: optStr(c[7]), Sex: optStr(c[8]), Title: optStr(c[9]), BirthDate: optI32(c[10])}
 		})
 	case "tournaments":
 		n, err = writeRows(ctx, out, t, func(c []cell) archive.TournamentRow {

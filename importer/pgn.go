@@ -492,13 +492,13 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, *Problem) {
 		}
 		out.notPlayed = im.texts[t]
 	}
-	out.white = im.player(pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo")))
-	out.black = im.player(pgnPlayer(black, tag("BlackFideId"), tag("BlackElo")))
+	out.white = im.player(pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo"), tag("WhiteTitle")))
+	out.black = im.player(pgnPlayer(black, tag("BlackFideId"), tag("BlackElo"), tag("BlackTitle")))
 	return out, ev, nil
 }
 
-func pgnPlayer(name, fideID, elo string) PlayerInfo {
-	p := PlayerInfo{Name: name}
+func pgnPlayer(name, fideID, elo, title string) PlayerInfo {
+	p := PlayerInfo{Name: name, Title: normTitle(title)}
 	if id, err := strconv.ParseInt(fideID, 10, 64); err == nil && id > 0 {
 		p.FideID = id
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
@@ -101,7 +102,8 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	ids := make([]int64, len(f.Players))
 	used := map[int64]int{} // player_id → index in f.Players
 	for i, p := range f.Players {
-		info := PlayerInfo{Name: p.Name, FideID: p.FideID, Club: p.Federation}
+		info := PlayerInfo{Name: p.Name, FideID: p.FideID, Club: p.Federation, Federation: strings.ToUpper(p.Federation),
+			Sex: normSex(p.Sex), Title: normTitle(p.Title), BirthDate: birthDate(p.Birth)}
 		if p.Rating > 0 && p.Rating <= 4000 {
 			info.FideRating = int32(p.Rating)
 		}
@@ -164,4 +166,49 @@ func byeCode(c byte) byte {
 		return 'Z'
 	}
 	return c
+}
+
+// normSex is a TRF or PGN sex as the players table keeps it: m or w ("f" is
+// read as w), "" for anything else.
+func normSex(s string) string {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "m":
+		return "m"
+	case "w", "f":
+		return "w"
+	}
+	return ""
+}
+
+// titles maps the one-letter title codes some exporters write to FIDE's titles.
+var titles = map[string]string{"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+// normTitle is a title as the players table keeps it: upper case, with the
+// one-letter codes spelt out; "" for none ("-" and "?" included).
+func normTitle(s string) string {
+	s = strings.TrimSpace(s)
+	if t, ok := titles[strings.ToLower(s)]; ok {
+		return t
+	}
+	if s == "-" || s == "?" {
+		return ""
+	}
+	return strings.ToUpper(s)
+}
+
+// birthDate reads a full TRF birth date (YYYY/MM/DD, or with - or .) as days
+// since 1970-01-01; 0 when the date is partial (YYYY/00/00) or unreadable.
+func birthDate(s string) int32 {
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '-' || r == '.' })
+	if len(f) != 3 || len(f[0]) != 4 {
+		return 0
+	}
+	y, ey := strconv.Atoi(f[0])
+	m, em := strconv.Atoi(f[1])
+	d, ed := strconv.Atoi(f[2])
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if ey != nil || em != nil || ed != nil || y < 1850 || y > 2200 || int(t.Month()) != m || t.Day() != d {
+		return 0
+	}
+	return day(t)
 }

@@ -88,3 +88,7 @@ type Adjustment struct {
 	Round  int // 1-based; 0 = the whole tournament, in no round
 	Points int // half-points, negative for a penalty
 }
+
+// IsRoundRobin reports whether a system name (Tournament.System) is read as a
+// round robin: "round-robin", "round robin", "rr", "berger" and the like.
+func IsRoundRobin(system string) bool { return isRoundRobin(system) }

@@ -1,6 +1,7 @@
 // Package trf reads FIDE Tournament Report Files (TRF16, FIDE C.04 Annex 2, with
 // JaVaFo's TRF(x) and the TRF-2026 records), the format pairing programs export, and
-// converts them to *tiebreak.Tournament.
+// converts them to *tiebreak.Tournament. Write writes a chess tournament back as
+// TRF16 or TRF-2026, in the columns the reader reads.
 //
 // The steps are:
 //

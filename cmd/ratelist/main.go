@@ -11,6 +11,11 @@
 //	ratelist import trf|pgn|csv FILE... --archive DIR
 //	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
+//	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26] [--rating run|fide]
+//	ratelist export list --out DIR [--period P] [--format fide-txt|fide-xml|csv] [--archive DIR] [--id player|fide]
+//	ratelist diff --out DIR [P1] [P2] [--top N] [--format text|csv]
+//	ratelist player --out DIR ID [--format text|csv]
+//	ratelist cards --out DIR --tournament ID [--format text|csv]
 //	ratelist --version
 //
 // Exit codes: 0 success; 1 the job failed (nothing half-written is left in
@@ -100,6 +105,10 @@ verbs:
   generate   write a synthetic archive
   import     convert TRF, PGN or CSV files into an archive
   report     write a static HTML site of a run's lists, players and tournaments
+  export     a tournament as TRF, or a list in FIDE's shapes (fide-txt, fide-xml, csv)
+  diff       entries, exits and movers between two lists
+  player     one player's lists and cards
+  cards      every player's card of one tournament
 
 Run 'ratelist VERB -h' for the flags of a verb, 'ratelist --version' for the version.
 `
@@ -126,6 +135,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdImport(ctx, rest, stdout, stderr)
 	case "report":
 		return cmdReport(ctx, rest, stdout, stderr)
+	case "export":
+		return cmdExport(ctx, rest, stdout, stderr)
+	case "diff":
+		return cmdDiff(rest, stdout, stderr)
+	case "player":
+		return cmdPlayer(rest, stdout, stderr)
+	case "cards":
+		return cmdCards(rest, stdout, stderr)
 	case "--version", "-version":
 		fmt.Fprintln(stdout, "ratelist", currentVersion())
 		return exitOK

@@ -1,0 +1,106 @@
+package officer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/tiebreak"
+)
+
+// Player is a players row as the exports need it; empty fields are unknown.
+type Player struct {
+	ID         int64
+	Name       string
+	BirthYear  int32 // 0 = unknown; from birth_date when birth_year is empty
+	FideID     int64
+	Federation string
+	Sex        string // m or w
+	Title      string
+	BirthDate  time.Time
+	FideRating int32 // 0 = none
+}
+
+// playerCols are the players columns read, in the order of Player's fields.
+var playerCols = append(append([]archive.Column{
+	{Name: "player_id", Type: archive.Int, Required: true}, {Name: "name", Type: archive.String},
+	{Name: "birth_year", Type: archive.Int32},
+}, archive.PlayerInfoColumns...), archive.Column{Name: "fide_rating", Type: archive.Int32})
+
+// ReadPlayers reads the players table of the archive in fsys (Parquet, CSV or
+// a folder of parts), keyed by player_id. Rows without a player_id are left
+// out; the run's validation is not repeated.
+func ReadPlayers(fsys fs.FS) (map[int64]Player, error) {
+	files, err := archive.Files(fsys, "players")
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, errors.New("no players table (players.parquet, players.csv or players/)")
+	}
+	r := archive.NewReader(fsys, files, playerCols)
+	defer r.Close()
+	out := map[int64]Player{}
+	for r.Next() {
+		b := r.Batch()
+		for i := 0; i < b.N; i++ {
+			if b.Nulls[0][i] {
+				continue
+			}
+			p := Player{ID: b.Ints[0][i], Name: b.Strs[1][i]}
+			if !b.Nulls[2][i] {
+				p.BirthYear = int32(b.Ints[2][i])
+			}
+			if !b.Nulls[3][i] {
+				p.FideID = b.Ints[3][i]
+			}
+			p.Federation, p.Sex, p.Title = b.Strs[4][i], b.Strs[5][i], b.Strs[6][i]
+			if !b.Nulls[7][i] {
+				p.BirthDate = time.Unix(b.Ints[7][i]*86400, 0).UTC()
+				if p.BirthYear == 0 {
+					p.BirthYear = int32(p.BirthDate.Year())
+				}
+			}
+			if !b.Nulls[8][i] {
+				p.FideRating = int32(b.Ints[8][i])
+			}
+			if _, dup := out[p.ID]; !dup {
+				out[p.ID] = p
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("players: %w", err)
+	}
+	return out, nil
+}
+
+// errFound stops the walk over an archive's tournaments.
+var errFound = errors.New("found")
+
+// ErrNoTournament is a tournament id the archive does not have (with games).
+var ErrNoTournament = errors.New("tournament not in the archive or without valid games")
+
+// LoadTournament returns tournament id of the archive in fsys, with its players'
+// ratings at its start as the run computes them under the school rules.
+func LoadTournament(ctx context.Context, fsys fs.FS, id int64) (*tiebreak.Tournament, error) {
+	var got *tiebreak.Tournament
+	err := pipeline.ForEachTournamentFS(ctx, fsys, func(t *tiebreak.Tournament) error {
+		if t.ID == id {
+			got = t
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return nil, err
+	}
+	if got == nil {
+		return nil, fmt.Errorf("tournament %d: %w", id, ErrNoTournament)
+	}
+	return got, nil
+}

@@ -1,0 +1,215 @@
+package officer
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ListFormat is a shape WriteList writes a list in.
+type ListFormat string
+
+// The list shapes: FIDE's fixed-width standard list, FIDE's XML list, and CSV
+// with the same fields.
+const (
+	FideTXT ListFormat = "fide-txt"
+	FideXML ListFormat = "fide-xml"
+	ListCSV ListFormat = "csv"
+)
+
+// ParseListFormat reads fide-txt, fide-xml or csv.
+func ParseListFormat(s string) (ListFormat, error) {
+	switch f := ListFormat(s); f {
+	case FideTXT, FideXML, ListCSV:
+		return f, nil
+	}
+	return "", fmt.Errorf("%q is not fide-txt, fide-xml or csv", s)
+}
+
+// ListRow is one player of an exported list, the fields FIDE's lists carry.
+type ListRow struct {
+	ID         int64
+	Name       string
+	Federation string
+	Sex        string // M or F
+	Title      string
+	WTitle     string
+	Rating     int32
+	Games      int32
+	K          int32
+	BirthYear  int32  // 0 = unknown
+	Flag       string // i inactive, w woman, wi
+}
+
+// ListRows joins a list with the players table (nil: those fields stay
+// blank). With fideIDs, the ID is the player's FIDE id (0 when unknown),
+// else his player_id.
+func ListRows(list []ListEntry, players map[int64]Player, fideIDs bool) []ListRow {
+	out := make([]ListRow, len(list))
+	for i, e := range list {
+		p := players[e.PlayerID]
+		r := ListRow{ID: e.PlayerID, Name: e.Name, Federation: p.Federation, Title: p.Title, Rating: e.Rating,
+			Games: e.GamesPeriod, K: e.K, BirthYear: p.BirthYear}
+		if fideIDs {
+			r.ID = p.FideID
+		}
+		if strings.HasPrefix(r.Title, "W") {
+			r.WTitle = r.Title
+		}
+		switch p.Sex {
+		case "m":
+			r.Sex = "M"
+		case "w":
+			r.Sex, r.Flag = "F", "w"
+		}
+		if hasFlag(e.Flags, "i") {
+			r.Flag += "i"
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// WriteList writes rows in format f. period is the list's label: the text
+// form's rating column is headed by its last month as FIDE heads it (JUN25).
+func WriteList(w io.Writer, rows []ListRow, period string, f ListFormat) error {
+	var err error
+	switch f {
+	case FideTXT:
+		err = writeFideTXT(w, rows, period)
+	case FideXML:
+		err = writeFideXML(w, rows)
+	default:
+		err = writeListCSV(w, rows)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s list: %w", f, err)
+	}
+	return nil
+}
+
+// fideColumns are the fixed-width columns of FIDE's standard list
+// (standard_rating_list.txt): name and width in characters, text left-aligned.
+var fideColumns = []struct {
+	name  string
+	width int
+}{
+	{"ID Number", 15}, {"Name", 61}, {"Fed", 4}, {"Sex", 4}, {"Tit", 5}, {"WTit", 5}, {"OTit", 15}, {"FOA", 4},
+	{"", 6}, {"Gms", 4}, {"K", 3}, {"B-day", 6}, {"Flag", 4},
+}
+
+// monthCode is FIDE's rating-column heading for the period's last month.
+func monthCode(period string) string {
+	var last time.Time
+	switch {
+	case len(period) == 7 && period[5] == 'Q':
+		y, _ := strconv.Atoi(period[:4])
+		q, _ := strconv.Atoi(period[6:])
+		last = time.Date(y, time.Month(3*q), 1, 0, 0, 0, 0, time.UTC)
+	case len(period) == 4:
+		y, _ := strconv.Atoi(period)
+		last = time.Date(y, 12, 1, 0, 0, 0, 0, time.UTC)
+	default:
+		t, err := time.Parse("2006-01", period)
+		if err != nil {
+			return "Rtng"
+		}
+		last = t
+	}
+	return strings.ToUpper(last.Format("Jan06"))
+}
+
+func writeFideTXT(w io.Writer, rows []ListRow, period string) error {
+	bw := bufio.NewWriter(w)
+	line := func(cells []string, header bool) {
+		var b strings.Builder
+		for c, col := range fideColumns {
+			v := cells[c]
+			if n := utf8.RuneCountInString(v); n >= col.width && !header {
+				v = string([]rune(v)[:col.width-1]) // one blank always separates the columns
+			}
+			b.WriteString(v + strings.Repeat(" ", max(0, col.width-utf8.RuneCountInString(v))))
+		}
+		bw.WriteString(b.String() + "\r\n")
+	}
+	head := make([]string, len(fideColumns))
+	for c, col := range fideColumns {
+		head[c] = col.name
+	}
+	head[8] = monthCode(period)
+	line(head, true)
+	for _, r := range rows {
+		id, by := "", ""
+		if r.ID > 0 {
+			id = itoa(r.ID)
+		}
+		if r.BirthYear > 0 {
+			by = itoa(r.BirthYear)
+		}
+		line([]string{id, r.Name, r.Federation, r.Sex, r.Title, r.WTitle, "", "", itoa(r.Rating), itoa(r.Games), itoa(r.K), by, r.Flag}, false)
+	}
+	return bw.Flush()
+}
+
+// fidePlayer is one <player> of FIDE's XML list, its elements in FIDE's order.
+type fidePlayer struct {
+	XMLName  xml.Name `xml:"player"`
+	FideID   string   `xml:"fideid"`
+	Name     string   `xml:"name"`
+	Country  string   `xml:"country"`
+	Sex      string   `xml:"sex"`
+	Title    string   `xml:"title"`
+	WTitle   string   `xml:"w_title"`
+	OTitle   string   `xml:"o_title"`
+	FOATitle string   `xml:"foa_title"`
+	Rating   int32    `xml:"rating"`
+	Games    int32    `xml:"games"`
+	K        int32    `xml:"k"`
+	Birthday string   `xml:"birthday"`
+	Flag     string   `xml:"flag"`
+}
+
+func writeFideXML(w io.Writer, rows []ListRow) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("<playerslist>\n")
+	enc := xml.NewEncoder(bw)
+	enc.Indent("", "  ")
+	for _, r := range rows {
+		p := fidePlayer{Name: r.Name, Country: r.Federation, Sex: r.Sex, Title: r.Title, WTitle: r.WTitle,
+			Rating: r.Rating, Games: r.Games, K: r.K, Flag: r.Flag}
+		if r.ID > 0 {
+			p.FideID = itoa(r.ID)
+		}
+		if r.BirthYear > 0 {
+			p.Birthday = itoa(r.BirthYear)
+		}
+		if err := enc.Encode(p); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n</playerslist>\n")
+	return bw.Flush()
+}
+
+func writeListCSV(w io.Writer, rows []ListRow) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"id", "name", "federation", "sex", "title", "w_title", "rating", "games", "k", "birth_year", "flag"})
+	for _, r := range rows {
+		id, by := "", ""
+		if r.ID > 0 {
+			id = itoa(r.ID)
+		}
+		if r.BirthYear > 0 {
+			by = itoa(r.BirthYear)
+		}
+		cw.Write([]string{id, r.Name, r.Federation, r.Sex, r.Title, r.WTitle, itoa(r.Rating), itoa(r.Games), itoa(r.K), by, r.Flag})
+	}
+	cw.Flush()
+	return cw.Error()
+}

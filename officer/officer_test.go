@@ -1,0 +1,172 @@
+package officer
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// writeOut writes lists and cards as a run's --out folder holds them.
+func writeOut(t *testing.T, lists map[string][]ListEntry, cards []Card) string {
+	t.Helper()
+	out := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(out, "lists"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for label, rows := range lists {
+		if err := parquet.WriteFile(filepath.Join(out, "lists", label+".parquet"), rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := parquet.WriteFile(filepath.Join(out, "cards.parquet"), cards); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// fixture: four lists; between 2025-02 and 2025-03 player 3 falls below the
+// floor, player 4 (flagged inactive) and player 5 (no reason) leave, player 6
+// enters new and player 7 returns.
+func fixture(t *testing.T) string {
+	e := func(rank int32, id int64, name string, rating int32, flags string) ListEntry {
+		return ListEntry{Rank: rank, PlayerID: id, Name: name, Rating: rating, K: 20, Flags: flags}
+	}
+	return writeOut(t, map[string][]ListEntry{
+		"2025-01": {e(1, 1, "Ann", 2000, ""), e(2, 7, "Gus", 1500, "")},
+		"2025-02": {e(1, 1, "Ann", 2000, ""), e(2, 2, "Bob", 1900, ""), e(3, 3, "Cid", 1450, ""), e(4, 4, "Dan", 1420, "i"), e(5, 5, "Eve", 1410, "")},
+		"2025-03": {e(1, 2, "Bob", 1960, ""), e(2, 1, "Ann", 1990, ""), e(3, 6, "Fay", 1700, "new"), e(4, 7, "Gus", 1480, "")},
+		"2024-12": {e(1, 1, "Ann", 1990, "new")},
+	}, []Card{
+		{Period: "2025-03", TournamentID: 9, PlayerID: 3, Name: "Cid", Games: 5, Score: 1, Change: -60, RatingBefore: ptr[int32](1450), Reason: "fide-below-floor"},
+		{Period: "2025-03", TournamentID: 9, PlayerID: 2, Name: "Bob", Games: 5, Score: 4, Change: 60, RatingBefore: ptr[int32](1900), RatingAfter: ptr[int32](1960), K: ptr[int32](20), Reason: "fide-period"},
+		{Period: "2025-02", TournamentID: 8, PlayerID: 3, Name: "Cid", Games: 4, Score: 2, Change: 0, Reason: "rated"},
+	})
+}
+
+func TestDiffLists(t *testing.T) {
+	out := fixture(t)
+	from, to, err := LatestTwo(out, nil)
+	if err != nil || from != "2025-02" || to != "2025-03" {
+		t.Fatalf("latest two: %s %s %v", from, to, err)
+	}
+	if f, _, err := LatestTwo(out, []string{"2025-02"}); err != nil || f != "2025-01" {
+		t.Errorf("list before 2025-02: %s %v", f, err)
+	}
+	if _, _, err := LatestTwo(out, []string{"2030-01"}); !errors.Is(err, ErrNoList) {
+		t.Errorf("unknown list: %v", err)
+	}
+	d, err := DiffLists(out, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range d.Entries {
+		got = append(got, e.Name+" "+e.Reason)
+	}
+	for _, e := range d.Exits {
+		got = append(got, e.Name+" "+e.Reason)
+	}
+	want := []string{"Fay new", "Gus returned", "Cid below-floor", "Dan inactive", "Eve not-listed"}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries and exits %q, want %q", got, want)
+	}
+	if len(d.Moves) != 2 {
+		t.Fatalf("moves %+v", d.Moves)
+	}
+	if up := d.Movers(5, true); len(up) != 1 || up[0].Name != "Bob" {
+		t.Errorf("gains %+v", up)
+	}
+	if down := d.Movers(5, false); len(down) != 1 || down[0].Name != "Ann" || down[0].RankAfter != 2 {
+		t.Errorf("losses %+v", down)
+	}
+	var b bytes.Buffer
+	if err := WriteTables(&b, CSV, d.Table()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "exit,3,Cid,3,,1450,,,below-floor\n") || !strings.Contains(b.String(), "move,2,Bob,2,1,1900,1960,+60,\n") {
+		t.Errorf("diff CSV:\n%s", b.String())
+	}
+}
+
+func TestPlayerHistory(t *testing.T) {
+	out := fixture(t)
+	lists, cards, err := PlayerHistory(out, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lists.Rows) != 1 || lists.Rows[0][0] != "2025-02" || len(cards.Rows) != 2 || cards.Rows[1][0] != "2025-02" {
+		t.Errorf("lists %q cards %q", lists.Rows, cards.Rows)
+	}
+	if _, _, err := PlayerHistory(out, 99); !errors.Is(err, ErrNoPlayer) {
+		t.Errorf("unknown player: %v", err)
+	}
+}
+
+func TestTournamentCards(t *testing.T) {
+	out := fixture(t)
+	tb, err := TournamentCards(out, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Rows) != 2 || tb.Rows[1][1] != "Bob" {
+		t.Errorf("rows %q", tb.Rows)
+	}
+	text := tb.DropEmptyColumns()
+	if slices.Contains(text.Header, "opponent_id") || !slices.Contains(text.Header, "change") {
+		t.Errorf("text columns %q", text.Header)
+	}
+	if _, err := TournamentCards(out, 77); !errors.Is(err, ErrNoCards) {
+		t.Errorf("unknown tournament: %v", err)
+	}
+}
+
+// TestFideTXTColumns: every line is as wide as FIDE's standard list, and each
+// field starts at FIDE's column.
+func TestFideTXTColumns(t *testing.T) {
+	rows := []ListRow{{ID: 4100018, Name: "Ivanova, Anna", Federation: "RUS", Sex: "F", Title: "WGM", WTitle: "WGM", Rating: 2301, Games: 9, K: 20, BirthYear: 1999, Flag: "wi"}}
+	var b bytes.Buffer
+	if err := WriteList(&b, rows, "2025-06", FideTXT); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\r\n"), "\r\n")
+	if lines[0] != "ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA JUN25 Gms K  B-day Flag" {
+		t.Errorf("header %q", lines[0])
+	}
+	for _, l := range lines {
+		if len(l) != 136 {
+			t.Errorf("line of %d characters: %q", len(l), l)
+		}
+	}
+	l := lines[1]
+	for at, want := range map[int]string{0: "4100018", 15: "Ivanova, Anna", 76: "RUS", 80: "F", 84: "WGM", 89: "WGM", 113: "2301", 119: "9", 123: "20", 126: "1999", 132: "wi"} {
+		if !strings.HasPrefix(l[at:], want+" ") && !strings.HasPrefix(l[at:], want) {
+			t.Errorf("at %d: %q, want %q", at, l[at:min(len(l), at+8)], want)
+		}
+	}
+	for period, code := range map[string]string{"2025-Q2": "JUN25", "2024": "DEC24", "2025-01": "JAN25"} {
+		if got := monthCode(period); got != code {
+			t.Errorf("monthCode(%s) = %s, want %s", period, got, code)
+		}
+	}
+}
+
+func TestListRows(t *testing.T) {
+	list := []ListEntry{{Rank: 1, PlayerID: 5, Name: "Ann", Rating: 2100, GamesPeriod: 4, K: 20, Flags: "i"}, {Rank: 2, PlayerID: 6, Name: "Bob", Rating: 2000}}
+	players := map[int64]Player{5: {ID: 5, FideID: 900001, Federation: "ISL", Sex: "w", Title: "WFM", BirthYear: 2001}}
+	rows := ListRows(list, players, true)
+	want := ListRow{ID: 900001, Name: "Ann", Federation: "ISL", Sex: "F", Title: "WFM", WTitle: "WFM", Rating: 2100, Games: 4, K: 20, BirthYear: 2001, Flag: "wi"}
+	if rows[0] != want || rows[1].ID != 0 || rows[1].Sex != "" {
+		t.Errorf("rows %+v", rows)
+	}
+	if r := ListRows(list, nil, false); r[1].ID != 6 || r[0].Flag != "i" {
+		t.Errorf("without players: %+v", r)
+	}
+}

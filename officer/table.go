@@ -1,0 +1,128 @@
+package officer
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Table is a titled table of text cells, printed as aligned text or as CSV.
+type Table struct {
+	Title  string // printed above the text form; not in CSV
+	Header []string
+	Rows   [][]string
+}
+
+// Format is how a Table is printed.
+type Format string
+
+// The formats of the officer's tables.
+const (
+	Text Format = "text"
+	CSV  Format = "csv"
+)
+
+// ParseFormat reads "text" or "csv".
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case Text, CSV:
+		return f, nil
+	}
+	return "", fmt.Errorf("%q is neither text nor csv", s)
+}
+
+// WriteTables prints tables in format f. As CSV, tables after the first are
+// separated by a blank line; each keeps its header.
+func WriteTables(w io.Writer, f Format, tables ...Table) error {
+	for i, t := range tables {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		var err error
+		if f == CSV {
+			err = t.writeCSV(w)
+		} else {
+			err = t.writeText(w)
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+func (t Table) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(t.Header)
+	cw.WriteAll(t.Rows)
+	return cw.Error()
+}
+
+// writeText aligns the columns: numbers to the right, text to the left.
+func (t Table) writeText(w io.Writer) error {
+	width := make([]int, len(t.Header))
+	numeric := make([]bool, len(t.Header))
+	for c, h := range t.Header {
+		width[c], numeric[c] = utf8.RuneCountInString(h), true
+	}
+	for _, r := range t.Rows {
+		for c, v := range r {
+			width[c] = max(width[c], utf8.RuneCountInString(v))
+			if _, err := strconv.ParseFloat(v, 64); err != nil && v != "" {
+				numeric[c] = false
+			}
+		}
+	}
+	var b strings.Builder
+	if t.Title != "" {
+		b.WriteString(t.Title + "\n")
+	}
+	line := func(cells []string) {
+		var l strings.Builder
+		for c, v := range cells {
+			pad := strings.Repeat(" ", width[c]-utf8.RuneCountInString(v))
+			if c > 0 {
+				l.WriteString("  ")
+			}
+			if numeric[c] {
+				l.WriteString(pad + v)
+			} else {
+				l.WriteString(v + pad)
+			}
+		}
+		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+	}
+	line(t.Header)
+	for _, r := range t.Rows {
+		line(r)
+	}
+	if len(t.Rows) == 0 {
+		b.WriteString("(none)\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Cell formatting of optional and fractional numbers: empty for nil.
+func i32(p *int32) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.Itoa(int(*p))
+}
+
+func f64(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return num(*p)
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func itoa[T int | int32 | int64](v T) string { return strconv.FormatInt(int64(v), 10) }

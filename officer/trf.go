@@ -1,0 +1,63 @@
+package officer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+
+	"github.com/ratelist/ratelist/tiebreak"
+	"github.com/ratelist/ratelist/trf"
+)
+
+// ExportTRF writes tournament id of the archive in fsys as a TRF file of
+// version v. Each 001 record carries the player's rating at the start as the
+// run computes it (with fideRatings, the players table's fide_rating instead),
+// and sex, title, federation, FIDE id and birth date from the players table;
+// points and rank are the final standings by the tournament's tiebreaks (the
+// default ones when it names none).
+func ExportTRF(ctx context.Context, w io.Writer, fsys fs.FS, id int64, v trf.Version, fideRatings bool) error {
+	t, err := LoadTournament(ctx, fsys, id)
+	if err != nil {
+		return err
+	}
+	players, err := ReadPlayers(fsys)
+	if err != nil {
+		return err
+	}
+	if fideRatings {
+		t.Players = slices.Clone(t.Players)
+		for i, p := range t.Players {
+			t.Players[i].Rating = int(players[p.ID].FideRating)
+		}
+	}
+	return WriteTRF(w, t, players, v)
+}
+
+// WriteTRF writes tournament t as ExportTRF does, with the players table
+// players (keyed by player_id; nil or a missing player leaves the fields blank).
+func WriteTRF(w io.Writer, t *tiebreak.Tournament, players map[int64]Player, v trf.Version) error {
+	info := make([]trf.PlayerInfo, len(t.Players))
+	for i, p := range t.Players {
+		info[i] = trfInfo(players[p.ID])
+	}
+	codes, _ := tiebreak.CodesFor(t) // a column not understood gives the defaults, as the run ranks it
+	if err := trf.Write(w, t, info, codes, v); err != nil {
+		return fmt.Errorf("tournament %d: %w", t.ID, err)
+	}
+	return nil
+}
+
+// trfInfo is what a 001 record says of a player from the players table. The
+// birth date is written whole when known, else as the birth year alone.
+func trfInfo(p Player) trf.PlayerInfo {
+	pi := trf.PlayerInfo{Sex: p.Sex, Title: p.Title, Federation: p.Federation, FideID: p.FideID}
+	switch {
+	case !p.BirthDate.IsZero():
+		pi.Birth = p.BirthDate.Format("2006/01/02")
+	case p.BirthYear > 0:
+		pi.Birth = fmt.Sprintf("%04d", p.BirthYear)
+	}
+	return pi
+}

@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -65,43 +64,6 @@ func newPlot() *plot.Plot {
 	return p
 }
 
-// timeSeries draws a line with a marker per point and returns the SVG.
-func timeSeries(title, ylabel string, pts []chartPoint) (template.HTML, error) {
-	p := newPlot()
-	p.Y.Label.Text = ylabel
-	xy := make(plotter.XYs, len(pts))
-	minX, maxX := math.Inf(1), math.Inf(-1)
-	minY, maxY := math.Inf(1), math.Inf(-1)
-	for i, pt := range pts {
-		x := float64(int64(pt.Day) * 86400)
-		xy[i] = plotter.XY{X: x, Y: pt.Value}
-		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
-		minY, maxY = math.Min(minY, pt.Value), math.Max(maxY, pt.Value)
-	}
-	line, marks, err := plotter.NewLinePoints(xy)
-	if err != nil {
-		return "", err
-	}
-	line.Color = lineColor
-	line.Width = vg.Points(1.8)
-	marks.Shape = draw.CircleGlyph{}
-	marks.Color = markColor
-	marks.Radius = vg.Points(2.6)
-	p.Add(line, marks)
-	// Pad the ranges so that one point or a flat line still has axes.
-	const month = 30 * 86400
-	if maxX-minX < 4*month {
-		mid := (maxX + minX) / 2
-		minX, maxX = mid-2*month, mid+2*month
-	}
-	padX := (maxX - minX) * 0.04
-	p.X.Min, p.X.Max = minX-padX, maxX+padX
-	padY := math.Max(20, (maxY-minY)*0.1)
-	p.Y.Min, p.Y.Max = math.Floor((minY-padY)/10)*10, math.Ceil((maxY+padY)/10)*10
-	p.X.Tick.Marker = monthTicks{}
-	return render(p, title)
-}
-
 // gameSeries draws values against the game number (1, 2, ...) with a marker per game.
 func gameSeries(title, ylabel string, values []float64) (template.HTML, error) {
 	p := newPlot()
@@ -139,39 +101,6 @@ func (intTicks) Ticks(min, max float64) []plot.Tick {
 		if ticks[i].Label != "" {
 			ticks[i].Label = strconv.FormatFloat(math.Round(ticks[i].Value), 'f', 0, 64)
 		}
-	}
-	return ticks
-}
-
-// monthTicks labels the first day of months, spaced to fit about eight labels.
-type monthTicks struct{}
-
-func (monthTicks) Ticks(min, max float64) []plot.Tick {
-	t0 := time.Unix(int64(min), 0).UTC()
-	t1 := time.Unix(int64(max), 0).UTC()
-	months := (t1.Year()-t0.Year())*12 + int(t1.Month()-t0.Month()) + 1
-	step := 1
-	for _, s := range []int{1, 2, 3, 6, 12, 24, 60} {
-		step = s
-		if months/s <= 8 {
-			break
-		}
-	}
-	var ticks []plot.Tick
-	m := time.Date(t0.Year(), t0.Month(), 1, 0, 0, 0, 0, time.UTC)
-	if m.Before(t0) {
-		m = m.AddDate(0, 1, 0)
-	}
-	for ; !m.After(t1); m = m.AddDate(0, 1, 0) {
-		idx := m.Year()*12 + int(m.Month()) - 1
-		label := ""
-		if idx%step == 0 {
-			label = m.Format("Jan 2006")
-		}
-		if label == "" && step > 3 {
-			continue
-		}
-		ticks = append(ticks, plot.Tick{Value: float64(m.Unix()), Label: label})
 	}
 	return ticks
 }

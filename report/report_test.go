@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -119,15 +121,19 @@ func TestDemoSite(t *testing.T) {
 		}
 	}
 
-	// Markers expected per player: one per card with a rating after it.
-	cards, err := readCards(filepath.Join(out, "cards.parquet"))
+	// Chart points expected per player: one per card with a date and a
+	// rating after it (site.js draws them from the card table).
+	cs, err := readCards(filepath.Join(out, "cards.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantPoints := map[string]int{}
-	for _, c := range cards {
-		if c.RatingAfter != nil {
-			wantPoints[fmt.Sprintf("players/%d.html", c.PlayerID)]++
+	wantCards := map[string]int{}
+	for _, c := range cs.cards {
+		f := fmt.Sprintf("players/%d.html", c.PlayerID)
+		wantCards[f]++
+		if c.RatingAfter != none && c.EndDate != 0 {
+			wantPoints[f]++
 		}
 	}
 	jcards, err := readJokerCards(filepath.Join(out, "joker_cards.parquet"))
@@ -167,21 +173,46 @@ func TestDemoSite(t *testing.T) {
 		}
 		switch {
 		case strings.HasPrefix(f, "players/"):
-			want := []int{}
-			if n := wantPoints[f]; n > 0 {
-				want = append(want, n)
+			rows := cardRows(html)
+			if len(rows) != wantCards[f] {
+				t.Errorf("%s: %d card rows, want %d", f, len(rows), wantCards[f])
 			}
-			if n := wantJoker[f]; n > 0 {
-				want = append(want, n)
+			pts := 0
+			for _, r := range rows {
+				if len(r) != 13 {
+					t.Errorf("%s: card row with %d cells, want 13", f, len(r))
+					continue
+				}
+				if r[0] != "" && r[11] != "" {
+					pts++
+				}
 			}
-			if len(svgs) != len(want) {
-				t.Errorf("%s: %d charts, want %d", f, len(svgs), len(want))
+			if pts != wantPoints[f] {
+				t.Errorf("%s: %d chart points in the card, want %d", f, pts, wantPoints[f])
+			}
+			if hasChart := strings.Contains(html, `id="chart"`); hasChart != (pts > 0) {
+				t.Errorf("%s: chart figure %v, want %v", f, hasChart, pts > 0)
+			}
+			if n := len(html) - len(tableBody(html, `id="card"`)); n > 8<<10 {
+				t.Errorf("%s: %d bytes besides the card, want at most 8 KB", f, n)
+			}
+			want := 0
+			if wantJoker[f] > 0 {
+				want = 1
+			}
+			if len(svgs) != want {
+				t.Errorf("%s: %d inline charts, want %d (the Joker chart)", f, len(svgs), want)
 				break
 			}
-			for i, svg := range svgs {
-				if got := strings.Count(svg, MarkFill+`"`); got != want[i] {
-					t.Errorf("%s: chart %d has %d points, want %d", f, i, got, want[i])
+			if want == 1 {
+				if got := strings.Count(svgs[0], MarkFill+`"`); got != wantJoker[f] {
+					t.Errorf("%s: Joker chart has %d points, want %d", f, got, wantJoker[f])
 				}
+			}
+		case strings.HasPrefix(f, "tournaments/"):
+			id := strings.TrimSuffix(path.Base(f), ".html")
+			if strings.Contains(html, `id="cross"`) {
+				checkTourData(t, filepath.Join(site, "tournaments", id+".js"))
 			}
 		case f == "index.html" || strings.HasPrefix(f, "list-"):
 			if len(svgs) != 1 {
@@ -229,6 +260,70 @@ func TestDemoSite(t *testing.T) {
 }
 
 var linkRE = regexp.MustCompile(`(href|src)="([^"]*)"`)
+
+// tableBody returns the tbody of the table whose start tag holds attr.
+func tableBody(html, attr string) string {
+	i := strings.Index(html, attr)
+	if i < 0 {
+		return ""
+	}
+	html = html[i:]
+	j, k := strings.Index(html, "<tbody>"), strings.Index(html, "</tbody>")
+	if j < 0 || k < j {
+		return ""
+	}
+	return html[j+len("<tbody>") : k]
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// cardRows returns the cells of the rating card's rows, as text.
+func cardRows(html string) [][]string {
+	var rows [][]string
+	for _, line := range strings.Split(tableBody(html, `id="card"`), "\n") {
+		if !strings.HasPrefix(line, "<tr") {
+			continue
+		}
+		cells := strings.Split(line, "<td")[1:]
+		for i, c := range cells {
+			_, c, _ = strings.Cut(c, ">")
+			cells[i] = tagRE.ReplaceAllString(c, "")
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+// checkTourData checks that a tournament's data file is a script storing
+// well-formed JSON whose games refer to its players.
+func checkTourData(t *testing.T, file string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Errorf("tournament data: %v", err)
+		return
+	}
+	_, js, ok := strings.Cut(string(b), "]=")
+	if !ok || !strings.HasPrefix(string(b), "(window.RLT=window.RLT||{})[") {
+		t.Errorf("%s: not a tournament data script", file)
+		return
+	}
+	var d struct {
+		P [][]any `json:"p"`
+		G [][]any `json:"g"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(js, ";\n")), &d); err != nil {
+		t.Errorf("%s: %v", file, err)
+		return
+	}
+	for _, g := range d.G {
+		for _, k := range []int{1, 2} {
+			if p := int(g[k].(float64)); p < -1 || p >= len(d.P) {
+				t.Errorf("%s: game %v refers to player %d of %d", file, g, p, len(d.P))
+			}
+		}
+	}
+}
 
 // svgBlocks returns the inline <svg>…</svg> elements of a page.
 func svgBlocks(html string) []string {
@@ -322,5 +417,62 @@ func TestReplaceSite(t *testing.T) {
 	}
 	if _, err := Build(context.Background(), Options{Out: dir, Site: filepath.Join(dir, "x")}); !errors.Is(err, ErrNoRun) {
 		t.Errorf("Build without a run: err = %v, want ErrNoRun", err)
+	}
+}
+
+// TestUpdate checks that a build over an earlier site writes only what
+// changed: nothing when nothing did, a page that went missing, every page when
+// the title changes.
+func TestUpdate(t *testing.T) {
+	out := demoRun(t)
+	site := filepath.Join(t.TempDir(), "site")
+	opt := Options{Out: out, Site: site, Archive: ratelist.Demo()}
+	first, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Written != first.Files || first.Files == 0 {
+		t.Fatalf("first build wrote %d of %d files", first.Written, first.Files)
+	}
+	again, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Written != 0 || again.Removed != 0 || again.Files != first.Files {
+		t.Errorf("unchanged rebuild: %+v, want nothing written or removed", again)
+	}
+	gone := filepath.Join(site, "players", demoLatest(t).idString()+".html")
+	want, _ := os.ReadFile(gone)
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(gone); fixed.Written != 1 || !bytes.Equal(got, want) {
+		t.Errorf("rebuild after a page went missing wrote %d files, page restored %v", fixed.Written, bytes.Equal(got, want))
+	}
+	opt.Title = "Another title"
+	retitled, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, f := range golden.ListFiles(t, site) {
+		if strings.HasSuffix(f, ".html") {
+			pages++
+		}
+	}
+	if retitled.Written < pages {
+		t.Errorf("retitled rebuild wrote %d files, want at least the %d pages", retitled.Written, pages)
+	}
+	if err := filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".tmp") {
+			t.Errorf("temporary file left: %s", p)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

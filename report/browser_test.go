@@ -106,6 +106,51 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("list has %d player links, want at least a page of 100", n)
 		}
 	})
+	// site.js draws the player's chart from the card, one dot per rated
+	// tournament, and a games table per tournament from its data file.
+	t.Run("player script", func(t *testing.T) {
+		page, _ := os.ReadFile(player)
+		rows := cardRows(string(page))
+		points, tours := 0, strings.Count(string(page), ` data-t="`)
+		for _, r := range rows {
+			if r[0] != "" && r[11] != "" {
+				points++
+			}
+		}
+		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+player))
+		svgs := svgBlocks(dom)
+		if len(svgs) == 0 || !strings.Contains(svgs[0], `role="img"`) || !strings.Contains(svgs[0], "<title>") {
+			t.Fatalf("player page: no rating chart with a role and a title drawn")
+		}
+		if got := strings.Count(svgs[0], "<circle"); got != points || points == 0 {
+			t.Errorf("chart has %d points, want %d", got, points)
+		}
+		if got := strings.Count(dom, `<details open="" class="games"><summary>`); got != tours || tours == 0 {
+			t.Errorf("%d games blocks, want one per tournament with pairings: %d", got, tours)
+		}
+		if got := strings.Count(dom, `<th scope="col">Opponent</th>`); got != tours {
+			t.Errorf("%d games tables filled, want %d", got, tours)
+		}
+	})
+	t.Run("crosstable", func(t *testing.T) {
+		id := regexp.MustCompile(`data-t="(\d+)"`).FindStringSubmatch(readString(t, player))
+		if id == nil {
+			t.Fatal("player page names no tournament")
+		}
+		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+filepath.Join(site, "tournaments", id[1]+".html")))
+		if !strings.Contains(dom, `<table class="list cross auto">`) || strings.Count(dom, `<th scope="row">`) < 4 {
+			t.Errorf("tournament %s: crosstable not drawn", id[1])
+		}
+	})
+}
+
+func readString(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // demoLatest returns the top player of the demo's latest list.

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
-	"math"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -62,47 +60,6 @@ func newPlot() *plot.Plot {
 	g.Horizontal.Color = gridColor
 	p.Add(g)
 	return p
-}
-
-// gameSeries draws values against the game number (1, 2, ...) with a marker per game.
-func gameSeries(title, ylabel string, values []float64) (template.HTML, error) {
-	p := newPlot()
-	p.Y.Label.Text = ylabel
-	p.X.Label.Text = "Game"
-	xy := make(plotter.XYs, len(values))
-	minY, maxY := math.Inf(1), math.Inf(-1)
-	for i, v := range values {
-		xy[i] = plotter.XY{X: float64(i + 1), Y: v}
-		minY, maxY = math.Min(minY, v), math.Max(maxY, v)
-	}
-	line, marks, err := plotter.NewLinePoints(xy)
-	if err != nil {
-		return "", err
-	}
-	line.Color = lineColor
-	line.Width = vg.Points(1.5)
-	marks.Shape = draw.CircleGlyph{}
-	marks.Color = markColor
-	marks.Radius = vg.Points(2)
-	p.Add(line, marks)
-	p.X.Min, p.X.Max = 0, float64(len(values)+1)
-	p.X.Tick.Marker = intTicks{}
-	padY := math.Max(10, (maxY-minY)*0.1)
-	p.Y.Min, p.Y.Max = math.Floor((minY-padY)/10)*10, math.Ceil((maxY+padY)/10)*10
-	return render(p, title)
-}
-
-// intTicks are gonum's default ticks labelled as whole numbers.
-type intTicks struct{}
-
-func (intTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(math.Round(ticks[i].Value), 'f', 0, 64)
-		}
-	}
-	return ticks
 }
 
 // histogram draws the rating distribution in bins of width w.

@@ -179,7 +179,7 @@ type levelChange struct {
 }
 
 // renderPlayer appends player id's page to b.
-func (s *site) renderPlayer(b []byte, id int64) ([]byte, error) {
+func (s *site) renderPlayer(b []byte, id int64) []byte {
 	name := s.names[id]
 	b = appendHead(b, s.page(name, "../", ""))
 	b = append(b, "<h1>"...)
@@ -231,12 +231,9 @@ func (s *site) renderPlayer(b []byte, id int64) ([]byte, error) {
 		b = strconv.AppendInt(b, id, 10)
 		b = append(b, "\">\n<h2 id=\"games-h\">Games</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the games here; each tournament's page lists them too.</p></noscript>\n</section>\n"...)
 	}
-	b, err := s.appendJoker(b, id, name)
-	if err != nil {
-		return nil, err
-	}
+	b = s.appendJoker(b, id, name)
 	b = append(b, "<script src=\"../assets/site.js\"></script>\n"...)
-	return appendFoot(b), nil
+	return appendFoot(b)
 }
 
 func signClass(n int) string {
@@ -326,10 +323,10 @@ func (s *site) appendCard(b []byte, idx []int32) []byte {
 }
 
 // appendJoker appends the Joker section of a Joker player's page.
-func (s *site) appendJoker(b []byte, id int64, name string) ([]byte, error) {
+func (s *site) appendJoker(b []byte, id int64, name string) []byte {
 	hist := s.joker[id]
 	if len(hist) == 0 {
-		return b, nil
+		return b
 	}
 	b = append(b, "<section aria-labelledby=\"joker-h\">\n<h2 id=\"joker-h\">Joker</h2>\n"...)
 	if jc := s.jokerCards[id]; len(jc) > 0 {
@@ -345,13 +342,14 @@ func (s *site) appendJoker(b []byte, id int64, name string) ([]byte, error) {
 		}
 		alt := fmt.Sprintf("Joker player rating of %s after each of %d games: from %g to %g; lowest %g, highest %g",
 			name, len(vals), vals[0], vals[len(vals)-1], lo, hi)
-		chart, err := gameSeries(alt, "Joker player rating", vals)
-		if err != nil {
-			return nil, err
+		b = append(b, "<figure class=\"chartbox\" id=\"jchart\" data-y=\"Joker player rating\" data-v=\""...)
+		for i, v := range vals {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendFloat(b, v, 'f', -1, 64)
 		}
-		b = append(b, "<figure class=\"chartbox\">\n"...)
-		b = append(b, chart...)
-		b = append(b, "\n<figcaption>"...)
+		b = append(b, "\">\n<figcaption>"...)
 		b = appendEsc(b, alt)
 		b = append(b, ".</figcaption>\n</figure>\n"...)
 		if len(levels) > 0 {
@@ -388,7 +386,7 @@ func (s *site) appendJoker(b []byte, id int64, name string) ([]byte, error) {
 		b = strconv.AppendInt(b, int64(h.GamesTotal), 10)
 		b = append(b, "</td></tr>\n"...)
 	}
-	return append(b, "</tbody>\n</table>\n</section>\n"...), nil
+	return append(b, "</tbody>\n</table>\n</section>\n"...)
 }
 
 // ratingAlt describes a rating chart in words, for its caption and label.

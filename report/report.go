@@ -545,10 +545,7 @@ func (s *site) writePlayers(ctx context.Context) error {
 		g.Go(func() error {
 			var buf []byte
 			for _, id := range ids {
-				var err error
-				if buf, err = s.renderPlayer(buf[:0], id); err != nil {
-					return err
-				}
+				buf = s.renderPlayer(buf[:0], id)
 				if err := s.out.put(fmt.Sprintf("players/%d.html", id), buf); err != nil {
 					return err
 				}

@@ -50,8 +50,8 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist report:", err)
 		return exitCode(err)
 	}
-	fmt.Fprintf(stdout, "%s: %d lists, %d tournaments, %d players; open %s\n",
-		st.Site, st.Lists, st.Tournaments, st.Players, filepath.Join(st.Site, "index.html"))
+	fmt.Fprintf(stdout, "%s: %d lists, %d tournaments, %d players; %d files written, %d unchanged, %d removed; open %s\n",
+		st.Site, st.Lists, st.Tournaments, st.Players, st.Written, st.Files-st.Written, st.Removed, filepath.Join(st.Site, "index.html"))
 	return exitOK
 }
 

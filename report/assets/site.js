@@ -47,15 +47,16 @@
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
   }
 
-  // chart draws the line of pts ([ms since 1970, value]) into the figure fig,
-  // labelled by its caption.
-  function chart(fig, pts, ylabel) {
+  // chart draws the line of pts into the figure fig, labelled by its caption:
+  // [ms since 1970, value] by month, or [game number, value] if games.
+  function chart(fig, pts, ylabel, games) {
     var W = 720, H = 280, L = 56, R = 12, T = 10, B = 34;
     var x0 = pts[0][0], x1 = pts[pts.length - 1][0], y0 = Infinity, y1 = -Infinity;
     pts.forEach(function (p) { y0 = Math.min(y0, p[1]); y1 = Math.max(y1, p[1]); });
     var month = 30 * 864e5;
-    if (x1 - x0 < 4 * month) { var mid = (x0 + x1) / 2; x0 = mid - 2 * month; x1 = mid + 2 * month; }
-    var padX = (x1 - x0) * 0.04; x0 -= padX; x1 += padX;
+    if (games) { x0 = 0; x1 = pts.length + 1; }
+    else if (x1 - x0 < 4 * month) { var mid = (x0 + x1) / 2; x0 = mid - 2 * month; x1 = mid + 2 * month; }
+    var padX = games ? 0 : (x1 - x0) * 0.04; x0 -= padX; x1 += padX;
     var padY = Math.max(20, (y1 - y0) * 0.1);
     y0 = Math.floor((y0 - padY) / 10) * 10; y1 = Math.ceil((y1 + padY) / 10) * 10;
     var X = function (v) { return L + (v - x0) / (x1 - x0) * (W - L - R); };
@@ -69,16 +70,24 @@
       grid.appendChild(sv("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v) }));
       ticks.appendChild(sv("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end" }, String(v)));
     }
-    var d0 = new Date(x0), d1 = new Date(x1);
-    var months = (d1.getUTCFullYear() - d0.getUTCFullYear()) * 12 + d1.getUTCMonth() - d0.getUTCMonth() + 1;
-    var every = [1, 2, 3, 6, 12, 24, 60].filter(function (s) { return months / s <= 8; })[0] || 60;
-    for (var m = Date.UTC(d0.getUTCFullYear(), d0.getUTCMonth() + 1, 1); m <= x1; ) {
-      var d = new Date(m), k = d.getUTCFullYear() * 12 + d.getUTCMonth();
-      if (k % every === 0) {
-        grid.appendChild(sv("line", { x1: X(m), x2: X(m), y1: T, y2: H - B }));
-        ticks.appendChild(sv("text", { x: X(m), y: H - B + 16, "text-anchor": "middle" }, MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear()));
+    if (games) {
+      var gs = Math.max(1, niceStep(x1 - x0, 8));
+      for (var gx = gs; gx < x1; gx += gs) {
+        grid.appendChild(sv("line", { x1: X(gx), x2: X(gx), y1: T, y2: H - B }));
+        ticks.appendChild(sv("text", { x: X(gx), y: H - B + 16, "text-anchor": "middle" }, String(gx)));
       }
-      m = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    } else {
+      var d0 = new Date(x0), d1 = new Date(x1);
+      var months = (d1.getUTCFullYear() - d0.getUTCFullYear()) * 12 + d1.getUTCMonth() - d0.getUTCMonth() + 1;
+      var every = [1, 2, 3, 6, 12, 24, 60].filter(function (s) { return months / s <= 8; })[0] || 60;
+      for (var m = Date.UTC(d0.getUTCFullYear(), d0.getUTCMonth() + 1, 1); m <= x1; ) {
+        var d = new Date(m), k = d.getUTCFullYear() * 12 + d.getUTCMonth();
+        if (k % every === 0) {
+          grid.appendChild(sv("line", { x1: X(m), x2: X(m), y1: T, y2: H - B }));
+          ticks.appendChild(sv("text", { x: X(m), y: H - B + 16, "text-anchor": "middle" }, MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear()));
+        }
+        m = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+      }
     }
     svg.appendChild(grid);
     svg.appendChild(sv("rect", { "class": "axes", x: L, y: T, width: W - L - R, height: H - T - B }));
@@ -94,6 +103,8 @@
   // The player page: the chart from the card's dates and ratings after, then
   // a block of games per tournament of the card.
   function playerPage() {
+    var jfig = document.getElementById("jchart");
+    if (jfig) chart(jfig, jfig.getAttribute("data-v").split(",").map(function (v, i) { return [i + 1, +v]; }), jfig.getAttribute("data-y"), true);
     var card = document.getElementById("card");
     if (!card) return;
     var rows = card.tBodies[0].rows, fig = document.getElementById("chart");

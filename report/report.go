@@ -863,15 +863,27 @@ type tourGroup struct {
 // writeTournamentIndex writes tournaments.html, the periods newest first, and
 // one page per period with its tournaments.
 func (s *site) writeTournamentIndex() error {
+	// A tournament's period is its list's, which under per-period rules can
+	// come after a later tournament's: group by period, newest first.
+	byPeriod := map[string]int{}
 	var groups []tourGroup
 	for i := len(s.torder) - 1; i >= 0; i-- {
 		t := s.tours[s.torder[i]]
-		if n := len(groups); n == 0 || groups[n-1].Period != t.Period {
+		g, ok := byPeriod[t.Period]
+		if !ok {
+			g = len(groups)
+			byPeriod[t.Period] = g
 			groups = append(groups, tourGroup{Period: t.Period})
 		}
-		g := &groups[len(groups)-1]
-		g.Tours = append(g.Tours, t)
+		groups[g].Tours = append(groups[g].Tours, t)
 	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		a, b := groups[i].Period, groups[j].Period
+		if (a == "") != (b == "") {
+			return b == ""
+		}
+		return a > b
+	})
 	idx := tourIndexPage{page: s.page("Tournaments", "", "tournaments")}
 	for _, g := range groups {
 		f := tourListFile(g.Period)

@@ -480,3 +480,47 @@ func TestUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestFidePlayer builds the demo rated under the FIDE rules, whose cards have
+// a row per game: a player's page shows each tournament once, with its games.
+func TestFidePlayer(t *testing.T) {
+	out := t.TempDir()
+	rules, err := pipeline.DefaultRules("fide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Run(context.Background(), pipeline.Options{Archive: ratelist.Demo(), ArchiveName: "(embedded demo)",
+		Out: out, Rules: rules, RulesName: "fide"}); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(out, "site")
+	if _, err := Build(context.Background(), Options{Out: out, Site: site, Archive: ratelist.Demo()}); err != nil {
+		t.Fatal(err)
+	}
+	games, players := 0, 0
+	for _, f := range golden.ListFiles(t, site) {
+		if !strings.HasPrefix(f, "players/") {
+			continue
+		}
+		html := readString(t, filepath.Join(site, f))
+		seen := map[string]bool{}
+		for _, r := range cardRows(html) {
+			if r[12] != "fide-game" && r[12] != "fide-pool-game" {
+				continue
+			}
+			games++
+			if key := r[0] + " " + r[1]; seen[key] {
+				t.Errorf("%s: tournament %s shows twice on the card", f, key)
+			} else {
+				seen[key] = true
+			}
+			if r[5] != "" || r[10] != "" {
+				t.Errorf("%s: %s: per-game row shows opponents' average %q and change %q, want both empty", f, r[1], r[5], r[10])
+			}
+		}
+		players++
+	}
+	if games == 0 {
+		t.Fatalf("no per-game card rows on %d player pages", players)
+	}
+}

@@ -119,9 +119,13 @@ func pathJoin(d, name string) string {
 func (k *sink) put(rel string, b []byte) error {
 	h := crc64.Checksum(b, crcTable)
 	k.mu.Lock()
+	_, twice := k.now[rel]
 	k.now[rel] = h
 	old, ok := k.old[rel]
 	k.mu.Unlock()
+	if twice {
+		return fmt.Errorf("site: %s written twice", rel)
+	}
 	if ok && old == h {
 		return nil
 	}

@@ -111,7 +111,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("player script", func(t *testing.T) {
 		page, _ := os.ReadFile(player)
 		rows := cardRows(string(page))
-		points, tours := 0, strings.Count(string(page), ` data-t="`)
+		points, tours := 0, strings.Count(string(page), `<a href="../tournaments/`)
 		for _, r := range rows {
 			if r[0] != "" && r[11] != "" {
 				points++
@@ -133,13 +133,19 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 	t.Run("crosstable", func(t *testing.T) {
-		id := regexp.MustCompile(`data-t="(\d+)"`).FindStringSubmatch(readString(t, player))
+		id := regexp.MustCompile(`href="../tournaments/(\d+).html"`).FindStringSubmatch(readString(t, player))
 		if id == nil {
 			t.Fatal("player page names no tournament")
 		}
 		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+filepath.Join(site, "tournaments", id[1]+".html")))
-		if !strings.Contains(dom, `<table class="list cross auto">`) || strings.Count(dom, `<th scope="row">`) < 4 {
+		if !strings.Contains(dom, `<table class="list cross auto">`) {
 			t.Errorf("tournament %s: crosstable not drawn", id[1])
+		}
+		if !strings.Contains(dom, `<table class="list auto st">`) {
+			t.Errorf("tournament %s: standings not drawn", id[1])
+		}
+		if n := strings.Count(dom, `<th scope="row">`); n < 8 {
+			t.Errorf("tournament %s: %d player rows in standings and crosstable", id[1], n)
 		}
 	})
 }

@@ -315,6 +315,15 @@ type standings struct {
 	idCol  int
 }
 
+// rowID is the player id of row k, or a negative number of its own when the
+// row has none.
+func (s *standings) rowID(r []string, k int) int64 {
+	if id, err := strconv.ParseInt(field(r, s.idCol), 10, 64); err == nil && id > 0 {
+		return id
+	}
+	return -int64(k) - 1
+}
+
 func readStandings(path string) (*standings, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -247,29 +247,23 @@ func signClass(n int) string {
 }
 
 // appendCard appends the rating card: one row per tournament (and per period
-// close); a row whose tournament has a data file names it in data-t, for the
-// games that site.js shows below.
+// close), linked to the tournament, whose data file site.js reads for the
+// player's games.
 func (s *site) appendCard(b []byte, idx []int32) []byte {
 	b = append(b, `<section aria-labelledby="card-h">
 <h2 id="card-h">Rating card</h2>
-<p class="muted small">Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average.</p>
+<p class="muted small">Start: the rating the tournament was rated with. Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average.</p>
 <div class="scroll">
 <table class="list card" id="card">
-<thead><tr><th scope="col">Date</th><th scope="col">Tournament</th><th scope="col" class="n" title="the rating the tournament was rated with (a newcomer's initial rating in stage one)">Start</th><th scope="col" class="n">Games</th><th scope="col" class="n">Score</th><th scope="col" class="n">Opp. avg</th><th scope="col" class="n">D</th><th scope="col" class="n">Expected</th><th scope="col" class="n">K</th><th scope="col" class="n">Exact</th><th scope="col" class="n">Change</th><th scope="col" class="n">After</th><th scope="col">Note</th></tr></thead>
+<thead><tr><th scope="col">Date<th scope="col">Tournament<th scope="col">Start<th scope="col">Games<th scope="col">Score<th scope="col">Opp. avg<th scope="col">D<th scope="col">Expected<th scope="col">K<th scope="col">Exact<th scope="col">Change<th scope="col">After<th scope="col">Note</thead>
 <tbody>
 `...)
 	for _, ci := range idx {
 		c := &s.cs.cards[ci]
 		t := s.tours[c.TournamentID]
-		b = append(b, "<tr"...)
-		if t != nil && t.Paired {
-			b = append(b, " data-t=\""...)
-			b = strconv.AppendInt(b, t.ID, 10)
-			b = append(b, '"')
-		}
-		b = append(b, "><td>"...)
+		b = append(b, "<tr><td>"...)
 		b = appendDate(b, c.EndDate)
-		b = append(b, "<td class=\"t\">"...)
+		b = append(b, "<td>"...)
 		switch {
 		case t != nil:
 			b = append(b, "<a href=\"../tournaments/"...)
@@ -418,10 +412,10 @@ func resultText(c byte) string {
 	return string(c)
 }
 
-// renderTournament returns tournament t's page and, when its pairings tt are
-// known, its data file: the players in standings order with their ratings,
-// and the games, from which site.js draws the crosstable and the players'
-// games.
+// renderTournament returns tournament t's page and its data file, from which
+// site.js draws the standings and the crosstable, and the players' pages
+// their games. tt is nil when the pairings are unknown; the page has no data
+// file when the standings are unknown too.
 func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament) (page, data []byte, err error) {
 	var st *standings
 	if p := outPath(s.opt.Out, "standings", fmt.Sprintf("%d.csv", t.ID)); exists(p) {
@@ -429,7 +423,7 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament) (page, dat
 			return nil, nil, err
 		}
 	}
-	b := appendHead(make([]byte, 0, 8<<10), s.page(t.Name, "../", "tournaments"))
+	b := appendHead(make([]byte, 0, 4<<10), s.page(t.Name, "../", "tournaments"))
 	b = append(b, "<p class=\"crumb\"><a href=\"../"...)
 	b = append(b, tourListFile(t.Period)...)
 	b = append(b, "\">Tournaments</a>"...)
@@ -466,12 +460,13 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament) (page, dat
 	}
 	b = append(b, "</dl>\n"...)
 	if st != nil {
-		b = s.appendStandings(b, st)
+		b = append(b, "<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the standings.</p></noscript>\n</section>\n<p class=\"muted small\">Tiebreak columns are headed by their FIDE codes, in the order they break ties.</p>\n"...)
 	}
 	if tt != nil {
-		b = append(b, "<section aria-labelledby=\"x-h\" id=\"cross\" data-t=\""...)
-		b = strconv.AppendInt(b, t.ID, 10)
-		b = append(b, "\">\n<h2 id=\"x-h\">Crosstable</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the crosstable.</p></noscript>\n</section>\n<script src=\""...)
+		b = append(b, "<section aria-labelledby=\"x-h\" id=\"cross\">\n<h2 id=\"x-h\">Crosstable</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the crosstable.</p></noscript>\n</section>\n"...)
+	}
+	if st != nil || tt != nil {
+		b = append(b, "<script src=\""...)
 		b = strconv.AppendInt(b, t.ID, 10)
 		b = append(b, ".js\"></script>\n<script src=\"../assets/site.js\"></script>\n"...)
 		data = s.tourData(t, tt, st)
@@ -486,143 +481,176 @@ func titleCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// appendStandings appends the standings table, exactly the standings file
-// without its player_id column.
-func (s *site) appendStandings(b []byte, st *standings) []byte {
-	b = append(b, "<section aria-labelledby=\"st-h\">\n<h2 id=\"st-h\">Final standings</h2>\n<div class=\"scroll\">\n<table class=\"list auto st\">\n<thead><tr>"...)
-	for _, h := range st.Header {
-		switch h {
-		case "player_id":
-		case "name":
-			b = append(b, "<th scope=\"col\">Name</th>"...)
-		case "rank":
-			b = append(b, "<th scope=\"col\" class=\"n\">Rank</th>"...)
-		case "start_no":
-			b = append(b, "<th scope=\"col\" class=\"n\">No.</th>"...)
-		case "points":
-			b = append(b, "<th scope=\"col\" class=\"n\">Points</th>"...)
-		default:
-			b = append(b, "<th scope=\"col\" class=\"n\"><abbr>"...)
-			b = appendEsc(b, h)
-			b = append(b, "</abbr></th>"...)
-		}
-	}
-	b = append(b, "</tr></thead>\n<tbody>\n"...)
-	for _, r := range st.Rows {
-		var id int64
-		if st.idCol >= 0 {
-			id, _ = strconv.ParseInt(field(r, st.idCol), 10, 64)
-		}
-		b = append(b, "<tr>"...)
-		for i, h := range st.Header {
-			switch {
-			case h == "player_id":
-			case h == "name":
-				b = append(b, "<th scope=\"row\">"...)
-				if id != 0 && s.hasPage(id) {
-					b = append(b, "<a href=\"../players/"...)
-					b = strconv.AppendInt(b, id, 10)
-					b = append(b, ".html\">"...)
-					b = appendEsc(b, field(r, i))
-					b = append(b, "</a>"...)
-				} else {
-					b = appendEsc(b, field(r, i))
-				}
-				b = append(b, "</th>"...)
-			default:
-				b = append(b, "<td>"...)
-				b = appendEsc(b, field(r, i))
-			}
-		}
-		b = append(b, '\n')
-	}
-	return append(b, "</tbody>\n</table>\n</div>\n<p class=\"muted small\">Tiebreak columns are headed by their FIDE codes, in the order they break ties.</p>\n</section>\n"...)
-}
-
 // tourData is a tournament's data file: a script that stores the tournament
-// in window.RLT[ID] as compact JSON. rt: rated; x: a round-robin grid;
-// r: rounds; p: players in standings order, [id, name, rating or null,
-// has a page]; g: games, [round, white, black, white's result, black's],
-// players by their index in p, -1 for none.
+// in window.RLT[ID] as compact JSON:
+//
+//	id  the tournament; rt: rated (1 or 0); x: crosstable as a round-robin grid; r: rounds
+//	p   players, those of the standings first and in their order: [id, name, rating or null, has a page]
+//	sh  the standings columns but player_id; sr: the standings rows, the name as the index into p
+//	rs  the result texts; g: games, five numbers each: round, white, black (indexes into p, -1 for none)
+//	    and the white's and black's results (indexes into rs)
 func (s *site) tourData(t *tourInfo, tt *tiebreak.Tournament, st *standings) []byte {
-	n := len(tt.Players)
-	order := make([]int, 0, n)
-	byID := make(map[int64]int, n)
-	for i, p := range tt.Players {
-		byID[p.ID] = i
+	var players []tiebreak.Player
+	if tt != nil {
+		players = tt.Players
 	}
-	seen := make([]bool, n)
-	if st != nil && st.idCol >= 0 {
-		for _, r := range st.Rows {
-			id, _ := strconv.ParseInt(field(r, st.idCol), 10, 64)
-			if i, ok := byID[id]; ok && !seen[i] {
-				order = append(order, i)
-				seen[i] = true
+	type entry struct {
+		id   int64
+		name string
+	}
+	var p []entry
+	at := map[int64]int{}
+	add := func(id int64, name string) int {
+		if i, ok := at[id]; ok {
+			return i
+		}
+		at[id] = len(p)
+		p = append(p, entry{id, name})
+		return len(p) - 1
+	}
+	nameCol := -1
+	if st != nil {
+		for i, h := range st.Header {
+			if h == "name" {
+				nameCol = i
 			}
 		}
-	}
-	for i := range tt.Players {
-		if !seen[i] {
-			order = append(order, i)
+		for k, r := range st.Rows {
+			add(st.rowID(r, k), field(r, nameCol))
 		}
 	}
-	pos := make([]int, n)
-	for k, i := range order {
-		pos[i] = k
+	pos := make([]int, len(players))
+	for i, pl := range players {
+		pos[i] = add(pl.ID, pl.Name)
 	}
-	rounds := tt.Rounds
-	for _, g := range tt.Games {
-		rounds = max(rounds, g.Round)
+	rounds := 0
+	if tt != nil {
+		rounds = tt.Rounds
+		for _, g := range tt.Games {
+			rounds = max(rounds, g.Round)
+		}
 	}
-	b := make([]byte, 0, 64*n+24*len(tt.Games)+64)
+	b := make([]byte, 0, 48*len(p)+12*rounds*len(players)/2+256)
 	b = append(b, "(window.RLT=window.RLT||{})["...)
 	b = strconv.AppendInt(b, t.ID, 10)
 	b = append(b, "]={\"rt\":"...)
 	b = appendBool(b, t.Rated)
 	b = append(b, ",\"x\":"...)
-	b = appendBool(b, isRoundRobin(t.System) && n <= 24)
+	b = appendBool(b, isRoundRobin(t.System) && len(players) <= 24)
 	b = append(b, ",\"r\":"...)
 	b = strconv.AppendInt(b, int64(rounds), 10)
 	b = append(b, ",\"p\":["...)
-	for k, i := range order {
-		p := tt.Players[i]
+	for k, e := range p {
 		if k > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = strconv.AppendInt(b, p.ID, 10)
+		b = strconv.AppendInt(b, e.id, 10)
 		b = append(b, ',')
-		b = appendJSONString(b, p.Name)
+		b = appendJSONString(b, e.name)
 		b = append(b, ',')
-		if c := s.cardOf(t.ID, p.ID); c != nil && c.Ro() != none {
+		if c := s.cardOf(t.ID, e.id); c != nil && c.Ro() != none {
 			b = strconv.AppendInt(b, int64(c.Ro()), 10)
 		} else {
 			b = append(b, "null"...)
 		}
 		b = append(b, ',')
-		b = appendBool(b, s.hasPage(p.ID))
+		b = appendBool(b, s.hasPage(e.id))
 		b = append(b, ']')
 	}
-	b = append(b, "],\"g\":["...)
-	idx := func(p int) int64 {
-		if p < 0 {
-			return -1
+	b = append(b, ']')
+	if st != nil {
+		b = append(b, ",\"sh\":["...)
+		first := true
+		for _, h := range st.Header {
+			if h == "player_id" {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendJSONString(b, h)
 		}
-		return int64(pos[p])
-	}
-	for k, g := range tt.Games {
-		if k > 0 {
-			b = append(b, ',')
+		b = append(b, "],\"sr\":["...)
+		for k, r := range st.Rows {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			first := true
+			for i, h := range st.Header {
+				if h == "player_id" {
+					continue
+				}
+				if !first {
+					b = append(b, ',')
+				}
+				first = false
+				if i == nameCol {
+					b = strconv.AppendInt(b, int64(at[st.rowID(r, k)]), 10)
+				} else {
+					b = appendCell(b, field(r, i))
+				}
+			}
+			b = append(b, ']')
 		}
-		b = append(b, '[')
-		b = appendInts(b, int64(g.Round), idx(g.White), idx(g.Black))
-		b = append(b, ',')
-		b = appendJSONString(b, resultText(g.WhiteResult))
-		b = append(b, ',')
-		b = appendJSONString(b, resultText(g.BlackResult))
 		b = append(b, ']')
 	}
-	return append(b, "]};\n"...)
+	if tt != nil {
+		var texts []string
+		code := map[string]int{}
+		res := func(c byte) int64 {
+			r := resultText(c)
+			i, ok := code[r]
+			if !ok {
+				i = len(texts)
+				code[r] = i
+				texts = append(texts, r)
+			}
+			return int64(i)
+		}
+		idx := func(p int) int64 {
+			if p < 0 {
+				return -1
+			}
+			return int64(pos[p])
+		}
+		var g []byte
+		for k, gm := range tt.Games {
+			if k > 0 {
+				g = append(g, ',')
+			}
+			wr, br := res(gm.WhiteResult), int64(-1)
+			if gm.Black >= 0 {
+				br = res(gm.BlackResult)
+			}
+			if gm.White < 0 {
+				wr = -1
+			}
+			g = appendInts(g, int64(gm.Round), idx(gm.White), idx(gm.Black), wr, br)
+		}
+		b = append(b, ",\"rs\":["...)
+		for i, r := range texts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, r)
+		}
+		b = append(b, "],\"g\":["...)
+		b = append(b, g...)
+		b = append(b, ']')
+	}
+	return append(b, "};\n"...)
+}
+
+// appendCell appends a standings cell: a number as itself when JavaScript
+// prints it back the same, else a string.
+func appendCell(b []byte, v string) []byte {
+	if f, err := strconv.ParseFloat(v, 64); err == nil && strconv.FormatFloat(f, 'f', -1, 64) == v {
+		return append(b, v...)
+	}
+	return appendJSONString(b, v)
 }
 
 func appendBool(b []byte, v bool) []byte {

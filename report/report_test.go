@@ -204,8 +204,12 @@ func TestDemoSite(t *testing.T) {
 			}
 		case strings.HasPrefix(f, "tournaments/"):
 			id := strings.TrimSuffix(path.Base(f), ".html")
-			if strings.Contains(html, `id="cross"`) {
-				checkTourData(t, filepath.Join(site, "tournaments", id+".js"))
+			rows := 0
+			if st, err := readStandings(filepath.Join(out, "standings", id+".csv")); err == nil {
+				rows = len(st.Rows)
+			}
+			if strings.Contains(html, `id="cross"`) || rows > 0 {
+				checkTourData(t, filepath.Join(site, "tournaments", id+".js"), rows)
 			}
 		case f == "index.html" || strings.HasPrefix(f, "list-"):
 			if len(svgs) != 1 {
@@ -299,8 +303,9 @@ func cardRows(html string) [][]string {
 }
 
 // checkTourData checks that a tournament's data file is a script storing
-// well-formed JSON whose games refer to its players.
-func checkTourData(t *testing.T, file string) {
+// well-formed JSON with a row per standings row and games that refer to its
+// players and results.
+func checkTourData(t *testing.T, file string, standingsRows int) {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -313,17 +318,25 @@ func checkTourData(t *testing.T, file string) {
 		return
 	}
 	var d struct {
-		P [][]any `json:"p"`
-		G [][]any `json:"g"`
+		P  [][]any   `json:"p"`
+		SR [][]any   `json:"sr"`
+		RS []string  `json:"rs"`
+		G  []float64 `json:"g"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSuffix(js, ";\n")), &d); err != nil {
 		t.Errorf("%s: %v", file, err)
 		return
 	}
-	for _, g := range d.G {
-		for _, k := range []int{1, 2} {
-			if p := int(g[k].(float64)); p < -1 || p >= len(d.P) {
-				t.Errorf("%s: game %v refers to player %d of %d", file, g, p, len(d.P))
+	if len(d.SR) != standingsRows {
+		t.Errorf("%s: %d standings rows, want %d", file, len(d.SR), standingsRows)
+	}
+	if len(d.G)%5 != 0 {
+		t.Fatalf("%s: %d numbers in the games, want five a game", file, len(d.G))
+	}
+	for i := 0; i < len(d.G); i += 5 {
+		for k, n := range []int{len(d.P), len(d.P), len(d.RS), len(d.RS)} {
+			if v := int(d.G[i+1+k]); v < -1 || v >= n {
+				t.Errorf("%s: game %v: field %d is %d, out of range", file, d.G[i:i+5], k+1, v)
 			}
 		}
 	}

@@ -29,7 +29,7 @@
     waiting[id] = [fn];
     var s = document.createElement("script");
     s.src = base + id + ".js";
-    s.onload = function () {
+    s.onload = s.onerror = function () {
       var d = (window.RLT || {})[id];
       waiting[id].forEach(function (f) { f(d); });
     };
@@ -119,9 +119,9 @@
     var games = document.getElementById("games");
     var me = +games.getAttribute("data-p");
     for (var j = 0; j < rows.length; j++) {
-      var id = rows[j].getAttribute("data-t");
-      if (!id) continue;
-      var c = rows[j].cells;
+      var c = rows[j].cells, a = c[1].querySelector("a");
+      if (!a) continue;
+      var id = a.getAttribute("href").replace(/^.*\/|\.html$/g, "");
       var box = el("details", { open: "", "class": "games" });
       box.appendChild(el("summary", {}, c[0].textContent + " \u00b7 " + c[1].textContent + " \u00b7 " + c[4].textContent + "/" + c[3].textContent));
       games.appendChild(box);
@@ -129,19 +129,20 @@
     }
   }
 
+  // gamesTable fills box with player me's games in t, or drops it when t
+  // has none of them.
   function gamesTable(box, me, t) {
-    if (!t) return;
     var n = -1;
-    for (var i = 0; i < t.p.length; i++) if (t.p[i][0] === me) n = i;
-    if (n < 0) return;
+    if (t && t.g) for (var i = 0; i < t.p.length; i++) if (t.p[i][0] === me) n = i;
+    if (n < 0) { box.remove(); return; }
     var table = el("table", { "class": "compact" });
     table.innerHTML = '<thead><tr><th scope="col" class="n">Round</th><th scope="col">Colour</th><th scope="col">Opponent</th><th scope="col" class="n">Opp. rating</th><th scope="col" class="c">Result</th></tr></thead>';
     var tb = el("tbody");
-    t.g.forEach(function (g) {
-      var white = g[1] === n;
-      if (!white && g[2] !== n) return;
-      var opp = white ? g[2] : g[1], tr = el("tr");
-      tr.appendChild(el("td", { "class": "n" }, g[0]));
+    eachGame(t, function (round, w, b, wr, br) {
+      var white = w === n;
+      if (!white && b !== n) return;
+      var opp = white ? b : w, tr = el("tr");
+      tr.appendChild(el("td", { "class": "n" }, round));
       tr.appendChild(el("td", {}, opp < 0 ? "" : white ? "white" : "black"));
       var td = el("td"), o = t.p[opp];
       if (opp < 0) td.textContent = "bye";
@@ -149,80 +150,124 @@
       else td.textContent = o[1];
       tr.appendChild(td);
       tr.appendChild(el("td", { "class": "n" }, opp < 0 ? "" : o[2] !== null ? o[2] : t.rt ? "unrated" : ""));
-      tr.appendChild(el("td", { "class": "c" }, white ? g[3] : g[4]));
+      tr.appendChild(el("td", { "class": "c" }, white ? wr : br));
       tb.appendChild(tr);
     });
     table.appendChild(tb);
     box.appendChild(table);
   }
 
-  // The tournament page: the crosstable, a grid for a small round robin, else
-  // each round's opponent number, colour and result.
-  function tourPage() {
-    var sec = document.getElementById("cross");
-    if (!sec) return;
-    loadTour(sec.getAttribute("data-t"), "", function (t) {
-      if (!t) return;
-      var n = t.p.length, cells = [], titles = [], pts = [];
-      for (var i = 0; i < n; i++) {
-        cells.push(new Array(t.x ? n : t.r).fill(""));
-        titles.push(new Array(t.x ? n : t.r).fill(""));
-        pts.push(0);
-      }
-      function put(me, opp, round, color, res) {
-        pts[me] += half(res);
-        var title = opp < 0 ? "Round " + round + ": bye, " + res :
-          "Round " + round + ": " + t.p[me][1] + " with " + color + " against " + t.p[opp][1] + ", " + res;
-        if (t.x) {
-          if (opp < 0) return;
-          var k = opp;
-          cells[me][k] += (cells[me][k] ? " " : "") + res;
-          titles[me][k] += (titles[me][k] ? "; " : "") + title;
-          return;
-        }
-        if (round < 1 || round > t.r) return;
-        cells[me][round - 1] = opp < 0 ? "bye " + res : (opp + 1) + color[0] + " " + res;
-        titles[me][round - 1] = title;
-      }
-      t.g.forEach(function (g) {
-        if (g[1] >= 0) put(g[1], g[2], g[0], "white", g[3]);
-        if (g[2] >= 0) put(g[2], g[1], g[0], "black", g[4]);
-      });
-      var wrap = el("div", { "class": "scroll" }), table = el("table", { "class": "list cross auto" });
-      table.appendChild(el("caption", { "class": "sr" }, t.x ?
-        "Each row shows one player's results against the players numbered in the columns." :
-        "Each round shows the opponent's number, colour (w or b) and the result."));
-      var head = el("tr");
-      head.appendChild(el("th", { scope: "col", "class": "n" }, "No."));
-      head.appendChild(el("th", { scope: "col" }, "Name"));
-      head.appendChild(el("th", { scope: "col", "class": "n" }, "Rating"));
-      for (var c = 1; c <= (t.x ? n : t.r); c++) head.appendChild(el("th", { scope: "col", "class": "c" }, (t.x ? "" : "R") + c));
-      head.appendChild(el("th", { scope: "col", "class": "n" }, "Pts"));
-      var thead = el("thead");
-      thead.appendChild(head);
-      table.appendChild(thead);
-      var tb = el("tbody");
-      for (var r = 0; r < n; r++) {
-        var p = t.p[r], tr = el("tr");
-        if (t.x) { cells[r][r] = "\u25a0"; titles[r][r] = ""; }
-        tr.appendChild(el("td", { "class": "n" }, r + 1));
-        var th = el("th", { scope: "row" });
-        if (p[3]) th.appendChild(el("a", { href: "../players/" + p[0] + ".html" }, p[1]));
-        else th.textContent = p[1];
-        tr.appendChild(th);
-        tr.appendChild(el("td", { "class": "n" }, p[2] !== null ? p[2] : ""));
-        for (var k = 0; k < cells[r].length; k++) {
-          var td = el("td", { "class": "c" }, cells[r][k]);
-          if (titles[r][k]) td.title = titles[r][k];
-          tr.appendChild(td);
-        }
-        tr.appendChild(el("td", { "class": "n strong" }, halfText(pts[r])));
-        tb.appendChild(tr);
-      }
-      table.appendChild(tb);
-      wrap.appendChild(table);
-      sec.appendChild(wrap);
+  // eachGame calls fn(round, white, black, white's result, black's result)
+  // for every game of t.
+  function eachGame(t, fn) {
+    var g = t.g, rs = t.rs;
+    for (var i = 0; i + 4 < g.length; i += 5) fn(g[i], g[i + 1], g[i + 2], rs[g[i + 3]] || "", rs[g[i + 4]] || "");
+  }
+
+  function playerCell(p, tag) {
+    var c = el(tag, { scope: "row" });
+    if (p[3]) c.appendChild(el("a", { href: "../players/" + p[0] + ".html" }, p[1]));
+    else c.textContent = p[1];
+    return c;
+  }
+
+  // standings draws the standings table: the columns of the standings file,
+  // tiebreaks headed by their codes.
+  function standings(sec, t) {
+    var NAMES = { rank: "Rank", start_no: "No.", name: "Name", points: "Points" };
+    var wrap = el("div", { "class": "scroll" }), table = el("table", { "class": "list auto st" });
+    var head = el("tr");
+    t.sh.forEach(function (h) {
+      var th = el("th", { scope: "col", "class": h === "name" ? "" : "n" });
+      if (NAMES[h]) th.textContent = NAMES[h]; else th.appendChild(el("abbr", {}, h));
+      head.appendChild(th);
     });
+    var thead = el("thead"), tb = el("tbody");
+    thead.appendChild(head);
+    t.sr.forEach(function (r) {
+      var tr = el("tr");
+      r.forEach(function (v, i) {
+        tr.appendChild(t.sh[i] === "name" ? playerCell(t.p[v], "th") : el("td", {}, v));
+      });
+      tb.appendChild(tr);
+    });
+    table.appendChild(thead);
+    table.appendChild(tb);
+    wrap.appendChild(table);
+    sec.appendChild(wrap);
+  }
+
+  // The tournament page: the standings and the crosstable from the page's
+  // data file.
+  function tourPage() {
+    var all = window.RLT || {}, t;
+    for (var k in all) t = all[k];
+    if (!t) return;
+    var st = document.getElementById("standings");
+    if (st && t.sr) standings(st, t);
+    var sec = document.getElementById("cross");
+    if (sec && t.g) crosstable(sec, t);
+  }
+
+  // crosstable draws a grid for a small round robin, else each round's
+  // opponent number, colour and result.
+  function crosstable(sec, t) {
+    var n = t.p.length, cells = [], titles = [], pts = [];
+    for (var i = 0; i < n; i++) {
+      cells.push(new Array(t.x ? n : t.r).fill(""));
+      titles.push(new Array(t.x ? n : t.r).fill(""));
+      pts.push(0);
+    }
+    function put(me, opp, round, color, res) {
+      pts[me] += half(res);
+      var title = opp < 0 ? "Round " + round + ": bye, " + res :
+        "Round " + round + ": " + t.p[me][1] + " with " + color + " against " + t.p[opp][1] + ", " + res;
+      if (t.x) {
+        if (opp < 0) return;
+        var k = opp;
+        cells[me][k] += (cells[me][k] ? " " : "") + res;
+        titles[me][k] += (titles[me][k] ? "; " : "") + title;
+        return;
+      }
+      if (round < 1 || round > t.r) return;
+      cells[me][round - 1] = opp < 0 ? "bye " + res : (opp + 1) + color[0] + " " + res;
+      titles[me][round - 1] = title;
+    }
+    eachGame(t, function (round, w, b, wr, br) {
+      if (w >= 0) put(w, b, round, "white", wr);
+      if (b >= 0) put(b, w, round, "black", br);
+    });
+    var wrap = el("div", { "class": "scroll" }), table = el("table", { "class": "list cross auto" });
+    table.appendChild(el("caption", { "class": "sr" }, t.x ?
+      "Each row shows one player's results against the players numbered in the columns." :
+      "Each round shows the opponent's number, colour (w or b) and the result."));
+    var head = el("tr");
+    head.appendChild(el("th", { scope: "col", "class": "n" }, "No."));
+    head.appendChild(el("th", { scope: "col" }, "Name"));
+    head.appendChild(el("th", { scope: "col", "class": "n" }, "Rating"));
+    for (var c = 1; c <= (t.x ? n : t.r); c++) head.appendChild(el("th", { scope: "col", "class": "c" }, (t.x ? "" : "R") + c));
+    head.appendChild(el("th", { scope: "col", "class": "n" }, "Pts"));
+    var thead = el("thead");
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var tb = el("tbody");
+    for (var r = 0; r < n; r++) {
+      var p = t.p[r], tr = el("tr");
+      if (t.x) { cells[r][r] = "\u25a0"; titles[r][r] = ""; }
+      tr.appendChild(el("td", { "class": "n" }, r + 1));
+      tr.appendChild(playerCell(p, "th"));
+      tr.appendChild(el("td", { "class": "n" }, p[2] !== null ? p[2] : ""));
+      for (var k = 0; k < cells[r].length; k++) {
+        var td = el("td", { "class": "c" }, cells[r][k]);
+        if (titles[r][k]) td.title = titles[r][k];
+        tr.appendChild(td);
+      }
+      tr.appendChild(el("td", { "class": "n strong" }, halfText(pts[r])));
+      tb.appendChild(tr);
+    }
+    table.appendChild(tb);
+    wrap.appendChild(table);
+    sec.appendChild(wrap);
   }
 
   playerPage();

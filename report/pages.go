@@ -229,7 +229,7 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 		b = s.appendCard(b, idx)
 		b = append(b, "<section aria-labelledby=\"games-h\" id=\"games\" data-p=\""...)
 		b = strconv.AppendInt(b, id, 10)
-		b = append(b, "\">\n<h2 id=\"games-h\">Games</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the games here; each tournament's page lists them too.</p></noscript>\n</section>\n"...)
+		b = append(b, "\">\n<h2 id=\"games-h\">Games</h2>\n</section>\n"...)
 	}
 	b = s.appendJoker(b, id, name)
 	b = append(b, "<script src=\"../assets/site.js\"></script>\n"...)
@@ -246,74 +246,82 @@ func signClass(n int) string {
 	return ""
 }
 
-// appendCard appends the rating card: one row per tournament (and per period
-// close), linked to the tournament, whose data file site.js reads for the
-// player's games.
+// appendCard appends the rating card as compact JSON in the page, from which
+// site.js draws the card table, the rating chart and the games. Each row:
+// [end day (days since 1970, 0 = none), tournament id to link (0 = none),
+// tournament or period text, start rating, games, score, opponents' average,
+// D, expected, K, exact change, change, rating after, reason]; empty numbers
+// are null. Rows of folded per-game cards (FIDE) have a null change: the
+// period's row carries it.
 func (s *site) appendCard(b []byte, idx []int32) []byte {
-	b = append(b, `<section aria-labelledby="card-h">
-<h2 id="card-h">Rating card</h2>
-<p class="muted small">Start: the rating the tournament was rated with. Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average.</p>
-<div class="scroll">
-<table class="list card" id="card">
-<thead><tr><th scope="col">Date<th scope="col">Tournament<th scope="col">Start<th scope="col">Games<th scope="col">Score<th scope="col">Opp. avg<th scope="col">D<th scope="col">Expected<th scope="col">K<th scope="col">Exact<th scope="col">Change<th scope="col">After<th scope="col">Note</thead>
-<tbody>
-`...)
-	for _, ci := range idx {
+	b = append(b, "<section aria-labelledby=\"card-h\" id=\"card\">\n<h2 id=\"card-h\">Rating card</h2>\n<p class=\"muted small\">Start: the rating the tournament was rated with. Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average.</p>\n<noscript><p class=\"muted\">Turn on JavaScript to see the rating card.</p></noscript>\n<script type=\"application/json\">["...)
+	for k, ci := range idx {
 		c := &s.cs.cards[ci]
+		if k > 0 {
+			b = append(b, ",\n"...)
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(c.EndDate), 10)
+		b = append(b, ',')
 		t := s.tours[c.TournamentID]
-		b = append(b, "<tr><td>"...)
-		b = appendDate(b, c.EndDate)
-		b = append(b, "<td>"...)
 		switch {
 		case t != nil:
-			b = append(b, "<a href=\"../tournaments/"...)
 			b = strconv.AppendInt(b, t.ID, 10)
-			b = append(b, ".html\">"...)
-			b = appendEsc(b, t.Name)
-			b = append(b, "</a>"...)
+			b = append(b, ',')
+			b = appendJSONString(b, t.Name)
 		case c.TournamentID != 0:
-			b = append(b, "Tournament "...)
-			b = strconv.AppendInt(b, c.TournamentID, 10)
+			b = append(b, '0', ',')
+			b = appendJSONString(b, fmt.Sprintf("Tournament %d", c.TournamentID))
 		default:
-			b = append(b, "Period "...)
-			b = appendEsc(b, s.cs.str(c.Period))
-			b = append(b, " close"...)
+			b = append(b, '0', ',')
+			b = appendJSONString(b, "Period "+s.cs.str(c.Period)+" close")
 		}
-		b = append(b, "<td>"...)
-		b = appendOpt(b, c.Ro())
-		b = append(b, "<td>"...)
+		b = append(b, ',')
+		b = appendNum(b, c.Ro())
+		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(c.Games), 10)
-		b = append(b, "<td>"...)
+		b = append(b, ',')
 		b = strconv.AppendFloat(b, c.Score, 'f', -1, 64)
-		b = append(b, "<td>"...)
-		b = appendOpt(b, c.OppAverage)
-		b = append(b, "<td>"...)
-		b = appendOpt(b, c.D)
-		b = append(b, "<td>"...)
-		b = appendF(b, c.Expected, 3)
-		b = append(b, "<td>"...)
-		b = appendOpt(b, c.K)
-		b = append(b, "<td>"...)
-		b = appendF(b, c.ChangeUnrounded, 2)
-		if c.PerGame {
-			b = append(b, "<td>"...)
-		} else {
-			if cl := signClass(int(c.Change)); cl != "" {
-				b = append(b, "<td class=\""...)
-				b = append(b, cl...)
-				b = append(b, "\">"...)
-			} else {
-				b = append(b, "<td>"...)
-			}
-			b = appendSigned(b, int(c.Change))
+		for _, v := range []int32{c.OppAverage, c.D} {
+			b = append(b, ',')
+			b = appendNum(b, v)
 		}
-		b = append(b, "<td>"...)
-		b = appendOpt(b, c.RatingAfter)
-		b = append(b, "<td>"...)
-		b = appendEsc(b, s.cs.str(c.Reason))
-		b = append(b, '\n')
+		b = append(b, ',')
+		b = appendFloatNum(b, c.Expected, 3)
+		b = append(b, ',')
+		b = appendNum(b, c.K)
+		b = append(b, ',')
+		b = appendFloatNum(b, c.ChangeUnrounded, 2)
+		b = append(b, ',')
+		if c.PerGame {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64(c.Change), 10)
+		}
+		b = append(b, ',')
+		b = appendNum(b, c.RatingAfter)
+		b = append(b, ',')
+		b = appendJSONString(b, s.cs.str(c.Reason))
+		b = append(b, ']')
 	}
-	return append(b, "</tbody>\n</table>\n</div>\n</section>\n"...)
+	return append(b, "]</script>\n</section>\n"...)
+}
+
+// appendNum appends an optional number as JSON.
+func appendNum(b []byte, v int32) []byte {
+	if v == none {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// appendFloatNum appends an optional number as JSON with prec decimals,
+// which site.js shows with as many.
+func appendFloatNum(b []byte, f float64, prec int) []byte {
+	if math.IsNaN(f) {
+		return append(b, "null"...)
+	}
+	return strconv.AppendFloat(b, f, 'f', prec, 64)
 }
 
 // appendJoker appends the Joker section of a Joker player's page.

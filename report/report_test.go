@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -193,7 +194,7 @@ func TestDemoSite(t *testing.T) {
 			if hasChart := strings.Contains(html, `id="chart"`); hasChart != (pts > 0) {
 				t.Errorf("%s: chart figure %v, want %v", f, hasChart, pts > 0)
 			}
-			if n := len(html) - len(tableBody(html, `id="card"`)); n > 8<<10 {
+			if n := len(html) - len(cardRE.FindString(html)); n > 8<<10 {
 				t.Errorf("%s: %d bytes besides the card, want at most 8 KB", f, n)
 			}
 			if len(svgs) != 0 {
@@ -269,37 +270,48 @@ func jokerPoints(html string) int {
 	return len(strings.Split(m[1], ","))
 }
 
-// tableBody returns the tbody of the table whose start tag holds attr.
-func tableBody(html, attr string) string {
-	i := strings.Index(html, attr)
-	if i < 0 {
-		return ""
-	}
-	html = html[i:]
-	j, k := strings.Index(html, "<tbody>"), strings.Index(html, "</tbody>")
-	if j < 0 || k < j {
-		return ""
-	}
-	return html[j+len("<tbody>") : k]
-}
 
-var tagRE = regexp.MustCompile(`<[^>]*>`)
+var cardRE = regexp.MustCompile(`(?s)<section aria-labelledby="card-h" id="card">.*?<script type="application/json">(.*?)</script>`)
 
-// cardRows returns the cells of the rating card's rows, as text.
+// cardRows returns the rows of a page's rating card as the cells site.js
+// shows, as text.
 func cardRows(html string) [][]string {
-	var rows [][]string
-	for _, line := range strings.Split(tableBody(html, `id="card"`), "\n") {
-		if !strings.HasPrefix(line, "<tr") {
+	m := cardRE.FindStringSubmatch(html)
+	if m == nil {
+		return nil
+	}
+	var rows [][]any
+	if err := json.Unmarshal([]byte(m[1]), &rows); err != nil {
+		return [][]string{{"bad JSON: " + err.Error()}}
+	}
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		if len(r) != 14 {
+			out[i] = []string{fmt.Sprintf("row of %d fields", len(r))}
 			continue
 		}
-		cells := strings.Split(line, "<td")[1:]
-		for i, c := range cells {
-			_, c, _ = strings.Cut(c, ">")
-			cells[i] = tagRE.ReplaceAllString(c, "")
+		cells := []string{"", fmt.Sprint(r[2])}
+		if d := r[0].(float64); d != 0 {
+			cells[0] = string(appendDate(nil, int32(d)))
 		}
-		rows = append(rows, cells)
+		for k := 3; k < 13; k++ {
+			v, ok := r[k].(float64)
+			switch {
+			case !ok:
+				cells = append(cells, "")
+			case k == 8:
+				cells = append(cells, strconv.FormatFloat(v, 'f', 3, 64))
+			case k == 10:
+				cells = append(cells, strconv.FormatFloat(v, 'f', 2, 64))
+			case k == 11:
+				cells = append(cells, string(appendSigned(nil, int(v))))
+			default:
+				cells = append(cells, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+		out[i] = append(cells, fmt.Sprint(r[13]))
 	}
-	return rows
+	return out
 }
 
 // checkTourData checks that a tournament's data file is a script storing

@@ -100,33 +100,62 @@
     fig.insertBefore(svg, fig.firstChild);
   }
 
-  // The player page: the chart from the card's dates and ratings after, then
-  // a block of games per tournament of the card.
+  var CARD_HEAD = ["Date", "Tournament", "Start", "Games", "Score", "Opp. avg", "D", "Expected", "K", "Exact", "Change", "After", "Note"];
+
+  function isoDay(d) { return d ? new Date(d * 864e5).toISOString().slice(0, 10) : ""; }
+  function text(v, prec) { return v === null ? "" : prec ? v.toFixed(prec) : String(v); }
+  function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; }
+
+  // cardTable draws the rating card from its rows (see appendCard in pages.go).
+  function cardTable(sec, rows) {
+    var wrap = el("div", { "class": "scroll" }), table = el("table", { "class": "list card" });
+    var head = el("tr"), thead = el("thead"), tb = el("tbody");
+    CARD_HEAD.forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
+    thead.appendChild(head);
+    rows.forEach(function (r) {
+      var tr = el("tr"), td = el("td");
+      tr.appendChild(el("td", {}, isoDay(r[0])));
+      if (r[1]) td.appendChild(el("a", { href: "../tournaments/" + r[1] + ".html" }, r[2]));
+      else td.textContent = r[2];
+      tr.appendChild(td);
+      for (var i = 3; i < 13; i++) {
+        var v = r[i], c = el("td", {}, i === 8 ? text(v, 3) : i === 10 ? text(v, 2) : i === 11 && v !== null ? signed(v) : text(v));
+        if (i === 11 && v) c.className = v > 0 ? "up" : "down";
+        tr.appendChild(c);
+      }
+      tr.appendChild(el("td", {}, r[13]));
+      tb.appendChild(tr);
+    });
+    table.appendChild(thead);
+    table.appendChild(tb);
+    wrap.appendChild(table);
+    sec.appendChild(wrap);
+  }
+
+  // The player page: the card, the chart from the card's dates and ratings
+  // after, then a block of games per tournament of the card.
   function playerPage() {
     var jfig = document.getElementById("jchart");
     if (jfig) chart(jfig, jfig.getAttribute("data-v").split(",").map(function (v, i) { return [i + 1, +v]; }), jfig.getAttribute("data-y"), true);
-    var card = document.getElementById("card");
-    if (!card) return;
-    var rows = card.tBodies[0].rows, fig = document.getElementById("chart");
+    var sec = document.getElementById("card");
+    if (!sec) return;
+    var rows = JSON.parse(sec.querySelector("script").textContent);
+    cardTable(sec, rows);
+    var fig = document.getElementById("chart");
     if (fig) {
       var pts = [];
-      for (var i = 0; i < rows.length; i++) {
-        var date = rows[i].cells[0].textContent, after = rows[i].cells[11].textContent;
-        if (date && after) pts.push([Date.parse(date), +after]);
-      }
+      rows.forEach(function (r) { if (r[0] && r[12] !== null) pts.push([r[0] * 864e5, r[12]]); });
       if (pts.length) chart(fig, pts, fig.getAttribute("data-y"));
     }
     var games = document.getElementById("games");
     var me = +games.getAttribute("data-p");
-    for (var j = 0; j < rows.length; j++) {
-      var c = rows[j].cells, a = c[1].querySelector("a");
-      if (!a) continue;
-      var id = a.getAttribute("href").replace(/^.*\/|\.html$/g, "");
+    rows.forEach(function (r) {
+      if (!r[1]) return;
       var box = el("details", { open: "", "class": "games" });
-      box.appendChild(el("summary", {}, c[0].textContent + " \u00b7 " + c[1].textContent + " \u00b7 " + c[4].textContent + "/" + c[3].textContent));
+      box.appendChild(el("summary", {}, isoDay(r[0]) + " \u00b7 " + r[2] + " \u00b7 " + r[5] + "/" + r[4]));
       games.appendChild(box);
-      loadTour(id, "../tournaments/", gamesTable.bind(null, box, me));
-    }
+      loadTour(r[1], "../tournaments/", gamesTable.bind(null, box, me));
+    });
   }
 
   // gamesTable fills box with player me's games in t, or drops it when t

@@ -137,7 +137,9 @@ func readCards(path string) (*cardSet, error) {
 	defer f.Close()
 	r := parquet.NewGenericReader[cardRow](f)
 	defer r.Close()
-	cs := &cardSet{names: map[int64]string{}}
+	// All rows at once: growing the slice would hold up to twice its size.
+	// Under per-game rules most rows fold away and their room is never touched.
+	cs := &cardSet{names: map[int64]string{}, cards: make([]card, 0, r.NumRows())}
 	idx := map[string]uint16{}
 	intern := func(s string) uint16 {
 		i, ok := idx[s]

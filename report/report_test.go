@@ -270,7 +270,6 @@ func jokerPoints(html string) int {
 	return len(strings.Split(m[1], ","))
 }
 
-
 var cardRE = regexp.MustCompile(`(?s)<section aria-labelledby="card-h" id="card">.*?<script type="application/json">(.*?)</script>`)
 
 // cardRows returns the rows of a page's rating card as the cells site.js

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -246,22 +248,8 @@ func (s *site) load(ctx context.Context) error {
 		}
 	}
 	s.cs.names = nil
-	s.byPlayer = make([]int32, len(cards))
-	s.byTP = make([]int32, len(cards))
-	for i := range cards {
-		s.byPlayer[i], s.byTP[i] = int32(i), int32(i)
-	}
-	sort.SliceStable(s.byPlayer, func(i, j int) bool { return cards[s.byPlayer[i]].PlayerID < cards[s.byPlayer[j]].PlayerID })
-	sort.Slice(s.byTP, func(i, j int) bool {
-		a, b := &cards[s.byTP[i]], &cards[s.byTP[j]]
-		if a.TournamentID != b.TournamentID {
-			return a.TournamentID < b.TournamentID
-		}
-		if a.PlayerID != b.PlayerID {
-			return a.PlayerID < b.PlayerID
-		}
-		return s.byTP[i] < s.byTP[j]
-	})
+	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -297,6 +285,27 @@ func (s *site) load(ctx context.Context) error {
 	}
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
 	return nil
+}
+
+// cardOrder returns the indexes of cards sorted by key, then by player, then
+// in file order.
+func cardOrder(cards []card, key func(*card) int64) []int32 {
+	type k struct {
+		key, player int64
+		i           int32
+	}
+	ks := make([]k, len(cards))
+	for i := range cards {
+		ks[i] = k{key(&cards[i]), cards[i].PlayerID, int32(i)}
+	}
+	slices.SortFunc(ks, func(a, b k) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.player, b.player), cmp.Compare(a.i, b.i))
+	})
+	idx := make([]int32, len(ks))
+	for i := range ks {
+		idx[i] = ks[i].i
+	}
+	return idx
 }
 
 // loadTournaments collects the tournaments from the archive, standings/ and

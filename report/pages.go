@@ -194,18 +194,13 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 			b = appendFact(b, "Category", strconv.Itoa(int(s.arch.Players.Category[i])))
 		}
 	}
+	// Only what changes when the player plays: a new list leaves the pages
+	// of players who did not play as they were (rank and change are on the list).
 	if li, ok := s.listed[id]; ok {
 		r := &s.latest[li]
-		b = append(b, "<div class=\"big\"><dt>Rating "...)
-		b = append(b, s.periods[len(s.periods)-1]...)
-		b = append(b, "</dt><dd>"...)
+		b = append(b, "<div class=\"big\"><dt>Rating</dt><dd>"...)
 		b = strconv.AppendInt(b, int64(r.Rating), 10)
-		b = append(b, " <span class=\""...)
-		b = append(b, signClass(r.Change)...)
-		b = append(b, "\">"...)
-		b = appendSigned(b, r.Change)
-		b = append(b, "</span></dd></div>\n"...)
-		b = appendFact(b, "Rank", strconv.Itoa(r.Rank))
+		b = append(b, "</dd></div>\n"...)
 		b = appendFact(b, "K", strconv.Itoa(r.K))
 		b = appendFact(b, "Games", strconv.Itoa(r.GamesTotal))
 		if r.Flags != "" {

@@ -15,11 +15,10 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Chart colours. The marker and bar colours are used by nothing else in a
-// chart, so a test can count a chart's points by them.
+// Chart colours of the histogram (site.js draws the other charts, in the
+// colours of assets/style.css). The bar colour is used by nothing else in a
+// chart, so a test can count its bars by it.
 var (
-	lineColor   = color.RGBA{R: 0x1f, G: 0x5f, B: 0xa8, A: 0xff}
-	markColor   = color.RGBA{R: 0x0b, G: 0x3d, B: 0x7a, A: 0xff}
 	barColor    = color.RGBA{R: 0x5b, G: 0x8f, B: 0xc9, A: 0xff}
 	gridColor   = color.RGBA{R: 0xdd, G: 0xe3, B: 0xea, A: 0xff}
 	textColor   = color.RGBA{R: 0x33, G: 0x3d, B: 0x47, A: 0xff}
@@ -28,16 +27,12 @@ var (
 	chartHeight = 280 * vg.Length(0.75)
 )
 
-// MarkFill and BarFill are the SVG fill styles of a chart's point markers and
-// histogram bars (one SVG path each).
-var (
-	MarkFill = svgFill(markColor)
-	BarFill  = svgFill(barColor)
-)
+// BarFill is the SVG fill style of a histogram's bars (one SVG path each).
+var BarFill = svgFill(barColor)
 
 func svgFill(c color.RGBA) string { return fmt.Sprintf("fill:#%02X%02X%02X", c.R, c.G, c.B) }
 
-// chartPoint is one point of a time series.
+// chartPoint is one point of a rating chart.
 type chartPoint struct {
 	Day   int32 // days since 1970-01-01
 	Value float64

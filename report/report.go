@@ -475,44 +475,45 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 }
 
 // writeTournaments writes every tournament's page and data file: those in the
-// archive as the archive hands over their pairings, the others after. Pages
-// are rendered in the archive's goroutine and written by a pool.
+// archive as the archive hands over their pairings, the others after. The
+// pages are rendered and written by a pool, from a copy of the pairings, so
+// that the archive goes on reading meanwhile.
 func (s *site) writeTournaments(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
-	type file struct {
-		rel string
-		b   []byte
+	type job struct {
+		t  *tourInfo
+		tt *tiebreak.Tournament
 	}
-	files := make(chan file, 256)
+	jobs := make(chan job, 64)
 	for range s.opt.Workers {
 		g.Go(func() error {
-			for f := range files {
-				if err := s.out.put(f.rel, f.b); err != nil {
+			for j := range jobs {
+				page, data, err := s.renderTournament(j.t, j.tt)
+				if err != nil {
 					return err
+				}
+				if err := s.out.put(fmt.Sprintf("tournaments/%d.html", j.t.ID), page); err != nil {
+					return err
+				}
+				if data != nil {
+					if err := s.out.put(fmt.Sprintf("tournaments/%d.js", j.t.ID), data); err != nil {
+						return err
+					}
 				}
 			}
 			return nil
 		})
 	}
-	emit := func(t *tourInfo, tt *tiebreak.Tournament) error {
-		page, data, err := s.renderTournament(t, tt)
-		if err != nil {
-			return err
+	send := func(j job) error {
+		select {
+		case jobs <- j:
+			return nil
+		case <-gctx.Done():
+			return gctx.Err()
 		}
-		for _, f := range []file{{fmt.Sprintf("tournaments/%d.html", t.ID), page}, {fmt.Sprintf("tournaments/%d.js", t.ID), data}} {
-			if f.b == nil {
-				continue
-			}
-			select {
-			case files <- f:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-		}
-		return nil
 	}
 	err := func() error {
-		defer close(files)
+		defer close(jobs)
 		if s.opt.Archive != nil {
 			err := pipeline.ForEachTournamentFS(gctx, s.opt.Archive, func(tt *tiebreak.Tournament) error {
 				t := s.tours[tt.ID]
@@ -520,7 +521,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 					return nil
 				}
 				t.Paired = true
-				return emit(t, tt)
+				return send(job{t, &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
 			})
 			if err != nil {
 				return fmt.Errorf("archive: %w", err)
@@ -528,7 +529,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		}
 		for _, id := range s.torder {
 			if t := s.tours[id]; !t.Paired {
-				if err := emit(t, nil); err != nil {
+				if err := send(job{t, nil}); err != nil {
 					return err
 				}
 			}

@@ -106,6 +106,63 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("list has %d player links, want at least a page of 100", n)
 		}
 	})
+	// site.js draws the player's chart from the card, one dot per rated
+	// tournament, and a games table per tournament from its data file.
+	t.Run("player script", func(t *testing.T) {
+		page, _ := os.ReadFile(player)
+		rows := cardRows(string(page))
+		points, tours := 0, 0
+		for _, r := range rows {
+			if r[0] != "" && r[11] != "" {
+				points++
+			}
+			if !strings.HasPrefix(r[1], "Period ") {
+				tours++
+			}
+		}
+		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+player))
+		svgs := svgBlocks(dom)
+		if len(svgs) == 0 || !strings.Contains(svgs[0], `role="img"`) || !strings.Contains(svgs[0], "<title>") {
+			t.Fatalf("player page: no rating chart with a role and a title drawn")
+		}
+		if got := strings.Count(svgs[0], "<circle"); got != points || points == 0 {
+			t.Errorf("chart has %d points, want %d", got, points)
+		}
+		if got := strings.Count(dom, `<details open="" class="games"><summary>`); got != tours || tours == 0 {
+			t.Errorf("%d games blocks, want one per tournament with pairings: %d", got, tours)
+		}
+		if got := strings.Count(dom, `<th scope="col">Opponent</th>`); got != tours {
+			t.Errorf("%d games tables filled, want %d", got, tours)
+		}
+		if got := strings.Count(dom, `<a href="../tournaments/`); got != tours {
+			t.Errorf("card drawn with %d tournament links, want %d", got, tours)
+		}
+	})
+	t.Run("crosstable", func(t *testing.T) {
+		id := regexp.MustCompile(`\[\d+,(\d+),"`).FindStringSubmatch(readString(t, player))
+		if id == nil {
+			t.Fatal("player page names no tournament")
+		}
+		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+filepath.Join(site, "tournaments", id[1]+".html")))
+		if !strings.Contains(dom, `<table class="list cross auto">`) {
+			t.Errorf("tournament %s: crosstable not drawn", id[1])
+		}
+		if !strings.Contains(dom, `<table class="list auto st">`) {
+			t.Errorf("tournament %s: standings not drawn", id[1])
+		}
+		if n := strings.Count(dom, `<th scope="row">`); n < 8 {
+			t.Errorf("tournament %s: %d player rows in standings and crosstable", id[1], n)
+		}
+	})
+}
+
+func readString(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // demoLatest returns the top player of the demo's latest list.

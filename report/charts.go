@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
-	"math"
-	"strconv"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -18,11 +15,10 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Chart colours. The marker and bar colours are used by nothing else in a
-// chart, so a test can count a chart's points by them.
+// Chart colours of the histogram (site.js draws the other charts, in the
+// colours of assets/style.css). The bar colour is used by nothing else in a
+// chart, so a test can count its bars by it.
 var (
-	lineColor   = color.RGBA{R: 0x1f, G: 0x5f, B: 0xa8, A: 0xff}
-	markColor   = color.RGBA{R: 0x0b, G: 0x3d, B: 0x7a, A: 0xff}
 	barColor    = color.RGBA{R: 0x5b, G: 0x8f, B: 0xc9, A: 0xff}
 	gridColor   = color.RGBA{R: 0xdd, G: 0xe3, B: 0xea, A: 0xff}
 	textColor   = color.RGBA{R: 0x33, G: 0x3d, B: 0x47, A: 0xff}
@@ -31,16 +27,12 @@ var (
 	chartHeight = 280 * vg.Length(0.75)
 )
 
-// MarkFill and BarFill are the SVG fill styles of a chart's point markers and
-// histogram bars (one SVG path each).
-var (
-	MarkFill = svgFill(markColor)
-	BarFill  = svgFill(barColor)
-)
+// BarFill is the SVG fill style of a histogram's bars (one SVG path each).
+var BarFill = svgFill(barColor)
 
 func svgFill(c color.RGBA) string { return fmt.Sprintf("fill:#%02X%02X%02X", c.R, c.G, c.B) }
 
-// chartPoint is one point of a time series.
+// chartPoint is one point of a rating chart.
 type chartPoint struct {
 	Day   int32 // days since 1970-01-01
 	Value float64
@@ -63,117 +55,6 @@ func newPlot() *plot.Plot {
 	g.Horizontal.Color = gridColor
 	p.Add(g)
 	return p
-}
-
-// timeSeries draws a line with a marker per point and returns the SVG.
-func timeSeries(title, ylabel string, pts []chartPoint) (template.HTML, error) {
-	p := newPlot()
-	p.Y.Label.Text = ylabel
-	xy := make(plotter.XYs, len(pts))
-	minX, maxX := math.Inf(1), math.Inf(-1)
-	minY, maxY := math.Inf(1), math.Inf(-1)
-	for i, pt := range pts {
-		x := float64(int64(pt.Day) * 86400)
-		xy[i] = plotter.XY{X: x, Y: pt.Value}
-		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
-		minY, maxY = math.Min(minY, pt.Value), math.Max(maxY, pt.Value)
-	}
-	line, marks, err := plotter.NewLinePoints(xy)
-	if err != nil {
-		return "", err
-	}
-	line.Color = lineColor
-	line.Width = vg.Points(1.8)
-	marks.Shape = draw.CircleGlyph{}
-	marks.Color = markColor
-	marks.Radius = vg.Points(2.6)
-	p.Add(line, marks)
-	// Pad the ranges so that one point or a flat line still has axes.
-	const month = 30 * 86400
-	if maxX-minX < 4*month {
-		mid := (maxX + minX) / 2
-		minX, maxX = mid-2*month, mid+2*month
-	}
-	padX := (maxX - minX) * 0.04
-	p.X.Min, p.X.Max = minX-padX, maxX+padX
-	padY := math.Max(20, (maxY-minY)*0.1)
-	p.Y.Min, p.Y.Max = math.Floor((minY-padY)/10)*10, math.Ceil((maxY+padY)/10)*10
-	p.X.Tick.Marker = monthTicks{}
-	return render(p, title)
-}
-
-// gameSeries draws values against the game number (1, 2, ...) with a marker per game.
-func gameSeries(title, ylabel string, values []float64) (template.HTML, error) {
-	p := newPlot()
-	p.Y.Label.Text = ylabel
-	p.X.Label.Text = "Game"
-	xy := make(plotter.XYs, len(values))
-	minY, maxY := math.Inf(1), math.Inf(-1)
-	for i, v := range values {
-		xy[i] = plotter.XY{X: float64(i + 1), Y: v}
-		minY, maxY = math.Min(minY, v), math.Max(maxY, v)
-	}
-	line, marks, err := plotter.NewLinePoints(xy)
-	if err != nil {
-		return "", err
-	}
-	line.Color = lineColor
-	line.Width = vg.Points(1.5)
-	marks.Shape = draw.CircleGlyph{}
-	marks.Color = markColor
-	marks.Radius = vg.Points(2)
-	p.Add(line, marks)
-	p.X.Min, p.X.Max = 0, float64(len(values)+1)
-	p.X.Tick.Marker = intTicks{}
-	padY := math.Max(10, (maxY-minY)*0.1)
-	p.Y.Min, p.Y.Max = math.Floor((minY-padY)/10)*10, math.Ceil((maxY+padY)/10)*10
-	return render(p, title)
-}
-
-// intTicks are gonum's default ticks labelled as whole numbers.
-type intTicks struct{}
-
-func (intTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(math.Round(ticks[i].Value), 'f', 0, 64)
-		}
-	}
-	return ticks
-}
-
-// monthTicks labels the first day of months, spaced to fit about eight labels.
-type monthTicks struct{}
-
-func (monthTicks) Ticks(min, max float64) []plot.Tick {
-	t0 := time.Unix(int64(min), 0).UTC()
-	t1 := time.Unix(int64(max), 0).UTC()
-	months := (t1.Year()-t0.Year())*12 + int(t1.Month()-t0.Month()) + 1
-	step := 1
-	for _, s := range []int{1, 2, 3, 6, 12, 24, 60} {
-		step = s
-		if months/s <= 8 {
-			break
-		}
-	}
-	var ticks []plot.Tick
-	m := time.Date(t0.Year(), t0.Month(), 1, 0, 0, 0, 0, time.UTC)
-	if m.Before(t0) {
-		m = m.AddDate(0, 1, 0)
-	}
-	for ; !m.After(t1); m = m.AddDate(0, 1, 0) {
-		idx := m.Year()*12 + int(m.Month()) - 1
-		label := ""
-		if idx%step == 0 {
-			label = m.Format("Jan 2006")
-		}
-		if label == "" && step > 3 {
-			continue
-		}
-		ticks = append(ticks, plot.Tick{Value: float64(m.Unix()), Label: label})
-	}
-	return ticks
 }
 
 // histogram draws the rating distribution in bins of width w.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -41,9 +42,9 @@ type jokerRow struct {
 	GamesTotal     int
 }
 
-// card is the part of a cards.parquet row the report shows. Columns are read
-// by name, so columns added to the file later are ignored.
-type card struct {
+// cardRow is the part of a cards.parquet row the report shows. Columns are
+// read by name, so columns added to the file later are ignored.
+type cardRow struct {
 	Period          string   `parquet:"period"`
 	TournamentID    int64    `parquet:"tournament_id"`
 	EndDate         int32    `parquet:"end_date,date"`
@@ -60,16 +61,148 @@ type card struct {
 	Change          int32    `parquet:"change"`
 	RatingAfter     *int32   `parquet:"rating_after,optional"`
 	Reason          string   `parquet:"reason"`
+	PD              *float64 `parquet:"pd,optional"`
+	W               *float64 `parquet:"w,optional"`
 	RatingUsed      *int32   `parquet:"rating_used,optional"`
+}
+
+// none marks an empty optional number in a card.
+const none = math.MinInt32
+
+// card is one row of a player's rating card, kept compact because a big run
+// has millions: strings are interned, empty numbers are none or NaN.
+type card struct {
+	TournamentID    int64
+	PlayerID        int64
+	EndDate         int32
+	Period, Reason  uint16 // indexes into cardSet.strs
+	Games           int32
+	RatingBefore    int32
+	RatingUsed      int32
+	OppAverage      int32
+	D, K            int32
+	Change          int32
+	RatingAfter     int32
+	Score           float64
+	Expected        float64
+	ChangeUnrounded float64
+	// PerGame marks the folded per-game rows of one tournament (FIDE): the
+	// change is rounded once per period, on the period's row.
+	PerGame bool
 }
 
 // Ro is the rating the tournament was rated with: rating_used (which also holds
 // a newcomer's initial rating), else the rating before.
-func (c *card) Ro() *int32 {
-	if c.RatingUsed != nil {
+func (c *card) Ro() int32 {
+	if c.RatingUsed != none {
 		return c.RatingUsed
 	}
 	return c.RatingBefore
+}
+
+// cardSet is cards.parquet in file order (the rating order).
+type cardSet struct {
+	cards []card
+	strs  []string // interned periods and reasons
+	names map[int64]string
+}
+
+func (cs *cardSet) str(i uint16) string { return cs.strs[i] }
+
+func opt32(p *int32) int32 {
+	if p == nil {
+		return none
+	}
+	return *p
+}
+
+func optF(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// perGame says whether reason is a per-game row of a per-period rule set.
+func perGame(reason string) bool { return strings.HasSuffix(reason, "-game") }
+
+// readCards reads cards.parquet in batches. The per-game rows of one player in
+// one tournament (FIDE) become one row: games counted, scores, expected scores
+// and exact changes summed, so a tournament shows once on the card.
+func readCards(path string) (*cardSet, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := parquet.NewGenericReader[cardRow](f)
+	defer r.Close()
+	// All rows at once: growing the slice would hold up to twice its size.
+	// Under per-game rules most rows fold away and their room is never touched.
+	cs := &cardSet{names: map[int64]string{}, cards: make([]card, 0, r.NumRows())}
+	idx := map[string]uint16{}
+	intern := func(s string) uint16 {
+		i, ok := idx[s]
+		if !ok {
+			i = uint16(len(cs.strs))
+			idx[s] = i
+			cs.strs = append(cs.strs, s)
+		}
+		return i
+	}
+	buf := make([]cardRow, 4096)
+	for {
+		n, err := r.Read(buf)
+		for i := range buf[:n] {
+			row := &buf[i]
+			if _, ok := cs.names[row.PlayerID]; !ok {
+				cs.names[row.PlayerID] = row.Name
+			}
+			c := card{TournamentID: row.TournamentID, PlayerID: row.PlayerID, EndDate: row.EndDate,
+				Period: intern(row.Period), Reason: intern(row.Reason), Games: row.Games,
+				RatingBefore: opt32(row.RatingBefore), RatingUsed: opt32(row.RatingUsed), OppAverage: opt32(row.OppAverage),
+				D: opt32(row.D), K: opt32(row.K), Change: row.Change, RatingAfter: opt32(row.RatingAfter),
+				Score: row.Score, Expected: optF(row.Expected), ChangeUnrounded: optF(row.ChangeUnrounded)}
+			if perGame(row.Reason) {
+				cs.addGame(c, row)
+				continue
+			}
+			cs.cards = append(cs.cards, c)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+	return cs, nil
+}
+
+// addGame folds a per-game row into the previous row when that is the same
+// player's game in the same tournament.
+func (cs *cardSet) addGame(c card, row *cardRow) {
+	w, pd := row.Score, optF(row.Expected)
+	if row.W != nil {
+		w = *row.W
+	}
+	if row.PD != nil {
+		pd = *row.PD
+	}
+	if n := len(cs.cards); n > 0 {
+		p := &cs.cards[n-1]
+		if p.PerGame && p.PlayerID == c.PlayerID && p.TournamentID == c.TournamentID && p.Period == c.Period && p.Reason == c.Reason {
+			p.Games++
+			p.Score += w
+			p.Expected += pd
+			p.ChangeUnrounded += c.ChangeUnrounded
+			return
+		}
+	}
+	c.PerGame = true
+	c.Games, c.Score, c.Expected = 1, w, pd
+	c.OppAverage, c.D, c.RatingAfter, c.Change = none, none, none, 0
+	cs.cards = append(cs.cards, c)
 }
 
 // summary is the part of summary.json the report uses.
@@ -177,12 +310,20 @@ func readJokerList(path string) ([]jokerRow, error) {
 	return rows, nil
 }
 
-// standings is one tournament's standings, as its standings/ID.csv has them:
-// the header and the records.
+// standings is one standings/ID.csv: the header and the records.
 type standings struct {
 	Header []string
 	Rows   [][]string
 	idCol  int
+}
+
+// rowID is the player id of row k, or a negative number of its own when the
+// row has none.
+func (s *standings) rowID(r []string, k int) int64 {
+	if id, err := strconv.ParseInt(field(r, s.idCol), 10, 64); err == nil && id > 0 {
+		return id
+	}
+	return -int64(k) - 1
 }
 
 // standingsRow is a row of standings/LABEL.parquet.
@@ -271,15 +412,6 @@ func readSummary(path string) (*summary, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return &s, nil
-}
-
-// readCards reads cards.parquet in file order (the rating order).
-func readCards(path string) ([]card, error) {
-	rows, err := parquet.ReadFile[card](path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return rows, nil
 }
 
 // jokerCard is the part of a joker_cards.parquet row the report shows.

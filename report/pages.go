@@ -6,90 +6,168 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ratelist/ratelist/tiebreak"
 )
 
 var funcs = template.FuncMap{
-	"signed": func(n int) string {
+	"signed": func(n int) string { return string(appendSigned(nil, n)) },
+	"sign":   signClass,
+	"date":   func(d int32) string { return string(appendDate(nil, d)) },
+	"title":  titleCase,
+	"head":   headHTML,
+	"foot":   footHTML,
+}
+
+// The player and tournament pages are the bulk of a site (one per player and
+// per tournament), so they are written by hand into byte slices rather than
+// through html/template, and kept small: the numbers as HTML, the chart and
+// the games drawn by assets/site.js from the card table and the tournaments'
+// data files.
+
+// appendEsc appends s escaped for HTML text and attribute values.
+func appendEsc(b []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var r string
+		switch s[i] {
+		case '<':
+			r = "&lt;"
+		case '>':
+			r = "&gt;"
+		case '&':
+			r = "&amp;"
+		case '"':
+			r = "&#34;"
+		case '\'':
+			r = "&#39;"
+		default:
+			continue
+		}
+		b = append(b, s[last:i]...)
+		b = append(b, r...)
+		last = i + 1
+	}
+	return append(b, s[last:]...)
+}
+
+// appendJSONString appends s as a JSON string, safe inside a script file.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	last := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case n > 0:
-			return "+" + strconv.Itoa(n)
-		case n < 0:
-			return "−" + strconv.Itoa(-n)
+		case c == '"' || c == '\\':
+			b = append(b, s[last:i]...)
+			b = append(b, '\\', c)
+		case c < 0x20 || c == '<':
+			b = append(b, s[last:i]...)
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
+			// U+2028 and U+2029 end a line in older JavaScript.
+			b = append(b, s[last:i]...)
+			b = append(b, `\u202`...)
+			b = append(b, "89"[s[i+2]-0xa8])
+			i += 2
+		default:
+			continue
 		}
-		return "0"
-	},
-	"sign": func(n int) string {
-		switch {
-		case n > 0:
-			return "up"
-		case n < 0:
-			return "down"
-		}
-		return ""
-	},
-	"date": func(d int32) string {
-		if d == 0 {
-			return ""
-		}
-		return dayTime(d).Format("2006-01-02")
-	},
-	"num": func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
-	"i32": func(p *int32) string {
-		if p == nil {
-			return ""
-		}
-		return strconv.Itoa(int(*p))
-	},
-	"f64": func(p *float64, prec int) string {
-		if p == nil {
-			return ""
-		}
-		return strconv.FormatFloat(*p, 'f', prec, 64)
-	},
-	"add": func(a, b int) int { return a + b },
-	"int": func(v int32) int { return int(v) },
-	"title": func(s string) string {
-		if s == "" {
-			return ""
-		}
-		return strings.ToUpper(s[:1]) + s[1:]
-	},
+		last = i + 1
+	}
+	b = append(b, s[last:]...)
+	return append(b, '"')
 }
 
-// cardView is one row of a player's rating card, with the games behind it.
-type cardView struct {
-	*card
-	Tour   *tourInfo
-	Played []gameView
+// appendInts appends numbers separated by commas.
+func appendInts(b []byte, ns ...int64) []byte {
+	for i, n := range ns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, n, 10)
+	}
+	return b
 }
 
-// gameView is one of a player's games in a tournament.
-type gameView struct {
-	Round     int
-	Color     string
-	OppID     int64
-	OppName   string
-	OppRating string
-	Result    string
-	HasPage   bool
+// appendHead appends the start of every page: head, site header, navigation.
+func appendHead(b []byte, p page) []byte {
+	b = append(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"...)
+	b = appendEsc(b, p.Title)
+	b = append(b, " · "...)
+	b = appendEsc(b, p.Site)
+	b = append(b, "</title>\n<link rel=\"stylesheet\" href=\""...)
+	b = append(b, p.Root...)
+	b = append(b, "assets/style.css\">\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\">\n<a class=\"brand\" href=\""...)
+	b = append(b, p.Root...)
+	b = append(b, "index.html\">"...)
+	b = appendEsc(b, p.Site)
+	b = append(b, "</a>\n<nav aria-label=\"Site\"><ul>\n<li><a href=\""...)
+	b = append(b, p.Root...)
+	b = append(b, "index.html\""...)
+	if p.Nav == "list" {
+		b = append(b, " aria-current=\"page\""...)
+	}
+	b = append(b, ">Rating list</a></li>\n<li><a href=\""...)
+	b = append(b, p.Root...)
+	b = append(b, "tournaments.html\""...)
+	if p.Nav == "tournaments" {
+		b = append(b, " aria-current=\"page\""...)
+	}
+	return append(b, ">Tournaments</a></li>\n</ul></nav>\n</div></header>\n<main id=\"main\" class=\"wrap\">\n"...)
 }
 
-type playerPage struct {
-	page
-	ID         int64
-	Name       string
-	Club       string
-	Category   string
-	Listed     *listRow
-	Chart      template.HTML
-	ChartAlt   string
-	Points     int
-	Cards      []cardView
-	Joker      []jokerHist
-	JokerChart template.HTML
-	JokerAlt   string
-	JokerGames int
-	Levels     []levelChange
+// appendFoot appends the end of every page.
+func appendFoot(b []byte) []byte {
+	return append(b, "</main>\n<footer class=\"wrap foot\">Published with ratelist. Ratings as of the list period's last day.</footer>\n</body>\n</html>\n"...)
+}
+
+// headHTML and footHTML give the template pages the same head and foot.
+func headHTML(site, title, root, nav string) template.HTML {
+	return template.HTML(appendHead(nil, page{Site: site, Title: title, Root: root, Nav: nav}))
+}
+
+func footHTML() template.HTML { return template.HTML(appendFoot(nil)) }
+
+func appendDate(b []byte, d int32) []byte {
+	if d == 0 {
+		return b
+	}
+	return dayTime(d).AppendFormat(b, "2006-01-02")
+}
+
+func appendOpt(b []byte, v int32) []byte {
+	if v == none {
+		return b
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+func appendF(b []byte, f float64, prec int) []byte {
+	if math.IsNaN(f) {
+		return b
+	}
+	return strconv.AppendFloat(b, f, 'f', prec, 64)
+}
+
+func appendSigned(b []byte, n int) []byte {
+	switch {
+	case n > 0:
+		b = append(b, '+')
+	case n < 0:
+		b = append(b, "−"...)
+		n = -n
+	}
+	return strconv.AppendInt(b, int64(n), 10)
+}
+
+func appendFact(b []byte, dt, dd string) []byte {
+	b = append(b, "<div><dt>"...)
+	b = append(b, dt...)
+	b = append(b, "</dt><dd>"...)
+	b = appendEsc(b, dd)
+	return append(b, "</dd></div>\n"...)
 }
 
 // levelChange is a Joker level change: the level before game Game differs
@@ -100,59 +178,215 @@ type levelChange struct {
 	From, To int32
 }
 
-func (s *site) writePlayer(dir string, id int64) error {
-	pp := playerPage{ID: id, Name: s.names[id], Club: s.club(id), Listed: s.listed[id]}
-	pp.page = s.page(pp.Name, "../", "")
+// renderPlayer appends player id's page to b.
+func (s *site) renderPlayer(b []byte, id int64) []byte {
+	name := s.names[id]
+	b = appendHead(b, s.page(name, "../", ""))
+	b = append(b, "<h1>"...)
+	b = appendEsc(b, name)
+	b = append(b, "</h1>\n<dl class=\"facts\">\n"...)
+	b = appendFact(b, "ID", strconv.FormatInt(id, 10))
+	if c := s.club(id); c != "" {
+		b = appendFact(b, "Club", c)
+	}
 	if s.arch != nil {
 		if i := s.arch.Players.Index(id); i >= 0 && s.arch.Players.Category[i] > 0 {
-			pp.Category = strconv.Itoa(int(s.arch.Players.Category[i]))
+			b = appendFact(b, "Category", strconv.Itoa(int(s.arch.Players.Category[i])))
 		}
 	}
-	var pts []chartPoint
-	for _, ci := range s.byPlayer[id] {
-		c := &s.cards[ci]
-		cv := cardView{card: c, Tour: s.tours[c.TournamentID]}
-		if cv.Tour != nil && cv.Tour.Pairings != nil {
-			cv.Played = s.games(cv.Tour, id)
+	// Only what changes when the player plays: a new list leaves the pages
+	// of players who did not play as they were (rank and change are on the list).
+	if li, ok := s.listed[id]; ok {
+		r := &s.latest[li]
+		b = append(b, "<div class=\"big\"><dt>Rating</dt><dd>"...)
+		b = strconv.AppendInt(b, int64(r.Rating), 10)
+		b = append(b, "</dd></div>\n"...)
+		b = appendFact(b, "K", strconv.Itoa(r.K))
+		b = appendFact(b, "Games", strconv.Itoa(r.GamesTotal))
+		if r.Flags != "" {
+			b = appendFact(b, "Flags", r.Flags)
 		}
-		pp.Cards = append(pp.Cards, cv)
-		if c.RatingAfter != nil {
-			pts = append(pts, chartPoint{Day: c.EndDate, Value: float64(*c.RatingAfter)})
+	}
+	b = append(b, "</dl>\n"...)
+	idx := s.playerCards(id)
+	var pts []chartPoint
+	for _, ci := range idx {
+		if c := &s.cs.cards[ci]; c.RatingAfter != none && c.EndDate != 0 {
+			pts = append(pts, chartPoint{Day: c.EndDate, Value: float64(c.RatingAfter)})
 		}
 	}
 	if len(pts) > 0 {
-		pp.Points = len(pts)
-		pp.ChartAlt = ratingAlt(pp.Name, "Rating", pts)
-		chart, err := timeSeries(pp.ChartAlt, "Rating", pts)
-		if err != nil {
-			return err
-		}
-		pp.Chart = chart
+		b = append(b, "<section aria-labelledby=\"hist-h\">\n<h2 id=\"hist-h\">Rating history</h2>\n<figure class=\"chartbox\" id=\"chart\" data-y=\"Rating\">\n<figcaption>"...)
+		b = appendEsc(b, ratingAlt(name, "Rating", pts))
+		b = append(b, ".</figcaption>\n</figure>\n</section>\n"...)
 	}
-	pp.Joker = s.joker[id]
+	if len(idx) > 0 {
+		b = s.appendCard(b, idx)
+		b = append(b, "<section aria-labelledby=\"games-h\" id=\"games\" data-p=\""...)
+		b = strconv.AppendInt(b, id, 10)
+		b = append(b, "\">\n<h2 id=\"games-h\">Games</h2>\n</section>\n"...)
+	}
+	b = s.appendJoker(b, id, name)
+	b = append(b, "<script src=\"../assets/site.js\"></script>\n"...)
+	return appendFoot(b)
+}
+
+func signClass(n int) string {
+	switch {
+	case n > 0:
+		return "up"
+	case n < 0:
+		return "down"
+	}
+	return ""
+}
+
+// appendCard appends the rating card as compact JSON in the page, from which
+// site.js draws the card table, the rating chart and the games. Each row:
+// [end day (days since 1970, 0 = none), tournament id to link (0 = none),
+// tournament or period text, start rating, games, score, opponents' average,
+// D, expected, K, exact change, change, rating after, reason]; empty numbers
+// are null. Rows of folded per-game cards (FIDE) have a null change: the
+// period's row carries it.
+func (s *site) appendCard(b []byte, idx []int32) []byte {
+	b = append(b, "<section aria-labelledby=\"card-h\" id=\"card\">\n<h2 id=\"card-h\">Rating card</h2>\n<p class=\"muted small\">Start: the rating the tournament was rated with. Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average.</p>\n<noscript><p class=\"muted\">Turn on JavaScript to see the rating card.</p></noscript>\n<script type=\"application/json\">["...)
+	for k, ci := range idx {
+		c := &s.cs.cards[ci]
+		if k > 0 {
+			b = append(b, ",\n"...)
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(c.EndDate), 10)
+		b = append(b, ',')
+		t := s.tours[c.TournamentID]
+		switch {
+		case t != nil:
+			b = strconv.AppendInt(b, t.ID, 10)
+			b = append(b, ',')
+			b = appendJSONString(b, t.Name)
+		case c.TournamentID != 0:
+			b = append(b, '0', ',')
+			b = appendJSONString(b, fmt.Sprintf("Tournament %d", c.TournamentID))
+		default:
+			b = append(b, '0', ',')
+			b = appendJSONString(b, "Period "+s.cs.str(c.Period)+" close")
+		}
+		b = append(b, ',')
+		b = appendNum(b, c.Ro())
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(c.Games), 10)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, c.Score, 'f', -1, 64)
+		for _, v := range []int32{c.OppAverage, c.D} {
+			b = append(b, ',')
+			b = appendNum(b, v)
+		}
+		b = append(b, ',')
+		b = appendFloatNum(b, c.Expected, 3)
+		b = append(b, ',')
+		b = appendNum(b, c.K)
+		b = append(b, ',')
+		b = appendFloatNum(b, c.ChangeUnrounded, 2)
+		b = append(b, ',')
+		if c.PerGame {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64(c.Change), 10)
+		}
+		b = append(b, ',')
+		b = appendNum(b, c.RatingAfter)
+		b = append(b, ',')
+		b = appendJSONString(b, s.cs.str(c.Reason))
+		b = append(b, ']')
+	}
+	return append(b, "]</script>\n</section>\n"...)
+}
+
+// appendNum appends an optional number as JSON.
+func appendNum(b []byte, v int32) []byte {
+	if v == none {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// appendFloatNum appends an optional number as JSON with prec decimals,
+// which site.js shows with as many.
+func appendFloatNum(b []byte, f float64, prec int) []byte {
+	if math.IsNaN(f) {
+		return append(b, "null"...)
+	}
+	return strconv.AppendFloat(b, f, 'f', prec, 64)
+}
+
+// appendJoker appends the Joker section of a Joker player's page.
+func (s *site) appendJoker(b []byte, id int64, name string) []byte {
+	hist := s.joker[id]
+	if len(hist) == 0 {
+		return b
+	}
+	b = append(b, "<section aria-labelledby=\"joker-h\">\n<h2 id=\"joker-h\">Joker</h2>\n"...)
 	if jc := s.jokerCards[id]; len(jc) > 0 {
 		vals := make([]float64, len(jc))
 		lo, hi := math.Inf(1), math.Inf(-1)
+		var levels []levelChange
 		for i, c := range jc {
 			vals[i] = float64(c.PlayerRating)
 			lo, hi = math.Min(lo, vals[i]), math.Max(hi, vals[i])
 			if i > 0 && c.LevelBefore != jc[i-1].LevelBefore {
-				pp.Levels = append(pp.Levels, levelChange{Game: i + 1, Day: int32(c.PlayedAt / 86_400_000_000), From: jc[i-1].LevelBefore, To: c.LevelBefore})
+				levels = append(levels, levelChange{Game: i + 1, Day: int32(c.PlayedAt / 86_400_000_000), From: jc[i-1].LevelBefore, To: c.LevelBefore})
 			}
 		}
-		pp.JokerGames = len(vals)
-		pp.JokerAlt = fmt.Sprintf("Joker player rating of %s after each of %d games: from %g to %g; lowest %g, highest %g",
-			pp.Name, len(vals), vals[0], vals[len(vals)-1], lo, hi)
-		chart, err := gameSeries(pp.JokerAlt, "Joker player rating", vals)
-		if err != nil {
-			return err
+		alt := fmt.Sprintf("Joker player rating of %s after each of %d games: from %g to %g; lowest %g, highest %g",
+			name, len(vals), vals[0], vals[len(vals)-1], lo, hi)
+		b = append(b, "<figure class=\"chartbox\" id=\"jchart\" data-y=\"Joker player rating\" data-v=\""...)
+		for i, v := range vals {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendFloat(b, v, 'f', -1, 64)
 		}
-		pp.JokerChart = chart
+		b = append(b, "\">\n<figcaption>"...)
+		b = appendEsc(b, alt)
+		b = append(b, ".</figcaption>\n</figure>\n"...)
+		if len(levels) > 0 {
+			b = append(b, "<h3>Level changes</h3>\n<ul class=\"levels\">"...)
+			for _, l := range levels {
+				b = append(b, "<li>"...)
+				b = appendDate(b, l.Day)
+				b = fmt.Appendf(b, ", before game %d: level %d → %d</li>\n", l.Game, l.From, l.To)
+			}
+			b = append(b, "</ul>\n"...)
+		}
 	}
-	return writePage(dir, fmt.Sprintf("players/%d.html", id), "player.html", &pp)
+	b = append(b, `<h3>Level in each Joker list</h3>
+<table class="compact">
+<thead><tr><th scope="col">List</th><th scope="col" class="n">Rank</th><th scope="col" class="n">Player rating</th><th scope="col" class="n">Level</th><th scope="col">Level name</th><th scope="col" class="n">Personal rating</th><th scope="col" class="n">Games</th></tr></thead>
+<tbody>
+`...)
+	for _, h := range hist {
+		b = append(b, "<tr><td><a href=\"../joker-"...)
+		b = appendEsc(b, h.Period)
+		b = append(b, ".html\">"...)
+		b = appendEsc(b, h.Period)
+		b = append(b, "</a></td><td class=\"n\">"...)
+		b = strconv.AppendInt(b, int64(h.Rank), 10)
+		b = append(b, "</td><td class=\"n strong\">"...)
+		b = strconv.AppendInt(b, int64(h.PlayerRating), 10)
+		b = append(b, "</td><td class=\"n\">"...)
+		b = strconv.AppendInt(b, int64(h.Level), 10)
+		b = append(b, "</td><td>"...)
+		b = appendEsc(b, h.LevelName)
+		b = append(b, "</td><td class=\"n\">"...)
+		b = strconv.AppendInt(b, int64(h.PersonalRating), 10)
+		b = append(b, "</td><td class=\"n\">"...)
+		b = strconv.AppendInt(b, int64(h.GamesTotal), 10)
+		b = append(b, "</td></tr>\n"...)
+	}
+	return append(b, "</tbody>\n</table>\n</section>\n"...)
 }
 
-// ratingAlt describes a rating chart in words, for its <title>.
+// ratingAlt describes a rating chart in words, for its caption and label.
 func ratingAlt(name, what string, pts []chartPoint) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
@@ -162,44 +396,6 @@ func ratingAlt(name, what string, pts []chartPoint) string {
 	return fmt.Sprintf("%s history of %s: %d points from %s (%g) to %s (%g); lowest %g, highest %g",
 		what, name, len(pts), dayTime(first.Day).Format("2006-01-02"), first.Value,
 		dayTime(last.Day).Format("2006-01-02"), last.Value, lo, hi)
-}
-
-// games lists player id's games in t, in round order.
-func (s *site) games(t *tourInfo, id int64) []gameView {
-	tt := t.Pairings
-	gs := t.byPlayer[id]
-	if len(gs) == 0 {
-		return nil
-	}
-	out := make([]gameView, 0, len(gs))
-	for _, gi := range gs {
-		g := tt.Games[gi]
-		var color string
-		var opp int
-		var res byte
-		if tt.Players[g.White].ID == id {
-			color, opp, res = "white", g.Black, g.WhiteResult
-		} else {
-			color, opp, res = "black", g.White, g.BlackResult
-		}
-		gv := gameView{Round: g.Round, Result: resultText(res)}
-		if opp < 0 {
-			gv.Color = ""
-			gv.OppName = "bye"
-		} else {
-			gv.Color = color
-			o := tt.Players[opp]
-			gv.OppID, gv.OppName = o.ID, o.Name
-			if c := s.cardOf(t.ID, o.ID); c != nil && c.Ro() != nil {
-				gv.OppRating = strconv.Itoa(int(*c.Ro()))
-			} else if t.Rated {
-				gv.OppRating = "unrated"
-			}
-			_, gv.HasPage = s.names[o.ID]
-		}
-		out = append(out, gv)
-	}
-	return out
 }
 
 // resultText shows a result code: 1, ½, 0, + and − for forfeits.
@@ -219,192 +415,247 @@ func resultText(c byte) string {
 	return string(c)
 }
 
-// tourPage is one tournament's page.
-type tourPage struct {
-	page
-	T         *tourInfo
-	Standings *standings
-	Links     []int64 // player id of each standings row, 0 = no page
-	NameCol   int
-	NumCols   map[int]bool
-	Cross     *crosstable
+// renderTournament returns tournament t's page and its data file, from which
+// site.js draws the standings and the crosstable, and the players' pages
+// their games. tt is nil when the pairings are unknown; the page has no data
+// file when the standings are unknown too.
+func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament) (page, data []byte, err error) {
+	st := s.standings[t.ID]
+	b := appendHead(make([]byte, 0, 4<<10), s.page(t.Name, "../", "tournaments"))
+	b = append(b, "<p class=\"crumb\"><a href=\"../"...)
+	b = append(b, tourListFile(t.Period)...)
+	b = append(b, "\">Tournaments</a>"...)
+	if t.Period != "" {
+		b = append(b, " › "...)
+		b = appendEsc(b, t.Period)
+	}
+	b = append(b, "</p>\n<h1>"...)
+	b = appendEsc(b, t.Name)
+	b = append(b, "</h1>\n<dl class=\"facts\">\n"...)
+	if t.Start != 0 {
+		d := appendDate(nil, t.Start)
+		if t.End != t.Start {
+			d = appendDate(append(d, " – "...), t.End)
+		}
+		b = appendFact(b, "Dates", string(d))
+	}
+	if t.Discipline != "" {
+		b = appendFact(b, "Discipline", titleCase(t.Discipline))
+	}
+	if t.System != "" {
+		b = appendFact(b, "System", t.System)
+	}
+	if t.Rounds != 0 {
+		b = appendFact(b, "Rounds", strconv.Itoa(t.Rounds))
+	}
+	if t.Rated {
+		b = appendFact(b, "Rated", "yes")
+	} else {
+		b = appendFact(b, "Rated", "no")
+	}
+	if tt != nil {
+		b = appendFact(b, "Players", strconv.Itoa(len(tt.Players)))
+	}
+	b = append(b, "</dl>\n"...)
+	if st != nil {
+		b = append(b, "<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the standings.</p></noscript>\n</section>\n<p class=\"muted small\">Tiebreak columns are headed by their FIDE codes, in the order they break ties.</p>\n"...)
+	}
+	if tt != nil {
+		b = append(b, "<section aria-labelledby=\"x-h\" id=\"cross\">\n<h2 id=\"x-h\">Crosstable</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the crosstable.</p></noscript>\n</section>\n"...)
+	}
+	if st != nil || tt != nil {
+		b = append(b, "<script src=\""...)
+		b = strconv.AppendInt(b, t.ID, 10)
+		b = append(b, ".js\"></script>\n<script src=\"../assets/site.js\"></script>\n"...)
+		data = s.tourData(t, tt, st)
+	}
+	return appendFoot(b), data, nil
 }
 
-// crosstable shows every player's games by round (Swiss) or against every
-// other player (round robin).
-type crosstable struct {
-	Grid   bool     // round-robin grid
-	Rounds []int    // Swiss: round numbers
-	Rows   []xtRow  // in standings order
-	Heads  []string // grid: the column numbers
+func titleCase(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-type xtRow struct {
-	No      int
-	ID      int64
-	Name    string
-	Rating  string
-	Points  string
-	HasPage bool
-	Cells   []string
-	Titles  []string
-}
-
-func (s *site) writeTournament(dir string, t *tourInfo) error {
-	tp := tourPage{page: s.page(t.Name, "../", "tournaments"), T: t, NameCol: -1, NumCols: map[int]bool{}}
-	if st := s.standings[t.ID]; st != nil {
-		tp.Standings = st
+// tourData is a tournament's data file: a script that stores the tournament
+// in window.RLT[ID] as compact JSON:
+//
+//	id  the tournament; rt: rated (1 or 0); x: crosstable as a round-robin grid; r: rounds
+//	p   players, those of the standings first and in their order: [id, name, rating or null, has a page]
+//	sh  the standings columns but player_id; sr: the standings rows, the name as the index into p
+//	rs  the result texts; g: games, five numbers each: round, white, black (indexes into p, -1 for none)
+//	    and the white's and black's results (indexes into rs)
+func (s *site) tourData(t *tourInfo, tt *tiebreak.Tournament, st *standings) []byte {
+	var players []tiebreak.Player
+	if tt != nil {
+		players = tt.Players
+	}
+	type entry struct {
+		id   int64
+		name string
+	}
+	var p []entry
+	at := map[int64]int{}
+	add := func(id int64, name string) int {
+		if i, ok := at[id]; ok {
+			return i
+		}
+		at[id] = len(p)
+		p = append(p, entry{id, name})
+		return len(p) - 1
+	}
+	nameCol := -1
+	if st != nil {
 		for i, h := range st.Header {
-			switch h {
-			case "name":
-				tp.NameCol = i
-			case "player_id":
-			default:
-				tp.NumCols[i] = true
+			if h == "name" {
+				nameCol = i
 			}
 		}
-		tp.Links = make([]int64, len(st.Rows))
-		for i, r := range st.Rows {
-			if st.idCol >= 0 {
-				if id, err := strconv.ParseInt(field(r, st.idCol), 10, 64); err == nil {
-					if _, ok := s.names[id]; ok {
-						tp.Links[i] = id
-					}
+		for k, r := range st.Rows {
+			add(st.rowID(r, k), field(r, nameCol))
+		}
+	}
+	pos := make([]int, len(players))
+	for i, pl := range players {
+		pos[i] = add(pl.ID, pl.Name)
+	}
+	rounds := 0
+	if tt != nil {
+		rounds = tt.Rounds
+		for _, g := range tt.Games {
+			rounds = max(rounds, g.Round)
+		}
+	}
+	b := make([]byte, 0, 48*len(p)+12*rounds*len(players)/2+256)
+	b = append(b, "(window.RLT=window.RLT||{})["...)
+	b = strconv.AppendInt(b, t.ID, 10)
+	b = append(b, "]={\"rt\":"...)
+	b = appendBool(b, t.Rated)
+	b = append(b, ",\"x\":"...)
+	b = appendBool(b, isRoundRobin(t.System) && len(players) <= 24)
+	b = append(b, ",\"r\":"...)
+	b = strconv.AppendInt(b, int64(rounds), 10)
+	b = append(b, ",\"p\":["...)
+	for k, e := range p {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, e.id, 10)
+		b = append(b, ',')
+		b = appendJSONString(b, e.name)
+		b = append(b, ',')
+		if c := s.cardOf(t.ID, e.id); c != nil && c.Ro() != none {
+			b = strconv.AppendInt(b, int64(c.Ro()), 10)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, ',')
+		b = appendBool(b, s.hasPage(e.id))
+		b = append(b, ']')
+	}
+	b = append(b, ']')
+	if st != nil {
+		b = append(b, ",\"sh\":["...)
+		first := true
+		for _, h := range st.Header {
+			if h == "player_id" {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendJSONString(b, h)
+		}
+		b = append(b, "],\"sr\":["...)
+		for k, r := range st.Rows {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			first := true
+			for i, h := range st.Header {
+				if h == "player_id" {
+					continue
+				}
+				if !first {
+					b = append(b, ',')
+				}
+				first = false
+				if i == nameCol {
+					b = strconv.AppendInt(b, int64(at[st.rowID(r, k)]), 10)
+				} else {
+					b = appendCell(b, field(r, i))
 				}
 			}
+			b = append(b, ']')
 		}
+		b = append(b, ']')
 	}
-	if t.Pairings != nil {
-		tp.Cross = s.crosstable(t, tp.Standings)
+	if tt != nil {
+		var texts []string
+		code := map[string]int{}
+		res := func(c byte) int64 {
+			r := resultText(c)
+			i, ok := code[r]
+			if !ok {
+				i = len(texts)
+				code[r] = i
+				texts = append(texts, r)
+			}
+			return int64(i)
+		}
+		idx := func(p int) int64 {
+			if p < 0 {
+				return -1
+			}
+			return int64(pos[p])
+		}
+		var g []byte
+		for k, gm := range tt.Games {
+			if k > 0 {
+				g = append(g, ',')
+			}
+			wr, br := res(gm.WhiteResult), int64(-1)
+			if gm.Black >= 0 {
+				br = res(gm.BlackResult)
+			}
+			if gm.White < 0 {
+				wr = -1
+			}
+			g = appendInts(g, int64(gm.Round), idx(gm.White), idx(gm.Black), wr, br)
+		}
+		b = append(b, ",\"rs\":["...)
+		for i, r := range texts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, r)
+		}
+		b = append(b, "],\"g\":["...)
+		b = append(b, g...)
+		b = append(b, ']')
 	}
-	return writePage(dir, fmt.Sprintf("tournaments/%d.html", t.ID), "tournament.html", &tp)
+	return append(b, "};\n"...)
 }
 
-func (s *site) crosstable(t *tourInfo, st *standings) *crosstable {
-	tt := t.Pairings
-	n := len(tt.Players)
-	// Order: the standings order when known, else the starting order.
-	order := make([]int, 0, n)
-	byID := map[int64]int{}
-	for i, p := range tt.Players {
-		byID[p.ID] = i
+// appendCell appends a standings cell: a number as itself when JavaScript
+// prints it back the same, else a string.
+func appendCell(b []byte, v string) []byte {
+	if f, err := strconv.ParseFloat(v, 64); err == nil && strconv.FormatFloat(f, 'f', -1, 64) == v {
+		return append(b, v...)
 	}
-	seen := make([]bool, n)
-	if st != nil && st.idCol >= 0 {
-		for _, r := range st.Rows {
-			id, _ := strconv.ParseInt(field(r, st.idCol), 10, 64)
-			if i, ok := byID[id]; ok && !seen[i] {
-				order = append(order, i)
-				seen[i] = true
-			}
-		}
-	}
-	for i := range tt.Players {
-		if !seen[i] {
-			order = append(order, i)
-		}
-	}
-	no := make([]int, n) // position in the crosstable, 1-based
-	for k, i := range order {
-		no[i] = k + 1
-	}
-	rounds := tt.Rounds
-	for _, g := range tt.Games {
-		rounds = max(rounds, g.Round)
-	}
-	x := &crosstable{Grid: isRoundRobin(t.System) && n <= 24}
-	if !x.Grid {
-		for r := 1; r <= rounds; r++ {
-			x.Rounds = append(x.Rounds, r)
-		}
-	} else {
-		for k := range order {
-			x.Heads = append(x.Heads, strconv.Itoa(k+1))
-		}
-	}
-	points := make([]int, n) // half-points
-	cells := make([][]string, n)
-	titles := make([][]string, n)
-	for i := range cells {
-		if x.Grid {
-			cells[i] = make([]string, n)
-			titles[i] = make([]string, n)
-		} else {
-			cells[i] = make([]string, rounds)
-			titles[i] = make([]string, rounds)
-		}
-	}
-	put := func(me, opp, round int, color string, res byte) {
-		points[me] += halfPoints(res)
-		txt := resultText(res)
-		var title string
-		if opp < 0 {
-			title = fmt.Sprintf("Round %d: bye, %s", round, txt)
-		} else {
-			title = fmt.Sprintf("Round %d: %s with %s against %s, %s", round, tt.Players[me].Name, color, tt.Players[opp].Name, txt)
-		}
-		if x.Grid {
-			if opp < 0 {
-				return
-			}
-			c := &cells[me][no[opp]-1]
-			if *c != "" {
-				*c += " "
-				titles[me][no[opp]-1] += "; "
-			}
-			*c += txt
-			titles[me][no[opp]-1] += title
-			return
-		}
-		if round < 1 || round > rounds {
-			return
-		}
-		if opp < 0 {
-			cells[me][round-1] = "bye " + txt
-		} else {
-			cells[me][round-1] = strconv.Itoa(no[opp]) + color[:1] + " " + txt
-		}
-		titles[me][round-1] = title
-	}
-	for _, g := range tt.Games {
-		if g.White >= 0 {
-			put(g.White, g.Black, g.Round, "white", g.WhiteResult)
-		}
-		if g.Black >= 0 {
-			put(g.Black, g.White, g.Round, "black", g.BlackResult)
-		}
-	}
-	for _, i := range order {
-		p := tt.Players[i]
-		row := xtRow{No: no[i], ID: p.ID, Name: p.Name, Points: halfText(points[i]), Cells: cells[i], Titles: titles[i]}
-		if x.Grid {
-			row.Cells[no[i]-1] = "■"
-			row.Titles[no[i]-1] = ""
-		}
-		if c := s.cardOf(t.ID, p.ID); c != nil && c.Ro() != nil {
-			row.Rating = strconv.Itoa(int(*c.Ro()))
-		}
-		_, row.HasPage = s.names[p.ID]
-		x.Rows = append(x.Rows, row)
-	}
-	return x
+	return appendJSONString(b, v)
 }
 
-func halfPoints(c byte) int {
-	switch c {
-	case '1', 'W', 'w', '+', 'F', 'f', 'U', 'u':
-		return 2
-	case '=', 'D', 'd', 'H', 'h':
-		return 1
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, '1')
 	}
-	return 0
-}
-
-func halfText(hp int) string {
-	if hp%2 == 0 {
-		return strconv.Itoa(hp / 2)
-	}
-	return strconv.Itoa(hp/2) + ".5"
+	return append(b, '0')
 }
 
 func isRoundRobin(system string) bool {

@@ -1,19 +1,19 @@
 package report
 
 import (
-	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -48,13 +48,13 @@ type Stats struct {
 	Players     int // player pages
 	Tournaments int // tournament pages
 	Lists       int // list pages (rating and Joker)
+	Files       int // files in the site
+	Written     int // files written: new or changed
+	Removed     int // files of an earlier site removed
 }
 
 // PageSize is the number of list rows per page of the list table.
 const PageSize = 100
-
-// marker is the file that marks a folder as a site written by Build.
-const marker = ".ratelist-site"
 
 //go:embed templates/*.html
 var templateFS embed.FS
@@ -64,7 +64,8 @@ var assetFS embed.FS
 
 var pages = template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
 
-// site is everything the pages are made from.
+// site is everything the pages are made from. The pairings are not held: each
+// tournament's page is written as the archive hands it over.
 type site struct {
 	opt      Options
 	title    string
@@ -72,11 +73,11 @@ type site struct {
 	periods  []string // rating lists, sorted
 	jperiods []string // Joker lists, sorted
 	latest   []listRow
-	listed   map[int64]*listRow // latest list by player
+	listed   map[int64]int32 // latest list by player: index into latest
 
-	cards    []card
-	byPlayer map[int64][]int32 // card indexes in rating order
-	byTP     []int32           // card indexes sorted by (tournament, player)
+	cs       *cardSet
+	byPlayer []int32 // card indexes by player, each player's in rating order
+	byTP     []int32 // card indexes sorted by (tournament, player)
 
 	arch      *archive.Archive
 	tours     map[int64]*tourInfo
@@ -88,9 +89,10 @@ type site struct {
 
 	players []int64 // every player with a page, sorted
 	names   map[int64]string
+	out     *sink
 }
 
-// tourInfo is one tournament: the archive row, its pairings and its standings.
+// tourInfo is one tournament: the archive row and its list period.
 type tourInfo struct {
 	ID         int64
 	Name       string
@@ -100,8 +102,9 @@ type tourInfo struct {
 	Discipline string
 	Rated      bool
 	Period     string
-	Pairings   *tiebreak.Tournament
-	byPlayer   map[int64][]int32 // player id → indexes into Pairings.Games
+	// Paired says that the tournament's pairings were read and its data file
+	// (tournaments/ID.js, the games) written.
+	Paired bool
 }
 
 // jokerHist is one player's row in one Joker list.
@@ -111,6 +114,7 @@ type jokerHist struct {
 }
 
 // Build turns the outputs of a run in opt.Out into a static site in opt.Site.
+// Over an earlier site it rewrites only the files whose content changed.
 func Build(ctx context.Context, opt Options) (*Stats, error) {
 	if opt.Site == "" {
 		opt.Site = filepath.Join(opt.Out, "site")
@@ -128,34 +132,52 @@ func Build(ctx context.Context, opt Options) (*Stats, error) {
 	if err := s.load(ctx); err != nil {
 		return nil, err
 	}
-	tmp, err := prepareSite(opt.Site)
+	update, err := checkSite(opt.Site)
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.write(ctx, tmp)
+	dir := opt.Site
+	if !update {
+		if dir, err = newSiteDir(opt.Site); err != nil {
+			return nil, err
+		}
+	}
+	st, err := s.write(ctx, dir, update)
 	if err != nil {
-		os.RemoveAll(tmp)
+		if !update {
+			os.RemoveAll(dir)
+		}
 		return nil, err
 	}
-	if err := swapSite(tmp, opt.Site); err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
+	if !update {
+		if err := swapSite(dir, opt.Site); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
 	}
 	st.Site = opt.Site
 	return st, nil
 }
 
-// prepareSite checks that dir may be (re)placed and returns a fresh folder
-// beside it to build in.
-func prepareSite(dir string) (string, error) {
+// checkSite says whether dir holds a site written here (to be updated in
+// place), and refuses a non-empty folder that is not one.
+func checkSite(dir string) (bool, error) {
 	ents, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		return false, nil
 	case err != nil:
-		return "", fmt.Errorf("site: %w", err)
-	case len(ents) > 0 && !exists(filepath.Join(dir, marker)):
-		return "", fmt.Errorf("site %s: folder is not empty and not a ratelist site; refusing to replace it", dir)
+		return false, fmt.Errorf("site: %w", err)
+	case len(ents) == 0:
+		return false, nil
+	case !exists(filepath.Join(dir, marker)):
+		return false, fmt.Errorf("site %s: folder is not empty and not a ratelist site; refusing to replace it", dir)
 	}
+	return true, nil
+}
+
+// newSiteDir returns a fresh folder beside dir to build a new site in.
+func newSiteDir(dir string) (string, error) {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", fmt.Errorf("site: %w", err)
@@ -171,14 +193,12 @@ func prepareSite(dir string) (string, error) {
 	return tmp, nil
 }
 
-// swapSite moves the finished site in tmp to dir, replacing an earlier site.
+// swapSite moves the finished site in tmp to dir (absent or empty).
 func swapSite(tmp, dir string) error {
 	if exists(dir) {
-		old := tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
+		if err := os.Remove(dir); err != nil {
 			return fmt.Errorf("site: %w", err)
 		}
-		defer os.RemoveAll(old)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		return fmt.Errorf("site: %w", err)
@@ -186,7 +206,7 @@ func swapSite(tmp, dir string) error {
 	return nil
 }
 
-// load reads the run's outputs and the archive.
+// load reads the run's outputs and the archive's small tables.
 func (s *site) load(ctx context.Context) error {
 	out := s.opt.Out
 	sum, err := readSummary(outPath(out, "summary.json"))
@@ -204,39 +224,32 @@ func (s *site) load(ctx context.Context) error {
 		return err
 	}
 	s.names = map[int64]string{}
-	s.listed = map[int64]*listRow{}
+	s.listed = map[int64]int32{}
 	if n := len(s.periods); n > 0 {
 		if s.latest, err = readList(outPath(out, "lists", s.periods[n-1]+".csv")); err != nil {
 			return err
 		}
 		for i := range s.latest {
 			r := &s.latest[i]
-			s.listed[r.ID] = r
+			s.listed[r.ID] = int32(i)
 			s.names[r.ID] = r.Name
 		}
 	}
+	s.cs = &cardSet{names: map[int64]string{}}
 	if p := outPath(out, "cards.parquet"); exists(p) {
-		if s.cards, err = readCards(p); err != nil {
+		if s.cs, err = readCards(p); err != nil {
 			return err
 		}
 	}
-	s.byPlayer = map[int64][]int32{}
-	s.byTP = make([]int32, len(s.cards))
-	for i := range s.cards {
-		c := &s.cards[i]
-		s.byPlayer[c.PlayerID] = append(s.byPlayer[c.PlayerID], int32(i))
-		s.byTP[i] = int32(i)
-		if _, ok := s.names[c.PlayerID]; !ok {
-			s.names[c.PlayerID] = c.Name
+	cards := s.cs.cards
+	for id, name := range s.cs.names {
+		if _, ok := s.names[id]; !ok {
+			s.names[id] = name
 		}
 	}
-	sort.SliceStable(s.byTP, func(i, j int) bool {
-		a, b := &s.cards[s.byTP[i]], &s.cards[s.byTP[j]]
-		if a.TournamentID != b.TournamentID {
-			return a.TournamentID < b.TournamentID
-		}
-		return a.PlayerID < b.PlayerID
-	})
+	s.cs.names = nil
+	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -274,7 +287,29 @@ func (s *site) load(ctx context.Context) error {
 	return nil
 }
 
-// loadTournaments collects the tournaments from the archive and standings/.
+// cardOrder returns the indexes of cards sorted by key, then by player, then
+// in file order.
+func cardOrder(cards []card, key func(*card) int64) []int32 {
+	type k struct {
+		key, player int64
+		i           int32
+	}
+	ks := make([]k, len(cards))
+	for i := range cards {
+		ks[i] = k{key(&cards[i]), cards[i].PlayerID, int32(i)}
+	}
+	slices.SortFunc(ks, func(a, b k) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.player, b.player), cmp.Compare(a.i, b.i))
+	})
+	idx := make([]int32, len(ks))
+	for i := range ks {
+		idx[i] = ks[i].i
+	}
+	return idx
+}
+
+// loadTournaments collects the tournaments from the archive, standings/ and
+// the cards.
 func (s *site) loadTournaments(ctx context.Context) error {
 	s.tours = map[int64]*tourInfo{}
 	if s.opt.Archive != nil {
@@ -286,29 +321,6 @@ func (s *site) loadTournaments(ctx context.Context) error {
 		for _, t := range a.Tournaments {
 			s.tours[t.ID] = &tourInfo{ID: t.ID, Name: t.Name, Start: t.Start, End: t.End, System: t.System,
 				Rounds: int(t.Rounds), Discipline: t.Discipline, Rated: t.Rated}
-		}
-		err = pipeline.ForEachTournamentFS(ctx, s.opt.Archive, func(t *tiebreak.Tournament) error {
-			ti := s.tours[t.ID]
-			if ti == nil {
-				return nil
-			}
-			ti.Pairings = t
-			ti.byPlayer = make(map[int64][]int32, len(t.Players))
-			for gi, g := range t.Games {
-				for _, p := range []int{g.White, g.Black} {
-					if p >= 0 {
-						id := t.Players[p].ID
-						ti.byPlayer[id] = append(ti.byPlayer[id], int32(gi))
-					}
-				}
-			}
-			if ti.Rounds == 0 {
-				ti.Rounds = t.Rounds
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("archive: %w", err)
 		}
 	}
 	// Tournaments known only from their standings or their cards.
@@ -322,8 +334,8 @@ func (s *site) loadTournaments(ctx context.Context) error {
 			s.tours[id] = &tourInfo{ID: id, Name: fmt.Sprintf("Tournament %d", id)}
 		}
 	}
-	for i := range s.cards {
-		c := &s.cards[i]
+	for _, i := range s.byTP {
+		c := &s.cs.cards[i]
 		if c.TournamentID == 0 {
 			continue
 		}
@@ -333,7 +345,7 @@ func (s *site) loadTournaments(ctx context.Context) error {
 			s.tours[c.TournamentID] = t
 		}
 		t.Rated = true
-		t.Period = c.Period
+		t.Period = s.cs.str(c.Period)
 	}
 	for id, t := range s.tours {
 		if t.Period == "" && t.End != 0 {
@@ -370,16 +382,34 @@ func dayTime(day int32) time.Time { return time.Unix(int64(day)*86400, 0).UTC() 
 
 // cardOf returns the card of player p in tournament t, or nil.
 func (s *site) cardOf(t, p int64) *card {
+	cards := s.cs.cards
 	i := sort.Search(len(s.byTP), func(i int) bool {
-		c := &s.cards[s.byTP[i]]
+		c := &cards[s.byTP[i]]
 		return c.TournamentID > t || (c.TournamentID == t && c.PlayerID >= p)
 	})
 	if i < len(s.byTP) {
-		if c := &s.cards[s.byTP[i]]; c.TournamentID == t && c.PlayerID == p {
+		if c := &cards[s.byTP[i]]; c.TournamentID == t && c.PlayerID == p {
 			return c
 		}
 	}
 	return nil
+}
+
+// playerCards returns the indexes of player id's cards, in rating order.
+func (s *site) playerCards(id int64) []int32 {
+	cards := s.cs.cards
+	i := sort.Search(len(s.byPlayer), func(i int) bool { return cards[s.byPlayer[i]].PlayerID >= id })
+	j := i
+	for j < len(s.byPlayer) && cards[s.byPlayer[j]].PlayerID == id {
+		j++
+	}
+	return s.byPlayer[i:j]
+}
+
+// hasPage says whether player id has a page.
+func (s *site) hasPage(id int64) bool {
+	_, ok := s.names[id]
+	return ok
 }
 
 // club returns a player's club from the archive.
@@ -393,18 +423,15 @@ func (s *site) club(id int64) string {
 	return ""
 }
 
-// write writes every file of the site into dir.
-func (s *site) write(ctx context.Context, dir string) (*Stats, error) {
-	st := &Stats{}
-	for _, d := range []string{"assets", "data", "players", "tournaments"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			return nil, err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, marker), []byte("written by ratelist report\n"), 0o644); err != nil {
+// write writes every file of the site into dir, over the site there if update.
+func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, error) {
+	k, err := newSink(dir, update)
+	if err != nil {
 		return nil, err
 	}
-	err := fs.WalkDir(assetFS, "assets", func(p string, d fs.DirEntry, err error) error {
+	s.out = k
+	st := &Stats{}
+	err = fs.WalkDir(assetFS, "assets", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -412,84 +439,151 @@ func (s *site) write(ctx context.Context, dir string) (*Stats, error) {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), b, 0o644)
+		return k.put(p, b)
 	})
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.writeLists(ctx, dir)
+	n, err := s.writeLists(ctx)
 	if err != nil {
 		return nil, err
 	}
 	st.Lists = n
-	if err := s.writeTournamentIndex(dir); err != nil {
+	if err := s.writeTournamentIndex(); err != nil {
 		return nil, err
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(s.opt.Workers)
-	for _, id := range s.torder {
-		if gctx.Err() != nil {
-			break
-		}
-		t := s.tours[id]
-		g.Go(func() error { return s.writeTournament(dir, t) })
+	if err := s.writeTournaments(ctx); err != nil {
+		return nil, err
 	}
-	for _, id := range s.players {
-		if gctx.Err() != nil {
-			break
-		}
-		g.Go(func() error { return s.writePlayer(dir, id) })
-	}
-	if err := g.Wait(); err != nil {
+	if err := s.writePlayers(ctx); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if st.Removed, err = k.finish(); err != nil {
+		return nil, err
+	}
 	st.Tournaments = len(s.torder)
 	st.Players = len(s.players)
-	s.opt.Log.Info("report written", "site", s.opt.Site, "players", st.Players, "tournaments", st.Tournaments, "lists", st.Lists)
+	st.Files = len(k.now)
+	st.Written = k.written
+	s.opt.Log.Info("report written", "site", s.opt.Site, "players", st.Players, "tournaments", st.Tournaments,
+		"lists", st.Lists, "files", st.Files, "written", st.Written, "removed", st.Removed)
 	return st, nil
 }
 
-// writeFile writes dir/rel through a buffer filled by fn.
-func writeFile(dir, rel string, fn func(w io.Writer) error) error {
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	f, err := os.Create(p)
-	if err != nil {
-		return err
+// writeTournaments writes every tournament's page and data file: those in the
+// archive as the archive hands over their pairings, the others after. The
+// pages are rendered and written by a pool, from a copy of the pairings, so
+// that the archive goes on reading meanwhile.
+func (s *site) writeTournaments(ctx context.Context) error {
+	g, gctx := errgroup.WithContext(ctx)
+	type job struct {
+		t  *tourInfo
+		tt *tiebreak.Tournament
 	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	if err := fn(w); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", rel, err)
+	jobs := make(chan job, 64)
+	for range s.opt.Workers {
+		g.Go(func() error {
+			for j := range jobs {
+				page, data, err := s.renderTournament(j.t, j.tt)
+				if err != nil {
+					return err
+				}
+				if err := s.out.put(fmt.Sprintf("tournaments/%d.html", j.t.ID), page); err != nil {
+					return err
+				}
+				if data != nil {
+					if err := s.out.put(fmt.Sprintf("tournaments/%d.js", j.t.ID), data); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", rel, err)
+	send := func(j job) error {
+		select {
+		case jobs <- j:
+			return nil
+		case <-gctx.Done():
+			return gctx.Err()
+		}
 	}
-	return f.Close()
+	err := func() error {
+		defer close(jobs)
+		if s.opt.Archive != nil {
+			err := pipeline.ForEachTournamentFS(gctx, s.opt.Archive, func(tt *tiebreak.Tournament) error {
+				t := s.tours[tt.ID]
+				if t == nil || t.Paired {
+					return nil
+				}
+				t.Paired = true
+				return send(job{t, &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
+			})
+			if err != nil {
+				return fmt.Errorf("archive: %w", err)
+			}
+		}
+		for _, id := range s.torder {
+			if t := s.tours[id]; !t.Paired {
+				if err := send(job{t, nil}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}()
+	if werr := g.Wait(); err == nil {
+		err = werr
+	}
+	return err
 }
 
-func writePage(dir, rel, name string, data any) error {
-	return writeFile(dir, rel, func(w io.Writer) error { return pages.ExecuteTemplate(w, name, data) })
+// writePlayers writes every player's page, Workers at a time.
+func (s *site) writePlayers(ctx context.Context) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(s.opt.Workers)
+	const chunk = 512
+	for from := 0; from < len(s.players); from += chunk {
+		if gctx.Err() != nil {
+			break
+		}
+		ids := s.players[from:min(from+chunk, len(s.players))]
+		g.Go(func() error {
+			var buf []byte
+			for _, id := range ids {
+				buf = s.renderPlayer(buf[:0], id)
+				if err := s.out.put(fmt.Sprintf("players/%d.html", id), buf); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // page is what every page template gets.
 type page struct {
-	Site   string // site title
-	Title  string // page title
-	Root   string // relative path to the site root: "" or "../"
-	Nav    string // active navigation entry
-	Latest string // latest list period
+	Site  string // site title
+	Title string // page title
+	Root  string // relative path to the site root: "" or "../"
+	Nav   string // active navigation entry
 }
 
 func (s *site) page(title, root, nav string) page {
-	p := page{Site: s.title, Title: title, Root: root, Nav: nav}
-	if n := len(s.periods); n > 0 {
-		p.Latest = s.periods[n-1]
+	return page{Site: s.title, Title: title, Root: root, Nav: nav}
+}
+
+// putPage renders the template name with data as the file rel.
+func (s *site) putPage(rel, name string, data any) error {
+	var b bytes.Buffer
+	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	return p
+	return s.out.put(rel, b.Bytes())
 }
 
 // listFile is the page of a list period; the latest rating list is index.html.
@@ -500,12 +594,12 @@ func (s *site) listFile(period string) string {
 	return "list-" + period + ".html"
 }
 
-// listData is the compact JSON of a list, loaded by assets/list.js.
-type listData struct {
-	Kind  string   `json:"kind"` // "rating" or "joker"
-	Cols  []string `json:"cols"`
-	Clubs []string `json:"clubs"`
-	Rows  [][]any  `json:"rows"`
+// tourListFile is the page of the tournaments of a period.
+func tourListFile(period string) string {
+	if period == "" {
+		return "tournaments-undated.html"
+	}
+	return "tournaments-" + period + ".html"
 }
 
 // listPage is the data of a list page (index.html, list-*.html, joker-*.html).
@@ -521,6 +615,8 @@ type listPage struct {
 	HistAlt    string
 	Gains      []listRow
 	Tours      []*tourInfo
+	ToursCount int
+	ToursFile  string
 	Rows       []listRow
 	JokerRows  []jokerRow
 	Clubs      []string
@@ -529,6 +625,10 @@ type listPage struct {
 	Joker      []periodLink
 	Clubs0     map[int64]string
 }
+
+// maxListTours is the number of a period's tournaments a list page shows in
+// full; beyond it the page links to the period's tournament page.
+const maxListTours = 50
 
 type periodLink struct {
 	Period, File string
@@ -547,7 +647,9 @@ func (s *site) periodLinks(cur string) (rating, joker []periodLink) {
 	return rating, joker
 }
 
-func (s *site) writeLists(ctx context.Context, dir string) (int, error) {
+// writeLists writes the list pages and their data files, one list in memory
+// at a time.
+func (s *site) writeLists(ctx context.Context) (int, error) {
 	n := 0
 	for i, p := range s.periods {
 		if err := ctx.Err(); err != nil {
@@ -560,7 +662,7 @@ func (s *site) writeLists(ctx context.Context, dir string) (int, error) {
 				return n, err
 			}
 		}
-		if err := s.writeRatingList(dir, p, rows); err != nil {
+		if err := s.writeRatingList(p, rows); err != nil {
 			return n, err
 		}
 		n++
@@ -570,7 +672,7 @@ func (s *site) writeLists(ctx context.Context, dir string) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		if err := s.writeJokerList(dir, p, rows); err != nil {
+		if err := s.writeJokerList(p, rows); err != nil {
 			return n, err
 		}
 		n++
@@ -601,7 +703,13 @@ func (s *site) clubIndex(ids []int64) ([]string, []int) {
 	return clubs, pos
 }
 
-func (s *site) writeRatingList(dir, period string, rows []listRow) error {
+// listCols are the columns of a list's data file, by kind.
+var listCols = map[string][]string{
+	"rating": {"rank", "player_id", "name", "rating", "change", "games_period", "games_total", "k", "category", "flags", "club"},
+	"joker":  {"rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total", "club"},
+}
+
+func (s *site) writeRatingList(period string, rows []listRow) error {
 	ids := make([]int64, len(rows))
 	ratings := make([]int, len(rows))
 	cats := map[string]bool{}
@@ -613,18 +721,31 @@ func (s *site) writeRatingList(dir, period string, rows []listRow) error {
 		}
 	}
 	clubs, pos := s.clubIndex(ids)
-	data := listData{Kind: "rating", Clubs: clubs,
-		Cols: []string{"rank", "player_id", "name", "rating", "change", "games_period", "games_total", "k", "category", "flags", "club"}}
-	data.Rows = make([][]any, len(rows))
-	for i, r := range rows {
-		data.Rows[i] = []any{r.Rank, r.ID, r.Name, r.Rating, r.Change, r.GamesPeriod, r.GamesTotal, r.K, r.Category, r.Flags, pos[i]}
-	}
 	dataFile := "data/list-" + period + ".js"
-	if err := writeData(dir, dataFile, &data); err != nil {
+	b := listDataHead(make([]byte, 0, 64*len(rows)), "rating", clubs)
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendInts(b, int64(r.Rank), r.ID)
+		b = append(b, ',')
+		b = appendJSONString(b, r.Name)
+		b = append(b, ',')
+		b = appendInts(b, int64(r.Rating), int64(r.Change), int64(r.GamesPeriod), int64(r.GamesTotal), int64(r.K))
+		b = append(b, ',')
+		b = appendJSONString(b, r.Category)
+		b = append(b, ',')
+		b = appendJSONString(b, r.Flags)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(pos[i]), 10)
+		b = append(b, ']')
+	}
+	if err := s.out.put(dataFile, append(b, "]};\n"...)); err != nil {
 		return err
 	}
 	lp := listPage{page: s.page("Rating list "+period, "", "list"), Kind: "rating", Period: period,
-		Rules: s.sum.Rules, Count: len(rows), DataFile: dataFile, Clubs: clubs}
+		Rules: s.sum.Rules, Count: len(rows), DataFile: dataFile, Clubs: clubs, ToursFile: tourListFile(period)}
 	for c := range cats {
 		lp.Categories = append(lp.Categories, c)
 	}
@@ -657,26 +778,43 @@ func (s *site) writeRatingList(dir, period string, rows []listRow) error {
 	lp.Gains = gains[:min(len(gains), 10)]
 	for _, id := range s.torder {
 		if t := s.tours[id]; t.Period == period {
-			lp.Tours = append(lp.Tours, t)
+			lp.ToursCount++
+			if lp.ToursCount <= maxListTours {
+				lp.Tours = append(lp.Tours, t)
+			}
 		}
 	}
-	return writePage(dir, s.listFile(period), "list.html", &lp)
+	if lp.ToursCount > maxListTours {
+		lp.Tours = nil
+	}
+	return s.putPage(s.listFile(period), "list.html", &lp)
 }
 
-func (s *site) writeJokerList(dir, period string, rows []jokerRow) error {
+func (s *site) writeJokerList(period string, rows []jokerRow) error {
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
 	clubs, pos := s.clubIndex(ids)
-	data := listData{Kind: "joker", Clubs: clubs,
-		Cols: []string{"rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total", "club"}}
-	data.Rows = make([][]any, len(rows))
-	for i, r := range rows {
-		data.Rows[i] = []any{r.Rank, r.ID, r.Name, r.PlayerRating, r.Level, r.LevelName, r.PersonalRating, r.GamesTotal, pos[i]}
-	}
 	dataFile := "data/joker-" + period + ".js"
-	if err := writeData(dir, dataFile, &data); err != nil {
+	b := listDataHead(make([]byte, 0, 64*len(rows)), "joker", clubs)
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendInts(b, int64(r.Rank), r.ID)
+		b = append(b, ',')
+		b = appendJSONString(b, r.Name)
+		b = append(b, ',')
+		b = appendInts(b, int64(r.PlayerRating), int64(r.Level))
+		b = append(b, ',')
+		b = appendJSONString(b, r.LevelName)
+		b = append(b, ',')
+		b = appendInts(b, int64(r.PersonalRating), int64(r.GamesTotal), int64(pos[i]))
+		b = append(b, ']')
+	}
+	if err := s.out.put(dataFile, append(b, "]};\n"...)); err != nil {
 		return err
 	}
 	lp := listPage{page: s.page("Joker list "+period, "", "joker"), Kind: "joker", Period: period,
@@ -688,32 +826,42 @@ func (s *site) writeJokerList(dir, period string, rows []jokerRow) error {
 	for _, r := range lp.JokerRows {
 		lp.Clubs0[r.ID] = s.club(r.ID)
 	}
-	return writePage(dir, "joker-"+period+".html", "list.html", &lp)
+	return s.putPage("joker-"+period+".html", "list.html", &lp)
 }
 
-// writeData writes a list as a script that sets window.RATELIST_LIST, so that
-// pages opened from file:// can load it with a <script> element.
-func writeData(dir, rel string, d *listData) error {
-	return writeFile(dir, rel, func(w io.Writer) error {
-		b, err := json.Marshal(d)
-		if err != nil {
-			return err
+// listDataHead starts a list's data file: a script that sets
+// window.RATELIST_LIST to the list as compact JSON, so that pages opened from
+// file:// can load it with a <script> element.
+func listDataHead(b []byte, kind string, clubs []string) []byte {
+	b = append(b, `window.RATELIST_LIST={"kind":"`...)
+	b = append(b, kind...)
+	b = append(b, `","cols":[`...)
+	for i, c := range listCols[kind] {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		if _, err := io.WriteString(w, "window.RATELIST_LIST="); err != nil {
-			return err
+		b = appendJSONString(b, c)
+	}
+	b = append(b, `],"clubs":[`...)
+	for i, c := range clubs {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		_, err = io.WriteString(w, ";\n")
-		return err
-	})
+		b = appendJSONString(b, c)
+	}
+	return append(b, `],"rows":[`...)
 }
 
-// tourIndexPage is tournaments.html.
+// tourIndexPage is tournaments.html (Periods) or tournaments-PERIOD.html (Groups).
 type tourIndexPage struct {
 	page
-	Groups []tourGroup
+	Periods []tourPeriod
+	Groups  []tourGroup
+}
+
+type tourPeriod struct {
+	Period, File string
+	Count        int
 }
 
 type tourGroup struct {
@@ -721,15 +869,42 @@ type tourGroup struct {
 	Tours  []*tourInfo
 }
 
-func (s *site) writeTournamentIndex(dir string) error {
-	tp := tourIndexPage{page: s.page("Tournaments", "", "tournaments")}
+// writeTournamentIndex writes tournaments.html, the periods newest first, and
+// one page per period with its tournaments.
+func (s *site) writeTournamentIndex() error {
+	// A tournament's period is its list's, which under per-period rules can
+	// come after a later tournament's: group by period, newest first.
+	byPeriod := map[string]int{}
+	var groups []tourGroup
 	for i := len(s.torder) - 1; i >= 0; i-- {
 		t := s.tours[s.torder[i]]
-		if n := len(tp.Groups); n == 0 || tp.Groups[n-1].Period != t.Period {
-			tp.Groups = append(tp.Groups, tourGroup{Period: t.Period})
+		g, ok := byPeriod[t.Period]
+		if !ok {
+			g = len(groups)
+			byPeriod[t.Period] = g
+			groups = append(groups, tourGroup{Period: t.Period})
 		}
-		g := &tp.Groups[len(tp.Groups)-1]
-		g.Tours = append(g.Tours, t)
+		groups[g].Tours = append(groups[g].Tours, t)
 	}
-	return writePage(dir, "tournaments.html", "tournaments.html", &tp)
+	sort.SliceStable(groups, func(i, j int) bool {
+		a, b := groups[i].Period, groups[j].Period
+		if (a == "") != (b == "") {
+			return b == ""
+		}
+		return a > b
+	})
+	idx := tourIndexPage{page: s.page("Tournaments", "", "tournaments")}
+	for _, g := range groups {
+		f := tourListFile(g.Period)
+		idx.Periods = append(idx.Periods, tourPeriod{Period: g.Period, File: f, Count: len(g.Tours)})
+		label := g.Period
+		if label == "" {
+			label = "undated"
+		}
+		tp := tourIndexPage{page: s.page("Tournaments "+label, "", "tournaments"), Groups: []tourGroup{g}}
+		if err := s.putPage(f, "tournaments.html", &tp); err != nil {
+			return err
+		}
+	}
+	return s.putPage("tournaments.html", "tournaments.html", &idx)
 }

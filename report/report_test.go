@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -115,25 +117,29 @@ func TestDemoSite(t *testing.T) {
 		}
 	}
 	// Every tournament with standings has a tournament page.
-	stand, err := readStandings(filepath.Join(out, "standings"))
-	if err != nil || len(stand) == 0 {
-		t.Fatalf("standings: %d tournaments, %v", len(stand), err)
+	allStandings, err := readStandings(filepath.Join(out, "standings"))
+	if err != nil || len(allStandings) == 0 {
+		t.Fatalf("standings of the demo run: %d tournaments, %v", len(allStandings), err)
 	}
-	for id := range stand {
-		if !exists(filepath.Join(site, "tournaments", fmt.Sprintf("%d.html", id))) {
+	for id := range allStandings {
+		if !exists(filepath.Join(site, "tournaments", strconv.FormatInt(id, 10)+".html")) {
 			t.Errorf("no page for the standings of tournament %d", id)
 		}
 	}
 
-	// Markers expected per player: one per card with a rating after it.
-	cards, err := readCards(filepath.Join(out, "cards.parquet"))
+	// Chart points expected per player: one per card with a date and a
+	// rating after it (site.js draws them from the card table).
+	cs, err := readCards(filepath.Join(out, "cards.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantPoints := map[string]int{}
-	for _, c := range cards {
-		if c.RatingAfter != nil {
-			wantPoints[fmt.Sprintf("players/%d.html", c.PlayerID)]++
+	wantCards := map[string]int{}
+	for _, c := range cs.cards {
+		f := fmt.Sprintf("players/%d.html", c.PlayerID)
+		wantCards[f]++
+		if c.RatingAfter != none && c.EndDate != 0 {
+			wantPoints[f]++
 		}
 	}
 	jcards, err := readJokerCards(filepath.Join(out, "joker_cards.parquet"))
@@ -173,21 +179,44 @@ func TestDemoSite(t *testing.T) {
 		}
 		switch {
 		case strings.HasPrefix(f, "players/"):
-			want := []int{}
-			if n := wantPoints[f]; n > 0 {
-				want = append(want, n)
+			rows := cardRows(html)
+			if len(rows) != wantCards[f] {
+				t.Errorf("%s: %d card rows, want %d", f, len(rows), wantCards[f])
 			}
-			if n := wantJoker[f]; n > 0 {
-				want = append(want, n)
-			}
-			if len(svgs) != len(want) {
-				t.Errorf("%s: %d charts, want %d", f, len(svgs), len(want))
-				break
-			}
-			for i, svg := range svgs {
-				if got := strings.Count(svg, MarkFill+`"`); got != want[i] {
-					t.Errorf("%s: chart %d has %d points, want %d", f, i, got, want[i])
+			pts := 0
+			for _, r := range rows {
+				if len(r) != 13 {
+					t.Errorf("%s: card row with %d cells, want 13", f, len(r))
+					continue
 				}
+				if r[0] != "" && r[11] != "" {
+					pts++
+				}
+			}
+			if pts != wantPoints[f] {
+				t.Errorf("%s: %d chart points in the card, want %d", f, pts, wantPoints[f])
+			}
+			if hasChart := strings.Contains(html, `id="chart"`); hasChart != (pts > 0) {
+				t.Errorf("%s: chart figure %v, want %v", f, hasChart, pts > 0)
+			}
+			if n := len(html) - len(cardRE.FindString(html)); n > 8<<10 {
+				t.Errorf("%s: %d bytes besides the card, want at most 8 KB", f, n)
+			}
+			if len(svgs) != 0 {
+				t.Errorf("%s: %d inline charts, want none (site.js draws them)", f, len(svgs))
+			}
+			if got := jokerPoints(html); got != wantJoker[f] {
+				t.Errorf("%s: Joker chart has %d points, want %d", f, got, wantJoker[f])
+			}
+		case strings.HasPrefix(f, "tournaments/"):
+			id := strings.TrimSuffix(path.Base(f), ".html")
+			rows := 0
+			tid, _ := strconv.ParseInt(id, 10, 64)
+			if st := allStandings[tid]; st != nil {
+				rows = len(st.Rows)
+			}
+			if strings.Contains(html, `id="cross"`) || rows > 0 {
+				checkTourData(t, filepath.Join(site, "tournaments", id+".js"), rows)
 			}
 		case f == "index.html" || strings.HasPrefix(f, "list-"):
 			if len(svgs) != 1 {
@@ -235,6 +264,100 @@ func TestDemoSite(t *testing.T) {
 }
 
 var linkRE = regexp.MustCompile(`(href|src)="([^"]*)"`)
+
+var jokerRE = regexp.MustCompile(`id="jchart"[^>]* data-v="([^"]*)"`)
+
+// jokerPoints returns the number of points of a page's Joker chart.
+func jokerPoints(html string) int {
+	m := jokerRE.FindStringSubmatch(html)
+	if m == nil {
+		return 0
+	}
+	return len(strings.Split(m[1], ","))
+}
+
+var cardRE = regexp.MustCompile(`(?s)<section aria-labelledby="card-h" id="card">.*?<script type="application/json">(.*?)</script>`)
+
+// cardRows returns the rows of a page's rating card as the cells site.js
+// shows, as text.
+func cardRows(html string) [][]string {
+	m := cardRE.FindStringSubmatch(html)
+	if m == nil {
+		return nil
+	}
+	var rows [][]any
+	if err := json.Unmarshal([]byte(m[1]), &rows); err != nil {
+		return [][]string{{"bad JSON: " + err.Error()}}
+	}
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		if len(r) != 14 {
+			out[i] = []string{fmt.Sprintf("row of %d fields", len(r))}
+			continue
+		}
+		cells := []string{"", fmt.Sprint(r[2])}
+		if d := r[0].(float64); d != 0 {
+			cells[0] = string(appendDate(nil, int32(d)))
+		}
+		for k := 3; k < 13; k++ {
+			v, ok := r[k].(float64)
+			switch {
+			case !ok:
+				cells = append(cells, "")
+			case k == 8:
+				cells = append(cells, strconv.FormatFloat(v, 'f', 3, 64))
+			case k == 10:
+				cells = append(cells, strconv.FormatFloat(v, 'f', 2, 64))
+			case k == 11:
+				cells = append(cells, string(appendSigned(nil, int(v))))
+			default:
+				cells = append(cells, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+		out[i] = append(cells, fmt.Sprint(r[13]))
+	}
+	return out
+}
+
+// checkTourData checks that a tournament's data file is a script storing
+// well-formed JSON with a row per standings row and games that refer to its
+// players and results.
+func checkTourData(t *testing.T, file string, standingsRows int) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Errorf("tournament data: %v", err)
+		return
+	}
+	_, js, ok := strings.Cut(string(b), "]=")
+	if !ok || !strings.HasPrefix(string(b), "(window.RLT=window.RLT||{})[") {
+		t.Errorf("%s: not a tournament data script", file)
+		return
+	}
+	var d struct {
+		P  [][]any   `json:"p"`
+		SR [][]any   `json:"sr"`
+		RS []string  `json:"rs"`
+		G  []float64 `json:"g"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(js, ";\n")), &d); err != nil {
+		t.Errorf("%s: %v", file, err)
+		return
+	}
+	if len(d.SR) != standingsRows {
+		t.Errorf("%s: %d standings rows, want %d", file, len(d.SR), standingsRows)
+	}
+	if len(d.G)%5 != 0 {
+		t.Fatalf("%s: %d numbers in the games, want five a game", file, len(d.G))
+	}
+	for i := 0; i < len(d.G); i += 5 {
+		for k, n := range []int{len(d.P), len(d.P), len(d.RS), len(d.RS)} {
+			if v := int(d.G[i+1+k]); v < -1 || v >= n {
+				t.Errorf("%s: game %v: field %d is %d, out of range", file, d.G[i:i+5], k+1, v)
+			}
+		}
+	}
+}
 
 // svgBlocks returns the inline <svg>…</svg> elements of a page.
 func svgBlocks(html string) []string {
@@ -328,6 +451,107 @@ func TestReplaceSite(t *testing.T) {
 	}
 	if _, err := Build(context.Background(), Options{Out: dir, Site: filepath.Join(dir, "x")}); !errors.Is(err, ErrNoRun) {
 		t.Errorf("Build without a run: err = %v, want ErrNoRun", err)
+	}
+}
+
+// TestUpdate checks that a build over an earlier site writes only what
+// changed: nothing when nothing did, a page that went missing, every page when
+// the title changes.
+func TestUpdate(t *testing.T) {
+	out := demoRun(t)
+	site := filepath.Join(t.TempDir(), "site")
+	opt := Options{Out: out, Site: site, Archive: ratelist.Demo()}
+	first, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Written != first.Files || first.Files == 0 {
+		t.Fatalf("first build wrote %d of %d files", first.Written, first.Files)
+	}
+	again, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Written != 0 || again.Removed != 0 || again.Files != first.Files {
+		t.Errorf("unchanged rebuild: %+v, want nothing written or removed", again)
+	}
+	gone := filepath.Join(site, "players", demoLatest(t).idString()+".html")
+	want, _ := os.ReadFile(gone)
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(gone); fixed.Written != 1 || !bytes.Equal(got, want) {
+		t.Errorf("rebuild after a page went missing wrote %d files, page restored %v", fixed.Written, bytes.Equal(got, want))
+	}
+	opt.Title = "Another title"
+	retitled, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, f := range golden.ListFiles(t, site) {
+		if strings.HasSuffix(f, ".html") {
+			pages++
+		}
+	}
+	if retitled.Written < pages {
+		t.Errorf("retitled rebuild wrote %d files, want at least the %d pages", retitled.Written, pages)
+	}
+	if err := filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".tmp") {
+			t.Errorf("temporary file left: %s", p)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFidePlayer builds the demo rated under the FIDE rules, whose cards have
+// a row per game: a player's page shows each tournament once, with its games.
+func TestFidePlayer(t *testing.T) {
+	out := t.TempDir()
+	rules, err := pipeline.DefaultRules("fide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Run(context.Background(), pipeline.Options{Archive: ratelist.Demo(), ArchiveName: "(embedded demo)",
+		Out: out, Rules: rules, RulesName: "fide"}); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(out, "site")
+	if _, err := Build(context.Background(), Options{Out: out, Site: site, Archive: ratelist.Demo()}); err != nil {
+		t.Fatal(err)
+	}
+	games, players := 0, 0
+	for _, f := range golden.ListFiles(t, site) {
+		if !strings.HasPrefix(f, "players/") {
+			continue
+		}
+		html := readString(t, filepath.Join(site, f))
+		seen := map[string]bool{}
+		for _, r := range cardRows(html) {
+			if r[12] != "fide-game" && r[12] != "fide-pool-game" {
+				continue
+			}
+			games++
+			if key := r[0] + " " + r[1]; seen[key] {
+				t.Errorf("%s: tournament %s shows twice on the card", f, key)
+			} else {
+				seen[key] = true
+			}
+			if r[5] != "" || r[10] != "" {
+				t.Errorf("%s: %s: per-game row shows opponents' average %q and change %q, want both empty", f, r[1], r[5], r[10])
+			}
+		}
+		players++
+	}
+	if games == 0 {
+		t.Fatalf("no per-game card rows on %d player pages", players)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/ratelist/ratelist"
 	sitereport "github.com/ratelist/ratelist/report"
@@ -40,6 +41,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist report: parsing --workers: must be ≥ 0")
 		return exitUsage
 	}
+	limitMemory()
 	arch, err := reportArchive(*out, *archive)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist report:", err)
@@ -50,13 +52,25 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist report:", message(err))
 		return exitCode(err)
 	}
-	fmt.Fprintf(stdout, "%s: %d lists, %d tournaments, %d players; open %s\n",
-		st.Site, st.Lists, st.Tournaments, st.Players, filepath.Join(st.Site, "index.html"))
+	fmt.Fprintf(stdout, "%s: %d lists, %d tournaments, %d players; %d files written, %d unchanged, %d removed; open %s\n",
+		st.Site, st.Lists, st.Tournaments, st.Players, st.Written, st.Files-st.Written, st.Removed, filepath.Join(st.Site, "index.html"))
 	return exitOK
+}
+
+// reportMemory is the soft memory limit of a report: the garbage collector
+// works harder near it rather than let the heap grow to twice what is live.
+const reportMemory = 768 << 20
+
+// limitMemory sets the soft memory limit of a report unless GOMEMLIMIT does.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(reportMemory)
+	}
 }
 
 // runReport writes the site of a run's outputs, for `run --report`.
 func runReport(ctx context.Context, out string, archive fs.FS, log *slog.Logger) error {
+	limitMemory()
 	_, err := sitereport.Build(ctx, sitereport.Options{Out: out, Archive: archive, Log: log})
 	return err
 }

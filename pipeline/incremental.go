@@ -194,6 +194,7 @@ type keptOutputs struct {
 	before      string // the first period label this run writes; "" keeps nothing
 	period      string
 	arrow       bool
+	allCSV      bool // a kept tournament keeps its CSV: --standings-csv all, or last when this run writes no list
 	tournaments map[int64]bool
 }
 
@@ -207,7 +208,7 @@ func (k *keptOutputs) has(rel string) bool {
 	switch {
 	case dir == "standings/" && ext == "csv":
 		id, err := strconv.ParseInt(label, 10, 64)
-		return err == nil && k.tournaments[id]
+		return err == nil && k.allCSV && k.tournaments[id]
 	case dir == "standings/" && ext == "parquet", // a period's standings
 		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
 		dir == "lists/joker/" && (ext == "csv" || ext == "parquet"),

@@ -193,7 +193,7 @@ func TestFileWriterFailureStopsSenders(t *testing.T) {
 
 // TestKeptOutputs: what a resumed run keeps of an earlier run's files.
 func TestKeptOutputs(t *testing.T) {
-	k := keptOutputs{before: "2025-02", period: PeriodMonth}
+	k := keptOutputs{before: "2025-02", period: PeriodMonth, allCSV: true}
 	k.keep(7)
 	for rel, want := range map[string]bool{
 		"lists/2025-01.csv": true, "lists/2025-01.parquet": true, "lists/2025-02.csv": false,
@@ -206,6 +206,9 @@ func TestKeptOutputs(t *testing.T) {
 		if got := k.has(rel); got != want {
 			t.Errorf("has(%s) = %v, want %v", rel, got, want)
 		}
+	}
+	if k.allCSV = false; k.has("standings/7.csv") {
+		t.Error("with --standings-csv last, an earlier period's standings CSV is kept")
 	}
 	k.arrow = true
 	if !k.has("lists/2025-01.arrow") {

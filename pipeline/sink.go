@@ -116,7 +116,7 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 
 func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
 	s.players, s.lastList = players, lastList
-	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow}
+	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow, allCSV: s.opt.StandingsCSV == StandingsCSVAll || (s.opt.StandingsCSV == StandingsCSVLast && lastList == "")}
 	n := len(players.ID)
 	s.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)

@@ -136,9 +136,9 @@ func TestUntilOnLaterOut(t *testing.T) {
 // is what a fresh run with those flags gives: the lists up to P.
 func TestResumeUntilEarlier(t *testing.T) {
 	out, fresh := t.TempDir(), t.TempDir()
-	mustRun(t, exitOK, "run", "--out", out, "--quiet")
-	mustRun(t, exitOK, "run", "--out", out, "--resume", "--until", "2024-12", "--quiet")
-	mustRun(t, exitOK, "run", "--out", fresh, "--resume", "--until", "2024-12", "--quiet")
+	mustRun(t, exitOK, "run", "--out", out, "--standings-csv", "all", "--quiet")
+	mustRun(t, exitOK, "run", "--out", out, "--resume", "--until", "2024-12", "--standings-csv", "all", "--quiet")
+	mustRun(t, exitOK, "run", "--out", fresh, "--resume", "--until", "2024-12", "--standings-csv", "all", "--quiet")
 	sameOut(t, "--resume --until 2024-12 over a full run vs fresh", fresh, out, true)
 }
 
@@ -148,7 +148,7 @@ func TestResumeUntilEarlier(t *testing.T) {
 func TestStaleFilesRemoved(t *testing.T) {
 	arch := demoArchive(t)
 	out, fresh := t.TempDir(), t.TempDir()
-	mustRun(t, exitOK, "run", "--archive", arch, "--out", out, "--arrow", "--quiet")
+	mustRun(t, exitOK, "run", "--archive", arch, "--out", out, "--arrow", "--standings-csv", "all", "--quiet")
 	if _, err := os.Stat(filepath.Join(out, "standings", "1002.csv")); err != nil {
 		t.Fatalf("no standings of tournament 1002: %v", err)
 	}
@@ -156,8 +156,8 @@ func TestStaleFilesRemoved(t *testing.T) {
 	os.MkdirAll(filepath.Join(out, "site"), 0o755)
 	os.WriteFile(filepath.Join(out, "site", "index.html"), []byte("old site"), 0o644)
 	deleteTournament(t, arch, "1002")
-	mustRun(t, exitOK, "run", "--archive", arch, "--out", out, "--quiet")
-	mustRun(t, exitOK, "run", "--archive", arch, "--out", fresh, "--quiet")
+	mustRun(t, exitOK, "run", "--archive", arch, "--out", out, "--standings-csv", "all", "--quiet")
+	mustRun(t, exitOK, "run", "--archive", arch, "--out", fresh, "--standings-csv", "all", "--quiet")
 	sameOut(t, "a rerun over an older --out vs a fresh run", fresh, out, false)
 }
 

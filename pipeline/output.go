@@ -15,12 +15,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
 )
 
@@ -44,10 +44,10 @@ func newRejectSink(w io.Writer) *rejectSink {
 }
 
 // add records one rejected row. The reason and the values are cut to an
-// excerpt (a cell of any size makes a reject of bounded size), and rejects.csv
+// excerpt (archive.Cut: a cell of any size makes a reject of bounded size), and rejects.csv
 // holds them as text cells (csvfield.Text).
 func (s *rejectSink) add(file string, row int64, reason, values string) {
-	reason, values = excerpt(reason, excerptBytes), excerpt(values, valuesBytes)
+	reason, values = archive.Cut(reason, excerptBytes), archive.Cut(values, valuesBytes)
 	s.n++
 	kind := reasonKind(reason)
 	s.byKind[kind]++
@@ -62,27 +62,9 @@ func (s *rejectSink) add(file string, row int64, reason, values string) {
 // At most this much of a reason (a cell in it included) and of a row's
 // values do rejects.csv, validate and the logs show.
 const (
-	excerptBytes = 200
+	excerptBytes = archive.ExcerptBytes
 	valuesBytes  = 20 * excerptBytes
 )
-
-// excerpt returns s as a reject shows it: valid UTF-8 (each invalid byte
-// becomes U+FFFD), cut on a character boundary to at most limit bytes
-// followed by "…" when it was longer.
-func excerpt(s string, limit int) string {
-	if len(s) <= limit && utf8.ValidString(s) {
-		return s
-	}
-	var sb strings.Builder
-	for _, r := range s { // an invalid byte comes as utf8.RuneError, written as U+FFFD
-		if sb.Len()+utf8.RuneLen(r) > limit {
-			sb.WriteString("…")
-			break
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
-}
 
 // reasonKind groups reasons: the text before the first digit or quote.
 func reasonKind(reason string) string {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
 // TestRejectsStaySmall: a cell of a million digits makes a reject of a few
@@ -66,8 +68,8 @@ func TestExcerpt(t *testing.T) {
 		{"x" + long, "x" + strings.Repeat("é", 99) + "…"},
 		{"M\xfcller", "M\uFFFDller"},
 	} {
-		if got := excerpt(c.in, excerptBytes); got != c.want {
-			t.Errorf("excerpt(%.20q…) = %.40q…, want %.40q…", c.in, got, c.want)
+		if got := archive.Cut(c.in, excerptBytes); got != c.want {
+			t.Errorf("Cut(%.20q…) = %.40q…, want %.40q…", c.in, got, c.want)
 		}
 	}
 }

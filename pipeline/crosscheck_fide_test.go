@@ -21,7 +21,7 @@ import (
 
 // TestCrossCheckFide rates synthetic archives with the product (--rules fide)
 // and with the independent reference implementation (internal/oracle/reffide, written
-// from fide-rules.md and docs/fide.md without the product's rater) and compares
+// from docs/fide.md without the product's rater) and compares
 // every monthly list byte for byte.
 //
 // The generator gives a FIDE Elo to about 5% of players; most cases rewrite the

@@ -132,7 +132,7 @@ func firstLines(b []byte, n int) string {
 }
 
 // mangle rewrites a generated CSV archive into an equivalent one that uses the
-// defaults and rarer codes of interface.md §1: an empty discipline (chess) and
+// defaults and rarer codes of the archive (docs/archive.md): an empty discipline (chess) and
 // empty rated (true) on some tournaments, `½` for `=`, and unrated played games
 // (`W`/`D`/`L`) instead of some over-the-board results.
 func mangle(t *testing.T, dir string) {

@@ -12,7 +12,7 @@ import (
 	"github.com/ratelist/ratelist/rating"
 )
 
-// listRow is one row of a rating list (interface.md §3, in column order).
+// listRow is one row of a rating list (docs/fide.md shows its columns, in this order).
 type listRow struct {
 	Rank        int32  `parquet:"rank,delta"`
 	PlayerID    int64  `parquet:"player_id,delta"`

@@ -10,7 +10,7 @@
 //     and a Register call;
 //   - school.go, school_rate.go: the youth-school Elo system (school-elo.md);
 //   - fide.go, fide_state.go: FIDE's rating regulations, rated per monthly
-//     period (fide-rules.md), and the rater's saved state for --resume;
+//     period (docs/fide.md), and the rater's saved state for --resume;
 //   - joker.go: the Joker card game's two ratings (joker.md);
 //   - event.go: the plain values they share (State, Event, Game, Card);
 //   - tables.go: FIDE's conversion tables (Table 1 p → dp, Table 2 D → PD),

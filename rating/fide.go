@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Fide holds every setting of the FIDE rule set (fide-rules.md: FIDE Handbook
+// Fide holds every setting of the FIDE rule set (docs/fide.md: FIDE Handbook
 // B.02 as of 1 March 2024 with the amendment of 1 October 2025). The zero value
 // is not useful; start from DefaultFide and override fields (a rules file does
 // this through the toml tags, under [fide]).
@@ -96,7 +96,7 @@ var FideVersions = []struct{ Name, From string }{
 	{"2025-10", "2025-10-01"},
 }
 
-// DefaultFide returns the current FIDE regulations (fide-rules.md §1–5).
+// DefaultFide returns the current FIDE regulations (docs/fide.md).
 func DefaultFide() Fide {
 	return Fide{
 		CloseDays:            3,

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Hand-computed cases of the FIDE rule set (fide-rules.md). PD values are
+// Hand-computed cases of the FIDE rule set (docs/fide.md). PD values are
 // Table 8.1.2 (pd.tsv), dp values Table 8.1.1 (dp.tsv).
 
 func day(s string) int32 {

@@ -1,4 +1,4 @@
-// Joker rule set (seed 004, /work/shared/spec/joker.md; officer's guide docs/joker.md).
+// Joker rule set (seed 004; officer's guide docs/joker.md).
 //
 // Joker is a Georgian card game for four players at a table, played in four
 // sections called pulkas. Each player carries two numbers:

@@ -1,4 +1,4 @@
-// Package report turns the outputs of a run (interface.md §3) into a static,
+// Package report turns the outputs of a run (docs/operations.md) into a static,
 // self-contained HTML site that a rating officer can upload as one folder.
 //
 // Input: the --out folder of a finished `ratelist run` (summary.json,

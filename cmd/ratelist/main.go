@@ -47,7 +47,7 @@ import (
 	"github.com/ratelist/ratelist/pipeline"
 )
 
-// Exit codes (interface.md §2).
+// Exit codes (README and docs/operations.md say what each means).
 const (
 	exitOK       = 0
 	exitFailed   = 1

@@ -1,5 +1,5 @@
 // Package reffide is a deliberately simple reference implementation of the FIDE
-// rating rules as the shared spec fide-rules.md states them (with the choices of
+// rating rules as docs/fide.md states them (with the choices of
 // docs/fide.md where the spec is silent), written without looking at the
 // product's rater to cross-check it. It favours obviousness over speed: whole
 // tables in memory, maps, months as integers, and integer arithmetic in

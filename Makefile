@@ -37,12 +37,10 @@ GOLDEN_PKGS = $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .X
 golden:
 	$(GO) test -count=1 -run '^TestGolden' $$($(GOLDEN_PKGS)) -update
 
-# Short fuzz runs (CI). Each target runs a fixed number of inputs (about 8 s
-# each here), not a time: with a duration, Go 1.26's fuzz coordinator can fail
-# a clean run with "context deadline exceeded" as the time runs out
-# (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race.
-# FUZZTIME=60s (or 1000000x) runs every target that long instead. Minimizing
-# new corpus entries is off; a crasher is still reported, unminimized. A hang
+# Short fuzz runs (CI). Each target runs a fixed number of inputs, not a time:
+# a time limit can fail a clean run when the deadline cuts the fuzz coordinator
+# off. FUZZTIME=60s (or 1000000x) runs every target that long instead. New
+# corpus entries are not minimized (a crasher is reported as found); a hang
 # fails the target after 10 minutes (-timeout).
 FUZZTIME ?=
 FUZZ = ./archive:FuzzCSVTables:8000x ./archive:FuzzCSVRecords:80000x \

@@ -12,8 +12,8 @@ import (
 
 // maxPageSize bounds a page's uncompressed size. parquet-go allocates what a page
 // header or a zstd frame header claims before it can tell the claim is false, so a
-// few hostile bytes could ask for gigabytes (fuzzing found 2 GB from a 6 KB file).
-// Real pages are about 1 MB; 256 MB is generous.
+// few hostile bytes could ask for gigabytes. Real pages are about 1 MB; 256 MB
+// is generous.
 const maxPageSize = 256 << 20
 
 // checkPages reads the page headers of the column chunks that will be read (not

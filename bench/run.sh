@@ -4,7 +4,7 @@
 # beside a bare parquet-go decode of the same files measured in the same run.
 # Usage: bench/run.sh [SIZES...]   (default: 1000000 10000000 30000000)
 # BENCH_OUT=DIR puts the run's output there (default: a temporary folder under
-# $TMPDIR, or /tmp, on disk here); BENCH_OUT=/dev/shm measures without the disk. BENCH_RULES=fide
+# $TMPDIR, or /tmp); BENCH_OUT=/dev/shm measures without the disk. BENCH_RULES=fide
 # runs the FIDE rule set (default: school).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,12 +18,9 @@ for n in "${sizes[@]}"; do
   a=bench/data/g$n
   [ -f "$a/games.parquet" ] || bin/ratelist generate --players 200000 --games "$n" --months 24 --seed 1 --archive "$a" >/dev/null
   d=$(bin/decode "$a" | awk '{print $5}')
-  # On a disk, each run writes a new folder, and nothing is deleted before the
-  # last run: on an ext4 without a journal (this project's build machine) the
-  # kernel skips inodes freed in the last 1 to 6 minutes when it creates a file,
-  # so creating 88,000 files right after deleting 88,000 others costs seconds of
-  # system time. On tmpfs the last output is deleted first: there, keeping it
-  # makes the next run fill memory the VM has never touched, which is slow.
+  # On a disk every run writes a new folder (creating files right after deleting
+  # as many costs system time on some file systems); on tmpfs the last output goes
+  # first, so that the next run reuses memory already touched.
   [ "$(stat -f -c %T "$out")" = tmpfs ] && rm -rf "$out"/o*
   o="$out/o$n-$RANDOM"; sync
   /usr/bin/time -f '%e %M %U %S' -o "$out/t" bin/ratelist run --archive "$a" --out "$o" --rules "${BENCH_RULES:-school}" --quiet || true

@@ -92,8 +92,8 @@ func BenchmarkRun(b *testing.B) {
 	games(b, rows, b.Elapsed().Seconds())
 }
 
-// collectEvents loads the bench archive's tournaments once, as rating events and
-// standings inputs.
+// collectTournaments loads the bench archive's tournaments once, as standings
+// inputs.
 func collectTournaments(b *testing.B) []*tiebreak.Tournament {
 	var ts []*tiebreak.Tournament
 	err := ForEachTournament(context.Background(), benchArchive(b), func(t *tiebreak.Tournament) error {

@@ -238,7 +238,7 @@ type jokerGameRef struct {
 	first int
 }
 
-// groupJokerGames is step 2: it sorts rows by game and seat, rejects bad
+// groupGames is step 2: it sorts rows by game and seat, rejects bad
 // games and returns the good ones in rating order (played_at, then game_id).
 func (j *jokerPass) groupGames(rows []jokerRow, tainted map[int64]bool) []jokerGameRef {
 	sort.Slice(rows, func(i, j int) bool {
@@ -299,7 +299,7 @@ func (j *jokerPass) groupGames(rows []jokerRow, tainted map[int64]bool) []jokerG
 	return games
 }
 
-// checkJokerGame checks the rows of one game_id together and returns the
+// checkGame checks the rows of one game_id together and returns the
 // reject reason, or "". A reason starts with the rating package's sentinel
 // text (or a short pipeline-level text) and names the game.
 func (j *jokerPass) checkGame(seats []jokerRow, tainted map[int64]bool) string {

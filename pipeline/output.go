@@ -415,8 +415,8 @@ var outputOptions = []parquet.WriterOption{
 var outputCodec = &snappyCodec{}
 
 // snappyCodec is parquet-go's Snappy codec with s2's fast Snappy encoder
-// instead of its "better" one (which parquet-go's codec calls): at 10M games
-// about 0.3 s less CPU, for files 7% larger. Any Snappy reader reads both. The
+// instead of its "better" one (which parquet-go's codec calls): less CPU for
+// slightly larger files. Any Snappy reader reads both. The
 // compressed bytes depend on the build: s2's assembly (amd64) and its pure Go
 // code (other architectures) pick different hash tables, so byte-identical
 // outputs hold on one architecture (the rows are the same everywhere).

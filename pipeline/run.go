@@ -205,7 +205,7 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*ti
 //
 //	openArchive   players load ─┐ (its goroutine)
 //	              tournaments load, then pass one over games.tournament_id
-//	games decoder (tableReader.prefetch's goroutine): batches, ahead of ↓
+//	games decoder (archive.Reader.Prefetch's goroutine): batches, ahead of ↓
 //	rating        one goroutine, in rating order:
 //	                producer (check rows, hold them per tournament)
 //	                  → rater (periods, rule set) → out

@@ -64,7 +64,7 @@ func (h *periodHashes) note(key int, th uint64) {
 	h.this[key] += th
 }
 
-// savedHashes are the fingerprints a state after period key keeps: the resumed
+// saved returns the fingerprints a state after period key keeps: the resumed
 // state's for the periods it covered (so a change there stays detectable), this
 // run's for the rest.
 func (h *periodHashes) saved(key int, w *window) []periodHash {
@@ -83,7 +83,7 @@ func (h *periodHashes) saved(key int, w *window) []periodHash {
 	return out
 }
 
-// stalePeriods lists the periods before this run's first whose fingerprint in
+// stale lists the periods before this run's first whose fingerprint in
 // the archive differs from the one saved when their list was written.
 func (h *periodHashes) stale(w *window, kind string) []string {
 	if !w.resumed {

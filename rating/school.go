@@ -15,7 +15,7 @@ type School struct {
 	// |D| above Cap counts as Cap (§1 Method 3).
 	Cap int32 `toml:"cap"`
 	// K rules (§3.4): KNew while the player has completed fewer than NewTournaments
-	// rated tournaments, or fewer than NewTournamentsFewGames while their total
+	// rated tournaments, or fewer than NewTournamentsFewGame while their total
 	// games are ≤ FewGames; then KMid while total games < MidGames; then KLow for
 	// ratings ≤ HighAbove and KHigh above it.
 	KNew                  int32 `toml:"k_new"`

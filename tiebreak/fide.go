@@ -117,8 +117,8 @@ func (c *calc) appendItems(dst []item, i int) []item {
 // total is what BH and SB need of one player's items: the sums of val and contrib,
 // and the val that BH/C1 drops: the least, or under the 2023+ rules the least of the
 // voluntarily unplayed rounds when there are any (leastIndex without sbRule). It
-// is found in the same walk as the sums: BH/C1 is a default code, and calling
-// leastIndex for it per player made a tournament's standings 20% slower.
+// is found in the same walk as the sums: BH/C1 is a default code, so a second
+// walk per player would run in almost every tournament.
 type total struct {
 	val, contrib int
 	cutVal       int

@@ -256,7 +256,7 @@ func (m *model) extra(i int) int {
 }
 
 // fill makes s a game against opp. It sets the fields one by one: a composite
-// literal is built on the stack and copied, which is slower in reset's loop.
+// literal would be built on the stack and copied in reset's loop.
 func (s *slot) fill(opp int, color byte, r result, hasPts bool, gp, op int32) {
 	s.opp, s.pts, s.gp, s.op = opp, r.pts, gp, op
 	s.color, s.code = color, r.code

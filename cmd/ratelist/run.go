@@ -101,12 +101,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *memLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
-		// Keeps peak RSS near the limit at any archive size (measured: 10M games
-		// 391 → 317 MB, 30M 536 → 332 MB, for 3% and 12% more CPU): see docs/performance.md.
+		// Keeps peak RSS near the limit at any archive size, for some more CPU
+		// (docs/performance.md).
 		debug.SetMemoryLimit(int64(*memLimit) << 20)
 		if os.Getenv("GOGC") == "" {
-			// With the limit in place the GC need not also run at every doubling of
-			// the live heap (~120 MB here): 10M games 4% faster, same peak RSS.
+			// With the limit in place the GC need not also run at every doubling
+			// of the live heap: less CPU, the same peak RSS.
 			debug.SetGCPercent(400)
 		}
 	}

@@ -205,7 +205,6 @@ func genPlayers(rng *rand.Rand, n, year int) ([]genPlayer, []playerRecord) {
 	return ps, recs
 }
 
-// genTournament draws one tournament in a month and plays it.
 // checkEmpty refuses a folder with anything in it; an absent folder is fine.
 func checkEmpty(dir string) error {
 	f, err := os.Open(dir)
@@ -226,6 +225,7 @@ func checkEmpty(dir string) error {
 	return nil
 }
 
+// genTournament draws one tournament in a month and plays it.
 func genTournament(rng *rand.Rand, id int64, month time.Time, days int, ps []genPlayer, perm []int32, m int, o Options) (tournamentRecord, []gameRecord) {
 	discipline := "chess"
 	if rng.Float64() < o.Scrabble {

@@ -8,10 +8,10 @@
 //     summary fields; Snapshotter and Restorer for its saved state), which
 //     the pipeline finds by name. A new rule set is a file with its RuleSet
 //     and a Register call;
-//   - school.go, school_rate.go: the youth-school Elo system (school-elo.md);
+//   - school.go, school_rate.go: the youth-school Elo system (docs/school-elo.md);
 //   - fide.go, fide_state.go: FIDE's rating regulations, rated per monthly
 //     period (docs/fide.md), and the rater's saved state for --resume;
-//   - joker.go: the Joker card game's two ratings (joker.md);
+//   - joker.go: the Joker card game's two ratings (docs/joker.md);
 //   - event.go: the plain values they share (State, Event, Game, Card);
 //   - tables.go: FIDE's conversion tables (Table 1 p → dp, Table 2 D → PD),
 //     read from package rating/tables, their one embedded copy.

@@ -126,7 +126,7 @@ type JokerRules struct {
 	LeaveBonus [JokerPulkas]int32 `toml:"leave_bonus"`
 }
 
-// DefaultJokerRules returns the settings of joker.md.
+// DefaultJokerRules returns the settings of docs/joker.md.
 func DefaultJokerRules() JokerRules {
 	return JokerRules{
 		LevelWidth:   100,

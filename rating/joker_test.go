@@ -31,7 +31,7 @@ func mustApply(t *testing.T, r *JokerRules, s *JokerState, g *JokerGame) [4]Joke
 	return ch
 }
 
-// TestJokerWorkedExample is joker.md §3.
+// TestJokerWorkedExample is the finished game of docs/joker.md §4.
 func TestJokerWorkedExample(t *testing.T) {
 	r := DefaultJokerRules()
 	// Levels 1,4,4,4: sum 13, table level floor(13/4) = 3.

@@ -2,7 +2,7 @@ package rating
 
 import "fmt"
 
-// School holds every setting of the school Elo system (school-elo.md). The zero
+// School holds every setting of the school Elo system (docs/school-elo.md). The zero
 // value is not useful; start from DefaultSchool and override fields (a rules file
 // does this through the toml tags).
 type School struct {
@@ -52,7 +52,7 @@ type Band struct {
 	Min  int32  `toml:"min"`
 }
 
-// DefaultSchool returns the school system with the defaults of school-elo.md.
+// DefaultSchool returns the school system with the defaults of docs/school-elo.md.
 func DefaultSchool() School {
 	return School{
 		CategoryRating:        [4]int32{2000, 1800, 1600, 1400},

@@ -72,9 +72,9 @@ func otbScores(g *Game) (ws, bs int32, ok bool) {
 	return ws, bs, wok && bok
 }
 
-// Rate rates one tournament (school-elo.md §1 Method 3–6, §3) and returns one
-// card per participant, in player index order. The returned slice is reused by
-// the next call.
+// Rate rates one tournament (the by-law's Methods 3–6; docs/school-elo.md) and
+// returns one card per participant, in player index order. The returned slice
+// is reused by the next call.
 func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	s := &r.S
 	stage := st.Stage

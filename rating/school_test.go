@@ -36,7 +36,7 @@ func TestTables(t *testing.T) {
 	}
 }
 
-// The worked examples of school-elo.md §4.
+// Worked examples of the school rules, checked by hand.
 func TestWorkedExamples(t *testing.T) {
 	s := DefaultSchool()
 	// Ro 1500, Ra 1600, n 9, W 6, K 25: D −100 → 0.36; We 3.24; 25 × 2.76 = 69 → 1569.

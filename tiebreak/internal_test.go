@@ -52,7 +52,7 @@ func col(t *testing.T, tour *Tournament, code string, opt Options) []string {
 	return out
 }
 
-// TestSVON is the seed's table (tiebreaks.md §A): round 5 of 11, the player has 2
+// TestSVON is the seed's virtual-opponent table: round 5 of 11, the player has 2
 // points before the round. Svon = SPR + (1 − SfPR) + ½(n − R).
 func TestSVON(t *testing.T) {
 	tests := []struct {
@@ -85,7 +85,7 @@ func TestSVON(t *testing.T) {
 	}
 }
 
-// TestLJVStageTwo is the nine normative examples of tiebreaks.md §B stage two.
+// TestLJVStageTwo is the nine normative examples of the Lajevardi-zadeh seed's stage two.
 func TestLJVStageTwo(t *testing.T) {
 	o := LJVOptions{}.withDefaults()
 	tests := []struct {

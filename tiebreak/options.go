@@ -25,7 +25,7 @@ type Options struct {
 	Scrabble ScrabbleOptions `toml:"scrabble"`
 }
 
-// LJVOptions are the settings of the Lajevardi-zadeh tiebreak (tiebreaks.md §B).
+// LJVOptions are the settings of the Lajevardi-zadeh tiebreak (docs/tiebreaks.md).
 type LJVOptions struct {
 	// Stage-one values by result and colour. All six zero = the seed's values
 	// 9 10 4 5 1 2.
@@ -54,7 +54,7 @@ type Coefficients struct {
 	D float64 `toml:"d"`
 }
 
-// ScrabbleOptions are the settings of TURCAS, SPREAD and SCORE (tiebreaks.md §C).
+// ScrabbleOptions are the settings of TURCAS, SPREAD and SCORE (docs/tiebreaks.md).
 type ScrabbleOptions struct {
 	// ByeSpread is the spread credited for a bye or forfeit win (and debited for a
 	// forfeit loss); 0 = 50 (NASPA/tsh). NoByeSpread credits nothing.

@@ -12,7 +12,7 @@ type Policy string
 // The three unplayed-game policies.
 const (
 	// Fide2009 is the 2009–2022 rule: a player's own unplayed round is a game against
-	// a virtual opponent (tiebreaks.md §A); opponents' unplayed rounds count as draws.
+	// a virtual opponent (docs/tiebreaks.md); opponents' unplayed rounds count as draws.
 	Fide2009 Policy = "fide2009"
 	// Fide2023 is C.07 (2023/2024) art. 16: own unplayed round = dummy opponent with the
 	// player's own final score; opponents' rounds at face value except byes and

@@ -163,7 +163,7 @@ func (c *Calibrator) Add(t *Tournament) error {
 }
 
 // Result computes the coefficients: A = 1, B = b/(2a), C = b/(2r),
-// D = C·δ + B·δ/2 (tiebreaks.md §C).
+// D = C·δ + B·δ/2 (docs/tiebreaks.md, TurČAS).
 func (c *Calibrator) Result() (Calibration, error) {
 	if c.players == 0 || c.games == 0 {
 		return Calibration{}, ErrNoData

@@ -17,7 +17,7 @@ import (
 
 // TestCrossCheckSchoolElo rates synthetic archives with the product and with the
 // independent reference implementation (internal/oracle/refelo, written from
-// school-elo.md alone) and compares every monthly list byte for byte.
+// the rules alone) and compares every monthly list byte for byte.
 func TestCrossCheckSchoolElo(t *testing.T) {
 	cases := []struct {
 		seed    uint64

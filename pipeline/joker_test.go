@@ -34,7 +34,7 @@ const jokerPlayers = `player_id,name,birth_year,category,fide_rating,club
 
 // jokerTables holds four games, rows shuffled and in several time spellings.
 // Game 9 and game 13 share played_at, so game_id orders them. The expected
-// lists below were computed by hand from joker.md:
+// lists below were computed by hand from docs/joker.md:
 //
 // Game 10 (Jan 5, finished; all level 0, so m = 1): places 1..4 give
 // 1: +15 → 15, 2: +5 → 5, 3: −0 → 0, 4: −1 floored → 0. Personal: scores
@@ -421,9 +421,9 @@ func readCSVFile(t *testing.T, path string) [][]string {
 	return recs
 }
 
-// ---- An independent implementation of joker.md, for random archives ----
+// ---- An independent implementation of docs/joker.md, for random archives ----
 //
-// Written from the spec's text, map-based and simple; it shares no code with
+// Written from the rules' text, map-based and simple; it shares no code with
 // rating/joker.go. It reads tables.csv with encoding/csv.
 
 type refJokerSettings struct {

@@ -1,9 +1,9 @@
 // Package refelo is a deliberately simple reference implementation of the
-// school Elo system (shared spec school-elo.md), written from the spec alone to
+// school Elo system (docs/school-elo.md), written from the rules alone to
 // cross-check the product. It favours obviousness over speed: whole tables in
 // memory, maps, and integer arithmetic in hundredths and half points.
 //
-// Readings taken where the spec leaves room (see the crosscheck report):
+// Readings taken where the rules leave room (each compared with the product):
 //   - Tournaments are rated strictly one after another in the order of §3.11;
 //     "the ratings its players had when it started" are the ratings after every
 //     earlier tournament in that order, and the stage in force is the stage after

@@ -1,11 +1,11 @@
 // Package reffide is a deliberately simple reference implementation of the FIDE
-// rating rules as docs/fide.md states them (with the choices of
-// docs/fide.md where the spec is silent), written without looking at the
+// rating rules as docs/fide.md states them (with its choices where the rules
+// are silent), written without looking at the
 // product's rater to cross-check it. It favours obviousness over speed: whole
 // tables in memory, maps, months as integers, and integer arithmetic in
 // hundredths and half points.
 //
-// Readings taken (spec first, docs/fide.md where the spec is silent):
+// Readings taken (the rules first, docs/fide.md where they are silent):
 //   - The list YYYY-MM takes every rated chess tournament that ended at least 3
 //     days before its 1st; it rates the period YYYY-MM − 1 with the ratings of
 //     the list YYYY-MM − 1 (the list in force at the period's start).

@@ -1,7 +1,7 @@
 // Package reftb is a deliberately simple, independent reference implementation of
-// the seeds' tiebreaks and the core FIDE family, written from the shared specs
-// (tiebreaks.md, tiebreaks-fide.md) and the product's recorded choices
-// (docs/tiebreaks.md) only, to cross-check package tiebreak. It favours
+// the seeds' tiebreaks and the core FIDE family, written from the rules (FIDE's
+// tiebreak regulations) and the product's recorded choices (docs/tiebreaks.md)
+// only, to cross-check package tiebreak. It favours
 // obviousness over speed: maps keyed by player and round, one function per code,
 // and exact arithmetic (half points as integers, *big.Rat for every value).
 //
@@ -9,8 +9,8 @@
 // LJV, LJV/C1, LJV/M1 under the policies fide2009, fide2023 and fide2026; TURCAS, SPREAD and
 // SCORE for Scrabble; the §C calibration statistics.
 //
-// Readings taken where neither the spec nor docs/tiebreaks.md decides (each is a
-// point to compare with the product, see the crosscheck report):
+// Readings taken where neither the rules nor docs/tiebreaks.md decide (each is a
+// point to compare with the product):
 //   - fide2023/2026 opponents' scores: face value, except the rounds without an
 //     opponent (H, Z, a '-' with no opponent) after the player's last round that is
 //     not a VUR, each counted as a draw. VURs: H, Z, '-'; F, U and '+' are not.

@@ -7,7 +7,7 @@ import (
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
-// tiebreaks.md §A table: round 5 of 11, 2 points before the round.
+// The seed tiebreaks' virtual-opponent table: round 5 of 11, 2 points before the round.
 func TestSvonSeedTable(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -24,7 +24,7 @@ func TestSvonSeedTable(t *testing.T) {
 	}
 }
 
-// tiebreaks-fide.md §1.3 examples (9 rounds).
+// The virtual-opponent examples of FIDE's tiebreak regulations (9 rounds).
 func TestSvonFideExamples(t *testing.T) {
 	cases := []struct{ spr, sfpr, round, want int }{
 		{3, 0, 3, 11}, // absent R3 with 1.5 after R2: 5.5 at the end
@@ -75,7 +75,7 @@ func TestSvonInTournament(t *testing.T) {
 	}
 }
 
-// tiebreaks.md §B, stage two: the nine normative examples.
+// The Lajevardi-zadeh seed's stage two: the nine normative examples.
 func TestLJVSeedExamples(t *testing.T) {
 	const W, D, L = 2, 1, 0
 	cases := []struct {

@@ -217,9 +217,9 @@ type tableLoad struct {
 }
 
 // reject holds row i of b as rejected.
-func (l *tableLoad) reject(b *Batch, i int, reason string) {
+func (l *tableLoad) reject(b *Batch, i int, p Problem) {
 	l.count.Rejected++
-	l.rejects = append(l.rejects, rowError(b, i, reason))
+	l.rejects = append(l.rejects, RowErrorAt(b, i, p))
 }
 
 type playerRow struct {
@@ -244,7 +244,7 @@ type firstRows map[int64]rowRef
 // duplicate tells whether id was already read, rejecting row i of b if so.
 func (f firstRows) duplicate(l *tableLoad, col string, b *Batch, i int, id int64) bool {
 	if first, ok := f[id]; ok {
-		l.reject(b, i, fmt.Sprintf("duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
+		l.reject(b, i, Problemf(KindDuplicate, col, "duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
 		return true
 	}
 	f[id] = rowRef{b.File, b.First + int64(i)}
@@ -264,8 +264,8 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			if reason := checkPlayer(b, i); reason != "" {
-				l.reject(b, i, reason)
+			if p := checkPlayer(b, i); p.Kind != KindNone {
+				l.reject(b, i, p)
 				continue
 			}
 			if first.duplicate(l, "player_id", b, i, b.Ints[0][i]) {
@@ -298,22 +298,22 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 	return nil
 }
 
-func checkPlayer(b *Batch, i int) string {
+func checkPlayer(b *Batch, i int) Problem {
 	switch {
-	case b.Bad[i] != "":
+	case b.Bad[i].Kind != KindNone:
 		return b.Bad[i]
 	case b.Nulls[0][i]:
-		return "player_id: missing"
+		return MissingCell("player_id")
 	case b.Ints[0][i] <= 0:
-		return fmt.Sprintf("player_id: %d is not > 0", b.Ints[0][i])
+		return Problemf(KindOutOfRange, "player_id", "player_id: %d is not > 0", b.Ints[0][i])
 	case b.Nulls[1][i] || strings.TrimSpace(b.Strs[1][i]) == "":
-		return "name: missing"
+		return MissingCell("name")
 	case !b.Nulls[3][i] && (b.Ints[3][i] < 1 || b.Ints[3][i] > 4):
-		return fmt.Sprintf("category: %d is not 1–4", b.Ints[3][i])
+		return Problemf(KindOutOfRange, "category", "category: %d is not 1–4", b.Ints[3][i])
 	case !b.Nulls[4][i] && (b.Ints[4][i] < 0 || b.Ints[4][i] > 4000):
-		return fmt.Sprintf("fide_rating: %d is out of range", b.Ints[4][i])
+		return Problemf(KindOutOfRange, "fide_rating", "fide_rating: %d is out of range", b.Ints[4][i])
 	case !b.Nulls[2][i] && (b.Ints[2][i] < 1850 || b.Ints[2][i] > 2200):
-		return fmt.Sprintf("birth_year: %d is out of range", b.Ints[2][i])
+		return Problemf(KindOutOfRange, "birth_year", "birth_year: %d is out of range", b.Ints[2][i])
 	}
 	// Nulls read as zero: "none".
 	for _, c := range []int{2, 3, 4} {
@@ -324,7 +324,7 @@ func checkPlayer(b *Batch, i int) string {
 	if b.Nulls[5][i] {
 		b.Strs[5][i] = ""
 	}
-	return ""
+	return Problem{}
 }
 
 func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableLoad) error {
@@ -342,9 +342,9 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			t, reason := checkTournament(b, i, a.latestStart)
-			if reason != "" {
-				l.reject(b, i, reason)
+			t, p := checkTournament(b, i, a.latestStart)
+			if p.Kind != KindNone {
+				l.reject(b, i, p)
 				continue
 			}
 			if first.duplicate(l, "tournament_id", b, i, t.ID) {
@@ -366,7 +366,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	return nil
 }
 
-func checkTournament(b *Batch, i int, latestStart int32) (Tournament, string) {
+func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {
 	t := Tournament{
 		ID: b.Ints[0][i], Name: strings.TrimSpace(b.Strs[1][i]), Start: int32(b.Ints[2][i]), End: int32(b.Ints[3][i]),
 		System: strings.ToLower(strings.TrimSpace(b.Strs[4][i])), Rounds: int32(b.Ints[5][i]),
@@ -386,24 +386,24 @@ func checkTournament(b *Batch, i int, latestStart int32) (Tournament, string) {
 		t.Tiebreaks = ""
 	}
 	switch {
-	case b.Bad[i] != "":
+	case b.Bad[i].Kind != KindNone:
 		return t, b.Bad[i]
 	case b.Nulls[0][i]:
-		return t, "tournament_id: missing"
+		return t, MissingCell("tournament_id")
 	case b.Nulls[1][i] || t.Name == "":
-		return t, "name: missing"
+		return t, MissingCell("name")
 	case b.Nulls[2][i]:
-		return t, "start_date: missing"
+		return t, MissingCell("start_date")
 	case b.Nulls[3][i]:
-		return t, "end_date: missing"
+		return t, MissingCell("end_date")
 	case t.Start > t.End:
-		return t, "start_date is after end_date"
+		return t, Problem{KindStartAfterEnd, "", kindNames[KindStartAfterEnd]}
 	case t.Start > latestStart:
-		return t, fmt.Sprintf("start_date %s is in the future: more than a year after the run's date", formatCell(Date, []int64{int64(t.Start)}, nil, 0))
+		return t, Problemf(KindOutOfRange, "start_date", "start_date %s is in the future: more than a year after the run's date", formatCell(Date, []int64{int64(t.Start)}, nil, 0))
 	case !b.Nulls[5][i] && (t.Rounds < 1 || t.Rounds > 1000):
-		return t, fmt.Sprintf("rounds: %d is out of range 1–1000", t.Rounds)
+		return t, Problemf(KindOutOfRange, "rounds", "rounds: %d is out of range 1–1000", t.Rounds)
 	case t.Discipline != "chess" && t.Discipline != "scrabble" && t.Discipline != "joker":
-		return t, fmt.Sprintf("discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
+		return t, Problemf(KindOutOfRange, "discipline", "discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
 	}
-	return t, ""
+	return t, Problem{}
 }

@@ -13,7 +13,9 @@
 // cannot be read at all fails with ErrUnreadable or ErrMissingColumn.
 //
 // Load reads players and tournaments whole, checks every row and hands each
-// rejected one on as a RowError (file, row, reason, values); the games and
-// tables are left to the caller's Readers. docs/archive.md states every table,
+// rejected one on as a RowError (file, row, problem, values); the games and
+// tables are left to the caller's Readers. A Problem carries its Kind, set
+// where the row is rejected (kind.go): rejects are grouped by it, never by
+// their reason's text. docs/archive.md states every table,
 // column and check for rating officers.
 package archive

@@ -17,7 +17,7 @@ type runArchive struct {
 // openArchive loads the archive in fsys (archive.Load), its rejected rows going
 // to rejects.
 func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTournaments func(context.Context, *archive.Archive) error) (*runArchive, error) {
-	a, err := archive.Load(ctx, fsys, func(r archive.RowError) { rejects.add(r.File, r.Row, r.Reason, r.Values) }, afterTournaments)
+	a, err := archive.Load(ctx, fsys, rejects.add, afterTournaments)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func (a *runArchive) count(table string) *archive.TableCount {
 }
 
 // reject records row i of b as rejected and counts it.
-func (a *runArchive) reject(table string, b *archive.Batch, i int, reason string) {
+func (a *runArchive) reject(table string, b *archive.Batch, i int, p archive.Problem) {
 	a.count(table).Rejected++
-	a.rejects.add(b.File, b.First+int64(i), reason, b.Values(i))
+	a.rejects.add(archive.RowErrorAt(b, i, p))
 }

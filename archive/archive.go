@@ -3,7 +3,6 @@ package archive
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -116,77 +115,86 @@ func (a *Archive) TournamentIndex(id int64) int {
 	return -1
 }
 
-// Load opens the archive in fsys: it loads players and tournaments, checking
-// every row (reject receives each rejected one), and locates games and tables.
-// The players load in a goroutine while the tournaments load and then, if
-// given, afterTournaments runs: it may use the tournaments and the file lists,
-// not the players, and its context is cancelled when the players fail to load.
-// Both loads hold their rejects and counts and pass them on when both are
-// done, players first, so the rejects come in the same order as read one after
-// the other.
+// Loading is an archive whose small tables are being loaded: Players and
+// Tournaments each read and check one table (rejected rows are held) and may
+// run at the same time, on goroutines the caller starts; Done then passes the
+// rejects on, players first, as if the tables had been read one after the other.
+type Loading struct {
+	a                    *Archive
+	pf, tf               []string
+	players, tournaments tableLoad
+}
+
+// Open locates the tables of the archive in fsys, to be loaded.
 //
 // Options: Now sets the run's date (the default is the clock's), from which a
 // tournament that starts more than a year later is rejected as in the future.
-func Load(ctx context.Context, fsys fs.FS, reject func(RowError), afterTournaments func(context.Context, *Archive) error, opts ...Option) (*Archive, error) {
+func Open(fsys fs.FS, opts ...Option) (*Loading, error) {
 	o := loadOptions{now: time.Now}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	a := &Archive{FS: fsys, Counts: map[string]*TableCount{}, latestStart: latestStart(o.now())}
-	pf, err := Files(fsys, "players")
-	if err != nil {
+	l := &Loading{a: &Archive{FS: fsys, Counts: map[string]*TableCount{}, latestStart: latestStart(o.now())}}
+	var err error
+	if l.pf, err = Files(fsys, "players"); err != nil {
 		return nil, err
 	}
-	if len(pf) == 0 {
+	if len(l.pf) == 0 {
 		return nil, fmt.Errorf("%w: players (players.parquet, players.csv or players/)", ErrMissingTable)
 	}
-	tf, err := Files(fsys, "tournaments")
-	if err != nil {
+	if l.tf, err = Files(fsys, "tournaments"); err != nil {
 		return nil, err
 	}
-	if a.GameFiles, err = Files(fsys, "games"); err != nil {
+	if l.a.GameFiles, err = Files(fsys, "games"); err != nil {
 		return nil, err
 	}
-	if a.TableFiles, err = Files(fsys, "tables"); err != nil {
+	if l.a.TableFiles, err = Files(fsys, "tables"); err != nil {
 		return nil, err
 	}
-	players, tournaments := &tableLoad{}, &tableLoad{}
-	// A load that fails stops the other one (lctx).
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	playersErr := make(chan error, 1)
-	go func() {
-		err := a.loadPlayers(lctx, pf, players)
-		if err != nil {
-			cancel()
-		}
-		playersErr <- err
-	}()
-	err = a.loadTournaments(lctx, tf, tournaments)
-	if err == nil && afterTournaments != nil {
-		err = afterTournaments(lctx, a)
-	}
-	if err != nil {
-		cancel()
-	}
-	// The players' error first, as when they were read first, unless it is only
-	// the stop caused by the tournaments' error.
-	if perr := <-playersErr; perr != nil && (err == nil || ctx.Err() != nil || !errors.Is(perr, context.Canceled)) {
-		return nil, perr
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range []struct {
+	return l, nil
+}
+
+// Players loads the players table.
+func (l *Loading) Players(ctx context.Context) error { return l.a.loadPlayers(ctx, l.pf, &l.players) }
+
+// Tournaments loads the tournaments table.
+func (l *Loading) Tournaments(ctx context.Context) error {
+	return l.a.loadTournaments(ctx, l.tf, &l.tournaments)
+}
+
+// Partial is the archive being loaded: once Tournaments has returned, its
+// tournaments and file lists may be used, not its players.
+func (l *Loading) Partial() *Archive { return l.a }
+
+// Done passes the rejected rows on to reject, players first, and returns the
+// loaded archive. Call it when both loads have succeeded.
+func (l *Loading) Done(reject func(RowError)) *Archive {
+	for _, t := range []struct {
 		table string
 		load  *tableLoad
-	}{{"players", players}, {"tournaments", tournaments}} {
-		a.Counts[l.table] = &l.load.count
-		for _, r := range l.load.rejects {
+	}{{"players", &l.players}, {"tournaments", &l.tournaments}} {
+		l.a.Counts[t.table] = &t.load.count
+		for _, r := range t.load.rejects {
 			reject(r)
 		}
 	}
-	return a, nil
+	return l.a
+}
+
+// Load opens the archive in fsys and loads players and tournaments, one after
+// the other, checking every row (reject receives each rejected one).
+func Load(ctx context.Context, fsys fs.FS, reject func(RowError), opts ...Option) (*Archive, error) {
+	l, err := Open(fsys, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.Players(ctx); err != nil {
+		return nil, err
+	}
+	if err := l.Tournaments(ctx); err != nil {
+		return nil, err
+	}
+	return l.Done(reject), nil
 }
 
 // Option adjusts Load.

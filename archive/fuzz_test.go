@@ -80,7 +80,7 @@ func fuzzRead(t *testing.T, files map[string][]byte, blamed ...string) {
 func readArchive(t *testing.T, dir string) error {
 	fsys := os.DirFS(dir)
 	var rejects int64
-	a, err := Load(context.Background(), fsys, func(RowError) { rejects++ }, nil)
+	a, err := Load(context.Background(), fsys, func(RowError) { rejects++ })
 	if err != nil {
 		return err
 	}

@@ -102,13 +102,14 @@ func (p *producer) open(a *runArchive) {
 	p.pairs.local = newLocal(len(a.Players.ID))
 }
 
-// run is pass two: it validates each row, holds it with its tournament, and
-// hands tournaments to take in rating order as they become complete.
-func (p *producer) run(ctx context.Context, take takeFunc) error {
+// run is pass two: it validates each row of games (the games table, decoded
+// ahead on another goroutine), holds it with its tournament, and hands
+// tournaments to take in rating order as they become complete.
+func (p *producer) run(ctx context.Context, games *archive.Prefetch, take takeFunc) error {
 	if err := p.advance(ctx, take); err != nil {
 		return err
 	}
-	if err := p.readGames(ctx, take); err != nil {
+	if err := p.readGames(ctx, games, take); err != nil {
 		return err
 	}
 	if p.next != len(p.order) {
@@ -118,30 +119,25 @@ func (p *producer) run(ctx context.Context, take takeFunc) error {
 	return nil
 }
 
-func (p *producer) readGames(ctx context.Context, take takeFunc) error {
+// gameReader is the games table's reader, decoding ahead of readGames.
+func (p *producer) gameReader() *archive.Prefetch {
+	return archive.NewReader(p.arch.FS, p.arch.GameFiles, archive.GameColumns).Prefetch(3)
+}
+
+func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take takeFunc) error {
 	if len(p.arch.GameFiles) == 0 {
 		return nil
 	}
 	cnt := p.arch.count("games")
-	tr := archive.NewReader(p.arch.FS, p.arch.GameFiles, archive.GameColumns)
 	fileIdx := map[string]int32{}
 	for i, f := range p.arch.GameFiles {
 		fileIdx[f] = int32(i)
 	}
-	// Decoding runs one goroutine ahead of validation and rating.
-	pctx, cancel := context.WithCancel(ctx)
-	full, free := tr.Prefetch(pctx, 3)
-	defer func() {
-		cancel()
-		for range full { // wait for the reading goroutine to stop before closing
-		}
-		tr.Close()
-	}()
 	if p.progress != nil {
 		p.progress.Phase("rating", p.gameRows)
 		defer p.progress.Done()
 	}
-	for b := range full {
+	for b := range games.Full {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -176,9 +172,9 @@ func (p *producer) readGames(ctx context.Context, take takeFunc) error {
 				}
 			}
 		}
-		free <- b
+		games.Free <- b
 	}
-	return tr.Err()
+	return games.Err()
 }
 
 // advance hands on tournaments in rating order while they are complete,

@@ -142,10 +142,11 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 	s.files = make(chan *fileBatch, 2*s.opt.Workers)
 	files := s.files
 	g.Go(func() error { return s.writeFiles(files) })
-	go func() { // the workers are the file writer's only senders
+	g.Go(func() error { // the workers are the file writer's only senders
 		workers.Wait()
 		close(files)
-	}()
+		return nil
+	})
 	if keepBefore != "" {
 		return cw.carry(ctx, s.opt.Out, keepBefore, s.opt.Log)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // TestParquetPagesReadAlike reads one games file with many small pages (nulls,
@@ -82,7 +84,7 @@ func TestParquetPagesReadAlike(t *testing.T) {
 func writeParquetFile[T any](t *testing.T, dir, name string, rows []T, opts ...parquet.WriterOption) {
 	t.Helper()
 	opts = append([]parquet.WriterOption{parquet.PageBufferSize(1000), parquet.MaxRowsPerRowGroup(7000)}, opts...)
-	if err := os.WriteFile(filepath.Join(dir, name), parquetBytes(t, rows, opts...), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), testutil.ParquetBytes(t, rows, opts...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -3,7 +3,6 @@ package archive
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -116,77 +115,86 @@ func (a *Archive) TournamentIndex(id int64) int {
 	return -1
 }
 
-// Load opens the archive in fsys: it loads players and tournaments, checking
-// every row (reject receives each rejected one), and locates games and tables.
-// The players load in a goroutine while the tournaments load and then, if
-// given, afterTournaments runs: it may use the tournaments and the file lists,
-// not the players, and its context is cancelled when the players fail to load.
-// Both loads hold their rejects and counts and pass them on when both are
-// done, players first, so the rejects come in the same order as read one after
-// the other.
+// Loading is an archive whose small tables are being loaded: Players and
+// Tournaments each read and check one table (rejected rows are held) and may
+// run at the same time, on goroutines the caller starts; Done then passes the
+// rejects on, players first, as if the tables had been read one after the other.
+type Loading struct {
+	a                    *Archive
+	pf, tf               []string
+	players, tournaments tableLoad
+}
+
+// Open locates the tables of the archive in fsys, to be loaded.
 //
 // Options: Now sets the run's date (the default is the clock's), from which a
 // tournament that starts more than a year later is rejected as in the future.
-func Load(ctx context.Context, fsys fs.FS, reject func(RowError), afterTournaments func(context.Context, *Archive) error, opts ...Option) (*Archive, error) {
+func Open(fsys fs.FS, opts ...Option) (*Loading, error) {
 	o := loadOptions{now: time.Now}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	a := &Archive{FS: fsys, Counts: map[string]*TableCount{}, latestStart: latestStart(o.now())}
-	pf, err := Files(fsys, "players")
-	if err != nil {
+	l := &Loading{a: &Archive{FS: fsys, Counts: map[string]*TableCount{}, latestStart: latestStart(o.now())}}
+	var err error
+	if l.pf, err = Files(fsys, "players"); err != nil {
 		return nil, err
 	}
-	if len(pf) == 0 {
+	if len(l.pf) == 0 {
 		return nil, fmt.Errorf("%w: players (players.parquet, players.csv or players/)", ErrMissingTable)
 	}
-	tf, err := Files(fsys, "tournaments")
-	if err != nil {
+	if l.tf, err = Files(fsys, "tournaments"); err != nil {
 		return nil, err
 	}
-	if a.GameFiles, err = Files(fsys, "games"); err != nil {
+	if l.a.GameFiles, err = Files(fsys, "games"); err != nil {
 		return nil, err
 	}
-	if a.TableFiles, err = Files(fsys, "tables"); err != nil {
+	if l.a.TableFiles, err = Files(fsys, "tables"); err != nil {
 		return nil, err
 	}
-	players, tournaments := &tableLoad{}, &tableLoad{}
-	// A load that fails stops the other one (lctx).
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	playersErr := make(chan error, 1)
-	go func() {
-		err := a.loadPlayers(lctx, pf, players)
-		if err != nil {
-			cancel()
-		}
-		playersErr <- err
-	}()
-	err = a.loadTournaments(lctx, tf, tournaments)
-	if err == nil && afterTournaments != nil {
-		err = afterTournaments(lctx, a)
-	}
-	if err != nil {
-		cancel()
-	}
-	// The players' error first, as when they were read first, unless it is only
-	// the stop caused by the tournaments' error.
-	if perr := <-playersErr; perr != nil && (err == nil || ctx.Err() != nil || !errors.Is(perr, context.Canceled)) {
-		return nil, perr
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range []struct {
+	return l, nil
+}
+
+// Players loads the players table.
+func (l *Loading) Players(ctx context.Context) error { return l.a.loadPlayers(ctx, l.pf, &l.players) }
+
+// Tournaments loads the tournaments table.
+func (l *Loading) Tournaments(ctx context.Context) error {
+	return l.a.loadTournaments(ctx, l.tf, &l.tournaments)
+}
+
+// Partial is the archive being loaded: once Tournaments has returned, its
+// tournaments and file lists may be used, not its players.
+func (l *Loading) Partial() *Archive { return l.a }
+
+// Done passes the rejected rows on to reject, players first, and returns the
+// loaded archive. Call it when both loads have succeeded.
+func (l *Loading) Done(reject func(RowError)) *Archive {
+	for _, t := range []struct {
 		table string
 		load  *tableLoad
-	}{{"players", players}, {"tournaments", tournaments}} {
-		a.Counts[l.table] = &l.load.count
-		for _, r := range l.load.rejects {
+	}{{"players", &l.players}, {"tournaments", &l.tournaments}} {
+		l.a.Counts[t.table] = &t.load.count
+		for _, r := range t.load.rejects {
 			reject(r)
 		}
 	}
-	return a, nil
+	return l.a
+}
+
+// Load opens the archive in fsys and loads players and tournaments, one after
+// the other, checking every row (reject receives each rejected one).
+func Load(ctx context.Context, fsys fs.FS, reject func(RowError), opts ...Option) (*Archive, error) {
+	l, err := Open(fsys, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.Players(ctx); err != nil {
+		return nil, err
+	}
+	if err := l.Tournaments(ctx); err != nil {
+		return nil, err
+	}
+	return l.Done(reject), nil
 }
 
 // Option adjusts Load.
@@ -217,9 +225,9 @@ type tableLoad struct {
 }
 
 // reject holds row i of b as rejected.
-func (l *tableLoad) reject(b *Batch, i int, reason string) {
+func (l *tableLoad) reject(b *Batch, i int, p Problem) {
 	l.count.Rejected++
-	l.rejects = append(l.rejects, rowError(b, i, reason))
+	l.rejects = append(l.rejects, RowErrorAt(b, i, p))
 }
 
 type playerRow struct {
@@ -244,7 +252,7 @@ type firstRows map[int64]rowRef
 // duplicate tells whether id was already read, rejecting row i of b if so.
 func (f firstRows) duplicate(l *tableLoad, col string, b *Batch, i int, id int64) bool {
 	if first, ok := f[id]; ok {
-		l.reject(b, i, fmt.Sprintf("duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
+		l.reject(b, i, Problemf(KindDuplicate, col, "duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
 		return true
 	}
 	f[id] = rowRef{b.File, b.First + int64(i)}
@@ -264,8 +272,8 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			if reason := checkPlayer(b, i); reason != "" {
-				l.reject(b, i, reason)
+			if p := checkPlayer(b, i); p.Kind != KindNone {
+				l.reject(b, i, p)
 				continue
 			}
 			if first.duplicate(l, "player_id", b, i, b.Ints[0][i]) {
@@ -298,22 +306,22 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 	return nil
 }
 
-func checkPlayer(b *Batch, i int) string {
+func checkPlayer(b *Batch, i int) Problem {
 	switch {
-	case b.Bad[i] != "":
+	case b.Bad[i].Kind != KindNone:
 		return b.Bad[i]
 	case b.Nulls[0][i]:
-		return "player_id: missing"
+		return MissingCell("player_id")
 	case b.Ints[0][i] <= 0:
-		return fmt.Sprintf("player_id: %d is not > 0", b.Ints[0][i])
+		return Problemf(KindOutOfRange, "player_id", "player_id: %d is not > 0", b.Ints[0][i])
 	case b.Nulls[1][i] || strings.TrimSpace(b.Strs[1][i]) == "":
-		return "name: missing"
+		return MissingCell("name")
 	case !b.Nulls[3][i] && (b.Ints[3][i] < 1 || b.Ints[3][i] > 4):
-		return fmt.Sprintf("category: %d is not 1–4", b.Ints[3][i])
+		return Problemf(KindOutOfRange, "category", "category: %d is not 1–4", b.Ints[3][i])
 	case !b.Nulls[4][i] && (b.Ints[4][i] < 0 || b.Ints[4][i] > 4000):
-		return fmt.Sprintf("fide_rating: %d is out of range", b.Ints[4][i])
+		return Problemf(KindOutOfRange, "fide_rating", "fide_rating: %d is out of range", b.Ints[4][i])
 	case !b.Nulls[2][i] && (b.Ints[2][i] < 1850 || b.Ints[2][i] > 2200):
-		return fmt.Sprintf("birth_year: %d is out of range", b.Ints[2][i])
+		return Problemf(KindOutOfRange, "birth_year", "birth_year: %d is out of range", b.Ints[2][i])
 	}
 	// Nulls read as zero: "none".
 	for _, c := range []int{2, 3, 4} {
@@ -324,7 +332,7 @@ func checkPlayer(b *Batch, i int) string {
 	if b.Nulls[5][i] {
 		b.Strs[5][i] = ""
 	}
-	return ""
+	return Problem{}
 }
 
 func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableLoad) error {
@@ -342,9 +350,9 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			t, reason := checkTournament(b, i, a.latestStart)
-			if reason != "" {
-				l.reject(b, i, reason)
+			t, p := checkTournament(b, i, a.latestStart)
+			if p.Kind != KindNone {
+				l.reject(b, i, p)
 				continue
 			}
 			if first.duplicate(l, "tournament_id", b, i, t.ID) {
@@ -366,7 +374,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	return nil
 }
 
-func checkTournament(b *Batch, i int, latestStart int32) (Tournament, string) {
+func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {
 	t := Tournament{
 		ID: b.Ints[0][i], Name: strings.TrimSpace(b.Strs[1][i]), Start: int32(b.Ints[2][i]), End: int32(b.Ints[3][i]),
 		System: strings.ToLower(strings.TrimSpace(b.Strs[4][i])), Rounds: int32(b.Ints[5][i]),
@@ -386,24 +394,24 @@ func checkTournament(b *Batch, i int, latestStart int32) (Tournament, string) {
 		t.Tiebreaks = ""
 	}
 	switch {
-	case b.Bad[i] != "":
+	case b.Bad[i].Kind != KindNone:
 		return t, b.Bad[i]
 	case b.Nulls[0][i]:
-		return t, "tournament_id: missing"
+		return t, MissingCell("tournament_id")
 	case b.Nulls[1][i] || t.Name == "":
-		return t, "name: missing"
+		return t, MissingCell("name")
 	case b.Nulls[2][i]:
-		return t, "start_date: missing"
+		return t, MissingCell("start_date")
 	case b.Nulls[3][i]:
-		return t, "end_date: missing"
+		return t, MissingCell("end_date")
 	case t.Start > t.End:
-		return t, "start_date is after end_date"
+		return t, Problem{KindStartAfterEnd, "", kindNames[KindStartAfterEnd]}
 	case t.Start > latestStart:
-		return t, fmt.Sprintf("start_date %s is in the future: more than a year after the run's date", formatCell(Date, []int64{int64(t.Start)}, nil, 0))
+		return t, Problemf(KindOutOfRange, "start_date", "start_date %s is in the future: more than a year after the run's date", formatCell(Date, []int64{int64(t.Start)}, nil, 0))
 	case !b.Nulls[5][i] && (t.Rounds < 1 || t.Rounds > 1000):
-		return t, fmt.Sprintf("rounds: %d is out of range 1–1000", t.Rounds)
+		return t, Problemf(KindOutOfRange, "rounds", "rounds: %d is out of range 1–1000", t.Rounds)
 	case t.Discipline != "chess" && t.Discipline != "scrabble" && t.Discipline != "joker":
-		return t, fmt.Sprintf("discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
+		return t, Problemf(KindOutOfRange, "discipline", "discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
 	}
-	return t, ""
+	return t, Problem{}
 }

@@ -31,7 +31,7 @@ func TestLoadErrorNamesItsTable(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, err := Load(context.Background(), os.DirFS(dir), func(RowError) {}, nil)
+		_, err := Load(context.Background(), os.DirFS(dir), func(RowError) {})
 		if err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want one naming %s", err, tc.want)
 		}

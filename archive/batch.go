@@ -19,9 +19,9 @@ type Batch struct {
 	Ints  [][]int64
 	Strs  [][]string
 	Nulls [][]bool
-	// Bad holds, per row, the first cell that could not be decoded
-	// ("column: why"), "" when none; such a cell reads as null.
-	Bad  []string
+	// Bad holds, per row, the first cell that could not be decoded, KindNone
+	// when none; such a cell reads as null.
+	Bad  []Problem
 	cols []Column
 	// CSV only: the text of the rows, where each starts, the file's header.
 	text   []byte
@@ -30,7 +30,7 @@ type Batch struct {
 }
 
 func newBatch(cols []Column) *Batch {
-	b := &Batch{cols: cols, Bad: make([]string, batchRows)}
+	b := &Batch{cols: cols, Bad: make([]Problem, batchRows)}
 	b.Ints = make([][]int64, len(cols))
 	b.Strs = make([][]string, len(cols))
 	b.Nulls = make([][]bool, len(cols))

@@ -145,21 +145,21 @@ func (s *csvSource) rows(b *Batch, ps *csvParser, text []byte, starts []int, fir
 // row parses the record at text[p:] into row n of b.
 func (s *csvSource) row(b *Batch, ps *csvParser, n int, text []byte, p int) {
 	_, kind, _, _ := ps.record(text, p, s.need)
-	b.Bad[n] = ""
+	b.Bad[n] = Problem{}
 	switch {
 	case kind != csvOK:
 		// A quoting error spoils only this record; reading resumes after it.
-		b.Bad[n] = "malformed CSV: " + kind.err().Error()
+		b.Bad[n] = Problem{kind.kind(), "", "malformed CSV: " + kind.err().Error()}
 	case ps.n != s.nf:
-		b.Bad[n] = fmt.Sprintf("wrong number of fields: %d, header has %d", ps.n, s.nf)
+		b.Bad[n] = Problemf(KindFieldCount, "", "wrong number of fields: %d, header has %d", ps.n, s.nf)
 	default:
 		for c, sp := range b.cols {
 			var cell []byte
 			if f := s.fields[c]; f >= 0 {
 				cell = ps.field(text, f)
 			}
-			if msg := parseCell(b, c, n, sp, cell); msg != "" && b.Bad[n] == "" {
-				b.Bad[n] = sp.Name + ": " + msg
+			if k, msg := parseCell(b, c, n, sp, cell); k != KindNone && b.Bad[n].Kind == KindNone {
+				b.Bad[n] = Problem{k, sp.Name, sp.Name + ": " + msg}
 			}
 		}
 		return
@@ -196,34 +196,35 @@ func csvValues(hdr []string, text []byte, p int) string {
 	return sb.String()
 }
 
-// parseCell decodes one CSV cell into the Batch and returns a problem, if any.
-func parseCell(b *Batch, c, i int, sp Column, cell []byte) string {
+// parseCell decodes one CSV cell into the Batch and returns its problem's kind
+// and reason, if any.
+func parseCell(b *Batch, c, i int, sp Column, cell []byte) (Kind, string) {
 	if n := len(cell); n > 0 && (isSpaceOrHigh(cell[0]) || isSpaceOrHigh(cell[n-1])) {
 		cell = bytes.TrimSpace(cell)
 	}
 	b.Nulls[c][i] = len(cell) == 0
 	if len(cell) == 0 {
-		return ""
+		return KindNone, ""
 	}
 	if sp.Type == String {
 		if msg := CheckText(string(cell)); msg != "" {
 			b.Nulls[c][i] = true
-			return msg
+			return KindNotUTF8, msg
 		}
 		b.Strs[c][i] = string(cell)
-		return ""
+		return KindNone, ""
 	}
 	if v, ok := fastCell(sp.Type, cell); ok {
 		b.Ints[c][i] = v
-		return ""
+		return KindNone, ""
 	}
 	v, err := ParseCell(sp.Type, string(cell))
 	if err != nil {
 		b.Nulls[c][i] = true
-		return err.Error()
+		return malformedKind(sp.Type), err.Error()
 	}
 	b.Ints[c][i] = v
-	return ""
+	return KindNone, ""
 }
 
 // isSpaceOrHigh tells whether a byte may be (part of) white space that

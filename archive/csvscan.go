@@ -22,6 +22,14 @@ const (
 	csvQuote            // csv.ErrQuote: a quoted field not closed right
 )
 
+// kind is the reject kind of a record with this error.
+func (k csvErr) kind() Kind {
+	if k == csvBareQuote {
+		return KindBareQuote
+	}
+	return KindQuote
+}
+
 func (k csvErr) err() error {
 	switch k {
 	case csvBareQuote:

@@ -321,8 +321,8 @@ func csvRowsAsBefore(t *testing.T, data []byte, cols []Column) {
 			if b.First+int64(i) != int64(row) {
 				t.Fatalf("row %d read as row %d", row, b.First+int64(i))
 			}
-			if b.Bad[i] != w.bad || (w.bad != "" && b.Values(i) != w.values) {
-				t.Errorf("row %d: %q, %q; want %q, %q", row, b.Bad[i], b.Values(i), w.bad, w.values)
+			if b.Bad[i].Reason != w.bad || (w.bad != "" && b.Values(i) != w.values) {
+				t.Errorf("row %d: %q, %q; want %q, %q", row, b.Bad[i].Reason, b.Values(i), w.bad, w.values)
 			}
 			for c := range cols {
 				if b.Nulls[c][i] != w.nulls[c] || !w.nulls[c] && b.Ints[c][i] != w.ints[c] {

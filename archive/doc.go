@@ -13,7 +13,11 @@
 // cannot be read at all fails with ErrUnreadable or ErrMissingColumn.
 //
 // Load reads players and tournaments whole, checks every row and hands each
-// rejected one on as a RowError (file, row, reason, values); the games and
-// tables are left to the caller's Readers. docs/archive.md states every table,
+// rejected one on as a RowError (file, row, problem, values); the games and
+// tables are left to the caller's Readers. Open and its Loading do the same in
+// steps, for a caller that loads the two tables at the same time; likewise a
+// Reader's Prefetch decodes ahead on a goroutine the caller starts (Run). A Problem carries its Kind, set
+// where the row is rejected (kind.go): rejects are grouped by it, never by
+// their reason's text. docs/archive.md states every table,
 // column and check for rating officers.
 package archive

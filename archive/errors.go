@@ -17,15 +17,15 @@ var (
 
 // RowError is a rejected row: where it was read, why, and its values as read.
 type RowError struct {
-	File   string // relative to the archive
-	Row    int64  // data-row number in File (1 = first data row)
-	Reason string // "column: why" when one column is at fault
+	File string // relative to the archive
+	Row  int64  // data-row number in File (1 = first data row)
+	Problem
 	Values string // Batch.Values of the row
 }
 
 func (e *RowError) Error() string { return fmt.Sprintf("%s row %d: %s", e.File, e.Row, e.Reason) }
 
-// rowError is row i of b, rejected for reason.
-func rowError(b *Batch, i int, reason string) RowError {
-	return RowError{b.File, b.First + int64(i), reason, b.Values(i)}
+// RowErrorAt is row i of b, rejected for p.
+func RowErrorAt(b *Batch, i int, p Problem) RowError {
+	return RowError{b.File, b.First + int64(i), p, b.Values(i)}
 }

@@ -67,7 +67,7 @@ func TestLoadUnreadableTable(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "players.csv"), "player_id,name\n1,A\n")
 	symlink(t, filepath.Join(dir, "gone", "games.csv"), filepath.Join(dir, "games.csv"))
-	_, err := Load(context.Background(), os.DirFS(dir), func(RowError) {}, nil)
+	_, err := Load(context.Background(), os.DirFS(dir), func(RowError) {})
 	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "games.csv") {
 		t.Errorf("Load = %v; want an error naming games.csv", err)
 	}

@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // The fuzz targets feed hostile bytes to the table readers the way a rating
@@ -80,7 +81,7 @@ func fuzzRead(t *testing.T, files map[string][]byte, blamed ...string) {
 func readArchive(t *testing.T, dir string) error {
 	fsys := os.DirFS(dir)
 	var rejects int64
-	a, err := Load(context.Background(), fsys, func(RowError) { rejects++ }, nil)
+	a, err := Load(context.Background(), fsys, func(RowError) { rejects++ })
 	if err != nil {
 		return err
 	}
@@ -132,20 +133,6 @@ func FuzzCSVTables(f *testing.F) {
 	})
 }
 
-// parquetBytes writes rows as Parquet bytes.
-func parquetBytes[T any](tb testing.TB, rows []T, opts ...parquet.WriterOption) []byte {
-	tb.Helper()
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf, opts...)
-	if _, err := w.Write(rows); err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 var fuzzParquetTables = []string{"games", "players", "tournaments"}
 
 // FuzzParquetTable: arbitrary bytes as games.parquet, players.parquet or
@@ -162,10 +149,10 @@ func FuzzParquetTable(f *testing.F) {
 	players := []PlayerRow{{PlayerID: 1, Name: "Ann", BirthYear: &by}, {PlayerID: 2, Name: "Bob"}, {PlayerID: 3, Name: "Cid"}, {PlayerID: 4, Name: "Dan"}}
 	swiss, chess, rated, rounds := "swiss", "chess", true, int32(3)
 	tours := []TournamentRow{{TournamentID: 10, Name: "Open", StartDate: 20100, EndDate: 20102, System: &swiss, Rounds: &rounds, Discipline: &chess, Rated: &rated}}
-	f.Add(parquetBytes(f, games, parquet.Compression(&parquet.Zstd)), uint8(0))
-	f.Add(parquetBytes(f, games, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(64)), uint8(0))
-	f.Add(parquetBytes(f, players), uint8(1))
-	f.Add(parquetBytes(f, tours, parquet.Compression(&parquet.Zstd)), uint8(2))
+	f.Add(testutil.ParquetBytes(f, games, parquet.Compression(&parquet.Zstd)), uint8(0))
+	f.Add(testutil.ParquetBytes(f, games, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(64)), uint8(0))
+	f.Add(testutil.ParquetBytes(f, players), uint8(1))
+	f.Add(testutil.ParquetBytes(f, tours, parquet.Compression(&parquet.Zstd)), uint8(2))
 	f.Add([]byte("PAR1PAR1"), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, table uint8) {
 		name := fuzzParquetTables[int(table)%len(fuzzParquetTables)]

@@ -341,9 +341,7 @@ func (s *parquetSource) fillPages(b *Batch) (int, error) {
 				}
 			}
 		}
-		for i := 0; i < n; i++ {
-			b.Bad[i] = ""
-		}
+		clear(b.Bad[:n])
 		s.markBad(b)
 		return n, nil
 	}
@@ -448,12 +446,13 @@ type badCell struct {
 // decoded; decode notes bad cells column by column, so in that order.
 func (s *parquetSource) markBad(b *Batch) {
 	for _, bc := range s.badCells {
-		if b.Bad[bc.i] == "" {
-			why := bc.why
+		if b.Bad[bc.i].Kind == KindNone {
+			k, why := KindNotUTF8, bc.why
 			if why == "" {
-				why = "value of the wrong type or an invalid code"
+				k, why = KindWrongType, kindNames[KindWrongType]
 			}
-			b.Bad[bc.i] = s.cols[bc.c].Name + ": " + why
+			name := s.cols[bc.c].Name
+			b.Bad[bc.i] = Problem{k, name, name + ": " + why}
 		}
 	}
 	s.badCells = s.badCells[:0]

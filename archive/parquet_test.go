@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // TestParquetPagesReadAlike reads one games file with many small pages (nulls,
@@ -42,7 +44,7 @@ func TestParquetPagesReadAlike(t *testing.T) {
 		for tr.Next() {
 			b := tr.Batch()
 			for i := 0; i < b.N; i++ {
-				row := fmt.Sprint(b.First+int64(i), b.Bad[i])
+				row := fmt.Sprint(b.First+int64(i), b.Bad[i].Reason)
 				for c := range GameColumns {
 					row += fmt.Sprint(" ", b.Nulls[c][i], b.Ints[c][i])
 				}
@@ -82,7 +84,7 @@ func TestParquetPagesReadAlike(t *testing.T) {
 func writeParquetFile[T any](t *testing.T, dir, name string, rows []T, opts ...parquet.WriterOption) {
 	t.Helper()
 	opts = append([]parquet.WriterOption{parquet.PageBufferSize(1000), parquet.MaxRowsPerRowGroup(7000)}, opts...)
-	if err := os.WriteFile(filepath.Join(dir, name), parquetBytes(t, rows, opts...), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), testutil.ParquetBytes(t, rows, opts...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -136,8 +138,8 @@ func TestParquetTextAcrossPages(t *testing.T) {
 	for tr.Next() {
 		b := tr.Batch()
 		for j := 0; j < b.N; j, i = j+1, i+1 {
-			if b.Bad[j] != "" || b.Ints[5][j] != int64(games[i].WhiteResult[0]) || b.Ints[6][j] != int64((*games[i].BlackResult)[0]) {
-				t.Fatalf("games row %d: %q, results %c %c, want %s %s", i+1, b.Bad[j], b.Ints[5][j], b.Ints[6][j], games[i].WhiteResult, *games[i].BlackResult)
+			if b.Bad[j].Kind != KindNone || b.Ints[5][j] != int64(games[i].WhiteResult[0]) || b.Ints[6][j] != int64((*games[i].BlackResult)[0]) {
+				t.Fatalf("games row %d: %q, results %c %c, want %s %s", i+1, b.Bad[j].Reason, b.Ints[5][j], b.Ints[6][j], games[i].WhiteResult, *games[i].BlackResult)
 			}
 		}
 	}

@@ -198,39 +198,59 @@ func (r *Reader) Next() bool {
 // Batch is the batch Next read.
 func (r *Reader) Batch() *Batch { return r.b }
 
-// Prefetch reads batches ahead in a goroutine, so that decoding overlaps the
-// caller's work. It returns the channel of filled batches (closed at the end;
-// then check r.Err()) and the channel to hand each Batch back on once used.
-// Batches come in order.
-func (r *Reader) Prefetch(ctx context.Context, depth int) (full <-chan *Batch, free chan<- *Batch) {
-	fullc := make(chan *Batch, depth)
-	freec := make(chan *Batch, depth+1)
-	freec <- r.b
-	for i := 0; i < depth; i++ {
-		freec <- newBatch(r.cols)
-	}
-	go func() {
-		defer close(fullc)
-		for {
-			var b *Batch
-			select {
-			case b = <-freec:
-			case <-ctx.Done():
-				return
-			}
-			r.b = b
-			if !r.Next() {
-				return
-			}
-			select {
-			case fullc <- b:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return fullc, freec
+// Prefetch is a Reader that decodes batches ahead of its caller, so that
+// decoding overlaps the caller's work: Run, on a goroutine the caller starts,
+// sends the filled batches on Full in order; the caller hands each Batch back
+// on Free once used.
+type Prefetch struct {
+	// Full is closed when Run stops (the end, an error or its context's end);
+	// then check the Reader's Err.
+	Full <-chan *Batch
+	Free chan<- *Batch
+	r    *Reader
+	full chan *Batch
+	free chan *Batch
 }
+
+// Prefetch makes r a Prefetch of depth batches ahead. It starts nothing: r is
+// Run's from then on.
+func (r *Reader) Prefetch(depth int) *Prefetch {
+	p := &Prefetch{r: r, full: make(chan *Batch, depth), free: make(chan *Batch, depth+1)}
+	p.Full, p.Free = p.full, p.free
+	p.free <- r.b
+	for i := 0; i < depth; i++ {
+		p.free <- newBatch(r.cols)
+	}
+	return p
+}
+
+// Run reads the table into the batches handed back until the end, an error
+// (the Reader's Err) or ctx's end, then closes the Reader and Full.
+func (p *Prefetch) Run(ctx context.Context) {
+	r := p.r
+	defer close(p.full)
+	defer r.Close()
+	for {
+		var b *Batch
+		select {
+		case b = <-p.free:
+		case <-ctx.Done():
+			return
+		}
+		r.b = b
+		if !r.Next() {
+			return
+		}
+		select {
+		case p.full <- b:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// Err is the error that stopped Run, once Full is closed.
+func (p *Prefetch) Err() error { return p.r.Err() }
 
 // Err is the error that stopped Next, if any.
 func (r *Reader) Err() error { return r.err }

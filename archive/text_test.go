@@ -15,7 +15,7 @@ import (
 func loadRejects(t *testing.T, dir string) []RowError {
 	t.Helper()
 	var rejects []RowError
-	if _, err := Load(context.Background(), os.DirFS(dir), func(r RowError) { rejects = append(rejects, r) }, nil); err != nil {
+	if _, err := Load(context.Background(), os.DirFS(dir), func(r RowError) { rejects = append(rejects, r) }); err != nil {
 		t.Fatal(err)
 	}
 	return rejects
@@ -96,7 +96,7 @@ func TestFutureTournamentRejected(t *testing.T) {
 		"1,Spring,2025-03-01,2025-03-02\n2,Typo,2205-03-01,2205-03-02\n3,Next year,2026-06-15,2026-06-16\n4,Too far,2026-06-16,2026-06-16\n")
 	var rejects []RowError
 	run := time.Date(2025, 6, 15, 22, 0, 0, 0, time.UTC)
-	a, err := Load(context.Background(), os.DirFS(dir), func(r RowError) { rejects = append(rejects, r) }, nil, Now(run))
+	a, err := Load(context.Background(), os.DirFS(dir), func(r RowError) { rejects = append(rejects, r) }, Now(run))
 	if err != nil {
 		t.Fatal(err)
 	}

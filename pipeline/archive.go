@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 
 	"github.com/ratelist/ratelist/archive"
@@ -14,14 +15,48 @@ type runArchive struct {
 	rejects *rejectSink
 }
 
-// openArchive loads the archive in fsys (archive.Load), its rejected rows going
-// to rejects.
-func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTournaments func(context.Context, *archive.Archive) error) (*runArchive, error) {
-	a, err := archive.Load(ctx, fsys, func(r archive.RowError) { rejects.add(r.File, r.Row, r.Reason, r.Values) }, afterTournaments)
+// archiveLoad is the load of a run's archive in two tasks, which execute runs
+// at the same time: the players, and the tournaments followed by the
+// producer's pass one over the games (which needs the tournaments, not the
+// players).
+type archiveLoad struct {
+	ld         *archive.Loading
+	prod       *producer
+	playersErr error
+}
+
+func newArchiveLoad(fsys fs.FS, prod *producer) (*archiveLoad, error) {
+	ld, err := archive.Open(fsys)
 	if err != nil {
 		return nil, err
 	}
-	return &runArchive{a, rejects}, nil
+	return &archiveLoad{ld: ld, prod: prod}, nil
+}
+
+func (l *archiveLoad) players(ctx context.Context) error {
+	l.playersErr = l.ld.Players(ctx)
+	return l.playersErr
+}
+
+func (l *archiveLoad) tournaments(ctx context.Context) error {
+	if err := l.ld.Tournaments(ctx); err != nil {
+		return err
+	}
+	return l.prod.countGames(ctx, l.ld.Partial())
+}
+
+// done takes the outcome of both tasks (err, the first error of either): the
+// loaded archive, its rejected rows passed to rejects, or the error. The
+// players' error comes first, as when they were read first, unless it is only
+// the stop caused by the other task's error.
+func (l *archiveLoad) done(ctx context.Context, err error, rejects *rejectSink) (*runArchive, error) {
+	if perr := l.playersErr; perr != nil && (ctx.Err() != nil || !errors.Is(perr, context.Canceled)) {
+		return nil, perr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &runArchive{l.ld.Done(rejects.add), rejects}, nil
 }
 
 func (a *runArchive) count(table string) *archive.TableCount {
@@ -34,7 +69,7 @@ func (a *runArchive) count(table string) *archive.TableCount {
 }
 
 // reject records row i of b as rejected and counts it.
-func (a *runArchive) reject(table string, b *archive.Batch, i int, reason string) {
+func (a *runArchive) reject(table string, b *archive.Batch, i int, p archive.Problem) {
 	a.count(table).Rejected++
-	a.rejects.add(b.File, b.First+int64(i), reason, b.Values(i))
+	a.rejects.add(archive.RowErrorAt(b, i, p))
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/rating"
@@ -169,7 +171,14 @@ func BenchmarkOrder(b *testing.B) {
 	var rows int64
 	for b.Loop() {
 		p := &producer{}
-		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), p.countGames)
+		load, err := newArchiveLoad(os.DirFS(dir), p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, gctx := errgroup.WithContext(context.Background())
+		g.Go(func() error { return load.players(gctx) })
+		g.Go(func() error { return load.tournaments(gctx) })
+		arch, err := load.done(context.Background(), g.Wait(), newRejectSink(nil))
 		if err != nil {
 			b.Fatal(err)
 		}

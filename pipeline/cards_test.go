@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -112,7 +113,7 @@ func TestCardsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ref := parquetBytes(t, want, append(slices.Clip(outputOptions), parquet.MaxRowsPerRowGroup(cardsPerRowGroup))...)
+	ref := testutil.ParquetBytes(t, want, append(slices.Clip(outputOptions), parquet.MaxRowsPerRowGroup(cardsPerRowGroup))...)
 	if !bytes.Equal(got, ref) {
 		t.Fatalf("cards.parquet (%d bytes) differs from GenericWriter's file (%d bytes) for the same %d rows",
 			len(got), len(ref), len(want))
@@ -133,18 +134,4 @@ func TestCardColumns(t *testing.T) {
 	if len(seen) != len(leaves) {
 		t.Errorf("%d of %d columns filled", len(seen), len(leaves))
 	}
-}
-
-// parquetBytes writes rows as Parquet bytes.
-func parquetBytes[T any](tb testing.TB, rows []T, opts ...parquet.WriterOption) []byte {
-	tb.Helper()
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf, opts...)
-	if _, err := w.Write(rows); err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
 }

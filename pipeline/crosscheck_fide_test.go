@@ -16,6 +16,7 @@ import (
 
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/oracle/reffide"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -219,10 +220,10 @@ func crossCheckFideEdge(t *testing.T, variant string) {
 		t.Fatal(err)
 	}
 	if variant == "ends" {
-		appendFile(t, filepath.Join(dir, "tournaments.csv"), "90,Empty,2027-08-18,2027-08-20,swiss,5,chess,true,\n"+
+		testutil.AppendFile(t, filepath.Join(dir, "tournaments.csv"), "90,Empty,2027-08-18,2027-08-20,swiss,5,chess,true,\n"+
 			"91,EarlyEmpty,2024-11-01,2024-11-02,swiss,5,chess,true,\n92,EarlyUnrated,2024-10-01,2024-10-02,swiss,5,chess,false,\n"+
 			"93,EarlyScrabble,2024-09-01,2024-09-02,swiss,5,scrabble,true,\n94,NotRated,2025-03-03,2025-03-05,swiss,4,chess,true,\n")
-		appendFile(t, filepath.Join(dir, "games.csv"), "92,1,1,2,1,0,,\n93,1,1,2,0,1,400,420\n"+
+		testutil.AppendFile(t, filepath.Join(dir, "games.csv"), "92,1,1,2,1,0,,\n93,1,1,2,0,1,400,420\n"+
 			"94,1,1,2,d,d,,\n94,2,6,7,w,l,,\n94,3,8,2,-,-,,\n94,4,1,,h,,,\n94,4,2,,U,,,\n94,4,9,10,+,-,,\n")
 	}
 	rules, err := pipeline.DefaultRules("fide")
@@ -235,18 +236,4 @@ func crossCheckFideEdge(t *testing.T, variant string) {
 		t.Fatal(err)
 	}
 	compareLists(t, out, want)
-}
-
-func appendFile(t *testing.T, path, s string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -4,7 +4,7 @@
 // A run is a chain of stages that pass values (execute in run.go starts them
 // and draws the goroutines):
 //
-//  1. openArchive (archive.Load) loads the small tables (players, tournaments)
+//  1. archiveLoad (archive.Open) loads the small tables (players, tournaments)
 //     whole; players get dense int32 indexes in player_id order. Meanwhile the
 //     producer's pass one reads only games.tournament_id and counts each
 //     tournament's rows, so that a tournament is known complete the moment its
@@ -27,7 +27,8 @@
 //     a function (ForEachTournament, LoadTournament).
 //
 // Every input row is either used or rejected (rejects.csv names its file, row,
-// reason and raw values); the summary's counts add up.
+// reason and raw values; the summary counts rejects by their archive.Kind);
+// the summary's counts add up.
 //
 // Around these steps: a run holds an flock on --out (lock.go); after every
 // list it saves the run's state (state.go), which --resume, --from and --until

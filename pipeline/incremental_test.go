@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 func genArchive(t *testing.T, seed uint64, csv bool) string {
@@ -256,8 +257,8 @@ func TestResumeNamesStalePeriods(t *testing.T) {
 		t.Fatalf("a full run reports stale periods %v", s.StalePeriods)
 	}
 	// A late report: one more rated tournament ending in December 2024.
-	appendFile(t, filepath.Join(dir, "tournaments.csv"), "9999,Late Cup,2024-12-10,2024-12-11,swiss,1,chess,true,\n")
-	appendFile(t, filepath.Join(dir, "games.csv"), "9999,1,10001,10002,1,0,,\n")
+	testutil.AppendFile(t, filepath.Join(dir, "tournaments.csv"), "9999,Late Cup,2024-12-10,2024-12-11,swiss,1,chess,true,\n")
+	testutil.AppendFile(t, filepath.Join(dir, "games.csv"), "9999,1,10001,10002,1,0,,\n")
 	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Resume: true})
 	if strings.Join(sum.StalePeriods, " ") != "2024-12" {
 		t.Errorf("stale periods %v, want [2024-12]", sum.StalePeriods)
@@ -269,17 +270,5 @@ func TestResumeNamesStalePeriods(t *testing.T) {
 	}
 	if sum = runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Resume: true}); len(sum.StalePeriods) != 0 {
 		t.Errorf("resume after --from: stale %v", sum.StalePeriods)
-	}
-}
-
-func appendFile(t *testing.T, p, s string) {
-	t.Helper()
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(s); err != nil {
-		t.Fatal(err)
 	}
 }

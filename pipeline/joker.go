@@ -118,13 +118,22 @@ type jokerCardRow struct {
 	Reason           string `parquet:"reason,dict"`
 }
 
-// jokerSentinels are the Validate errors, most specific first: a reject reason
-// starts with the sentinel's text so that reasonKind groups it.
-var jokerSentinels = []error{
-	rating.ErrJokerSeatCount, rating.ErrJokerPulkaMismatch, rating.ErrJokerStoppedPulka,
-	rating.ErrJokerPlayerIndex, rating.ErrJokerDuplicatePlayer, rating.ErrJokerPlace,
-	rating.ErrJokerTiedPlaces, rating.ErrJokerPlaceRanking, rating.ErrJokerLeavers,
-	rating.ErrJokerLeaverNotStopped,
+// jokerSentinels are the Validate errors, most specific first, with the reject
+// kind of each; a reject reason starts with the sentinel's text.
+var jokerSentinels = []struct {
+	err  error
+	kind archive.Kind
+}{
+	{rating.ErrJokerSeatCount, archive.KindJokerSeatCount},
+	{rating.ErrJokerPulkaMismatch, archive.KindJokerPulkaMismatch},
+	{rating.ErrJokerStoppedPulka, archive.KindJokerStoppedPulka},
+	{rating.ErrJokerPlayerIndex, archive.KindJokerPlayerIndex},
+	{rating.ErrJokerDuplicatePlayer, archive.KindJokerDuplicatePlayer},
+	{rating.ErrJokerPlace, archive.KindJokerPlace},
+	{rating.ErrJokerTiedPlaces, archive.KindJokerTiedPlaces},
+	{rating.ErrJokerPlaceRanking, archive.KindJokerPlaceRanking},
+	{rating.ErrJokerLeavers, archive.KindJokerLeavers},
+	{rating.ErrJokerLeaverNotStopped, archive.KindJokerLeaverNotStopped},
 }
 
 // run reads the tables table and rates the Joker games (docs/joker.md). The summary
@@ -165,9 +174,9 @@ func (j *jokerPass) readTables(ctx context.Context) ([]jokerRow, map[int64]bool,
 		fi := fileIdx[b.File]
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			jr, reason := j.checkTableRow(b, i)
-			if reason != "" {
-				j.arch.reject("tables", b, i, reason)
+			jr, prob := j.checkTableRow(b, i)
+			if prob.Kind != archive.KindNone {
+				j.arch.reject("tables", b, i, prob)
 				if !b.Nulls[archive.TableGameID][i] {
 					tainted[b.Ints[archive.TableGameID][i]] = true
 				}
@@ -184,37 +193,37 @@ func (j *jokerPass) readTables(ctx context.Context) ([]jokerRow, map[int64]bool,
 }
 
 // checkTableRow checks the rules of one tables row that need no other row.
-func (j *jokerPass) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
+func (j *jokerPass) checkTableRow(b *archive.Batch, i int) (jokerRow, archive.Problem) {
 	jr := jokerRow{row: b.First + int64(i), tour: -1, pulka: -1}
-	if b.Bad[i] != "" {
+	if b.Bad[i].Kind != archive.KindNone {
 		return jr, b.Bad[i]
 	}
 	if col := b.Missing(i); col != "" {
-		return jr, col + ": missing"
+		return jr, archive.MissingCell(col)
 	}
 	ints := func(c int) int64 { return b.Ints[c][i] }
 	jr.game, jr.at = ints(archive.TableGameID), ints(archive.TablePlayedAt)
 	if jr.at < jokerMinTime || jr.at >= jokerMaxTime {
 		// A typo such as year 20250 would otherwise ask for a list per month
 		// up to it.
-		return jr, fmt.Sprintf("played_at: %s is outside the years 1900–2199", fmtMicros(jr.at))
+		return jr, archive.Problemf(archive.KindOutOfRange, "played_at", "played_at: %s is outside the years 1900–2199", fmtMicros(jr.at))
 	}
 	if jr.player = j.arch.Players.Index(ints(archive.TablePlayerID)); jr.player < 0 {
-		return jr, fmt.Sprintf("unknown player %d", ints(archive.TablePlayerID))
+		return jr, archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d", ints(archive.TablePlayerID))
 	}
 	if !b.Nulls[archive.TableTournamentID][i] {
 		id := ints(archive.TableTournamentID)
 		ti := j.arch.TournamentIndex(id)
 		if ti < 0 {
-			return jr, fmt.Sprintf("unknown tournament %d", id)
+			return jr, archive.Problemf(archive.KindUnknownTournament, "", "unknown tournament %d", id)
 		}
 		if d := j.arch.Tournaments[ti].Discipline; d != "joker" {
-			return jr, fmt.Sprintf("tournament %d is a %s tournament, not joker", id, d)
+			return jr, archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a %s tournament, not joker", id, d)
 		}
 		jr.tour = int32(ti)
 	}
 	if s := ints(archive.TableScore); s < math.MinInt32 || s > math.MaxInt32 {
-		return jr, fmt.Sprintf("score: %d is out of range", s)
+		return jr, archive.Problemf(archive.KindOutOfRange, "score", "score: %d is out of range", s)
 	}
 	jr.score = int32(ints(archive.TableScore))
 	// Out-of-range places and pulkas are game-level problems (Validate names
@@ -227,7 +236,7 @@ func (j *jokerPass) checkTableRow(b *archive.Batch, i int) (jokerRow, string) {
 		}
 	}
 	jr.left = !b.Nulls[archive.TableLeftTable][i] && ints(archive.TableLeftTable) != 0
-	return jr, ""
+	return jr, archive.Problem{}
 }
 
 // jokerGameRef is a validated game: where its four rows start in the sorted
@@ -258,14 +267,14 @@ func (j *jokerPass) groupGames(rows []jokerRow, tainted map[int64]bool) []jokerG
 	sum := j.sum
 	var games []jokerGameRef
 	var bad []int // positions of rows of rejected games
-	badReason := map[int64]string{}
+	badReason := map[int64]archive.Problem{}
 	for lo := 0; lo < len(rows); {
 		hi := lo + 1
 		for hi < len(rows) && rows[hi].game == rows[lo].game {
 			hi++
 		}
 		sum.GamesRead++
-		if reason := j.checkGame(rows[lo:hi], tainted); reason != "" {
+		if reason := j.checkGame(rows[lo:hi], tainted); reason.Kind != archive.KindNone {
 			sum.GamesRejected++
 			badReason[rows[lo].game] = reason
 			for k := lo; k < hi; k++ {
@@ -288,7 +297,7 @@ func (j *jokerPass) groupGames(rows []jokerRow, tainted map[int64]bool) []jokerG
 	for _, k := range bad {
 		jr := &rows[k]
 		cnt.Rejected++
-		j.arch.rejects.add(j.arch.TableFiles[jr.file], jr.row, badReason[jr.game], j.tableValues(jr))
+		j.arch.rejects.add(archive.RowError{File: j.arch.TableFiles[jr.file], Row: jr.row, Problem: badReason[jr.game], Values: j.tableValues(jr)})
 	}
 	sort.Slice(games, func(i, j int) bool {
 		if games[i].at != games[j].at {
@@ -300,24 +309,24 @@ func (j *jokerPass) groupGames(rows []jokerRow, tainted map[int64]bool) []jokerG
 }
 
 // checkGame checks the rows of one game_id together and returns the
-// reject reason, or "". A reason starts with the rating package's sentinel
+// reject problem, if any. A reason starts with the rating package's sentinel
 // text (or a short pipeline-level text) and names the game.
-func (j *jokerPass) checkGame(seats []jokerRow, tainted map[int64]bool) string {
+func (j *jokerPass) checkGame(seats []jokerRow, tainted map[int64]bool) archive.Problem {
 	id := seats[0].game
 	if tainted[id] {
-		return fmt.Sprintf("%v: another row of game %d was rejected", rating.ErrJokerSeatCount, id)
+		return archive.Problemf(archive.KindJokerSeatCount, "", "%v: another row of game %d was rejected", rating.ErrJokerSeatCount, id)
 	}
 	if len(seats) != 4 {
-		return fmt.Sprintf("%v: game %d has %d rows", rating.ErrJokerSeatCount, id, len(seats))
+		return archive.Problemf(archive.KindJokerSeatCount, "", "%v: game %d has %d rows", rating.ErrJokerSeatCount, id, len(seats))
 	}
 	for _, s := range seats[1:] {
 		switch {
 		case s.at != seats[0].at:
-			return fmt.Sprintf("joker seats disagree on played_at: game %d has %s and %s", id, fmtMicros(seats[0].at), fmtMicros(s.at))
+			return archive.Problemf(archive.KindJokerPlayedAt, "", "joker seats disagree on played_at: game %d has %s and %s", id, fmtMicros(seats[0].at), fmtMicros(s.at))
 		case s.tour != seats[0].tour:
-			return fmt.Sprintf("joker seats disagree on tournament_id: game %d", id)
+			return archive.Problemf(archive.KindJokerTournament, "", "joker seats disagree on tournament_id: game %d", id)
 		case s.pulka != seats[0].pulka:
-			return fmt.Sprintf("%v: game %d has %s and %s", rating.ErrJokerPulkaMismatch, id, pulkaText(seats[0].pulka), pulkaText(s.pulka))
+			return archive.Problemf(archive.KindJokerPulkaMismatch, "", "%v: game %d has %s and %s", rating.ErrJokerPulkaMismatch, id, pulkaText(seats[0].pulka), pulkaText(s.pulka))
 		}
 	}
 	g, err := jokerGameOf(seats)
@@ -325,19 +334,19 @@ func (j *jokerPass) checkGame(seats []jokerRow, tainted map[int64]bool) string {
 		err = j.rules.Validate(&g)
 	}
 	if err == nil {
-		return ""
+		return archive.Problem{}
 	}
 	for _, s := range jokerSentinels {
-		if errors.Is(err, s) {
-			detail := strings.TrimSuffix(err.Error(), ": "+s.Error())
-			if detail == s.Error() {
-				return fmt.Sprintf("%v: game %d", s, id)
+		if errors.Is(err, s.err) {
+			detail := strings.TrimSuffix(err.Error(), ": "+s.err.Error())
+			if detail == s.err.Error() {
+				return archive.Problemf(s.kind, "", "%v: game %d", s.err, id)
 			}
 			// Name the player rather than the seat number: seats are in player_id order.
-			return fmt.Sprintf("%v: game %d: %s", s, id, j.seatNames(seats, detail))
+			return archive.Problemf(s.kind, "", "%v: game %d: %s", s.err, id, j.seatNames(seats, detail))
 		}
 	}
-	return fmt.Sprintf("game %d: %v", id, err)
+	return archive.Problemf(archive.KindJokerGame, "", "game %d: %v", id, err)
 }
 
 // seatNames appends the seats' player ids to a Validate message.

@@ -34,7 +34,7 @@ func benchListRater(b *testing.B, jobs chan func() error) *rater {
 		periods: periods{kind: PeriodMonth, cur: 2025 * 12},
 		lists:   listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
 		sum:     &Summary{},
-		out:     &writeSink{stage: s, players: &ps, opt: &Options{Period: PeriodMonth}, jobs: jobs},
+		out:     &writeSink{stage: s, players: &ps, opt: &Options{Period: PeriodMonth}, pool: workPool{jobs: jobs}},
 	}
 }
 

@@ -17,5 +17,5 @@ func ForEachTournamentFS(ctx context.Context, fsys fs.FS, fn func(*tiebreak.Tour
 // LoadArchive opens the archive in fsys and loads its small tables (players
 // and tournaments); rejected rows are left out. The games are not read.
 func LoadArchive(ctx context.Context, fsys fs.FS) (*archive.Archive, error) {
-	return archive.Load(ctx, fsys, func(archive.RowError) {}, nil)
+	return archive.Load(ctx, fsys, func(archive.RowError) {})
 }

@@ -43,19 +43,19 @@ func newRejectSink(w io.Writer) *rejectSink {
 	return s
 }
 
-// add records one rejected row. The reason and the values are cut to an
-// excerpt (archive.Cut: a cell of any size makes a reject of bounded size), and rejects.csv
-// holds them as text cells (csvfield.Text).
-func (s *rejectSink) add(file string, row int64, reason, values string) {
-	reason, values = archive.Cut(reason, excerptBytes), archive.Cut(values, valuesBytes)
+// add records one rejected row under its kind's name. The reason and the
+// values are cut to an excerpt (archive.Cut: a cell of any size makes a reject
+// of bounded size), and rejects.csv holds them as text cells (csvfield.Text).
+func (s *rejectSink) add(r archive.RowError) {
+	reason, values := archive.Cut(r.Reason, excerptBytes), archive.Cut(r.Values, valuesBytes)
 	s.n++
-	kind := reasonKind(reason)
+	kind := r.KindName()
 	s.byKind[kind]++
 	if len(s.samples[kind]) < 3 {
-		s.samples[kind] = append(s.samples[kind], fmt.Sprintf("%s:%d: %s", file, row, reason))
+		s.samples[kind] = append(s.samples[kind], fmt.Sprintf("%s:%d: %s", r.File, r.Row, reason))
 	}
 	if s.w != nil {
-		s.w.Write([]string{csvfield.Text(file), strconv.FormatInt(row, 10), csvfield.Text(reason), csvfield.Text(values)})
+		s.w.Write([]string{csvfield.Text(r.File), strconv.FormatInt(r.Row, 10), csvfield.Text(reason), csvfield.Text(values)})
 	}
 }
 
@@ -65,23 +65,6 @@ const (
 	excerptBytes = archive.ExcerptBytes
 	valuesBytes  = 20 * excerptBytes
 )
-
-// reasonKind groups reasons: the text before the first digit or quote.
-func reasonKind(reason string) string {
-	for i, c := range reason {
-		if c == '"' || (c >= '0' && c <= '9') || c == '(' {
-			return trimRight(reason[:i])
-		}
-	}
-	return reason
-}
-
-func trimRight(s string) string {
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == ':') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
 
 // Kinds returns the reject kinds with counts and examples, most frequent first.
 func (s *rejectSink) Kinds() []RejectKind {

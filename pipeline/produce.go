@@ -102,13 +102,14 @@ func (p *producer) open(a *runArchive) {
 	p.pairs.local = newLocal(len(a.Players.ID))
 }
 
-// run is pass two: it validates each row, holds it with its tournament, and
-// hands tournaments to take in rating order as they become complete.
-func (p *producer) run(ctx context.Context, take takeFunc) error {
+// run is pass two: it validates each row of games (the games table, decoded
+// ahead on another goroutine), holds it with its tournament, and hands
+// tournaments to take in rating order as they become complete.
+func (p *producer) run(ctx context.Context, games *archive.Prefetch, take takeFunc) error {
 	if err := p.advance(ctx, take); err != nil {
 		return err
 	}
-	if err := p.readGames(ctx, take); err != nil {
+	if err := p.readGames(ctx, games, take); err != nil {
 		return err
 	}
 	if p.next != len(p.order) {
@@ -118,30 +119,25 @@ func (p *producer) run(ctx context.Context, take takeFunc) error {
 	return nil
 }
 
-func (p *producer) readGames(ctx context.Context, take takeFunc) error {
+// gameReader is the games table's reader, decoding ahead of readGames.
+func (p *producer) gameReader() *archive.Prefetch {
+	return archive.NewReader(p.arch.FS, p.arch.GameFiles, archive.GameColumns).Prefetch(3)
+}
+
+func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take takeFunc) error {
 	if len(p.arch.GameFiles) == 0 {
 		return nil
 	}
 	cnt := p.arch.count("games")
-	tr := archive.NewReader(p.arch.FS, p.arch.GameFiles, archive.GameColumns)
 	fileIdx := map[string]int32{}
 	for i, f := range p.arch.GameFiles {
 		fileIdx[f] = int32(i)
 	}
-	// Decoding runs one goroutine ahead of validation and rating.
-	pctx, cancel := context.WithCancel(ctx)
-	full, free := tr.Prefetch(pctx, 3)
-	defer func() {
-		cancel()
-		for range full { // wait for the reading goroutine to stop before closing
-		}
-		tr.Close()
-	}()
 	if p.progress != nil {
 		p.progress.Phase("rating", p.gameRows)
 		defer p.progress.Done()
 	}
-	for b := range full {
+	for b := range games.Full {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -157,9 +153,9 @@ func (p *producer) readGames(ctx context.Context, take takeFunc) error {
 			if !b.Nulls[0][i] {
 				ti = p.arch.TournamentIndex(b.Ints[0][i])
 			}
-			g, reason := p.checkGame(b, i, ti)
-			if reason != "" {
-				p.arch.reject("games", b, i, reason)
+			g, prob := p.checkGame(b, i, ti)
+			if prob.Kind != archive.KindNone {
+				p.arch.reject("games", b, i, prob)
 			} else {
 				g.file = fi
 				if p.bufs[ti] == nil { // pass one counted its rows
@@ -176,9 +172,9 @@ func (p *producer) readGames(ctx context.Context, take takeFunc) error {
 				}
 			}
 		}
-		free <- b
+		games.Free <- b
 	}
-	return tr.Err()
+	return games.Err()
 }
 
 // advance hands on tournaments in rating order while they are complete,
@@ -203,76 +199,76 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 }
 
 // checkGame validates the row-local rules of one games row.
-func (p *producer) checkGame(b *archive.Batch, i, ti int) (gameRow, string) {
+func (p *producer) checkGame(b *archive.Batch, i, ti int) (gameRow, archive.Problem) {
 	g := gameRow{row: b.First + int64(i), black: -1}
-	if b.Bad[i] != "" {
+	if b.Bad[i].Kind != archive.KindNone {
 		return g, b.Bad[i]
 	}
 	if b.Nulls[0][i] {
-		return g, "tournament_id: missing"
+		return g, archive.MissingCell("tournament_id")
 	}
 	if ti < 0 {
-		return g, fmt.Sprintf("unknown tournament %d", b.Ints[0][i])
+		return g, archive.Problemf(archive.KindUnknownTournament, "", "unknown tournament %d", b.Ints[0][i])
 	}
 	t := &p.arch.Tournaments[ti]
 	if t.Discipline == "joker" {
-		return g, fmt.Sprintf("tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
+		return g, archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
 	}
 	if b.Nulls[1][i] {
-		return g, "round: missing"
+		return g, archive.MissingCell("round")
 	}
 	round := b.Ints[1][i]
 	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
-		return g, fmt.Sprintf("round %d is outside 1–%d", round, t.Rounds)
+		return g, archive.Problemf(archive.KindOutOfRange, "round", "round %d is outside 1–%d", round, t.Rounds)
 	}
 	g.round = int32(round)
 	if !b.Nulls[archive.GameDate][i] {
 		if d := b.Ints[archive.GameDate][i]; d < int64(t.Start) || d > int64(t.End) {
-			return g, fmt.Sprintf("date %s is outside tournament %d's dates %s to %s",
+			return g, archive.Problemf(archive.KindOutOfRange, "date", "date %s is outside tournament %d's dates %s to %s",
 				day(d), t.ID, day(int64(t.Start)), day(int64(t.End)))
 		}
 	}
 	if b.Nulls[3][i] {
-		return g, "white_id: missing"
+		return g, archive.MissingCell("white_id")
 	}
 	if g.white = p.arch.Players.Index(b.Ints[3][i]); g.white < 0 {
-		return g, fmt.Sprintf("unknown player %d (white_id)", b.Ints[3][i])
+		return g, archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (white_id)", b.Ints[3][i])
 	}
 	if b.Nulls[5][i] {
-		return g, "white_result: missing"
+		return g, archive.MissingCell("white_result")
 	}
 	g.wres = byte(b.Ints[5][i])
 	if b.Nulls[4][i] { // a bye
 		if !b.Nulls[6][i] {
-			return g, "a bye row (black_id empty) must have an empty black_result"
+			return g, archive.Problemf(archive.KindByeBlackResult, "", "a bye row (black_id empty) must have an empty black_result")
 		}
 		switch g.wres {
 		case 'H', 'F', 'U', 'Z', '+', '-':
 		default:
-			return g, fmt.Sprintf("result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
+			return g, archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
 		}
 	} else {
 		if g.black = p.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
-			return g, fmt.Sprintf("unknown player %d (black_id)", b.Ints[4][i])
+			return g, archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (black_id)", b.Ints[4][i])
 		}
 		if g.black == g.white {
-			return g, fmt.Sprintf("player %d is paired against himself", b.Ints[3][i])
+			return g, archive.Problemf(archive.KindBadPairing, "", "player %d is paired against himself", b.Ints[3][i])
 		}
 		if b.Nulls[6][i] {
-			return g, "black_result: missing"
+			return g, archive.MissingCell("black_result")
 		}
 		g.bres = byte(b.Ints[6][i])
 		if !mirrored(g.wres, g.bres) {
-			return g, fmt.Sprintf("results %q and %q do not mirror", g.wres, g.bres)
+			return g, archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", g.wres, g.bres)
 		}
 	}
 	if !b.Nulls[7][i] || !b.Nulls[8][i] {
 		if b.Nulls[7][i] || b.Nulls[8][i] && g.black >= 0 {
-			return g, "white_points and black_points: give both or neither"
+			return g, archive.Problemf(archive.KindPointsOneSided, "", "white_points and black_points: give both or neither")
 		}
 		g.hasPts, g.wpts, g.bpts = true, int32(b.Ints[7][i]), int32(b.Ints[8][i])
 	}
-	return g, ""
+	return g, archive.Problem{}
 }
 
 // mirrored tells whether two result codes of one pairing agree.
@@ -324,9 +320,9 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRo
 		}
 		if prev != 0 {
 			p.arch.count("games").Rejected++
-			p.arch.rejects.add(p.arch.GameFiles[g.file], g.row,
-				fmt.Sprintf("player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev),
-				gameValues(&p.arch.Players, t, g))
+			p.arch.rejects.add(archive.RowError{File: p.arch.GameFiles[g.file], Row: g.row,
+				Problem: archive.Problemf(archive.KindBadPairing, "", "player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev),
+				Values:  gameValues(&p.arch.Players, t, g)})
 			continue
 		}
 		sc.seen[w] = g.row

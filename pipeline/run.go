@@ -200,12 +200,12 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*ti
 }
 
 // execute runs the stages of a run into out and returns the summary. It
-// starts every goroutine of the run (in one errgroup, but for the archive's
-// own two) and waits for them:
+// starts every goroutine of the run, in two errgroups (the load, then the
+// rest; out.start adds the sink's to the second), and waits for them:
 //
-//	openArchive   players load ─┐ (its goroutine)
-//	              tournaments load, then pass one over games.tournament_id
-//	games decoder (archive.Reader.Prefetch's goroutine): batches, ahead of ↓
+//	load          players (1 goroutine)
+//	              ∥ tournaments, then pass one over games.tournament_id (1 goroutine)
+//	games decoder (archive.Prefetch.Run, 1 goroutine): batches, ahead of ↓
 //	rating        one goroutine, in rating order:
 //	                producer (check rows, hold them per tournament)
 //	                  → rater (periods, rule set) → out
@@ -216,11 +216,19 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*ti
 //	                  ──small files──→ file writer (1 goroutine)
 //
 // Every send selects on the errgroup's context, so the first error stops
-// every stage.
+// every stage. (Inside one call, the CSV reader parses a large block's two
+// halves on two goroutines and waits for both.)
 func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (*Summary, error) {
 	t0 := time.Now()
 	prod := &producer{progress: opt.Progress}
-	arch, err := openArchive(ctx, opt.Archive, rejects, prod.countGames)
+	load, err := newArchiveLoad(opt.Archive, prod)
+	if err != nil {
+		return nil, err
+	}
+	lg, lctx := errgroup.WithContext(ctx)
+	lg.Go(func() error { return load.players(lctx) })
+	lg.Go(func() error { return load.tournaments(lctx) })
+	arch, err := load.done(ctx, lg.Wait(), rejects)
 	if err != nil {
 		return nil, err
 	}
@@ -248,8 +256,10 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		g.Wait()
 		return nil, err
 	}
+	games := prod.gameReader()
+	g.Go(func() error { games.Run(gctx); return nil })
 	g.Go(func() error {
-		err := prod.run(gctx, rt.tournament)
+		err := prod.run(gctx, games, rt.tournament)
 		if err == nil {
 			err = joker.run(gctx)
 		}

@@ -92,22 +92,34 @@ func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, ro
 // the cards writer, and standings, lists and states through a pool of workers
 // whose small files one file writer creates.
 type writeSink struct {
-	stage     *staging
-	players   *archive.Players
-	opt       *Options
-	cardW     *cardWriter
-	jokerW    *jokerCardWriter
-	jobs      chan func() error
-	files     chan *fileBatch
-	batches   sync.Pool // of *fileBatch
-	scratch   sync.Pool // of *standingsScratch
-	pending   []standingsJob
-	open      []*periodStandings // periods still taking tournaments, by label
-	opened    []*periodStandings // every period, for abort
-	written   chan struct{}      // closed when the last standings job handed to the pool has written its rows
-	lastList  string
-	standings int // tournaments whose standings were written
-	kept      keptOutputs
+	stage   *staging
+	players *archive.Players
+	opt     *Options
+	cardW   *cardWriter
+	jokerW  *jokerCardWriter
+	pool    workPool
+	std     standingsQueue
+	kept    keptOutputs
+}
+
+// workPool is the sink's pool: the jobs its workers take, and the small files
+// they hand the file writer.
+type workPool struct {
+	jobs    chan func() error
+	files   chan *fileBatch
+	batches sync.Pool // of *fileBatch
+}
+
+// standingsQueue is the standings' part of the sink: the tournaments waiting
+// for a pool job, and the periods' files their rows go to.
+type standingsQueue struct {
+	scratch  sync.Pool // of *standingsScratch
+	pending  []standingsJob
+	open     []*periodStandings // periods still taking tournaments, by label
+	opened   []*periodStandings // every period, for abort
+	written  chan struct{}      // closed when the last standings job handed to the pool has written its rows
+	lastList string
+	count    int // tournaments whose standings were written
 }
 
 func newWriteSink(opt *Options, stage *staging) *writeSink {
@@ -115,23 +127,23 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 }
 
 func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
-	s.players, s.lastList = players, lastList
+	s.players, s.std.lastList = players, lastList
 	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow, allCSV: s.opt.StandingsCSV == StandingsCSVAll || (s.opt.StandingsCSV == StandingsCSVLast && lastList == "")}
 	n := len(players.ID)
-	s.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
+	s.std.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
 	if err != nil {
 		return err
 	}
 	s.cardW = cw
 	g.Go(cw.run)
-	s.jobs = make(chan func() error, 2*s.opt.Workers)
+	s.pool.jobs = make(chan func() error, 2*s.opt.Workers)
 	var workers sync.WaitGroup
 	for range s.opt.Workers {
 		workers.Add(1)
 		g.Go(func() error {
 			defer workers.Done()
-			for job := range s.jobs {
+			for job := range s.pool.jobs {
 				if err := job(); err != nil {
 					return err
 				}
@@ -139,13 +151,14 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 			return nil
 		})
 	}
-	s.files = make(chan *fileBatch, 2*s.opt.Workers)
-	files := s.files
+	s.pool.files = make(chan *fileBatch, 2*s.opt.Workers)
+	files := s.pool.files
 	g.Go(func() error { return s.writeFiles(files) })
-	go func() { // the workers are the file writer's only senders
+	g.Go(func() error { // the workers are the file writer's only senders
 		workers.Wait()
 		close(files)
-	}()
+		return nil
+	})
 	if keepBefore != "" {
 		return cw.carry(ctx, s.opt.Out, keepBefore, s.opt.Log)
 	}
@@ -158,7 +171,7 @@ func (s *writeSink) cards(ctx context.Context, key int, tournament int64, end in
 
 // submit hands a job to the worker pool.
 func (s *writeSink) submit(ctx context.Context, job func() error) error {
-	return send(ctx, s.jobs, job)
+	return send(ctx, s.pool.jobs, job)
 }
 
 // standingsJob is a tournament whose standings are to be computed: its rows
@@ -179,9 +192,9 @@ func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows 
 	if err := s.closeStandings(ctx, periodLabel(s.opt.Period, periodKey(s.opt.Period, t.End))); err != nil {
 		return err
 	}
-	s.standings++
-	s.pending = append(s.pending, standingsJob{t, rows, s.openStandings(period), s.wantCSV(period)})
-	if len(s.pending) == standingsBatch {
+	s.std.count++
+	s.std.pending = append(s.std.pending, standingsJob{t, rows, s.openStandings(period), s.wantCSV(period)})
+	if len(s.std.pending) == standingsBatch {
 		return s.flushStandings(ctx)
 	}
 	return nil
@@ -195,20 +208,20 @@ func (s *writeSink) wantCSV(period string) bool {
 	case StandingsCSVAll:
 		return true
 	case StandingsCSVLast:
-		return period == s.lastList
+		return period == s.std.lastList
 	}
 	return false
 }
 
 // openStandings returns the open period labelled period, opening it if needed
-// (s.open stays in label order, which is period order).
+// (s.std.open stays in label order, which is period order).
 func (s *writeSink) openStandings(period string) *periodStandings {
-	i, found := slices.BinarySearchFunc(s.open, period, func(p *periodStandings, l string) int { return strings.Compare(p.label, l) })
+	i, found := slices.BinarySearchFunc(s.std.open, period, func(p *periodStandings, l string) int { return strings.Compare(p.label, l) })
 	if !found {
 		p := &periodStandings{label: period}
-		s.open, s.opened = slices.Insert(s.open, i, p), append(s.opened, p)
+		s.std.open, s.std.opened = slices.Insert(s.std.open, i, p), append(s.std.opened, p)
 	}
-	return s.open[i]
+	return s.std.open[i]
 }
 
 // closeStandings hands the pool the closing of every open period's file before
@@ -216,7 +229,7 @@ func (s *writeSink) openStandings(period string) *periodStandings {
 // their rows.
 func (s *writeSink) closeStandings(ctx context.Context, before string) error {
 	n := 0
-	for n < len(s.open) && (before == "" || s.open[n].label < before) {
+	for n < len(s.std.open) && (before == "" || s.std.open[n].label < before) {
 		n++
 	}
 	if n == 0 {
@@ -225,7 +238,7 @@ func (s *writeSink) closeStandings(ctx context.Context, before string) error {
 	if err := s.flushStandings(ctx); err != nil {
 		return err
 	}
-	closing, written := slices.Clone(s.open[:n]), s.written
+	closing, written := slices.Clone(s.std.open[:n]), s.std.written
 	err := s.submit(ctx, func() error {
 		if err := wait(ctx, written); err != nil {
 			return err
@@ -240,7 +253,7 @@ func (s *writeSink) closeStandings(ctx context.Context, before string) error {
 	if err != nil {
 		return err
 	}
-	s.open = slices.Delete(s.open, 0, n)
+	s.std.open = slices.Delete(s.std.open, 0, n)
 	return nil
 }
 
@@ -251,15 +264,15 @@ func (s *writeSink) closeStandings(ctx context.Context, before string) error {
 // held at a time. Waiting cannot deadlock: the pool takes jobs in order, so
 // the job before is running or done.
 func (s *writeSink) flushStandings(ctx context.Context) error {
-	if len(s.pending) == 0 {
+	if len(s.std.pending) == 0 {
 		return nil
 	}
-	batch, before := s.pending, s.written
+	batch, before := s.std.pending, s.std.written
 	written := make(chan struct{})
-	s.pending, s.written = make([]standingsJob, 0, standingsBatch), written
+	s.std.pending, s.std.written = make([]standingsJob, 0, standingsBatch), written
 	return s.submit(ctx, func() error {
 		defer close(written)
-		fb, _ := s.batches.Get().(*fileBatch)
+		fb, _ := s.pool.batches.Get().(*fileBatch)
 		if fb == nil {
 			fb = new(fileBatch)
 		}
@@ -271,8 +284,8 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 			}
 		}
 		if len(fb.names) == 0 {
-			s.batches.Put(fb)
-		} else if err := send(ctx, s.files, fb); err != nil {
+			s.pool.batches.Put(fb)
+		} else if err := send(ctx, s.pool.files, fb); err != nil {
 			return err
 		}
 		if err := wait(ctx, before); err != nil {
@@ -305,8 +318,8 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 // standings/TOURNAMENT_ID.csv (in a pool job).
 func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) ([]standingsRow, error) {
 	tour, rows := j.t, j.rows
-	sc := s.scratch.Get().(*standingsScratch)
-	defer s.scratch.Put(sc)
+	sc := s.std.scratch.Get().(*standingsScratch)
+	defer s.std.scratch.Put(sc)
 	t := standingsInput(s.players, tour, rows, sc)
 	codes := sc.codes
 	if codes == nil || t.Tiebreaks != sc.tiebreaks || t.Discipline != sc.discipline {
@@ -378,15 +391,15 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 	if s.cardW != nil {
 		close(s.cardW.full)
 	}
-	if s.jobs != nil {
-		close(s.jobs)
+	if s.pool.jobs != nil {
+		close(s.pool.jobs)
 	}
 	return err
 }
 
 // finish closes cards.parquet and joker_cards.parquet.
 func (s *writeSink) finish(sum *Summary) error {
-	sum.StandingsWritten = s.standings
+	sum.StandingsWritten = s.std.count
 	if err := s.cardW.finish(); err != nil {
 		return err
 	}
@@ -404,7 +417,7 @@ func (s *writeSink) abort() {
 	if s.jokerW != nil {
 		s.jokerW.f.abort()
 	}
-	for _, p := range s.opened {
+	for _, p := range s.std.opened {
 		if p.f != nil {
 			p.f.abort()
 		}
@@ -439,7 +452,7 @@ func (s *writeSink) writeFiles(files <-chan *fileBatch) error {
 			start = fb.ends[i]
 		}
 		fb.names, fb.ends, fb.data = fb.names[:0], fb.ends[:0], fb.data[:0]
-		s.batches.Put(fb)
+		s.pool.batches.Put(fb)
 	}
 	return nil
 }

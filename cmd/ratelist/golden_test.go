@@ -101,6 +101,8 @@ func TestGoldenCommands(t *testing.T) {
 		{"run-without-out", []string{"run"}},
 		{"validate-help", []string{"validate", "-h"}},
 		{"validate-bad-archive", []string{"validate", "--archive", "testdata/badarchive"}},
+		// A row of every reject kind the run can meet: the kinds' names are pinned here.
+		{"validate-reject-kinds", []string{"validate", "--archive", "testdata/rejectkinds"}},
 		{"standings-text", []string{"standings", "--trf", "testdata/rr.trf", "--tiebreaks", "BH,BH/C1,SB,LJV", "--format", "text"}},
 		{"standings-bad-code", []string{"standings", "--trf", "testdata/rr.trf", "--tiebreaks", "BH/Q"}},
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestInterruptEveryVerb: after Ctrl-C (a canceled context) every verb exits
@@ -58,20 +57,10 @@ func TestInterruptRun(t *testing.T) {
 		"--seed", "5", "--archive", archive}, &so, &se); code != 0 {
 		t.Fatalf("generate: %s", se.String())
 	}
-	cmd := exec.Command(os.Args[0], "run", "--archive", archive, "--out", out, "--workers", "1")
-	cmd.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
+	cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--workers", "1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lock := filepath.Join(out, ".ratelist.lock")
-	for i := 0; i < 1000; i++ {
-		if b, _ := os.ReadFile(lock); len(bytes.TrimSpace(b)) > 0 {
-			break
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	startHoldingLock(t, cmd, out)
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,30 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// ratelistCmd is ratelist with args as a child process (the test binary, as
+// TestMain lets it be).
+func ratelistCmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
+	return cmd
+}
+
+// startHoldingLock starts cmd, a run into out, and returns once it holds out's
+// lock (its pid is in the lock file), or after about two seconds.
+func startHoldingLock(t *testing.T, cmd *exec.Cmd, out string) {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(out, ".ratelist.lock")
+	for i := 0; i < 1000; i++ {
+		if b, _ := os.ReadFile(lock); len(bytes.TrimSpace(b)) > 0 {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 // TestKillNine kills real runs with SIGKILL at several moments. Every file left in
 // --out must be a complete file of the previous run or of a full run (never half
 // written), and the next `run --resume` must give exactly a clean run's outputs.
@@ -36,24 +60,19 @@ func TestKillNine(t *testing.T) {
 		"--seed", "5", "--archive", archive}, &so, &se); code != 0 {
 		t.Fatalf("generate: %s", se.String())
 	}
-	ratelist := func(args ...string) *exec.Cmd {
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
-		return cmd
-	}
 	clean := t.TempDir()
-	if out, err := ratelist("run", "--archive", archive, "--out", clean, "--quiet").CombinedOutput(); err != nil {
+	if out, err := ratelistCmd("run", "--archive", archive, "--out", clean, "--quiet").CombinedOutput(); err != nil {
 		t.Fatalf("clean run: %v %s", err, out)
 	}
 	full := readOut(t, clean)
 	var killedMidway int
 	for _, delay := range []time.Duration{30 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond, 900 * time.Millisecond} {
 		out := t.TempDir()
-		if b, err := ratelist("run", "--archive", archive, "--out", out, "--until", "2025-01", "--quiet").CombinedOutput(); err != nil {
+		if b, err := ratelistCmd("run", "--archive", archive, "--out", out, "--until", "2025-01", "--quiet").CombinedOutput(); err != nil {
 			t.Fatalf("first run: %v %s", err, b)
 		}
 		previous := readOut(t, out)
-		cmd := ratelist("run", "--archive", archive, "--out", out, "--resume", "--quiet")
+		cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--resume", "--quiet")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +97,7 @@ func TestKillNine(t *testing.T) {
 				t.Errorf("kill after %v: %s is neither the previous nor a complete new file", delay, name)
 			}
 		}
-		if b, err := ratelist("run", "--archive", archive, "--out", out, "--resume", "--quiet").CombinedOutput(); err != nil {
+		if b, err := ratelistCmd("run", "--archive", archive, "--out", out, "--resume", "--quiet").CombinedOutput(); err != nil {
 			t.Fatalf("rerun after kill: %v %s", err, b)
 		}
 		after := readOut(t, out)
@@ -111,19 +130,8 @@ func TestConcurrentRunRefused(t *testing.T) {
 			"--seed", "6", "--archive", archive}, &so, &se); code != 0 {
 			t.Fatalf("generate: %s", se.String())
 		}
-		first := exec.Command(os.Args[0], "run", "--archive", archive, "--out", out, "--quiet", "--workers", "1")
-		first.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
-		if err := first.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Wait until the first run holds the lock (its pid is in the lock file).
-		lock := filepath.Join(out, ".ratelist.lock")
-		for i := 0; i < 400; i++ {
-			if b, _ := os.ReadFile(lock); len(bytes.TrimSpace(b)) > 0 {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		first := ratelistCmd("run", "--archive", archive, "--out", out, "--quiet", "--workers", "1")
+		startHoldingLock(t, first, out)
 		se.Reset()
 		code := run(context.Background(), []string{"run", "--archive", archive, "--out", out}, &so, &se)
 		first.Wait()

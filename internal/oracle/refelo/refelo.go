@@ -20,95 +20,19 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/ratelist/ratelist/rating/tables"
+	"github.com/ratelist/ratelist/internal/oracle/oracletab"
 )
-
-// pdRow is one row of Table 2, values in hundredths.
-type pdRow struct {
-	lo, hi    int // hi < 0: open-ended
-	high, low int
-}
-
-var (
-	dpTable = map[int]int{} // p in hundredths → dp; undefined entries absent
-	pdRows  []pdRow
-)
-
-// init reads FIDE's tables from their one copy (rating/tables).
-func init() {
-	for p := 0; p <= 100; p++ {
-		if dp, ok := tables.DP(p); ok {
-			dpTable[p] = dp
-		}
-	}
-	for _, r := range tables.PDRows() {
-		pdRows = append(pdRows, pdRow{lo: r.Min, hi: r.Max, high: r.High, low: r.Low})
-	}
-}
-
-func atoi(s string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		panic(err)
-	}
-	return n
-}
 
 // PD is Table 2: the expected score, in hundredths, of a player whose rating
 // difference to the opponents' average is d (capped at ±350, §1 and §3.2).
 func PD(d int) int {
-	if d > 350 {
-		d = 350
-	}
-	if d < -350 {
-		d = -350
-	}
-	a := d
-	if a < 0 {
-		a = -a
-	}
-	for _, r := range pdRows {
-		if a >= r.lo && (r.hi < 0 || a <= r.hi) {
-			if d >= 0 {
-				return r.high
-			}
-			return r.low
-		}
-	}
-	panic(fmt.Sprintf("refelo: no Table 2 row for %d", d))
-}
-
-// DP is Table 1: the rating difference for a fractional score p in hundredths.
-// ok is false where the table is undefined (0% and 100%).
-func DP(p int) (dp int, ok bool) {
-	dp, ok = dpTable[p]
-	return dp, ok
-}
-
-// RoundHalfUp returns num/den rounded half up (den > 0).
-func RoundHalfUp(num, den int) int {
-	// floor((2num + den) / 2den)
-	n, d := 2*num+den, 2*den
-	q := n / d
-	if n%d != 0 && (n < 0) != (d < 0) {
-		q--
-	}
-	return q
-}
-
-// RoundHalfAway returns num/den rounded half away from zero (den > 0).
-func RoundHalfAway(num, den int) int {
-	if num < 0 {
-		return -RoundHalfAway(-num, den)
-	}
-	return (2*num + den) / (2 * den)
+	return oracletab.PD(max(-350, min(350, d)))
 }
 
 // K is the development coefficient for the next tournament (§1, §3.4): tourneys
@@ -129,8 +53,8 @@ func K(tourneys, games, rating int) int {
 // Change is K × (W − We), We = n × PD(Ro − Ra), rounded half away from zero
 // (§3.2, §3.3). w2 is the score in half points; ra is already rounded.
 func Change(ro, ra, n, w2, k int) int {
-	we := n * PD(ro-ra)                     // hundredths
-	return RoundHalfAway(k*(50*w2-we), 100) // k × (W − We) in hundredths → whole
+	we := n * PD(ro-ra)                               // hundredths
+	return oracletab.RoundHalfAway(k*(50*w2-we), 100) // k × (W − We) in hundredths → whole
 }
 
 // AverageRating is Ra: the average of the opponents' ratings rounded half up.
@@ -139,7 +63,7 @@ func AverageRating(opps []int) int {
 	for _, r := range opps {
 		sum += r
 	}
-	return RoundHalfUp(sum, len(opps))
+	return oracletab.RoundHalfUp(sum, len(opps))
 }
 
 // StageTwoInitial is a first-time player's rating from their result in stage
@@ -153,8 +77,8 @@ func StageTwoInitial(ra, n, w2 int) (int, bool) {
 		// Ra + 20 × floor((W − n/2) / 0.5) = Ra + 20 × (2W − n)
 		return ra + 20*(w2-n), true
 	}
-	p := RoundHalfUp(100*w2, 2*n) // W/n in hundredths, half up
-	dp, ok := DP(p)
+	p := oracletab.RoundHalfUp(100*w2, 2*n) // W/n in hundredths, half up
+	dp, ok := oracletab.DP(p)
 	if !ok {
 		return 0, false
 	}
@@ -221,79 +145,25 @@ type game struct {
 	bye          bool
 }
 
-// score2 maps a played result code to half points; ok is false when the
-// game was not played over the board.
-func score2(code string) (int, bool) {
-	switch code {
-	case "1":
-		return 2, true
-	case "=", "½":
-		return 1, true
-	case "0":
-		return 0, true
-	}
-	return 0, false
-}
-
-func readCSV(path string) ([]map[string]string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: empty", path)
-	}
-	var rows []map[string]string
-	for _, r := range recs[1:] {
-		m := map[string]string{}
-		for i, h := range recs[0] {
-			if i < len(r) {
-				m[strings.TrimSpace(h)] = strings.TrimSpace(r[i])
-			}
-		}
-		rows = append(rows, m)
-	}
-	return rows, nil
-}
-
-func optInt(s string) int {
-	if s == "" {
-		return 0
-	}
-	return atoi(s)
-}
-
-func id64(s string) int64 {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		panic(err)
-	}
-	return n
-}
-
 // Lists rates the CSV archive in dir under the school rules with the given
 // stage (0 = automatic switch, 1 or 2 = pinned) and returns each monthly
 // rating list's CSV bytes keyed "YYYY-MM".
 func Lists(dir string, stagePin int) (map[string][]byte, error) {
-	prows, err := readCSV(filepath.Join(dir, "players.csv"))
+	prows, err := oracletab.ReadCSV(filepath.Join(dir, "players.csv"))
 	if err != nil {
 		return nil, err
 	}
-	trows, err := readCSV(filepath.Join(dir, "tournaments.csv"))
+	trows, err := oracletab.ReadCSV(filepath.Join(dir, "tournaments.csv"))
 	if err != nil {
 		return nil, err
 	}
-	grows, err := readCSV(filepath.Join(dir, "games.csv"))
+	grows, err := oracletab.ReadCSV(filepath.Join(dir, "games.csv"))
 	if err != nil {
 		return nil, err
 	}
 	players := map[int64]*player{}
 	for _, r := range prows {
-		p := &player{id: id64(r["player_id"]), name: r["name"], category: optInt(r["category"]), elo: optInt(r["fide_rating"])}
+		p := &player{id: oracletab.ID64(r["player_id"]), name: r["name"], category: orZero(oracletab.OptInt(r["category"])), elo: orZero(oracletab.OptInt(r["fide_rating"]))}
 		players[p.id] = p
 	}
 	tours := map[int64]*tournament{}
@@ -310,20 +180,20 @@ func Lists(dir string, stagePin int) (map[string][]byte, error) {
 		if !(disc == "" || disc == "chess") || !rated {
 			continue
 		}
-		t := &tournament{id: id64(r["tournament_id"]), start: r["start_date"], end: r["end_date"]}
+		t := &tournament{id: oracletab.ID64(r["tournament_id"]), start: r["start_date"], end: r["end_date"]}
 		tours[t.id] = t
 		order = append(order, t)
 	}
 	for _, r := range grows {
-		t := tours[id64(r["tournament_id"])]
+		t := tours[oracletab.ID64(r["tournament_id"])]
 		if t == nil {
 			continue
 		}
-		g := game{white: id64(r["white_id"]), wr: r["white_result"], br: r["black_result"]}
+		g := game{white: oracletab.ID64(r["white_id"]), wr: r["white_result"], br: r["black_result"]}
 		if r["black_id"] == "" {
 			g.bye = true
 		} else {
-			g.black = id64(r["black_id"])
+			g.black = oracletab.ID64(r["black_id"])
 		}
 		t.games = append(t.games, g)
 	}
@@ -452,7 +322,7 @@ func rateTournament(t *tournament, players map[int64]*player, stage int, periodG
 	opps := map[int64][]int{}
 	pts := map[int64]int{}
 	add := func(me, opp int64, code string) {
-		s, ok := score2(code)
+		s, ok := oracletab.HalfPoints(code)
 		if !ok {
 			return
 		}
@@ -512,3 +382,6 @@ func rateTournament(t *tournament, players map[int64]*player, stage int, periodG
 		periodGames[r.p.id] += r.games
 	}
 }
+
+// orZero is n, 0 for an empty cell.
+func orZero(n int, _ bool) int { return n }

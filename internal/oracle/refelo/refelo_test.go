@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/oracle/oracletab"
 )
 
 // §4, first example: Ro 1500, Ra 1600, n 9, W 6, K 25 → 1569.
@@ -55,20 +57,20 @@ func TestTablesAndRounding(t *testing.T) {
 			t.Errorf("PD(%d) = %d, want %d", c.d, got, c.want)
 		}
 	}
-	if dp, ok := DP(33); !ok || dp != -125 {
-		t.Errorf("DP(0.33) = %d %v", dp, ok)
+	if dp, ok := oracletab.DP(33); !ok || dp != -125 {
+		t.Errorf("oracletab.DP(0.33) = %d %v", dp, ok)
 	}
-	if _, ok := DP(0); ok {
-		t.Error("DP(0) defined")
+	if _, ok := oracletab.DP(0); ok {
+		t.Error("oracletab.DP(0) defined")
 	}
 	if got := AverageRating([]int{1500, 1501}); got != 1501 { // 1500.5 half up
 		t.Errorf("Ra = %d", got)
 	}
-	if got := RoundHalfAway(-250, 100); got != -3 {
-		t.Errorf("RoundHalfAway(-2.5) = %d", got)
+	if got := oracletab.RoundHalfAway(-250, 100); got != -3 {
+		t.Errorf("oracletab.RoundHalfAway(-2.5) = %d", got)
 	}
-	if got := RoundHalfAway(-249, 100); got != -2 {
-		t.Errorf("RoundHalfAway(-2.49) = %d", got)
+	if got := oracletab.RoundHalfAway(-249, 100); got != -2 {
+		t.Errorf("oracletab.RoundHalfAway(-2.49) = %d", got)
 	}
 	// A loss of 2.5 exactly: K 25, n 4, Ro = Ra: We = 2, W = 1.9? Use W 1.5: 25 × (1.5 − 2) = −12.5 → −13.
 	if got := Change(1500, 1500, 4, 3, 25); got != -13 {

@@ -30,38 +30,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ratelist/ratelist/rating/tables"
+	"github.com/ratelist/ratelist/internal/oracle/oracletab"
 )
-
-type pdRow struct {
-	lo, hi    int // hi < 0: open-ended
-	high, low int // hundredths
-}
-
-var (
-	dpTable = map[int]int{0: -800, 100: 800} // FIDE: dp(1.00) = +800, dp(0.00) = −800
-	pdRows  []pdRow
-)
-
-// init reads FIDE's tables from their one copy (rating/tables).
-func init() {
-	for p := 0; p <= 100; p++ {
-		if dp, ok := tables.DP(p); ok {
-			dpTable[p] = dp
-		}
-	}
-	for _, r := range tables.PDRows() {
-		pdRows = append(pdRows, pdRow{lo: r.Min, hi: r.Max, high: r.High, low: r.Low})
-	}
-}
-
-func atoi(s string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		panic(err)
-	}
-	return n
-}
 
 // Cap is the 400-point rule of §1: d is own − opponent's rating; a player rated
 // 2650 or more uses the real difference when exempt (periods from 2025-10-01).
@@ -74,47 +44,21 @@ func Cap(own, d int, exempt bool) int {
 
 // PD is Table 8.1.2 for a difference d (already capped): the expected score in
 // hundredths.
-func PD(d int) int {
-	a := d
-	if a < 0 {
-		a = -a
-	}
-	for _, r := range pdRows {
-		if a >= r.lo && (r.hi < 0 || a <= r.hi) {
-			if d >= 0 {
-				return r.high
-			}
-			return r.low
-		}
-	}
-	panic(fmt.Sprintf("reffide: no PD row for %d", d))
-}
+func PD(d int) int { return oracletab.PD(d) }
 
 // DP is Table 8.1.1 for p in hundredths (0 and 100 included: ∓800).
 func DP(p int) int {
-	dp, ok := dpTable[p]
+	switch p {
+	case 0:
+		return -800
+	case 100:
+		return 800
+	}
+	dp, ok := oracletab.DP(p)
 	if !ok {
 		panic(fmt.Sprintf("reffide: no dp for p = %d", p))
 	}
 	return dp
-}
-
-// RoundHalfUp returns num/den rounded half up (den > 0).
-func RoundHalfUp(num, den int) int {
-	n, d := 2*num+den, 2*den
-	q := n / d
-	if n%d != 0 && n < 0 {
-		q--
-	}
-	return q
-}
-
-// RoundHalfAway returns num/den rounded half away from zero (den > 0).
-func RoundHalfAway(num, den int) int {
-	if num < 0 {
-		return -RoundHalfAway(-num, den)
-	}
-	return (2*num + den) / (2 * den)
 }
 
 // K is §2 before the K × n limit: reached is "published rating has reached
@@ -146,14 +90,14 @@ func Change(k int, w2, pd []int) int {
 	for i := range w2 {
 		sum += 50*w2[i] - pd[i]
 	}
-	return RoundHalfAway(k*sum, 100)
+	return oracletab.RoundHalfAway(k*sum, 100)
 }
 
 // Initial is §3: n pooled games with opponents summing to sum and w2 half
 // points. It returns Ra and Ru (Ru capped at 2200; the caller checks 1400).
 func Initial(sum, n, w2 int) (ra, ru int) {
-	ra = RoundHalfUp(sum+2*1800, n+2)
-	p := RoundHalfUp(50*(w2+2), n+2) // (W + 1)/(n + 2) in hundredths
+	ra = oracletab.RoundHalfUp(sum+2*1800, n+2)
+	p := oracletab.RoundHalfUp(50*(w2+2), n+2) // (W + 1)/(n + 2) in hundredths
 	return ra, min(ra+DP(p), 2200)
 }
 
@@ -219,61 +163,6 @@ type game struct {
 	bye          bool
 }
 
-// score2 is a result code's score in half points; ok is false unless the game
-// was played over the board.
-func score2(code string) (int, bool) {
-	switch code {
-	case "1":
-		return 2, true
-	case "=", "½":
-		return 1, true
-	case "0":
-		return 0, true
-	}
-	return 0, false
-}
-
-func readCSV(path string) ([]map[string]string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: empty", path)
-	}
-	var rows []map[string]string
-	for _, r := range recs[1:] {
-		m := map[string]string{}
-		for i, h := range recs[0] {
-			if i < len(r) {
-				m[strings.TrimSpace(h)] = strings.TrimSpace(r[i])
-			}
-		}
-		rows = append(rows, m)
-	}
-	return rows, nil
-}
-
-func optInt(s string) (int, bool) {
-	if s == "" {
-		return 0, false
-	}
-	return atoi(s), true
-}
-
-func id64(s string) int64 {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		panic(err)
-	}
-	return n
-}
-
 // Stats counts how often each rule made a difference, so that a cross-check
 // can tell which rules its archives reached.
 type Stats struct {
@@ -312,24 +201,24 @@ func ListsStats(dir string) (map[string][]byte, Stats, error) {
 }
 
 func lists(dir string, st *Stats) (map[string][]byte, error) {
-	prows, err := readCSV(filepath.Join(dir, "players.csv"))
+	prows, err := oracletab.ReadCSV(filepath.Join(dir, "players.csv"))
 	if err != nil {
 		return nil, err
 	}
-	trows, err := readCSV(filepath.Join(dir, "tournaments.csv"))
+	trows, err := oracletab.ReadCSV(filepath.Join(dir, "tournaments.csv"))
 	if err != nil {
 		return nil, err
 	}
-	grows, err := readCSV(filepath.Join(dir, "games.csv"))
+	grows, err := oracletab.ReadCSV(filepath.Join(dir, "games.csv"))
 	if err != nil {
 		return nil, err
 	}
 	players := map[int64]*player{}
 	startRated := map[int64]bool{}
 	for _, r := range prows {
-		p := &player{id: id64(r["player_id"]), name: r["name"]}
-		p.birth, _ = optInt(r["birth_year"])
-		if elo, ok := optInt(r["fide_rating"]); ok && elo < 1400 {
+		p := &player{id: oracletab.ID64(r["player_id"]), name: r["name"]}
+		p.birth, _ = oracletab.OptInt(r["birth_year"])
+		if elo, ok := oracletab.OptInt(r["fide_rating"]); ok && elo < 1400 {
 			st.StartBelowFloor++ // below the floor: starts unrated, like a player without one
 		} else if ok {
 			p.rated, p.rating, p.games, p.everRated = true, elo, 30, true
@@ -352,7 +241,7 @@ func lists(dir string, st *Stats) (map[string][]byte, error) {
 		if !(disc == "" || disc == "chess") || !rated {
 			continue
 		}
-		t := &tournament{id: id64(r["tournament_id"]), start: r["start_date"], end: r["end_date"], list: ListOf(r["end_date"])}
+		t := &tournament{id: oracletab.ID64(r["tournament_id"]), start: r["start_date"], end: r["end_date"], list: ListOf(r["end_date"])}
 		if e, _ := time.Parse("2006-01-02", t.end); t.list > monthOf(e)+1 {
 			st.CrossPeriods++
 		}
@@ -360,15 +249,15 @@ func lists(dir string, st *Stats) (map[string][]byte, error) {
 		order = append(order, t)
 	}
 	for _, r := range grows {
-		t := tours[id64(r["tournament_id"])]
+		t := tours[oracletab.ID64(r["tournament_id"])]
 		if t == nil {
 			continue
 		}
-		g := game{white: id64(r["white_id"]), wr: strings.ToUpper(r["white_result"]), br: strings.ToUpper(r["black_result"])}
+		g := game{white: oracletab.ID64(r["white_id"]), wr: strings.ToUpper(r["white_result"]), br: strings.ToUpper(r["black_result"])}
 		if r["black_id"] == "" {
 			g.bye = true
 		} else {
-			g.black = id64(r["black_id"])
+			g.black = oracletab.ID64(r["black_id"])
 		}
 		t.games = append(t.games, g)
 	}
@@ -436,8 +325,8 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 			if g.bye {
 				continue
 			}
-			ws, okw := score2(g.wr)
-			bs, okb := score2(g.br)
+			ws, okw := oracletab.HalfPoints(g.wr)
+			bs, okb := oracletab.HalfPoints(g.br)
 			if !okw || !okb {
 				continue
 			}

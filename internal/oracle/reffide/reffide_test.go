@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/oracle/oracletab"
 )
 
 func TestTables(t *testing.T) {
@@ -42,13 +44,13 @@ func TestCap(t *testing.T) {
 
 func TestRounding(t *testing.T) {
 	for _, c := range []struct{ num, want int }{{450, 5}, {-450, -5}, {449, 4}, {-449, -4}, {420, 4}, {-420, -4}, {50, 1}, {-50, -1}, {0, 0}} {
-		if got := RoundHalfAway(c.num, 100); got != c.want {
-			t.Errorf("RoundHalfAway(%d/100) = %d, want %d", c.num, got, c.want)
+		if got := oracletab.RoundHalfAway(c.num, 100); got != c.want {
+			t.Errorf("oracletab.RoundHalfAway(%d/100) = %d, want %d", c.num, got, c.want)
 		}
 	}
 	for _, c := range []struct{ num, den, want int }{{14425, 8, 1803}, {3, 8, 0}, {4, 8, 1}, {7, 2, 4}, {11086, 7, 1584}} {
-		if got := RoundHalfUp(c.num, c.den); got != c.want {
-			t.Errorf("RoundHalfUp(%d/%d) = %d, want %d", c.num, c.den, got, c.want)
+		if got := oracletab.RoundHalfUp(c.num, c.den); got != c.want {
+			t.Errorf("oracletab.RoundHalfUp(%d/%d) = %d, want %d", c.num, c.den, got, c.want)
 		}
 	}
 }
@@ -110,7 +112,7 @@ func TestInitial(t *testing.T) {
 		t.Errorf("low: Ra %d Ru %d, want 1584 1275", ra, ru)
 	}
 	// p exactly on a half hundredth: 2 of 6 → 3/8 = 0.375 → 0.38 → −87.
-	if _, ru := Initial(6*1600, 6, 4); ru != RoundHalfUp(6*1600+3600, 8)-87 {
+	if _, ru := Initial(6*1600, 6, 4); ru != oracletab.RoundHalfUp(6*1600+3600, 8)-87 {
 		t.Errorf("p 0.375: Ru %d", ru)
 	}
 }

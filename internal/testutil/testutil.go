@@ -1,0 +1,41 @@
+// Package testutil holds the helpers that tests of several packages use to
+// build their inputs. It is for tests only.
+package testutil
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// ParquetBytes is rows written as a Parquet file of T's schema.
+func ParquetBytes[T any](tb testing.TB, rows []T, opts ...parquet.WriterOption) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[T](&buf, opts...)
+	if _, err := w.Write(rows); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// AppendFile appends s to the file at path, which must exist.
+func AppendFile(tb testing.TB, path, s string) {
+	tb.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := f.WriteString(s); err != nil {
+		f.Close()
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"io/fs"
+	"time"
 
 	"github.com/ratelist/ratelist/archive"
 )
@@ -14,10 +15,14 @@ type runArchive struct {
 	rejects *rejectSink
 }
 
-// openArchive loads the archive in fsys (archive.Load), its rejected rows going
-// to rejects.
-func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTournaments func(context.Context, *archive.Archive) error) (*runArchive, error) {
-	a, err := archive.Load(ctx, fsys, func(r archive.RowError) { rejects.add(r.File, r.Row, r.Reason, r.Values) }, afterTournaments)
+// openArchive loads the archive in fsys (archive.Load) on the run's date now
+// (the clock's when zero), its rejected rows going to rejects.
+func openArchive(ctx context.Context, fsys fs.FS, rejects *rejectSink, afterTournaments func(context.Context, *archive.Archive) error, now time.Time) (*runArchive, error) {
+	var opts []archive.Option
+	if !now.IsZero() {
+		opts = append(opts, archive.Now(now))
+	}
+	a, err := archive.Load(ctx, fsys, func(r archive.RowError) { rejects.add(r.File, r.Row, r.Reason, r.Values) }, afterTournaments, opts...)
 	if err != nil {
 		return nil, err
 	}

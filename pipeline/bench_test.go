@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
@@ -169,7 +170,7 @@ func BenchmarkOrder(b *testing.B) {
 	var rows int64
 	for b.Loop() {
 		p := &producer{}
-		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), p.countGames)
+		arch, err := openArchive(context.Background(), os.DirFS(dir), newRejectSink(nil), p.countGames, time.Time{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -84,7 +84,7 @@ func (s *Stats) keep(p *Problem, note bool) {
 // abandon records that nothing read is imported after all (the import stopped).
 func (s *Stats) abandon() {
 	s.Skipped = s.Read
-	s.Imported, s.Forfeits, s.Tournaments = 0, 0, 0
+	s.Imported, s.Forfeits, s.Tournaments, s.NewPlayers, s.Matched = 0, 0, 0, 0, 0
 }
 
 func (s *Stats) note(file string, line int64, format string, args ...any) {

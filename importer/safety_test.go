@@ -91,7 +91,7 @@ func TestFirstIDCollisionRefused(t *testing.T) {
 		if !errors.Is(err, ErrIDTaken) || !errors.Is(err, ErrUsage) {
 			t.Errorf("first id %d: import error %v, want ErrIDTaken", tc.first, err)
 		}
-		if st.Imported != 0 || st.Tournaments != 0 || st.Read != st.Skipped {
+		if st.Imported != 0 || st.Tournaments != 0 || st.NewPlayers != 0 || st.Matched != 0 || st.Read != st.Skipped {
 			t.Errorf("first id %d: stats %+v, want every game read skipped", tc.first, st)
 		}
 		if parts, _ := filepath.Glob(filepath.Join(dir, ".games-*.tmp")); tc.files[0] == twoEvents && len(parts) != 1 {

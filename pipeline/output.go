@@ -66,14 +66,26 @@ const (
 	valuesBytes  = 20 * excerptBytes
 )
 
-// reasonKind groups reasons: the text before the first digit or quote.
+// reasonKind groups reasons: the text before the first number, quote or
+// parenthesis. A digit inside a word (UTF-8) is not a number.
 func reasonKind(reason string) string {
 	for i, c := range reason {
-		if c == '"' || (c >= '0' && c <= '9') || c == '(' {
+		if c == '"' || c == '(' || (c >= '0' && c <= '9' && !inWord(reason[:i])) {
 			return trimRight(reason[:i])
 		}
 	}
 	return reason
+}
+
+// inWord tells whether a digit after before goes on a word: before ends in a
+// letter, or in a hyphen after one.
+func inWord(before string) bool {
+	before = strings.TrimSuffix(before, "-")
+	if before == "" {
+		return false
+	}
+	c := before[len(before)-1] | 0x20
+	return c >= 'a' && c <= 'z'
 }
 
 func trimRight(s string) string {

@@ -218,3 +218,16 @@ func TestKeptOutputs(t *testing.T) {
 		t.Error("a run that does not resume keeps a list")
 	}
 }
+
+func TestReasonKind(t *testing.T) {
+	for reason, want := range map[string]string{
+		"name: not valid UTF-8 text (byte 2); save the file as UTF-8": "name: not valid UTF-8 text",
+		"unknown tournament 1002":                                     "unknown tournament",
+		"start_date 2205-09-21 is in the future":                      "start_date",
+		`birth_year: malformed integer "99"`:                          "birth_year: malformed integer",
+	} {
+		if got := reasonKind(reason); got != want {
+			t.Errorf("reasonKind(%q) = %q, want %q", reason, got, want)
+		}
+	}
+}

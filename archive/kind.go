@@ -64,7 +64,7 @@ var kindNames = [...]string{
 	KindMalformedTime:     "malformed timestamp",
 	KindMalformedBool:     "malformed boolean",
 	KindInvalidResultCode: "invalid result code",
-	KindNotUTF8:           "not valid UTF-",
+	KindNotUTF8:           "not valid UTF-8 text",
 	KindWrongType:         "value of the wrong type or an invalid code",
 	KindMissing:           "missing",
 

@@ -29,10 +29,15 @@ type Options struct {
 	Unrated bool
 	// Moveless says how a PGN import reads a game without moves.
 	Moveless Moveless
+	// Report, when set, is handed each skipped game or file and each note (note
+	// true) as the import finds it, instead of Stats.Problems and Stats.Notes
+	// keeping them: memory then does not grow with them.
+	Report func(p *Problem, note bool)
 }
 
 // Archive is an archive folder being merged into. Players and tournaments are held
-// in memory; new games wait in memory until Commit.
+// in memory; new games are written as they come to the new games part, a temporary
+// file that Commit renames into place and Abort removes.
 type Archive struct {
 	Dir         string
 	Players     []archive.PlayerRow
@@ -47,8 +52,9 @@ type Archive struct {
 	byNameDates                map[string]int64  // name|start|end → tournament_id, for notes
 	seed                       [2]maphash.Seed   // of gameSet's hashes
 	nextPlayer, nextTournament int64
-	firstID                    int64 // Options.FirstID
-	games                      []archive.GameRow
+	firstID                    int64      // Options.FirstID
+	games                      *gamesPart // nil until the first new game
+	existed                    bool       // Dir was there at Open
 	dirtyPlayers               bool
 	err                        error // stops the import: nothing is committed
 }
@@ -65,6 +71,9 @@ func newArchive(dir string) *Archive {
 // folders of parts, cannot be merged into: convert them first with ImportCSV.
 func Open(dir string, opt Options) (*Archive, error) {
 	a := newArchive(dir)
+	if _, err := os.Stat(dir); err == nil {
+		a.existed = true
+	}
 	for _, name := range []string{"players.csv", "tournaments.csv", "games.csv", "players", "tournaments"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			hint := "convert it first: ratelist import csv " + filepath.Join(dir, name) + " --archive " + dir
@@ -317,11 +326,12 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 	return p.PlayerID
 }
 
-// addTournament appends a tournament with the next id for the games rows (their
-// TournamentID is set), or returns the id of the tournament already in the
-// archive, or imported before, with the same games, and false. When the next id
-// is already an archive tournament's (a FirstID range that collides), it returns
-// false with id 0 and the import is stopped (a.err): nothing is committed.
+// addTournament appends a tournament with the next id and writes its games rows
+// (their TournamentID set) to the new games part, or returns the id of the
+// tournament already in the archive, or imported before, with the same games, and
+// false. When the next id is already an archive tournament's (a FirstID range that
+// collides), or the rows cannot be written, it returns false with id 0 and the
+// import is stopped (a.err): nothing is committed.
 func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow) (int64, bool) {
 	set := a.gameSetOf(t, rows)
 	if id, dup := a.contents[set]; dup {
@@ -344,7 +354,72 @@ func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow)
 	for i := range rows {
 		rows[i].TournamentID = t.TournamentID
 	}
+	if err := a.writeGames(rows); err != nil {
+		a.err = err
+		return 0, false
+	}
 	return t.TournamentID, true
+}
+
+// gamesRowGroup is the row group size of a new games part: small enough that
+// the row group the writer holds is a small part of an import's memory.
+const gamesRowGroup = 1 << 16
+
+// gamesPart is the new games part while it is written: a temporary file in the
+// archive folder, filled a tournament at a time so that memory does not grow
+// with the games imported.
+type gamesPart struct {
+	f *os.File
+	w *parquet.GenericWriter[archive.GameRow]
+}
+
+// writeGames adds rows to the new games part, creating it (and the archive
+// folder) on the first call.
+func (a *Archive) writeGames(rows []archive.GameRow) error {
+	if a.games == nil {
+		if err := os.MkdirAll(a.Dir, 0o755); err != nil {
+			return err
+		}
+		f, err := os.CreateTemp(a.Dir, ".games-*.tmp")
+		if err != nil {
+			return fmt.Errorf("create games: %w", err)
+		}
+		f.Chmod(0o644)
+		a.games = &gamesPart{f: f, w: newParquetWriter[archive.GameRow](f, gamesRowGroup)}
+	}
+	if _, err := a.games.w.Write(rows); err != nil {
+		return fmt.Errorf("write games: %w", err)
+	}
+	return nil
+}
+
+// finish flushes and closes the new games part and returns its temporary name.
+func (g *gamesPart) finish() (string, error) {
+	err := g.w.Close()
+	if err == nil {
+		err = g.f.Sync()
+	}
+	if cerr := g.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("write games: %w", err) // Abort removes the file
+	}
+	return g.f.Name(), nil
+}
+
+// Abort drops what the import wrote and did not commit: the temporary games
+// part, and the archive folder when Open did not find it and it is still empty.
+// Commit calls it; calling it again does nothing.
+func (a *Archive) Abort() {
+	if a.games != nil {
+		a.games.f.Close()
+		os.Remove(a.games.f.Name())
+		a.games = nil
+	}
+	if !a.existed {
+		os.Remove(a.Dir) // only when empty
+	}
 }
 
 // Err is the error that stopped the import, if any (ErrIDTaken).
@@ -353,14 +428,16 @@ func (a *Archive) Err() error { return a.err }
 // Commit writes the merged archive. Temporary files are written first and renamed
 // into place last, players before tournaments before games, so that a crash leaves
 // either the old archive or one whose new games all have their players and
-// tournament. It writes nothing when nothing is new.
+// tournament. It writes nothing when nothing is new. When the import was stopped
+// (Err) or a file cannot be written, the archive is left as it was.
 func (a *Archive) Commit() (written []string, err error) {
+	defer a.Abort()
 	if a.err != nil {
 		return nil, a.err
 	}
 	newT := len(a.Tournaments) > a.oldTournaments
 	newP := a.dirtyPlayers || len(a.Players) > a.oldPlayers
-	if !newT && !newP && len(a.games) == 0 {
+	if !newT && !newP && a.games == nil {
 		return nil, nil
 	}
 	if err := os.MkdirAll(a.Dir, 0o755); err != nil {
@@ -388,11 +465,7 @@ func (a *Archive) Commit() (written []string, err error) {
 		}
 		todo = append(todo, pending{tmp, "tournaments.parquet"})
 	}
-	if len(a.games) > 0 {
-		tmp, err := writeTemp(a.Dir, "games", a.games)
-		if err != nil {
-			return nil, err
-		}
+	if a.games != nil {
 		if err := gamesFolder(a.Dir); err != nil {
 			return nil, err
 		}
@@ -400,6 +473,11 @@ func (a *Archive) Commit() (written []string, err error) {
 		if err != nil {
 			return nil, err
 		}
+		tmp, err := a.games.finish()
+		if err != nil {
+			return nil, err
+		}
+		a.games = nil
 		todo = append(todo, pending{tmp, filepath.Join("games", part)})
 	}
 	for len(todo) > 0 {
@@ -489,7 +567,7 @@ func writeTemp[T any](dir, name string, rows []T) (string, error) {
 		return "", fmt.Errorf("create %s: %w", name, err)
 	}
 	f.Chmod(0o644)
-	w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(1<<20))
+	w := newParquetWriter[T](f, 1<<20)
 	if _, err = w.Write(rows); err == nil {
 		err = w.Close()
 	}
@@ -504,6 +582,12 @@ func writeTemp[T any](dir, name string, rows []T) (string, error) {
 		return "", fmt.Errorf("write %s: %w", name, err)
 	}
 	return f.Name(), nil
+}
+
+// newParquetWriter writes the archive's zstd Parquet, in row groups of at most
+// rowGroup rows: the writer holds one row group in memory.
+func newParquetWriter[T any](f *os.File, rowGroup int64) *parquet.GenericWriter[T] {
+	return parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(rowGroup))
 }
 
 // day converts a date to days since 1970-01-01.

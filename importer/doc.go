@@ -5,18 +5,24 @@
 // The steps of a TRF or PGN import are:
 //
 //  1. Open the archive folder (Open) and read its players and tournaments tables,
-//     which are small. The games table is never read: new games go into a new part.
+//     which are small, and the games table once, to know each tournament by its
+//     games. The games table is never rewritten: new games go into a new part.
 //  2. Read each source file. A file or game that cannot be used is reported as a
-//     *Problem with file and line (Stats.Problems) and skipped; the rest goes on.
+//     *Problem with file and line (Options.Report, else Stats.Problems) and
+//     skipped; the rest goes on.
 //  3. Match players: by FIDE id (the players table's extra fide_id column), else by
 //     exact name (spaces collapsed); a player found by neither is appended with the
 //     next free player_id. A matched player's empty fields are filled in; values
 //     already in the archive are never overwritten.
 //  4. Give each new tournament the next tournament_id (Options.FirstID, default one
 //     more than the largest id in the archive), in the order of the sources.
-//  5. Commit: write players.parquet, tournaments.parquet and games/part-NNNN.parquet
-//     to temporary files, then rename them into place. An archive with a single
-//     games.parquet is first turned into the folder form (games/part-0000.parquet).
+//  5. Write each new tournament's games to the new games part, a temporary file,
+//     as soon as the tournament is complete (a PGN event's last game read).
+//  6. Commit: write players.parquet and tournaments.parquet to temporary files,
+//     then rename them and the games part (games/part-NNNN.parquet) into place;
+//     or Abort: remove the games part, leaving the archive as it was. An archive
+//     with a single games.parquet is first turned into the folder form
+//     (games/part-0000.parquet).
 //
 // A CSV import (ImportCSV) re-encodes CSV tables to Parquet with the archive
 // schema (archive.Tables, written as archive's Row types), checking every cell

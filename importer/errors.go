@@ -60,19 +60,33 @@ type Stats struct {
 	Tables       []string
 	Problems     []*Problem // skipped games, rows and files, in source order
 	Notes        []*Problem // things worth knowing that skipped nothing
+
+	report func(p *Problem, note bool) // Options.Report
 }
 
 func (s *Stats) skip(file string, line int64, n int64, err error) {
 	s.Skipped += n
-	s.Problems = append(s.Problems, &Problem{File: file, Line: line, Err: err})
+	s.keep(&Problem{File: file, Line: line, Err: err}, false)
+}
+
+// keep hands a problem or note to Options.Report, or keeps it in Problems or Notes.
+func (s *Stats) keep(p *Problem, note bool) {
+	switch {
+	case s.report != nil:
+		s.report(p, note)
+	case note:
+		s.Notes = append(s.Notes, p)
+	default:
+		s.Problems = append(s.Problems, p)
+	}
 }
 
 // abandon records that nothing read is imported after all (the import stopped).
 func (s *Stats) abandon() {
-	s.Skipped += s.Imported
-	s.Imported, s.Forfeits, s.Tournaments = 0, 0, 0
+	s.Skipped = s.Read
+	s.Imported, s.Forfeits, s.Tournaments, s.NewPlayers, s.Matched = 0, 0, 0, 0, 0
 }
 
 func (s *Stats) note(file string, line int64, format string, args ...any) {
-	s.Notes = append(s.Notes, &Problem{File: file, Line: line, Err: fmt.Errorf(format, args...)})
+	s.keep(&Problem{File: file, Line: line, Err: fmt.Errorf(format, args...)}, true)
 }

@@ -33,8 +33,8 @@ func FuzzPGN(f *testing.F) {
 		"[Event \"T\"]\n[Date \"2022.01.16\"]\n[Round \"2\"]\n[White \"D\xfcbov\"]\n[Black \"a\"]\n[Result \"0-1\"]\n\n{no show} 0-1\n\n" +
 		"[Event \"T\"]\n[Date \"2022.01.17\"]\n[Round \"3\"]\n[White \"b\x01\t\x8c\"]\n[Black \"c\"]\n[Result \"0-1\"]\n[Termination \"abandoned\"]\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a := newArchive("")
 		dir := t.TempDir()
+		a := newArchive(filepath.Join(dir, "archive"))
 		name := filepath.Join(dir, "f.pgn")
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -43,11 +43,12 @@ func FuzzPGN(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Read != st.Imported+st.Skipped || int64(len(a.games)) != st.Imported {
-			t.Fatalf("counts: %+v, %d games", st, len(a.games))
+		games := newGames(t, a)
+		if st.Read != st.Imported+st.Skipped || int64(len(games)) != st.Imported {
+			t.Fatalf("counts: %+v, %d games", st, len(games))
 		}
 		codes := map[string]string{"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
-		for _, g := range a.games {
+		for _, g := range games {
 			if g.Round < 1 || g.Round > 1000 || g.BlackID == nil || *g.BlackID == g.WhiteID || codes[g.WhiteResult] != *g.BlackResult {
 				t.Fatalf("bad game %+v", g)
 			}
@@ -119,15 +120,16 @@ func FuzzTRFImport(f *testing.F) {
 		if err != nil {
 			return
 		}
-		a := newArchive("")
+		a := newArchive(t.TempDir())
 		st := &Stats{}
 		if err := importTRF(a, tf, "f.trf", Options{}, st); err != nil {
 			return
 		}
-		if st.Read != st.Imported+st.Skipped || int64(len(a.games)) != st.Imported {
-			t.Fatalf("counts: %+v, %d games", st, len(a.games))
+		games := newGames(t, a)
+		if st.Read != st.Imported+st.Skipped || int64(len(games)) != st.Imported {
+			t.Fatalf("counts: %+v, %d games", st, len(games))
 		}
-		for _, g := range a.games {
+		for _, g := range games {
 			if g.Round < 1 || g.BlackID == nil && !strings.Contains("HFUZ+-", g.WhiteResult) || g.BlackID != nil && *g.BlackID == g.WhiteID {
 				t.Fatalf("bad game %+v", g)
 			}

@@ -2,10 +2,10 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,8 +13,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 )
 
-// pgnGame is a game that passed the checks, waiting for its tournament. It is
-// kept small: a large file holds millions of games.
+// pgnGame is a game that passed the checks, waiting for the rest of its event.
 type pgnGame struct {
 	line         int64
 	file         int32 // index in pgnImport.files
@@ -27,13 +26,18 @@ type pgnGame struct {
 	notPlayed    string // the Termination tag, when it says the game was not played out
 }
 
+// pgnEvent is the games of one Event and Site. The first pass over the files
+// counts them; the second holds them from the event's first game to its last.
 type pgnEvent struct {
 	name, site, eventType string
 	lo, hi                int32 // date bounds, when hasDate
 	hasDate               bool
-	games                 []pgnGame
 	file                  int32
 	line                  int64
+	count, withMoves      int   // its games, and those with moves
+	last                  int64 // the import's number of its last game (pgnImport.n)
+	games                 []pgnGame
+	done                  bool // its last game has been read again
 }
 
 // Moveless says how a PGN game without moves is read.
@@ -63,117 +67,132 @@ func ParseMoveless(s string) (Moveless, error) {
 	return 0, fmt.Errorf("--moveless %q: want played, forfeit or auto: %w", s, ErrUsage)
 }
 
-// pgnImport is one PGN import: its files, events and players so far. Games share
-// their strings and pointers: a large file holds millions of games.
+// pgnImport is one PGN import: its files, events and players so far.
 type pgnImport struct {
 	files   []string
+	cp1252  []bool                  // files[i] is read as Windows-1252
+	skipped []bool                  // files[i] is skipped whole
 	events  map[[2]string]*pgnEvent // by Event and Site
-	order   []*pgnEvent
-	players map[PlayerInfo]int32 // one copy of each name, however many games
+	order   []*pgnEvent             // by first game
+	names   []string                // order[i]'s tournament name
+	next    int                     // order[next] is the first event not yet added
+	n       int64                   // games that passed the checks, in the files that read
+	players map[PlayerInfo]int32    // one copy of each name, however many games
 	infos   []PlayerInfo
 	ids     []int64           // player_id of infos[i], 0 until looked up
 	texts   map[string]string // one copy of each Termination tag
-	idPtrs  map[int64]*int64  // black_id values
-	dayPtrs map[int32]*int32  // date values
 }
 
 func newPGNImport(files []string) *pgnImport {
-	return &pgnImport{files: files, events: map[[2]string]*pgnEvent{}, players: map[PlayerInfo]int32{},
-		texts: map[string]string{}, idPtrs: map[int64]*int64{}, dayPtrs: map[int32]*int32{}}
+	return &pgnImport{files: files, cp1252: make([]bool, len(files)), skipped: make([]bool, len(files)),
+		events: map[[2]string]*pgnEvent{}, players: map[PlayerInfo]int32{}, texts: map[string]string{}}
 }
 
-// shared returns the one pointer to v in m.
-func shared[K comparable](m map[K]*K, v K) *K {
-	p := m[v]
-	if p == nil {
-		p = &v
-		m[v] = p
-	}
-	return p
-}
-
-// resultPtrs are the black_result values.
-var resultPtrs = map[string]*string{"1": ptr("1"), "0": ptr("0"), "=": ptr("="), "+": ptr("+"), "-": ptr("-")}
+// errChanged stops an import whose file reads differently the second time.
+var errChanged = errors.New("changed while being imported (or cannot be read the same way twice); nothing was imported")
 
 // ImportPGN adds the games of PGN files. Games are grouped into tournaments by
 // their Event and Site tags (across all files); each tournament runs from the
 // earliest to the latest date of its games (Date, else EventDate; a partial date
 // such as 2024.05.?? counts from the first to the last day it allows). Round "3"
-// and "3.1" are round 3; a game without a round number goes to the first round in
+// and "3.1" are round 3; a game without a number goes to the first round in
 // which neither player already has a game. Results 1-0, 0-1 and 1/2-1/2 become
 // 1/0, 0/1 and =/=, or +/- and -/+ for a game without moves read as a forfeit
 // (opt.Moveless); an unfinished game (*) is skipped and counted. A game with a
 // missing or malformed White, Black or Result tag is skipped with a Problem. A file
 // that is not UTF-8 is read as Windows-1252; a file cut short by a read error is
 // skipped whole, its games counted as skipped.
+//
+// The files are read twice, so that memory does not grow with their size: first
+// to count each event's games (how many have moves, its dates, where its last
+// game is), then to add each event, in the order of first games, as soon as its
+// last game is read, its games written to the new games part.
 func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
-	st := &Stats{}
+	st := &Stats{report: opt.Report}
 	im := newPGNImport(files)
 	for i := range files {
-		if err := im.readFile(ctx, int32(i), st); err != nil {
+		if err := im.countFile(ctx, int32(i), st); err != nil {
+			st.abandon()
 			return st, err
 		}
 	}
 	// Events sharing a name (different sites) are told apart by the site.
-	names := map[string]int{}
-	total := 0
+	same := map[string]int{}
 	for _, e := range im.order {
-		names[e.name]++
-		total += len(e.games)
+		same[e.name]++
 	}
-	a.games = slices.Grow(a.games, total)
-	for k, e := range im.order {
-		if err := ctx.Err(); err != nil {
-			return st, err
-		}
+	for _, e := range im.order {
 		name := e.name
-		if names[name] > 1 && e.site != "" {
+		if same[name] > 1 && e.site != "" {
 			name += " (" + e.site + ")"
 		}
-		im.addEvent(a, e, name, opt, st)
-		if a.err != nil {
-			for _, rest := range im.order[k+1:] {
-				st.Skipped += int64(len(rest.games))
-			}
-			st.abandon()
-			return st, a.err
+		im.names = append(im.names, name)
+	}
+	var n int64
+	for i := range files {
+		if im.skipped[i] {
+			continue
 		}
-		e.games = nil
+		if err := im.addFile(ctx, a, int32(i), &n, opt, st); err != nil {
+			st.abandon()
+			return st, err
+		}
+	}
+	if n != im.n || im.next != len(im.order) {
+		st.abandon()
+		return st, fmt.Errorf("%d games the second time, %d the first: %w", n, im.n, errChanged)
 	}
 	return st, nil
 }
 
-// readFile reads one file, as UTF-8 when it is valid UTF-8, else as Windows-1252.
-func (im *pgnImport) readFile(ctx context.Context, fi int32, st *Stats) error {
+// open opens file fi as a PGNReader; the first time it tests whether the file is
+// UTF-8, else reads it as Windows-1252.
+func (im *pgnImport) open(fi int32, first bool, st *Stats) (*PGNReader, io.Closer, error) {
 	name := im.files[fi]
-	st.Files++
 	f, err := os.Open(name)
 	if err != nil {
+		return nil, nil, err
+	}
+	if first {
+		isUTF8, err := validUTF8(f)
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("reading: %w", err)
+		}
+		if !isUTF8 {
+			im.cp1252[fi] = true
+			st.note(name, 0, "not UTF-8: read as Windows-1252 (Latin-1)")
+		}
+	}
+	r := NewPGNReader(f, name)
+	if im.cp1252[fi] {
+		r.DecodeWindows1252()
+	}
+	return r, f, nil
+}
+
+// countFile is the first pass over file fi.
+func (im *pgnImport) countFile(ctx context.Context, fi int32, st *Stats) error {
+	name := im.files[fi]
+	st.Files++
+	r, f, err := im.open(fi, true, st)
+	if err != nil {
+		im.skipped[fi] = true
 		st.FilesSkipped++
 		st.skip(name, 0, 0, err)
 		return nil
 	}
 	defer f.Close()
-	isUTF8, err := validUTF8(f)
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		st.FilesSkipped++
-		st.skip(name, 0, 0, fmt.Errorf("reading: %w", err))
-		return nil
-	}
-	r := NewPGNReader(f, name)
-	if !isUTF8 {
-		r.DecodeWindows1252()
-		st.note(name, 0, "not UTF-8: read as Windows-1252 (Latin-1)")
-	}
-	return im.readGames(ctx, r, fi, st)
+	return im.countGames(ctx, r, fi, st)
 }
 
-// readGames reads the games of file fi. They are grouped on their own and joined
-// to the import's events only once the whole file has been read.
-func (im *pgnImport) readGames(ctx context.Context, r *PGNReader, fi int32, st *Stats) error {
+// countGames checks and counts the games of file fi, and records each event's
+// games. A file whose reading fails part way is skipped whole: its games join no
+// event.
+func (im *pgnImport) countGames(ctx context.Context, r *PGNReader, fi int32, st *Stats) error {
 	events := map[[2]string]*pgnEvent{}
 	var order []*pgnEvent
 	var kept int64
@@ -182,7 +201,7 @@ func (im *pgnImport) readGames(ctx context.Context, r *PGNReader, fi int32, st *
 			return err
 		}
 		st.Read++
-		g, ev, p := im.check(r.Game(), fi)
+		g, ev, _, p := im.check(r.Game(), fi)
 		if p != nil {
 			if p.Err == ErrUnfinished {
 				st.Unfinished++
@@ -199,7 +218,11 @@ func (im *pgnImport) readGames(ctx context.Context, r *PGNReader, fi int32, st *
 			order = append(order, e)
 		}
 		e.join(&ev)
-		e.games = append(e.games, g)
+		e.count++
+		if g.moves {
+			e.withMoves++
+		}
+		e.last = im.n + kept
 		kept++
 	}
 	if err := r.Err(); err != nil {
@@ -208,18 +231,78 @@ func (im *pgnImport) readGames(ctx context.Context, r *PGNReader, fi int32, st *
 			kept++
 		}
 		p := err.(*Problem)
+		im.skipped[fi] = true
 		st.FilesSkipped++
 		st.skip(p.File, p.Line, kept, fmt.Errorf("%w: the file is skipped whole, %d more games with it", p.Err, kept))
 		return nil
 	}
+	im.n += kept
 	for _, e := range order {
 		key := [2]string{e.name, e.site}
 		if all := im.events[key]; all != nil {
 			all.join(e)
-			all.games = append(all.games, e.games...)
+			all.count += e.count
+			all.withMoves += e.withMoves
+			all.last = e.last
 		} else {
 			im.events[key] = e
 			im.order = append(im.order, e)
+		}
+	}
+	return nil
+}
+
+// addFile is the second pass over file fi: it holds each game until its event's
+// last game is read, then adds the events that are complete, in order. n counts
+// the games that pass the checks, as countFile numbered them.
+func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64, opt Options, st *Stats) error {
+	name := im.files[fi]
+	r, f, err := im.open(fi, false, st)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer f.Close()
+	for r.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		g, ev, players, p := im.check(r.Game(), fi)
+		if p != nil {
+			continue // counted by countFile
+		}
+		e := im.events[[2]string{ev.name, ev.site}]
+		if e == nil || e.done || *n > e.last {
+			return fmt.Errorf("%s:%d: %w", name, g.line, errChanged)
+		}
+		if e.hasDate {
+			g.white, g.black = im.player(players[0]), im.player(players[1])
+			e.games = append(e.games, g)
+		}
+		e.done = *n == e.last
+		*n++
+		if e.done {
+			if err := im.addDone(ctx, a, opt, st); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("%w: %w", err, errChanged)
+	}
+	return nil
+}
+
+// addDone adds the complete events that come next in order, as tournaments.
+func (im *pgnImport) addDone(ctx context.Context, a *Archive, opt Options, st *Stats) error {
+	for ; im.next < len(im.order) && im.order[im.next].done; im.next++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		e := im.order[im.next]
+		im.addEvent(a, e, im.names[im.next], opt, st)
+		e.games = nil
+		if a.err != nil {
+			return a.err
 		}
 	}
 	return nil
@@ -305,10 +388,12 @@ func notPlayed(termination string) bool {
 	return false
 }
 
+// addEvent adds a complete event as a tournament, unless it is already in the
+// archive; its games are those e holds.
 func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
-	n := int64(len(e.games))
 	file := im.files[e.file]
 	if !e.hasDate {
+		n := int64(e.count)
 		st.skip(file, e.line, n, fmt.Errorf("event %q: none of its %d games has a date (Date or EventDate tag): %w", name, n, ErrMalformed))
 		return
 	}
@@ -320,29 +405,23 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		round int32
 	}
 	busy := map[key]int64{} // player in round → line of the game
-	start := len(a.games)
+	rows := make([]archive.GameRow, 0, len(e.games))
 	var forfeits []*Problem
-	withMoves := 0
-	for i := range e.games {
-		if e.games[i].moves {
-			withMoves++
-		}
-	}
 	add := func(g *pgnGame, w, b int64, round int32) {
 		busy[key{w, round}], busy[key{b, round}] = g.line, g.line
-		row := archive.GameRow{Round: round, WhiteID: w, BlackID: shared(im.idPtrs, b)}
+		row := archive.GameRow{Round: round, WhiteID: w, BlackID: ptr(b)}
 		if g.dated {
-			row.Date = shared(im.dayPtrs, g.date)
+			row.Date = ptr(g.date)
 		}
-		why := forfeit(g, withMoves, len(e.games), opt.Moveless)
+		why := forfeit(g, e.withMoves, e.count, opt.Moveless)
 		if why != "" {
 			forfeits = append(forfeits, &Problem{File: im.files[g.file], Line: g.line, Err: fmt.Errorf("%s: %s %s %s: no moves, read as a forfeit: %s",
 				name, im.infos[g.white].Name, pgnResult[g.result], im.infos[g.black].Name, why)})
 		}
 		var bres string
 		row.WhiteResult, bres = resultCodes(g.result, why != "")
-		row.BlackResult = resultPtrs[bres]
-		a.games = append(a.games, row)
+		row.BlackResult = &bres
+		rows = append(rows, row)
 	}
 	var later []int
 	ids := make([][2]int64, len(e.games))
@@ -386,7 +465,6 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		}
 		add(g, w, b, r)
 	}
-	rows := a.games[start:]
 	if len(rows) == 0 {
 		return
 	}
@@ -397,14 +475,12 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 	t.Rounds = &rounds
 	namesake, samename := a.namesake(t)
 	tid, isNew := a.addTournament(t, rows)
-	if !isNew {
-		a.games = a.games[:start]
-		if a.err != nil {
-			st.Skipped += int64(len(rows))
-		} else {
-			st.skip(file, e.line, int64(len(rows)), fmt.Errorf("event %q (%s to %s) has the same games as tournament %d: %w", name,
-				dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
-		}
+	switch {
+	case a.err != nil:
+		return // the import stops: ImportPGN counts every game as skipped
+	case !isNew:
+		st.skip(file, e.line, int64(len(rows)), fmt.Errorf("event %q (%s to %s) has the same games as tournament %d: %w", name,
+			dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
 		return
 	}
 	st.Tournaments++
@@ -414,21 +490,25 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 	}
 	st.Imported += int64(len(rows))
 	st.Forfeits += int64(len(forfeits))
-	st.Notes = append(st.Notes, forfeits...)
+	for _, p := range forfeits {
+		st.keep(p, true)
+	}
 }
 
 func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
 
-// check turns a PGN game into a pgnGame and its event, or a Problem.
-func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, *Problem) {
+// check turns a PGN game into a pgnGame, its event and its White and Black
+// players (the pgnGame's white and black are left for the caller), or a Problem.
+func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerInfo, *Problem) {
 	file := im.files[fi]
 	out := pgnGame{file: fi, line: int64(g.Line), moves: g.Moves}
 	ev := pgnEvent{file: fi, line: int64(g.Line)}
-	bad := func(format string, args ...any) (pgnGame, pgnEvent, *Problem) {
-		return out, ev, &Problem{File: file, Line: int64(g.Line), Err: fmt.Errorf(format+": %w", append(args, ErrMalformed)...)}
+	var players [2]PlayerInfo
+	bad := func(format string, args ...any) (pgnGame, pgnEvent, [2]PlayerInfo, *Problem) {
+		return out, ev, players, &Problem{File: file, Line: int64(g.Line), Err: fmt.Errorf(format+": %w", append(args, ErrMalformed)...)}
 	}
 	if g.Err != nil {
-		return out, ev, g.Err
+		return out, ev, players, g.Err
 	}
 	tag := func(name string) string {
 		v := normName(g.Tags[name])
@@ -460,7 +540,7 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, *Problem) {
 	case "1/2-1/2", "½-½":
 		out.result = '='
 	case "*":
-		return out, ev, &Problem{File: file, Line: int64(g.Line), Err: ErrUnfinished}
+		return out, ev, players, &Problem{File: file, Line: int64(g.Line), Err: ErrUnfinished}
 	case "":
 		return bad("no Result tag and no result after the moves")
 	default:
@@ -492,9 +572,9 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, *Problem) {
 		}
 		out.notPlayed = im.texts[t]
 	}
-	out.white = im.player(pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo"), tag("WhiteTitle")))
-	out.black = im.player(pgnPlayer(black, tag("BlackFideId"), tag("BlackElo"), tag("BlackTitle")))
-	return out, ev, nil
+	players[0] = pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo"), tag("WhiteTitle"))
+	players[1] = pgnPlayer(black, tag("BlackFideId"), tag("BlackElo"), tag("BlackTitle"))
+	return out, ev, players, nil
 }
 
 func pgnPlayer(name, fideID, elo, title string) PlayerInfo {

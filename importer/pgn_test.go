@@ -53,6 +53,25 @@ func importPGN(t *testing.T, opt Options, texts ...string) (*Archive, *Stats) {
 	return a, checkStats(t, st, err)
 }
 
+// newGames commits a and returns the games rows the import wrote.
+func newGames(t testing.TB, a *Archive) []archive.GameRow {
+	t.Helper()
+	written, err := a.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range written {
+		if filepath.Dir(w) == "games" {
+			rows, err := readParquet[archive.GameRow](filepath.Join(a.Dir, w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rows
+		}
+	}
+	return nil
+}
+
 // broadcast is an 11-round Swiss of 110 players exported without moves: 605 games,
 // 202 of them draws.
 func broadcast(tags ...string) string {
@@ -73,7 +92,7 @@ func TestPGNGamesWithoutMoves(t *testing.T) {
 	if st.Read != 605 || st.Imported != 605 || st.Forfeits != 0 || st.Tournaments != 1 {
 		t.Fatalf("%d read, %d imported, %d forfeits, %d tournaments", st.Read, st.Imported, st.Forfeits, st.Tournaments)
 	}
-	for _, g := range a.games {
+	for _, g := range newGames(t, a) {
 		if !strings.Contains("10=", g.WhiteResult) {
 			t.Fatalf("a game of a broadcast without moves is not played: %+v", g)
 		}
@@ -137,8 +156,9 @@ func TestPGNForfeits(t *testing.T) {
 	for _, p := range a.Players {
 		ids[p.PlayerID] = p.Name
 	}
+	games := newGames(t, a)
 	played, forfeits := map[string]int{}, map[string]int{}
-	for _, g := range a.games {
+	for _, g := range games {
 		for _, side := range []struct {
 			id  int64
 			res string
@@ -156,7 +176,7 @@ func TestPGNForfeits(t *testing.T) {
 	if played["Dubov, Daniil"] != 9 || forfeits["Dubov, Daniil"] != 4 {
 		t.Errorf("Dubov: %d played, %d forfeits", played["Dubov, Daniil"], forfeits["Dubov, Daniil"])
 	}
-	for _, g := range a.games {
+	for _, g := range games {
 		if ids[g.WhiteID] == "Dubov, Daniil" && g.WhiteResult == "-" && *g.BlackResult != "+" {
 			t.Errorf("forfeit codes %s/%s", g.WhiteResult, *g.BlackResult)
 		}
@@ -190,7 +210,7 @@ func TestPGNMoveless(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a, st := importPGN(t, Options{Moveless: tt.mode}, tt.text)
 			n := int64(0)
-			for _, g := range a.games {
+			for _, g := range newGames(t, a) {
 				if strings.Contains("+-", g.WhiteResult) {
 					n++
 				}
@@ -289,7 +309,7 @@ func TestPGNCounts(t *testing.T) {
 	st = &Stats{Files: 1}
 	im := newPGNImport([]string{"x.pgn"})
 	r := NewPGNReader(failAfter{strings.NewReader(good + "[Event \"F\"]\n\n" + after + "[Event \"E\"]\n[White")}, "x.pgn")
-	if err := im.readGames(context.Background(), r, 0, st); err != nil {
+	if err := im.countGames(context.Background(), r, 0, st); err != nil {
 		t.Fatal(err)
 	}
 	if st.Read != 4 || st.Skipped != 4 || st.FilesSkipped != 1 || len(im.order) != 0 {
@@ -447,5 +467,84 @@ func TestPGNAmbiguousName(t *testing.T) {
 	checkStats(t, st, err)
 	if st.NewPlayers != 3 || len(a.Players) != 5 {
 		t.Errorf("%d new players, %d in all", st.NewPlayers, len(a.Players))
+	}
+}
+
+// TestPGNEventOrder: events are added as soon as their last game is read, but
+// take their ids in the order of their first games, also when they interleave
+// or go on in a later file.
+func TestPGNEventOrder(t *testing.T) {
+	a, st := importPGN(t, Options{},
+		pgnGameText("A", "1", "a", "b", "1-0", "1. e4")+pgnGameText("B", "1", "c", "d", "0-1", "1. d4")+
+			pgnGameText("B", "2", "d", "c", "1-0", "1. c4")+pgnGameText("C", "1", "e", "f", "1/2-1/2", "1. f4"),
+		pgnGameText("A", "2", "b", "a", "0-1", "1. e4"))
+	if st.Read != 5 || st.Imported != 5 || st.Tournaments != 3 {
+		t.Fatalf("%+v", st)
+	}
+	var names []string
+	for _, tr := range a.Tournaments {
+		names = append(names, fmt.Sprintf("%d %s", tr.TournamentID, tr.Name))
+	}
+	if got := strings.Join(names, ", "); got != "1 A, 2 B, 3 C" {
+		t.Errorf("tournaments %s", got)
+	}
+	perTournament := map[int64]int{}
+	for _, g := range newGames(t, a) {
+		perTournament[g.TournamentID]++
+	}
+	if perTournament[1] != 2 || perTournament[2] != 2 || perTournament[3] != 1 {
+		t.Errorf("games per tournament %v", perTournament)
+	}
+}
+
+// TestPGNChangedBetweenReads: a file that reads otherwise the second time stops
+// the import; Abort leaves no trace of it, not even the archive folder it made.
+func TestPGNChangedBetweenReads(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f.pgn")
+	two := pgnGameText("A", "1", "a", "b", "1-0", "1. e4") + pgnGameText("A", "2", "b", "a", "1-0", "1. e4")
+	if err := os.WriteFile(name, []byte(two), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(filepath.Join(dir, "archive"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, st := newPGNImport([]string{name}), &Stats{}
+	if err := im.countFile(context.Background(), 0, st); err != nil {
+		t.Fatal(err)
+	}
+	im.names = []string{"A"}
+	changed := pgnGameText("A", "1", "a", "b", "1-0", "1. e4") + pgnGameText("B", "1", "b", "a", "1-0", "1. e4")
+	if err := os.WriteFile(name, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	if err := im.addFile(context.Background(), a, 0, &n, Options{}, st); !errors.Is(err, errChanged) {
+		t.Errorf("changed file: %v", err)
+	}
+	a.Abort()
+	if _, err := os.Stat(a.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the archive folder is left: %v", err)
+	}
+
+	// A complete import whose archive folder is new writes it only on Commit's
+	// success; Abort removes the games written so far.
+	if err := os.WriteFile(name, []byte(two), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err = Open(filepath.Join(dir, "archive"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ImportPGN(context.Background(), a, []string{name}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if parts, _ := filepath.Glob(filepath.Join(a.Dir, ".games-*.tmp")); len(parts) != 1 {
+		t.Fatalf("games part while importing: %v", parts)
+	}
+	a.Abort()
+	if _, err := os.Stat(a.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the archive folder is left after Abort: %v", err)
 	}
 }

@@ -67,6 +67,12 @@ func TestFirstIDCollisionRefused(t *testing.T) {
 	} else if _, err := a.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	// Two events: the first, given id 2, is written to the new games part
+	// before the second finds 3 taken.
+	twoEvents := filepath.Join(t.TempDir(), "two.pgn")
+	if err := os.WriteFile(twoEvents, []byte(pgnGameText("A", "1", "a", "b", "1-0", "1. e4")+pgnGameText("B", "1", "a", "b", "0-1", "1. d4")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	before := snapshot(t, dir)
 	for _, tc := range []struct {
 		first int64
@@ -79,13 +85,17 @@ func TestFirstIDCollisionRefused(t *testing.T) {
 			trfVariant(t, "testdata/swiss6.trf", "Winter Six", "2025/12/01", "2025/12/04"),
 		}},
 		{3, "pgn", []string{"testdata/club.pgn"}},
+		{2, "pgn", []string{twoEvents}},
 	} {
 		a, st, err := imp(tc.first, tc.kind, tc.files...)
 		if !errors.Is(err, ErrIDTaken) || !errors.Is(err, ErrUsage) {
 			t.Errorf("first id %d: import error %v, want ErrIDTaken", tc.first, err)
 		}
-		if st.Imported != 0 || st.Tournaments != 0 || st.Read != st.Skipped {
+		if st.Imported != 0 || st.Tournaments != 0 || st.NewPlayers != 0 || st.Matched != 0 || st.Read != st.Skipped {
 			t.Errorf("first id %d: stats %+v, want every game read skipped", tc.first, st)
+		}
+		if parts, _ := filepath.Glob(filepath.Join(dir, ".games-*.tmp")); tc.files[0] == twoEvents && len(parts) != 1 {
+			t.Errorf("first id %d: the first event's games were not written before the collision: %v", tc.first, parts)
 		}
 		if w, err := a.Commit(); !errors.Is(err, ErrIDTaken) || len(w) > 0 {
 			t.Errorf("first id %d: Commit wrote %v, %v", tc.first, w, err)

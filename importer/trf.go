@@ -25,7 +25,7 @@ import (
 // A file that cannot be read or converted, or a tournament already in the
 // archive (the same games), is skipped whole with a Problem.
 func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
-	st := &Stats{}
+	st := &Stats{report: opt.Report}
 	for _, name := range files {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -149,7 +149,6 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		st.note(name, 0, "%q (%s to %s) has the name and dates of tournament %d but other games: added as tournament %d",
 			tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), namesake, tid)
 	}
-	a.games = append(a.games, rows...)
 	st.Imported += n
 	return nil
 }

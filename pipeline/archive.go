@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"time"
 
 	"github.com/ratelist/ratelist/archive"
 )
@@ -25,8 +26,14 @@ type archiveLoad struct {
 	playersErr error
 }
 
-func newArchiveLoad(fsys fs.FS, prod *producer) (*archiveLoad, error) {
-	ld, err := archive.Open(fsys)
+// newArchiveLoad opens the archive in fsys on the run's date now (the clock's
+// when zero).
+func newArchiveLoad(fsys fs.FS, prod *producer, now time.Time) (*archiveLoad, error) {
+	var opts []archive.Option
+	if !now.IsZero() {
+		opts = append(opts, archive.Now(now))
+	}
+	ld, err := archive.Open(fsys, opts...)
 	if err != nil {
 		return nil, err
 	}

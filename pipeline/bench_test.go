@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -171,7 +172,7 @@ func BenchmarkOrder(b *testing.B) {
 	var rows int64
 	for b.Loop() {
 		p := &producer{}
-		load, err := newArchiveLoad(os.DirFS(dir), p)
+		load, err := newArchiveLoad(os.DirFS(dir), p, time.Time{})
 		if err != nil {
 			b.Fatal(err)
 		}

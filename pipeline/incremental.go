@@ -194,8 +194,8 @@ type keptOutputs struct {
 	before      string // the first period label this run writes; "" keeps nothing
 	period      string
 	arrow       bool
-	allCSV      bool // a kept tournament keeps its CSV: --standings-csv all, or last when this run writes no list
-	tournaments map[int64]bool
+	allCSV      bool             // a kept tournament keeps its CSV: --standings-csv all
+	tournaments map[int64]string // kept tournament → its period
 }
 
 // has tells whether the file rel (slash-separated, in --out) stays.
@@ -208,7 +208,8 @@ func (k *keptOutputs) has(rel string) bool {
 	switch {
 	case dir == "standings/" && ext == "csv":
 		id, err := strconv.ParseInt(label, 10, 64)
-		return err == nil && k.allCSV && k.tournaments[id]
+		_, kept := k.tournaments[id]
+		return err == nil && k.allCSV && kept
 	case dir == "standings/" && ext == "parquet", // a period's standings
 		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
 		dir == "lists/joker/" && (ext == "csv" || ext == "parquet"),
@@ -220,9 +221,9 @@ func (k *keptOutputs) has(rel string) bool {
 }
 
 // keep notes a tournament of a period before the first one this run writes.
-func (k *keptOutputs) keep(id int64) {
+func (k *keptOutputs) keep(id int64, period string) {
 	if k.tournaments == nil {
-		k.tournaments = map[int64]bool{}
+		k.tournaments = map[int64]string{}
 	}
-	k.tournaments[id] = true
+	k.tournaments[id] = period
 }

@@ -194,7 +194,7 @@ func TestFileWriterFailureStopsSenders(t *testing.T) {
 // TestKeptOutputs: what a resumed run keeps of an earlier run's files.
 func TestKeptOutputs(t *testing.T) {
 	k := keptOutputs{before: "2025-02", period: PeriodMonth, allCSV: true}
-	k.keep(7)
+	k.keep(7, "2025-01")
 	for rel, want := range map[string]bool{
 		"lists/2025-01.csv": true, "lists/2025-01.parquet": true, "lists/2025-02.csv": false,
 		"lists/2025-01.arrow": false, "lists/joker/2025-01.csv": true, "lists/joker/2025-03.csv": false,

@@ -109,7 +109,7 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 	}
 	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
 		if r.win.resumed && key < r.win.start && len(rows) > 0 {
-			r.out.skip(t)
+			r.out.skip(t, periodLabel(r.periods.kind, key))
 		}
 		return nil
 	}

@@ -47,6 +47,9 @@ type Options struct {
 	// Version is the program's version, recorded in the summary ("devel" when
 	// not given).
 	Version string
+	// Now is the run's date: a tournament starting more than a year after it is
+	// rejected as in the future. Zero is the clock's.
+	Now time.Time
 }
 
 // Summary is summary.json: what was read, used, rejected and written. The
@@ -221,7 +224,7 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*ti
 func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (*Summary, error) {
 	t0 := time.Now()
 	prod := &producer{progress: opt.Progress}
-	load, err := newArchiveLoad(opt.Archive, prod)
+	load, err := newArchiveLoad(opt.Archive, prod, opt.Now)
 	if err != nil {
 		return nil, err
 	}

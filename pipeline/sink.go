@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,9 +32,9 @@ type sink interface {
 	// Tournaments come in rating order, so every later one ends in the period
 	// of t's end date or later.
 	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error
-	// skip takes a tournament with games of a period an earlier run wrote (a
-	// resumed run): its outputs stay as they are.
-	skip(t *archive.Tournament)
+	// skip takes a tournament with games of period (a label) that an earlier
+	// run wrote (a resumed run): its outputs stay as they are.
+	skip(t *archive.Tournament, period string)
 	// cards takes audit rows of period key: of a tournament, or of a period's
 	// close (tournament 0, end the period's last day).
 	cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error
@@ -59,7 +61,7 @@ func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, st
 func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow, string) error {
 	return nil
 }
-func (validateSink) skip(*archive.Tournament)                                      {}
+func (validateSink) skip(*archive.Tournament, string)                              {}
 func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error { return nil }
 func (validateSink) jokerCards(context.Context, []jokerCardRow) error              { return nil }
 func (validateSink) jokerList(context.Context, string, []jokerListRow) error       { return nil }
@@ -128,7 +130,7 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 
 func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
 	s.players, s.std.lastList = players, lastList
-	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow, allCSV: s.opt.StandingsCSV == StandingsCSVAll || (s.opt.StandingsCSV == StandingsCSVLast && lastList == "")}
+	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow, allCSV: s.opt.StandingsCSV == StandingsCSVAll}
 	n := len(players.ID)
 	s.std.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
@@ -159,8 +161,20 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 		close(files)
 		return nil
 	})
-	if keepBefore != "" {
-		return cw.carry(ctx, s.opt.Out, keepBefore, s.opt.Log)
+	if keepBefore == "" {
+		return nil
+	}
+	if err := cw.carry(ctx, s.opt.Out, keepBefore, s.opt.Log); err != nil {
+		return err
+	}
+	if s.opt.StandingsCSV == StandingsCSVLast && lastList == "" {
+		// No list of its own: the last list period is the earlier run's last
+		// one kept, whose standings CSVs a fresh run would write.
+		k, err := parsePeriodLabel(s.opt.Period, keepBefore)
+		if err != nil {
+			return err
+		}
+		return keptStandingsCSV(s.stage, s.opt.Out, periodLabel(s.opt.Period, k-1))
 	}
 	return nil
 }
@@ -200,7 +214,7 @@ func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows 
 	return nil
 }
 
-func (s *writeSink) skip(t *archive.Tournament) { s.kept.keep(t.ID) }
+func (s *writeSink) skip(t *archive.Tournament, period string) { s.kept.keep(t.ID, period) }
 
 // wantCSV tells whether the tournaments of period get a CSV file each.
 func (s *writeSink) wantCSV(period string) bool {
@@ -384,6 +398,9 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 		if err = s.flushStandings(ctx); err == nil {
 			err = s.closeStandings(ctx, "")
 		}
+		if err == nil && s.kept.allCSV {
+			err = s.missingCSVs()
+		}
 		if err == nil {
 			err = s.cardW.flush(ctx)
 		}
@@ -395,6 +412,26 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 		close(s.pool.jobs)
 	}
 	return err
+}
+
+// missingCSVs writes, with --standings-csv all, the CSVs of the kept
+// tournaments that the earlier run did not write (it ran with last or none):
+// those of every period that lacks one, from the period's standings file.
+func (s *writeSink) missingCSVs() error {
+	var periods []string
+	for id, period := range s.kept.tournaments {
+		fi, err := os.Lstat(filepath.Join(s.opt.Out, "standings", strconv.FormatInt(id, 10)+".csv"))
+		if (err != nil || !fi.Mode().IsRegular()) && !slices.Contains(periods, period) {
+			periods = append(periods, period)
+		}
+	}
+	slices.Sort(periods)
+	for _, p := range periods {
+		if err := keptStandingsCSV(s.stage, s.opt.Out, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // finish closes cards.parquet and joker_cards.parquet.

@@ -1,8 +1,14 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -69,6 +75,69 @@ func standingsRows(id int64, codes []string, rows []tiebreak.Row) []standingsRow
 			PlayerID: r.Player.ID, Name: r.Player.Name, Points: r.Points, Tiebreaks: tb}
 	}
 	return out
+}
+
+// keptStandingsCSV writes standings/TOURNAMENT_ID.csv for every tournament of
+// standings/LABEL.parquet in out, kept from an earlier run: the same bytes as
+// the CSVs written when the standings were computed (tiebreak.AppendCSV of the
+// same rows). A period without that file has no tournaments, so no CSVs.
+func keptStandingsCSV(stage *staging, out, label string) error {
+	p := filepath.Join(out, "standings", label+".parquet")
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("standings CSVs of %s: %w", label, err)
+	}
+	defer f.Close()
+	rd := parquet.NewGenericReader[standingsRow](f)
+	defer rd.Close()
+	var (
+		id    int64
+		codes []string
+		rows  []tiebreak.Row
+		csv   []byte
+	)
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		csv = tiebreak.AppendCSV(csv[:0], codes, rows)
+		rows = rows[:0]
+		return stage.writeFile("standings/"+strconv.FormatInt(id, 10)+".csv", csv)
+	}
+	buf := make([]standingsRow, 1024)
+	for {
+		n, err := rd.Read(buf)
+		for _, r := range buf[:n] {
+			if len(rows) > 0 && r.TournamentID != id {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			if len(rows) == 0 {
+				id, codes = r.TournamentID, codes[:0]
+				for _, c := range r.Tiebreaks {
+					codes = append(codes, strings.Clone(c.Code))
+				}
+			}
+			row := tiebreak.Row{Rank: int(r.Rank), Points: r.Points, Values: make([]tiebreak.Value, len(r.Tiebreaks)),
+				Player: tiebreak.Player{ID: r.PlayerID, StartNo: int(r.StartNo), Name: strings.Clone(r.Name)}}
+			for k, c := range r.Tiebreaks {
+				if c.Value != nil {
+					row.Values[k] = tiebreak.Value{V: *c.Value, OK: true}
+				}
+			}
+			rows = append(rows, row)
+		}
+		if err == io.EOF {
+			return flush()
+		}
+		if err != nil {
+			return fmt.Errorf("standings CSVs from %s: %w", p, err)
+		}
+	}
 }
 
 // periodStandings is the standings file of one period, written as its

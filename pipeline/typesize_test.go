@@ -13,7 +13,11 @@ import (
 // columns, one field each): their fields are the file's columns.
 var fileRecords = map[string]bool{"cardRow": true, "cardCols": true, "jokerCardRow": true}
 
-// TestTypeSizes: no struct of the package but a file record has more than
+// flagSets mirror a verb's flags, one field each: they grow with the CLI, not
+// with responsibilities.
+var flagSets = map[string]bool{"Options": true}
+
+// TestTypeSizes: no struct of the package but a file record or a flag set has more than
 // about 15 fields; a bigger one holds more than one responsibility.
 func TestTypeSizes(t *testing.T) {
 	const maxFields = 15
@@ -36,7 +40,7 @@ func TestTypeSizes(t *testing.T) {
 				return true
 			}
 			st, ok := ts.Type.(*ast.StructType)
-			if !ok || fileRecords[ts.Name.Name] {
+			if !ok || fileRecords[ts.Name.Name] || flagSets[ts.Name.Name] {
 				return true
 			}
 			fields := 0

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
@@ -291,5 +292,35 @@ func TestGameDateOutsideTournament(t *testing.T) {
 	}
 	if g := sum.Tables["games"]; g.Used != 3 || g.Rejected != 2 {
 		t.Errorf("games used %d rejected %d, want 3 and 2", g.Used, g.Rejected)
+	}
+}
+
+// TestRunDate: the run checks "in the future" against Options.Now, the date it
+// runs with: a tournament a year and a day after it is rejected with its games,
+// one exactly a year after it is rated.
+func TestRunDate(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players.csv": goodPlayers,
+		"tournaments.csv": "tournament_id,name,start_date,end_date\n" +
+			"1,Next year,2026-06-15,2026-06-16\n2,Too far,2026-06-16,2026-06-16\n",
+		"games.csv": "tournament_id,round,white_id,black_id,white_result,black_result\n" +
+			"1,1,1,2,1,0\n2,1,3,4,=,=\n",
+	})
+	for _, tc := range []struct {
+		now      time.Time
+		rejected int64
+	}{
+		{time.Date(2025, 6, 15, 23, 59, 0, 0, time.UTC), 2}, // tournament 2 and its game
+		{time.Date(2025, 6, 16, 0, 0, 0, 0, time.UTC), 0},
+	} {
+		sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Workers: 1, Now: tc.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.RowsRejected != tc.rejected || sum.TournamentsRated != 2-int(tc.rejected/2) {
+			t.Errorf("run dated %s: %d rows rejected, %d tournaments rated; want %d rejected", tc.now.Format(time.DateOnly),
+				sum.RowsRejected, sum.TournamentsRated, tc.rejected)
+		}
 	}
 }

@@ -80,6 +80,16 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	opt := importer.Options{FirstID: *firstID, Unrated: *unrated, Moveless: mode}
+	// Listed as found (trf, pgn): a large file's problems and notes are not kept.
+	opt.Report = func(p *importer.Problem, note bool) {
+		switch {
+		case *quiet:
+		case note:
+			fmt.Fprintln(stderr, "note:", p)
+		default:
+			fmt.Fprintln(stderr, p)
+		}
+	}
 	var st *importer.Stats
 	var written []string
 	if kind == "csv" {
@@ -90,6 +100,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	} else {
 		var a *importer.Archive
 		if a, err = importer.Open(*archive, opt); err == nil {
+			defer a.Abort()
 			if kind == "trf" {
 				st, err = importer.ImportTRF(ctx, a, srcs, opt)
 			} else {

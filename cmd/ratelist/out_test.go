@@ -133,13 +133,32 @@ func TestUntilOnLaterOut(t *testing.T) {
 }
 
 // TestResumeUntilEarlier: --resume --until P when the last state is after P
-// is what a fresh run with those flags gives: the lists up to P.
+// is what a fresh run with those flags gives: the lists up to P, and the
+// standings CSVs of P's tournaments (--standings-csv last) or of every one up
+// to P (all), whichever CSVs the earlier run wrote.
 func TestResumeUntilEarlier(t *testing.T) {
-	out, fresh := t.TempDir(), t.TempDir()
+	for _, tc := range []struct{ earlier, csv string }{{"last", "last"}, {"all", "last"}, {"none", "last"}, {"all", "all"}, {"last", "none"}} {
+		out, fresh := t.TempDir(), t.TempDir()
+		mustRun(t, exitOK, "run", "--out", out, "--standings-csv", tc.earlier, "--quiet")
+		mustRun(t, exitOK, "run", "--out", out, "--resume", "--until", "2024-12", "--standings-csv", tc.csv, "--quiet")
+		mustRun(t, exitOK, "run", "--out", fresh, "--resume", "--until", "2024-12", "--standings-csv", tc.csv, "--quiet")
+		sameOut(t, "--resume --until 2024-12 --standings-csv "+tc.csv+" over a full run with "+tc.earlier+" vs fresh", fresh, out, true)
+		if csvs, _ := filepath.Glob(filepath.Join(out, "standings", "*.csv")); tc.csv == "last" && len(csvs) == 0 {
+			t.Errorf("--standings-csv last: no standings CSV for 2024-12")
+		}
+	}
+	// --resume with nothing new keeps (writes again) the last period's CSVs.
+	out := t.TempDir()
 	mustRun(t, exitOK, "run", "--out", out, "--standings-csv", "all", "--quiet")
-	mustRun(t, exitOK, "run", "--out", out, "--resume", "--until", "2024-12", "--standings-csv", "all", "--quiet")
-	mustRun(t, exitOK, "run", "--out", fresh, "--resume", "--until", "2024-12", "--standings-csv", "all", "--quiet")
-	sameOut(t, "--resume --until 2024-12 over a full run vs fresh", fresh, out, true)
+	before := readOut(t, out)
+	mustRun(t, exitOK, "run", "--out", out, "--resume", "--quiet")
+	mustRun(t, exitOK, "run", "--out", out, "--resume", "--standings-csv", "all", "--quiet")
+	after := readOut(t, out)
+	delete(before, "summary.json")
+	delete(after, "summary.json")
+	if !slices.Equal(names(before), names(after)) {
+		t.Errorf("--resume --standings-csv last then all, nothing new: files %v, were %v", names(after), names(before))
+	}
 }
 
 // TestStaleFilesRemoved: a full rerun leaves no file of an earlier run that a

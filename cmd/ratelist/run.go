@@ -165,7 +165,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
-		Until: *until, Resume: *resume, From: *from, Version: currentVersion(),
+		Until: *until, Resume: *resume, From: *from, Version: currentVersion(), Now: start,
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)
@@ -273,7 +273,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "ratelist validate:", err)
 		return exitFailed
 	}
-	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1})
+	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1, Now: time.Now()})
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist validate:", message(err))
 		return exitCode(err)

@@ -24,7 +24,10 @@ type csvSource struct {
 	ps2    csvParser // for the second half of a block
 	tail   []byte    // read past the last whole record handed out
 	eof    bool
-	read   int // bytes to read at first for a block; csvReadSize when 0
+	read   int   // bytes to read at first for a block; csvReadSize when 0
+	size   int64 // of the file, 0 when unknown
+	used   int64 // bytes of the header and records handed out
+	recs   int64 // records handed out
 }
 
 // csvReadSize is how much a csvSource reads at first for one Batch.
@@ -32,6 +35,9 @@ const csvReadSize = 256 << 10
 
 func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
 	s := &csvSource{f: f}
+	if st, err := f.Stat(); err == nil {
+		s.size = st.Size()
+	}
 	text, starts, err := s.next(make([]byte, 0, 64<<10), nil, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%w: header: %w", ErrUnreadable, err)
@@ -102,7 +108,16 @@ func (s *csvSource) next(buf []byte, starts []int, most int) ([]byte, []int, err
 		}
 	}
 	s.tail = buf[p:]
+	s.used += int64(p)
 	return buf[:p], starts, nil
+}
+
+// sizeHint estimates the file's records from the bytes per record so far.
+func (s *csvSource) sizeHint() int64 {
+	if s.used == 0 || s.size <= s.used {
+		return s.recs
+	}
+	return int64(float64(s.recs) * float64(s.size) / float64(s.used))
 }
 
 // csvSplit is the fewest records a block must have to be parsed in two halves
@@ -116,6 +131,7 @@ func (s *csvSource) fill(b *Batch) (int, error) {
 		return 0, err
 	}
 	n := len(starts)
+	s.recs += int64(n)
 	if half := n / 2; half >= csvSplit/2 && runtime.GOMAXPROCS(0) > 1 {
 		// Records are independent once their starts are known: parse the second
 		// half on another core.

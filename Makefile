@@ -44,7 +44,7 @@ golden:
 # fails the target after 10 minutes (-timeout).
 FUZZTIME ?=
 FUZZ = ./archive:FuzzCSVTables:8000x ./archive:FuzzCSVRecords:80000x \
-	./archive:FuzzParquetTable:8000x \
+	./archive:FuzzCSVRows:25000x ./archive:FuzzParquetTable:8000x \
 	./trf:FuzzRead:400000x ./importer:FuzzPGN:50000x \
 	./importer:FuzzCSVTable:80000x ./importer:FuzzTRFImport:70000x
 

@@ -230,44 +230,96 @@ func (l *tableLoad) reject(b *Batch, i int, p Problem) {
 	l.rejects = append(l.rejects, RowErrorAt(b, i, p))
 }
 
-type playerRow struct {
-	id    int64
-	name  string
-	birth int32
-	cat   int8
-	elo   int32
-	club  string
-}
-
 // rowRef is where a row of a small table was read.
 type rowRef struct {
 	file string
 	row  int64
 }
 
+// rowPos is a rowRef with the file's position in firstRows.files, which
+// leaves the garbage collector nothing to scan.
+type rowPos struct {
+	file int32
+	row  int64
+}
+
 // firstRows finds duplicate ids as rows are read, in file order: the first row
-// of an id is kept, and every later one is rejected naming it.
-type firstRows map[int64]rowRef
+// of an id is kept, and every later one is rejected naming it. Exports mostly
+// list ids in increasing order, where a new id above the last one cannot be a
+// duplicate: the index of ids is built only once an id is not.
+type firstRows struct {
+	ids   []int64  // kept, in read order
+	at    []rowPos // where each was read
+	files []string
+	index map[int64]int32 // id → position in ids; nil while ids increase
+}
+
+// grow makes room for n more ids.
+func (f *firstRows) grow(n int) {
+	f.ids, f.at = slices.Grow(f.ids, n), slices.Grow(f.at, n)
+}
+
+// increasing tells whether the kept ids are in strictly increasing order.
+func (f *firstRows) increasing() bool { return f.index == nil }
 
 // duplicate tells whether id was already read, rejecting row i of b if so.
-func (f firstRows) duplicate(l *tableLoad, col string, b *Batch, i int, id int64) bool {
-	if first, ok := f[id]; ok {
+func (f *firstRows) duplicate(l *tableLoad, col string, b *Batch, i int, id int64) bool {
+	if k, ok := f.find(id); ok {
+		first := rowRef{f.files[f.at[k].file], f.at[k].row}
 		l.reject(b, i, Problemf(KindDuplicate, col, "duplicate %s %d (first at %s row %d)", col, id, first.file, first.row))
 		return true
 	}
-	f[id] = rowRef{b.File, b.First + int64(i)}
+	f.add(id, b.File, b.First+int64(i))
 	return false
 }
+
+// find is the position of id among the kept ids.
+func (f *firstRows) find(id int64) (int32, bool) {
+	if f.index == nil {
+		if n := len(f.ids); n == 0 || id > f.ids[n-1] {
+			return 0, false
+		}
+		f.index = make(map[int64]int32, max(cap(f.ids), 2*len(f.ids)))
+		for k, id := range f.ids {
+			f.index[id] = int32(k)
+		}
+	}
+	k, ok := f.index[id]
+	return k, ok
+}
+
+// add keeps id, read at row of file.
+func (f *firstRows) add(id int64, file string, row int64) {
+	if n := len(f.files); n == 0 || f.files[n-1] != file {
+		f.files = append(f.files, file)
+	}
+	if f.index != nil {
+		f.index[id] = int32(len(f.ids))
+	}
+	f.ids = append(f.ids, id)
+	f.at = append(f.at, rowPos{int32(len(f.files) - 1), row})
+}
+
+// maxSizeHint caps the rows a load reserves room for from a Reader's
+// estimate, which a file of odd rows could make far too large.
+const maxSizeHint = 4 << 20
 
 func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad) error {
 	r := NewReader(a.FS, files, PlayerColumns)
 	defer r.Close()
 	cnt := &l.count
-	var rows []playerRow
-	first := firstRows{}
+	p := &a.Players
+	var first firstRows
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if cnt.Read == 0 {
+			// An estimate: room for an eighth more than it says.
+			n := min(r.SizeHint(), maxSizeHint)
+			n += n / 8
+			p.grow(n)
+			first.grow(n)
 		}
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
@@ -279,31 +331,49 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 			if first.duplicate(l, "player_id", b, i, b.Ints[0][i]) {
 				continue
 			}
-			rows = append(rows, playerRow{
-				id: b.Ints[0][i], name: b.Strs[1][i], birth: int32(b.Ints[2][i]), cat: int8(b.Ints[3][i]),
-				elo: int32(b.Ints[4][i]), club: b.Strs[5][i],
-			})
+			p.ID = append(p.ID, b.Ints[0][i])
+			p.Name = append(p.Name, b.Strs[1][i])
+			p.BirthYear = append(p.BirthYear, int32(b.Ints[2][i]))
+			p.Category = append(p.Category, int8(b.Ints[3][i]))
+			p.Elo = append(p.Elo, int32(b.Ints[4][i]))
+			p.Club = append(p.Club, b.Strs[5][i])
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
 	}
-	slices.SortFunc(rows, func(x, y playerRow) int { return cmp.Compare(x.id, y.id) })
-	p := &a.Players
-	n := len(rows)
-	p.ID, p.Name, p.BirthYear = make([]int64, 0, n), make([]string, 0, n), make([]int32, 0, n)
-	p.Category, p.Elo, p.Club = make([]int8, 0, n), make([]int32, 0, n), make([]string, 0, n)
-	for _, row := range rows {
-		p.ID = append(p.ID, row.id)
-		p.Name = append(p.Name, row.name)
-		p.BirthYear = append(p.BirthYear, row.birth)
-		p.Category = append(p.Category, row.cat)
-		p.Elo = append(p.Elo, row.elo)
-		p.Club = append(p.Club, row.club)
+	if !first.increasing() {
+		p.sortByID()
 	}
 	cnt.Used = int64(len(p.ID))
 	p.buildIndex()
 	return nil
+}
+
+// grow makes room for n more players.
+func (p *Players) grow(n int) {
+	p.ID, p.Name, p.BirthYear = slices.Grow(p.ID, n), slices.Grow(p.Name, n), slices.Grow(p.BirthYear, n)
+	p.Category, p.Elo, p.Club = slices.Grow(p.Category, n), slices.Grow(p.Elo, n), slices.Grow(p.Club, n)
+}
+
+// sortByID puts the players, whose ids are distinct, in id order.
+func (p *Players) sortByID() {
+	perm := make([]int32, len(p.ID))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortFunc(perm, func(x, y int32) int { return cmp.Compare(p.ID[x], p.ID[y]) })
+	p.ID, p.Name, p.BirthYear = permuted(p.ID, perm), permuted(p.Name, perm), permuted(p.BirthYear, perm)
+	p.Category, p.Elo, p.Club = permuted(p.Category, perm), permuted(p.Elo, perm), permuted(p.Club, perm)
+}
+
+// permuted is s[perm[0]], s[perm[1]], ….
+func permuted[T any](s []T, perm []int32) []T {
+	out := make([]T, len(perm))
+	for i, k := range perm {
+		out[i] = s[k]
+	}
+	return out
 }
 
 func checkPlayer(b *Batch, i int) Problem {
@@ -342,7 +412,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	}
 	r := NewReader(a.FS, files, TournamentColumns)
 	defer r.Close()
-	first := firstRows{}
+	var first firstRows
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -1,13 +1,17 @@
 package archive
 
 import (
+	"github.com/ratelist/ratelist/internal/testutil"
+
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestLoadErrorNamesItsTable: when one of the two tables loaded side by side
@@ -35,5 +39,117 @@ func TestLoadErrorNamesItsTable(t *testing.T) {
 		if err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want one naming %s", err, tc.want)
 		}
+	}
+}
+
+// TestLoadPlayersOrderAndDuplicates: whatever the order of the ids, the
+// players come out in id order, and every later row of an id is rejected
+// naming the first, as a map of every id read would find them.
+func TestLoadPlayersOrderAndDuplicates(t *testing.T) {
+	const n = 3 * batchRows
+	for _, tc := range []struct {
+		name string
+		id   func(i int) int64 // id of data row i (0-based)
+	}{
+		{"increasing", func(i int) int64 { return int64(10 + 3*i) }},
+		{"increasing with repeats", func(i int) int64 { return int64(10 + i - i%5000/4999) }},
+		{"one step back late", func(i int) int64 {
+			if i == n-10 {
+				return 7
+			}
+			return int64(10 + i)
+		}},
+		{"back to an earlier id late", func(i int) int64 {
+			if i == n-10 {
+				return 500
+			}
+			return int64(10 + i)
+		}},
+		{"decreasing", func(i int) int64 { return int64(n - i) }},
+		{"scattered", func(i int) int64 { return int64(i*7919%(n/2) + 1) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var csv strings.Builder
+			csv.WriteString("player_id,name,birth_year,category,fide_rating,club\n")
+			first := map[int64]int{}
+			var wantRejects []string
+			for i := range n {
+				id := tc.id(i)
+				fmt.Fprintf(&csv, "%d,P%d,2010,,,C%d\n", id, i, i)
+				if row, ok := first[id]; ok {
+					wantRejects = append(wantRejects, fmt.Sprintf("players.csv row %d: duplicate player_id %d (first at players.csv row %d)", i+1, id, row))
+					continue
+				}
+				first[id] = i + 1
+			}
+			fsys := fstest.MapFS{"players.csv": {Data: []byte(csv.String())}}
+			var gotRejects []string
+			a, err := Load(context.Background(), fsys, func(e RowError) { gotRejects = append(gotRejects, e.Error()) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(gotRejects, wantRejects) {
+				t.Errorf("%d rejects, want %d; first %q, want %q", len(gotRejects), len(wantRejects), head(gotRejects), head(wantRejects))
+			}
+			p := &a.Players
+			if len(p.ID) != len(first) || !slices.IsSorted(p.ID) {
+				t.Fatalf("%d players (sorted: %v), want %d in id order", len(p.ID), slices.IsSorted(p.ID), len(first))
+			}
+			for k, id := range p.ID {
+				row := first[id]
+				if p.Name[k] != fmt.Sprintf("P%d", row-1) || p.Club[k] != fmt.Sprintf("C%d", row-1) || p.BirthYear[k] != 2010 {
+					t.Fatalf("player %d: %q %q %d, want row %d's", id, p.Name[k], p.Club[k], p.BirthYear[k], row)
+				}
+				if p.Index(id) != int32(k) {
+					t.Fatalf("Index(%d) = %d, want %d", id, p.Index(id), k)
+				}
+			}
+		})
+	}
+}
+
+func head(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+// TestSizeHint: after one batch a Reader knows a Parquet file's rows and
+// estimates a CSV file's from its bytes per row.
+func TestSizeHint(t *testing.T) {
+	type player struct {
+		ID   int64  `parquet:"player_id"`
+		Name string `parquet:"name"`
+	}
+	const n = 5*batchRows + 17
+	var csv strings.Builder
+	csv.WriteString("player_id,name\n")
+	rows := make([]player, n)
+	for i := range rows {
+		rows[i] = player{int64(i + 1), fmt.Sprintf("Player %d", i%1000)}
+		fmt.Fprintf(&csv, "%d,%s\n", rows[i].ID, rows[i].Name)
+	}
+	fsys := fstest.MapFS{
+		"players.csv":     {Data: []byte(csv.String())},
+		"players.parquet": {Data: testutil.ParquetBytes(t, rows)},
+	}
+	for _, tc := range []struct {
+		file     string
+		from, to int
+	}{{"players.csv", n * 9 / 10, n * 11 / 10}, {"players.parquet", n, n}} {
+		r := NewReader(fsys, []string{tc.file}, PlayerColumns)
+		if !r.Next() {
+			t.Fatal(r.Err())
+		}
+		if h := r.SizeHint(); h < tc.from || h > tc.to {
+			t.Errorf("%s: SizeHint %d after one batch, want %d–%d", tc.file, h, tc.from, tc.to)
+		}
+		for r.Next() {
+		}
+		if h := r.SizeHint(); h != n {
+			t.Errorf("%s: SizeHint %d at the end, want %d", tc.file, h, n)
+		}
+		r.Close()
 	}
 }

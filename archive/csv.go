@@ -17,6 +17,7 @@ import (
 type csvSource struct {
 	f      fs.File
 	fields []int // column → CSV field index, -1 when absent
+	colOf  []int // CSV field index (up to need) → column, -1 for none
 	need   int   // fields to split out of a record: up to the last column read
 	nf     int
 	hdr    []string
@@ -24,7 +25,10 @@ type csvSource struct {
 	ps2    csvParser // for the second half of a block
 	tail   []byte    // read past the last whole record handed out
 	eof    bool
-	read   int // bytes to read at first for a block; csvReadSize when 0
+	read   int   // bytes to read at first for a block; csvReadSize when 0
+	size   int64 // of the file, 0 when unknown
+	used   int64 // bytes of the header and records handed out
+	recs   int64 // records handed out
 }
 
 // csvReadSize is how much a csvSource reads at first for one Batch.
@@ -32,6 +36,9 @@ const csvReadSize = 256 << 10
 
 func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
 	s := &csvSource{f: f}
+	if st, err := f.Stat(); err == nil {
+		s.size = st.Size()
+	}
 	text, starts, err := s.next(make([]byte, 0, 64<<10), nil, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%w: header: %w", ErrUnreadable, err)
@@ -64,6 +71,12 @@ func newCSVSource(f fs.File, cols []Column) (*csvSource, error) {
 		}
 		s.fields = append(s.fields, idx)
 		s.need = max(s.need, idx+1)
+	}
+	s.colOf = slices.Repeat([]int{-1}, s.need)
+	for c, f := range s.fields {
+		if f >= 0 {
+			s.colOf[f] = c
+		}
 	}
 	return s, nil
 }
@@ -102,7 +115,16 @@ func (s *csvSource) next(buf []byte, starts []int, most int) ([]byte, []int, err
 		}
 	}
 	s.tail = buf[p:]
+	s.used += int64(p)
 	return buf[:p], starts, nil
+}
+
+// sizeHint estimates the file's records from the bytes per record so far.
+func (s *csvSource) sizeHint() int64 {
+	if s.used == 0 || s.size <= s.used {
+		return s.recs
+	}
+	return int64(float64(s.recs) * float64(s.size) / float64(s.used))
 }
 
 // csvSplit is the fewest records a block must have to be parsed in two halves
@@ -116,6 +138,7 @@ func (s *csvSource) fill(b *Batch) (int, error) {
 		return 0, err
 	}
 	n := len(starts)
+	s.recs += int64(n)
 	if half := n / 2; half >= csvSplit/2 && runtime.GOMAXPROCS(0) > 1 {
 		// Records are independent once their starts are known: parse the second
 		// half on another core.
@@ -144,6 +167,9 @@ func (s *csvSource) rows(b *Batch, ps *csvParser, text []byte, starts []int, fir
 
 // row parses the record at text[p:] into row n of b.
 func (s *csvSource) row(b *Batch, ps *csvParser, n int, text []byte, p int) {
+	if line, _, _ := csvLine(text, p); len(line) > 0 && s.plainRow(b, n, line) {
+		return
+	}
 	_, kind, _, _ := ps.record(text, p, s.need)
 	b.Bad[n] = Problem{}
 	switch {
@@ -168,6 +194,76 @@ func (s *csvSource) row(b *Batch, ps *csvParser, n int, text []byte, p int) {
 		b.Nulls[c][n] = true
 	}
 }
+
+// plainRow decodes a record of one line without quotes (most records) into
+// row n of b in one pass over it, integers and result codes as they are
+// scanned and other cells by parseCell. It returns false, leaving the row to
+// the general path, for a quote, a field count other than the header's, or a
+// cell that is not plainly valid: the general path words the reject.
+func (s *csvSource) plainRow(b *Batch, n int, line []byte) bool {
+	i, nf := 0, 0
+	for {
+		if nf == len(s.colOf) {
+			// Fields past the last column read are only counted.
+			rest := line[i:]
+			if bytes.IndexByte(rest, '"') >= 0 {
+				return false
+			}
+			nf += 1 + bytes.Count(rest, comma)
+			break
+		}
+		start := i
+		switch c := s.colOf[nf]; {
+		case c >= 0 && (b.cols[c].Type == Int || b.cols[c].Type == Int32):
+			var v int64
+			for i < len(line) && line[i]-'0' <= 9 {
+				v = v*10 + int64(line[i]-'0')
+				i++
+			}
+			if i-start > 18 || i < len(line) && line[i] != ',' {
+				return false
+			}
+			b.Nulls[c][n] = i == start
+			b.Ints[c][n] = v
+		case c >= 0 && b.cols[c].Type == Code && i < len(line) && line[i] != ',':
+			code, ok := resultCode(line[i : i+1])
+			if i++; !ok || i < len(line) && line[i] != ',' {
+				return false
+			}
+			b.Nulls[c][n] = false
+			b.Ints[c][n] = int64(code)
+		default:
+			for i < len(line) && line[i] != ',' {
+				if line[i] == '"' {
+					return false
+				}
+				i++
+			}
+			if c >= 0 {
+				if k, _ := parseCell(b, c, n, b.cols[c], line[start:i]); k != KindNone {
+					return false
+				}
+			}
+		}
+		nf++
+		if i == len(line) {
+			break
+		}
+		i++
+	}
+	if nf != s.nf {
+		return false
+	}
+	for c, f := range s.fields {
+		if f < 0 {
+			b.Nulls[c][n] = true
+		}
+	}
+	b.Bad[n] = Problem{}
+	return true
+}
+
+var comma = []byte{','}
 
 // csvValues renders the record at text[p:] as "header=value;…", "" when it is
 // malformed.

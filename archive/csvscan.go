@@ -191,6 +191,8 @@ func (ps *csvParser) plain(line []byte, pos, need int) bool {
 	return true
 }
 
+var quote = []byte{'"'}
+
 // emptyLine tells whether a line (without its \n) holds no record.
 func emptyLine(l []byte) bool { return len(l) == 0 || len(l) == 1 && l[0] == '\r' }
 
@@ -198,8 +200,8 @@ func emptyLine(l []byte) bool { return len(l) == 0 || len(l) == 1 && l[0] == '\r
 // of empty lines: it appends the start of each to starts, up to most records,
 // and returns where it stopped. Text after that is the start of a record
 // that may go on past the end of text unless atEOF. Lines without quotes are
-// one record each (or empty); the line of a quote is parsed to find the end of
-// its record.
+// one record each (or empty), and so is a line with an even number of quotes;
+// the record at a line with an odd number is parsed to find its end.
 func (ps *csvParser) cut(text []byte, p int, atEOF bool, starts []int, most int) (int, []int) {
 	for len(starts) < most && p < len(text) {
 		q := bytes.IndexByte(text[p:], '"')
@@ -220,6 +222,13 @@ func (ps *csvParser) cut(text []byte, p int, atEOF bool, starts []int, most int)
 		}
 		if len(starts) == most || q == len(text) && !atEOF {
 			break
+		}
+		if nl := bytes.IndexByte(text[q:], '\n'); nl >= 0 && bytes.Count(text[q:q+nl], quote)%2 == 0 {
+			// A record goes on past its first line only inside a quoted field,
+			// after an odd number of quotes on that line.
+			starts = append(starts, p)
+			p = q + nl + 1
+			continue
 		}
 		next, _, ok, end := ps.record(text, p, -1)
 		if end && !atEOF {

@@ -284,6 +284,8 @@ func (s *parquetSource) close() error {
 	return s.f.Close()
 }
 
+func (s *parquetSource) sizeHint() int64 { return s.pf.NumRows() }
+
 func (s *parquetSource) fill(b *Batch) (n int, err error) {
 	defer guard(&err)
 	return s.fillPages(b)

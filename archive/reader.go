@@ -26,12 +26,14 @@ type Reader struct {
 	cur     source
 	file    string // the open file
 	nextRow int64  // data-row number of the next row in file
+	done    int64  // rows of the files already read to the end
 	err     error
 }
 
 type source interface {
 	fill(b *Batch) (int, error) // io.EOF at the end
 	close() error
+	sizeHint() int64 // rows in the file: exact, or estimated from what was read so far
 }
 
 // Files finds a table: NAME.parquet, NAME.csv or a folder NAME/ of Parquet
@@ -178,6 +180,7 @@ func (r *Reader) Next() bool {
 		r.nextRow += int64(n)
 		switch {
 		case err == io.EOF:
+			r.done += r.nextRow - 1
 			if cerr := r.cur.close(); cerr != nil {
 				r.err = fmt.Errorf("close %s: %w", r.b.File, cerr)
 			}
@@ -193,6 +196,18 @@ func (r *Reader) Next() bool {
 		}
 	}
 	return false
+}
+
+// SizeHint is about how many rows the table has, for sizing what a caller
+// keeps of it: the rows of the files already read, and of the open one as its
+// source can tell (exact for Parquet, estimated for CSV from the bytes per row
+// read so far). Later files are not counted.
+func (r *Reader) SizeHint() int {
+	n := r.done
+	if r.cur != nil {
+		n += max(r.cur.sizeHint(), r.nextRow-1)
+	}
+	return int(n)
 }
 
 // Batch is the batch Next read.

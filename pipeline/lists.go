@@ -74,6 +74,19 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 	return l
 }
 
+// countListed is how many players take would list.
+func countListed(st *rating.State, rules rating.RuleSet) int {
+	n := 0
+	for i, rated := range st.Rated {
+		if rated {
+			if on, _, _, _ := rules.ListInfo(st, int32(i)); on {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // infoID interns a category and flags pair.
 func (l *listData) infoID(category, flags string) int32 {
 	for i, in := range l.infos {

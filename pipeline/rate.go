@@ -177,13 +177,22 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l := r.lists.take(st, r.rules)
+	var l *listData
+	listed := 0
+	switch {
+	case r.out.keepsLists():
+		l = r.lists.take(st, r.rules)
+		listed = len(l.entries)
+	case key == r.periods.last:
+		// Nothing is written: the summary wants only the last list's size.
+		listed = countListed(st, r.rules)
+	}
 	clear(st.GamesPeriod)
 	r.sum.Lists++
 	if r.sum.FirstList == "" {
 		r.sum.FirstList = label
 	}
-	r.sum.LastList, r.sum.PlayersListed = label, len(l.entries)
+	r.sum.LastList, r.sum.PlayersListed = label, listed
 	return r.out.list(ctx, label, l, func() (*savedState, error) { return r.snapshot(key) })
 }
 

@@ -38,6 +38,8 @@ type sink interface {
 	// cards takes audit rows of period key: of a tournament, or of a period's
 	// close (tournament 0, end the period's last day).
 	cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error
+	// keepsLists tells whether list wants the periods' lists: without it, l is nil.
+	keepsLists() bool
 	// list takes a period's list; snapshot gives the run's state after it.
 	list(ctx context.Context, label string, l *listData, snapshot func() (*savedState, error)) error
 	// jokerCards takes a row group of joker_cards.parquet.
@@ -67,6 +69,7 @@ func (validateSink) jokerCards(context.Context, []jokerCardRow) error           
 func (validateSink) jokerList(context.Context, string, []jokerListRow) error       { return nil }
 func (validateSink) close(context.Context, bool) error                             { return nil }
 func (validateSink) finish(*Summary) error                                         { return nil }
+func (validateSink) keepsLists() bool                                              { return false }
 func (validateSink) list(context.Context, string, *listData, func() (*savedState, error)) error {
 	return nil
 }
@@ -363,6 +366,8 @@ func tiebreakCodes(t *tiebreak.Tournament, log *slog.Logger) (codes []string, ok
 	}
 	return codes, true
 }
+
+func (s *writeSink) keepsLists() bool { return true }
 
 func (s *writeSink) list(ctx context.Context, label string, l *listData, snapshot func() (*savedState, error)) error {
 	snap, err := snapshot()

@@ -324,3 +324,24 @@ func TestRunDate(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateSummaryLikeRun: validate, which takes no lists, reports the same
+// lists and players on the last one as a run that writes them.
+func TestValidateSummaryLikeRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := generate.Archive(context.Background(), generate.Options{Players: 300, Games: 3000, Months: 4, Seed: 3, Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	val, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: t.TempDir(), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if val.Lists != run.Lists || val.FirstList != run.FirstList || val.LastList != run.LastList || val.PlayersListed != run.PlayersListed || run.PlayersListed == 0 {
+		t.Errorf("validate: %d lists %s…%s, %d listed; run: %d lists %s…%s, %d listed", val.Lists, val.FirstList, val.LastList, val.PlayersListed,
+			run.Lists, run.FirstList, run.LastList, run.PlayersListed)
+	}
+}

@@ -266,21 +266,22 @@ type tiebreakCell struct {
 	Value *float64 `parquet:"value,optional"`
 }
 
-// readStandings reads every period's standings file in dir (standings/) into
-// each tournament's standings, with the columns and cells of its CSV file.
-func readStandings(dir string) (map[int64]*standings, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
-	if err != nil {
-		return nil, err
-	}
+// readStandings reads the standings files of the given periods in dir
+// (standings/) into the standings of the tournaments want accepts, with the
+// columns and cells of their CSV files.
+func readStandings(dir string, labels []string, want func(int64) bool) (map[int64]*standings, error) {
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	out := map[int64]*standings{}
-	for _, f := range files {
+	for _, l := range labels {
+		f := filepath.Join(dir, l+".parquet")
 		rows, err := parquet.ReadFile[standingsRow](f)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f, err)
 		}
 		for _, r := range rows {
+			if !want(r.TournamentID) {
+				continue
+			}
 			s := out[r.TournamentID]
 			if s == nil {
 				s = &standings{Header: []string{"rank", "start_no", "player_id", "name", "points"}, idCol: 2}

@@ -10,7 +10,6 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -83,11 +82,10 @@ type site struct {
 
 	arch      *archive.Archive
 	tours     map[int64]*tourInfo
-	torder    []int64              // tournaments by end date, start date, id
-	standings map[int64]*standings // of the tournaments being rendered
-	stFile    map[int64]string     // each tournament's standings file, by label
-	stHash    map[string]uint64    // each standings file's content hash, by label
-	stPlayers map[int64]uint64     // a hash of each tournament's standings players
+	torder    []int64           // tournaments by end date, start date, id
+	stFile    map[int64]string  // each tournament's standings file, by label
+	stHash    map[string]uint64 // each standings file's content hash, by label
+	stPlayers map[int64]uint64  // a hash of each tournament's standings players
 
 	key      uint64           // siteKey
 	pairKeys map[int64]uint64 // readPairKeys
@@ -490,7 +488,6 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 // from a copy of the pairings, so that the archive goes on reading meanwhile.
 func (s *site) writeTournaments(ctx context.Context) error {
 	keys := map[int64]uint64{}
-	labels := map[string]bool{}
 	paired := 0
 	var k keyer
 	for _, id := range s.torder {
@@ -502,28 +499,23 @@ func (s *site) writeTournaments(ctx context.Context) error {
 			continue
 		}
 		keys[id] = key
-		if f, ok := s.stFile[id]; ok {
-			labels[f] = true
-		}
 		if _, ok := s.pairKeys[id]; ok {
 			paired++
 		}
 	}
 	want := func(id int64) bool { _, ok := keys[id]; return ok }
-	var err error
-	if s.standings, err = readStandings(outPath(s.opt.Out, "standings"), slices.Sorted(maps.Keys(labels)), want); err != nil {
-		return err
-	}
+	stc := &standingsCache{dir: outPath(s.opt.Out, "standings"), files: s.stFile, want: want}
 	g, gctx := errgroup.WithContext(ctx)
 	type job struct {
 		t  *tourInfo
 		tt *tiebreak.Tournament
+		st *standings
 	}
 	jobs := make(chan job, 64)
 	for range s.opt.Workers {
 		g.Go(func() error {
 			for j := range jobs {
-				page, data, err := s.renderTournament(j.t, j.tt)
+				page, data, err := s.renderTournament(j.t, j.tt, j.st)
 				if err != nil {
 					return err
 				}
@@ -541,6 +533,11 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		})
 	}
 	send := func(j job) error {
+		st, err := stc.get(j.t.ID)
+		if err != nil {
+			return err
+		}
+		j.st = st
 		select {
 		case jobs <- j:
 			return nil
@@ -548,7 +545,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 			return gctx.Err()
 		}
 	}
-	err = func() error {
+	err := func() error {
 		defer close(jobs)
 		if s.opt.Archive != nil && paired > 0 {
 			err := pipeline.ForEachTournamentOfFS(gctx, s.opt.Archive, want, func(tt *tiebreak.Tournament) error {
@@ -557,7 +554,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 					return nil
 				}
 				t.Paired = true
-				return send(job{t, &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
+				return send(job{t: t, tt: &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
 			})
 			if err != nil {
 				return fmt.Errorf("archive: %w", err)
@@ -565,7 +562,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		}
 		for _, id := range s.torder {
 			if t := s.tours[id]; want(id) && !t.Paired {
-				if err := send(job{t, nil}); err != nil {
+				if err := send(job{t: t}); err != nil {
 					return err
 				}
 			}
@@ -575,8 +572,48 @@ func (s *site) writeTournaments(ctx context.Context) error {
 	if werr := g.Wait(); err == nil {
 		err = werr
 	}
-	s.standings = nil
 	return err
+}
+
+// standingsCache reads the standings of the tournaments being rendered a
+// period's file at a time, as they come (in rating order, so by period),
+// and holds the last few files' only.
+type standingsCache struct {
+	dir   string
+	files map[int64]string // each tournament's file, by label
+	want  func(int64) bool
+	held  []heldStandings
+}
+
+type heldStandings struct {
+	label string
+	st    map[int64]*standings
+}
+
+// heldFiles is how many periods' standings are held: tournaments of
+// neighbouring periods may come interleaved.
+const heldFiles = 3
+
+// get returns tournament id's standings, nil when it has none.
+func (c *standingsCache) get(id int64) (*standings, error) {
+	label, ok := c.files[id]
+	if !ok {
+		return nil, nil
+	}
+	for _, h := range c.held {
+		if h.label == label {
+			return h.st[id], nil
+		}
+	}
+	st, err := readStandings(c.dir, []string{label}, c.want)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.held) == heldFiles {
+		c.held = c.held[1:]
+	}
+	c.held = append(c.held, heldStandings{label, st})
+	return st[id], nil
 }
 
 // writePlayers writes the page of every player whose key changed, Workers at

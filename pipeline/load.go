@@ -16,7 +16,7 @@ func ForEachTournament(ctx context.Context, dir string, fn func(*tiebreak.Tourna
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
-	return forEachTournament(ctx, os.DirFS(dir), dir, fn)
+	return forEachTournament(ctx, os.DirFS(dir), dir, nil, fn)
 }
 
 // errFound stops ForEachTournament once LoadTournament has its tournament.

@@ -11,7 +11,13 @@ import (
 // ForEachTournamentFS is ForEachTournament for an archive given as a file
 // system, such as the embedded demo archive (ratelist.Demo()).
 func ForEachTournamentFS(ctx context.Context, fsys fs.FS, fn func(*tiebreak.Tournament) error) error {
-	return forEachTournament(ctx, fsys, "archive", fn)
+	return forEachTournament(ctx, fsys, "archive", nil, fn)
+}
+
+// ForEachTournamentOfFS is ForEachTournamentFS for the tournaments want
+// accepts: the others are rated but not handed over.
+func ForEachTournamentOfFS(ctx context.Context, fsys fs.FS, want func(id int64) bool, fn func(*tiebreak.Tournament) error) error {
+	return forEachTournament(ctx, fsys, "archive", want, fn)
 }
 
 // LoadArchive opens the archive in fsys and loads its small tables (players

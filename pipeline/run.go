@@ -192,12 +192,12 @@ func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 
 // forEachTournament runs the pipeline into fn: every tournament's standings
 // input, nothing written; rejected rows are left out, not an error.
-func forEachTournament(ctx context.Context, fsys fs.FS, name string, fn func(*tiebreak.Tournament) error) error {
+func forEachTournament(ctx context.Context, fsys fs.FS, name string, want func(int64) bool, fn func(*tiebreak.Tournament) error) error {
 	opt := Options{Archive: fsys, ArchiveName: name, Workers: 1}
 	if err := opt.fill(); err != nil {
 		return err
 	}
-	out := &callbackSink{fn: fn}
+	out := &callbackSink{fn: fn, want: want}
 	_, err := execute(ctx, &opt, out, newRejectSink(nil))
 	return err
 }

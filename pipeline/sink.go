@@ -79,6 +79,7 @@ func (validateSink) list(context.Context, string, *listData, func() (*savedState
 type callbackSink struct {
 	validateSink
 	fn      func(*tiebreak.Tournament) error
+	want    func(int64) bool // nil: every tournament
 	players *archive.Players
 	local   []int32 // standingsInput's slots
 }
@@ -90,6 +91,9 @@ func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *ar
 
 // tournament hands fn a view of its own: fn may keep it.
 func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
+	if s.want != nil && !s.want(t.ID) {
+		return nil
+	}
 	return s.fn(standingsInput(s.players, t, rows, &standingsScratch{local: s.local}))
 }
 

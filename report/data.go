@@ -42,30 +42,6 @@ type jokerRow struct {
 	GamesTotal     int
 }
 
-// cardRow is the part of a cards.parquet row the report shows. Columns are
-// read by name, so columns added to the file later are ignored.
-type cardRow struct {
-	Period          string   `parquet:"period"`
-	TournamentID    int64    `parquet:"tournament_id"`
-	EndDate         int32    `parquet:"end_date,date"`
-	PlayerID        int64    `parquet:"player_id"`
-	Name            string   `parquet:"name"`
-	RatingBefore    *int32   `parquet:"rating_before,optional"`
-	Games           int32    `parquet:"games"`
-	Score           float64  `parquet:"score"`
-	OppAverage      *int32   `parquet:"opponents_average,optional"`
-	D               *int32   `parquet:"d,optional"`
-	Expected        *float64 `parquet:"expected,optional"`
-	K               *int32   `parquet:"k,optional"`
-	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
-	Change          int32    `parquet:"change"`
-	RatingAfter     *int32   `parquet:"rating_after,optional"`
-	Reason          string   `parquet:"reason"`
-	PD              *float64 `parquet:"pd,optional"`
-	W               *float64 `parquet:"w,optional"`
-	RatingUsed      *int32   `parquet:"rating_used,optional"`
-}
-
 // none marks an empty optional number in a card.
 const none = math.MinInt32
 
@@ -126,68 +102,16 @@ func optF(p *float64) float64 {
 // perGame says whether reason is a per-game row of a per-period rule set.
 func perGame(reason string) bool { return strings.HasSuffix(reason, "-game") }
 
-// readCards reads cards.parquet in batches. The per-game rows of one player in
-// one tournament (FIDE) become one row: games counted, scores, expected scores
-// and exact changes summed, so a tournament shows once on the card.
-func readCards(path string) (*cardSet, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := parquet.NewGenericReader[cardRow](f)
-	defer r.Close()
-	// All rows at once: growing the slice would hold up to twice its size.
-	// Under per-game rules most rows fold away and their room is never touched.
-	cs := &cardSet{names: map[int64]string{}, cards: make([]card, 0, r.NumRows())}
-	idx := map[string]uint16{}
-	intern := func(s string) uint16 {
-		i, ok := idx[s]
-		if !ok {
-			i = uint16(len(cs.strs))
-			idx[s] = i
-			cs.strs = append(cs.strs, s)
-		}
-		return i
-	}
-	buf := make([]cardRow, 4096)
-	for {
-		n, err := r.Read(buf)
-		for i := range buf[:n] {
-			row := &buf[i]
-			if _, ok := cs.names[row.PlayerID]; !ok {
-				cs.names[row.PlayerID] = row.Name
-			}
-			c := card{TournamentID: row.TournamentID, PlayerID: row.PlayerID, EndDate: row.EndDate,
-				Period: intern(row.Period), Reason: intern(row.Reason), Games: row.Games,
-				RatingBefore: opt32(row.RatingBefore), RatingUsed: opt32(row.RatingUsed), OppAverage: opt32(row.OppAverage),
-				D: opt32(row.D), K: opt32(row.K), Change: row.Change, RatingAfter: opt32(row.RatingAfter),
-				Score: row.Score, Expected: optF(row.Expected), ChangeUnrounded: optF(row.ChangeUnrounded)}
-			if perGame(row.Reason) {
-				cs.addGame(c, row)
-				continue
-			}
-			cs.cards = append(cs.cards, c)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-	}
-	return cs, nil
-}
-
 // addGame folds a per-game row into the previous row when that is the same
 // player's game in the same tournament.
-func (cs *cardSet) addGame(c card, row *cardRow) {
-	w, pd := row.Score, optF(row.Expected)
-	if row.W != nil {
-		w = *row.W
+// w and pd are the game's score and expected score when the file has them
+// (else NaN: the row's score and expected score count).
+func (cs *cardSet) addGame(c card, w, pd float64) {
+	if math.IsNaN(w) {
+		w = c.Score
 	}
-	if row.PD != nil {
-		pd = *row.PD
+	if math.IsNaN(pd) {
+		pd = c.Expected
 	}
 	if n := len(cs.cards); n > 0 {
 		p := &cs.cards[n-1]
@@ -342,21 +266,22 @@ type tiebreakCell struct {
 	Value *float64 `parquet:"value,optional"`
 }
 
-// readStandings reads every period's standings file in dir (standings/) into
-// each tournament's standings, with the columns and cells of its CSV file.
-func readStandings(dir string) (map[int64]*standings, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
-	if err != nil {
-		return nil, err
-	}
+// readStandings reads the standings files of the given periods in dir
+// (standings/) into the standings of the tournaments want accepts, with the
+// columns and cells of their CSV files.
+func readStandings(dir string, labels []string, want func(int64) bool) (map[int64]*standings, error) {
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	out := map[int64]*standings{}
-	for _, f := range files {
+	for _, l := range labels {
+		f := filepath.Join(dir, l+".parquet")
 		rows, err := parquet.ReadFile[standingsRow](f)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f, err)
 		}
 		for _, r := range rows {
+			if !want(r.TournamentID) {
+				continue
+			}
 			s := out[r.TournamentID]
 			if s == nil {
 				s = &standings{Header: []string{"rank", "start_no", "player_id", "name", "points"}, idCol: 2}

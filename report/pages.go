@@ -417,10 +417,9 @@ func resultText(c byte) string {
 
 // renderTournament returns tournament t's page and its data file, from which
 // site.js draws the standings and the crosstable, and the players' pages
-// their games. tt is nil when the pairings are unknown; the page has no data
-// file when the standings are unknown too.
-func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament) (page, data []byte, err error) {
-	st := s.standings[t.ID]
+// their games. tt is nil when the pairings are unknown, st when the standings
+// are; the page has no data file when both are.
+func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standings) (page, data []byte, err error) {
 	b := appendHead(make([]byte, 0, 4<<10), s.page(t.Name, "../", "tournaments"))
 	b = append(b, "<p class=\"crumb\"><a href=\"../"...)
 	b = append(b, tourListFile(t.Period)...)

@@ -50,6 +50,7 @@ type Stats struct {
 	Lists       int // list pages (rating and Joker)
 	Files       int // files in the site
 	Written     int // files written: new or changed
+	Kept        int // files kept without being made again: made from what they were
 	Removed     int // files of an earlier site removed
 }
 
@@ -81,8 +82,13 @@ type site struct {
 
 	arch      *archive.Archive
 	tours     map[int64]*tourInfo
-	torder    []int64 // tournaments by end date, start date, id
-	standings map[int64]*standings
+	torder    []int64           // tournaments by end date, start date, id
+	stFile    map[int64]string  // each tournament's standings file, by label
+	stHash    map[string]uint64 // each standings file's content hash, by label
+	stPlayers map[int64]uint64  // a hash of each tournament's standings players
+
+	key      uint64           // siteKey
+	pairKeys map[int64]uint64 // readPairKeys
 
 	joker      map[int64][]jokerHist
 	jokerCards map[int64][]jokerCard
@@ -284,7 +290,11 @@ func (s *site) load(ctx context.Context) error {
 		s.players = append(s.players, id)
 	}
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
-	return nil
+	if s.key, err = s.siteKey(); err != nil {
+		return err
+	}
+	s.pairKeys, err = s.readPairKeys(ctx)
+	return err
 }
 
 // cardOrder returns the indexes of cards sorted by key, then by player, then
@@ -324,12 +334,10 @@ func (s *site) loadTournaments(ctx context.Context) error {
 		}
 	}
 	// Tournaments known only from their standings or their cards.
-	st, err := readStandings(outPath(s.opt.Out, "standings"))
-	if err != nil {
+	if err := s.readStandingsFiles(outPath(s.opt.Out, "standings")); err != nil {
 		return err
 	}
-	s.standings = st
-	for id := range st {
+	for id := range s.stFile {
 		if s.tours[id] == nil {
 			s.tours[id] = &tourInfo{ID: id, Name: fmt.Sprintf("Tournament %d", id)}
 		}
@@ -439,7 +447,7 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 		if err != nil {
 			return err
 		}
-		return k.put(p, b)
+		return k.put(p, b, 0)
 	})
 	if err != nil {
 		return nil, err
@@ -468,34 +476,55 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 	st.Players = len(s.players)
 	st.Files = len(k.now)
 	st.Written = k.written
+	st.Kept = k.keptN
 	s.opt.Log.Info("report written", "site", s.opt.Site, "players", st.Players, "tournaments", st.Tournaments,
-		"lists", st.Lists, "files", st.Files, "written", st.Written, "removed", st.Removed)
+		"lists", st.Lists, "files", st.Files, "written", st.Written, "kept", st.Kept, "removed", st.Removed)
 	return st, nil
 }
 
-// writeTournaments writes every tournament's page and data file: those in the
-// archive as the archive hands over their pairings, the others after. The
-// pages are rendered and written by a pool, from a copy of the pairings, so
-// that the archive goes on reading meanwhile.
+// writeTournaments writes the page and data file of every tournament whose
+// key changed: those in the archive as the archive hands over their
+// pairings, the others after. The pages are rendered and written by a pool,
+// from a copy of the pairings, so that the archive goes on reading meanwhile.
 func (s *site) writeTournaments(ctx context.Context) error {
+	keys := map[int64]uint64{}
+	paired := 0
+	var k keyer
+	for _, id := range s.torder {
+		t := s.tours[id]
+		key := s.tourKey(&k, t)
+		html, data := fmt.Sprintf("tournaments/%d.html", id), fmt.Sprintf("tournaments/%d.js", id)
+		if s.out.kept(html, key) {
+			s.out.kept(data, key) // the same key has the same files
+			continue
+		}
+		keys[id] = key
+		if _, ok := s.pairKeys[id]; ok {
+			paired++
+		}
+	}
+	want := func(id int64) bool { _, ok := keys[id]; return ok }
+	stc := &standingsCache{dir: outPath(s.opt.Out, "standings"), files: s.stFile, want: want}
 	g, gctx := errgroup.WithContext(ctx)
 	type job struct {
 		t  *tourInfo
 		tt *tiebreak.Tournament
+		st *standings
 	}
 	jobs := make(chan job, 64)
 	for range s.opt.Workers {
 		g.Go(func() error {
 			for j := range jobs {
-				page, data, err := s.renderTournament(j.t, j.tt)
+				page, data, err := s.renderTournament(j.t, j.tt, j.st)
 				if err != nil {
 					return err
 				}
-				if err := s.out.put(fmt.Sprintf("tournaments/%d.html", j.t.ID), page); err != nil {
+				key := keys[j.t.ID]
+				if err := s.out.put(fmt.Sprintf("tournaments/%d.html", j.t.ID), page, key); err != nil {
 					return err
 				}
 				if data != nil {
-					if err := s.out.put(fmt.Sprintf("tournaments/%d.js", j.t.ID), data); err != nil {
+					if err := s.out.put(fmt.Sprintf("tournaments/%d.js", j.t.ID), data, key); err != nil {
 						return err
 					}
 				}
@@ -504,6 +533,11 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		})
 	}
 	send := func(j job) error {
+		st, err := stc.get(j.t.ID)
+		if err != nil {
+			return err
+		}
+		j.st = st
 		select {
 		case jobs <- j:
 			return nil
@@ -513,22 +547,22 @@ func (s *site) writeTournaments(ctx context.Context) error {
 	}
 	err := func() error {
 		defer close(jobs)
-		if s.opt.Archive != nil {
-			err := pipeline.ForEachTournamentFS(gctx, s.opt.Archive, func(tt *tiebreak.Tournament) error {
+		if s.opt.Archive != nil && paired > 0 {
+			err := pipeline.ForEachTournamentOfFS(gctx, s.opt.Archive, want, func(tt *tiebreak.Tournament) error {
 				t := s.tours[tt.ID]
 				if t == nil || t.Paired {
 					return nil
 				}
 				t.Paired = true
-				return send(job{t, &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
+				return send(job{t: t, tt: &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
 			})
 			if err != nil {
 				return fmt.Errorf("archive: %w", err)
 			}
 		}
 		for _, id := range s.torder {
-			if t := s.tours[id]; !t.Paired {
-				if err := send(job{t, nil}); err != nil {
+			if t := s.tours[id]; want(id) && !t.Paired {
+				if err := send(job{t: t}); err != nil {
 					return err
 				}
 			}
@@ -541,7 +575,49 @@ func (s *site) writeTournaments(ctx context.Context) error {
 	return err
 }
 
-// writePlayers writes every player's page, Workers at a time.
+// standingsCache reads the standings of the tournaments being rendered a
+// period's file at a time, as they come (in rating order, so by period),
+// and holds the last few files' only.
+type standingsCache struct {
+	dir   string
+	files map[int64]string // each tournament's file, by label
+	want  func(int64) bool
+	held  []heldStandings
+}
+
+type heldStandings struct {
+	label string
+	st    map[int64]*standings
+}
+
+// heldFiles is how many periods' standings are held: tournaments of
+// neighbouring periods may come interleaved.
+const heldFiles = 3
+
+// get returns tournament id's standings, nil when it has none.
+func (c *standingsCache) get(id int64) (*standings, error) {
+	label, ok := c.files[id]
+	if !ok {
+		return nil, nil
+	}
+	for _, h := range c.held {
+		if h.label == label {
+			return h.st[id], nil
+		}
+	}
+	st, err := readStandings(c.dir, []string{label}, c.want)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.held) == heldFiles {
+		c.held = c.held[1:]
+	}
+	c.held = append(c.held, heldStandings{label, st})
+	return st[id], nil
+}
+
+// writePlayers writes the page of every player whose key changed, Workers at
+// a time.
 func (s *site) writePlayers(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(s.opt.Workers)
@@ -553,9 +629,14 @@ func (s *site) writePlayers(ctx context.Context) error {
 		ids := s.players[from:min(from+chunk, len(s.players))]
 		g.Go(func() error {
 			var buf []byte
+			var k keyer
 			for _, id := range ids {
+				rel, key := fmt.Sprintf("players/%d.html", id), s.playerKey(&k, id)
+				if s.out.kept(rel, key) {
+					continue
+				}
 				buf = s.renderPlayer(buf[:0], id)
-				if err := s.out.put(fmt.Sprintf("players/%d.html", id), buf); err != nil {
+				if err := s.out.put(rel, buf, key); err != nil {
 					return err
 				}
 			}
@@ -578,12 +659,12 @@ func (s *site) page(title, root, nav string) page {
 }
 
 // putPage renders the template name with data as the file rel.
-func (s *site) putPage(rel, name string, data any) error {
+func (s *site) putPage(rel, name string, data any, key uint64) error {
 	var b bytes.Buffer
 	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	return s.out.put(rel, b.Bytes())
+	return s.out.put(rel, b.Bytes(), key)
 }
 
 // listFile is the page of a list period; the latest rating list is index.html.
@@ -648,36 +729,97 @@ func (s *site) periodLinks(cur string) (rating, joker []periodLink) {
 }
 
 // writeLists writes the list pages and their data files, one list in memory
-// at a time.
+// at a time; a list whose page and data file are kept is not read.
 func (s *site) writeLists(ctx context.Context) (int, error) {
 	n := 0
+	clubs := s.clubsKey()
+	var k keyer
 	for i, p := range s.periods {
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		rows := s.latest
-		if i != len(s.periods)-1 {
-			var err error
-			if rows, err = readList(outPath(s.opt.Out, "lists", p+".csv")); err != nil {
-				return n, err
-			}
-		}
-		if err := s.writeRatingList(p, rows); err != nil {
-			return n, err
-		}
 		n++
-	}
-	for _, p := range s.jperiods {
-		rows, err := readJokerList(outPath(s.opt.Out, "lists", "joker", p+".csv"))
+		path := outPath(s.opt.Out, "lists", p+".csv")
+		h, err := fileHash(path)
 		if err != nil {
 			return n, err
 		}
-		if err := s.writeJokerList(p, rows); err != nil {
+		data, page := s.listKeys(&k, "rating", p, h, clubs)
+		dataFile := "data/list-" + p + ".js"
+		keepData := s.out.kept(dataFile, data)
+		if keepData && s.out.kept(s.listFile(p), page) {
+			continue
+		}
+		rows := s.latest
+		if i != len(s.periods)-1 {
+			if rows, err = readList(path); err != nil {
+				return n, err
+			}
+		}
+		if err := s.writeRatingList(p, rows, !keepData, data, page); err != nil {
 			return n, err
 		}
+	}
+	for _, p := range s.jperiods {
 		n++
+		path := outPath(s.opt.Out, "lists", "joker", p+".csv")
+		h, err := fileHash(path)
+		if err != nil {
+			return n, err
+		}
+		data, page := s.listKeys(&k, "joker", p, h, clubs)
+		dataFile := "data/joker-" + p + ".js"
+		keepData := s.out.kept(dataFile, data)
+		if keepData && s.out.kept("joker-"+p+".html", page) {
+			continue
+		}
+		rows, err := readJokerList(path)
+		if err != nil {
+			return n, err
+		}
+		if err := s.writeJokerList(p, rows, !keepData, data, page); err != nil {
+			return n, err
+		}
 	}
 	return n, nil
+}
+
+// listKeys returns the keys of a list's data file and page: the list file's
+// hash and the clubs, and for the page also the links to every list and the
+// period's tournaments.
+func (s *site) listKeys(k *keyer, kind, period string, file, clubs uint64) (data, page uint64) {
+	k.ints(int64(s.key), int64(file), int64(clubs))
+	k.str(kind)
+	k.str(period)
+	data = k.sum()
+	k.ints(int64(data))
+	for _, p := range s.periods {
+		k.str(p)
+	}
+	k.str("joker")
+	for _, p := range s.jperiods {
+		k.str(p)
+	}
+	if kind == "rating" {
+		for _, id := range s.torder {
+			if t := s.tours[id]; t.Period == period {
+				k.tourFacts(t)
+			}
+		}
+	}
+	return data, k.sum()
+}
+
+// clubsKey is a hash of every player's club.
+func (s *site) clubsKey() uint64 {
+	var k keyer
+	if s.arch != nil {
+		for i, id := range s.arch.Players.ID {
+			k.ints(id)
+			k.str(s.arch.Players.Club[i])
+		}
+	}
+	return k.sum()
 }
 
 // clubIndex returns the sorted clubs of ids and each id's position in it.
@@ -709,7 +851,7 @@ var listCols = map[string][]string{
 	"joker":  {"rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total", "club"},
 }
 
-func (s *site) writeRatingList(period string, rows []listRow) error {
+func (s *site) writeRatingList(period string, rows []listRow, withData bool, dataKey, pageKey uint64) error {
 	ids := make([]int64, len(rows))
 	ratings := make([]int, len(rows))
 	cats := map[string]bool{}
@@ -722,27 +864,10 @@ func (s *site) writeRatingList(period string, rows []listRow) error {
 	}
 	clubs, pos := s.clubIndex(ids)
 	dataFile := "data/list-" + period + ".js"
-	b := listDataHead(make([]byte, 0, 64*len(rows)), "rating", clubs)
-	for i, r := range rows {
-		if i > 0 {
-			b = append(b, ',')
+	if withData {
+		if err := s.out.put(dataFile, ratingData(rows, clubs, pos), dataKey); err != nil {
+			return err
 		}
-		b = append(b, '[')
-		b = appendInts(b, int64(r.Rank), r.ID)
-		b = append(b, ',')
-		b = appendJSONString(b, r.Name)
-		b = append(b, ',')
-		b = appendInts(b, int64(r.Rating), int64(r.Change), int64(r.GamesPeriod), int64(r.GamesTotal), int64(r.K))
-		b = append(b, ',')
-		b = appendJSONString(b, r.Category)
-		b = append(b, ',')
-		b = appendJSONString(b, r.Flags)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(pos[i]), 10)
-		b = append(b, ']')
-	}
-	if err := s.out.put(dataFile, append(b, "]};\n"...)); err != nil {
-		return err
 	}
 	lp := listPage{page: s.page("Rating list "+period, "", "list"), Kind: "rating", Period: period,
 		Rules: s.sum.Rules, Count: len(rows), DataFile: dataFile, Clubs: clubs, ToursFile: tourListFile(period)}
@@ -787,16 +912,59 @@ func (s *site) writeRatingList(period string, rows []listRow) error {
 	if lp.ToursCount > maxListTours {
 		lp.Tours = nil
 	}
-	return s.putPage(s.listFile(period), "list.html", &lp)
+	return s.putPage(s.listFile(period), "list.html", &lp, pageKey)
 }
 
-func (s *site) writeJokerList(period string, rows []jokerRow) error {
+// ratingData is a rating list's data file.
+func ratingData(rows []listRow, clubs []string, pos []int) []byte {
+	b := listDataHead(make([]byte, 0, 64*len(rows)), "rating", clubs)
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendInts(b, int64(r.Rank), r.ID)
+		b = append(b, ',')
+		b = appendJSONString(b, r.Name)
+		b = append(b, ',')
+		b = appendInts(b, int64(r.Rating), int64(r.Change), int64(r.GamesPeriod), int64(r.GamesTotal), int64(r.K))
+		b = append(b, ',')
+		b = appendJSONString(b, r.Category)
+		b = append(b, ',')
+		b = appendJSONString(b, r.Flags)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(pos[i]), 10)
+		b = append(b, ']')
+	}
+	return append(b, "]};\n"...)
+}
+
+func (s *site) writeJokerList(period string, rows []jokerRow, withData bool, dataKey, pageKey uint64) error {
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
 	clubs, pos := s.clubIndex(ids)
 	dataFile := "data/joker-" + period + ".js"
+	if withData {
+		if err := s.out.put(dataFile, jokerData(rows, clubs, pos), dataKey); err != nil {
+			return err
+		}
+	}
+	lp := listPage{page: s.page("Joker list "+period, "", "joker"), Kind: "joker", Period: period,
+		Count: len(rows), DataFile: dataFile, Clubs: clubs}
+	lp.Earlier, lp.Joker = s.periodLinks("joker-" + period)
+	lp.Shown = min(len(rows), PageSize)
+	lp.JokerRows = rows[:lp.Shown]
+	lp.Clubs0 = map[int64]string{}
+	for _, r := range lp.JokerRows {
+		lp.Clubs0[r.ID] = s.club(r.ID)
+	}
+	return s.putPage("joker-"+period+".html", "list.html", &lp, pageKey)
+}
+
+// jokerData is a Joker list's data file.
+func jokerData(rows []jokerRow, clubs []string, pos []int) []byte {
 	b := listDataHead(make([]byte, 0, 64*len(rows)), "joker", clubs)
 	for i, r := range rows {
 		if i > 0 {
@@ -814,19 +982,7 @@ func (s *site) writeJokerList(period string, rows []jokerRow) error {
 		b = appendInts(b, int64(r.PersonalRating), int64(r.GamesTotal), int64(pos[i]))
 		b = append(b, ']')
 	}
-	if err := s.out.put(dataFile, append(b, "]};\n"...)); err != nil {
-		return err
-	}
-	lp := listPage{page: s.page("Joker list "+period, "", "joker"), Kind: "joker", Period: period,
-		Count: len(rows), DataFile: dataFile, Clubs: clubs}
-	lp.Earlier, lp.Joker = s.periodLinks("joker-" + period)
-	lp.Shown = min(len(rows), PageSize)
-	lp.JokerRows = rows[:lp.Shown]
-	lp.Clubs0 = map[int64]string{}
-	for _, r := range lp.JokerRows {
-		lp.Clubs0[r.ID] = s.club(r.ID)
-	}
-	return s.putPage("joker-"+period+".html", "list.html", &lp)
+	return append(b, "]};\n"...)
 }
 
 // listDataHead starts a list's data file: a script that sets
@@ -902,9 +1058,9 @@ func (s *site) writeTournamentIndex() error {
 			label = "undated"
 		}
 		tp := tourIndexPage{page: s.page("Tournaments "+label, "", "tournaments"), Groups: []tourGroup{g}}
-		if err := s.putPage(f, "tournaments.html", &tp); err != nil {
+		if err := s.putPage(f, "tournaments.html", &tp, 0); err != nil {
 			return err
 		}
 	}
-	return s.putPage("tournaments.html", "tournaments.html", &idx)
+	return s.putPage("tournaments.html", "tournaments.html", &idx, 0)
 }

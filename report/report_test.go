@@ -117,7 +117,7 @@ func TestDemoSite(t *testing.T) {
 		}
 	}
 	// Every tournament with standings has a tournament page.
-	allStandings, err := readStandings(filepath.Join(out, "standings"))
+	allStandings, err := readAllStandings(filepath.Join(out, "standings"))
 	if err != nil || len(allStandings) == 0 {
 		t.Fatalf("standings of the demo run: %d tournaments, %v", len(allStandings), err)
 	}
@@ -560,7 +560,7 @@ func TestFidePlayer(t *testing.T) {
 // and records.
 func TestStandingsFromParquet(t *testing.T) {
 	out := demoRun(t)
-	st, err := readStandings(filepath.Join(out, "standings"))
+	st, err := readAllStandings(filepath.Join(out, "standings"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -592,6 +592,137 @@ func TestStandingsFromParquet(t *testing.T) {
 			if !slices.Equal(r, recs[i+1]) {
 				t.Errorf("tournament %d row %d: %v, CSV %v", id, i+1, r, recs[i+1])
 			}
+		}
+	}
+}
+
+// readAllStandings reads every standings file in dir.
+func readAllStandings(dir string) (map[int64]*standings, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
+	if err != nil {
+		return nil, err
+	}
+	var labels []string
+	for _, f := range files {
+		labels = append(labels, strings.TrimSuffix(filepath.Base(f), ".parquet"))
+	}
+	return readStandings(dir, labels, func(int64) bool { return true })
+}
+
+// TestIncremental rates the demo up to a period and builds its site, resumes
+// the run to the end and builds over that site: the result is byte for byte
+// the site a full build of the final outputs gives, and the rebuild kept
+// files without making them again. Both rule sets.
+func TestIncremental(t *testing.T) {
+	demo, err := pipeline.ParseRules("demo rules.toml", ratelist.DemoRules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fide, err := pipeline.DefaultRules("fide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, rules := range map[string]pipeline.Rules{"demo": demo, "fide": fide} {
+		t.Run(name, func(t *testing.T) {
+			out := t.TempDir()
+			run := func(until string, resume bool) {
+				t.Helper()
+				if _, err := pipeline.Run(context.Background(), pipeline.Options{Archive: ratelist.Demo(), ArchiveName: "(embedded demo)",
+					Out: out, Rules: rules, RulesName: name, Until: until, Resume: resume}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			site := filepath.Join(t.TempDir(), "site")
+			opt := Options{Out: out, Site: site, Archive: ratelist.Demo()}
+			run("2025-05", false)
+			if _, err := Build(context.Background(), opt); err != nil {
+				t.Fatal(err)
+			}
+			run("", true)
+			st, err := Build(context.Background(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Kept == 0 || st.Written == 0 {
+				t.Errorf("rebuild after a resumed run kept %d and wrote %d of %d files, want some of each", st.Kept, st.Written, st.Files)
+			}
+			full := filepath.Join(t.TempDir(), "site")
+			if _, err := Build(context.Background(), Options{Out: out, Site: full, Archive: ratelist.Demo()}); err != nil {
+				t.Fatal(err)
+			}
+			sameSite(t, site, full)
+		})
+	}
+}
+
+// TestInterruptedUpdate: an update that stopped after it began leaves an
+// empty manifest, so the next build writes every file again.
+func TestInterruptedUpdate(t *testing.T) {
+	out := demoRun(t)
+	site := filepath.Join(t.TempDir(), "site")
+	opt := Options{Out: out, Site: site, Archive: ratelist.Demo()}
+	if _, err := Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newSink(site, true); err != nil { // begins an update, never finished
+		t.Fatal(err)
+	}
+	page := filepath.Join(site, "players", demoLatest(t).idString()+".html")
+	if err := os.WriteFile(page, []byte("half written"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Kept != 0 || st.Written != st.Files {
+		t.Errorf("build after an interrupted update kept %d and wrote %d of %d files, want all written", st.Kept, st.Written, st.Files)
+	}
+	again, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Kept != again.Files-countAssets(t)-countIndexes(t, site) || again.Written != 0 {
+		t.Errorf("build after a finished update: kept %d, wrote %d of %d files", again.Kept, again.Written, again.Files)
+	}
+	full := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(context.Background(), Options{Out: out, Site: full, Archive: ratelist.Demo()}); err != nil {
+		t.Fatal(err)
+	}
+	sameSite(t, site, full)
+}
+
+// countAssets is the number of asset files, which are always made.
+func countAssets(t *testing.T) int {
+	n := 0
+	fs.WalkDir(assetFS, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	return n
+}
+
+// countIndexes is the number of tournament index pages, which are always made.
+func countIndexes(t *testing.T, site string) int {
+	m, _ := filepath.Glob(filepath.Join(site, "tournaments*.html"))
+	return len(m)
+}
+
+// sameSite fails unless the sites a and b hold the same files with the same
+// bytes, the manifest included.
+func sameSite(t *testing.T, a, b string) {
+	t.Helper()
+	fa, fb := golden.ListFiles(t, a), golden.ListFiles(t, b)
+	if strings.Join(fa, "\n") != strings.Join(fb, "\n") {
+		t.Fatalf("file lists differ: %d vs %d files", len(fa), len(fb))
+	}
+	for _, f := range append(fa, marker) {
+		x, _ := os.ReadFile(filepath.Join(a, f))
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs from a full build's", f)
 		}
 	}
 }

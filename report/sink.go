@@ -15,7 +15,8 @@ import (
 )
 
 // marker is the file that marks a folder as a site written by Build. It also
-// holds the manifest: one line per file of the site, its content hash and path.
+// holds the manifest: one line per file of the site, its content hash, the
+// key of what it was made from (0: unknown) and its path.
 const marker = ".ratelist-site"
 
 const markerHead = "written by ratelist report\n"
@@ -29,19 +30,25 @@ var crcTable = crc64.MakeTable(crc64.ECMA)
 // sink writes the files of a site. Into a fresh folder it writes everything;
 // over an earlier site it writes only files whose content hash differs from
 // the earlier manifest (or that are missing), each through a temporary file
-// and a rename, so a reader never sees half a page.
+// and a rename, so a reader never sees half a page. A file whose key (a hash
+// of everything it is made from) is the earlier one is kept without being
+// made again.
 type sink struct {
 	dir    string
 	update bool
-	old    map[string]uint64 // earlier manifest, files that exist only
+	old    map[string]entry // earlier manifest, files that exist only
 
 	mu      sync.Mutex
-	now     map[string]uint64
+	now     map[string]entry
 	written int
+	keptN   int
 }
 
+// entry is a file of the manifest: its content hash and its key.
+type entry struct{ hash, key uint64 }
+
 func newSink(dir string, update bool) (*sink, error) {
-	k := &sink{dir: dir, update: update, old: map[string]uint64{}, now: map[string]uint64{}}
+	k := &sink{dir: dir, update: update, old: map[string]entry{}, now: map[string]entry{}}
 	for _, d := range siteDirs {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return nil, fmt.Errorf("site: %w", err)
@@ -53,13 +60,19 @@ func newSink(dir string, update bool) (*sink, error) {
 			return nil, err
 		}
 		k.old = old
+		// Until this update finishes the manifest lists nothing: an
+		// interrupted update leaves files the manifest does not describe,
+		// so the next one writes every file again.
+		if err := writeManifest(dir, nil); err != nil {
+			return nil, err
+		}
 	}
 	return k, nil
 }
 
 // readManifest returns the hashes of the files of the site in dir that still
 // exist.
-func readManifest(dir string) (map[string]uint64, error) {
+func readManifest(dir string) (map[string]entry, error) {
 	have := map[string]bool{}
 	if err := eachFile(dir, func(rel string) { have[rel] = true }); err != nil {
 		return nil, err
@@ -69,16 +82,25 @@ func readManifest(dir string) (map[string]uint64, error) {
 		return nil, fmt.Errorf("site: %w", err)
 	}
 	defer f.Close()
-	m := make(map[string]uint64, len(have))
+	m := make(map[string]entry, len(have))
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		h, rel, ok := strings.Cut(sc.Text(), " ")
 		if !ok {
 			continue // the marker's first line
 		}
-		v, err := strconv.ParseUint(h, 16, 64)
-		if err == nil && have[rel] {
-			m[rel] = v
+		var e entry
+		if e.hash, err = strconv.ParseUint(h, 16, 64); err != nil {
+			continue
+		}
+		if key, rest, ok := strings.Cut(rel, " "); ok {
+			if e.key, err = strconv.ParseUint(key, 16, 64); err != nil {
+				continue
+			}
+			rel = rest
+		}
+		if have[rel] {
+			m[rel] = e
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -115,18 +137,36 @@ func pathJoin(d, name string) string {
 	return d + "/" + name
 }
 
-// put writes b as the file rel of the site unless the site already holds it.
-func (k *sink) put(rel string, b []byte) error {
+// kept says whether the site holds the file rel made from key (not 0), and
+// keeps it if so.
+func (k *sink) kept(rel string, key uint64) bool {
+	if key == 0 {
+		return false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	old, ok := k.old[rel]
+	if !ok || old.key != key {
+		return false
+	}
+	k.now[rel] = old
+	k.keptN++
+	return true
+}
+
+// put writes b, made from key (0: unknown), as the file rel of the site
+// unless the site already holds it.
+func (k *sink) put(rel string, b []byte, key uint64) error {
 	h := crc64.Checksum(b, crcTable)
 	k.mu.Lock()
 	_, twice := k.now[rel]
-	k.now[rel] = h
+	k.now[rel] = entry{h, key}
 	old, ok := k.old[rel]
 	k.mu.Unlock()
 	if twice {
 		return fmt.Errorf("site: %s written twice", rel)
 	}
-	if ok && old == h {
+	if ok && old.hash == h {
 		return nil
 	}
 	p := filepath.Join(k.dir, filepath.FromSlash(rel))
@@ -173,18 +213,36 @@ func (k *sink) finish() (int, error) {
 			return 0, fmt.Errorf("site: %w", err)
 		}
 	}
-	paths := make([]string, 0, len(k.now))
-	for rel := range k.now {
-		paths = append(paths, rel)
-	}
-	sort.Strings(paths)
-	b := make([]byte, 0, len(markerHead)+len(paths)*40)
-	b = append(b, markerHead...)
-	for _, rel := range paths {
-		b = fmt.Appendf(b, "%016x %s\n", k.now[rel], rel)
-	}
-	if err := replaceFile(filepath.Join(k.dir, marker), b); err != nil {
+	if err := writeManifest(k.dir, k.now); err != nil {
 		return 0, err
 	}
 	return len(stale), nil
+}
+
+// writeManifest writes the marker of the site in dir with its files.
+func writeManifest(dir string, files map[string]entry) error {
+	paths := make([]string, 0, len(files))
+	for rel := range files {
+		paths = append(paths, rel)
+	}
+	sort.Strings(paths)
+	b := make([]byte, 0, len(markerHead)+len(paths)*56)
+	b = append(b, markerHead...)
+	for _, rel := range paths {
+		e := files[rel]
+		b = strconv.AppendUint(appendHex(b, e.hash), e.key, 16)
+		b = append(b, ' ')
+		b = append(b, rel...)
+		b = append(b, '\n')
+	}
+	return replaceFile(filepath.Join(dir, marker), b)
+}
+
+// appendHex appends v as 16 hex digits and a space.
+func appendHex(b []byte, v uint64) []byte {
+	const hex = "0123456789abcdef"
+	for i := 60; i >= 0; i -= 4 {
+		b = append(b, hex[v>>uint(i)&15])
+	}
+	return append(b, ' ')
 }

@@ -1,0 +1,284 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc64"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/archive"
+)
+
+// A key is a hash of everything a file of the site is made from. Over an
+// earlier site a file whose key is unchanged is kept without being made again,
+// so a rebuild reads and renders only what changed: the pairings only of the
+// tournaments whose key changed, the lists only when a list page changed.
+
+// keyer builds a key from the values fed to it, in order.
+type keyer struct{ b []byte }
+
+func (k *keyer) ints(vs ...int64) {
+	for _, v := range vs {
+		k.b = append(k.b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24), byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56))
+	}
+}
+
+func (k *keyer) float(f float64) { k.ints(int64(math.Float64bits(f))) }
+
+func (k *keyer) str(s string) {
+	k.ints(int64(len(s)))
+	k.b = append(k.b, s...)
+}
+
+// sum returns the key, never 0 (0 is "unknown"), and empties k.
+func (k *keyer) sum() uint64 {
+	v := crc64.Checksum(k.b, crcTable) | 1
+	k.b = k.b[:0]
+	return v
+}
+
+// siteKey is the key of what every file depends on: the program that renders
+// it, the title, the run's rules and periods.
+func (s *site) siteKey() (uint64, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, fmt.Errorf("report: %w", err)
+	}
+	h, err := fileHash(exe)
+	if err != nil {
+		return 0, fmt.Errorf("report: %w", err)
+	}
+	var k keyer
+	k.ints(int64(h))
+	k.str(s.title)
+	k.str(s.sum.Rules)
+	k.str(s.sum.Period)
+	if s.arch != nil {
+		k.ints(1)
+	}
+	return k.sum(), nil
+}
+
+// fileHash returns the hash of a file's content.
+func fileHash(path string) (uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	h := crc64.New(crcTable)
+	if _, err := io.Copy(h, f); err != nil {
+		return 0, err
+	}
+	return h.Sum64(), nil
+}
+
+// tourFacts feeds what a tournament's row shows.
+func (k *keyer) tourFacts(t *tourInfo) {
+	k.ints(t.ID, int64(t.Start), int64(t.End), int64(t.Rounds))
+	k.str(t.Name)
+	k.str(t.System)
+	k.str(t.Discipline)
+	k.str(t.Period)
+	if t.Rated {
+		k.ints(1)
+	}
+}
+
+// playerKey is the key of player id's page.
+func (s *site) playerKey(k *keyer, id int64) uint64 {
+	k.ints(int64(s.key), id)
+	k.str(s.names[id])
+	k.str(s.club(id))
+	if s.arch != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			k.ints(int64(s.arch.Players.Category[i]))
+		}
+	}
+	if li, ok := s.listed[id]; ok {
+		r := &s.latest[li]
+		k.ints(1, int64(r.Rating), int64(r.K), int64(r.GamesTotal))
+		k.str(r.Flags)
+	}
+	for _, ci := range s.playerCards(id) {
+		c := &s.cs.cards[ci]
+		k.ints(c.TournamentID, int64(c.EndDate), int64(c.Games), int64(c.RatingBefore), int64(c.RatingUsed),
+			int64(c.OppAverage), int64(c.D), int64(c.K), int64(c.Change), int64(c.RatingAfter))
+		k.float(c.Score)
+		k.float(c.Expected)
+		k.float(c.ChangeUnrounded)
+		k.str(s.cs.str(c.Period))
+		k.str(s.cs.str(c.Reason))
+		if c.PerGame {
+			k.ints(1)
+		}
+		if t := s.tours[c.TournamentID]; t != nil {
+			k.str(t.Name)
+		}
+	}
+	for _, h := range s.joker[id] {
+		k.str(h.Period)
+		k.ints(int64(h.Rank), int64(h.PlayerRating), int64(h.Level), int64(h.PersonalRating), int64(h.GamesTotal))
+		k.str(h.LevelName)
+	}
+	for _, c := range s.jokerCards[id] {
+		k.ints(c.PlayedAt, int64(c.LevelBefore), int64(c.PlayerRating))
+	}
+	return k.sum()
+}
+
+// tourKey is the key of tournament t's page and data file: its facts, its
+// period's standings file, its players' cards, and its games as the archive
+// has them, each player with whether they have a page.
+func (s *site) tourKey(k *keyer, t *tourInfo) uint64 {
+	k.ints(int64(s.key), int64(s.stHash[s.stFile[t.ID]]), int64(s.stPlayers[t.ID]), int64(s.pairKeys[t.ID]))
+	k.tourFacts(t)
+	cards := s.cs.cards
+	i, _ := findTP(s, t.ID, 0)
+	for ; i < len(s.byTP) && cards[s.byTP[i]].TournamentID == t.ID; i++ {
+		c := &cards[s.byTP[i]]
+		k.ints(c.PlayerID, int64(c.Ro()))
+	}
+	return k.sum()
+}
+
+// findTP returns the position in byTP of the first card of tournament t and
+// player p or later.
+func findTP(s *site, t, p int64) (int, bool) {
+	cards := s.cs.cards
+	lo, hi := 0, len(s.byTP)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		c := &cards[s.byTP[m]]
+		if c.TournamentID < t || (c.TournamentID == t && c.PlayerID < p) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(s.byTP)
+}
+
+// readPairKeys returns, per tournament, a hash of its rows of the archive's games
+// table, each player with whether they have a page. Only tournaments whose
+// key changed have their pairings read again.
+func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, error) {
+	out := map[int64]uint64{}
+	if s.arch == nil {
+		return out, nil
+	}
+	files, err := archive.Files(s.opt.Archive, "games")
+	if err != nil {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	r := archive.NewReader(s.opt.Archive, files, archive.GameColumns)
+	page := func(id int64, null bool) uint64 {
+		if null {
+			return 2
+		}
+		if s.hasPage(id) {
+			return 1
+		}
+		return 0
+	}
+	var last int64
+	var h uint64
+	flush := func() {
+		if last != 0 || h != 0 {
+			out[last] = h
+		}
+	}
+	for r.Next() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b := r.Batch()
+		tid := b.Ints[archive.GameTournamentID]
+		for i := range b.N {
+			if t := tid[i]; t != last || b.Nulls[archive.GameTournamentID][i] {
+				flush()
+				last = t
+				h = out[t]
+			}
+			for c := range b.Ints {
+				if b.Ints[c] != nil {
+					h = mix(h, uint64(b.Ints[c][i]))
+				}
+				if b.Nulls[c][i] {
+					h = mix(h, 7)
+				}
+			}
+			if p := b.Bad[i]; p.Kind != archive.KindNone {
+				h = mix(h, uint64(p.Kind)<<32|uint64(len(p.Reason)))
+			}
+			h = mix(h, page(b.Ints[archive.GameWhiteID][i], b.Nulls[archive.GameWhiteID][i]))
+			h = mix(h, page(b.Ints[archive.GameBlackID][i], b.Nulls[archive.GameBlackID][i]))
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	flush()
+	return out, nil
+}
+
+// mix adds v to the hash h (FNV-1a over the 8 bytes, one step).
+func mix(h, v uint64) uint64 {
+	h ^= v
+	return h * 1099511628211
+}
+
+// readStandingsFiles reads the hash of each period's standings file (by
+// label) and, per tournament, the label of the file holding it and a hash of
+// its players, each with whether they have a page.
+func (s *site) readStandingsFiles(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
+	if err != nil {
+		return err
+	}
+	s.stHash, s.stFile, s.stPlayers = map[string]uint64{}, map[int64]string{}, map[int64]uint64{}
+	for _, p := range files {
+		label := strings.TrimSuffix(filepath.Base(p), ".parquet")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		s.stHash[label] = crc64.Checksum(b, crcTable)
+		pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		tc, ok := pf.Schema().Lookup("tournament_id")
+		pc, ok2 := pf.Schema().Lookup("player_id")
+		if !ok || !ok2 {
+			return fmt.Errorf("read %s: %w", p, ErrBadOutput)
+		}
+		for _, g := range pf.RowGroups() {
+			n := int(g.NumRows())
+			tids := make([]int64, n)
+			err := errors.Join(
+				eachValue(g.ColumnChunks()[tc.ColumnIndex], n, func(i int, v parquet.Value) { tids[i] = v.Int64() }),
+				eachValue(g.ColumnChunks()[pc.ColumnIndex], n, func(i int, v parquet.Value) {
+					t, id := tids[i], v.Int64()
+					s.stFile[t] = label
+					h := mix(s.stPlayers[t], uint64(id))
+					if s.hasPage(id) {
+						h = mix(h, 1)
+					}
+					s.stPlayers[t] = h
+				}))
+			if err != nil {
+				return fmt.Errorf("read %s: %w", p, err)
+			}
+		}
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -21,10 +22,24 @@ type Players struct {
 	Category  []int8  // 1–4, 0 = none
 	Elo       []int32 // 0 = none
 	Club      []string
+	// Info is who each player is for other bodies (the PlayerInfoColumns), by
+	// dense index; nil when the players table fills none of them.
+	Info []PlayerInfo
 
 	minID  int64
 	direct []int32 // id − minID → dense index, -1 for none (nil: use binary search)
 }
+
+// PlayerInfo is a player's PlayerInfoColumns; empty strings and zero FideID
+// are unknown, as is BirthDate NoDate.
+type PlayerInfo struct {
+	FideID                 int64
+	Federation, Sex, Title string
+	BirthDate              int32 // days since 1970-01-01
+}
+
+// NoDate is PlayerInfo.BirthDate when the players table has no birth_date.
+const NoDate = math.MinInt32
 
 // Index returns the dense index of player id, or -1. Ids in a compact range
 // (the usual case) are looked up in a direct table, others by binary search.
@@ -229,7 +244,14 @@ type playerRow struct {
 	cat   int8
 	elo   int32
 	club  string
+	info  PlayerInfo
 }
+
+// playerReadColumns are the players columns the run reads: PlayerColumns, then
+// PlayerInfoColumns (from position infoCol on).
+var playerReadColumns = append(slices.Clip(PlayerColumns), PlayerInfoColumns...)
+
+const infoCol = 6
 
 // rowRef is where a row of a small table was read.
 type rowRef struct {
@@ -252,10 +274,11 @@ func (f firstRows) duplicate(l *tableLoad, col string, b *Batch, i int, id int64
 }
 
 func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad) error {
-	r := NewReader(a.FS, files, PlayerColumns)
+	r := NewReader(a.FS, files, playerReadColumns)
 	defer r.Close()
 	cnt := &l.count
 	var rows []playerRow
+	anyInfo := false
 	first := firstRows{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
@@ -273,8 +296,9 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 			}
 			rows = append(rows, playerRow{
 				id: b.Ints[0][i], name: b.Strs[1][i], birth: int32(b.Ints[2][i]), cat: int8(b.Ints[3][i]),
-				elo: int32(b.Ints[4][i]), club: b.Strs[5][i],
+				elo: int32(b.Ints[4][i]), club: b.Strs[5][i], info: playerInfo(b, i),
 			})
+			anyInfo = anyInfo || rows[len(rows)-1].info != PlayerInfo{BirthDate: NoDate}
 		}
 	}
 	if err := r.Err(); err != nil {
@@ -292,6 +316,12 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 		p.Category = append(p.Category, row.cat)
 		p.Elo = append(p.Elo, row.elo)
 		p.Club = append(p.Club, row.club)
+	}
+	if anyInfo {
+		p.Info = make([]PlayerInfo, n)
+		for i, row := range rows {
+			p.Info[i] = row.info
+		}
 	}
 	cnt.Used = int64(len(p.ID))
 	p.buildIndex()
@@ -364,6 +394,23 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	}
 	a.tMin, a.tDirect = directIndex(ids)
 	return nil
+}
+
+// playerInfo reads row i's PlayerInfoColumns; nulls are unknown.
+func playerInfo(b *Batch, i int) PlayerInfo {
+	in := PlayerInfo{BirthDate: NoDate}
+	if !b.Nulls[infoCol][i] {
+		in.FideID = b.Ints[infoCol][i]
+	}
+	for c, s := range []*string{&in.Federation, &in.Sex, &in.Title} {
+		if !b.Nulls[infoCol+1+c][i] {
+			*s = b.Strs[infoCol+1+c][i]
+		}
+	}
+	if !b.Nulls[infoCol+4][i] {
+		in.BirthDate = int32(b.Ints[infoCol+4][i])
+	}
+	return in
 }
 
 func checkTournament(b *Batch, i int, latestStart int32) (Tournament, string) {

@@ -74,6 +74,9 @@ type site struct {
 	jperiods []string // Joker lists, sorted
 	latest   []listRow
 	listed   map[int64]int32 // latest list by player: index into latest
+	// belowFloor is, by player, the periods of his cards that left him below
+	// the rating floor (a reason for leaving the list).
+	belowFloor map[int64][]string
 
 	cs       *cardSet
 	byPlayer []int32 // card indexes by player, each player's in rating order
@@ -241,6 +244,7 @@ func (s *site) load(ctx context.Context) error {
 			return err
 		}
 	}
+	s.belowFloor = belowFloorCards(s.cs)
 	cards := s.cs.cards
 	for id, name := range s.cs.names {
 		if _, ok := s.names[id]; !ok {
@@ -624,6 +628,9 @@ type listPage struct {
 	Earlier    []periodLink
 	Joker      []periodLink
 	Clubs0     map[int64]string
+	// Prev is the list before this one and ChangesFile the page of the
+	// changes from it; empty for the first list.
+	Prev, ChangesFile string
 }
 
 // maxListTours is the number of a period's tournaments a list page shows in
@@ -647,10 +654,11 @@ func (s *site) periodLinks(cur string) (rating, joker []periodLink) {
 	return rating, joker
 }
 
-// writeLists writes the list pages and their data files, one list in memory
-// at a time.
+// writeLists writes the list pages and their data files, and each list's
+// changes page, two lists in memory at a time.
 func (s *site) writeLists(ctx context.Context) (int, error) {
 	n := 0
+	var prev []listRow
 	for i, p := range s.periods {
 		if err := ctx.Err(); err != nil {
 			return n, err
@@ -662,9 +670,15 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 				return n, err
 			}
 		}
+		if i > 0 {
+			if err := s.writeChanges(s.periods[i-1], p, prev, rows); err != nil {
+				return n, err
+			}
+		}
 		if err := s.writeRatingList(p, rows); err != nil {
 			return n, err
 		}
+		prev = rows
 		n++
 	}
 	for _, p := range s.jperiods {
@@ -751,6 +765,9 @@ func (s *site) writeRatingList(period string, rows []listRow) error {
 	}
 	sort.Strings(lp.Categories)
 	lp.Earlier, lp.Joker = s.periodLinks(period)
+	if i := slices.Index(s.periods, period); i > 0 {
+		lp.Prev, lp.ChangesFile = s.periods[i-1], changesFile(period)
+	}
 	lp.Shown = min(len(rows), PageSize)
 	lp.Rows = rows[:lp.Shown]
 	lp.Clubs0 = map[int64]string{}

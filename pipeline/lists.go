@@ -26,9 +26,9 @@ type listRow struct {
 	K           int32  `parquet:"k"`
 	Category    string `parquet:"category"`
 	Flags       string `parquet:"flags"`
-	Federation  string `parquet:"federation,optional,dict"`
-	Sex         string `parquet:"sex,optional,dict"`
-	Title       string `parquet:"title,optional,dict"`
+	Federation  string `parquet:"federation,optional"`
+	Sex         string `parquet:"sex,optional"`
+	Title       string `parquet:"title,optional"`
 	FideID      int64  `parquet:"fide_id,optional"`
 	BirthDate   *int32 `parquet:"birth_date,optional,date"`
 }

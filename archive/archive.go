@@ -249,9 +249,10 @@ type playerRow struct {
 
 // playerReadColumns are the players columns the run reads: PlayerColumns, then
 // PlayerInfoColumns (from position infoCol on).
-var playerReadColumns = append(slices.Clip(PlayerColumns), PlayerInfoColumns...)
-
-const infoCol = 6
+var (
+	playerReadColumns = append(slices.Clip(PlayerColumns), PlayerInfoColumns...)
+	infoCol           = len(PlayerColumns)
+)
 
 // rowRef is where a row of a small table was read.
 type rowRef struct {

@@ -94,9 +94,9 @@ var FideID = Column{"fide_id", Int, false}
 
 // PlayerInfoColumns are the optional players columns after PlayerColumns that
 // say who a player is for other bodies (FIDE, pairing programs): import fills
-// them, the run carries them onto the lists (Parquet and Arrow) as they are, and the
-// exports read them. sex is m or w, title a FIDE
-// title (GM, IM, WGM, …), federation a three-letter code.
+// them, the run carries them as they are onto the lists (Parquet and Arrow),
+// the exports read them. sex is m or w, title a FIDE title (GM, IM, WGM, …),
+// federation a three-letter code.
 var PlayerInfoColumns = []Column{
 	FideID, {"federation", String, false}, {"sex", String, false},
 	{"title", String, false}, {"birth_date", Date, false},

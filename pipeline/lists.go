@@ -139,9 +139,9 @@ const listChunk = 4096
 
 // listRows makes the rows at places first.. of the list (len(rows) of them),
 // with order from rankOrder. changes and dates hold the values Change and
-// BirthDate point to, ents is scratch. Entries and players are read in rank order, at random places in
-// memory: each kind of read has a loop of its own, so that the processor
-// overlaps the cache misses of many rows.
+// BirthDate point to, ents is scratch. Entries and players are read in rank
+// order, at random places in memory: each kind of read has a loop of its own,
+// so that the processor overlaps the cache misses of many rows.
 func listRows(ps *archive.Players, rows []listRow, changes, dates []int32, ents []listEntry, l *listData, order []int32, first int) {
 	ents = ents[:len(rows)]
 	for i := range ents {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -20,10 +21,24 @@ type Players struct {
 	Category  []int8  // 1–4, 0 = none
 	Elo       []int32 // 0 = none
 	Club      []string
+	// Info is who each player is for other bodies (the PlayerInfoColumns), by
+	// dense index; nil when the players table fills none of them.
+	Info []PlayerInfo
 
 	minID  int64
 	direct []int32 // id − minID → dense index, -1 for none (nil: use binary search)
 }
+
+// PlayerInfo is a player's PlayerInfoColumns; empty strings and zero FideID
+// are unknown, as is BirthDate NoDate.
+type PlayerInfo struct {
+	FideID                 int64
+	Federation, Sex, Title string
+	BirthDate              int32 // days since 1970-01-01
+}
+
+// NoDate is PlayerInfo.BirthDate when the players table has no birth_date.
+const NoDate = math.MinInt32
 
 // Index returns the dense index of player id, or -1. Ids in a compact range
 // (the usual case) are looked up in a direct table, others by binary search.
@@ -230,6 +245,13 @@ func (l *tableLoad) reject(b *Batch, i int, p Problem) {
 	l.rejects = append(l.rejects, RowErrorAt(b, i, p))
 }
 
+// playerReadColumns are the players columns the run reads: PlayerColumns, then
+// PlayerInfoColumns (from position infoCol on).
+var (
+	playerReadColumns = append(slices.Clip(PlayerColumns), PlayerInfoColumns...)
+	infoCol           = len(PlayerColumns)
+)
+
 // rowRef is where a row of a small table was read.
 type rowRef struct {
 	file string
@@ -305,7 +327,7 @@ func (f *firstRows) add(id int64, file string, row int64) {
 const maxSizeHint = 4 << 20
 
 func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad) error {
-	r := NewReader(a.FS, files, PlayerColumns)
+	r := NewReader(a.FS, files, playerReadColumns)
 	defer r.Close()
 	cnt := &l.count
 	p := &a.Players
@@ -337,6 +359,15 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 			p.Category = append(p.Category, int8(b.Ints[3][i]))
 			p.Elo = append(p.Elo, int32(b.Ints[4][i]))
 			p.Club = append(p.Club, b.Strs[5][i])
+			if in := playerInfo(b, i); p.Info != nil || in != noInfo {
+				if p.Info == nil { // the first player with any: those before have none
+					p.Info = make([]PlayerInfo, len(p.ID)-1, cap(p.ID))
+					for k := range p.Info {
+						p.Info[k] = noInfo
+					}
+				}
+				p.Info = append(p.Info, in)
+			}
 		}
 	}
 	if err := r.Err(); err != nil {
@@ -365,6 +396,9 @@ func (p *Players) sortByID() {
 	slices.SortFunc(perm, func(x, y int32) int { return cmp.Compare(p.ID[x], p.ID[y]) })
 	p.ID, p.Name, p.BirthYear = permuted(p.ID, perm), permuted(p.Name, perm), permuted(p.BirthYear, perm)
 	p.Category, p.Elo, p.Club = permuted(p.Category, perm), permuted(p.Elo, perm), permuted(p.Club, perm)
+	if p.Info != nil {
+		p.Info = permuted(p.Info, perm)
+	}
 }
 
 // permuted is s[perm[0]], s[perm[1]], ….
@@ -442,6 +476,26 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	}
 	a.tMin, a.tDirect = directIndex(ids)
 	return nil
+}
+
+// noInfo is a player of whom no PlayerInfoColumns is known.
+var noInfo = PlayerInfo{BirthDate: NoDate}
+
+// playerInfo reads row i's PlayerInfoColumns; nulls are unknown.
+func playerInfo(b *Batch, i int) PlayerInfo {
+	in := noInfo
+	if !b.Nulls[infoCol][i] {
+		in.FideID = b.Ints[infoCol][i]
+	}
+	for c, s := range []*string{&in.Federation, &in.Sex, &in.Title} {
+		if !b.Nulls[infoCol+1+c][i] {
+			*s = b.Strs[infoCol+1+c][i]
+		}
+	}
+	if !b.Nulls[infoCol+4][i] {
+		in.BirthDate = int32(b.Ints[infoCol+4][i])
+	}
+	return in
 }
 
 func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {

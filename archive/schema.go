@@ -89,13 +89,14 @@ const (
 )
 
 // FideID is an optional players column that import writes and matches players
-// on; the run does not read it.
+// on; the run carries it onto the lists.
 var FideID = Column{"fide_id", Int, false}
 
 // PlayerInfoColumns are the optional players columns after PlayerColumns that
 // say who a player is for other bodies (FIDE, pairing programs): import fills
-// them, the exports read them, the run does not. sex is m or w, title a FIDE
-// title (GM, IM, WGM, …), federation a three-letter code.
+// them, the run carries them as they are onto the lists (Parquet and Arrow),
+// the exports read them. sex is m or w, title a FIDE title (GM, IM, WGM, …),
+// federation a three-letter code.
 var PlayerInfoColumns = []Column{
 	FideID, {"federation", String, false}, {"sex", String, false},
 	{"title", String, false}, {"birth_date", Date, false},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ratelist/ratelist/rating"
 )
 
 // Diff is what changed from one list to a later one.
@@ -80,14 +82,36 @@ func DiffLists(out, from, to string) (*Diff, error) {
 	if err != nil {
 		return nil, err
 	}
+	gone := leavers(before, after)
+	floor := map[int64]bool{}
+	if len(gone) > 0 {
+		cards, err := ReadCards(out, func(c *Card) bool {
+			return gone[c.PlayerID] && c.Period > from && c.Period <= to && c.Reason == belowFloor
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cards {
+			floor[c.PlayerID] = true
+		}
+	}
+	return Compare(from, to, before, after, floor), nil
+}
+
+// belowFloor is the reason of the card of a player who fell below the rating
+// floor and so left the list.
+var belowFloor = rating.ReasonFideBelowFloor.String()
+
+// Compare is the diff of the lists before (labelled from) and after (to).
+// belowFloor holds the players who fell below the rating floor in the periods
+// after from up to to.
+func Compare(from, to string, before, after []ListEntry, belowFloor map[int64]bool) *Diff {
 	d := &Diff{From: from, To: to}
 	was := make(map[int64]ListEntry, len(before))
 	for _, e := range before {
 		was[e.PlayerID] = e
 	}
-	is := make(map[int64]bool, len(after))
 	for _, e := range after {
-		is[e.PlayerID] = true
 		old, ok := was[e.PlayerID]
 		switch {
 		case !ok:
@@ -100,38 +124,36 @@ func DiffLists(out, from, to string) (*Diff, error) {
 			d.Moves = append(d.Moves, Move{e.PlayerID, e.Name, old.Rank, e.Rank, old.Rating, e.Rating})
 		}
 	}
-	gone := map[int64]bool{}
-	for _, e := range before {
-		if !is[e.PlayerID] {
-			gone[e.PlayerID] = true
-		}
-	}
-	floor := map[int64]bool{}
-	if len(gone) > 0 {
-		cards, err := ReadCards(out, func(c *Card) bool {
-			return gone[c.PlayerID] && c.Period > from && c.Period <= to && c.Reason == "fide-below-floor"
-		})
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cards {
-			floor[c.PlayerID] = true
-		}
-	}
+	gone := leavers(before, after)
 	for _, e := range before {
 		if !gone[e.PlayerID] {
 			continue
 		}
 		reason := ExitUnknown
 		switch {
-		case floor[e.PlayerID]:
+		case belowFloor[e.PlayerID]:
 			reason = ExitBelowFloor
 		case hasFlag(e.Flags, "i"):
 			reason = ExitInactive
 		}
 		d.Exits = append(d.Exits, Exit{e, reason})
 	}
-	return d, nil
+	return d
+}
+
+// leavers is the players on before and not on after.
+func leavers(before, after []ListEntry) map[int64]bool {
+	is := make(map[int64]bool, len(after))
+	for _, e := range after {
+		is[e.PlayerID] = true
+	}
+	gone := map[int64]bool{}
+	for _, e := range before {
+		if !is[e.PlayerID] {
+			gone[e.PlayerID] = true
+		}
+	}
+	return gone
 }
 
 // hasFlag tells whether a list's flags cell (flags separated by spaces or
@@ -184,14 +206,8 @@ func moveRow(kind string, m Move) []string {
 // Tables is the diff for people: a summary line, the entries, the exits and
 // the top movers up and down.
 func (d *Diff) Tables(top int) []Table {
-	rankChanged := 0
-	for _, m := range d.Moves {
-		if m.RankBefore != m.RankAfter {
-			rankChanged++
-		}
-	}
 	entries := Table{Title: fmt.Sprintf("Lists %s → %s: %d entries, %d exits, %d rank changes, %d rating changes\n\nEntries", d.From, d.To,
-		len(d.Entries), len(d.Exits), rankChanged, ratingChanges(d.Moves)), Header: []string{"rank", "player_id", "name", "rating", "reason"}}
+		len(d.Entries), len(d.Exits), d.RankChanges(), d.RatingChanges()), Header: []string{"rank", "player_id", "name", "rating", "reason"}}
 	for _, e := range d.Entries {
 		entries.Rows = append(entries.Rows, []string{itoa(e.Rank), itoa(e.PlayerID), e.Name, itoa(e.Rating), e.Reason})
 	}
@@ -213,9 +229,21 @@ func (d *Diff) Tables(top int) []Table {
 	return tables
 }
 
-func ratingChanges(moves []Move) int {
+// RankChanges is the number of players on both lists whose rank changed.
+func (d *Diff) RankChanges() int {
 	n := 0
-	for _, m := range moves {
+	for _, m := range d.Moves {
+		if m.RankBefore != m.RankAfter {
+			n++
+		}
+	}
+	return n
+}
+
+// RatingChanges is the number of players on both lists whose rating changed.
+func (d *Diff) RatingChanges() int {
+	n := 0
+	for _, m := range d.Moves {
 		if m.RatingBefore != m.RatingAfter {
 			n++
 		}

@@ -2,6 +2,7 @@ package officer
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"encoding/xml"
 	"fmt"
@@ -47,22 +48,27 @@ type ListRow struct {
 	Flag       string // i inactive, w woman, wi
 }
 
-// ListRows joins a list with the players table (nil: those fields stay
-// blank). With fideIDs, the ID is the player's FIDE id (0 when unknown),
-// else his player_id.
+// ListRows makes the export's rows from a list and its player columns. With
+// players (nil: none), the players table fills what the list leaves empty
+// (lists of runs that did not write the player columns), and its birth_year
+// comes before the list's birth_date. With fideIDs, the ID is the player's
+// FIDE id (0 when unknown), else his player_id.
 func ListRows(list []ListEntry, players map[int64]Player, fideIDs bool) []ListRow {
 	out := make([]ListRow, len(list))
 	for i, e := range list {
 		p := players[e.PlayerID]
-		r := ListRow{ID: e.PlayerID, Name: e.Name, Federation: p.Federation, Title: p.Title, Rating: e.Rating,
-			Games: e.GamesPeriod, K: e.K, BirthYear: p.BirthYear}
+		r := ListRow{ID: e.PlayerID, Name: e.Name, Federation: cmp.Or(e.Federation, p.Federation), Title: cmp.Or(e.Title, p.Title),
+			Rating: e.Rating, Games: e.GamesPeriod, K: e.K, BirthYear: p.BirthYear}
+		if r.BirthYear == 0 && e.BirthDate != nil {
+			r.BirthYear = int32(time.Unix(int64(*e.BirthDate)*86400, 0).UTC().Year())
+		}
 		if fideIDs {
-			r.ID = p.FideID
+			r.ID = cmp.Or(e.FideID, p.FideID)
 		}
 		if strings.HasPrefix(r.Title, "W") {
 			r.WTitle = r.Title
 		}
-		switch p.Sex {
+		switch cmp.Or(e.Sex, p.Sex) {
 		case "m":
 			r.Sex = "M"
 		case "w":

@@ -169,4 +169,34 @@ func TestListRows(t *testing.T) {
 	if r := ListRows(list, nil, false); r[1].ID != 6 || r[0].Flag != "i" {
 		t.Errorf("without players: %+v", r)
 	}
+	// The same player columns on the list itself, birth_date for birth_year.
+	list[0].FideID, list[0].Federation, list[0].Sex, list[0].Title, list[0].BirthDate = 900001, "ISL", "w", "WFM", ptr[int32](11400)
+	if rows := ListRows(list, nil, true); rows[0] != want {
+		t.Errorf("from the list: %+v, want %+v", rows[0], want)
+	}
+}
+
+// TestReadOlderList: a list written without the player columns reads with
+// them empty.
+func TestReadOlderList(t *testing.T) {
+	type older struct {
+		Rank     int32  `parquet:"rank"`
+		PlayerID int64  `parquet:"player_id"`
+		Name     string `parquet:"name"`
+		Rating   int32  `parquet:"rating"`
+		Change   *int32 `parquet:"change,optional"`
+		Flags    string `parquet:"flags"`
+	}
+	out := t.TempDir()
+	os.MkdirAll(filepath.Join(out, "lists"), 0o755)
+	if err := parquet.WriteFile(filepath.Join(out, "lists", "2025-01.parquet"), []older{{Rank: 1, PlayerID: 5, Name: "Ann", Rating: 2100, Flags: "i"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadList(out, "2025-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (ListEntry{Rank: 1, PlayerID: 5, Name: "Ann", Rating: 2100, Flags: "i"}); len(got) != 1 || got[0] != want {
+		t.Errorf("read %+v, want %+v", got, want)
+	}
 }

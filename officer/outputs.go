@@ -13,7 +13,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// ListEntry is one row of a rating list (lists/PERIOD.parquet).
+// ListEntry is one row of a rating list (lists/PERIOD.parquet). The player's
+// columns after Flags are empty in the lists of runs that did not write them.
 type ListEntry struct {
 	Rank        int32  `parquet:"rank"`
 	PlayerID    int64  `parquet:"player_id"`
@@ -25,6 +26,11 @@ type ListEntry struct {
 	K           int32  `parquet:"k"`
 	Category    string `parquet:"category"`
 	Flags       string `parquet:"flags"`
+	Federation  string `parquet:"federation,optional"`
+	Sex         string `parquet:"sex,optional"`
+	Title       string `parquet:"title,optional"`
+	FideID      int64  `parquet:"fide_id,optional"`
+	BirthDate   *int32 `parquet:"birth_date,optional,date"`
 }
 
 // Card is one row of cards.parquet; optional numbers are nil when empty.

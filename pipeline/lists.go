@@ -12,7 +12,9 @@ import (
 	"github.com/ratelist/ratelist/rating"
 )
 
-// listRow is one row of a rating list (docs/fide.md shows its columns, in this order).
+// listRow is one row of a rating list (docs/fide.md shows its columns, in this
+// order). The CSV has the columns up to Flags; the player's columns after it,
+// null when the players table has none, are in the Parquet and Arrow files.
 type listRow struct {
 	Rank        int32  `parquet:"rank,delta"`
 	PlayerID    int64  `parquet:"player_id,delta"`
@@ -24,6 +26,11 @@ type listRow struct {
 	K           int32  `parquet:"k"`
 	Category    string `parquet:"category"`
 	Flags       string `parquet:"flags"`
+	Federation  string `parquet:"federation,optional"`
+	Sex         string `parquet:"sex,optional"`
+	Title       string `parquet:"title,optional"`
+	FideID      int64  `parquet:"fide_id,optional"`
+	BirthDate   *int32 `parquet:"birth_date,optional,date"`
 }
 
 // listEntry is one player on a list, as the producer leaves it for the list
@@ -144,11 +151,11 @@ func rankOrder(entries []listEntry) []int32 {
 const listChunk = 4096
 
 // listRows makes the rows at places first.. of the list (len(rows) of them),
-// with order from rankOrder. changes holds the values Change points to, ents
-// is scratch. Entries and players are read in rank order, at random places in
-// memory: each kind of read has a loop of its own, so that the processor
-// overlaps the cache misses of many rows.
-func listRows(ps *archive.Players, rows []listRow, changes []int32, ents []listEntry, l *listData, order []int32, first int) {
+// with order from rankOrder. changes and dates hold the values Change and
+// BirthDate point to, ents is scratch. Entries and players are read in rank
+// order, at random places in memory: each kind of read has a loop of its own,
+// so that the processor overlaps the cache misses of many rows.
+func listRows(ps *archive.Players, rows []listRow, changes, dates []int32, ents []listEntry, l *listData, order []int32, first int) {
 	ents = ents[:len(rows)]
 	for i := range ents {
 		ents[i] = l.entries[order[first+i]]
@@ -157,6 +164,16 @@ func listRows(ps *archive.Players, rows []listRow, changes []int32, ents []listE
 		rows[i].PlayerID, rows[i].Name = ps.ID[ents[i].p], ps.Name[ents[i].p]
 	}
 	touchNames(rows, func(r *listRow) string { return r.Name })
+	if ps.Info != nil {
+		for i := range rows {
+			in, row := &ps.Info[ents[i].p], &rows[i]
+			row.Federation, row.Sex, row.Title, row.FideID, row.BirthDate = in.Federation, in.Sex, in.Title, in.FideID, nil
+			if in.BirthDate != archive.NoDate {
+				dates[i] = in.BirthDate
+				row.BirthDate = &dates[i]
+			}
+		}
+	}
 	for i := range rows {
 		e := &ents[i]
 		in := l.infos[e.info]
@@ -237,7 +254,7 @@ func (lf *listFiles[T]) abort() {
 	lf.pq.abort()
 }
 
-// listHeader is the rating list's CSV header.
+// listHeader is the rating list's CSV header: the contract's columns only.
 const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n"
 
 // writeList sorts a list and writes it as CSV and Parquet (and Arrow IPC with
@@ -253,10 +270,10 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	if arrow {
 		arrowCols = newListArrow(len(order))
 	}
-	rows, changes, ents := make([]listRow, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
+	rows, changes, dates, ents := make([]listRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
-		listRows(players, rows[:n], changes[:n], ents, l, order, first)
+		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
 		if err := lf.write(rows[:n]); err != nil {
 			return err
 		}
@@ -313,6 +330,11 @@ func newListArrow(n int) *listArrow {
 		{Name: "games_period", Int32: make([]int32, 0, n)}, {Name: "games_total", Int32: make([]int32, 0, n)},
 		{Name: "k", Int32: make([]int32, 0, n)}, {Name: "category", String: make([]string, 0, n)},
 		{Name: "flags", String: make([]string, 0, n)},
+		{Name: "federation", String: make([]string, 0, n), Null: make([]bool, 0, n)},
+		{Name: "sex", String: make([]string, 0, n), Null: make([]bool, 0, n)},
+		{Name: "title", String: make([]string, 0, n), Null: make([]bool, 0, n)},
+		{Name: "fide_id", Int64: make([]int64, 0, n), Null: make([]bool, 0, n)},
+		{Name: "birth_date", Date: make([]int32, 0, n), Null: make([]bool, 0, n)},
 	}}
 }
 
@@ -328,6 +350,15 @@ func (a *listArrow) add(rows []listRow) {
 		c[4].Int32, c[4].Null = append(c[4].Int32, change), append(c[4].Null, row.Change == nil)
 		c[5].Int32, c[6].Int32, c[7].Int32 = append(c[5].Int32, row.GamesPeriod), append(c[6].Int32, row.GamesTotal), append(c[7].Int32, row.K)
 		c[8].String, c[9].String = append(c[8].String, row.Category), append(c[9].String, row.Flags)
+		for j, v := range []string{row.Federation, row.Sex, row.Title} {
+			c[10+j].String, c[10+j].Null = append(c[10+j].String, v), append(c[10+j].Null, v == "")
+		}
+		c[13].Int64, c[13].Null = append(c[13].Int64, row.FideID), append(c[13].Null, row.FideID == 0)
+		date := int32(0)
+		if row.BirthDate != nil {
+			date = *row.BirthDate
+		}
+		c[14].Date, c[14].Null = append(c[14].Date, date), append(c[14].Null, row.BirthDate == nil)
 	}
 }
 

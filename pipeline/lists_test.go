@@ -1,16 +1,22 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
 )
 
@@ -36,13 +42,16 @@ func TestRankOrder(t *testing.T) {
 	}
 }
 
-// TestArrowListMatchesCSV: with --arrow, each list's Arrow IPC copy holds the
-// CSV list's rows, cell for cell, across several chunks of rows (listChunk).
-func TestArrowListMatchesCSV(t *testing.T) {
+// TestListPlayerColumns: each list's CSV has the contract's columns; its
+// Parquet and Arrow IPC copies hold the CSV's rows, cell for cell, across
+// several chunks of rows (listChunk), then the player's columns from the
+// players table, null where it has none.
+func TestListPlayerColumns(t *testing.T) {
 	arch, out := t.TempDir(), t.TempDir()
 	if err := generate.Archive(context.Background(), generate.Options{Players: 2 * listChunk, Games: 60000, Months: 2, Seed: 5, Dir: arch}); err != nil {
 		t.Fatal(err)
 	}
+	info := addPlayerInfo(t, arch)
 	_, err := Run(context.Background(), Options{Archive: os.DirFS(arch), ArchiveName: "a", Out: out, Workers: 2, Arrow: true})
 	if err != nil {
 		t.Fatal(err)
@@ -51,23 +60,119 @@ func TestArrowListMatchesCSV(t *testing.T) {
 	if len(lists) == 0 {
 		t.Fatal("no lists")
 	}
-	longest := 0
+	longest, filled := 0, 0
 	for _, p := range lists {
 		want := readCSVFile(t, p)
-		got := readArrowCells(t, strings.TrimSuffix(p, ".csv")+".arrow")
-		longest = max(longest, len(want))
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d Arrow rows, %d CSV rows (with header)", p, len(got), len(want))
+		if !slices.Equal(want[0], strings.Split(strings.TrimSpace(listHeader), ",")) {
+			t.Fatalf("%s: header %q", p, want[0])
 		}
-		for i := range want {
-			if !slices.Equal(got[i], want[i]) {
-				t.Fatalf("%s row %d: Arrow %q, CSV %q", p, i, got[i], want[i])
+		for i, r := range want[1:] {
+			id, _ := strconv.ParseInt(r[1], 10, 64)
+			want[i+1] = append(r, info[id]...)
+			if info[id][0] != "" {
+				filled++
+			}
+		}
+		want[0] = append(want[0], "federation", "sex", "title", "fide_id", "birth_date")
+		longest = max(longest, len(want))
+		base := strings.TrimSuffix(p, ".csv")
+		for name, got := range map[string][][]string{"Arrow": readArrowCells(t, base+".arrow"), "Parquet": readParquetCells(t, base+".parquet")} {
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d %s rows, %d CSV rows (with header)", p, len(got), name, len(want))
+			}
+			for i := range want {
+				if !slices.Equal(got[i], want[i]) {
+					t.Fatalf("%s row %d: %s %q, want %q", p, i, name, got[i], want[i])
+				}
 			}
 		}
 	}
 	if longest <= listChunk+1 {
 		t.Errorf("the longest list has %d lines: too few to cross chunks", longest)
 	}
+	if filled == 0 {
+		t.Error("no listed player has player columns: the test tests nothing")
+	}
+}
+
+// addPlayerInfo fills the player columns of every third player of the
+// archive in dir (and birth_date of every sixth) and returns them by id as
+// the list files show them (null as empty).
+func addPlayerInfo(t *testing.T, dir string) map[int64][]string {
+	t.Helper()
+	p := filepath.Join(dir, "players.parquet")
+	rows, err := parquet.ReadFile[archive.PlayerRow](p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := map[int64][]string{}
+	for i := range rows {
+		r := &rows[i]
+		info[r.PlayerID] = make([]string, 5)
+		if i%3 != 0 {
+			continue
+		}
+		fed, sex, title, fide := "ISL", []string{"m", "w"}[i%2], "", int64(900000+i)
+		if i%9 == 0 {
+			title = "FM"
+		}
+		r.Federation, r.Sex, r.FideID = &fed, &sex, &fide
+		if title != "" {
+			r.Title = &title
+		}
+		cells := []string{fed, sex, title, strconv.FormatInt(fide, 10), ""}
+		if i%6 == 0 {
+			day := int32(i % 20000) // 1970-01-01 (day 0) is a date like any other
+			r.BirthDate = &day
+			cells[4] = time.Unix(int64(day)*86400, 0).UTC().Format(time.DateOnly)
+		}
+		info[r.PlayerID] = cells
+	}
+	if err := parquet.WriteFile(p, rows); err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+// readParquetCells reads a list's Parquet file as a header and rows of cells,
+// as the list CSV writes them (a null is an empty cell).
+func readParquetCells(t *testing.T, p string) [][]string {
+	t.Helper()
+	rows, err := parquet.ReadFile[listRow](p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hdr []string
+	for _, c := range pf.Schema().Fields() {
+		hdr = append(hdr, c.Name())
+	}
+	cells := [][]string{hdr}
+	for _, r := range rows {
+		rec, err := csv.NewReader(bytes.NewReader(appendListCSV(nil, []listRow{r}))).Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		date := ""
+		if r.BirthDate != nil {
+			date = time.Unix(int64(*r.BirthDate)*86400, 0).UTC().Format(time.DateOnly)
+		}
+		fide := ""
+		if r.FideID != 0 {
+			fide = strconv.FormatInt(r.FideID, 10)
+		}
+		cells = append(cells, append(rec, r.Federation, r.Sex, r.Title, fide, date))
+	}
+	return cells
 }
 
 // readArrowCells reads an Arrow IPC file as a header and rows of cells, as

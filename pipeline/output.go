@@ -389,6 +389,7 @@ var outputOptions = []parquet.WriterOption{
 	parquet.Compression(outputCodec), parquet.DataPageStatistics(false),
 	parquet.SkipPageBounds("name"), parquet.SkipPageBounds("category"), parquet.SkipPageBounds("flags"),
 	parquet.SkipPageBounds("reason"), parquet.SkipPageBounds("level_name"),
+	parquet.SkipPageBounds("federation"), parquet.SkipPageBounds("sex"), parquet.SkipPageBounds("title"),
 }
 
 // outputCodec compresses the Parquet outputs: Snappy, the codec most Parquet

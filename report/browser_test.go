@@ -49,7 +49,7 @@ func runChromium(t *testing.T, bin string, args ...string) []byte {
 	return stdout.Bytes()
 }
 
-// TestBrowser opens index.html and a player page from file:// in headless
+// TestBrowser opens index.html, a player page and a list changes page from file:// in headless
 // Chromium: the screenshots must not be blank, and the list script must have
 // run (the controls shown, the rows counted).
 func TestBrowser(t *testing.T) {
@@ -57,11 +57,16 @@ func TestBrowser(t *testing.T) {
 	site := buildDemo(t, 0)
 	latest := demoLatest(t)
 	player := filepath.Join(site, "players", latest.idString()+".html")
+	changes, _ := filepath.Glob(filepath.Join(site, "changes-*.html"))
+	if len(changes) == 0 {
+		t.Fatal("no list changes page")
+	}
 	for _, tc := range []struct {
 		name, file string
 	}{
 		{"index", filepath.Join(site, "index.html")},
 		{"player", player},
+		{"changes", changes[len(changes)-1]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			shot := filepath.Join(t.TempDir(), "out.png")

@@ -75,6 +75,9 @@ type site struct {
 	jperiods []string // Joker lists, sorted
 	latest   []listRow
 	listed   map[int64]int32 // latest list by player: index into latest
+	// belowFloor is, by player, the periods of his cards that left him below
+	// the rating floor (a reason for leaving the list).
+	belowFloor map[int64][]string
 
 	cs       *cardSet
 	byPlayer []int32 // card indexes by player, each player's in rating order
@@ -247,6 +250,7 @@ func (s *site) load(ctx context.Context) error {
 			return err
 		}
 	}
+	s.belowFloor = belowFloorCards(s.cs)
 	cards := s.cs.cards
 	for id, name := range s.cs.names {
 		if _, ok := s.names[id]; !ok {
@@ -705,6 +709,9 @@ type listPage struct {
 	Earlier    []periodLink
 	Joker      []periodLink
 	Clubs0     map[int64]string
+	// Prev is the list before this one and ChangesFile the page of the
+	// changes from it; empty for the first list.
+	Prev, ChangesFile string
 }
 
 // maxListTours is the number of a period's tournaments a list page shows in
@@ -728,12 +735,16 @@ func (s *site) periodLinks(cur string) (rating, joker []periodLink) {
 	return rating, joker
 }
 
-// writeLists writes the list pages and their data files, one list in memory
-// at a time; a list whose page and data file are kept is not read.
+// writeLists writes the list pages and their data files, and each list's
+// changes page, at most two lists in memory at a time; a list whose page, data
+// file and changes pages are kept is not read.
 func (s *site) writeLists(ctx context.Context) (int, error) {
 	n := 0
 	clubs := s.clubsKey()
+	pages := s.pagesKey()
 	var k keyer
+	var prev []listRow // list i-1, when it was read
+	var prevHash uint64
 	for i, p := range s.periods {
 		if err := ctx.Err(); err != nil {
 			return n, err
@@ -747,18 +758,35 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		data, page := s.listKeys(&k, "rating", p, h, clubs)
 		dataFile := "data/list-" + p + ".js"
 		keepData := s.out.kept(dataFile, data)
-		if keepData && s.out.kept(s.listFile(p), page) {
-			continue
+		keepPage := keepData && s.out.kept(s.listFile(p), page)
+		var changes uint64
+		keepChanges := i == 0
+		if i > 0 {
+			changes = s.changesKey(&k, s.periods[i-1], p, prevHash, h, pages)
+			keepChanges = s.out.kept(changesFile(p), changes)
 		}
-		rows := s.latest
-		if i != len(s.periods)-1 {
-			if rows, err = readList(path); err != nil {
+		var rows []listRow
+		if !keepPage || !keepChanges {
+			if rows, err = s.readRatingList(i); err != nil {
 				return n, err
 			}
 		}
-		if err := s.writeRatingList(p, rows, !keepData, data, page); err != nil {
-			return n, err
+		if !keepChanges {
+			if prev == nil {
+				if prev, err = s.readRatingList(i - 1); err != nil {
+					return n, err
+				}
+			}
+			if err := s.writeChanges(s.periods[i-1], p, prev, rows, changes); err != nil {
+				return n, err
+			}
 		}
+		if !keepPage {
+			if err := s.writeRatingList(p, rows, !keepData, data, page); err != nil {
+				return n, err
+			}
+		}
+		prev, prevHash = rows, h
 	}
 	for _, p := range s.jperiods {
 		n++
@@ -782,6 +810,46 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// readRatingList reads the rating list of period i (the latest is held).
+func (s *site) readRatingList(i int) ([]listRow, error) {
+	if i == len(s.periods)-1 {
+		return s.latest, nil
+	}
+	return readList(outPath(s.opt.Out, "lists", s.periods[i]+".csv"))
+}
+
+// changesKey is the key of the changes page from one list to the next: both
+// list files, the pages it links, and the players who fell below the floor
+// in between (an exit's reason).
+func (s *site) changesKey(k *keyer, from, to string, fromHash, toHash, pages uint64) uint64 {
+	k.ints(int64(s.key), int64(fromHash), int64(toHash), int64(pages))
+	k.str(from)
+	k.str(to)
+	k.str(s.listFile(from))
+	k.str(s.listFile(to))
+	below := s.fellBelowFloor(from, to)
+	ids := make([]int64, 0, len(below))
+	for id := range below {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	k.ints(ids...)
+	return k.sum()
+}
+
+// pagesKey is the key of which players have a page (a changes page links
+// them).
+func (s *site) pagesKey() uint64 {
+	ids := make([]int64, 0, len(s.names))
+	for id := range s.names {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var k keyer
+	k.ints(ids...)
+	return k.sum()
 }
 
 // listKeys returns the keys of a list's data file and page: the list file's
@@ -876,6 +944,9 @@ func (s *site) writeRatingList(period string, rows []listRow, withData bool, dat
 	}
 	sort.Strings(lp.Categories)
 	lp.Earlier, lp.Joker = s.periodLinks(period)
+	if i := slices.Index(s.periods, period); i > 0 {
+		lp.Prev, lp.ChangesFile = s.periods[i-1], changesFile(period)
+	}
 	lp.Shown = min(len(rows), PageSize)
 	lp.Rows = rows[:lp.Shown]
 	lp.Clubs0 = map[int64]string{}

@@ -66,7 +66,7 @@ func exportList(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "a run's output `dir`")
 	period := fs.String("period", "", "the list's `label`, e.g. 2025-06 (default: the latest)")
 	format := fs.String("format", "fide-txt", "`shape`: fide-txt, fide-xml or csv")
-	dir := fs.String("archive", "", "archive `dir` whose players table gives federation, sex, title, FIDE id and birth year (default: none, those fields blank)")
+	dir := fs.String("archive", "", "archive `dir` whose players table gives the birth year (birth_year) and fills the player fields a list lacks (lists of older runs) (default: none; the list's own player columns)")
 	ids := fs.String("id", "player", "`which` id goes in the ID column: player (player_id) or fide (fide_id)")
 	code, ok := parseFlags(fs, args, stderr)
 	if !ok {
@@ -82,9 +82,6 @@ func exportList(args []string, stdout, stderr io.Writer) int {
 	}
 	if *ids != "player" && *ids != "fide" {
 		return usage("parsing --id: %q is neither player nor fide", *ids)
-	}
-	if *ids == "fide" && *dir == "" {
-		return usage("--id fide needs --archive DIR (the FIDE ids are in its players table)")
 	}
 	fail := failFunc(stderr, "export list")
 	if *period == "" {

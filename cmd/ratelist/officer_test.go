@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,6 +47,70 @@ func TestGoldenOfficer(t *testing.T) {
 	golden.CheckFiles(t, "officer", files)
 }
 
+// TestExportListFromList: the players table's player columns reach the
+// lists, and export list writes the same from the list alone as it does with
+// the archive's players table, in every format.
+func TestExportListFromList(t *testing.T) {
+	dir, out := infoArchive(t), t.TempDir()
+	if code, _, stderr := officerRun("run", "--archive", dir, "--out", out, "--quiet"); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"fide-txt", "fide-xml", "csv"} {
+		args := []string{"export", "list", "--out", out, "--format", f, "--id", "fide"}
+		code, alone, stderr := officerRun(args...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		}
+		_, joined, _ := officerRun(append(args, "--archive", dir)...)
+		if alone != joined {
+			t.Errorf("%s: from the list alone:\n%s\nwith the archive:\n%s", f, alone, joined)
+		}
+		if f == "csv" && !strings.Contains(alone, ",ISL,F,WFM,WFM,") {
+			t.Errorf("%s: no federation, sex and title from the list:\n%s", f, alone)
+		}
+	}
+}
+
+// infoArchive is the demo archive with player columns for every player:
+// birth_date in the birth year, where the players table has one.
+func infoArchive(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"games.csv", "tables.csv", "tournaments.csv", "rules.toml"} {
+		b, err := os.ReadFile(filepath.Join("../../testdata/demo", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open("../../testdata/demo/players.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs[0] = append(recs[0], "fide_id", "federation", "sex", "title", "birth_date")
+	for i, r := range recs[1:] {
+		date := ""
+		if r[2] != "" {
+			date = r[2] + "-03-15"
+		}
+		recs[i+1] = append(r, strconv.Itoa(900000+i), []string{"ISL", "NOR"}[i%2], []string{"w", "m"}[i%2], []string{"WFM", "", "FM"}[i%3], date)
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(recs)
+	if err := os.WriteFile(filepath.Join(dir, "players.csv"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestOfficerExitCodes: bad usage exits 2 and failures 1, each with a message
 // naming what is wrong.
 func TestOfficerExitCodes(t *testing.T) {
@@ -59,7 +127,6 @@ func TestOfficerExitCodes(t *testing.T) {
 		{[]string{"export", "trf", "--tournament", "424242"}, exitFailed, "424242"},
 		{[]string{"export", "trf", "--archive", "/nonexistent", "--tournament", "1"}, exitFailed, "/nonexistent"},
 		{[]string{"export", "list", "--out", out, "--format", "pdf"}, exitUsage, "pdf"},
-		{[]string{"export", "list", "--out", out, "--id", "fide"}, exitUsage, "--archive"},
 		{[]string{"export", "list", "--out", out, "--period", "1999-01"}, exitFailed, "1999-01"},
 		{[]string{"diff"}, exitUsage, "--out"},
 		{[]string{"diff", "--out", out, "a", "b", "c"}, exitUsage, "\"c\""},

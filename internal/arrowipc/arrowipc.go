@@ -14,13 +14,14 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 )
 
-// Column is one column: exactly one of Int32, Int64, String is set. Null, when
-// not nil, marks null cells.
+// Column is one column: exactly one of Int32, Int64, String, Date is set.
+// Null, when not nil, marks null cells.
 type Column struct {
 	Name   string
 	Int32  []int32
 	Int64  []int64
 	String []string
+	Date   []int32 // days since 1970-01-01
 	Null   []bool
 }
 
@@ -30,11 +31,13 @@ func (c *Column) typ() arrow.DataType {
 		return arrow.PrimitiveTypes.Int32
 	case c.Int64 != nil:
 		return arrow.PrimitiveTypes.Int64
+	case c.Date != nil:
+		return arrow.FixedWidthTypes.Date32
 	}
 	return arrow.BinaryTypes.String
 }
 
-func (c *Column) len() int { return max(len(c.Int32), len(c.Int64), len(c.String)) }
+func (c *Column) len() int { return max(len(c.Int32), len(c.Int64), len(c.String), len(c.Date)) }
 
 // Write writes the columns as one record batch of an Arrow IPC file.
 func Write(w io.WriteSeeker, cols []Column) error {
@@ -68,6 +71,12 @@ func Write(w io.WriteSeeker, cols []Column) error {
 			fb.AppendValues(c.Int64, valid)
 		case *array.StringBuilder:
 			fb.AppendValues(c.String, valid)
+		case *array.Date32Builder:
+			days := make([]arrow.Date32, len(c.Date))
+			for j, d := range c.Date {
+				days[j] = arrow.Date32(d)
+			}
+			fb.AppendValues(days, valid)
 		}
 	}
 	rec := b.NewRecord()

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/officer"
+)
+
+// TestChangesPages: every list but the first links to its changes page, which
+// says what `ratelist diff` says of the two lists; a changed list rewrites its
+// own changes page and leaves the earlier ones as they were, and an exit shows
+// its reason.
+func TestChangesPages(t *testing.T) {
+	out := t.TempDir()
+	if err := os.CopyFS(out, os.DirFS(demoRun(t))); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	opt := Options{Out: out, Site: dir, Archive: ratelist.Demo()}
+	if _, err := Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	labels, err := officer.Periods(out)
+	if err != nil || len(labels) < 3 {
+		t.Fatalf("demo lists %v, %v", labels, err)
+	}
+	s := &site{periods: labels}
+	for i, to := range labels {
+		page := readString(t, filepath.Join(dir, s.listFile(to)))
+		link := `<a href="` + changesFile(to) + `">`
+		if i == 0 {
+			if strings.Contains(page, "changes-") {
+				t.Errorf("%s: the first list links to changes", to)
+			}
+			continue
+		}
+		if !strings.Contains(page, link) {
+			t.Errorf("%s: no link %s", s.listFile(to), link)
+		}
+		d, err := officer.DiffLists(out, labels[i-1], to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("%d entries, %d exits, %d rank changes, %d rating changes.", len(d.Entries), len(d.Exits), d.RankChanges(), d.RatingChanges())
+		changes := readString(t, filepath.Join(dir, changesFile(to)))
+		if !strings.Contains(changes, want) {
+			t.Errorf("%s: no %q", changesFile(to), want)
+		}
+		if up := d.Movers(topMovers, true); len(up) > 0 && !strings.Contains(changes, fmt.Sprintf(`<a href="players/%d.html">`, up[0].PlayerID)) {
+			t.Errorf("%s: the biggest gain (%d) is not shown", changesFile(to), up[0].PlayerID)
+		}
+	}
+
+	// Player a leaves the latest list flagged inactive on the one before,
+	// player b leaves it unflagged.
+	last, prev := labels[len(labels)-1], labels[len(labels)-2]
+	before := filepath.Join(dir, changesFile(prev))
+	stBefore, _ := os.Stat(before)
+	prevRows := readCSVRows(t, filepath.Join(out, "lists", prev+".csv"))
+	a, b := prevRows[1][1], prevRows[2][1]
+	prevRows[1][9] = strings.TrimSpace(prevRows[1][9] + " i")
+	writeCSVRows(t, filepath.Join(out, "lists", prev+".csv"), prevRows)
+	var kept [][]string
+	for _, r := range readCSVRows(t, filepath.Join(out, "lists", last+".csv")) {
+		if r[1] != a && r[1] != b {
+			kept = append(kept, r)
+		}
+	}
+	writeCSVRows(t, filepath.Join(out, "lists", last+".csv"), kept)
+	if _, err := Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	changes := readString(t, filepath.Join(dir, changesFile(last)))
+	for _, want := range []string{
+		fmt.Sprintf(`<a href="players/%s.html">%s</a></td><td class="n">%s</td><td>inactive</td>`, a, prevRows[1][2], prevRows[1][3]),
+		fmt.Sprintf(`<a href="players/%s.html">%s</a></td><td class="n">%s</td><td>not listed`, b, prevRows[2][2], prevRows[2][3]),
+	} {
+		if !strings.Contains(changes, want) {
+			t.Errorf("%s: no exit %q", changesFile(last), want)
+		}
+	}
+	if stAfter, _ := os.Stat(before); !os.SameFile(stBefore, stAfter) {
+		// The list of prev changed (a's flag) so its own page is rewritten;
+		// its changes page shows no flags and must stay.
+		t.Errorf("%s was rewritten, though its lists' entries, exits and moves did not change", changesFile(prev))
+	}
+}
+
+// TestBelowFloor: an exit after a card that left the player below the floor
+// is given that reason, only for the periods the card falls in.
+func TestBelowFloor(t *testing.T) {
+	cs := &cardSet{strs: []string{"2025-02", "fide-below-floor", "fide-period"}}
+	cs.cards = []card{{PlayerID: 7, Period: 0, Reason: 1}, {PlayerID: 8, Period: 0, Reason: 2}}
+	s := &site{belowFloor: belowFloorCards(cs)}
+	if got := s.fellBelowFloor("2025-01", "2025-02"); len(got) != 1 || !got[7] {
+		t.Errorf("2025-01 → 2025-02: %v, want player 7", got)
+	}
+	if got := s.fellBelowFloor("2025-02", "2025-03"); len(got) != 0 {
+		t.Errorf("2025-02 → 2025-03: %v, want none", got)
+	}
+}
+
+func readCSVRows(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func writeCSVRows(t *testing.T, path string, rows [][]string) {
+	t.Helper()
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -327,6 +327,13 @@ type FideRater struct {
 
 	started bool
 	cur     int // month key of the last list closed
+
+	// ListInfo's settings for the list of month listKey (resolving them
+	// parses dates, too slow to do once per listed player).
+	listRules fideRules
+	listYear  int
+	listKey   int
+	listSet   bool
 }
 
 // fideGame is one side of a game: player, opponent and the opponent's rating
@@ -620,9 +627,13 @@ func (r *FideRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
 	if !st.Rated[p] {
 		return false, 0, "", ""
 	}
-	day := monthStart(r.cur)
-	f := r.F.at(day)
-	k := f.k(r.reached[p], st.GamesTotal[p], st.Rating[p], st.BirthYear[p], time.Unix(int64(day)*86400, 0).UTC().Year())
+	if !r.listSet || r.listKey != r.cur {
+		day := monthStart(r.cur)
+		r.listRules, r.listYear = r.F.at(day), time.Unix(int64(day)*86400, 0).UTC().Year()
+		r.listKey, r.listSet = r.cur, true
+	}
+	f := &r.listRules
+	k := f.k(r.reached[p], st.GamesTotal[p], st.Rating[p], st.BirthYear[p], r.listYear)
 	flags := ""
 	if f.InactiveMonths > 0 && int32(r.cur)-r.lastPlayed[p] >= f.InactiveMonths {
 		flags = "i"

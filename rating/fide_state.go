@@ -34,10 +34,20 @@ type fideGameSaved struct {
 func (r *FideRater) MarshalState() ([]byte, error) {
 	s := fideSaved{Revision: fideStateRevision, Reached: r.reached, Seen: r.seen, InPool: r.inPool, LastPlayed: r.lastPlayed,
 		Pooling: r.pooling, Started: r.started, Cur: r.cur, Pool: make([][]fideGameSaved, len(r.pool))}
+	n := 0
+	for _, gs := range r.pool {
+		n += len(gs)
+	}
+	saved := make([]fideGameSaved, 0, n) // one backing array for every pool
 	for p, gs := range r.pool {
-		for _, g := range gs {
-			s.Pool[p] = append(s.Pool[p], fideGameSaved{g.tour, g.end, g.period, g.p, g.opp, g.oppRating, g.w2})
+		if len(gs) == 0 {
+			continue
 		}
+		from := len(saved)
+		for _, g := range gs {
+			saved = append(saved, fideGameSaved{g.tour, g.end, g.period, g.p, g.opp, g.oppRating, g.w2})
+		}
+		s.Pool[p] = saved[from:len(saved):len(saved)]
 	}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(&s); err != nil {

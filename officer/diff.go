@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ratelist/ratelist/output"
 )
 
 // Diff is what changed from one list to a later one.
@@ -17,13 +19,13 @@ type Diff struct {
 
 // Entry is a player on the later list and not on the earlier one.
 type Entry struct {
-	ListEntry
+	output.ListRow
 	Reason string // "new" (first list) or "returned"
 }
 
 // Exit is a player on the earlier list and not on the later one.
 type Exit struct {
-	ListEntry
+	output.ListRow
 	Reason string
 }
 
@@ -81,7 +83,7 @@ func DiffLists(out, from, to string) (*Diff, error) {
 		return nil, err
 	}
 	d := &Diff{From: from, To: to}
-	was := make(map[int64]ListEntry, len(before))
+	was := make(map[int64]output.ListRow, len(before))
 	for _, e := range before {
 		was[e.PlayerID] = e
 	}
@@ -108,7 +110,7 @@ func DiffLists(out, from, to string) (*Diff, error) {
 	}
 	floor := map[int64]bool{}
 	if len(gone) > 0 {
-		cards, err := ReadCards(out, func(c *Card) bool {
+		cards, err := ReadCards(out, func(c *output.Card) bool {
 			return gone[c.PlayerID] && c.Period > from && c.Period <= to && c.Reason == "fide-below-floor"
 		})
 		if err != nil {

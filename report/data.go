@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/output"
 )
 
 // listRow is one row of lists/PERIOD.csv.
@@ -40,30 +41,6 @@ type jokerRow struct {
 	LevelName      string
 	PersonalRating int
 	GamesTotal     int
-}
-
-// cardRow is the part of a cards.parquet row the report shows. Columns are
-// read by name, so columns added to the file later are ignored.
-type cardRow struct {
-	Period          string   `parquet:"period"`
-	TournamentID    int64    `parquet:"tournament_id"`
-	EndDate         int32    `parquet:"end_date,date"`
-	PlayerID        int64    `parquet:"player_id"`
-	Name            string   `parquet:"name"`
-	RatingBefore    *int32   `parquet:"rating_before,optional"`
-	Games           int32    `parquet:"games"`
-	Score           float64  `parquet:"score"`
-	OppAverage      *int32   `parquet:"opponents_average,optional"`
-	D               *int32   `parquet:"d,optional"`
-	Expected        *float64 `parquet:"expected,optional"`
-	K               *int32   `parquet:"k,optional"`
-	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
-	Change          int32    `parquet:"change"`
-	RatingAfter     *int32   `parquet:"rating_after,optional"`
-	Reason          string   `parquet:"reason"`
-	PD              *float64 `parquet:"pd,optional"`
-	W               *float64 `parquet:"w,optional"`
-	RatingUsed      *int32   `parquet:"rating_used,optional"`
 }
 
 // none marks an empty optional number in a card.
@@ -135,7 +112,7 @@ func readCards(path string) (*cardSet, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r := parquet.NewGenericReader[cardRow](f)
+	r := parquet.NewGenericReader[output.Card](f)
 	defer r.Close()
 	// All rows at once: growing the slice would hold up to twice its size.
 	// Under per-game rules most rows fold away and their room is never touched.
@@ -150,7 +127,7 @@ func readCards(path string) (*cardSet, error) {
 		}
 		return i
 	}
-	buf := make([]cardRow, 4096)
+	buf := make([]output.Card, 4096)
 	for {
 		n, err := r.Read(buf)
 		for i := range buf[:n] {
@@ -181,7 +158,7 @@ func readCards(path string) (*cardSet, error) {
 
 // addGame folds a per-game row into the previous row when that is the same
 // player's game in the same tournament.
-func (cs *cardSet) addGame(c card, row *cardRow) {
+func (cs *cardSet) addGame(c card, row *output.Card) {
 	w, pd := row.Score, optF(row.Expected)
 	if row.W != nil {
 		w = *row.W
@@ -326,22 +303,6 @@ func (s *standings) rowID(r []string, k int) int64 {
 	return -int64(k) - 1
 }
 
-// standingsRow is a row of standings/LABEL.parquet.
-type standingsRow struct {
-	TournamentID int64          `parquet:"tournament_id"`
-	Rank         int32          `parquet:"rank"`
-	StartNo      int32          `parquet:"start_no"`
-	PlayerID     int64          `parquet:"player_id"`
-	Name         string         `parquet:"name"`
-	Points       float64        `parquet:"points"`
-	Tiebreaks    []tiebreakCell `parquet:"tiebreaks,list"`
-}
-
-type tiebreakCell struct {
-	Code  string   `parquet:"code"`
-	Value *float64 `parquet:"value,optional"`
-}
-
 // readStandings reads every period's standings file in dir (standings/) into
 // each tournament's standings, with the columns and cells of its CSV file.
 func readStandings(dir string) (map[int64]*standings, error) {
@@ -352,7 +313,7 @@ func readStandings(dir string) (map[int64]*standings, error) {
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	out := map[int64]*standings{}
 	for _, f := range files {
-		rows, err := parquet.ReadFile[standingsRow](f)
+		rows, err := parquet.ReadFile[output.StandingsRow](f)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f, err)
 		}
@@ -414,22 +375,37 @@ func readSummary(path string) (*summary, error) {
 	return &s, nil
 }
 
-// jokerCard is the part of a joker_cards.parquet row the report shows.
+// jokerCard is the part of a joker_cards.parquet row a player's page shows,
+// kept compact: a big run has a row per player per game.
 type jokerCard struct {
-	Period         string `parquet:"period"`
-	PlayedAt       int64  `parquet:"played_at,timestamp(microsecond)"`
-	PlayerID       int64  `parquet:"player_id"`
-	LevelBefore    int32  `parquet:"level_before"`
-	PlayerRating   int32  `parquet:"player_rating"`
-	PersonalRating int32  `parquet:"personal_rating"`
+	PlayedAt                  int64 // microseconds since 1970
+	PlayerID                  int64
+	LevelBefore, PlayerRating int32
 }
 
+// readJokerCards reads joker_cards.parquet in batches, in file order.
 func readJokerCards(path string) ([]jokerCard, error) {
-	rows, err := parquet.ReadFile[jokerCard](path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
-	return rows, nil
+	defer f.Close()
+	r := parquet.NewGenericReader[output.JokerCard](f)
+	defer r.Close()
+	out := make([]jokerCard, 0, r.NumRows())
+	buf := make([]output.JokerCard, 4096)
+	for {
+		n, err := r.Read(buf)
+		for _, c := range buf[:n] {
+			out = append(out, jokerCard{PlayedAt: c.PlayedAt, PlayerID: c.PlayerID, LevelBefore: c.LevelBefore, PlayerRating: c.PlayerRating})
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
 }
 
 func exists(path string) bool {

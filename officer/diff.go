@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -19,13 +20,13 @@ type Diff struct {
 
 // Entry is a player on the later list and not on the earlier one.
 type Entry struct {
-	ListEntry
+	output.ListRow
 	Reason string // "new" (first list) or "returned"
 }
 
 // Exit is a player on the earlier list and not on the later one.
 type Exit struct {
-	ListEntry
+	output.ListRow
 	Reason string
 }
 
@@ -85,7 +86,7 @@ func DiffLists(out, from, to string) (*Diff, error) {
 	gone := leavers(before, after)
 	floor := map[int64]bool{}
 	if len(gone) > 0 {
-		cards, err := ReadCards(out, func(c *Card) bool {
+		cards, err := ReadCards(out, func(c *output.Card) bool {
 			return gone[c.PlayerID] && c.Period > from && c.Period <= to && c.Reason == belowFloor
 		})
 		if err != nil {
@@ -105,9 +106,9 @@ var belowFloor = rating.ReasonFideBelowFloor.String()
 // Compare is the diff of the lists before (labelled from) and after (to).
 // belowFloor holds the players who fell below the rating floor in the periods
 // after from up to to.
-func Compare(from, to string, before, after []ListEntry, belowFloor map[int64]bool) *Diff {
+func Compare(from, to string, before, after []output.ListRow, belowFloor map[int64]bool) *Diff {
 	d := &Diff{From: from, To: to}
-	was := make(map[int64]ListEntry, len(before))
+	was := make(map[int64]output.ListRow, len(before))
 	for _, e := range before {
 		was[e.PlayerID] = e
 	}
@@ -142,7 +143,7 @@ func Compare(from, to string, before, after []ListEntry, belowFloor map[int64]bo
 }
 
 // leavers is the players on before and not on after.
-func leavers(before, after []ListEntry) map[int64]bool {
+func leavers(before, after []output.ListRow) map[int64]bool {
 	is := make(map[int64]bool, len(after))
 	for _, e := range after {
 		is[e.PlayerID] = true

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ratelist/ratelist/output"
 )
 
 // ListFormat is a shape WriteList writes a list in.
@@ -53,7 +55,7 @@ type ListRow struct {
 // (lists of runs that did not write the player columns), and its birth_year
 // comes before the list's birth_date. With fideIDs, the ID is the player's
 // FIDE id (0 when unknown), else his player_id.
-func ListRows(list []ListEntry, players map[int64]Player, fideIDs bool) []ListRow {
+func ListRows(list []output.ListRow, players map[int64]Player, fideIDs bool) []ListRow {
 	out := make([]ListRow, len(list))
 	for i, e := range list {
 		p := players[e.PlayerID]

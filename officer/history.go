@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ratelist/ratelist/output"
 )
 
 // ErrNoPlayer is a player on no list and in no card.
@@ -19,7 +21,7 @@ var listHeader = []string{"period", "rank", "rating", "change", "games_period", 
 var cardHeader = []string{"stage", "rating_before", "rating_used", "games", "score", "opponents_average", "d", "expected",
 	"k", "change_unrounded", "change", "rating_after", "reason", "opponent_id", "opponent_rating", "pd", "w"}
 
-func cardCells(c Card) []string {
+func cardCells(c output.Card) []string {
 	opp := ""
 	if c.OpponentID != nil {
 		opp = itoa(*c.OpponentID)
@@ -40,7 +42,7 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 	name := ""
 	lists = Table{Header: listHeader}
 	for _, l := range labels {
-		rows, err := readParquet(listPath(out, l), func(e *ListEntry) bool { return e.PlayerID == id })
+		rows, err := readParquet(listPath(out, l), func(e *output.ListRow) bool { return e.PlayerID == id })
 		if err != nil {
 			return lists, cards, err
 		}
@@ -49,7 +51,7 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 			lists.Rows = append(lists.Rows, []string{l, itoa(e.Rank), itoa(e.Rating), i32(e.Change), itoa(e.GamesPeriod), itoa(e.GamesTotal), itoa(e.K), e.Category, e.Flags})
 		}
 	}
-	cs, err := ReadCards(out, func(c *Card) bool { return c.PlayerID == id })
+	cs, err := ReadCards(out, func(c *output.Card) bool { return c.PlayerID == id })
 	if err != nil {
 		return lists, cards, err
 	}
@@ -69,7 +71,7 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 // TournamentCards is every card of tournament id in out: each player's change
 // with the numbers to check it (Ro, n, W, Ra, D, We, K, K × (W − We)).
 func TournamentCards(out string, id int64) (Table, error) {
-	cs, err := ReadCards(out, func(c *Card) bool { return c.TournamentID == id })
+	cs, err := ReadCards(out, func(c *output.Card) bool { return c.TournamentID == id })
 	if err != nil {
 		return Table{}, err
 	}

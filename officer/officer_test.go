@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/output"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 // writeOut writes lists and cards as a run's --out folder holds them.
-func writeOut(t *testing.T, lists map[string][]ListEntry, cards []Card) string {
+func writeOut(t *testing.T, lists map[string][]output.ListRow, cards []output.Card) string {
 	t.Helper()
 	out := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(out, "lists"), 0o755); err != nil {
@@ -36,15 +37,15 @@ func writeOut(t *testing.T, lists map[string][]ListEntry, cards []Card) string {
 // floor, player 4 (flagged inactive) and player 5 (no reason) leave, player 6
 // enters new and player 7 returns.
 func fixture(t *testing.T) string {
-	e := func(rank int32, id int64, name string, rating int32, flags string) ListEntry {
-		return ListEntry{Rank: rank, PlayerID: id, Name: name, Rating: rating, K: 20, Flags: flags}
+	e := func(rank int32, id int64, name string, rating int32, flags string) output.ListRow {
+		return output.ListRow{Rank: rank, PlayerID: id, Name: name, Rating: rating, K: 20, Flags: flags}
 	}
-	return writeOut(t, map[string][]ListEntry{
+	return writeOut(t, map[string][]output.ListRow{
 		"2025-01": {e(1, 1, "Ann", 2000, ""), e(2, 7, "Gus", 1500, "")},
 		"2025-02": {e(1, 1, "Ann", 2000, ""), e(2, 2, "Bob", 1900, ""), e(3, 3, "Cid", 1450, ""), e(4, 4, "Dan", 1420, "i"), e(5, 5, "Eve", 1410, "")},
 		"2025-03": {e(1, 2, "Bob", 1960, ""), e(2, 1, "Ann", 1990, ""), e(3, 6, "Fay", 1700, "new"), e(4, 7, "Gus", 1480, "")},
 		"2024-12": {e(1, 1, "Ann", 1990, "new")},
-	}, []Card{
+	}, []output.Card{
 		{Period: "2025-03", TournamentID: 9, PlayerID: 3, Name: "Cid", Games: 5, Score: 1, Change: -60, RatingBefore: ptr[int32](1450), Reason: "fide-below-floor"},
 		{Period: "2025-03", TournamentID: 9, PlayerID: 2, Name: "Bob", Games: 5, Score: 4, Change: 60, RatingBefore: ptr[int32](1900), RatingAfter: ptr[int32](1960), K: ptr[int32](20), Reason: "fide-period"},
 		{Period: "2025-02", TournamentID: 8, PlayerID: 3, Name: "Cid", Games: 4, Score: 2, Change: 0, Reason: "rated"},
@@ -159,7 +160,7 @@ func TestFideTXTColumns(t *testing.T) {
 }
 
 func TestListRows(t *testing.T) {
-	list := []ListEntry{{Rank: 1, PlayerID: 5, Name: "Ann", Rating: 2100, GamesPeriod: 4, K: 20, Flags: "i"}, {Rank: 2, PlayerID: 6, Name: "Bob", Rating: 2000}}
+	list := []output.ListRow{{Rank: 1, PlayerID: 5, Name: "Ann", Rating: 2100, GamesPeriod: 4, K: 20, Flags: "i"}, {Rank: 2, PlayerID: 6, Name: "Bob", Rating: 2000}}
 	players := map[int64]Player{5: {ID: 5, FideID: 900001, Federation: "ISL", Sex: "w", Title: "WFM", BirthYear: 2001}}
 	rows := ListRows(list, players, true)
 	want := ListRow{ID: 900001, Name: "Ann", Federation: "ISL", Sex: "F", Title: "WFM", WTitle: "WFM", Rating: 2100, Games: 4, K: 20, BirthYear: 2001, Flag: "wi"}
@@ -196,7 +197,7 @@ func TestReadOlderList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (ListEntry{Rank: 1, PlayerID: 5, Name: "Ann", Rating: 2100, Flags: "i"}); len(got) != 1 || got[0] != want {
+	if want := (output.ListRow{Rank: 1, PlayerID: 5, Name: "Ann", Rating: 2100, Flags: "i"}); len(got) != 1 || got[0] != want {
 		t.Errorf("read %+v, want %+v", got, want)
 	}
 }

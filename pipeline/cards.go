@@ -9,43 +9,14 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
-
-// cardRow is one row of cards.parquet: a player in a rated tournament. It
-// gives the file's schema; rows are queued column by column (cardCols).
-type cardRow struct {
-	Period          string   `parquet:"period,dict"`
-	TournamentID    int64    `parquet:"tournament_id,delta"`
-	EndDate         int32    `parquet:"end_date,date,delta"`
-	PlayerID        int64    `parquet:"player_id,delta"`
-	Name            string   `parquet:"name"`
-	Stage           int32    `parquet:"stage,delta"`
-	RatingBefore    *int32   `parquet:"rating_before,optional"`
-	Games           int32    `parquet:"games,delta"`
-	Score           float64  `parquet:"score"`
-	OppAverage      *int32   `parquet:"opponents_average,optional"`
-	D               *int32   `parquet:"d,optional"`
-	Expected        *float64 `parquet:"expected,optional"`
-	K               *int32   `parquet:"k,optional"`
-	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
-	Change          int32    `parquet:"change,delta"`
-	RatingAfter     *int32   `parquet:"rating_after,optional"`
-	Reason          string   `parquet:"reason,dict"`
-	// Per-game rows of per-period rule sets (FIDE).
-	OpponentID     *int64   `parquet:"opponent_id,optional"`
-	OpponentRating *int32   `parquet:"opponent_rating,optional"`
-	PD             *float64 `parquet:"pd,optional"`
-	W              *float64 `parquet:"w,optional"`
-	// The rating the tournament was rated with (Ro): the rating before, or a
-	// newcomer's stage-one initial rating.
-	RatingUsed *int32 `parquet:"rating_used,optional"`
-}
 
 const cardsPerRowGroup = 1 << 16
 
 // cardCols holds the rows of one row group of cards.parquet column by column,
-// one slice per field of cardRow.
+// one slice per field of output.Card.
 type cardCols struct {
 	period, name, reason      []string
 	tournament, player        []int64
@@ -126,7 +97,7 @@ func (c *cardCols) reset() {
 // which writes them in order while rating goes on.
 type cardWriter struct {
 	f       *outFile
-	w       *parquet.GenericWriter[cardRow]
+	w       *parquet.GenericWriter[output.Card]
 	players *archive.Players
 	kind    string    // the period kind
 	buf     *cardCols // the row group being filled
@@ -143,7 +114,7 @@ func newCardWriter(stage *staging, players *archive.Players, kind string) (*card
 		return nil, err
 	}
 	return &cardWriter{
-		f: f, w: parquet.NewGenericWriter[cardRow](f, outputOptions...), players: players, kind: kind,
+		f: f, w: newParquetWriter[output.Card](f, output.CardSchema), players: players, kind: kind,
 		buf: newCardCols(), full: make(chan *cardCols, 2), free: make(chan *cardCols, 2),
 	}, nil
 }
@@ -260,7 +231,7 @@ func extend[T any](s *[]T, n int) []T {
 func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
 
 // push queues one card row read back from a cards.parquet (carry).
-func (cw *cardWriter) push(ctx context.Context, row cardRow) error {
+func (cw *cardWriter) push(ctx context.Context, row output.Card) error {
 	b := cw.buf
 	b.period = append(b.period, row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
@@ -321,7 +292,7 @@ func (cw *cardWriter) finish() error {
 	return cw.f.finish()
 }
 
-// cardColumn is one column of cards.parquet: its name in cardRow's schema and
+// cardColumn is one column of cards.parquet: its name in output.Card's schema and
 // how a row group's values are written to it.
 type cardColumn struct {
 	name  string
@@ -343,7 +314,7 @@ func nullable[T cardValue](name string, vals func(*cardCols) *optional[T]) cardC
 	}}
 }
 
-// cardColumns says which of cardCols' columns fills each column of cardRow.
+// cardColumns says which of cardCols' columns fills each column of output.Card.
 var cardColumns = []cardColumn{
 	required("period", func(c *cardCols) []string { return c.period }),
 	required("tournament_id", func(c *cardCols) []int64 { return c.tournament }),
@@ -369,9 +340,9 @@ var cardColumns = []cardColumn{
 	nullable("rating_used", func(c *cardCols) *optional[int32] { return &c.used }),
 }
 
-// cardColumnIndex is each of cardColumns' leaf index in cardRow's schema.
+// cardColumnIndex is each of cardColumns' leaf index in output.Card's schema.
 var cardColumnIndex = func() []int {
-	schema := parquet.SchemaOf(cardRow{})
+	schema := parquet.SchemaOf(output.Card{})
 	idx := make([]int, len(cardColumns))
 	for i, col := range cardColumns {
 		leaf, ok := schema.Lookup(col.name)
@@ -385,7 +356,7 @@ var cardColumnIndex = func() []int {
 
 // writeCards writes c as the writer's current row group (not flushed), column
 // by column.
-func writeCards(w *parquet.GenericWriter[cardRow], c *cardCols) error {
+func writeCards(w *parquet.GenericWriter[output.Card], c *cardCols) error {
 	cw := w.ColumnWriters()
 	errs := make([]error, len(cardColumns))
 	for i, col := range cardColumns {
@@ -402,7 +373,7 @@ type cardValue interface {
 // writeColumn writes column col of a row group: required when set is nil,
 // else optional (null where set is false). It writes 64 rows at a time, as
 // GenericWriter.Write does, so that pages end at the same rows: the file is
-// the one GenericWriter[cardRow] would write.
+// the one GenericWriter[output.Card] would write.
 func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, vals []T, set []bool) error {
 	def := 0
 	if set != nil {

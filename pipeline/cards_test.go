@@ -14,13 +14,14 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/testutil"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
 
-// cardRowOf is a card as a cardRow, field by field: the reference for the
+// cardRowOf is a card as a output.Card, field by field: the reference for the
 // columns cardWriter.add fills.
-func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rating.Card) cardRow {
-	row := cardRow{
+func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rating.Card) output.Card {
+	row := output.Card{
 		Period: period, TournamentID: tournament, EndDate: end, PlayerID: a.Players.ID[c.Player],
 		Name: a.Players.Name[c.Player], Stage: int32(c.Stage), Games: c.Games, Score: float64(c.Score2) / 2,
 		Change: c.Change, Reason: c.Reason.String(),
@@ -59,7 +60,7 @@ func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rati
 }
 
 // TestCardsFile: cards.parquet written column by column is byte for byte the
-// file GenericWriter[cardRow] writes from the same rows, in row groups of
+// file GenericWriter[output.Card] writes from the same rows, in row groups of
 // cardsPerRowGroup rows.
 func TestCardsFile(t *testing.T) {
 	const players = 500
@@ -83,7 +84,7 @@ func TestCardsFile(t *testing.T) {
 	var g errgroup.Group
 	g.Go(cw.run)
 	ctx := context.Background()
-	var want []cardRow
+	var want []output.Card
 	for i, cs := range ts {
 		tournament, end := int64(i+1), int32(19000+i%60)
 		if i%97 == 0 {
@@ -113,7 +114,7 @@ func TestCardsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ref := testutil.ParquetBytes(t, want, append(slices.Clip(outputOptions), parquet.MaxRowsPerRowGroup(cardsPerRowGroup))...)
+	ref := testutil.ParquetBytes(t, want, append(slices.Clip(outputOptions), output.CardSchema, parquet.MaxRowsPerRowGroup(cardsPerRowGroup))...)
 	if !bytes.Equal(got, ref) {
 		t.Fatalf("cards.parquet (%d bytes) differs from GenericWriter's file (%d bytes) for the same %d rows",
 			len(got), len(ref), len(want))
@@ -123,7 +124,7 @@ func TestCardsFile(t *testing.T) {
 // TestCardColumns: every column of cards.parquet is filled by exactly one
 // entry of cardColumns.
 func TestCardColumns(t *testing.T) {
-	leaves := parquet.SchemaOf(cardRow{}).Columns()
+	leaves := parquet.SchemaOf(output.Card{}).Columns()
 	seen := map[int]bool{}
 	for _, i := range cardColumnIndex {
 		if seen[i] {

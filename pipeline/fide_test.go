@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/output"
 )
 
 // fideArchive is a small archive for --rules fide. Carol (3) is unrated; the
@@ -126,7 +127,7 @@ func TestFideCardsPerGameNoAverage(t *testing.T) {
 	if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	cards, err := parquet.ReadFile[cardRow](filepath.Join(out, "cards.parquet"))
+	cards, err := parquet.ReadFile[output.Card](filepath.Join(out, "cards.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}

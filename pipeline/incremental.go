@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/output"
 )
 
 // parsePeriodLabel reads a period label of the kind: 2025-03, 2025-Q1 or 2025.
@@ -152,9 +153,9 @@ func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Lo
 		return fmt.Errorf("carry cards: %w", err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[cardRow](f)
+	rd := parquet.NewGenericReader[output.Card](f)
 	defer rd.Close()
-	buf := make([]cardRow, 4096)
+	buf := make([]output.Card, 4096)
 	for {
 		n, err := rd.Read(buf)
 		for _, c := range buf[:n] {

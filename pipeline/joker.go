@@ -14,6 +14,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -76,46 +77,6 @@ type JokerSummary struct {
 	FirstList     string `json:"first_list"`
 	LastList      string `json:"last_list"`
 	PlayersListed int    `json:"players_listed"`
-}
-
-// jokerListRow is one row of a Joker list, in column order.
-type jokerListRow struct {
-	Rank           int32  `parquet:"rank"`
-	PlayerID       int64  `parquet:"player_id"`
-	Name           string `parquet:"name"`
-	PlayerRating   int32  `parquet:"player_rating"`
-	Level          int32  `parquet:"level"`
-	LevelName      string `parquet:"level_name"`
-	PersonalRating int32  `parquet:"personal_rating"`
-	GamesTotal     int32  `parquet:"games_total"`
-}
-
-// jokerCardRow is one row of joker_cards.parquet: one player in one game.
-type jokerCardRow struct {
-	Period           string `parquet:"period,dict"`
-	GameID           int64  `parquet:"game_id"`
-	PlayedAt         int64  `parquet:"played_at,timestamp(microsecond)"`
-	TournamentID     *int64 `parquet:"tournament_id,optional"`
-	PlayerID         int64  `parquet:"player_id"`
-	Place            int32  `parquet:"place"`
-	Score            int32  `parquet:"score"`
-	Left             bool   `parquet:"left_table"`
-	StoppedPulka     *int32 `parquet:"stopped_pulka,optional"`
-	LevelBefore      int32  `parquet:"level_before"`
-	TableLevelSum    int32  `parquet:"table_level_sum"`
-	TableLevel       int32  `parquet:"table_level"`
-	PlaceValue       int32  `parquet:"place_value"`
-	Multiplier       int32  `parquet:"multiplier"`
-	LeavePenalty     int32  `parquet:"leave_penalty"`
-	PlayerChange     int32  `parquet:"player_change"`
-	PlayerRating     int32  `parquet:"player_rating"`
-	Floored          bool   `parquet:"floored"`
-	PersonalScore    int32  `parquet:"personal_score"`
-	PersonalTransfer int32  `parquet:"personal_transfer"`
-	PersonalBonus    int32  `parquet:"personal_bonus"`
-	PersonalChange   int32  `parquet:"personal_change"`
-	PersonalRating   int32  `parquet:"personal_rating"`
-	Reason           string `parquet:"reason,dict"`
 }
 
 // jokerSentinels are the Validate errors, most specific first, with the reject
@@ -427,7 +388,7 @@ func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGame
 	}
 	var st rating.JokerState
 	st.Grow(len(j.arch.Players.ID))
-	var cards []jokerCardRow
+	var cards []output.JokerCard
 	cur := periodKey(j.kind, jokerDays(games[0].at))
 	for gi, ref := range games {
 		if gi%4096 == 0 {
@@ -469,10 +430,10 @@ func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGame
 }
 
 // appendCards appends the audit rows of one rated game, one per seat.
-func (j *jokerPass) appendCards(cards []jokerCardRow, label string, ref jokerGameRef, seats []jokerRow, g *rating.JokerGame, ch [4]rating.JokerChange) []jokerCardRow {
+func (j *jokerPass) appendCards(cards []output.JokerCard, label string, ref jokerGameRef, seats []jokerRow, g *rating.JokerGame, ch [4]rating.JokerChange) []output.JokerCard {
 	for s, c := range ch {
 		jr := &seats[s]
-		row := jokerCardRow{
+		row := output.JokerCard{
 			Period: label, GameID: ref.game, PlayedAt: ref.at, PlayerID: j.arch.Players.ID[jr.player],
 			Place: jr.place, Score: jr.score, Left: jr.left,
 			LevelBefore: c.Level, TableLevelSum: c.LevelSum, TableLevel: c.TableLevel,
@@ -518,10 +479,10 @@ func (j *jokerPass) list(ctx context.Context, key int, st *rating.JokerState) er
 		}
 		return x < y // dense order is player_id order
 	})
-	rows := make([]jokerListRow, len(idx))
+	rows := make([]output.JokerListRow, len(idx))
 	for i, p := range idx {
 		lvl := j.rules.Level(st.PlayerRating[p])
-		rows[i] = jokerListRow{
+		rows[i] = output.JokerListRow{
 			Rank: int32(i + 1), PlayerID: j.arch.Players.ID[p], Name: j.arch.Players.Name[p],
 			PlayerRating: st.PlayerRating[p], Level: int32(lvl), LevelName: j.rules.LevelName(lvl),
 			PersonalRating: st.PersonalRating[p], GamesTotal: st.Games[p],
@@ -539,8 +500,8 @@ func (j *jokerPass) list(ctx context.Context, key int, st *rating.JokerState) er
 const jokerListHeader = "rank,player_id,name,player_rating,level,level_name,personal_rating,games_total\n"
 
 // writeJokerList writes lists/joker/LABEL.{csv,parquet} (a pool job).
-func writeJokerList(stage *staging, label string, rows []jokerListRow) error {
-	lf, err := createList(stage, "lists/joker/"+label, jokerListHeader, appendJokerListCSV)
+func writeJokerList(stage *staging, label string, rows []output.JokerListRow) error {
+	lf, err := createList(stage, "lists/joker/"+label, jokerListHeader, output.JokerListSchema, appendJokerListCSV)
 	if err != nil {
 		return err
 	}
@@ -552,7 +513,7 @@ func writeJokerList(stage *staging, label string, rows []jokerListRow) error {
 }
 
 // appendJokerListCSV appends the CSV lines of rows.
-func appendJokerListCSV(b []byte, rows []jokerListRow) []byte {
+func appendJokerListCSV(b []byte, rows []output.JokerListRow) []byte {
 	for _, row := range rows {
 		b = csvfield.AppendInt(b, int64(row.Rank))
 		b = append(b, ',')
@@ -577,7 +538,7 @@ func appendJokerListCSV(b []byte, rows []jokerListRow) []byte {
 // jokerCardWriter writes joker_cards.parquet, a row group at a time.
 type jokerCardWriter struct {
 	f *outFile
-	w *parquet.GenericWriter[jokerCardRow]
+	w *parquet.GenericWriter[output.JokerCard]
 }
 
 func newJokerCardWriter(stage *staging) (*jokerCardWriter, error) {
@@ -585,11 +546,11 @@ func newJokerCardWriter(stage *staging) (*jokerCardWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &jokerCardWriter{f: f, w: parquet.NewGenericWriter[jokerCardRow](f, outputOptions...)}, nil
+	return &jokerCardWriter{f: f, w: newParquetWriter[output.JokerCard](f, output.JokerCardSchema)}, nil
 }
 
 // write writes rows as a row group.
-func (jw *jokerCardWriter) write(rows []jokerCardRow) error {
+func (jw *jokerCardWriter) write(rows []output.JokerCard) error {
 	if _, err := jw.w.Write(rows); err != nil {
 		return fmt.Errorf("write joker_cards.parquet: %w", err)
 	}

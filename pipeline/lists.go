@@ -9,29 +9,9 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
-
-// listRow is one row of a rating list (docs/fide.md shows its columns, in this
-// order). The CSV has the columns up to Flags; the player's columns after it,
-// null when the players table has none, are in the Parquet and Arrow files.
-type listRow struct {
-	Rank        int32  `parquet:"rank,delta"`
-	PlayerID    int64  `parquet:"player_id,delta"`
-	Name        string `parquet:"name"`
-	Rating      int32  `parquet:"rating,delta"`
-	Change      *int32 `parquet:"change,optional"`
-	GamesPeriod int32  `parquet:"games_period"`
-	GamesTotal  int32  `parquet:"games_total,delta"`
-	K           int32  `parquet:"k"`
-	Category    string `parquet:"category"`
-	Flags       string `parquet:"flags"`
-	Federation  string `parquet:"federation,optional"`
-	Sex         string `parquet:"sex,optional"`
-	Title       string `parquet:"title,optional"`
-	FideID      int64  `parquet:"fide_id,optional"`
-	BirthDate   *int32 `parquet:"birth_date,optional,date"`
-}
 
 // listEntry is one player on a list, as the producer leaves it for the list
 // job: the values as of the period's close.
@@ -155,7 +135,7 @@ const listChunk = 4096
 // BirthDate point to, ents is scratch. Entries and players are read in rank
 // order, at random places in memory: each kind of read has a loop of its own,
 // so that the processor overlaps the cache misses of many rows.
-func listRows(ps *archive.Players, rows []listRow, changes, dates []int32, ents []listEntry, l *listData, order []int32, first int) {
+func listRows(ps *archive.Players, rows []output.ListRow, changes, dates []int32, ents []listEntry, l *listData, order []int32, first int) {
 	ents = ents[:len(rows)]
 	for i := range ents {
 		ents[i] = l.entries[order[first+i]]
@@ -163,7 +143,7 @@ func listRows(ps *archive.Players, rows []listRow, changes, dates []int32, ents 
 	for i := range rows {
 		rows[i].PlayerID, rows[i].Name = ps.ID[ents[i].p], ps.Name[ents[i].p]
 	}
-	touchNames(rows, func(r *listRow) string { return r.Name })
+	touchNames(rows, func(r *output.ListRow) string { return r.Name })
 	if ps.Info != nil {
 		for i := range rows {
 			in, row := &ps.Info[ents[i].p], &rows[i]
@@ -212,7 +192,7 @@ type listFiles[T any] struct {
 }
 
 // createList creates a list's files and writes the CSV header.
-func createList[T any](stage *staging, rel, header string, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
+func createList[T any](stage *staging, rel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
 	csv, err := stage.create(rel + ".csv")
 	if err != nil {
 		return nil, err
@@ -223,7 +203,7 @@ func createList[T any](stage *staging, rel, header string, appendCSV func([]byte
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles[T]{rel: rel, csv: csv, pq: pq, w: parquet.NewGenericWriter[T](pq, outputOptions...), appendCSV: appendCSV}, nil
+	return &listFiles[T]{rel: rel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
 }
 
 // write adds rows; a multiple of 64 rows at a time but for the last, so that
@@ -261,7 +241,7 @@ const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k
 // arrow), a chunk of rows at a time. It runs in a pool job.
 func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
 	order := rankOrder(l.entries)
-	lf, err := createList(stage, "lists/"+label, listHeader, appendListCSV)
+	lf, err := createList(stage, "lists/"+label, listHeader, output.ListSchema, appendListCSV)
 	if err != nil {
 		return err
 	}
@@ -270,7 +250,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	if arrow {
 		arrowCols = newListArrow(len(order))
 	}
-	rows, changes, dates, ents := make([]listRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
+	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
 		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
@@ -291,7 +271,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 }
 
 // appendListCSV appends the CSV lines of rows.
-func appendListCSV(b []byte, rows []listRow) []byte {
+func appendListCSV(b []byte, rows []output.ListRow) []byte {
 	for _, row := range rows {
 		b = csvfield.AppendInt(b, int64(row.Rank))
 		b = append(b, ',')
@@ -338,7 +318,7 @@ func newListArrow(n int) *listArrow {
 	}}
 }
 
-func (a *listArrow) add(rows []listRow) {
+func (a *listArrow) add(rows []output.ListRow) {
 	c := a.cols
 	for _, row := range rows {
 		c[0].Int32, c[1].Int64 = append(c[0].Int32, row.Rank), append(c[1].Int64, row.PlayerID)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/ratelist/ratelist/output"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -138,7 +139,7 @@ func addPlayerInfo(t *testing.T, dir string) map[int64][]string {
 // as the list CSV writes them (a null is an empty cell).
 func readParquetCells(t *testing.T, p string) [][]string {
 	t.Helper()
-	rows, err := parquet.ReadFile[listRow](p)
+	rows, err := parquet.ReadFile[output.ListRow](p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func readParquetCells(t *testing.T, p string) [][]string {
 	}
 	cells := [][]string{hdr}
 	for _, r := range rows {
-		rec, err := csv.NewReader(bytes.NewReader(appendListCSV(nil, []listRow{r}))).Read()
+		rec, err := csv.NewReader(bytes.NewReader(appendListCSV(nil, []output.ListRow{r}))).Read()
 		if err != nil {
 			t.Fatal(err)
 		}

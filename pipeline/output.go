@@ -392,6 +392,12 @@ var outputOptions = []parquet.WriterOption{
 	parquet.SkipPageBounds("federation"), parquet.SkipPageBounds("sex"), parquet.SkipPageBounds("title"),
 }
 
+// newParquetWriter returns the writer of a Parquet output: its schema, with
+// outputOptions.
+func newParquetWriter[T any](w io.Writer, schema *parquet.Schema) *parquet.GenericWriter[T] {
+	return parquet.NewGenericWriter[T](w, append([]parquet.WriterOption{schema}, outputOptions...)...)
+}
+
 // outputCodec compresses the Parquet outputs: Snappy, the codec most Parquet
 // tools write by default, and cheaper in CPU than zstd for files not much
 // larger.

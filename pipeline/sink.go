@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -43,9 +44,9 @@ type sink interface {
 	// list takes a period's list; snapshot gives the run's state after it.
 	list(ctx context.Context, label string, l *listData, snapshot func() (*savedState, error)) error
 	// jokerCards takes a row group of joker_cards.parquet.
-	jokerCards(ctx context.Context, rows []jokerCardRow) error
+	jokerCards(ctx context.Context, rows []output.JokerCard) error
 	// jokerList takes a period's Joker list, ranked.
-	jokerList(ctx context.Context, label string, rows []jokerListRow) error
+	jokerList(ctx context.Context, label string, rows []output.JokerListRow) error
 	// close ends the input, after the last call (ok) or a failure; after the
 	// last call it first hands on what it still holds.
 	close(ctx context.Context, ok bool) error
@@ -63,13 +64,13 @@ func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, st
 func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow, string) error {
 	return nil
 }
-func (validateSink) skip(*archive.Tournament, string)                              {}
-func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error { return nil }
-func (validateSink) jokerCards(context.Context, []jokerCardRow) error              { return nil }
-func (validateSink) jokerList(context.Context, string, []jokerListRow) error       { return nil }
-func (validateSink) close(context.Context, bool) error                             { return nil }
-func (validateSink) finish(*Summary) error                                         { return nil }
-func (validateSink) keepsLists() bool                                              { return false }
+func (validateSink) skip(*archive.Tournament, string)                               {}
+func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error  { return nil }
+func (validateSink) jokerCards(context.Context, []output.JokerCard) error           { return nil }
+func (validateSink) jokerList(context.Context, string, []output.JokerListRow) error { return nil }
+func (validateSink) close(context.Context, bool) error                              { return nil }
+func (validateSink) finish(*Summary) error                                          { return nil }
+func (validateSink) keepsLists() bool                                               { return false }
 func (validateSink) list(context.Context, string, *listData, func() (*savedState, error)) error {
 	return nil
 }
@@ -297,7 +298,7 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 		if fb == nil {
 			fb = new(fileBatch)
 		}
-		rows := make([][]standingsRow, len(batch))
+		rows := make([][]output.StandingsRow, len(batch))
 		for i, j := range batch {
 			var err error
 			if rows[i], err = s.appendStandings(fb, j); err != nil {
@@ -337,7 +338,7 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 // appendStandings computes a tournament's standings, returns their rows for
 // its period's file and, if asked, adds them to fb as
 // standings/TOURNAMENT_ID.csv (in a pool job).
-func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) ([]standingsRow, error) {
+func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) ([]output.StandingsRow, error) {
 	tour, rows := j.t, j.rows
 	sc := s.std.scratch.Get().(*standingsScratch)
 	defer s.std.scratch.Put(sc)
@@ -384,7 +385,7 @@ func (s *writeSink) list(ctx context.Context, label string, l *listData, snapsho
 	return s.submit(ctx, func() error { return writeList(s.stage, s.players, label, l, s.opt.Arrow) })
 }
 
-func (s *writeSink) jokerCards(ctx context.Context, rows []jokerCardRow) error {
+func (s *writeSink) jokerCards(ctx context.Context, rows []output.JokerCard) error {
 	if s.jokerW == nil {
 		w, err := newJokerCardWriter(s.stage)
 		if err != nil {
@@ -395,7 +396,7 @@ func (s *writeSink) jokerCards(ctx context.Context, rows []jokerCardRow) error {
 	return s.jokerW.write(rows)
 }
 
-func (s *writeSink) jokerList(ctx context.Context, label string, rows []jokerListRow) error {
+func (s *writeSink) jokerList(ctx context.Context, label string, rows []output.JokerListRow) error {
 	return s.submit(ctx, func() error { return writeJokerList(s.stage, label, rows) })
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -35,31 +36,12 @@ func checkStandingsCSV(v string) error {
 	return &OptionError{"StandingsCSV", fmt.Errorf("%w: %q: want all, last or none", ErrUsage, v)}
 }
 
-// standingsRow is one row of standings/LABEL.parquet: a player's line in the
-// final standings of one tournament of the period.
-type standingsRow struct {
-	TournamentID int64          `parquet:"tournament_id,delta"`
-	Rank         int32          `parquet:"rank,delta"`
-	StartNo      int32          `parquet:"start_no,delta"`
-	PlayerID     int64          `parquet:"player_id"`
-	Name         string         `parquet:"name"`
-	Points       float64        `parquet:"points"`
-	Tiebreaks    []tiebreakCell `parquet:"tiebreaks,list"`
-}
-
-// tiebreakCell is one tiebreak of a standings row, in the tournament's code
-// order; Value is nil where the tiebreak is undefined (the CSV's empty cell).
-type tiebreakCell struct {
-	Code  string   `parquet:"code,dict"`
-	Value *float64 `parquet:"value,optional"`
-}
-
 // standingsRows turns one tournament's standings into Parquet rows. The
 // tiebreak cells and values of all rows share two allocations.
-func standingsRows(id int64, codes []string, rows []tiebreak.Row) []standingsRow {
+func standingsRows(id int64, codes []string, rows []tiebreak.Row) []output.StandingsRow {
 	n := len(codes)
-	out := make([]standingsRow, len(rows))
-	cells := make([]tiebreakCell, len(rows)*n)
+	out := make([]output.StandingsRow, len(rows))
+	cells := make([]output.TiebreakCell, len(rows)*n)
 	vals := make([]float64, len(rows)*n)
 	for i := range rows {
 		r := &rows[i]
@@ -71,7 +53,7 @@ func standingsRows(id int64, codes []string, rows []tiebreak.Row) []standingsRow
 				tb[k].Value = &vals[i*n+k]
 			}
 		}
-		out[i] = standingsRow{TournamentID: id, Rank: int32(r.Rank), StartNo: int32(r.Player.StartNo),
+		out[i] = output.StandingsRow{TournamentID: id, Rank: int32(r.Rank), StartNo: int32(r.Player.StartNo),
 			PlayerID: r.Player.ID, Name: r.Player.Name, Points: r.Points, Tiebreaks: tb}
 	}
 	return out
@@ -91,7 +73,7 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 		return fmt.Errorf("standings CSVs of %s: %w", label, err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[standingsRow](f)
+	rd := parquet.NewGenericReader[output.StandingsRow](f)
 	defer rd.Close()
 	var (
 		id    int64
@@ -107,7 +89,7 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 		rows = rows[:0]
 		return stage.writeFile("standings/"+strconv.FormatInt(id, 10)+".csv", csv)
 	}
-	buf := make([]standingsRow, 1024)
+	buf := make([]output.StandingsRow, 1024)
 	for {
 		n, err := rd.Read(buf)
 		for _, r := range buf[:n] {
@@ -146,20 +128,20 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 type periodStandings struct {
 	label string
 	f     *outFile
-	w     *parquet.GenericWriter[standingsRow]
+	w     *parquet.GenericWriter[output.StandingsRow]
 }
 
 // name is the file's path in --out.
 func (p *periodStandings) name() string { return "standings/" + p.label + ".parquet" }
 
 // write appends one tournament's rows, creating the file first.
-func (p *periodStandings) write(stage *staging, rows []standingsRow) error {
+func (p *periodStandings) write(stage *staging, rows []output.StandingsRow) error {
 	if p.w == nil {
 		f, err := stage.create(p.name())
 		if err != nil {
 			return err
 		}
-		p.f, p.w = f, parquet.NewGenericWriter[standingsRow](f, outputOptions...)
+		p.f, p.w = f, newParquetWriter[output.StandingsRow](f, output.StandingsSchema)
 	}
 	if _, err := p.w.Write(rows); err != nil {
 		p.f.abort()

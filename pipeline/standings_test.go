@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/output"
 )
 
 // readStandingsFile reads a standings/LABEL.parquet back into its rows.
-func readStandingsFile(t *testing.T, path string) []standingsRow {
+func readStandingsFile(t *testing.T, path string) []output.StandingsRow {
 	t.Helper()
-	rows, err := parquet.ReadFile[standingsRow](path)
+	rows, err := parquet.ReadFile[output.StandingsRow](path)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

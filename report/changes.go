@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/ratelist/ratelist/officer"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -84,10 +85,10 @@ func (s *site) changeRow(id int64, name string, rankBefore, rankAfter, before, a
 }
 
 // listEntries is a list as the diff takes it.
-func listEntries(rows []listRow) []officer.ListEntry {
-	out := make([]officer.ListEntry, len(rows))
+func listEntries(rows []listRow) []output.ListRow {
+	out := make([]output.ListRow, len(rows))
 	for i, r := range rows {
-		out[i] = officer.ListEntry{Rank: int32(r.Rank), PlayerID: r.ID, Name: r.Name, Rating: int32(r.Rating), Flags: r.Flags}
+		out[i] = output.ListRow{Rank: int32(r.Rank), PlayerID: r.ID, Name: r.Name, Rating: int32(r.Rating), Flags: r.Flags}
 	}
 	return out
 }

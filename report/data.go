@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/output"
 )
 
 // listRow is one row of lists/PERIOD.csv.
@@ -250,22 +251,6 @@ func (s *standings) rowID(r []string, k int) int64 {
 	return -int64(k) - 1
 }
 
-// standingsRow is a row of standings/LABEL.parquet.
-type standingsRow struct {
-	TournamentID int64          `parquet:"tournament_id"`
-	Rank         int32          `parquet:"rank"`
-	StartNo      int32          `parquet:"start_no"`
-	PlayerID     int64          `parquet:"player_id"`
-	Name         string         `parquet:"name"`
-	Points       float64        `parquet:"points"`
-	Tiebreaks    []tiebreakCell `parquet:"tiebreaks,list"`
-}
-
-type tiebreakCell struct {
-	Code  string   `parquet:"code"`
-	Value *float64 `parquet:"value,optional"`
-}
-
 // readStandings reads the standings files of the given periods in dir
 // (standings/) into the standings of the tournaments want accepts, with the
 // columns and cells of their CSV files.
@@ -274,7 +259,7 @@ func readStandings(dir string, labels []string, want func(int64) bool) (map[int6
 	out := map[int64]*standings{}
 	for _, l := range labels {
 		f := filepath.Join(dir, l+".parquet")
-		rows, err := parquet.ReadFile[standingsRow](f)
+		rows, err := parquet.ReadFile[output.StandingsRow](f)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f, err)
 		}
@@ -339,22 +324,37 @@ func readSummary(path string) (*summary, error) {
 	return &s, nil
 }
 
-// jokerCard is the part of a joker_cards.parquet row the report shows.
+// jokerCard is the part of a joker_cards.parquet row a player's page shows,
+// kept compact: a big run has a row per player per game.
 type jokerCard struct {
-	Period         string `parquet:"period"`
-	PlayedAt       int64  `parquet:"played_at,timestamp(microsecond)"`
-	PlayerID       int64  `parquet:"player_id"`
-	LevelBefore    int32  `parquet:"level_before"`
-	PlayerRating   int32  `parquet:"player_rating"`
-	PersonalRating int32  `parquet:"personal_rating"`
+	PlayedAt                  int64 // microseconds since 1970
+	PlayerID                  int64
+	LevelBefore, PlayerRating int32
 }
 
+// readJokerCards reads joker_cards.parquet in batches, in file order.
 func readJokerCards(path string) ([]jokerCard, error) {
-	rows, err := parquet.ReadFile[jokerCard](path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
-	return rows, nil
+	defer f.Close()
+	r := parquet.NewGenericReader[output.JokerCard](f)
+	defer r.Close()
+	out := make([]jokerCard, 0, r.NumRows())
+	buf := make([]output.JokerCard, 4096)
+	for {
+		n, err := r.Read(buf)
+		for _, c := range buf[:n] {
+			out = append(out, jokerCard{PlayedAt: c.PlayedAt, PlayerID: c.PlayerID, LevelBefore: c.LevelBefore, PlayerRating: c.PlayerRating})
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
 }
 
 func exists(path string) bool {

@@ -1,0 +1,34 @@
+package output
+
+// Card is one row of cards.parquet: a player in a rated tournament, or one
+// game or one period of a player under a per-period rule set (FIDE). Optional
+// numbers are nil when empty.
+type Card struct {
+	Period       string `parquet:"period,dict"`
+	TournamentID int64  `parquet:"tournament_id,delta"`
+	EndDate      int32  `parquet:"end_date,date,delta"`
+	PlayerID     int64  `parquet:"player_id,delta"`
+	Name         string `parquet:"name"`
+	// Stage is the stage of a rule set with stages (the school system's 1 or
+	// 2); 0 for the others.
+	Stage           int32    `parquet:"stage,delta"`
+	RatingBefore    *int32   `parquet:"rating_before,optional"`
+	Games           int32    `parquet:"games,delta"`
+	Score           float64  `parquet:"score"`
+	OppAverage      *int32   `parquet:"opponents_average,optional"`
+	D               *int32   `parquet:"d,optional"`
+	Expected        *float64 `parquet:"expected,optional"`
+	K               *int32   `parquet:"k,optional"`
+	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
+	Change          int32    `parquet:"change,delta"`
+	RatingAfter     *int32   `parquet:"rating_after,optional"`
+	Reason          string   `parquet:"reason,dict"`
+	// Per-game rows of per-period rule sets (FIDE).
+	OpponentID     *int64   `parquet:"opponent_id,optional"`
+	OpponentRating *int32   `parquet:"opponent_rating,optional"`
+	PD             *float64 `parquet:"pd,optional"`
+	W              *float64 `parquet:"w,optional"`
+	// The rating the tournament was rated with (Ro): the rating before, or a
+	// newcomer's stage-one initial rating.
+	RatingUsed *int32 `parquet:"rating_used,optional"`
+}

@@ -1,0 +1,15 @@
+// Package output owns the record types of the files a run writes: one Go type
+// per Parquet output, whose parquet tags are the file's columns, their order and
+// their encodings. It is the output side's twin of package archive, which owns
+// the input schema.
+//
+// The pipeline writes these types; officer and report read them back. A reader
+// reads by column name, so it may read a file written with fewer or more
+// columns, and the encoding tags (dict, delta) cost it nothing.
+//
+//   - Card: cards.parquet, the audit trail;
+//   - ListRow: lists/LABEL.parquet, a rating list;
+//   - StandingsRow, TiebreakCell: standings/LABEL.parquet;
+//   - JokerListRow: lists/joker/LABEL.parquet, a Joker list;
+//   - JokerCard: joker_cards.parquet.
+package output

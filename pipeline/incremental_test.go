@@ -81,6 +81,49 @@ func TestResumeEqualsFull(t *testing.T) {
 	sameTrees(t, "resume twice vs full", listsAndCards(t, full), listsAndCards(t, inc), nil)
 }
 
+// TestResumeSchoolGrownRegistry: the school system's saved state (its stage)
+// names no player, so a run resumes after players joined the registry, and
+// ends where a full run over the grown registry does.
+func TestResumeSchoolGrownRegistry(t *testing.T) {
+	dir := genArchive(t, 11, true)
+	fs := os.DirFS(dir)
+	inc := t.TempDir()
+	if first := runOpt(t, Options{Archive: fs, Out: inc, Until: "2025-01"}); first.RuleSetField("stage") != 2 {
+		t.Fatalf("--until 2025-01 ends in stage %d; the test needs a saved stage two", first.RuleSetField("stage"))
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "players.csv"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("99999,\"Newcomer, Nina\",2015,2,,\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	full := t.TempDir()
+	want := runOpt(t, Options{Archive: fs, Out: full})
+	got := runOpt(t, Options{Archive: fs, Out: inc, Resume: true})
+	if got.ResumedFrom != "2025-01" {
+		t.Errorf("resumed from %q, want 2025-01", got.ResumedFrom)
+	}
+	for _, key := range []string{"stage", "stage2_from_tournament"} {
+		if g, w := got.RuleSetField(key), want.RuleSetField(key); g != w || w == 0 {
+			t.Errorf("%s: resumed %d, full %d (want equal, not 0)", key, g, w)
+		}
+	}
+	listsOnly := func(out string) map[string][]byte {
+		m := listsAndCards(t, out)
+		for n := range m {
+			if strings.HasPrefix(n, "state/") { // the states before the resume lack the new player
+				delete(m, n)
+			}
+		}
+		return m
+	}
+	sameTrees(t, "resume vs full", listsOnly(full), listsOnly(inc), nil)
+}
+
 // TestFromAfterCorrection: after a correction to one tournament, --from its
 // period equals a full reprocess of the corrected archive, and earlier lists
 // are untouched.
@@ -150,7 +193,7 @@ func TestLockRefusesSecondRun(t *testing.T) {
 
 func TestStateFile(t *testing.T) {
 	s := &savedState{Fingerprint: "f", Key: 3, PlayerIDs: []int64{1, 2}, Rated: []bool{true, false},
-		Rating: []int32{1500, 0}, GamesTotal: []int32{9, 0}, Tournaments: []int32{1, 0}, Stage: 1,
+		Rating: []int32{1500, 0}, GamesTotal: []int32{9, 0}, Tournaments: []int32{1, 0},
 		PrevOn: []bool{true, false}, EverOn: []bool{true, false}, PrevRating: []int32{1490, 0}}
 	var b bytes.Buffer
 	if err := encodeState(&b, s); err != nil {

@@ -233,7 +233,7 @@ func (r *rater) noteStartRatings(rows []gameRow) {
 // summarize fills the rule set's fields of the summary.
 func (r *rater) summarize() {
 	if r.def.Summary != nil {
-		r.sum.RuleSet = r.def.Summary(r.st)
+		r.sum.RuleSet = r.def.Summary(r.rules, r.st)
 	}
 	if stale := r.hashes.stale(&r.win, r.periods.kind); len(stale) > 0 {
 		r.sum.StalePeriods, r.sum.RerunFrom = stale, stale[0]

@@ -62,7 +62,7 @@ type Summary struct {
 	RowCounts
 	TournamentCounts
 	ListCounts
-	// RuleSet are the rule set's own fields (the school system's stage), in
+	// RuleSet are the rule set's own fields (rating.Definition.Summary), in
 	// summary.json between players_listed and reject_kinds.
 	RuleSet     []rating.SummaryField `json:"-"`
 	RejectKinds []RejectKind          `json:"reject_kinds"`

@@ -24,10 +24,10 @@ import (
 // The run state kept under --out/state/ lets a later run continue (--resume) or
 // re-rate from a period on (--from) without reprocessing from the start. One file
 // per list period, LABEL.state, holds everything the run knew right after writing
-// that list. Format: a header line "ratelist-state v2 SHA256HEX\n", then the
+// that list. Format: a header line "ratelist-state v3 SHA256HEX\n", then the
 // zstd-compressed data of appendState; the checksum covers the compressed
-// bytes. Version 1 (a gob) is refused.
-const stateVersion = 2
+// bytes. Other versions are refused: a full run rebuilds them.
+const stateVersion = 3
 
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
@@ -40,12 +40,10 @@ type savedState struct {
 	Rating      []int32
 	GamesTotal  []int32
 	Tournaments []int32
-	Stage       int
 	PrevOn      []bool
 	EverOn      []bool
 	PrevRating  []int32
-	StageFrom   int64
-	RuleSet     []byte
+	RuleSet     []byte // the rule set's own state (rating.Snapshotter)
 	// Periods: a fingerprint of each listed period's rated games (stale.go).
 	Periods []periodHash
 }
@@ -64,8 +62,8 @@ func (r *rater) snapshot(key int) (*savedState, error) {
 	s := &savedState{
 		Fingerprint: r.fingerprint, Key: key,
 		PlayerIDs: r.players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
-		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments), Stage: st.Stage,
-		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating), StageFrom: st.StageFrom,
+		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments),
+		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating),
 		Periods: r.hashes.saved(key, &r.win),
 	}
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
@@ -134,8 +132,6 @@ func decodeState(data []byte) (*savedState, error) {
 func appendState(b []byte, s *savedState) []byte {
 	b = appendString(b, s.Fingerprint)
 	b = binary.AppendVarint(b, int64(s.Key))
-	b = binary.AppendVarint(b, int64(s.Stage))
-	b = binary.AppendVarint(b, s.StageFrom)
 	b = binary.AppendUvarint(b, uint64(len(s.PlayerIDs)))
 	b = appendVarints(b, s.PlayerIDs, true)
 	for _, col := range [][]bool{s.Rated, s.PrevOn, s.EverOn} {
@@ -193,7 +189,7 @@ var errShortState = errors.New("data ends early")
 
 func (d *stateDecoder) state() *savedState {
 	s := &savedState{Fingerprint: d.string()}
-	s.Key, s.Stage, s.StageFrom = int(d.varint()), int(d.varint()), d.varint()
+	s.Key = int(d.varint())
 	n := d.uvarint()
 	if n > uint64(len(d.b)) { // each player takes at least a byte: nothing to allocate
 		d.err, n = cmp.Or(d.err, errShortState), 0
@@ -350,7 +346,7 @@ func (r *rater) restore(s *savedState) error {
 		return fmt.Errorf("%w: it was made with other rules or another period kind", ErrBadState)
 	}
 	st, l := r.st, &r.lists
-	if _, ok := r.rules.(rating.Snapshotter); ok && !equalIDs(s.PlayerIDs, r.players.ID) {
+	if _, ok := r.rules.(rating.Snapshotter); ok && !r.def.StateWithoutPlayers && !equalIDs(s.PlayerIDs, r.players.ID) {
 		// The rule set's own state uses dense player indexes.
 		return fmt.Errorf("%w: the player registry changed since it was saved", ErrBadState)
 	}
@@ -365,7 +361,6 @@ func (r *rater) restore(s *savedState) error {
 		st.Rated[p], st.Rating[p], st.GamesTotal[p], st.Tournaments[p] = s.Rated[i], s.Rating[i], s.GamesTotal[i], s.Tournaments[i]
 		l.prevOn[p], l.everOn[p], l.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
 	}
-	st.Stage, st.StageFrom = s.Stage, s.StageFrom
 	r.hashes.old = s.Periods
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		if err := sn.UnmarshalState(s.RuleSet); err != nil {

@@ -21,8 +21,8 @@ func TestStateRoundTrip(t *testing.T) {
 		{"full", &savedState{
 			Fingerprint: "0123abcd", Key: 2025*12 + 1, PlayerIDs: []int64{5, 1 << 40, 7},
 			Rated: []bool{true, false, true}, Rating: []int32{1500, 0, -3}, GamesTotal: []int32{9, 0, 1},
-			Tournaments: []int32{1, 0, 2}, Stage: 2, PrevOn: []bool{true, false, false}, EverOn: []bool{true, false, true},
-			PrevRating: []int32{1490, 0, 1000}, StageFrom: 42, RuleSet: []byte{0, 1, 2},
+			Tournaments: []int32{1, 0, 2}, PrevOn: []bool{true, false, false}, EverOn: []bool{true, false, true},
+			PrevRating: []int32{1490, 0, 1000}, RuleSet: []byte{0, 1, 2},
 			Periods: []periodHash{{Key: -1, Hash: 1<<64 - 1}, {Key: 24301, Hash: 7}},
 		}},
 	}
@@ -60,11 +60,11 @@ func TestStateRefused(t *testing.T) {
 	}
 	raw := appendState(nil, s)
 	// A state without players or periods: the fingerprint "f" as a length and a
-	// byte, three scalars, the player count (byte 5), the period count (byte 6)
-	// and an empty rule set. A count far beyond the data must be refused before
+	// byte, the key, the player count (byte 3), the period count (byte 4) and an
+	// empty rule set. A count far beyond the data must be refused before
 	// anything is allocated for it.
 	empty := appendState(nil, &savedState{Fingerprint: "f"})
-	if len(empty) != 8 || empty[5] != 0 || empty[6] != 0 {
+	if len(empty) != 6 || empty[3] != 0 || empty[4] != 0 {
 		t.Fatalf("empty state encodes as % x; the cases below assume another layout", empty)
 	}
 	huge := binary.AppendUvarint(nil, 1<<40)
@@ -73,13 +73,14 @@ func TestStateRefused(t *testing.T) {
 		data    []byte
 		wantMsg string
 	}{
-		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 2"},
+		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 3"},
+		{"version 2", []byte("ratelist-state v2 00\nxx"), "version 2, this ratelist reads version 3"},
 		{"no header", []byte("ratelist"), "no header"},
 		{"checksum", append(bytes.Clone(good.Bytes()), 0), "checksum"},
 		{"truncated data", stateFile(raw[:len(raw)-3]), "data ends early"},
 		{"trailing data", stateFile(append(raw, 9)), "data after the end"},
-		{"huge player count", stateFile(slices.Concat(empty[:5], huge, empty[6:])), "data ends early"},
-		{"huge period count", stateFile(slices.Concat(empty[:6], huge, empty[7:])), "data ends early"},
+		{"huge player count", stateFile(slices.Concat(empty[:3], huge, empty[4:])), "data ends early"},
+		{"huge period count", stateFile(slices.Concat(empty[:4], huge, empty[5:])), "data ends early"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

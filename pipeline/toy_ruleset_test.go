@@ -81,7 +81,7 @@ func init() {
 		New: func(s rating.Settings, st *rating.State) rating.RuleSet {
 			return &toyRater{start: s.(*toySettings).Start}
 		},
-		Summary: func(st *rating.State) []rating.SummaryField {
+		Summary: func(_ rating.RuleSet, st *rating.State) []rating.SummaryField {
 			n := int64(0)
 			for _, g := range st.GamesTotal {
 				n += int64(g)

@@ -8,7 +8,8 @@
 //     summary fields; Snapshotter and Restorer for its saved state), which
 //     the pipeline finds by name. A new rule set is a file with its RuleSet
 //     and a Register call;
-//   - school.go, school_rate.go: the youth-school Elo system (docs/school-elo.md);
+//   - school.go, school_rate.go: the youth-school Elo system (docs/school-elo.md),
+//     whose rater keeps the stage in force (its saved state and summary fields);
 //   - fide.go, fide_state.go: FIDE's rating regulations, rated per monthly
 //     period (docs/fide.md), and the rater's saved state for --resume;
 //   - joker.go: the Joker card game's two ratings (docs/joker.md);

@@ -33,12 +33,6 @@ type State struct {
 	GamesTotal  []int32 // rated games so far
 	Tournaments []int32 // tournaments in which the rating was computed (K = 40 rule)
 	GamesPeriod []int32 // rated games in the current period; the pipeline resets it per list
-
-	// Stage is the stage in force of a rule set with stages (the school
-	// system's 1 or 2; 1 for the others), and StageFrom the event whose rating
-	// switched it on (0 = none).
-	Stage     int
-	StageFrom int64
 }
 
 // NewState returns a state for n players, all unrated.
@@ -52,7 +46,6 @@ func NewState(n int) *State {
 		GamesTotal:  make([]int32, n),
 		Tournaments: make([]int32, n),
 		GamesPeriod: make([]int32, n),
-		Stage:       1,
 	}
 }
 
@@ -72,7 +65,7 @@ type Card struct {
 	K           int32
 	ChangeExact int64 // K × (W − We) in hundredths
 	Change      int32 // rounded, as applied
-	Stage       int8
+	Stage       int8  // of a rule set with stages (the school system's 1 or 2); 0 for the others
 	Reason      Reason
 	// Used is Ro, the rating the tournament was rated with (valid when
 	// RatedUsed): the rating before, or a newcomer's stage-one initial rating.

@@ -96,6 +96,6 @@ var fideDefinition = Definition{
 	Defaults:     func() Settings { f := DefaultFide(); return &f },
 	New:          func(s Settings, st *State) RuleSet { return NewFideRater(*s.(*Fide), st) },
 	MonthlyLists: true,
-	// FIDE has one stage; summary.json has always carried the key for every rule set.
-	Summary: func(st *State) []SummaryField { return []SummaryField{{Key: "stage", Value: int64(st.Stage)}} },
+	// FIDE has one stage; its summary.json carries "stage": 1 like the school system's.
+	Summary: func(RuleSet, *State) []SummaryField { return []SummaryField{{Key: "stage", Value: 1}} },
 }

@@ -31,9 +31,11 @@ type RuleSet interface {
 	ListInfo(st *State, p int32) (listed bool, k int32, category, flags string)
 }
 
-// Snapshotter is implemented by rule sets that keep state beyond State (its
-// player indexes are dense indexes, so a snapshot is restored only onto the
-// same player registry). Without it, the rule set's state is State alone.
+// Snapshotter is implemented by rule sets that keep state beyond State, so
+// that --resume and --from can save it with the run's state and restore it.
+// A snapshot's player indexes are dense indexes, so it is restored only onto
+// the same player registry, unless the Definition says StateWithoutPlayers.
+// Without it, the rule set's state is State alone.
 type Snapshotter interface {
 	MarshalState() ([]byte, error)
 	UnmarshalState([]byte) error
@@ -70,8 +72,12 @@ type Definition struct {
 	New func(s Settings, st *State) RuleSet
 	// MonthlyLists: the rule set publishes monthly lists only.
 	MonthlyLists bool
-	// Summary, when set, gives the rule set's own summary fields, in order.
-	Summary func(st *State) []SummaryField
+	// Summary, when set, gives the rule set's own summary fields, in order,
+	// from the rater New made (rs) and the state at the run's end.
+	Summary func(rs RuleSet, st *State) []SummaryField
+	// StateWithoutPlayers: the rater's snapshot (Snapshotter) names no player,
+	// so it is restored onto a player registry that grew or changed since.
+	StateWithoutPlayers bool
 }
 
 var registry []*Definition

@@ -234,9 +234,11 @@ var schoolDefinition = Definition{
 	Name:     "school",
 	Defaults: func() Settings { s := DefaultSchool(); return &s },
 	New:      func(s Settings, st *State) RuleSet { return NewSchoolRater(*s.(*School), st) },
-	Summary: func(st *State) []SummaryField {
-		return []SummaryField{{Key: "stage", Value: int64(st.Stage)}, {Key: "stage2_from_tournament", Value: st.StageFrom, OmitZero: true}}
+	Summary: func(rs RuleSet, st *State) []SummaryField {
+		r := rs.(*SchoolRater)
+		return []SummaryField{{Key: "stage", Value: int64(r.stage)}, {Key: "stage2_from_tournament", Value: r.stageFrom, OmitZero: true}}
 	},
+	StateWithoutPlayers: true,
 }
 
 // ListDay: the school list as of a period's last day takes in every tournament

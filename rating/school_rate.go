@@ -1,6 +1,10 @@
 package rating
 
-import "slices"
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+)
 
 // SchoolRater applies the school system tournament by tournament. It keeps
 // scratch buffers between calls, so one SchoolRater serves one goroutine.
@@ -13,6 +17,11 @@ type SchoolRater struct {
 	opps    []int32
 	cards   []Card
 	counts  int32 // players with GamesTotal ≥ Stage2Games
+
+	// stage is the stage in force (1 or 2), and stageFrom the event whose
+	// rating switched stage two on (0 = none). They are the rater's saved state.
+	stage     int
+	stageFrom int64
 }
 
 // participant is one player of the event being rated: their state at the
@@ -36,9 +45,9 @@ type participant struct {
 
 // NewSchoolRater returns a rater for st's players.
 func NewSchoolRater(s School, st *State) *SchoolRater {
-	r := &SchoolRater{S: s, local: make([]int32, len(st.Rated))}
+	r := &SchoolRater{S: s, local: make([]int32, len(st.Rated)), stage: 1}
 	if s.Stage != 0 {
-		st.Stage = s.Stage
+		r.stage = s.Stage
 	}
 	for _, g := range st.GamesTotal {
 		if g >= s.Stage2Games {
@@ -77,7 +86,7 @@ func otbScores(g *Game) (ws, bs int32, ok bool) {
 // is reused by the next call.
 func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	s := &r.S
-	stage := st.Stage
+	stage := r.stage
 
 	// 1. Participants, in player index order, and their state at the start.
 	ps := r.players[:0]
@@ -189,10 +198,10 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	}
 
 	// 5. The stage switch, evaluated after each tournament (§3.7).
-	if s.Stage == 0 && st.Stage == 1 && r.counts > s.Stage2Players {
-		st.Stage = 2
-		if st.StageFrom == 0 {
-			st.StageFrom = ev.ID
+	if s.Stage == 0 && r.stage == 1 && r.counts > s.Stage2Players {
+		r.stage = 2
+		if r.stageFrom == 0 {
+			r.stageFrom = ev.ID
 		}
 	}
 	return r.cards
@@ -233,4 +242,24 @@ func (r *SchoolRater) Restored(st *State) {
 			r.counts++
 		}
 	}
+}
+
+// MarshalState saves the stage in force and the event that switched it on.
+func (r *SchoolRater) MarshalState() ([]byte, error) {
+	b := binary.AppendUvarint(nil, uint64(r.stage))
+	return binary.AppendVarint(b, r.stageFrom), nil
+}
+
+// UnmarshalState restores what MarshalState saved.
+func (r *SchoolRater) UnmarshalState(data []byte) error {
+	stage, n := binary.Uvarint(data)
+	if n <= 0 || (stage != 1 && stage != 2) {
+		return errors.New("school state: no stage 1 or 2")
+	}
+	from, m := binary.Varint(data[n:])
+	if m <= 0 || n+m != len(data) {
+		return errors.New("school state: damaged")
+	}
+	r.stage, r.stageFrom = int(stage), from
+	return nil
 }

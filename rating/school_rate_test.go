@@ -124,10 +124,10 @@ func TestStageSwitch(t *testing.T) {
 	}
 	r := NewSchoolRater(s, st)
 	// Players 0–3 play 4 games each: every total becomes 10 → 4 players > 2.
-	ev := &Event{Games: []Game{g(0, 1, 1), g(2, 3, 1), g(0, 2, 1), g(1, 3, 1), g(0, 3, 1), g(1, 2, 1), g(3, 0, 1), g(2, 1, 1)}}
+	ev := &Event{ID: 7, Games: []Game{g(0, 1, 1), g(2, 3, 1), g(0, 2, 1), g(1, 3, 1), g(0, 3, 1), g(1, 2, 1), g(3, 0, 1), g(2, 1, 1)}}
 	cards := r.Rate(st, ev)
-	if cards[0].Stage != 1 || st.Stage != 2 {
-		t.Errorf("after the first tournament: card stage %d, state stage %d; want 1, 2", cards[0].Stage, st.Stage)
+	if cards[0].Stage != 1 || r.stage != 2 || r.stageFrom != 7 {
+		t.Errorf("after the first tournament: card stage %d, rater stage %d from %d; want 1, 2 from 7", cards[0].Stage, r.stage, r.stageFrom)
 	}
 	// Exactly Stage2Players is not enough.
 	st = NewState(4)
@@ -137,8 +137,33 @@ func TestStageSwitch(t *testing.T) {
 	}
 	r = NewSchoolRater(s, st)
 	r.Rate(st, &Event{Games: []Game{g(0, 1, 1), g(1, 0, 1), g(0, 1, 1), g(1, 0, 1), g(0, 1, 1), g(1, 0, 1), g(0, 1, 1), g(1, 0, 1), g(0, 1, 1), g(1, 0, 1)}})
-	if st.Stage != 1 {
-		t.Errorf("2 players with 10 games, threshold more than 2: stage %d, want 1", st.Stage)
+	if r.stage != 1 {
+		t.Errorf("2 players with 10 games, threshold more than 2: stage %d, want 1", r.stage)
+	}
+}
+
+// TestSchoolState: the stage and the tournament that switched it on survive a
+// snapshot, and show in the summary; a damaged snapshot is refused.
+func TestSchoolState(t *testing.T) {
+	st := NewState(2)
+	r := NewSchoolRater(DefaultSchool(), st)
+	r.stage, r.stageFrom = 2, 1042
+	b, err := r.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := NewSchoolRater(DefaultSchool(), st)
+	if err := back.UnmarshalState(b); err != nil || back.stage != 2 || back.stageFrom != 1042 {
+		t.Errorf("restored stage %d from %d (%v), want 2 from 1042", back.stage, back.stageFrom, err)
+	}
+	got := schoolDefinition.Summary(back, st)
+	if len(got) != 2 || got[0] != (SummaryField{Key: "stage", Value: 2}) || got[1].Key != "stage2_from_tournament" || got[1].Value != 1042 {
+		t.Errorf("summary fields %v, want stage 2 and stage2_from_tournament 1042", got)
+	}
+	for _, bad := range [][]byte{nil, {3, 0}, {1}, append(b, 0)} {
+		if err := back.UnmarshalState(bad); err == nil {
+			t.Errorf("state %v restored, want an error", bad)
+		}
 	}
 }
 

@@ -86,7 +86,7 @@ var errFound = errors.New("found")
 var ErrNoTournament = errors.New("tournament not in the archive or without valid games")
 
 // LoadTournament returns tournament id of the archive in fsys, with its players'
-// ratings at its start as the run computes them under the school rules.
+// ratings at its start as a run computes them under the default rule set.
 func LoadTournament(ctx context.Context, fsys fs.FS, id int64) (*tiebreak.Tournament, error) {
 	var got *tiebreak.Tournament
 	err := pipeline.ForEachTournamentFS(ctx, fsys, func(t *tiebreak.Tournament) error {

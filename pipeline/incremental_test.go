@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,43 @@ func TestResumeSchoolGrownRegistry(t *testing.T) {
 		return m
 	}
 	sameTrees(t, "resume vs full", listsOnly(full), listsOnly(inc), nil)
+}
+
+// TestResumeOverOlderStates: a --resume or --from over states of an older
+// version fails naming the file and the version; a full run over the same
+// --out rewrites them, and resuming works again.
+func TestResumeOverOlderStates(t *testing.T) {
+	dir := genArchive(t, 11, false)
+	fs := os.DirFS(dir)
+	out := t.TempDir()
+	runOpt(t, Options{Archive: fs, Out: out, Until: "2025-01"})
+	names, err := filepath.Glob(filepath.Join(out, "state", "*.state"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("states %v, %v", names, err)
+	}
+	current := fmt.Sprintf("ratelist-state v%d ", stateVersion)
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil || !bytes.HasPrefix(b, []byte(current)) {
+			t.Fatalf("%s: %v, header %.20q; want %q", n, err, b, current)
+		}
+		old := append([]byte(fmt.Sprintf("ratelist-state v%d ", stateVersion-1)), b[len(current):]...)
+		if err := os.WriteFile(n, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, o := range []Options{{Resume: true}, {From: "2025-01"}} {
+		o.Archive, o.Out, o.Workers = fs, out, 2
+		_, err := Run(context.Background(), o)
+		want := fmt.Sprintf("version %d, this ratelist reads version %d (a full run rebuilds it)", stateVersion-1, stateVersion)
+		if !errors.Is(err, ErrBadState) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), ".state") {
+			t.Errorf("resume %+v over older states: %v; want ErrBadState naming the file and %q", o.From, err, want)
+		}
+	}
+	runOpt(t, Options{Archive: fs, Out: out, Until: "2025-01"})
+	if got := runOpt(t, Options{Archive: fs, Out: out, Resume: true}); got.ResumedFrom != "2025-01" {
+		t.Errorf("after a full run, resumed from %q, want 2025-01", got.ResumedFrom)
+	}
 }
 
 // TestFromAfterCorrection: after a correction to one tournament, --from its

@@ -11,7 +11,8 @@ import (
 
 // ForEachTournament calls fn for every tournament of the archive in folder dir
 // that has games, in rating order, with its players' ratings at its start under
-// the default school rules. Rejected rows are left out (run validate to see them).
+// the default rule set (DefaultRuleSet) and its default settings. Rejected
+// rows are left out (run validate to see them).
 func ForEachTournament(ctx context.Context, dir string, fn func(*tiebreak.Tournament) error) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("archive: %w", err)

@@ -36,19 +36,23 @@ func (r Rules) Settings(name string) rating.Settings { return r.sets[name] }
 func (r Rules) definition() (*rating.Definition, error) {
 	d, ok := rating.Lookup(r.Base)
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown rule set %q (want %s or a TOML file)", ErrUsage, r.Base, ruleSetNames())
+		return nil, fmt.Errorf("%w: unknown rule set %q (want %s or a TOML file)", ErrUsage, r.Base, RuleSetNames())
 	}
 	return d, nil
 }
 
-// ruleSetNames lists the registered rule sets: "school, fide".
-func ruleSetNames() string {
+// RuleSetNames lists the registered rule sets, comma-separated, in
+// registration order (the default first).
+func RuleSetNames() string {
 	var names []string
 	for _, d := range rating.Definitions() {
 		names = append(names, d.Name)
 	}
 	return strings.Join(names, ", ")
 }
+
+// DefaultRuleSet is the name of the rule set a run uses when none is named.
+func DefaultRuleSet() string { return rating.Default().Name }
 
 // DefaultRules returns the named registered rule set with its default settings.
 func DefaultRules(name string) (Rules, error) {

@@ -79,7 +79,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
 	archive := fs.String("archive", "", "archive `dir` (default: the embedded demo archive)")
 	out := fs.String("out", "", "output `dir` (required)")
-	rules := fs.String("rules", "", "rule set: school, fide or a TOML `file` (default school; the demo's own rules for the demo)")
+	rules := fs.String("rules", "", "rule set: "+pipeline.RuleSetNames()+" or a TOML `file` (default "+pipeline.DefaultRuleSet()+"; the demo's own rules for the demo)")
 	period := fs.String("period", pipeline.PeriodMonth, "list `period`: month, quarter or year")
 	workers := fs.Int("workers", 0, "worker goroutines `n` (default: the number of CPUs)")
 	until := fs.String("until", "", "rate only tournaments whose list is `period` (YYYY-MM) or earlier")

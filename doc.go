@@ -1,14 +1,11 @@
 // Package ratelist holds the small archive embedded in the binary for demos
-// and golden tests. The code lives in library packages:
+// and golden tests. The code lives in the packages docs/architecture.md
+// describes: cmd/ratelist (flags and wiring), archive (the archive's schema
+// and reader), pipeline (one run), rating (the rule sets), tiebreak
+// (standings), output (the run's Parquet records), officer and report (views
+// of a run's outputs), trf and importer (other formats).
 //
-//   - cmd/ratelist: the command (flags and wiring only)
-//   - pipeline: archive reading, validation, ordering, the worker pool, writers
-//   - rating: the rule sets (school Elo, Joker), pure functions on plain values
-//   - tiebreak: standings and tiebreaks, pure functions on plain values
-//   - officer: exports (TRF, FIDE-shaped lists) and the officer's questions
-//     (list changes, one player, one tournament) over a run's outputs
-//
-// Reading order for a newcomer: docs/, then pipeline/doc.go.
+// Reading order for a newcomer: docs/architecture.md, then pipeline/doc.go.
 package ratelist
 
 import (

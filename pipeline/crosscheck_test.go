@@ -203,9 +203,10 @@ func TestCrossCheckEdgeCases(t *testing.T) {
 }
 
 // TestCrossCheckByeOnlyNewcomer is the same archive with player 204's only
-// stage-one row a half-point bye. Decided reading (docs/school-elo.md §5): taking
+// stage-one row a half-point bye. Decided reading (docs/school-elo.md §9): taking
 // part in a rated tournament, even with byes only, is "playing" it, so the
-// stage-one initial rating is assigned (§3.6 "whatever the number of games").
+// stage-one initial rating is assigned (docs/school-elo.md §5: "whatever the number of
+// games").
 func TestCrossCheckByeOnlyNewcomer(t *testing.T) {
 	crossCheckEdge(t, "bye")
 }

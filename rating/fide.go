@@ -9,11 +9,13 @@ import (
 )
 
 // Fide holds every setting of the FIDE rule set (docs/fide.md: FIDE Handbook
-// B.02 as of 1 March 2024 with the amendment of 1 October 2025). The zero value
-// is not useful; start from DefaultFide and override fields (a rules file does
-// this through the toml tags, under [fide]).
+// B.02 as of 1 March 2024 with the amendment of 1 October 2025). A name in
+// quotes in the comments of this file ("The list") is the part of docs/fide.md
+// that states the rule. The zero value is not useful; start from DefaultFide and
+// override fields (a rules file does this through the toml tags, under [fide]).
 type Fide struct {
-	// Version picks the regulations applied to each rating period (§6):
+	// Version picks the regulations applied to each rating period
+	// ("Older versions"):
 	// "" or "current": these settings for every date (the default);
 	// "dated": the version in force at each period's start (FideVersions);
 	// a version's name ("pre-2009", "2009-07", "2014-07", "2024-03",
@@ -23,17 +25,18 @@ type Fide struct {
 	Version string `toml:"version"`
 
 	// CloseDays: a list published on the 1st of a month takes in the rated
-	// tournaments that ended at least CloseDays days before it (§1).
+	// tournaments that ended at least CloseDays days before it ("Which list
+	// takes a tournament").
 	CloseDays int32 `toml:"close_days"`
 
-	// |D| above Cap counts as Cap (§1), except for players rated
+	// |D| above Cap counts as Cap ("The list"), except for players rated
 	// CapExemptRating or more (0 = nobody) in rating periods starting on or
 	// after CapExemptFrom (YYYY-MM-DD).
 	Cap             int32  `toml:"cap"`
 	CapExemptRating int32  `toml:"cap_exempt_rating"`
 	CapExemptFrom   string `toml:"cap_exempt_from"`
 
-	// K (§2), taken at the period's start: KHigh once the published rating has
+	// K ("The list"), taken at the period's start: KHigh once the published rating has
 	// reached HighRating (permanently); else KNew below NewGames rated games in
 	// total; else KJunior for a junior (birth_year + JuniorAge ≥ the period's
 	// year; JuniorAge 0 = no junior rule) rated below JuniorBelow; else KMid.
@@ -49,7 +52,7 @@ type Fide struct {
 	HighRating  int32 `toml:"high_rating"`
 	KNMax       int32 `toml:"kn_max"`
 
-	// Initial ratings (§3): an unrated player's pool of games against rated
+	// Initial ratings ("Initial ratings"): an unrated player's pool of games against rated
 	// opponents (it spans at most PoolMonths consecutive periods: a game taken
 	// in by list G drops out at list L once L − G ≥ PoolMonths; 0 = never)
 	// gives a rating once it holds InitialGames games.
@@ -68,14 +71,15 @@ type Fide struct {
 	PoolMonths           int32  `toml:"pool_months"`
 	ZeroFirstDisregarded bool   `toml:"zero_first_disregarded"`
 
-	// Floor: a rating that falls below it is removed (§4), an initial rating
-	// below it is not given (§3), and a starting Elo below it is not a rating
-	// (§5; this setting, whatever Version says).
+	// Floor: a rating that falls below it is removed ("The list"), an initial
+	// rating below it is not given ("Initial ratings"), and a starting Elo below
+	// it is not a rating ("Starting list"; this setting, whatever Version says).
 	Floor int32 `toml:"floor"`
 	// InactiveMonths: no rated game in this many periods up to and including
 	// the one just rated flags the player "i" (0 = never).
 	InactiveMonths int32 `toml:"inactive_months"`
-	// StartGames is the game total of a player rated at the archive's start (§5).
+	// StartGames is the game total of a player rated at the archive's start
+	// ("Starting list").
 	StartGames int32 `toml:"start_games"`
 }
 
@@ -85,7 +89,7 @@ const (
 	InitialStep  = "step"  // before 2024: Ra + dp(p) below 50%, Ra + step above
 )
 
-// FideVersions are the dated versions of §6, oldest first: Version "dated"
+// FideVersions are the dated versions ("Older versions"), oldest first: Version "dated"
 // applies, to a period, the last one that starts on or before the period's
 // first day (From "" = from the beginning).
 var FideVersions = []struct{ Name, From string }{
@@ -212,7 +216,7 @@ func (f Fide) at(day int32) fideRules {
 	if i < 0 {
 		return r
 	}
-	// Each older version undoes the later changes (§6, secondary sources).
+	// Each older version undoes the later changes ("Older versions": secondary sources).
 	if i < versionIndex("2025-10") {
 		r.CapExemptRating = 0
 	} else {
@@ -231,7 +235,8 @@ func (f Fide) at(day int32) fideRules {
 	return r
 }
 
-// k returns the K factor at a period's start (§2), before the K × n limit.
+// k returns the K factor at a period's start ("The list"), before the K × n
+// limit.
 func (f *fideRules) k(reached bool, games, rating, birthYear int32, year int) int32 {
 	switch {
 	case reached:
@@ -277,7 +282,8 @@ func FideDP(p int) int32 {
 }
 
 // Initial computes an unrated player's rating from n pooled games against
-// opponents whose ratings sum to oppSum, with score w2 in half points (§3).
+// opponents whose ratings sum to oppSum, with score w2 in half points
+// ("Initial ratings").
 // It returns Ra (with any hypothetical opponents), p in hundredths (the
 // fraction used by dp; 0 for the step rule above 50%) and Ru.
 func (f *fideRules) initial(oppSum int64, n, w2 int32) (ra int32, p int32, ru int32) {
@@ -309,7 +315,7 @@ type FideRater struct {
 	F Fide
 
 	reached    []bool  // published rating has reached HighRating
-	seen       []bool  // had a first tournament (§3) or was rated at the start
+	seen       []bool  // had a first tournament or was rated at the start ("Initial ratings")
 	lastPlayed []int32 // month key of the last list with a rated game
 	pool       [][]fideGame
 	inPool     []bool
@@ -348,7 +354,7 @@ type fideGame struct {
 }
 
 // NewFideRater returns a rater for st's players and puts the starting list in
-// st (§5): a player with a FIDE Elo of at least Floor is rated with it and
+// st ("Starting list"): a player with a FIDE Elo of at least Floor is rated with it and
 // StartGames games; one below Floor starts unrated, like a player without one.
 func NewFideRater(f Fide, st *State) *FideRater {
 	n := len(st.Rated)
@@ -377,7 +383,8 @@ func monthStart(k int) int32 {
 
 // ListDay is the 1st of the month of the first list that takes in a
 // tournament ending on end: the first 1st of a month at least CloseDays days
-// after it (§1: ending 29 January → the February list, 30 January → March).
+// after it ("Which list takes a tournament": ending 29 January → the
+// February list, 30 January → March).
 func (r *FideRater) ListDay(end int32) int32 {
 	d := end + r.F.CloseDays
 	k := monthKey(d)
@@ -387,7 +394,7 @@ func (r *FideRater) ListDay(end int32) int32 {
 	return monthStart(k + 1)
 }
 
-// Rate gathers one tournament's games for its period (§1, §3): rated games
+// Rate gathers one tournament's games for its period ("Gathering"): rated games
 // between players both rated on the list in force, and unrated players'
 // games against rated opponents into their pools. Nothing changes before
 // ClosePeriod. It returns a card per player whose first tournament's zero
@@ -412,14 +419,16 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 		}
 	}
 	// A player's first tournament is the first in which they met a rated
-	// opponent over the board: the first with a pool candidate (§3).
+	// opponent over the board: the first with a pool candidate
+	// ("Initial ratings").
 	for _, g := range r.pending {
 		if !r.seen[g.p] && r.mark[g.p] == 0 {
 			r.mark[g.p] = 1
 			r.first = append(r.first, g.p)
 		}
 	}
-	// A zero score in the first tournament: its games are disregarded (§3).
+	// A zero score in the first tournament: its games are disregarded
+	// ("Initial ratings").
 	if r.F.ZeroFirstDisregarded {
 		for _, p := range r.first {
 			w2 := int32(0)
@@ -515,7 +524,7 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 const closeChunk = 4096
 
 // closeRated rates a rated player's games of the period, r.games[ix] for ix
-// in gs (§2), and adds the cards: one per game, then the period's total.
+// in gs ("The list"), and adds the cards: one per game, then the period's total.
 func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, year, cur int) {
 	p := r.games[gs[0]].p
 	n := int32(len(gs))
@@ -545,7 +554,7 @@ func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, y
 	st.GamesTotal[p] += n
 	st.GamesPeriod[p] = n
 	r.lastPlayed[p] = int32(cur)
-	if after < f.Floor { // §4: removed, unrated from now on
+	if after < f.Floor { // "The list": removed, unrated from now on
 		st.Rated[p], c.RatedAfter, c.Reason = false, false, ReasonFideBelowFloor
 	} else if after >= f.HighRating {
 		r.reached[p] = true
@@ -554,8 +563,8 @@ func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, y
 }
 
 // closePool expires an unrated player's pooled games and, with enough of
-// them, gives an initial rating (§5), adding the cards. It tells whether the
-// player keeps pooling.
+// them, gives an initial rating ("Initial ratings"), adding the cards. It
+// tells whether the player keeps pooling.
 func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 	pool := r.pool[p][:0]
 	for _, g := range r.pool[p] {
@@ -621,7 +630,7 @@ func (r *FideRater) gamesByPlayer(n int) []int32 {
 }
 
 // ListInfo: every rated player is listed, with the K of the next period (the
-// list's own month) before the K × n limit, and "i" when inactive (§4). The
+// list's own month) before the K × n limit, and "i" when inactive ("List columns"). The
 // category column is empty.
 func (r *FideRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
 	if !st.Rated[p] {

@@ -292,7 +292,7 @@ func TestFideCap400And2650(t *testing.T) {
 }
 
 func TestFideVersions(t *testing.T) {
-	// The dated versions of §6: D used by a 2700 against a 2200, and K of an
+	// The dated versions (docs/fide.md, "Older versions"): D used by a 2700 against a 2200, and K of an
 	// established junior / adult / new player, by the period's first day.
 	cur := DefaultFide()
 	dated := DefaultFide()
@@ -467,7 +467,7 @@ func TestFidePoolExpiry(t *testing.T) {
 
 func TestFideZeroFirstTournament(t *testing.T) {
 	// The "first tournament" is the first rated tournament in which the player
-	// met a rated opponent over the board (§3).
+	// met a rated opponent over the board (docs/fide.md, "Initial ratings").
 	// U (0) loses twice to 1600s in its first tournament: disregarded. Its
 	// second tournament: 5 games against 1600s, 2.5 points → Ra = (8000 +
 	// 3600)/7 = 1657, p = .50 → 1657 (with the zeros kept it would be n = 7:
@@ -531,7 +531,8 @@ func TestFideFloor(t *testing.T) {
 }
 
 func TestFideStartBelowFloor(t *testing.T) {
-	// §5: a starting fide_rating below 1400 is below the floor. 0 (1399) starts
+	// docs/fide.md, "Starting list": a starting fide_rating below 1400 is below
+	// the floor. 0 (1399) starts
 	// unrated like a player without one: not listed, no games, and its games
 	// against 2 (1600) are pooled and do not move 2. 1 (exactly 1400) is rated.
 	// January: 0 plays five 1600s, 2½ points: Ra = (8000 + 3600)/7 = 1657.14 →

@@ -2,19 +2,19 @@ package rating
 
 import "fmt"
 
-// School holds every setting of the school Elo system (docs/school-elo.md). The zero
-// value is not useful; start from DefaultSchool and override fields (a rules file
-// does this through the toml tags).
+// School holds every setting of the school Elo system (docs/school-elo.md, whose
+// sections the § numbers below are). The zero value is not useful; start from
+// DefaultSchool and override fields (a rules file does this through the toml tags).
 type School struct {
-	// Stage-one initial ratings by category 1–4 (§1 Method 2).
+	// Stage-one initial ratings by category 1–4 (§5).
 	CategoryRating [4]int32 `toml:"category_rating"`
 	// A player with a FIDE Elo starts at max(Elo, EloFloor) when UseEloFloor,
-	// at the Elo otherwise (§3.10).
+	// at the Elo otherwise (§5).
 	EloFloor    int32 `toml:"elo_floor"`
 	UseEloFloor bool  `toml:"use_elo_floor"`
-	// |D| above Cap counts as Cap (§1 Method 3).
+	// |D| above Cap counts as Cap (§2).
 	Cap int32 `toml:"cap"`
-	// K rules (§3.4): KNew while the player has completed fewer than NewTournaments
+	// K rules (§3): KNew while the player has completed fewer than NewTournaments
 	// rated tournaments, or fewer than NewTournamentsFewGame while their total
 	// games are ≤ FewGames; then KMid while total games < MidGames; then KLow for
 	// ratings ≤ HighAbove and KHigh above it.
@@ -28,20 +28,20 @@ type School struct {
 	KHigh                 int32 `toml:"k_high"`
 	HighAbove             int32 `toml:"high_above"`
 	// MinGames rated games in a tournament are needed for it to change a rating
-	// (§1 Method 5, §3.6); ListGames total games to appear on a list.
+	// (§4); ListGames total games to appear on a list.
 	MinGames  int32 `toml:"min_games"`
 	ListGames int32 `toml:"list_games"`
 	// Stage two starts after the first tournament that leaves more than
-	// Stage2Players players with at least Stage2Games games (§1 General 4, §3.7).
+	// Stage2Players players with at least Stage2Games games (§5).
 	// Stage pins the stage: 0 = automatic switch, 1 or 2 = that stage always.
 	Stage2Players int32 `toml:"stage2_players"`
 	Stage2Games   int32 `toml:"stage2_games"`
 	Stage         int   `toml:"stage"`
-	// Stage-two initial rating above 50%: Ra + StepPoints for every half point (§3.8).
+	// Stage-two initial rating above 50%: Ra + StepPoints for every half point (§5).
 	StepPoints int32 `toml:"step_points"`
-	// PerGame selects We = Σ PD(Ro − Ri) instead of n × PD(Ro − Ra) (§3.2).
+	// PerGame selects We = Σ PD(Ro − Ri) instead of n × PD(Ro − Ra) (§2).
 	PerGame bool `toml:"per_game"`
-	// Category bands printed in the list (§3.1): a rating ≥ Bands[i].Min and below
+	// Category bands printed in the list (§6): a rating ≥ Bands[i].Min and below
 	// the previous band's Min gets Bands[i].Name. Highest band first.
 	Bands []Band `toml:"bands"`
 }
@@ -119,8 +119,8 @@ func (s *School) Check() error {
 }
 
 // K returns the development coefficient for a player's next tournament from the
-// counts before it (§3.4): tournaments in which the rating was computed, total
-// rated games, and the rating.
+// counts before it (docs/school-elo.md §3): tournaments in which the rating was
+// computed, total rated games, and the rating.
 func (s *School) K(tournaments, games, rating int32) int32 {
 	switch {
 	case tournaments < s.NewTournaments,
@@ -137,7 +137,7 @@ func (s *School) K(tournaments, games, rating int32) int32 {
 
 // InitialStage1 is a first-time player's stage-one rating: by FIDE Elo (with
 // the floor) when they have one, else by category 1–4; ok is false for a player
-// with neither (§1 Method 2, §3.9, §3.10).
+// with neither (docs/school-elo.md §5 and §9).
 func (s *School) InitialStage1(category int8, elo int32) (r int32, ok bool) {
 	if elo > 0 {
 		if s.UseEloFloor && elo < s.EloFloor {
@@ -152,8 +152,9 @@ func (s *School) InitialStage1(category int8, elo int32) (r int32, ok bool) {
 }
 
 // InitialStage2 is a first-time player's stage-two rating from n games against
-// rated opponents averaging ra, with score w2 in half points (§1 Method 4, §3.8).
-// ok is false when the table is undefined (a zero score): the player stays unrated.
+// rated opponents averaging ra, with score w2 in half points (docs/school-elo.md
+// §5). ok is false when the table is undefined (a zero score): the player stays
+// unrated.
 func (s *School) InitialStage2(ra int32, n, w2 int32) (r int32, ok bool) {
 	if n <= 0 {
 		return 0, false
@@ -184,8 +185,8 @@ func (s *School) Category(r int32) string {
 }
 
 // Expected returns We in hundredths: n × PD(cap(ro − ra)) by default, or
-// Σ PD(cap(ro − ri)) with PerGame (§3.2). D is the capped difference used
-// by the default method.
+// Σ PD(cap(ro − ri)) with PerGame (docs/school-elo.md §2). D is the capped
+// difference used by the default method.
 func (s *School) Expected(ro int32, opp []int32, ra int32) (we int64, d int32) {
 	return s.expected(ro, int32(len(opp)), opp, ra)
 }
@@ -213,14 +214,14 @@ func (s *School) capD(d int32) int32 {
 }
 
 // Change returns K × (W − We) in hundredths of a point (exact) and rounded half
-// away from zero to a whole number (§3.3). w2 is the score in half points, we
-// the expected score in hundredths.
+// away from zero to a whole number (docs/school-elo.md §2). w2 is the score in
+// half points, we the expected score in hundredths.
 func Change(k int32, w2 int32, we int64) (hundredths int64, rounded int32) {
 	h := int64(k) * (int64(w2)*50 - we)
 	return h, int32(roundDiv(h, 100))
 }
 
-// AverageRating returns the average of rs rounded half up (§3.2).
+// AverageRating returns the average of rs rounded half up (docs/school-elo.md §2).
 func AverageRating(rs []int32) int32 {
 	var sum int64
 	for _, r := range rs {
@@ -251,8 +252,8 @@ func (r *SchoolRater) ClosePeriod(st *State, first, last int32, emit func([]Card
 	return nil
 }
 
-// ListInfo: listed after ListGames rated games (§1 Method 5), K for the next
-// tournament, the category band of §3.1.
+// ListInfo: listed after ListGames rated games (docs/school-elo.md §4), K for
+// the next tournament, the category band (§6).
 func (r *SchoolRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
 	s := &r.S
 	if !st.Rated[p] || st.GamesTotal[p] < s.ListGames {

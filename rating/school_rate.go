@@ -197,7 +197,7 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 		st.Rated[p], st.Rating[p] = true, c.After
 	}
 
-	// 5. The stage switch, evaluated after each tournament (§3.7).
+	// 5. The stage switch, evaluated after each tournament (docs/school-elo.md §5).
 	if s.Stage == 0 && r.stage == 1 && r.counts > s.Stage2Players {
 		r.stage = 2
 		if r.stageFrom == 0 {

@@ -449,7 +449,7 @@ func checkCalibration(t *testing.T, got tiebreak.Calibration, want reftb.Calibra
 //	#3 r1432 | 1:2w0(445-483) 2:4w1(508-420) 3-8: Z
 //	#4 r2611 | 1:1w0(489-531) 2:3b0(420-508) 3:1b0(320-394) 4:1b1(438-428) 5:U 6-8: 1b+
 //
-// Player #3: BH (fide2009, §A/§C): opponents #2 adj 1 + 6×½ = 4, #4 adj 0+0+0+1+5×½ = 3;
+// Player #3: BH (fide2009, docs/tiebreaks.md "Unplayed rounds" and "Scrabble"): opponents #2 adj 1 + 6×½ = 4, #4 adj 0+0+0+1+5×½ = 3;
 // Z rounds 3..8 with 1 point before: Svon = 1 + 1 + ½(8 − R) = 4.5, 4, 3.5, 3, 2.5, 2
 // → BH = 26.5. Abs = 445 + 508 = 953, Rel = −38 + 88 = 50, Zacinani = 0 − 2 = −2.
 // TurČAS = 1.5 × 26.5/8 + 0.003 × 953 + 0.021 × 50 − 0.25 × (−2)

@@ -1,18 +1,18 @@
 // Package refelo is a deliberately simple reference implementation of the
-// school Elo system (docs/school-elo.md), written from the rules alone to
-// cross-check the product. It favours obviousness over speed: whole tables in
+// school Elo system (docs/school-elo.md, whose sections the § numbers below
+// are), written from the rules alone to cross-check the product. It favours obviousness over speed: whole tables in
 // memory, maps, and integer arithmetic in hundredths and half points.
 //
 // Readings taken where the rules leave room (each compared with the product):
-//   - Tournaments are rated strictly one after another in the order of §3.11;
+//   - Tournaments are rated strictly one after another in the order of §1;
 //     "the ratings its players had when it started" are the ratings after every
 //     earlier tournament in that order, and the stage in force is the stage after
-//     the previous tournament in that order (§3.7).
+//     the previous tournament in that order (§5).
 //   - Stage one: a player with no rating but a category or an Elo gets the
-//     initial rating when the tournament starts (§3.6, §3.9), so they count as a
+//     initial rating when the tournament starts (§5, §9), so they count as a
 //     rated opponent in that tournament.
 //   - "More than 100 players have played 30 or more games" counts players whose
-//     games_total (rated games, §3.5) is ≥ 30.
+//     games_total (rated games, §1 and §4) is ≥ 30.
 //   - rank is the row number (1, 2, 3, …) in the order rating desc, player_id asc.
 package refelo
 
@@ -30,12 +30,12 @@ import (
 )
 
 // PD is Table 2: the expected score, in hundredths, of a player whose rating
-// difference to the opponents' average is d (capped at ±350, §1 and §3.2).
+// difference to the opponents' average is d (capped at ±350, §2).
 func PD(d int) int {
 	return oracletab.PD(max(-350, min(350, d)))
 }
 
-// K is the development coefficient for the next tournament (§1, §3.4): tourneys
+// K is the development coefficient for the next tournament (§3): tourneys
 // is the number of tournaments in which the player's rating was computed, games
 // the rated games so far, rating the rating before the tournament.
 func K(tourneys, games, rating int) int {
@@ -51,7 +51,7 @@ func K(tourneys, games, rating int) int {
 }
 
 // Change is K × (W − We), We = n × PD(Ro − Ra), rounded half away from zero
-// (§3.2, §3.3). w2 is the score in half points; ra is already rounded.
+// (§2). w2 is the score in half points; ra is already rounded.
 func Change(ro, ra, n, w2, k int) int {
 	we := n * PD(ro-ra)                               // hundredths
 	return oracletab.RoundHalfAway(k*(50*w2-we), 100) // k × (W − We) in hundredths → whole
@@ -67,7 +67,7 @@ func AverageRating(opps []int) int {
 }
 
 // StageTwoInitial is a first-time player's rating from their result in stage
-// two (§1 method 4, §3.8): n rated games, w2 points in half points, ra the
+// two (§5): n rated games, w2 points in half points, ra the
 // opponents' rounded average. ok is false when the score is 0 (undefined).
 func StageTwoInitial(ra, n, w2 int) (int, bool) {
 	switch {
@@ -104,7 +104,7 @@ func StageOneInitial(category, elo int) (int, bool) {
 	return 0, false
 }
 
-// Category is the list's category column for a rating (§3.1).
+// Category is the list's category column for a rating (§6).
 func Category(r int) string {
 	switch {
 	case r >= 2200:
@@ -197,7 +197,7 @@ func Lists(dir string, stagePin int) (map[string][]byte, error) {
 		}
 		t.games = append(t.games, g)
 	}
-	// §3.11: end date, then start date, then id.
+	// §1: end date, then start date, then id.
 	sort.Slice(order, func(i, j int) bool {
 		a, b := order[i], order[j]
 		if a.end != b.end {

@@ -9,7 +9,7 @@ import (
 	"github.com/ratelist/ratelist/internal/oracle/oracletab"
 )
 
-// §4, first example: Ro 1500, Ra 1600, n 9, W 6, K 25 → 1569.
+// docs/school-elo.md §2, worked example 1: Ro 1500, Ra 1600, n 9, W 6, K 25 → 1569.
 func TestWorkedExampleLowerRated(t *testing.T) {
 	if got := PD(1500 - 1600); got != 36 {
 		t.Fatalf("PD(-100) = %d/100, want 36", got)
@@ -19,7 +19,8 @@ func TestWorkedExampleLowerRated(t *testing.T) {
 	}
 }
 
-// §4, second example: Ro 2100, Ra 1700, n 7, W 6.5, K 10: D capped → 0.89, 2.7 → 3.
+// docs/school-elo.md §2, worked example 2: Ro 2100, Ra 1700, n 7, W 6.5, K 10:
+// D capped → 0.89, 2.7 → 3.
 func TestWorkedExampleCapped(t *testing.T) {
 	if got := PD(400); got != 89 {
 		t.Fatalf("PD(400) = %d/100, want 89", got)
@@ -29,7 +30,7 @@ func TestWorkedExampleCapped(t *testing.T) {
 	}
 }
 
-// §4, third example: stage two newcomer, 9 games, Ra 1650.
+// docs/school-elo.md §5, worked example 3: stage two newcomer, 9 games, Ra 1650.
 func TestWorkedExampleStageTwo(t *testing.T) {
 	if r, ok := StageTwoInitial(1650, 9, 6); !ok || r != 1525 { // W = 3
 		t.Fatalf("W=3: %d %v, want 1525", r, ok)
@@ -161,7 +162,8 @@ func TestListsSmall(t *testing.T) {
 }
 
 // Stage two pinned: nobody is rated at the start, so nobody ever plays a rated
-// opponent and nobody is ever rated (the literal reading of §3.6 and §3.8).
+// opponent and nobody is ever rated (the literal reading of docs/school-elo.md
+// §5).
 func TestStageTwoPinnedFromNothing(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "players.csv"), []byte("player_id,name,category,fide_rating\n1,A,1,2300\n2,B,2,\n"), 0o644)

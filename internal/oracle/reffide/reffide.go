@@ -33,8 +33,9 @@ import (
 	"github.com/ratelist/ratelist/internal/oracle/oracletab"
 )
 
-// Cap is the 400-point rule of §1: d is own − opponent's rating; a player rated
-// 2650 or more uses the real difference when exempt (periods from 2025-10-01).
+// Cap is the 400-point rule (docs/fide.md, "The list"): d is own − opponent's
+// rating; a player rated 2650 or more uses the real difference when exempt
+// (periods from 2025-10-01).
 func Cap(own, d int, exempt bool) int {
 	if exempt && own >= 2650 {
 		return d
@@ -61,7 +62,7 @@ func DP(p int) int {
 	return dp
 }
 
-// K is §2 before the K × n limit: reached is "published rating has reached
+// K is docs/fide.md's K ("The list") before the K × n limit: reached is "published rating has reached
 // 2400", games the rated games in total before the period, birth 0 = unknown.
 func K(reached bool, games, rating, birth, year int) int {
 	switch {
@@ -93,7 +94,7 @@ func Change(k int, w2, pd []int) int {
 	return oracletab.RoundHalfAway(k*sum, 100)
 }
 
-// Initial is §3: n pooled games with opponents summing to sum and w2 half
+// Initial is docs/fide.md's "Initial ratings": n pooled games with opponents summing to sum and w2 half
 // points. It returns Ra and Ru (Ru capped at 2200; the caller checks 1400).
 func Initial(sum, n, w2 int) (ra, ru int) {
 	ra = oracletab.RoundHalfUp(sum+2*1800, n+2)

@@ -25,7 +25,7 @@ func TestTables(t *testing.T) {
 	}
 }
 
-// §1: the 400 cap, and from the October 2025 period the real difference for
+// docs/fide.md, "The list": the 400 cap, and from the October 2025 period the real difference for
 // a player rated 2650 or more (the lower-rated opponent keeps the cap).
 func TestCap(t *testing.T) {
 	for _, c := range []struct {
@@ -55,7 +55,7 @@ func TestRounding(t *testing.T) {
 	}
 }
 
-// docs/fide.md §"A worked period": one change per period, rounded once.
+// docs/fide.md, "A worked period": one change per period, rounded once.
 func TestChangeRoundedOnce(t *testing.T) {
 	// Alice 2000, two draws with Bob 2020: 20 × 2 × (0.50 − 0.47) = 1.2 → +1.
 	if got := Change(20, []int{1, 1}, []int{PD(-20), PD(-20)}); got != 1 {
@@ -70,7 +70,7 @@ func TestChangeRoundedOnce(t *testing.T) {
 	}
 }
 
-// §2: K at the period's start.
+// docs/fide.md, "The list": K at the period's start.
 func TestK(t *testing.T) {
 	for _, c := range []struct {
 		reached           bool
@@ -97,7 +97,7 @@ func TestK(t *testing.T) {
 	}
 }
 
-// §3: Ra with two 1800 draws, p half up, cap 2200.
+// docs/fide.md, "Initial ratings": Ra with two 1800 draws, p half up, cap 2200.
 func TestInitial(t *testing.T) {
 	// Carol (docs/fide.md): 6 games, 4½ points, Σ 10820 → Ra 1803, p 0.69, Ru 1944.
 	if ra, ru := Initial(10820, 6, 9); ra != 1803 || ru != 1944 {
@@ -117,7 +117,7 @@ func TestInitial(t *testing.T) {
 	}
 }
 
-// §1 and docs/fide.md: the 3-day close.
+// docs/fide.md, "Which list takes a tournament": the 3-day close.
 func TestListOf(t *testing.T) {
 	for _, c := range []struct{ end, want string }{
 		{"2025-01-10", "2025-02"}, {"2025-01-29", "2025-02"}, {"2025-01-30", "2025-03"}, {"2025-01-31", "2025-03"},

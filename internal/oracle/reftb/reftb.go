@@ -7,7 +7,8 @@
 //
 // Codes: BH, BH/C1, BH/M1, FB, AOB, SB, ARO, TPR, PTP, PS, WIN, WON, BPG, BWG, REP,
 // LJV, LJV/C1, LJV/M1 under the policies fide2009, fide2023 and fide2026; TURCAS, SPREAD and
-// SCORE for Scrabble; the §C calibration statistics.
+// SCORE for Scrabble; the TurČAS calibration statistics (docs/tiebreaks.md,
+// "Scrabble").
 //
 // Readings taken where neither the rules nor docs/tiebreaks.md decide (each is a
 // point to compare with the product):
@@ -508,7 +509,7 @@ func (r *ref) count(p int, f func(slot) bool) int {
 	return c
 }
 
-// ----- Lajevardi-zadeh (§B) -----
+// ----- Lajevardi-zadeh (docs/tiebreaks.md, "Lajevardi-zadeh") -----
 
 // LJVBaseRating is the default rating of unrated players.
 const LJVBaseRating = 1600
@@ -608,7 +609,7 @@ func (r *ref) ljv(p int, cut, median bool) int {
 	return s
 }
 
-// ----- Scrabble (§C) -----
+// ----- Scrabble (docs/tiebreaks.md, "Scrabble") -----
 
 // Scrabble holds the TurČAS coefficients and bye spread.
 type Scrabble struct {
@@ -819,13 +820,13 @@ func Points(t *tiebreak.Tournament) []Value {
 	return out
 }
 
-// Calibration is §C's statistics, exact, plus the coefficients.
+// Calibration is TurČAS's calibration statistics, exact, plus the coefficients.
 type Calibration struct {
 	A, B, C, D, MeanBH, MeanAbs, MeanRel, Delta *big.Rat
 	Games, Players, Tournaments                 int
 }
 
-// Calibrate computes §C's calibration over the tournaments (docs/tiebreaks.md
+// Calibrate computes TurČAS's calibration over the tournaments (docs/tiebreaks.md
 // reading): per tournament and player with at least one two-player game with
 // points, BH/Kol (fide2009 Buchholz), Abs and |Rel| over those games only; δ over
 // those games (White = starter).

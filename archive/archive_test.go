@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -30,11 +29,7 @@ func TestLoadErrorNamesItsTable(t *testing.T) {
 		{map[string]string{"players.parquet": "PAR1 not parquet PAR1", "tournaments.csv": fuzzTournaments}, "players.parquet"},
 	} {
 		dir := t.TempDir()
-		for name, body := range tc.files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testutil.WriteFiles(t, dir, tc.files)
 		_, err := Load(context.Background(), os.DirFS(dir), func(RowError) {})
 		if err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want one naming %s", err, tc.want)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/oracle/refelo"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -301,11 +302,7 @@ func crossCheckEdge(t *testing.T, first204 string) {
 	add(16, "T6", "2024-05-02", "2024-05-05", []g{
 		win(302, 305), draw(306, 302), win(34, 302), win(302, 35), win(304, 36), win(37, 304), draw(304, 38), win(304, 39),
 	})
-	for name, s := range map[string]string{"players.csv": players.String(), "tournaments.csv": tours.String(), "games.csv": games.String()} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, map[string]string{"players.csv": players.String(), "tournaments.csv": tours.String(), "games.csv": games.String()})
 	rules, err := pipeline.DefaultRules("school")
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
 )
 
@@ -55,7 +56,7 @@ var fideArchive = map[string]string{
 // .6875 → .69 → dp 141 → 1944. Carol is born 2010 with 6 games: K 40.
 func TestRunFide(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, fideArchive)
+	testutil.WriteFiles(t, dir, fideArchive)
 	rules, err := DefaultRules("fide")
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestRunFide(t *testing.T) {
 
 func TestRunFideRules(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, fideArchive)
+	testutil.WriteFiles(t, dir, fideArchive)
 	rules, _ := DefaultRules("fide")
 	_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: t.TempDir(), Rules: rules, Period: PeriodQuarter})
 	if !errors.Is(err, ErrUsage) {
@@ -119,7 +120,7 @@ func TestRunFideRules(t *testing.T) {
 // total row of a player carries the average of the games.
 func TestFideCardsPerGameNoAverage(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, fideArchive)
+	testutil.WriteFiles(t, dir, fideArchive)
 	rules, err := DefaultRules("fide")
 	if err != nil {
 		t.Fatal(err)

@@ -92,16 +92,7 @@ func TestResumeSchoolGrownRegistry(t *testing.T) {
 	if first := runOpt(t, Options{Archive: fs, Out: inc, Until: "2025-01"}); first.RuleSetField("stage") != 2 {
 		t.Fatalf("--until 2025-01 ends in stage %d; the test needs a saved stage two", first.RuleSetField("stage"))
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "players.csv"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString("99999,\"Newcomer, Nina\",2015,2,,\n"); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testutil.AppendFile(t, filepath.Join(dir, "players.csv"), "99999,\"Newcomer, Nina\",2015,2,,\n")
 	full := t.TempDir()
 	want := runOpt(t, Options{Archive: fs, Out: full})
 	got := runOpt(t, Options{Archive: fs, Out: inc, Resume: true})
@@ -298,7 +289,7 @@ func TestResumeFide(t *testing.T) {
 // date, even when no rated tournament exists or they end before the first one.
 func TestStandingsWithoutRatedTournaments(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": goodPlayers,
 		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated
 20,Scrabble Cup,2025-01-10,2025-01-10,swiss,2,scrabble,false

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
@@ -126,7 +127,7 @@ func jokerListFiles(t *testing.T, out string) []string {
 // tournaments) gives the hand-computed Joker lists and audit trail.
 func TestJokerHandComputed(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
+	testutil.WriteFiles(t, dir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
 	out, sum := jokerRun(t, dir, nil)
 
 	want := []string{"2025-01.csv", "2025-01.parquet", "2025-02.csv", "2025-02.parquet"}
@@ -209,7 +210,7 @@ func TestJokerHandComputed(t *testing.T) {
 // TestJokerParquetInput: the same archive in Parquet gives the same outputs.
 func TestJokerParquetInput(t *testing.T) {
 	csvDir, pqDir := t.TempDir(), t.TempDir()
-	writeFiles(t, csvDir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
+	testutil.WriteFiles(t, csvDir, map[string]string{"players.csv": jokerPlayers, "tables.csv": jokerTables})
 	var players []archive.PlayerRow
 	recs, _ := csv.NewReader(strings.NewReader(jokerPlayers)).ReadAll()
 	for _, r := range recs[1:] {
@@ -300,7 +301,7 @@ func TestJokerRejects(t *testing.T) {
 		want = append(want, p.reason...)
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": jokerPlayers,
 		"tournaments.csv": "tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks\n" +
 			"50,Joker Cup,2025-03-01,2025-03-05,swiss,5,joker,true,\n51,Chess Open,2025-03-01,2025-03-05,swiss,5,chess,true,\n",
@@ -379,7 +380,7 @@ func TestJokerRejects(t *testing.T) {
 // get the 1st-place value) and 1,1,2,3 is rejected as not a ranking.
 func TestJokerTiesAllowed(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": jokerPlayers,
 		"tables.csv": `game_id,tournament_id,played_at,player_id,place,score,left_table,stopped_pulka
 1,,2025-03-01,1,1,300,false,

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ratelist/ratelist/internal/testutil"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -19,7 +20,7 @@ import (
 // own files stay, and the staging folder is gone.
 func TestCommitIntoExistingOut(t *testing.T) {
 	out := t.TempDir()
-	writeFiles(t, out, map[string]string{
+	testutil.WriteFiles(t, out, map[string]string{
 		outMarker:                 outMarkerText,
 		lockName:                  "",
 		"lists/2025-01.csv":       "old list",
@@ -86,7 +87,7 @@ func toBytes(m map[string]string) map[string][]byte {
 // --out is written or removed.
 func TestCommitReplacesSymlinks(t *testing.T) {
 	out, elsewhere := t.TempDir(), t.TempDir()
-	writeFiles(t, elsewhere, map[string]string{
+	testutil.WriteFiles(t, elsewhere, map[string]string{
 		"lists/2025-01.csv":   "someone else's list",
 		"standings/1.csv":     "someone else's standings",
 		"secret.txt":          "precious",
@@ -135,7 +136,7 @@ func TestCommitReplacesSymlinks(t *testing.T) {
 func TestLockFileSymlink(t *testing.T) {
 	out, elsewhere := t.TempDir(), t.TempDir()
 	target := filepath.Join(elsewhere, "precious")
-	writeFiles(t, elsewhere, map[string]string{"precious": "precious"})
+	testutil.WriteFiles(t, elsewhere, map[string]string{"precious": "precious"})
 	if err := os.Symlink(target, filepath.Join(out, lockName)); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestLockFileSymlink(t *testing.T) {
 // run's error instead of waiting for ever, and the error names the file.
 func TestFileWriterFailureStopsSenders(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"file": "not a folder"})
+	testutil.WriteFiles(t, dir, map[string]string{"file": "not a folder"})
 	blocker := filepath.Join(dir, "file")
 	g, ctx := errgroup.WithContext(context.Background())
 	s := &writeSink{stage: &staging{tmp: blocker}}

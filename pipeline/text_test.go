@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // TestRejectsStaySmall: a cell of a million digits makes a reject of a few
@@ -20,7 +21,7 @@ import (
 func TestRejectsStaySmall(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	huge := strings.Repeat("7", 1_000_000)
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": goodPlayers,
 		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks
 10,Spring Open,2025-03-01,2025-03-03,swiss,3,chess,true,
@@ -81,7 +82,7 @@ func TestExcerpt(t *testing.T) {
 // stays a number.
 func TestCSVTextCells(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": `player_id,name,birth_year,category,fide_rating,club
 1,"=HYPERLINK(""http://x"",""y"")",2010,1,,A
 2,+Bob,2011,2,,A

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/pipeline"
 	"github.com/ratelist/ratelist/rating"
 )
@@ -93,18 +94,14 @@ func init() {
 
 func TestToyRuleSet(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	for name, body := range map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": "player_id,name\n1,Ann\n2,Bob\n3,Cid\n",
 		"tournaments.csv": "tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks\n" +
 			"10,Winter,2025-01-10,2025-01-12,swiss,2,chess,true,\n" +
 			"11,Spring,2025-02-10,2025-02-12,swiss,1,chess,true,\n",
 		"games.csv": "tournament_id,round,white_id,black_id,white_result,black_result\n" +
 			"10,1,1,2,1,0\n10,2,3,1,=,=\n11,1,2,3,1,0\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	rules, err := pipeline.ParseRules("toy.toml", []byte("base = \"toy\"\n[toy]\nstart = 1500\n"))
 	if err != nil {
 		t.Fatal(err)

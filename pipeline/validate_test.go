@@ -13,18 +13,8 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func readRejects(t *testing.T, out string) [][]string {
 	t.Helper()
@@ -46,7 +36,7 @@ const goodPlayers = `player_id,name,birth_year,category,fide_rating,club
 // rejects.csv with its file, row and reason, and that the counts add up.
 func TestRejects(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": goodPlayers +
 			"1,Duplicate Ann,,,,\n" + // row 5: duplicate id
 			"x,Bad Id,,,,\n" + // row 6: malformed number
@@ -155,7 +145,7 @@ func TestUnreadable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, out := t.TempDir(), t.TempDir()
-			writeFiles(t, dir, tt.files)
+			testutil.WriteFiles(t, dir, tt.files)
 			_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out})
 			if !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.wantMsg) {
 				t.Fatalf("err = %v, want %v naming %q", err, tt.wantErr, tt.wantMsg)
@@ -204,7 +194,7 @@ func outEntries(t *testing.T, out string) []string {
 // TestTripleDuplicate: every later duplicate names the row that was kept.
 func TestTripleDuplicate(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, map[string]string{"players.csv": "player_id,name\n5,Ann\n5,Bob\n5,Cid\n"})
+	testutil.WriteFiles(t, dir, map[string]string{"players.csv": "player_id,name\n5,Ann\n5,Bob\n5,Cid\n"})
 	if sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out}); err != nil || sum.RowsRejected == 0 {
 		t.Fatalf("Run: %v, want success with rejected rows", err)
 	}
@@ -231,7 +221,7 @@ func TestRejectOrderConcurrentLoad(t *testing.T) {
 	}
 	players.WriteString("1,Late Duplicate\n")
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": players.String(),
 		"tournaments.csv": "tournament_id,name,start_date,end_date\n" +
 			"10,Open,2025-01-10,2025-01-12\n10,Again,2025-01-10,2025-01-12\n11,,2025-01-10,2025-01-12\n",
@@ -260,7 +250,7 @@ func TestRejectOrderConcurrentLoad(t *testing.T) {
 // both dates; games dated on the first and last day are used.
 func TestGameDateOutsideTournament(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": goodPlayers,
 		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks
 10,Spring Open,2025-03-01,2025-03-03,swiss,3,chess,true,
@@ -300,7 +290,7 @@ func TestGameDateOutsideTournament(t *testing.T) {
 // one exactly a year after it is rated.
 func TestRunDate(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"players.csv": goodPlayers,
 		"tournaments.csv": "tournament_id,name,start_date,end_date\n" +
 			"1,Next year,2026-06-15,2026-06-16\n2,Too far,2026-06-16,2026-06-16\n",

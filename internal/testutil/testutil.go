@@ -5,6 +5,7 @@ package testutil
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -37,5 +38,20 @@ func AppendFile(tb testing.TB, path, s string) {
 	}
 	if err := f.Close(); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// WriteFiles writes each file of files (a slash path relative to dir, its
+// content) into dir, creating the folders it needs.
+func WriteFiles(tb testing.TB, dir string, files map[string]string) {
+	tb.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }

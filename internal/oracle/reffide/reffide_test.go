@@ -1,12 +1,11 @@
 package reffide
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ratelist/ratelist/internal/oracle/oracletab"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 func TestTables(t *testing.T) {
@@ -133,11 +132,7 @@ func TestListOf(t *testing.T) {
 func writeArchive(t *testing.T, players, tours, games string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, s := range map[string]string{"players.csv": players, "tournaments.csv": tours, "games.csv": games} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, map[string]string{"players.csv": players, "tournaments.csv": tours, "games.csv": games})
 	return dir
 }
 

@@ -1,15 +1,12 @@
 package officer
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
-	"github.com/ratelist/ratelist/pipeline"
-	"github.com/ratelist/ratelist/tiebreak"
 )
 
 // Player is a players row as the exports need it; empty fields are unknown.
@@ -77,30 +74,4 @@ func ReadPlayers(fsys fs.FS) (map[int64]Player, error) {
 		return nil, fmt.Errorf("players: %w", err)
 	}
 	return out, nil
-}
-
-// errFound stops the walk over an archive's tournaments.
-var errFound = errors.New("found")
-
-// ErrNoTournament is a tournament id the archive does not have (with games).
-var ErrNoTournament = errors.New("tournament not in the archive or without valid games")
-
-// LoadTournament returns tournament id of the archive in fsys, with its players'
-// ratings at its start as a run computes them under the default rule set.
-func LoadTournament(ctx context.Context, fsys fs.FS, id int64) (*tiebreak.Tournament, error) {
-	var got *tiebreak.Tournament
-	err := pipeline.ForEachTournamentFS(ctx, fsys, func(t *tiebreak.Tournament) error {
-		if t.ID == id {
-			got = t
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
-		return nil, err
-	}
-	if got == nil {
-		return nil, fmt.Errorf("tournament %d: %w", id, ErrNoTournament)
-	}
-	return got, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/ratelist/ratelist/pipeline"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
 )
@@ -18,7 +19,7 @@ import (
 // points and rank are the final standings by the tournament's tiebreaks (the
 // default ones when it names none).
 func ExportTRF(ctx context.Context, w io.Writer, fsys fs.FS, id int64, v trf.Version, fideRatings bool) error {
-	t, err := LoadTournament(ctx, fsys, id)
+	t, err := pipeline.LoadTournamentFS(ctx, fsys, id)
 	if err != nil {
 		return err
 	}

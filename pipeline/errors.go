@@ -11,6 +11,9 @@ import (
 var (
 	// ErrUsage marks a bad option value or rules setting (exit 2).
 	ErrUsage = errors.New("usage")
+	// ErrNoTournament is a tournament id the archive does not have, or whose
+	// games were all rejected.
+	ErrNoTournament = errors.New("not in the archive or it has no valid games")
 )
 
 // OptionError is a problem with one field of Options, named as in Options

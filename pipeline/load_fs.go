@@ -20,6 +20,11 @@ func ForEachTournamentOfFS(ctx context.Context, fsys fs.FS, want func(id int64) 
 	return forEachTournament(ctx, fsys, "archive", want, fn)
 }
 
+// LoadTournamentFS is LoadTournament for an archive given as a file system.
+func LoadTournamentFS(ctx context.Context, fsys fs.FS, id int64) (*tiebreak.Tournament, error) {
+	return loadTournament(ctx, fsys, "archive", id)
+}
+
 // LoadArchive opens the archive in fsys and loads its small tables (players
 // and tournaments); rejected rows are left out. The games are not read.
 func LoadArchive(ctx context.Context, fsys fs.FS) (*archive.Archive, error) {

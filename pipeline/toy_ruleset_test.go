@@ -139,6 +139,22 @@ func TestToyRuleSet(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "cards.parquet")); err != nil {
 		t.Error(err)
 	}
+	// Resumed after its first list, the toy run ends with the same list: the
+	// state file carries a rule set's State without any code of its own.
+	inc := t.TempDir()
+	for _, o := range []pipeline.Options{{Until: "2025-01"}, {Resume: true}} {
+		o.Archive, o.Out, o.Rules = os.DirFS(dir), inc, rules
+		sum, err := pipeline.Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Resume && sum.ResumedFrom != "2025-01" {
+			t.Errorf("resumed from %q, want 2025-01", sum.ResumedFrom)
+		}
+	}
+	if got, err := os.ReadFile(filepath.Join(inc, "lists", "2025-02.csv")); err != nil || string(got) != lists["2025-02"] {
+		t.Errorf("resumed list 2025-02 (%v):\n%s\nwant\n%s", err, got, lists["2025-02"])
+	}
 	if _, err := pipeline.ParseRules("toy.toml", []byte("base = \"toy\"\n[toy]\nstart = 0\n")); !errors.Is(err, pipeline.ErrUsage) {
 		t.Errorf("toy.start = 0: %v, want a usage error", err)
 	}

@@ -30,7 +30,7 @@
 //     hash differs from its manifest: the assets, one page and one data file
 //     per list (one list in memory at a time), the tournament indexes, every
 //     tournament's page and data file as the archive hands over its pairings
-//     (pipeline.ForEachTournamentFS), then every player's page, by a pool of
+//     (pipeline.ForEachTournamentOfFS), then every player's page, by a pool of
 //     Options.Workers.
 //  3. Remove the files of the earlier site that the new one does not have and
 //     write the manifest.

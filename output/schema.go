@@ -6,7 +6,7 @@ import "github.com/parquet-go/parquet-go"
 // the root name the file has always carried, so that the files' bytes do not
 // depend on what the Go type is called.
 var (
-	CardSchema      = parquet.NewSchema("cardRow", parquet.SchemaOf(Card{}))
+	CardSchema      = parquet.NewSchema("cardRow", parquet.SchemaOf(cardFile{}))
 	ListSchema      = parquet.NewSchema("listRow", parquet.SchemaOf(ListRow{}))
 	StandingsSchema = parquet.NewSchema("standingsRow", parquet.SchemaOf(StandingsRow{}))
 	JokerListSchema = parquet.NewSchema("jokerListRow", parquet.SchemaOf(JokerListRow{}))

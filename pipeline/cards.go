@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -119,15 +121,61 @@ func newCardWriter(stage *staging, players *archive.Players, kind string) (*card
 	}, nil
 }
 
-// run writes the row groups that come on full until it is closed.
+// cardEncoders is how many goroutines encode cards.parquet's row groups: a
+// FIDE run makes a row per game, more than one core encodes in time.
+const cardEncoders = 2
+
+// run writes the row groups that come on full until it is closed. Row group i
+// is encoded by encoder i mod cardEncoders into a row group of its own, and
+// the encoders commit them to the file in turn, in the order they came.
 func (cw *cardWriter) run() error {
+	g, ctx := errgroup.WithContext(context.Background())
+	var in [cardEncoders]chan *cardCols
+	var turn [cardEncoders]chan struct{}
+	for i := range cardEncoders {
+		in[i], turn[i] = make(chan *cardCols), make(chan struct{}, 1)
+	}
+	turn[0] <- struct{}{} // the first encoder commits first
+	for i := range cardEncoders {
+		g.Go(func() error { return cw.encode(ctx, in[i], turn[i], turn[(i+1)%cardEncoders]) })
+	}
+	i := 0
+dispatch:
 	for chunk := range cw.full {
-		if err := writeCards(cw.w, chunk); err != nil {
+		select {
+		case in[i] <- chunk:
+		case <-ctx.Done():
+			break dispatch
+		}
+		i = (i + 1) % cardEncoders
+	}
+	for _, c := range in {
+		close(c)
+	}
+	return g.Wait()
+}
+
+// encode writes each row group that comes on in into a row group of its own,
+// and commits it to the file when its turn comes (a value on turn), then
+// hands the turn on to next.
+func (cw *cardWriter) encode(ctx context.Context, in <-chan *cardCols, turn <-chan struct{}, next chan<- struct{}) error {
+	rg := cw.w.BeginRowGroup()
+	for chunk := range in {
+		if err := writeCards(rg.ColumnWriters(), chunk); err != nil {
 			return fmt.Errorf("write cards.parquet: %w", err)
 		}
-		if err := cw.w.Flush(); err != nil {
+		if err := rg.Flush(); err != nil {
 			return fmt.Errorf("write cards.parquet: %w", err)
 		}
+		select {
+		case <-turn:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if _, err := rg.Commit(); err != nil {
+			return fmt.Errorf("write cards.parquet: %w", err)
+		}
+		next <- struct{}{}
 		chunk.reset()
 		select {
 		case cw.free <- chunk:
@@ -354,10 +402,9 @@ var cardColumnIndex = func() []int {
 	return idx
 }()
 
-// writeCards writes c as the writer's current row group (not flushed), column
-// by column.
-func writeCards(w *parquet.GenericWriter[output.Card], c *cardCols) error {
-	cw := w.ColumnWriters()
+// writeCards writes c as a row group (not flushed) through its column
+// writers, column by column.
+func writeCards(cw []*parquet.ColumnWriter, c *cardCols) error {
 	errs := make([]error, len(cardColumns))
 	for i, col := range cardColumns {
 		errs[i] = col.write(cw, cardColumnIndex[i], c)

@@ -55,6 +55,9 @@ func TestRulesFileImpossibleValue(t *testing.T) {
 		{"base = \"fide\"\n[fide]\nk_mid = 0\n", "fide.k_mid"},
 		{"base = \"fide\"\n[fide]\ncap = -400\n", "fide.cap"},
 		{"[school]\nbands = [{name = \"1\", min = 1800}, {name = \"2\", min = 2000}]\n", "school.bands"},
+		{"[tiebreaks]\nunplayed = \"fide2020\"\n", "tiebreaks.unplayed"},
+		{"[tiebreaks.ljv]\nbase_rating = -1\n", "tiebreaks.ljv.base_rating"},
+		{"[tiebreaks.scrabble]\nset = \"nope\"\n", "tiebreaks.scrabble.set"},
 	} {
 		rules := filepath.Join(t.TempDir(), "rules.toml")
 		if err := os.WriteFile(rules, []byte(tc.body), 0o644); err != nil {

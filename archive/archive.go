@@ -105,6 +105,25 @@ type Archive struct {
 	tDirect []int32 // tournament id − tMin → position (nil: binary search)
 
 	latestStart int32 // a tournament starting later is in the future (latestStart)
+	// rejected holds why each rejected tournament row was rejected, by id, so
+	// that its games can say so instead of only "unknown tournament".
+	rejected map[int64]string
+}
+
+// RejectedTournament returns why the row of tournament id was rejected, when
+// id is not in the archive because its row was.
+func (a *Archive) RejectedTournament(id int64) (string, bool) {
+	why, ok := a.rejected[id]
+	return why, ok
+}
+
+// UnknownTournament is the problem of a row naming tournament id, which is not
+// in the archive; it names the reason when the tournament's own row was rejected.
+func (a *Archive) UnknownTournament(id int64) Problem {
+	if why, ok := a.RejectedTournament(id); ok {
+		return Problemf(KindUnknownTournament, "", "unknown tournament %d: its row was rejected (%s)", id, why)
+	}
+	return Problemf(KindUnknownTournament, "", "unknown tournament %d", id)
 }
 
 // TableCount is what was read from one table: every row read is either used
@@ -456,6 +475,12 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 			cnt.Read++
 			t, p := checkTournament(b, i, a.latestStart)
 			if p.Kind != KindNone {
+				if !b.Nulls[0][i] && (b.Bad[i].Kind == KindNone || b.Bad[i].Column != "tournament_id") {
+					if a.rejected == nil {
+						a.rejected = map[int64]string{}
+					}
+					a.rejected[t.ID] = p.Reason
+				}
 				l.reject(b, i, p)
 				continue
 			}

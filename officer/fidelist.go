@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/output"
 )
 
@@ -216,7 +217,8 @@ func writeListCSV(w io.Writer, rows []ListRow) error {
 		if r.BirthYear > 0 {
 			by = itoa(r.BirthYear)
 		}
-		cw.Write([]string{id, r.Name, r.Federation, r.Sex, r.Title, r.WTitle, itoa(r.Rating), itoa(r.Games), itoa(r.K), by, r.Flag})
+		t := csvfield.Text
+		cw.Write([]string{id, t(r.Name), t(r.Federation), t(r.Sex), t(r.Title), t(r.WTitle), itoa(r.Rating), itoa(r.Games), itoa(r.K), by, t(r.Flag)})
 	}
 	cw.Flush()
 	return cw.Error()

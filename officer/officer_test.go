@@ -201,3 +201,24 @@ func TestReadOlderList(t *testing.T) {
 		t.Errorf("read %+v, want %+v", got, want)
 	}
 }
+
+// TestCSVFormulaCells: the CSV outputs of export list, diff, player and cards
+// write a text cell starting with =, +, - or @ with a leading ' so that
+// spreadsheets do not run it; numbers (a change of -6) stay numbers.
+func TestCSVFormulaCells(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteList(&b, []ListRow{{ID: 7, Name: "=HYPERLINK(\"x\")", Federation: "@A", Rating: 1500}}, "2025-06", ListCSV); err != nil {
+		t.Fatal(err)
+	}
+	if row := strings.Split(b.String(), "\n")[1]; !strings.HasPrefix(row, `7,"'=HYPERLINK(""x"")",'@A,`) {
+		t.Errorf("export list csv row %q", row)
+	}
+	b.Reset()
+	tab := Table{Header: []string{"name", "change"}, Rows: [][]string{{"+1 Club", "-6"}, {"-x", "2.5"}}}
+	if err := WriteTables(&b, CSV, tab); err != nil {
+		t.Fatal(err)
+	}
+	if want := "name,change\n'+1 Club,-6\n'-x,2.5\n"; b.String() != want {
+		t.Errorf("table csv %q, want %q", b.String(), want)
+	}
+}

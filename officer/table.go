@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ratelist/ratelist/internal/csvfield"
 )
 
 // Table is a titled table of text cells, printed as aligned text or as CSV.
@@ -59,8 +61,25 @@ func WriteTables(w io.Writer, f Format, tables ...Table) error {
 func (t Table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(t.Header)
-	cw.WriteAll(t.Rows)
+	cells := make([]string, len(t.Header))
+	for _, r := range t.Rows {
+		cells = cells[:0]
+		for _, v := range r {
+			cells = append(cells, csvCell(v))
+		}
+		cw.Write(cells)
+	}
+	cw.Flush()
 	return cw.Error()
+}
+
+// csvCell is v as a CSV cell: a number as it is (a change of -6 stays a
+// number), text made safe for spreadsheets.
+func csvCell(v string) string {
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return v
+	}
+	return csvfield.Text(v)
 }
 
 // writeText aligns the columns: numbers to the right, text to the left.

@@ -176,7 +176,7 @@ func (j *jokerPass) checkTableRow(b *archive.Batch, i int) (jokerRow, archive.Pr
 		id := ints(archive.TableTournamentID)
 		ti := j.arch.TournamentIndex(id)
 		if ti < 0 {
-			return jr, archive.Problemf(archive.KindUnknownTournament, "", "unknown tournament %d", id)
+			return jr, j.arch.UnknownTournament(id)
 		}
 		if d := j.arch.Tournaments[ti].Discipline; d != "joker" {
 			return jr, archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a %s tournament, not joker", id, d)

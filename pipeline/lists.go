@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
@@ -340,6 +343,33 @@ func (a *listArrow) add(rows []output.ListRow) {
 		}
 		c[14].Date, c[14].Null = append(c[14].Date, date), append(c[14].Null, row.BirthDate == nil)
 	}
+}
+
+// keptListArrow writes lists/LABEL.arrow from the kept lists/LABEL.parquet of
+// an earlier run: a resumed --arrow run after one without --arrow then holds
+// what a fresh --arrow run would.
+func keptListArrow(stage *staging, out, label string) error {
+	p := filepath.Join(out, "lists", label+".parquet")
+	f, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("Arrow list of %s: %w", label, err)
+	}
+	defer f.Close()
+	rd := parquet.NewGenericReader[output.ListRow](f)
+	defer rd.Close()
+	a := newListArrow(int(rd.NumRows()))
+	buf := make([]output.ListRow, listChunk)
+	for {
+		n, err := rd.Read(buf)
+		a.add(buf[:n])
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+	}
+	return writeListArrow(stage, label, a)
 }
 
 // writeListArrow writes lists/LABEL.arrow through the Arrow adapter.

@@ -208,7 +208,7 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int) (gameRow, archive.Prob
 		return g, archive.MissingCell("tournament_id")
 	}
 	if ti < 0 {
-		return g, archive.Problemf(archive.KindUnknownTournament, "", "unknown tournament %d", b.Ints[0][i])
+		return g, p.arch.UnknownTournament(b.Ints[0][i])
 	}
 	t := &p.arch.Tournaments[ti]
 	if t.Discipline == "joker" {

@@ -119,6 +119,9 @@ func ParseRules(name string, data []byte) (Rules, error) {
 	if err := r.Joker.Check(); err != nil {
 		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
 	}
+	if err := r.Tiebreaks.Check(); err != nil {
+		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
+	}
 	return r, nil
 }
 

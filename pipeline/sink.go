@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -411,6 +413,9 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 		if err == nil && s.kept.allCSV {
 			err = s.missingCSVs()
 		}
+		if err == nil && s.opt.Arrow {
+			err = s.missingArrows()
+		}
 		if err == nil {
 			err = s.cardW.flush(ctx)
 		}
@@ -438,6 +443,33 @@ func (s *writeSink) missingCSVs() error {
 	slices.Sort(periods)
 	for _, p := range periods {
 		if err := keptStandingsCSV(s.stage, s.opt.Out, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// missingArrows writes, with --arrow, the Arrow files of the kept lists that
+// the earlier run did not write (it ran without --arrow), from their Parquet
+// lists.
+func (s *writeSink) missingArrows() error {
+	dir := filepath.Join(s.opt.Out, "lists")
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("kept lists: %w", err)
+	}
+	for _, e := range ents {
+		label, ok := strings.CutSuffix(e.Name(), ".parquet")
+		if !ok || !e.Type().IsRegular() || !s.kept.has("lists/"+e.Name()) {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, label+".arrow")); err == nil && fi.Mode().IsRegular() {
+			continue
+		}
+		if err := keptListArrow(s.stage, s.opt.Out, label); err != nil {
 			return err
 		}
 	}

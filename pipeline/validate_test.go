@@ -304,13 +304,19 @@ func TestRunDate(t *testing.T) {
 		{time.Date(2025, 6, 15, 23, 59, 0, 0, time.UTC), 2}, // tournament 2 and its game
 		{time.Date(2025, 6, 16, 0, 0, 0, 0, time.UTC), 0},
 	} {
-		sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Workers: 1, Now: tc.now})
+		out := t.TempDir()
+		sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, Workers: 1, Now: tc.now})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sum.RowsRejected != tc.rejected || sum.TournamentsRated != 2-int(tc.rejected/2) {
 			t.Errorf("run dated %s: %d rows rejected, %d tournaments rated; want %d rejected", tc.now.Format(time.DateOnly),
 				sum.RowsRejected, sum.TournamentsRated, tc.rejected)
+		}
+		// The game says why its tournament is unknown.
+		const why = "unknown tournament 2: its row was rejected (start_date 2026-06-16 is in the future"
+		if got := readRejects(t, out); tc.rejected > 0 && (len(got) != 2 || got[1][0] != "games.csv" || !strings.HasPrefix(got[1][2], why)) {
+			t.Errorf("run dated %s: rejects %q, want the game's reason to start %q", tc.now.Format(time.DateOnly), got, why)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package tiebreak
 
+import "fmt"
+
 // Options are the settings of a standings computation. The zero value is usable: every
 // zero field means its documented default. Options are read, never written, so one
 // value may be shared by concurrent Standings calls.
@@ -66,6 +68,34 @@ type ScrabbleOptions struct {
 	// Set selects a named set from Sets; Tournament.TurCAS, when not empty, wins.
 	Set  string                  `toml:"set"`
 	Sets map[string]Coefficients `toml:"sets"`
+}
+
+// Check reports the first impossible setting, naming its key as a rules file
+// spells it, so that a typo stops a run before any work instead of failing its
+// first standings.
+func (o Options) Check() error {
+	if _, err := ParsePolicy(string(o.Unplayed)); err != nil {
+		return fmt.Errorf("tiebreaks.unplayed = %q: want fide2009, fide2023, fide2026 or \"\" (by the start date)", o.Unplayed)
+	}
+	for _, v := range []struct {
+		key string
+		val int
+	}{
+		{"after_round", o.AfterRound},
+		{"unrated_rating", o.UnratedRating},
+		{"ljv.base_rating", o.LJV.BaseRating},
+		{"scrabble.bye_spread", o.Scrabble.ByeSpread},
+	} {
+		if v.val < 0 {
+			return fmt.Errorf("tiebreaks.%s = %d: want ≥ 0", v.key, v.val)
+		}
+	}
+	if s := o.Scrabble.Set; s != "" {
+		if _, ok := o.Scrabble.Sets[s]; !ok {
+			return fmt.Errorf("tiebreaks.scrabble.set = %q: no such set under tiebreaks.scrabble.sets", s)
+		}
+	}
+	return nil
 }
 
 func (o LJVOptions) withDefaults() LJVOptions {

@@ -79,7 +79,8 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	if policy == "" {
 		policy = PolicyAt(t.Start)
 	}
-	if _, err := ParsePolicy(string(policy)); err != nil {
+	policy, err := ParsePolicy(string(policy))
+	if err != nil {
 		return nil, err
 	}
 	e.opt, e.policy = opt, policy

@@ -20,6 +20,10 @@ func TestInterruptEveryVerb(t *testing.T) {
 	if code := run(context.Background(), []string{"run", "--out", done, "--quiet"}, &so, &se); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, se.String())
 	}
+	pgn := filepath.Join(t.TempDir(), "g.pgn")
+	if err := os.WriteFile(pgn, []byte("[Event \"E\"]\n[Date \"2024.05.01\"]\n[White \"A, A\"]\n[Black \"B, B\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	verbs := [][]string{
 		{"run", "--archive", demo, "--out", t.TempDir()},
 		{"run", "--out", t.TempDir(), "--log-format", "json"},
@@ -30,6 +34,13 @@ func TestInterruptEveryVerb(t *testing.T) {
 		{"import", "trf", "testdata/rr.trf", "--archive", t.TempDir()},
 		{"report", "--out", done, "--site", t.TempDir()},
 		{"generate", "--players", "50", "--games", "2000", "--archive", filepath.Join(t.TempDir(), "a")},
+		{"import", "pgn", pgn, "--archive", t.TempDir()},
+		{"import", "csv", demo + "/players.csv", "--archive", t.TempDir()},
+		{"export", "trf", "--archive", demo, "--tournament", "1043"},
+		{"export", "list", "--out", done, "--period", "2025-06", "--format", "fide-txt"},
+		{"diff", "--out", done},
+		{"player", "--out", done, "10127"},
+		{"cards", "--out", done, "--tournament", "1043"},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -161,6 +161,19 @@ func TestResumeUntilEarlier(t *testing.T) {
 	}
 }
 
+// TestResumeAddsArrow: --resume or --from with --arrow after a run without it
+// writes the .arrow files of the lists it keeps too, as a fresh --arrow run does.
+func TestResumeAddsArrow(t *testing.T) {
+	fresh := t.TempDir()
+	mustRun(t, exitOK, "run", "--out", fresh, "--arrow", "--quiet")
+	for _, again := range [][]string{{"--resume"}, {"--from", "2025-01"}} {
+		out := t.TempDir()
+		mustRun(t, exitOK, "run", "--out", out, "--until", "2025-03", "--quiet")
+		mustRun(t, exitOK, append([]string{"run", "--out", out, "--arrow", "--quiet"}, again...)...)
+		sameOut(t, again[0]+" --arrow after a run without it vs a fresh --arrow run", fresh, out, true)
+	}
+}
+
 // TestStaleFilesRemoved: a full rerun leaves no file of an earlier run that a
 // fresh run would not write: the standings of a deleted tournament, the
 // .arrow lists of a run with --arrow, a report site, stray files.

@@ -38,6 +38,27 @@ func TestGenerateRefusesNonEmpty(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "games.parquet")); err != nil {
 		t.Errorf("--force wrote no games: %v", err)
 	}
+	// --force replaces every form of the tables (the old players.csv, a games/
+	// folder, a Joker tables.csv the new archive lacks): the result validates.
+	for f, body := range map[string]string{"games/part-0.parquet": "x", "tables.csv": "game_id\n", "players.csv": "player_id,name\n1,Real Player\n", "notes.txt": "keep"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	se.Reset()
+	if code := run(context.Background(), append(args, "--force"), &so, &se); code != exitOK {
+		t.Fatalf("--force over a games/ folder: exit %d; stderr: %s", code, se.String())
+	}
+	se.Reset()
+	if code := run(context.Background(), []string{"validate", "--archive", dir}, &so, &se); code != exitOK {
+		t.Errorf("validate after --force: exit %d; stderr: %s", code, se.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(b) != "keep" {
+		t.Errorf("--force removed a file that is no table: %q", b)
+	}
 	// An absent or empty folder needs no --force.
 	se.Reset()
 	empty := filepath.Join(t.TempDir(), "new")
@@ -55,6 +76,9 @@ func TestRulesFileImpossibleValue(t *testing.T) {
 		{"base = \"fide\"\n[fide]\nk_mid = 0\n", "fide.k_mid"},
 		{"base = \"fide\"\n[fide]\ncap = -400\n", "fide.cap"},
 		{"[school]\nbands = [{name = \"1\", min = 1800}, {name = \"2\", min = 2000}]\n", "school.bands"},
+		{"[tiebreaks]\nunplayed = \"fide2020\"\n", "tiebreaks.unplayed"},
+		{"[tiebreaks.ljv]\nbase_rating = -1\n", "tiebreaks.ljv.base_rating"},
+		{"[tiebreaks.scrabble]\nset = \"nope\"\n", "tiebreaks.scrabble.set"},
 	} {
 		rules := filepath.Join(t.TempDir(), "rules.toml")
 		if err := os.WriteFile(rules, []byte(tc.body), 0o644); err != nil {

@@ -40,7 +40,7 @@ type Options struct {
 	// JokerGames is the number of Joker games (tables of four) in the tables table; 0 = none.
 	JokerGames int
 
-	// Force writes into a folder that already holds files (overwriting the tables).
+	// Force writes into a folder that already holds files, replacing its tables.
 	Force bool
 }
 
@@ -105,6 +105,9 @@ func Archive(ctx context.Context, o Options) error {
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return fmt.Errorf("create archive folder: %w", err)
+	}
+	if err := clearTables(o.Dir); err != nil {
+		return err
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed5eed))
 	players, precs := genPlayers(rng, o.Players, o.Start.Year())
@@ -221,6 +224,29 @@ func checkEmpty(dir string) error {
 	}
 	if len(names) > 0 {
 		return fmt.Errorf("%w: %s holds %s", ErrNotEmpty, dir, names[0])
+	}
+	return nil
+}
+
+// clearTables removes every form of the archive's tables from dir (NAME.parquet,
+// NAME.csv, a folder NAME/), so that --force leaves exactly the generated
+// tables: never two forms of one table, which no reader accepts, nor an old
+// table the generated archive does not have. Other files stay.
+func clearTables(dir string) error {
+	for _, name := range []string{"players", "tournaments", "games", "tables"} {
+		for _, f := range []string{name + ".parquet", name + ".csv", name} {
+			p := filepath.Join(dir, f)
+			st, err := os.Lstat(p)
+			if errors.Is(err, fs.ErrNotExist) || (err == nil && f == name && !st.IsDir()) {
+				continue // a plain file named like a table is not a table
+			}
+			if err == nil {
+				err = os.RemoveAll(p)
+			}
+			if err != nil {
+				return fmt.Errorf("replace table %s: %w", p, err)
+			}
+		}
 	}
 	return nil
 }

@@ -168,14 +168,7 @@ func mangle(t *testing.T, dir string) {
 // column of each header name and the row to change in place.
 func rewriteCSV(t *testing.T, path string, f func(i int, col map[string]int, r []string)) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testutil.ReadCSV(t, path)
 	col := map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i

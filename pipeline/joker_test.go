@@ -399,28 +399,14 @@ func TestJokerTiesAllowed(t *testing.T) {
 	if sum.Joker.GamesRated != 1 || sum.Joker.GamesRejected != 1 {
 		t.Errorf("joker summary %+v", sum.Joker)
 	}
-	recs := readCSVFile(t, filepath.Join(out, "rejects.csv"))
+	recs := testutil.ReadCSV(t, filepath.Join(out, "rejects.csv"))
 	if len(recs) != 5 || !strings.HasPrefix(recs[1][2], rating.ErrJokerPlaceRanking.Error()) {
 		t.Errorf("rejects %v", recs)
 	}
-	list := readCSVFile(t, filepath.Join(out, "lists", "joker", "2025-03.csv"))
+	list := testutil.ReadCSV(t, filepath.Join(out, "lists", "joker", "2025-03.csv"))
 	if list[1][1] != "1" || list[1][3] != "15" || list[2][1] != "2" || list[2][3] != "15" {
 		t.Errorf("list %v", list)
 	}
-}
-
-func readCSVFile(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
 }
 
 // ---- An independent implementation of docs/joker.md, for random archives ----
@@ -450,7 +436,7 @@ type refStanding struct{ player, personal, games int }
 
 func refJoker(t *testing.T, tablesCSV string, s refJokerSettings) map[string]map[int]refStanding {
 	t.Helper()
-	recs := readCSVFile(t, tablesCSV)
+	recs := testutil.ReadCSV(t, tablesCSV)
 	games := map[int64]*refGame{}
 	for _, r := range recs[1:] {
 		id, _ := strconv.ParseInt(r[0], 10, 64)
@@ -616,7 +602,7 @@ func TestJokerIndependent(t *testing.T) {
 			}
 			maxLevel, multiplied := 0, 0
 			for month, ref := range want {
-				list := readCSVFile(t, filepath.Join(out, "lists", "joker", month+".csv"))
+				list := testutil.ReadCSV(t, filepath.Join(out, "lists", "joker", month+".csv"))
 				if len(list)-1 != len(ref) {
 					t.Errorf("%s: %d players listed, reference %d", month, len(list)-1, len(ref))
 				}

@@ -20,6 +20,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // TestRankOrder: the counting sort and its wide-span fallback give the order
@@ -64,7 +65,7 @@ func TestListPlayerColumns(t *testing.T) {
 	}
 	longest, filled := 0, 0
 	for _, p := range lists {
-		want := readCSVFile(t, p)
+		want := testutil.ReadCSV(t, p)
 		if !slices.Equal(want[0], strings.Split(strings.TrimSpace(listHeader), ",")) {
 			t.Fatalf("%s: header %q", p, want[0])
 		}

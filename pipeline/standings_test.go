@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
 )
 
@@ -118,7 +119,7 @@ func TestStandingsParquetEqualsCSV(t *testing.T) {
 		for n < len(rows) && rows[n].TournamentID == id {
 			n++
 		}
-		recs := readCSVFile(t, filepath.Join(out, "standings", strconv.FormatInt(id, 10)+".csv"))
+		recs := testutil.ReadCSV(t, filepath.Join(out, "standings", strconv.FormatInt(id, 10)+".csv"))
 		if len(recs)-1 != n {
 			t.Fatalf("tournament %d: %d Parquet rows, %d CSV rows", id, n, len(recs)-1)
 		}

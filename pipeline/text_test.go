@@ -108,7 +108,7 @@ func TestCSVTextCells(t *testing.T) {
 	}
 	negative := false
 	for _, f := range append(files, standings...) {
-		recs := readCSVFile(t, f)
+		recs := testutil.ReadCSV(t, f)
 		col := -1
 		for i, h := range recs[0] {
 			if h == "name" {

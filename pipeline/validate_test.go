@@ -18,7 +18,7 @@ import (
 
 func readRejects(t *testing.T, out string) [][]string {
 	t.Helper()
-	recs := readCSVFile(t, filepath.Join(out, "rejects.csv"))
+	recs := testutil.ReadCSV(t, filepath.Join(out, "rejects.csv"))
 	if strings.Join(recs[0], ",") != "file,row,reason,values" {
 		t.Fatalf("rejects header %v", recs[0])
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/officer"
 )
 
@@ -64,12 +65,12 @@ func TestChangesPages(t *testing.T) {
 	last, prev := labels[len(labels)-1], labels[len(labels)-2]
 	before := filepath.Join(dir, changesFile(prev))
 	stBefore, _ := os.Stat(before)
-	prevRows := readCSVRows(t, filepath.Join(out, "lists", prev+".csv"))
+	prevRows := testutil.ReadCSV(t, filepath.Join(out, "lists", prev+".csv"))
 	a, b := prevRows[1][1], prevRows[2][1]
 	prevRows[1][9] = strings.TrimSpace(prevRows[1][9] + " i")
 	writeCSVRows(t, filepath.Join(out, "lists", prev+".csv"), prevRows)
 	var kept [][]string
-	for _, r := range readCSVRows(t, filepath.Join(out, "lists", last+".csv")) {
+	for _, r := range testutil.ReadCSV(t, filepath.Join(out, "lists", last+".csv")) {
 		if r[1] != a && r[1] != b {
 			kept = append(kept, r)
 		}
@@ -106,20 +107,6 @@ func TestBelowFloor(t *testing.T) {
 	if got := s.fellBelowFloor("2025-02", "2025-03"); len(got) != 0 {
 		t.Errorf("2025-02 → 2025-03: %v, want none", got)
 	}
-}
-
-func readCSVRows(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 func writeCSVRows(t *testing.T, path string, rows [][]string) {

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/ratelist/ratelist"
 	"github.com/ratelist/ratelist/internal/golden"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -570,15 +570,7 @@ func TestStandingsFromParquet(t *testing.T) {
 	}
 	for _, p := range csvs {
 		id, _ := strconv.ParseInt(strings.TrimSuffix(filepath.Base(p), ".csv"), 10, 64)
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		recs := testutil.ReadCSV(t, p)
 		s := st[id]
 		if s == nil {
 			t.Errorf("tournament %d: no standings in the Parquet files", id)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/internal/golden"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // officerRun runs a verb and returns its exit code, stdout and stderr.
@@ -85,15 +86,7 @@ func infoArchive(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	f, err := os.Open("../../testdata/demo/players.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testutil.ReadCSV(t, "../../testdata/demo/players.csv")
 	recs[0] = append(recs[0], "fide_id", "federation", "sex", "title", "birth_date")
 	for i, r := range recs[1:] {
 		date := ""

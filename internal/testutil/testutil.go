@@ -4,6 +4,7 @@ package testutil
 
 import (
 	"bytes"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,4 +55,18 @@ func WriteFiles(tb testing.TB, dir string, files map[string]string) {
 			tb.Fatal(err)
 		}
 	}
+}
+
+// ReadCSV is every record of the CSV file at path, its header first.
+func ReadCSV(tb testing.TB, path string) [][]string {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return recs
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -144,4 +145,66 @@ func PD(d int) int {
 func DP(p int) (dp int, ok bool) {
 	dp, ok = dpTable[p]
 	return dp, ok
+}
+
+// Tournament is a rated chess tournament of an archive with its games; its
+// dates are ISO strings, which compare as dates.
+type Tournament struct {
+	ID         int64
+	Start, End string
+	Games      []Game
+}
+
+// Game is a games.csv row: a bye has no black player.
+type Game struct {
+	White, Black int64
+	WR, BR       string
+	Bye          bool
+}
+
+// RatedChess is the rated chess tournaments of tournaments.csv rows with
+// their games.csv rows, in rating order: end date, start date, id.
+func RatedChess(trows, grows []map[string]string) ([]*Tournament, error) {
+	tours := map[int64]*Tournament{}
+	var order []*Tournament
+	for _, r := range trows {
+		disc := strings.ToLower(r["discipline"])
+		rated := true
+		if r["rated"] != "" {
+			var err error
+			if rated, err = strconv.ParseBool(strings.ToLower(r["rated"])); err != nil {
+				return nil, fmt.Errorf("tournament %s: rated %q", r["tournament_id"], r["rated"])
+			}
+		}
+		if !(disc == "" || disc == "chess") || !rated {
+			continue
+		}
+		t := &Tournament{ID: ID64(r["tournament_id"]), Start: r["start_date"], End: r["end_date"]}
+		tours[t.ID] = t
+		order = append(order, t)
+	}
+	for _, r := range grows {
+		t := tours[ID64(r["tournament_id"])]
+		if t == nil {
+			continue
+		}
+		g := Game{White: ID64(r["white_id"]), WR: r["white_result"], BR: r["black_result"]}
+		if r["black_id"] == "" {
+			g.Bye = true
+		} else {
+			g.Black = ID64(r["black_id"])
+		}
+		t.Games = append(t.Games, g)
+	}
+	sort.Slice(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if a.End != b.End {
+			return a.End < b.End
+		}
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.ID < b.ID
+	})
+	return order, nil
 }

@@ -19,11 +19,9 @@ package refelo
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ratelist/ratelist/internal/oracle/oracletab"
@@ -133,17 +131,7 @@ type player struct {
 	tourneys int // tournaments in which the rating was computed
 }
 
-type tournament struct {
-	id         int64
-	start, end string // ISO dates compare as strings
-	games      []game
-}
-
-type game struct {
-	white, black int64
-	wr, br       string
-	bye          bool
-}
+type tournament = oracletab.Tournament
 
 // Lists rates the CSV archive in dir under the school rules with the given
 // stage (0 = automatic switch, 1 or 2 = pinned) and returns each monthly
@@ -166,48 +154,10 @@ func Lists(dir string, stagePin int) (map[string][]byte, error) {
 		p := &player{id: oracletab.ID64(r["player_id"]), name: r["name"], category: orZero(oracletab.OptInt(r["category"])), elo: orZero(oracletab.OptInt(r["fide_rating"]))}
 		players[p.id] = p
 	}
-	tours := map[int64]*tournament{}
-	var order []*tournament
-	for _, r := range trows {
-		disc := strings.ToLower(r["discipline"])
-		rated := true
-		if r["rated"] != "" {
-			rated, err = strconv.ParseBool(strings.ToLower(r["rated"]))
-			if err != nil {
-				return nil, fmt.Errorf("tournament %s: rated %q", r["tournament_id"], r["rated"])
-			}
-		}
-		if !(disc == "" || disc == "chess") || !rated {
-			continue
-		}
-		t := &tournament{id: oracletab.ID64(r["tournament_id"]), start: r["start_date"], end: r["end_date"]}
-		tours[t.id] = t
-		order = append(order, t)
+	order, err := oracletab.RatedChess(trows, grows)
+	if err != nil {
+		return nil, err
 	}
-	for _, r := range grows {
-		t := tours[oracletab.ID64(r["tournament_id"])]
-		if t == nil {
-			continue
-		}
-		g := game{white: oracletab.ID64(r["white_id"]), wr: r["white_result"], br: r["black_result"]}
-		if r["black_id"] == "" {
-			g.bye = true
-		} else {
-			g.black = oracletab.ID64(r["black_id"])
-		}
-		t.games = append(t.games, g)
-	}
-	// §1: end date, then start date, then id.
-	sort.Slice(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if a.end != b.end {
-			return a.end < b.end
-		}
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return a.id < b.id
-	})
 	out := map[string][]byte{}
 	if len(order) == 0 {
 		return out, nil
@@ -218,14 +168,14 @@ func Lists(dir string, stagePin int) (map[string][]byte, error) {
 		stage = 2
 	}
 	monthOf := func(date string) string { return date[:7] }
-	first, last := monthOf(order[0].end), monthOf(order[len(order)-1].end)
+	first, last := monthOf(order[0].End), monthOf(order[len(order)-1].End)
 	periodGames := map[int64]int{}
 	prevList := map[int64]int{} // player → rating on the previous list
 	everListed := map[int64]bool{}
 	ti := 0
 	for month := first; month <= last; month = nextMonth(month) {
 		clear(periodGames)
-		for ti < len(order) && monthOf(order[ti].end) <= month {
+		for ti < len(order) && monthOf(order[ti].End) <= month {
 			rateTournament(order[ti], players, stage, periodGames)
 			ti++
 			if stagePin == 0 && stage == 1 {
@@ -293,10 +243,10 @@ func nextMonth(m string) string {
 func rateTournament(t *tournament, players map[int64]*player, stage int, periodGames map[int64]int) {
 	// Who plays in it.
 	in := map[int64]bool{}
-	for _, g := range t.games {
-		in[g.white] = true
-		if !g.bye {
-			in[g.black] = true
+	for _, g := range t.Games {
+		in[g.White] = true
+		if !g.Bye {
+			in[g.Black] = true
 		}
 	}
 	// Stage one: newcomers with a category or Elo get their initial rating now.
@@ -333,12 +283,12 @@ func rateTournament(t *tournament, players map[int64]*player, stage int, periodG
 		opps[me] = append(opps[me], r)
 		pts[me] += s
 	}
-	for _, g := range t.games {
-		if g.bye {
+	for _, g := range t.Games {
+		if g.Bye {
 			continue
 		}
-		add(g.white, g.black, g.wr)
-		add(g.black, g.white, g.br)
+		add(g.White, g.Black, g.WR)
+		add(g.Black, g.White, g.BR)
 	}
 	// Compute every change from the start ratings, then apply.
 	type result struct {

@@ -151,17 +151,10 @@ type player struct {
 	listed     bool  // on some list already
 }
 
+// tournament is a rated tournament with the list period it counts for.
 type tournament struct {
-	id         int64
-	start, end string
-	list       Month
-	games      []game
-}
-
-type game struct {
-	white, black int64
-	wr, br       string
-	bye          bool
+	*oracletab.Tournament
+	list Month
 }
 
 // Stats counts how often each rule made a difference, so that a cross-check
@@ -228,55 +221,22 @@ func lists(dir string, st *Stats) (map[string][]byte, error) {
 		}
 		players[p.id] = p
 	}
-	tours := map[int64]*tournament{}
-	var order []*tournament
-	for _, r := range trows {
-		disc := strings.ToLower(r["discipline"])
-		rated := true
-		if r["rated"] != "" {
-			rated, err = strconv.ParseBool(strings.ToLower(r["rated"]))
-			if err != nil {
-				return nil, fmt.Errorf("tournament %s: rated %q", r["tournament_id"], r["rated"])
-			}
-		}
-		if !(disc == "" || disc == "chess") || !rated {
-			continue
-		}
-		t := &tournament{id: oracletab.ID64(r["tournament_id"]), start: r["start_date"], end: r["end_date"], list: ListOf(r["end_date"])}
-		if e, _ := time.Parse("2006-01-02", t.end); t.list > monthOf(e)+1 {
+	rc, err := oracletab.RatedChess(trows, grows)
+	if err != nil {
+		return nil, err
+	}
+	order := make([]*tournament, len(rc))
+	for i, t := range rc {
+		order[i] = &tournament{t, ListOf(t.End)}
+		if e, _ := time.Parse("2006-01-02", t.End); order[i].list > monthOf(e)+1 {
 			st.CrossPeriods++
 		}
-		tours[t.id] = t
-		order = append(order, t)
 	}
-	for _, r := range grows {
-		t := tours[oracletab.ID64(r["tournament_id"])]
-		if t == nil {
-			continue
-		}
-		g := game{white: oracletab.ID64(r["white_id"]), wr: strings.ToUpper(r["white_result"]), br: strings.ToUpper(r["black_result"])}
-		if r["black_id"] == "" {
-			g.bye = true
-		} else {
-			g.black = oracletab.ID64(r["black_id"])
-		}
-		t.games = append(t.games, g)
-	}
-	sort.Slice(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if a.end != b.end {
-			return a.end < b.end
-		}
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return a.id < b.id
-	})
 	out := map[string][]byte{}
 	if len(order) == 0 {
 		return out, nil
 	}
-	firstEnd, _ := time.Parse("2006-01-02", order[0].end)
+	firstEnd, _ := time.Parse("2006-01-02", order[0].End)
 	first := monthOf(firstEnd)
 	last := first
 	for _, t := range order {
@@ -322,25 +282,25 @@ func closePeriod(m Month, ts []*tournament, players map[int64]*player, games map
 	}
 	for _, t := range ts {
 		newPool := map[int64][]poolGame{}
-		for _, g := range t.games {
-			if g.bye {
+		for _, g := range t.Games {
+			if g.Bye {
 				continue
 			}
-			ws, okw := oracletab.HalfPoints(g.wr)
-			bs, okb := oracletab.HalfPoints(g.br)
+			ws, okw := oracletab.HalfPoints(strings.ToUpper(g.WR))
+			bs, okb := oracletab.HalfPoints(strings.ToUpper(g.BR))
 			if !okw || !okb {
 				continue
 			}
-			wr, wRated := inForce(g.white)
-			br, bRated := inForce(g.black)
+			wr, wRated := inForce(g.White)
+			br, bRated := inForce(g.Black)
 			switch {
 			case wRated && bRated:
-				rated[g.white] = append(rated[g.white], rg{br, ws})
-				rated[g.black] = append(rated[g.black], rg{wr, bs})
-			case wRated && players[g.black] != nil:
-				newPool[g.black] = append(newPool[g.black], poolGame{m, wr, bs})
-			case bRated && players[g.white] != nil:
-				newPool[g.white] = append(newPool[g.white], poolGame{m, br, ws})
+				rated[g.White] = append(rated[g.White], rg{br, ws})
+				rated[g.Black] = append(rated[g.Black], rg{wr, bs})
+			case wRated && players[g.Black] != nil:
+				newPool[g.Black] = append(newPool[g.Black], poolGame{m, wr, bs})
+			case bRated && players[g.White] != nil:
+				newPool[g.White] = append(newPool[g.White], poolGame{m, br, ws})
 			}
 		}
 		// The first tournament is the first in which the player met a rated

@@ -74,7 +74,7 @@ func writeStandingsCols(w io.Writer, ts []testStandings) error {
 // tournaments, including undefined values, tournaments without tiebreaks,
 // padded codes, a tournament of one row and one of many pages; and it is the
 // file GenericWriter[output.StandingsRow] writes from those rows (same
-// schema, pages, statistics and index).
+// schema, pages, statistics and index; no bounds for the codes).
 func TestStandingsColumns(t *testing.T) {
 	chess := []string{"BH:C1", " BH", "SB ", "WIN"}
 	ts := []testStandings{
@@ -113,6 +113,10 @@ func TestStandingsColumns(t *testing.T) {
 	value, _ := f.Schema().Lookup("tiebreaks", "list", "element", "value")
 	if pages := len(f.OffsetIndexes()[value.ColumnIndex].PageLocations); pages < 2 {
 		t.Errorf("tiebreak values in %d page(s): the test wants several", pages)
+	}
+	code, _ := f.Schema().Lookup("tiebreaks", "list", "element", "code")
+	if st := f.Metadata().RowGroups[0].Columns[code.ColumnIndex].MetaData.Statistics; st.MinValue != nil || st.MaxValue != nil {
+		t.Errorf("tiebreak codes have bounds %q..%q: outputOptions skips them", st.MinValue, st.MaxValue)
 	}
 	rd := parquet.NewGenericReader[output.StandingsRow](bytes.NewReader(got.Bytes()))
 	defer rd.Close()

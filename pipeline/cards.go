@@ -344,21 +344,21 @@ func (cw *cardWriter) finish() error {
 // how a row group's values are written to it.
 type cardColumn struct {
 	name  string
-	write func(cw []*parquet.ColumnWriter, col int, c *cardCols) error
+	write func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *cardCols) error
 }
 
 // required is a column with a value in every row.
 func required[T cardValue](name string, vals func(*cardCols) []T) cardColumn {
-	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, c *cardCols) error {
-		return writeColumn(cw, col, vals(c), nil)
+	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *cardCols) error {
+		return writeColumn(cw, col, buf, vals(c), nil)
 	}}
 }
 
 // nullable is an optional column.
 func nullable[T cardValue](name string, vals func(*cardCols) *optional[T]) cardColumn {
-	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, c *cardCols) error {
+	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *cardCols) error {
 		o := vals(c)
-		return writeColumn(cw, col, o.v, o.set)
+		return writeColumn(cw, col, buf, o.v, o.set)
 	}}
 }
 
@@ -406,8 +406,9 @@ var cardColumnIndex = func() []int {
 // writers, column by column.
 func writeCards(cw []*parquet.ColumnWriter, c *cardCols) error {
 	errs := make([]error, len(cardColumns))
+	buf := make([]parquet.Value, rowChunk)
 	for i, col := range cardColumns {
-		errs[i] = col.write(cw, cardColumnIndex[i], c)
+		errs[i] = col.write(cw, cardColumnIndex[i], buf, c)
 	}
 	return errors.Join(errs...)
 }
@@ -417,16 +418,20 @@ type cardValue interface {
 	int32 | int64 | float64 | string
 }
 
+// rowChunk is how many rows GenericWriter.Write hands its columns at a time
+// (and checks whether a page is full after): the column-wise writers do the
+// same, so that pages end at the same rows and the files are the ones
+// GenericWriter would write.
+const rowChunk = 64
+
 // writeColumn writes column col of a row group: required when set is nil,
-// else optional (null where set is false). It writes 64 rows at a time, as
-// GenericWriter.Write does, so that pages end at the same rows: the file is
-// the one GenericWriter[output.Card] would write.
-func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, vals []T, set []bool) error {
+// else optional (null where set is false). It writes len(buf) (rowChunk)
+// rows at a time, through buf.
+func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, buf []parquet.Value, vals []T, set []bool) error {
 	def := 0
 	if set != nil {
 		def = 1
 	}
-	buf := make([]parquet.Value, 64)
 	for start := 0; start < len(vals); start += len(buf) {
 		rows := buf[:min(len(buf), len(vals)-start)]
 		toValues(rows, vals[start:])

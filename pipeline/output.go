@@ -390,6 +390,7 @@ var outputOptions = []parquet.WriterOption{
 	parquet.SkipPageBounds("name"), parquet.SkipPageBounds("category"), parquet.SkipPageBounds("flags"),
 	parquet.SkipPageBounds("reason"), parquet.SkipPageBounds("level_name"),
 	parquet.SkipPageBounds("federation"), parquet.SkipPageBounds("sex"), parquet.SkipPageBounds("title"),
+	parquet.SkipPageBounds("tiebreaks", "list", "element", "code"),
 }
 
 // newParquetWriter returns the writer of a Parquet output: its schema, with

@@ -126,6 +126,7 @@ type workPool struct {
 // for a pool job, and the periods' files their rows go to.
 type standingsQueue struct {
 	scratch  sync.Pool // of *standingsScratch
+	cols     sync.Pool // of *standingsCols
 	pending  []standingsJob
 	open     []*periodStandings // periods still taking tournaments, by label
 	opened   []*periodStandings // every period, for abort
@@ -300,7 +301,7 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 		if fb == nil {
 			fb = new(fileBatch)
 		}
-		rows := make([][]output.StandingsRow, len(batch))
+		rows := make([]*standingsCols, len(batch))
 		for i, j := range batch {
 			var err error
 			if rows[i], err = s.appendStandings(fb, j); err != nil {
@@ -319,6 +320,7 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 			if err := j.p.write(s.stage, rows[i]); err != nil {
 				return err
 			}
+			s.std.cols.Put(rows[i])
 		}
 		return nil
 	})
@@ -340,7 +342,7 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 // appendStandings computes a tournament's standings, returns their rows for
 // its period's file and, if asked, adds them to fb as
 // standings/TOURNAMENT_ID.csv (in a pool job).
-func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) ([]output.StandingsRow, error) {
+func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) (*standingsCols, error) {
 	tour, rows := j.t, j.rows
 	sc := s.std.scratch.Get().(*standingsScratch)
 	defer s.std.scratch.Put(sc)
@@ -359,7 +361,12 @@ func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) ([]output.Sta
 	if j.csv {
 		fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
 	}
-	return standingsRows(t.ID, codes, st), nil
+	c, _ := s.std.cols.Get().(*standingsCols)
+	if c == nil {
+		c = new(standingsCols)
+	}
+	c.set(t.ID, codes, st)
+	return c, nil
 }
 
 // tiebreakCodes are the tournament's tiebreak codes (tiebreak.CodesFor); a

@@ -36,28 +36,37 @@ func checkStandingsCSV(v string) error {
 	return &OptionError{"StandingsCSV", fmt.Errorf("%w: %q: want all, last or none", ErrUsage, v)}
 }
 
-// standingsRows turns one tournament's standings into Parquet rows. The
-// tiebreak cells and values of all rows share two allocations.
-func standingsRows(id int64, codes []string, rows []tiebreak.Row) []output.StandingsRow {
-	n := len(codes)
-	out := make([]output.StandingsRow, len(rows))
-	cells := make([]output.TiebreakCell, len(rows)*n)
-	vals := make([]float64, len(rows)*n)
+// standingsCols is one tournament's rows of standings/LABEL.parquet, column
+// by column (output.StandingsRow's fields).
+type standingsCols struct {
+	id            int64
+	codes         []string // the tiebreak codes, trimmed
+	rank, startNo []int32
+	player        []int64
+	name          []string
+	points        []float64
+	values        []tiebreak.Value // len(codes) per row
+}
+
+// set makes c one tournament's standings, reusing c's slices: rows are the
+// engine's, which the next tournament reuses.
+func (c *standingsCols) set(id int64, codes []string, rows []tiebreak.Row) {
+	n, k := len(rows), len(codes)
+	c.id, c.codes = id, c.codes[:0]
+	for _, code := range codes {
+		c.codes = append(c.codes, strings.TrimSpace(code))
+	}
+	c.rank, c.startNo = resize(c.rank, n), resize(c.startNo, n)
+	c.player, c.name, c.points, c.values = resize(c.player, n), resize(c.name, n), resize(c.points, n), resize(c.values, n*k)
 	for i := range rows {
 		r := &rows[i]
-		tb := cells[i*n : (i+1)*n : (i+1)*n]
-		for k, v := range r.Values {
-			tb[k].Code = strings.TrimSpace(codes[k])
-			if v.OK {
-				vals[i*n+k] = v.V
-				tb[k].Value = &vals[i*n+k]
-			}
-		}
-		out[i] = output.StandingsRow{TournamentID: id, Rank: int32(r.Rank), StartNo: int32(r.Player.StartNo),
-			PlayerID: r.Player.ID, Name: r.Player.Name, Points: r.Points, Tiebreaks: tb}
+		c.rank[i], c.startNo[i], c.player[i], c.name[i], c.points[i] = int32(r.Rank), int32(r.Player.StartNo), r.Player.ID, r.Player.Name, r.Points
+		copy(c.values[i*k:(i+1)*k], r.Values)
 	}
-	return out
 }
+
+// resize returns s with length n, reusing its array when large enough.
+func resize[T any](s []T, n int) []T { return slices.Grow(s[:0], n)[:n] }
 
 // keptStandingsCSV writes standings/TOURNAMENT_ID.csv for every tournament of
 // standings/LABEL.parquet in out, kept from an earlier run: the same bytes as
@@ -126,16 +135,20 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 // tournaments' rows come: the standings jobs append to it in rating order
 // (one at a time, see writeSink.flushStandings), and a last job closes it.
 type periodStandings struct {
-	label string
-	f     *outFile
-	w     *parquet.GenericWriter[output.StandingsRow]
+	label   string
+	f       *outFile
+	w       *parquet.GenericWriter[output.StandingsRow]
+	ids     []int64         // write's tournament_id column, reused
+	buf     []parquet.Value // write's values, reused
+	codes   []parquet.Value // a chunk of rows' tiebreak codes, of the tournaments with codeKey
+	codeKey []string
 }
 
 // name is the file's path in --out.
 func (p *periodStandings) name() string { return "standings/" + p.label + ".parquet" }
 
 // write appends one tournament's rows, creating the file first.
-func (p *periodStandings) write(stage *staging, rows []output.StandingsRow) error {
+func (p *periodStandings) write(stage *staging, c *standingsCols) error {
 	if p.w == nil {
 		f, err := stage.create(p.name())
 		if err != nil {
@@ -143,11 +156,113 @@ func (p *periodStandings) write(stage *staging, rows []output.StandingsRow) erro
 		}
 		p.f, p.w = f, newParquetWriter[output.StandingsRow](f, output.StandingsSchema)
 	}
-	if _, err := p.w.Write(rows); err != nil {
+	if err := p.writeCols(c); err != nil {
 		p.f.abort()
 		return fmt.Errorf("write %s: %w", p.name(), err)
 	}
 	return nil
+}
+
+// writeCols writes c through the file's column writers, column by column,
+// rowChunk rows at a time as GenericWriter.Write does: the file is the one
+// GenericWriter[output.StandingsRow] would write, without its reflection.
+func (p *periodStandings) writeCols(c *standingsCols) error {
+	cw := p.w.ColumnWriters()
+	p.ids = resize(p.ids, len(c.rank))
+	for i := range p.ids {
+		p.ids[i] = c.id
+	}
+	p.buf = resize(p.buf, rowChunk)
+	err := errors.Join(
+		writeColumn(cw, standingsLeaf.tournament, p.buf, p.ids, nil),
+		writeColumn(cw, standingsLeaf.rank, p.buf, c.rank, nil),
+		writeColumn(cw, standingsLeaf.startNo, p.buf, c.startNo, nil),
+		writeColumn(cw, standingsLeaf.player, p.buf, c.player, nil),
+		writeColumn(cw, standingsLeaf.name, p.buf, c.name, nil),
+		writeColumn(cw, standingsLeaf.points, p.buf, c.points, nil),
+	)
+	if err != nil {
+		return err
+	}
+	return p.writeTiebreaks(cw, c)
+}
+
+// writeTiebreaks writes the tiebreaks list, rowChunk rows at a time: per
+// row, a code and a value per tiebreak, the row's first at repetition level 0
+// and the others at 1, a null value one definition level below a set one;
+// a row of a tournament without tiebreaks is one null at level 0 in each
+// column (an empty list).
+func (p *periodStandings) writeTiebreaks(cw []*parquet.ColumnWriter, c *standingsCols) error {
+	code, value := standingsLeaf.code, standingsLeaf.value
+	k, n := len(c.codes), len(c.rank)
+	per := max(k, 1) // values per row
+	if !slices.Equal(c.codes, p.codeKey) || len(p.codes) < rowChunk*per {
+		// Every row has the same codes: a chunk's serve every chunk, and the
+		// next tournament with the same codes.
+		row := []parquet.Value{parquet.NullValue().Level(0, 0, code.ColumnIndex)}
+		if k > 0 {
+			row = make([]parquet.Value, k)
+			for j, s := range c.codes {
+				row[j] = parquet.ByteArrayValue([]byte(s)).Level(min(j, 1), code.MaxDefinitionLevel, code.ColumnIndex)
+			}
+		}
+		p.codes, p.codeKey = p.codes[:0], append(p.codeKey[:0], c.codes...)
+		for range rowChunk {
+			p.codes = append(p.codes, row...)
+		}
+	}
+	codes := p.codes
+	for start := 0; start < n; start += rowChunk {
+		end := min(n, start+rowChunk)
+		if _, err := cw[code.ColumnIndex].WriteRowValues(codes[:(end-start)*per]); err != nil {
+			return err
+		}
+		vals := p.buf[:0]
+		for i := start; i < end; i++ {
+			if k == 0 {
+				vals = append(vals, parquet.NullValue().Level(0, 0, value.ColumnIndex))
+			}
+			for j, v := range c.values[i*k : (i+1)*k] {
+				x, def := parquet.NullValue(), value.MaxDefinitionLevel-1
+				if v.OK {
+					x, def = parquet.DoubleValue(v.V), value.MaxDefinitionLevel
+				}
+				x.SetRepetitionLevel(min(j, 1))
+				x.SetDefinitionLevel(def)
+				x.SetColumnIndex(value.ColumnIndex)
+				vals = append(vals, x)
+			}
+		}
+		p.buf = vals
+		if _, err := cw[value.ColumnIndex].WriteRowValues(vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// standingsLeaf is the leaf column of each field of output.StandingsRow in
+// its schema.
+var standingsLeaf = struct {
+	tournament, rank, startNo, player, name, points int
+	code, value                                     parquet.LeafColumn
+}{
+	tournament: standingsColumn("tournament_id").ColumnIndex,
+	rank:       standingsColumn("rank").ColumnIndex,
+	startNo:    standingsColumn("start_no").ColumnIndex,
+	player:     standingsColumn("player_id").ColumnIndex,
+	name:       standingsColumn("name").ColumnIndex,
+	points:     standingsColumn("points").ColumnIndex,
+	code:       standingsColumn("tiebreaks", "list", "element", "code"),
+	value:      standingsColumn("tiebreaks", "list", "element", "value"),
+}
+
+func standingsColumn(path ...string) parquet.LeafColumn {
+	leaf, ok := output.StandingsSchema.Lookup(path...)
+	if !ok {
+		panic(fmt.Sprintf("standings schema has no column %v", path)) // a typo above
+	}
+	return leaf
 }
 
 // close completes the file.

@@ -214,7 +214,8 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, want func(i
 //	                  → rater (periods, rule set) → out
 //	                then the Joker pass (check, rate) → out
 //	out (a writeSink):
-//	              cards ──row groups──→ cards writer (1 goroutine) → cards.parquet
+//	              cards ──row groups──→ cards writer (1 goroutine)
+//	                  ──→ 2 encoders, committing in turn (2 goroutines) → cards.parquet
 //	              standings, lists, states ──jobs──→ pool (opt.Workers goroutines)
 //	                  ──small files──→ file writer (1 goroutine)
 //

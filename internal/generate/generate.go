@@ -1,3 +1,7 @@
+// Package generate writes synthetic archives (`ratelist generate`) for demos,
+// tests and benchmarks: players with latent strengths, chess and Scrabble
+// tournaments over the months, and optionally Joker games, as Parquet or CSV
+// tables of the archive schema. The same options give the same bytes.
 package generate
 
 import (

@@ -54,7 +54,7 @@ const (
 	MovelessForfeit
 )
 
-// ParseMoveless reads the --moveless flag: played, forfeit or auto.
+// ParseMoveless reads a Moveless by name: played, forfeit or auto.
 func ParseMoveless(s string) (Moveless, error) {
 	switch s {
 	case "auto":
@@ -64,7 +64,7 @@ func ParseMoveless(s string) (Moveless, error) {
 	case "forfeit":
 		return MovelessForfeit, nil
 	}
-	return 0, fmt.Errorf("--moveless %q: want played, forfeit or auto: %w", s, ErrUsage)
+	return 0, fmt.Errorf("%q: want played, forfeit or auto: %w", s, ErrUsage)
 }
 
 // pgnImport is one PGN import: its files, events and players so far.

@@ -76,7 +76,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	mode, err := importer.ParseMoveless(*moveless)
 	if err != nil {
-		fmt.Fprintln(stderr, "ratelist import:", err)
+		fmt.Fprintln(stderr, "ratelist import: parsing --moveless:", err)
 		return exitUsage
 	}
 	opt := importer.Options{FirstID: *firstID, Unrated: *unrated, Moveless: mode}

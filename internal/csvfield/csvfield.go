@@ -37,48 +37,59 @@ func formula(s string) bool {
 
 // Append appends the text cell s (made safe by Text) as one CSV field.
 func Append(b []byte, s string) []byte {
-	if !safe(s) {
+	quote, ascii := scan(s)
+	if formula(s) || !ascii && !utf8.ValidString(s) {
 		s = Text(s)
+		quote, _ = scan(s)
 	}
-	if !needsQuotes(s) {
+	if !quote {
 		return append(b, s...)
 	}
 	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		if s[i] == '"' {
-			b = append(b, '"')
+	for { // up to each quote at a time: text rarely holds one
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
 		}
-		b = append(b, s[i])
+		b = append(append(b, s[:i+1]...), '"')
+		s = s[i+1:]
 	}
-	return append(b, '"')
+	return append(append(b, s...), '"')
 }
 
 // needsQuotes is encoding/csv's rule: a separator, quote or line break anywhere,
 // or a leading space or tab.
 func needsQuotes(s string) bool {
+	quote, _ := scan(s)
+	return quote
+}
+
+// scan tells whether s needs quotes (needsQuotes) and whether it is all ASCII
+// (then valid UTF-8), in one pass over it.
+func scan(s string) (quote, ascii bool) {
 	if s == "" {
-		return false
+		return false, true
 	}
-	if s[0] == ' ' || s[0] == '\t' {
-		return true
-	}
+	quote = s[0] == ' ' || s[0] == '\t'
 	// Eight bytes at a time: a word has one of the special bytes when one of
-	// its bytes XOR that byte is zero.
+	// its bytes XOR that byte is zero, and a byte beyond ASCII when a high bit
+	// is set.
+	var special, high uint64
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if hasZero(w^(ones*','))|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\r'))|hasZero(w^(ones*'\n')) != 0 {
-			return true
-		}
+		special |= hasZero(w^(ones*',')) | hasZero(w^(ones*'"')) | hasZero(w^(ones*'\r')) | hasZero(w^(ones*'\n'))
+		high |= w
 	}
 	for ; i < len(s); i++ {
 		switch s[i] {
 		case ',', '"', '\r', '\n':
-			return true
+			quote = true
 		}
+		high |= uint64(s[i])
 	}
-	return false
+	return quote || special != 0, high&(ones*0x80) == 0
 }
 
 const ones = 0x0101010101010101

@@ -20,7 +20,8 @@ func TestAppendQuotesLikeEncodingCSV(t *testing.T) {
 }
 
 // TestNeedsQuotesEveryPosition puts each special byte at every position of
-// strings of every length up to 24 (the word-at-a-time loop and its tail).
+// strings of every length up to 24 (the word-at-a-time loop and its tail),
+// and each byte beyond ASCII, which scan must see.
 func TestNeedsQuotesEveryPosition(t *testing.T) {
 	for n := 1; n <= 24; n++ {
 		plain := bytes.Repeat([]byte{'a'}, n)
@@ -34,6 +35,9 @@ func TestNeedsQuotesEveryPosition(t *testing.T) {
 				want := c == ',' || c == '"' || c == '\r' || c == '\n'
 				if got := needsQuotes(string(s)); got != want {
 					t.Errorf("needsQuotes(%q) = %v, want %v", s, got, want)
+				}
+				if _, ascii := scan(string(s)); ascii != (c < 0x80) {
+					t.Errorf("scan(%q) says ASCII %v", s, ascii)
 				}
 			}
 		}

@@ -145,6 +145,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			p.progress.Add(int64(b.N))
 		}
 		fi := fileIdx[b.File]
+		var g gameRow
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
 			// Pass one counted this row exactly when its tournament_id decodes to a
@@ -153,8 +154,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			if !b.Nulls[0][i] {
 				ti = p.arch.TournamentIndex(b.Ints[0][i])
 			}
-			g, prob := p.checkGame(b, i, ti)
-			if prob.Kind != archive.KindNone {
+			if prob := p.checkGame(b, i, ti, &g); prob.Kind != archive.KindNone {
 				p.arch.reject("games", b, i, prob)
 			} else {
 				g.file = fi
@@ -198,77 +198,78 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 	return nil
 }
 
-// checkGame validates the row-local rules of one games row.
-func (p *producer) checkGame(b *archive.Batch, i, ti int) (gameRow, archive.Problem) {
-	g := gameRow{row: b.First + int64(i), black: -1}
+// checkGame validates the row-local rules of one games row and fills in g
+// (which may be left half filled when the row is rejected).
+func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) archive.Problem {
+	*g = gameRow{row: b.First + int64(i), black: -1}
 	if b.Bad[i].Kind != archive.KindNone {
-		return g, b.Bad[i]
+		return b.Bad[i]
 	}
 	if b.Nulls[0][i] {
-		return g, archive.MissingCell("tournament_id")
+		return archive.MissingCell("tournament_id")
 	}
 	if ti < 0 {
-		return g, p.arch.UnknownTournament(b.Ints[0][i])
+		return p.arch.UnknownTournament(b.Ints[0][i])
 	}
 	t := &p.arch.Tournaments[ti]
 	if t.Discipline == "joker" {
-		return g, archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
+		return archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
 	}
 	if b.Nulls[1][i] {
-		return g, archive.MissingCell("round")
+		return archive.MissingCell("round")
 	}
 	round := b.Ints[1][i]
 	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
-		return g, archive.Problemf(archive.KindOutOfRange, "round", "round %d is outside 1–%d", round, t.Rounds)
+		return archive.Problemf(archive.KindOutOfRange, "round", "round %d is outside 1–%d", round, t.Rounds)
 	}
 	g.round = int32(round)
 	if !b.Nulls[archive.GameDate][i] {
 		if d := b.Ints[archive.GameDate][i]; d < int64(t.Start) || d > int64(t.End) {
-			return g, archive.Problemf(archive.KindOutOfRange, "date", "date %s is outside tournament %d's dates %s to %s",
+			return archive.Problemf(archive.KindOutOfRange, "date", "date %s is outside tournament %d's dates %s to %s",
 				day(d), t.ID, day(int64(t.Start)), day(int64(t.End)))
 		}
 	}
 	if b.Nulls[3][i] {
-		return g, archive.MissingCell("white_id")
+		return archive.MissingCell("white_id")
 	}
 	if g.white = p.arch.Players.Index(b.Ints[3][i]); g.white < 0 {
-		return g, archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (white_id)", b.Ints[3][i])
+		return archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (white_id)", b.Ints[3][i])
 	}
 	if b.Nulls[5][i] {
-		return g, archive.MissingCell("white_result")
+		return archive.MissingCell("white_result")
 	}
 	g.wres = byte(b.Ints[5][i])
 	if b.Nulls[4][i] { // a bye
 		if !b.Nulls[6][i] {
-			return g, archive.Problemf(archive.KindByeBlackResult, "", "a bye row (black_id empty) must have an empty black_result")
+			return archive.Problemf(archive.KindByeBlackResult, "", "a bye row (black_id empty) must have an empty black_result")
 		}
 		switch g.wres {
 		case 'H', 'F', 'U', 'Z', '+', '-':
 		default:
-			return g, archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
+			return archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
 		}
 	} else {
 		if g.black = p.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
-			return g, archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (black_id)", b.Ints[4][i])
+			return archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (black_id)", b.Ints[4][i])
 		}
 		if g.black == g.white {
-			return g, archive.Problemf(archive.KindBadPairing, "", "player %d is paired against himself", b.Ints[3][i])
+			return archive.Problemf(archive.KindBadPairing, "", "player %d is paired against himself", b.Ints[3][i])
 		}
 		if b.Nulls[6][i] {
-			return g, archive.MissingCell("black_result")
+			return archive.MissingCell("black_result")
 		}
 		g.bres = byte(b.Ints[6][i])
 		if !mirrored(g.wres, g.bres) {
-			return g, archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", g.wres, g.bres)
+			return archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", g.wres, g.bres)
 		}
 	}
 	if !b.Nulls[7][i] || !b.Nulls[8][i] {
 		if b.Nulls[7][i] || b.Nulls[8][i] && g.black >= 0 {
-			return g, archive.Problemf(archive.KindPointsOneSided, "", "white_points and black_points: give both or neither")
+			return archive.Problemf(archive.KindPointsOneSided, "", "white_points and black_points: give both or neither")
 		}
 		g.hasPts, g.wpts, g.bpts = true, int32(b.Ints[7][i]), int32(b.Ints[8][i])
 	}
-	return g, archive.Problem{}
+	return archive.Problem{}
 }
 
 // mirrored tells whether two result codes of one pairing agree.

@@ -145,7 +145,7 @@ func appendState(b []byte, s *savedState) []byte {
 		b = binary.AppendVarint(b, int64(ph.Key))
 		b = binary.LittleEndian.AppendUint64(b, ph.Hash)
 	}
-	return appendString(b, string(s.RuleSet))
+	return appendString(b, s.RuleSet)
 }
 
 // appendVarints appends col as varints, each the difference from the value
@@ -175,7 +175,7 @@ func appendBools(b []byte, col []bool) []byte {
 	return b
 }
 
-func appendString(b []byte, s string) []byte {
+func appendString[S string | []byte](b []byte, s S) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 

@@ -833,3 +833,39 @@ func TestFideStateRoundTrip(t *testing.T) {
 		NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(bad) // must not panic
 	}
 }
+
+// BenchmarkFideState saves and restores the state of a FIDE rater of 200,000
+// players, 80,000 of them pooling 150,000 games (about a 10M-game archive's
+// last states).
+func BenchmarkFideState(b *testing.B) {
+	const n, pooling, games = 200000, 80000, 150000
+	r := NewFideRater(DefaultFide(), NewState(n))
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for p := range n {
+		r.seen[p], r.reached[p] = rnd.IntN(2) == 0, rnd.IntN(20) == 0
+		r.lastPlayed[p] = int32(24300 + rnd.IntN(24))
+	}
+	r.started, r.cur = true, 24323
+	for i := range games {
+		p := int32(rnd.IntN(pooling) * (n / pooling))
+		tour := int64(60000 + i/4)
+		r.pool[p] = append(r.pool[p], fideGame{tour: tour, end: 20100 + int32(i/400), period: 24300 + int32(i/7000),
+			p: p, opp: int32(rnd.IntN(n)), oppRating: 1400 + int32(rnd.IntN(1300)), w2: int32(rnd.IntN(3))})
+		if !r.inPool[p] {
+			r.inPool[p] = true
+			r.pooling = append(r.pooling, p)
+		}
+	}
+	slices.Sort(r.pooling)
+	var data []byte
+	for b.Loop() {
+		var err error
+		if data, err = r.MarshalState(); err != nil {
+			b.Fatal(err)
+		}
+		if err := NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data)), "bytes")
+}

@@ -117,13 +117,22 @@ func newCardWriter(stage *staging, players *archive.Players, kind string) (*card
 	}
 	return &cardWriter{
 		f: f, w: newParquetWriter[output.Card](f, output.CardSchema), players: players, kind: kind,
-		buf: newCardCols(), full: make(chan *cardCols, 2), free: make(chan *cardCols, 2),
+		buf: newCardCols(), full: make(chan *cardCols, cardsQueued), free: make(chan *cardCols, cardBuffers),
 	}, nil
 }
 
 // cardEncoders is how many goroutines encode cards.parquet's row groups: a
 // FIDE run makes a row per game, more than one core encodes in time.
 const cardEncoders = 2
+
+// cardsQueued is how many full row groups wait for the encoders.
+const cardsQueued = 2
+
+// cardBuffers is how many row-group buffers can be in use at once: the one
+// being filled, the queued ones, one the dispatcher holds and one per
+// encoder. The free list holds them all, so that every buffer is reused: a
+// FIDE run's buffer is about 11 MB, and making new ones fed the GC.
+const cardBuffers = 1 + cardsQueued + 1 + cardEncoders
 
 // run writes the row groups that come on full until it is closed. Row group i
 // is encoded by encoder i mod cardEncoders into a row group of its own, and

@@ -24,10 +24,10 @@ import (
 // The run state kept under --out/state/ lets a later run continue (--resume) or
 // re-rate from a period on (--from) without reprocessing from the start. One file
 // per list period, LABEL.state, holds everything the run knew right after writing
-// that list. Format: a header line "ratelist-state v3 SHA256HEX\n", then the
+// that list. Format: a header line "ratelist-state v4 SHA256HEX\n", then the
 // zstd-compressed data of appendState; the checksum covers the compressed
 // bytes. Other versions are refused: a full run rebuilds them.
-const stateVersion = 3
+const stateVersion = 4
 
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
@@ -145,7 +145,7 @@ func appendState(b []byte, s *savedState) []byte {
 		b = binary.AppendVarint(b, int64(ph.Key))
 		b = binary.LittleEndian.AppendUint64(b, ph.Hash)
 	}
-	return appendString(b, string(s.RuleSet))
+	return appendString(b, s.RuleSet)
 }
 
 // appendVarints appends col as varints, each the difference from the value
@@ -175,7 +175,7 @@ func appendBools(b []byte, col []bool) []byte {
 	return b
 }
 
-func appendString(b []byte, s string) []byte {
+func appendString[S string | []byte](b []byte, s S) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 

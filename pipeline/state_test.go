@@ -73,8 +73,8 @@ func TestStateRefused(t *testing.T) {
 		data    []byte
 		wantMsg string
 	}{
-		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 3"},
-		{"version 2", []byte("ratelist-state v2 00\nxx"), "version 2, this ratelist reads version 3"},
+		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 4"},
+		{"version 3", []byte("ratelist-state v3 00\nxx"), "version 3, this ratelist reads version 4"},
 		{"no header", []byte("ratelist"), "no header"},
 		{"checksum", append(bytes.Clone(good.Bytes()), 0), "checksum"},
 		{"truncated data", stateFile(raw[:len(raw)-3]), "data ends early"},

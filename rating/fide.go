@@ -1,10 +1,10 @@
 package rating
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"time"
 )
 
@@ -456,7 +456,9 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 	for _, p := range r.first {
 		r.mark[p], r.seen[p] = 0, true
 	}
-	sort.Slice(r.cards, func(i, j int) bool { return r.cards[i].Player < r.cards[j].Player })
+	if len(r.cards) > 1 { // most events have none: sort.Slice would allocate for nothing
+		slices.SortFunc(r.cards, func(a, b Card) int { return cmp.Compare(a.Player, b.Player) })
+	}
 	return r.cards
 }
 

@@ -1,93 +1,244 @@
 package rating
 
 import (
-	"bytes"
-	"encoding/gob"
+	"cmp"
+	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
-// fideStateRevision names the rules a saved FIDE state was made under: what
-// Seen, the pools and the starting list mean depends on the first-tournament
-// rule, the pool span and the starting floor, so a state of another revision
-// (0: saved without the field) would resume a different rating.
-const fideStateRevision = 1
+// fideStateRevision names the rules and the layout a saved FIDE state was
+// made under: what Seen, the pools and the starting list mean depends on the
+// first-tournament rule, the pool span and the starting floor, so a state of
+// another revision would resume a different rating (1: the gob layout).
+const fideStateRevision = 2
 
-// fideSaved is the FIDE rater's state between periods, for --resume and --from.
-// Player indexes are dense indexes: the pipeline restores it only onto the same
-// player registry.
-type fideSaved struct {
-	Revision              int
-	Reached, Seen, InPool []bool
-	LastPlayed, Pooling   []int32
-	Pool                  [][]fideGameSaved
-	Started               bool
-	Cur                   int
-}
-
-type fideGameSaved struct {
-	Tour                    int64
-	End, Period, P, Opp, OR int32
-	W2                      int32
-}
-
-// MarshalState encodes what the rater keeps beyond State (after a period's close).
+// MarshalState encodes what the rater keeps beyond State (after a period's
+// close), for --resume and --from. Player indexes are dense indexes: the
+// pipeline restores it only onto the same player registry.
+//
+// Layout: the revision and the player count n as uvarints; reached, seen and
+// inPool as n bits each; lastPlayed as n varints, each the difference from
+// the one before; started (a byte) and cur; the pooling players (count, then
+// differences); then the count of non-empty pools and, for each, the player
+// (difference from the one before) and its games: the games' fields as
+// varints, tournament, end and period as differences from the game before
+// and the player as its difference from the pool's.
 func (r *FideRater) MarshalState() ([]byte, error) {
-	s := fideSaved{Revision: fideStateRevision, Reached: r.reached, Seen: r.seen, InPool: r.inPool, LastPlayed: r.lastPlayed,
-		Pooling: r.pooling, Started: r.started, Cur: r.cur, Pool: make([][]fideGameSaved, len(r.pool))}
-	n := 0
+	n := len(r.reached)
+	games, pools := 0, 0
 	for _, gs := range r.pool {
-		n += len(gs)
+		if len(gs) > 0 {
+			games += len(gs)
+			pools++
+		}
 	}
-	saved := make([]fideGameSaved, 0, n) // one backing array for every pool
+	b := make([]byte, 0, 16+3*(n+7)/8+2*n+3*len(r.pooling)+4*pools+12*games) // usually enough
+	b = binary.AppendUvarint(b, fideStateRevision)
+	b = binary.AppendUvarint(b, uint64(n))
+	for _, col := range [][]bool{r.reached, r.seen, r.inPool} {
+		b = appendBits(b, col)
+	}
+	var prev int32
+	for _, v := range r.lastPlayed {
+		b = binary.AppendVarint(b, int64(v-prev))
+		prev = v
+	}
+	started := byte(0)
+	if r.started {
+		started = 1
+	}
+	b = append(b, started)
+	b = binary.AppendVarint(b, int64(r.cur))
+	b = binary.AppendUvarint(b, uint64(len(r.pooling)))
+	prev = 0
+	for _, p := range r.pooling {
+		b = binary.AppendVarint(b, int64(p-prev))
+		prev = p
+	}
+	b = binary.AppendUvarint(b, uint64(pools))
+	var last fideGame
+	prevP := 0
 	for p, gs := range r.pool {
 		if len(gs) == 0 {
 			continue
 		}
-		from := len(saved)
+		b = binary.AppendUvarint(b, uint64(p-prevP))
+		b = binary.AppendUvarint(b, uint64(len(gs)))
+		prevP = p
 		for _, g := range gs {
-			saved = append(saved, fideGameSaved{g.tour, g.end, g.period, g.p, g.opp, g.oppRating, g.w2})
+			b = binary.AppendVarint(b, g.tour-last.tour)
+			b = binary.AppendVarint(b, int64(g.end-last.end))
+			b = binary.AppendVarint(b, int64(g.period-last.period))
+			b = binary.AppendVarint(b, int64(g.p)-int64(p))
+			b = binary.AppendVarint(b, int64(g.opp))
+			b = binary.AppendVarint(b, int64(g.oppRating))
+			b = binary.AppendVarint(b, int64(g.w2))
+			last = g
 		}
-		s.Pool[p] = saved[from:len(saved):len(saved)]
 	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(&s); err != nil {
-		return nil, fmt.Errorf("fide state: %w", err)
+	return b, nil
+}
+
+// appendBits appends col as bits, eight to a byte.
+func appendBits(b []byte, col []bool) []byte {
+	for i := 0; i < len(col); i += 8 {
+		var x byte
+		for j, v := range col[i:min(i+8, len(col))] {
+			if v {
+				x |= 1 << j
+			}
+		}
+		b = append(b, x)
 	}
-	return b.Bytes(), nil
+	return b
 }
 
 // UnmarshalState restores what MarshalState saved, onto a rater made for the
-// same players.
+// same players. On an error the rater is left as it was.
 func (r *FideRater) UnmarshalState(data []byte) error {
-	var s fideSaved
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
-		return fmt.Errorf("fide state: %w", err)
-	}
-	if s.Revision != fideStateRevision {
-		return fmt.Errorf("fide state: made by a ratelist with other FIDE rules (revision %d, this one reads %d)",
-			s.Revision, fideStateRevision)
+	d := stateReader{b: data}
+	if rev := d.uvarint(); d.err != nil || rev != fideStateRevision {
+		return fmt.Errorf("fide state: made by a ratelist with other FIDE rules or layout (revision %d, this one reads %d)",
+			rev, fideStateRevision)
 	}
 	n := len(r.reached)
-	if len(s.Reached) != n || len(s.Seen) != n || len(s.InPool) != n || len(s.LastPlayed) != n || len(s.Pool) != n {
-		return fmt.Errorf("fide state: made for %d players, not %d", len(s.Reached), n)
+	if got := d.uvarint(); d.err == nil && got != uint64(n) {
+		return fmt.Errorf("fide state: made for %d players, not %d", got, n)
 	}
-	for _, p := range s.Pooling {
-		if p < 0 || int(p) >= n {
-			return fmt.Errorf("fide state: player index %d out of range", p)
+	reached, seen, inPool := make([]bool, n), make([]bool, n), make([]bool, n)
+	for _, col := range [][]bool{reached, seen, inPool} {
+		d.bits(col)
+	}
+	lastPlayed := make([]int32, n)
+	var prev int32
+	for i := range lastPlayed {
+		prev += d.int32()
+		lastPlayed[i] = prev
+	}
+	started := d.byte() == 1
+	cur := int(d.varint())
+	pooling := make([]int32, d.count())
+	prev = 0
+	for i := range pooling {
+		prev += d.int32()
+		pooling[i] = d.player(prev, n)
+	}
+	pool := make([][]fideGame, n)
+	var last fideGame
+	p := 0
+	for range d.count() {
+		p = int(d.player(int32(p)+d.int32Unsigned(), n))
+		gs := make([]fideGame, d.count())
+		for i := range gs {
+			g := fideGame{tour: last.tour + d.varint(), end: last.end + d.int32(), period: last.period + d.int32()}
+			g.p = d.player(int32(p)+d.int32(), n)
+			g.opp = d.player(d.int32(), n)
+			g.oppRating, g.w2 = d.int32(), d.int32()
+			gs[i], last = g, g
 		}
-	}
-	r.reached, r.seen, r.inPool, r.lastPlayed, r.pooling = s.Reached, s.Seen, s.InPool, s.LastPlayed, s.Pooling
-	r.started, r.cur = s.Started, s.Cur
-	for p := range r.pool {
-		r.pool[p] = r.pool[p][:0]
-		for _, g := range s.Pool[p] {
-			if g.P < 0 || int(g.P) >= n || g.Opp < 0 || int(g.Opp) >= n {
-				return fmt.Errorf("fide state: player index out of range in a pool")
-			}
-			r.pool[p] = append(r.pool[p], fideGame{tour: g.Tour, end: g.End, period: g.Period, p: g.P, opp: g.Opp, oppRating: g.OR, w2: g.W2})
+		if d.err == nil && len(pool[p]) > 0 {
+			d.err = errors.New("a player's pool twice")
 		}
+		pool[p] = gs
 	}
+	if d.err == nil && len(d.b) > 0 {
+		d.err = errors.New("data after the end")
+	}
+	if d.err != nil {
+		return fmt.Errorf("fide state: %w", d.err)
+	}
+	r.reached, r.seen, r.inPool, r.lastPlayed, r.pooling = reached, seen, inPool, lastPlayed, pooling
+	r.started, r.cur = started, cur
+	r.pool = pool
 	return nil
+}
+
+// stateReader reads what MarshalState wrote; the first error sticks.
+type stateReader struct {
+	b   []byte
+	err error
+}
+
+var errStateShort = errors.New("data ends early")
+
+func (d *stateReader) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		d.err = errStateShort
+		return 0
+	}
+	d.b = d.b[k:]
+	return v
+}
+
+func (d *stateReader) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, k := binary.Varint(d.b)
+	if k <= 0 {
+		d.err = errStateShort
+		return 0
+	}
+	d.b = d.b[k:]
+	return v
+}
+
+func (d *stateReader) int32() int32 { return int32(d.varint()) }
+
+func (d *stateReader) int32Unsigned() int32 {
+	v := d.uvarint()
+	if v > 1<<31-1 {
+		d.err = cmp.Or(d.err, errors.New("player index out of range"))
+		return 0
+	}
+	return int32(v)
+}
+
+// count reads a count of items that each take at least a byte, so that a
+// damaged count allocates nothing.
+func (d *stateReader) count() int {
+	v := d.uvarint()
+	if v > uint64(len(d.b)) {
+		d.err = cmp.Or(d.err, errStateShort)
+		return 0
+	}
+	return int(v)
+}
+
+// player checks that p is a player index below n.
+func (d *stateReader) player(p int32, n int) int32 {
+	if p < 0 || int(p) >= n {
+		d.err = cmp.Or(d.err, fmt.Errorf("player index %d out of range", p))
+		return 0
+	}
+	return p
+}
+
+func (d *stateReader) byte() byte {
+	if d.err != nil || len(d.b) == 0 {
+		d.err = cmp.Or(d.err, errStateShort)
+		return 0
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v
+}
+
+func (d *stateReader) bits(col []bool) {
+	k := (len(col) + 7) / 8
+	if d.err != nil || k > len(d.b) {
+		d.err = cmp.Or(d.err, errStateShort)
+		return
+	}
+	for i := range col {
+		col[i] = d.b[i/8]&(1<<(i%8)) != 0
+	}
+	d.b = d.b[k:]
 }
 
 // fideDefinition registers FIDE's regulations as "fide".

@@ -52,6 +52,10 @@ type Stats struct {
 	Written     int // files written: new or changed
 	Kept        int // files kept without being made again: made from what they were
 	Removed     int // files of an earlier site removed
+	// Rerated is the number of tournaments whose pairings came from rating
+	// the archive again (every one in a first build); over an earlier site
+	// the changed ones' are read with the keys.
+	Rerated int
 }
 
 // PageSize is the number of list rows per page of the list table.
@@ -90,8 +94,7 @@ type site struct {
 	stHash    map[string]uint64 // each standings file's content hash, by label
 	stPlayers map[int64]uint64  // a hash of each tournament's standings players
 
-	key      uint64           // siteKey
-	pairKeys map[int64]uint64 // readPairKeys
+	key uint64 // siteKey
 
 	joker      map[int64][]jokerHist
 	jokerCards map[int64][]jokerCard
@@ -294,10 +297,7 @@ func (s *site) load(ctx context.Context) error {
 		s.players = append(s.players, id)
 	}
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
-	if s.key, err = s.siteKey(); err != nil {
-		return err
-	}
-	s.pairKeys, err = s.readPairKeys(ctx)
+	s.key, err = s.siteKey()
 	return err
 }
 
@@ -464,7 +464,7 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 	if err := s.writeTournamentIndex(); err != nil {
 		return nil, err
 	}
-	if err := s.writeTournaments(ctx); err != nil {
+	if st.Rerated, err = s.writeTournaments(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.writePlayers(ctx); err != nil {
@@ -482,30 +482,35 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 	st.Written = k.written
 	st.Kept = k.keptN
 	s.opt.Log.Info("report written", "site", s.opt.Site, "players", st.Players, "tournaments", st.Tournaments,
-		"lists", st.Lists, "files", st.Files, "written", st.Written, "kept", st.Kept, "removed", st.Removed)
+		"lists", st.Lists, "files", st.Files, "written", st.Written, "kept", st.Kept, "removed", st.Removed, "rerated", st.Rerated)
 	return st, nil
 }
 
+// tourPage is the page of tournament id.
+func tourPage(id int64) string { return fmt.Sprintf("tournaments/%d.html", id) }
+
 // writeTournaments writes the page and data file of every tournament whose
-// key changed: those in the archive as the archive hands over their
-// pairings, the others after. The pages are rendered and written by a pool,
-// from a copy of the pairings, so that the archive goes on reading meanwhile.
-func (s *site) writeTournaments(ctx context.Context) error {
+// key changed. Over an earlier site the pairings of those tournaments were
+// held as the keys were read; the others in the archive (all, in a first
+// build) come as the archive is rated again, and those without pairings
+// after. The pages are rendered and written by a pool, from a copy of the
+// pairings, so that the archive goes on reading meanwhile.
+func (s *site) writeTournaments(ctx context.Context) (rerated int, err error) {
+	pairKeys, held, err := s.readPairKeys(ctx)
+	if err != nil {
+		return 0, err
+	}
 	keys := map[int64]uint64{}
-	paired := 0
 	var k keyer
 	for _, id := range s.torder {
 		t := s.tours[id]
-		key := s.tourKey(&k, t)
-		html, data := fmt.Sprintf("tournaments/%d.html", id), fmt.Sprintf("tournaments/%d.js", id)
+		key := s.tourKey(&k, t, pairKeys[id])
+		html, data := tourPage(id), fmt.Sprintf("tournaments/%d.js", id)
 		if s.out.kept(html, key) {
 			s.out.kept(data, key) // the same key has the same files
 			continue
 		}
 		keys[id] = key
-		if _, ok := s.pairKeys[id]; ok {
-			paired++
-		}
 	}
 	want := func(id int64) bool { _, ok := keys[id]; return ok }
 	stc := &standingsCache{dir: outPath(s.opt.Out, "standings"), files: s.stFile, want: want}
@@ -524,7 +529,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 					return err
 				}
 				key := keys[j.t.ID]
-				if err := s.out.put(fmt.Sprintf("tournaments/%d.html", j.t.ID), page, key); err != nil {
+				if err := s.out.put(tourPage(j.t.ID), page, key); err != nil {
 					return err
 				}
 				if data != nil {
@@ -537,11 +542,6 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		})
 	}
 	send := func(j job) error {
-		st, err := stc.get(j.t.ID)
-		if err != nil {
-			return err
-		}
-		j.st = st
 		select {
 		case jobs <- j:
 			return nil
@@ -549,16 +549,59 @@ func (s *site) writeTournaments(ctx context.Context) error {
 			return gctx.Err()
 		}
 	}
-	err := func() error {
+	sendStandings := func(j job) error {
+		st, err := stc.get(j.t.ID)
+		if err != nil {
+			return err
+		}
+		j.st = st
+		return send(j)
+	}
+	err = func() error {
 		defer close(jobs)
-		if s.opt.Archive != nil && paired > 0 {
-			err := pipeline.ForEachTournamentOfFS(gctx, s.opt.Archive, want, func(tt *tiebreak.Tournament) error {
+		// The tournaments in the games table whose pairings must come from
+		// rating the archive again.
+		again := map[int64]bool{}
+		for _, id := range s.torder {
+			if _, ok := pairKeys[id]; !ok || !want(id) {
+				continue
+			}
+			if held == nil {
+				again[id] = true
+				continue
+			}
+			tt, ok := held.Tournament(id)
+			if tt == nil {
+				if !ok {
+					again[id] = true
+				}
+				continue
+			}
+			st, err := stc.get(id)
+			if err != nil {
+				return err
+			}
+			// The held players are in id order, a run's by rating: the data
+			// file is the same when the standings list every player first.
+			if !standsAll(st, tt) {
+				again[id] = true
+				continue
+			}
+			t := s.tours[id]
+			t.Paired = true
+			if err := send(job{t: t, tt: tt, st: st}); err != nil {
+				return err
+			}
+		}
+		if len(again) > 0 && s.opt.Archive != nil {
+			rerated = len(again)
+			err := pipeline.ForEachTournamentOfFS(gctx, s.opt.Archive, func(id int64) bool { return again[id] }, func(tt *tiebreak.Tournament) error {
 				t := s.tours[tt.ID]
 				if t == nil || t.Paired {
 					return nil
 				}
 				t.Paired = true
-				return send(job{t: t, tt: &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
+				return sendStandings(job{t: t, tt: &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
 			})
 			if err != nil {
 				return fmt.Errorf("archive: %w", err)
@@ -566,7 +609,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		}
 		for _, id := range s.torder {
 			if t := s.tours[id]; want(id) && !t.Paired {
-				if err := send(job{t: t}); err != nil {
+				if err := sendStandings(job{t: t}); err != nil {
 					return err
 				}
 			}
@@ -576,7 +619,24 @@ func (s *site) writeTournaments(ctx context.Context) error {
 	if werr := g.Wait(); err == nil {
 		err = werr
 	}
-	return err
+	return rerated, err
+}
+
+// standsAll says whether the standings st list every player of tt.
+func standsAll(st *standings, tt *tiebreak.Tournament) bool {
+	if st == nil {
+		return false
+	}
+	ids := make(map[int64]bool, len(st.Rows))
+	for k, r := range st.Rows {
+		ids[st.rowID(r, k)] = true
+	}
+	for _, p := range tt.Players {
+		if !ids[p.ID] {
+			return false
+		}
+	}
+	return true
 }
 
 // standingsCache reads the standings of the tournaments being rendered a

@@ -646,9 +646,18 @@ func TestIncremental(t *testing.T) {
 			if st.Kept == 0 || st.Written == 0 {
 				t.Errorf("rebuild after a resumed run kept %d and wrote %d of %d files, want some of each", st.Kept, st.Written, st.Files)
 			}
+			// The new tournaments' pairings come from the games read for the
+			// keys, not from rating the archive again as in a full build.
+			if st.Rerated != 0 {
+				t.Errorf("rebuild after a resumed run rated the archive again for %d tournaments, want 0", st.Rerated)
+			}
 			full := filepath.Join(t.TempDir(), "site")
-			if _, err := Build(context.Background(), Options{Out: out, Site: full, Archive: ratelist.Demo()}); err != nil {
+			fst, err := Build(context.Background(), Options{Out: out, Site: full, Archive: ratelist.Demo()})
+			if err != nil {
 				t.Fatal(err)
+			}
+			if fst.Rerated == 0 {
+				t.Errorf("a full build rated the archive again for no tournament")
 			}
 			sameSite(t, site, full)
 		})

@@ -154,6 +154,13 @@ func (k *sink) kept(rel string, key uint64) bool {
 	return true
 }
 
+// has says whether the site holds the file rel made from key (not 0), without
+// keeping it.
+func (k *sink) has(rel string, key uint64) bool {
+	old, ok := k.old[rel]
+	return key != 0 && ok && old.key == key
+}
+
 // put writes b, made from key (0: unknown), as the file rel of the site
 // unless the site already holds it.
 func (k *sink) put(rel string, b []byte, key uint64) error {

@@ -101,7 +101,10 @@ type site struct {
 
 	players []int64 // every player with a page, sorted
 	names   map[int64]string
-	out     *sink
+	// paged says, by the archive's dense index, whether a player has a page
+	// (names has him): a games table asks for every row's two players.
+	paged []bool
+	out   *sink
 }
 
 // tourInfo is one tournament: the archive row and its list period.
@@ -247,6 +250,20 @@ func (s *site) load(ctx context.Context) error {
 			s.names[r.ID] = r.Name
 		}
 	}
+	// The archive's small tables load while the cards are read.
+	type loaded struct {
+		a   *archive.Archive
+		err error
+	}
+	archc := make(chan loaded, 1)
+	if s.opt.Archive != nil {
+		go func() {
+			a, err := pipeline.LoadArchive(ctx, s.opt.Archive)
+			archc <- loaded{a, err}
+		}()
+	} else {
+		archc <- loaded{}
+	}
 	s.cs = &cardSet{names: map[int64]string{}}
 	if p := outPath(out, "cards.parquet"); exists(p) {
 		if s.cs, err = readCards(p); err != nil {
@@ -289,7 +306,18 @@ func (s *site) load(ctx context.Context) error {
 			s.jokerCards[c.PlayerID] = append(s.jokerCards[c.PlayerID], c)
 		}
 	}
-	if err := s.loadTournaments(ctx); err != nil {
+	l := <-archc
+	if l.err != nil {
+		return fmt.Errorf("archive: %w", l.err)
+	}
+	if l.a != nil {
+		s.arch = l.a
+		s.paged = make([]bool, len(l.a.Players.ID))
+		for i, id := range l.a.Players.ID {
+			_, s.paged[i] = s.names[id]
+		}
+	}
+	if err := s.loadTournaments(); err != nil {
 		return err
 	}
 	s.players = make([]int64, 0, len(s.names))
@@ -324,14 +352,9 @@ func cardOrder(cards []card, key func(*card) int64) []int32 {
 
 // loadTournaments collects the tournaments from the archive, standings/ and
 // the cards.
-func (s *site) loadTournaments(ctx context.Context) error {
+func (s *site) loadTournaments() error {
 	s.tours = map[int64]*tourInfo{}
-	if s.opt.Archive != nil {
-		a, err := pipeline.LoadArchive(ctx, s.opt.Archive)
-		if err != nil {
-			return fmt.Errorf("archive: %w", err)
-		}
-		s.arch = a
+	if a := s.arch; a != nil {
 		for _, t := range a.Tournaments {
 			s.tours[t.ID] = &tourInfo{ID: t.ID, Name: t.Name, Start: t.Start, End: t.End, System: t.System,
 				Rounds: int(t.Rounds), Discipline: t.Discipline, Rated: t.Rated}
@@ -420,6 +443,11 @@ func (s *site) playerCards(id int64) []int32 {
 
 // hasPage says whether player id has a page.
 func (s *site) hasPage(id int64) bool {
+	if s.paged != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			return s.paged[i]
+		}
+	}
 	_, ok := s.names[id]
 	return ok
 }
@@ -456,18 +484,22 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.writeLists(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st.Lists = n
-	if err := s.writeTournamentIndex(); err != nil {
-		return nil, err
-	}
-	if st.Rerated, err = s.writeTournaments(ctx); err != nil {
-		return nil, err
-	}
-	if err := s.writePlayers(ctx); err != nil {
+	// The lists, the tournaments and the players are made at the same time:
+	// each of the first two is mostly one goroutine's reading.
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		st.Lists, err = s.writeLists(gctx)
+		return err
+	})
+	g.Go(func() (err error) {
+		if err := s.writeTournamentIndex(); err != nil {
+			return err
+		}
+		st.Rerated, err = s.writeTournaments(gctx)
+		return err
+	})
+	g.Go(func() error { return s.writePlayers(gctx) })
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -129,5 +130,29 @@ func writeCSVRows(t *testing.T, path string, rows [][]string) {
 	w.WriteAll(rows)
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSplitPlainCSV: CSV text without quotes splits into the records
+// encoding/csv reads; text it may not split (quotes, ragged records) is
+// left to encoding/csv.
+func TestSplitPlainCSV(t *testing.T) {
+	for _, text := range []string{
+		"a,b,c\n1,2,3\n",
+		"a,b,c\r\n1,,3\r\n\r\n4,5,6",
+		"a\n\nx\n",
+		"a,b\n,\n",
+		"",
+	} {
+		got, ok := splitPlainCSV(text)
+		want, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+		if !ok || err != nil || !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+			t.Errorf("%q: split %q (ok %v), encoding/csv %q (%v)", text, got, ok, want, err)
+		}
+	}
+	for _, text := range []string{"a,b\n\"x,y\",z\n", "a,b\n1\n"} {
+		if got, ok := splitPlainCSV(text); ok {
+			t.Errorf("%q: split %q, want it left to encoding/csv", text, got)
+		}
 	}
 }

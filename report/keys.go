@@ -121,7 +121,7 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 		if c.PerGame {
 			k.ints(1)
 		}
-		if t := s.tours[c.TournamentID]; t != nil {
+		if t := s.tour(c.TournamentID); t != nil {
 			k.str(t.Name)
 		}
 	}

@@ -104,7 +104,13 @@ type site struct {
 	// paged says, by the archive's dense index, whether a player has a page
 	// (names has him): a games table asks for every row's two players.
 	paged []bool
-	out   *sink
+	// clubs are the archive's clubs, sorted; clubNo is each player's, by
+	// dense index (-1: none).
+	clubs       []string
+	clubNo      []int32
+	periodTours map[string][]*tourInfo // in torder
+	tourAt      []*tourInfo            // the archive's tournaments, by position
+	out         *sink
 }
 
 // tourInfo is one tournament: the archive row and its list period.
@@ -278,8 +284,13 @@ func (s *site) load(ctx context.Context) error {
 		}
 	}
 	s.cs.names = nil
+	done := make(chan struct{})
+	go func() {
+		s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+		close(done)
+	}()
 	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
-	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	<-done
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -355,9 +366,11 @@ func cardOrder(cards []card, key func(*card) int64) []int32 {
 func (s *site) loadTournaments() error {
 	s.tours = map[int64]*tourInfo{}
 	if a := s.arch; a != nil {
-		for _, t := range a.Tournaments {
-			s.tours[t.ID] = &tourInfo{ID: t.ID, Name: t.Name, Start: t.Start, End: t.End, System: t.System,
+		s.tourAt = make([]*tourInfo, len(a.Tournaments))
+		for i, t := range a.Tournaments {
+			s.tourAt[i] = &tourInfo{ID: t.ID, Name: t.Name, Start: t.Start, End: t.End, System: t.System,
 				Rounds: int(t.Rounds), Discipline: t.Discipline, Rated: t.Rated}
+			s.tours[t.ID] = s.tourAt[i]
 		}
 	}
 	// Tournaments known only from their standings or their cards.
@@ -398,6 +411,12 @@ func (s *site) loadTournaments() error {
 		}
 		return a.ID < b.ID
 	})
+	s.periodTours = map[string][]*tourInfo{}
+	for _, id := range s.torder {
+		t := s.tours[id]
+		s.periodTours[t.Period] = append(s.periodTours[t.Period], t)
+	}
+	s.numberClubs()
 	return nil
 }
 
@@ -439,6 +458,16 @@ func (s *site) playerCards(id int64) []int32 {
 		j++
 	}
 	return s.byPlayer[i:j]
+}
+
+// tour returns tournament id, or nil.
+func (s *site) tour(id int64) *tourInfo {
+	if s.tourAt != nil {
+		if i := s.arch.TournamentIndex(id); i >= 0 {
+			return s.tourAt[i]
+		}
+	}
+	return s.tours[id]
 }
 
 // hasPage says whether player id has a page.
@@ -961,10 +990,8 @@ func (s *site) listKeys(k *keyer, kind, period string, file, clubs uint64) (data
 		k.str(p)
 	}
 	if kind == "rating" {
-		for _, id := range s.torder {
-			if t := s.tours[id]; t.Period == period {
-				k.tourFacts(t)
-			}
+		for _, t := range s.periodTours[period] {
+			k.tourFacts(t)
 		}
 	}
 	return data, k.sum()
@@ -982,24 +1009,56 @@ func (s *site) clubsKey() uint64 {
 	return k.sum()
 }
 
-// clubIndex returns the sorted clubs of ids and each id's position in it.
-func (s *site) clubIndex(ids []int64) ([]string, []int) {
+// numberClubs numbers the archive's clubs in sorted order, for clubIndex.
+func (s *site) numberClubs() {
+	if s.arch == nil {
+		return
+	}
+	club := s.arch.Players.Club
 	set := map[string]bool{}
-	for _, id := range ids {
-		if c := s.club(id); c != "" {
+	for _, c := range club {
+		if c != "" {
 			set[c] = true
 		}
 	}
-	clubs := make([]string, 0, len(set))
+	s.clubs = make([]string, 0, len(set))
 	for c := range set {
-		clubs = append(clubs, c)
+		s.clubs = append(s.clubs, c)
 	}
-	sort.Strings(clubs)
+	sort.Strings(s.clubs)
+	s.clubNo = make([]int32, len(club))
+	for i, c := range club {
+		s.clubNo[i] = -1
+		if c != "" {
+			s.clubNo[i] = int32(sort.SearchStrings(s.clubs, c))
+		}
+	}
+}
+
+// clubIndex returns the sorted clubs of ids and each id's position in it.
+func (s *site) clubIndex(ids []int64) ([]string, []int) {
 	pos := make([]int, len(ids))
+	used := make([]int, len(s.clubs)) // 1 for a club of ids, then its position
 	for i, id := range ids {
 		pos[i] = -1
-		if c := s.club(id); c != "" {
-			pos[i] = sort.SearchStrings(clubs, c)
+		if s.arch == nil {
+			continue
+		}
+		if j := s.arch.Players.Index(id); j >= 0 && s.clubNo[j] >= 0 {
+			pos[i] = int(s.clubNo[j])
+			used[pos[i]] = 1
+		}
+	}
+	var clubs []string
+	for c, u := range used {
+		if u != 0 {
+			used[c] = len(clubs)
+			clubs = append(clubs, s.clubs[c])
+		}
+	}
+	for i, c := range pos {
+		if c >= 0 {
+			pos[i] = used[c]
 		}
 	}
 	return clubs, pos
@@ -1064,16 +1123,9 @@ func (s *site) writeRatingList(period string, rows []listRow, withData bool, dat
 		return gains[i].Rank < gains[j].Rank
 	})
 	lp.Gains = gains[:min(len(gains), 10)]
-	for _, id := range s.torder {
-		if t := s.tours[id]; t.Period == period {
-			lp.ToursCount++
-			if lp.ToursCount <= maxListTours {
-				lp.Tours = append(lp.Tours, t)
-			}
-		}
-	}
-	if lp.ToursCount > maxListTours {
-		lp.Tours = nil
+	lp.ToursCount = len(s.periodTours[period])
+	if lp.ToursCount <= maxListTours {
+		lp.Tours = s.periodTours[period]
 	}
 	return s.putPage(s.listFile(period), "list.html", &lp, pageKey)
 }
@@ -1189,7 +1241,7 @@ type tourGroup struct {
 }
 
 // writeTournamentIndex writes tournaments.html, the periods newest first, and
-// one page per period with its tournaments.
+// one page per period with its tournaments; each page's key is what it lists.
 func (s *site) writeTournamentIndex() error {
 	// A tournament's period is its list's, which under per-period rules can
 	// come after a later tournament's: group by period, newest first.
@@ -1213,17 +1265,35 @@ func (s *site) writeTournamentIndex() error {
 		return a > b
 	})
 	idx := tourIndexPage{page: s.page("Tournaments", "", "tournaments")}
+	var k, ik keyer
+	ik.ints(int64(s.key))
 	for _, g := range groups {
 		f := tourListFile(g.Period)
 		idx.Periods = append(idx.Periods, tourPeriod{Period: g.Period, File: f, Count: len(g.Tours)})
+		ik.str(g.Period)
+		ik.str(f)
+		ik.ints(int64(len(g.Tours)))
+		k.ints(int64(s.key))
+		k.str(f)
+		for _, t := range g.Tours {
+			k.tourFacts(t)
+		}
+		key := k.sum()
+		if s.out.kept(f, key) {
+			continue
+		}
 		label := g.Period
 		if label == "" {
 			label = "undated"
 		}
 		tp := tourIndexPage{page: s.page("Tournaments "+label, "", "tournaments"), Groups: []tourGroup{g}}
-		if err := s.putPage(f, "tournaments.html", &tp, 0); err != nil {
+		if err := s.putPage(f, "tournaments.html", &tp, key); err != nil {
 			return err
 		}
 	}
-	return s.putPage("tournaments.html", "tournaments.html", &idx, 0)
+	key := ik.sum()
+	if s.out.kept("tournaments.html", key) {
+		return nil
+	}
+	return s.putPage("tournaments.html", "tournaments.html", &idx, key)
 }

@@ -37,6 +37,7 @@ type sink struct {
 	dir    string
 	update bool
 	old    map[string]entry // earlier manifest, files that exist only
+	had    map[string]bool  // the files of the earlier site
 
 	mu      sync.Mutex
 	now     map[string]entry
@@ -55,11 +56,11 @@ func newSink(dir string, update bool) (*sink, error) {
 		}
 	}
 	if update {
-		old, err := readManifest(dir)
+		old, have, err := readManifest(dir)
 		if err != nil {
 			return nil, err
 		}
-		k.old = old
+		k.old, k.had = old, have
 		// Until this update finishes the manifest lists nothing: an
 		// interrupted update leaves files the manifest does not describe,
 		// so the next one writes every file again.
@@ -71,15 +72,15 @@ func newSink(dir string, update bool) (*sink, error) {
 }
 
 // readManifest returns the hashes of the files of the site in dir that still
-// exist.
-func readManifest(dir string) (map[string]entry, error) {
+// exist, and every file there is.
+func readManifest(dir string) (map[string]entry, map[string]bool, error) {
 	have := map[string]bool{}
 	if err := eachFile(dir, func(rel string) { have[rel] = true }); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := os.Open(filepath.Join(dir, marker))
 	if err != nil {
-		return nil, fmt.Errorf("site: %w", err)
+		return nil, nil, fmt.Errorf("site: %w", err)
 	}
 	defer f.Close()
 	m := make(map[string]entry, len(have))
@@ -104,9 +105,9 @@ func readManifest(dir string) (map[string]entry, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("site %s: %w", marker, err)
+		return nil, nil, fmt.Errorf("site %s: %w", marker, err)
 	}
-	return m, nil
+	return m, have, nil
 }
 
 // eachFile calls fn with the slash path of every regular file in the site's
@@ -204,19 +205,20 @@ func replaceFile(p string, b []byte) error {
 	return nil
 }
 
-// finish removes the files the new site does not have and writes the
-// manifest; it returns the number of files removed.
+// finish removes the files the earlier site had and the new one does not,
+// and writes the manifest; it returns the number of files removed.
 func (k *sink) finish() (int, error) {
+	// A new folder holds only the files written; an earlier site's were
+	// listed when it was opened.
 	var stale []string
-	if err := eachFile(k.dir, func(rel string) {
+	for rel := range k.had {
 		if _, ok := k.now[rel]; !ok {
 			stale = append(stale, rel)
 		}
-	}); err != nil {
-		return 0, err
 	}
+	sort.Strings(stale)
 	for _, rel := range stale {
-		if err := os.Remove(filepath.Join(k.dir, filepath.FromSlash(rel))); err != nil {
+		if err := os.Remove(filepath.Join(k.dir, filepath.FromSlash(rel))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("site: %w", err)
 		}
 	}

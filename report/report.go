@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -150,20 +151,26 @@ func Build(ctx context.Context, opt Options) (*Stats, error) {
 	if s.title == "" {
 		s.title = "Rating list"
 	}
+	// An earlier site's manifest is read while the outputs load.
+	update, siteErr := checkSite(opt.Site)
+	man := make(chan manifest, 1)
+	if siteErr == nil && update {
+		go func() { man <- readManifest(opt.Site) }()
+	}
 	if err := s.load(ctx); err != nil {
 		return nil, err
 	}
-	update, err := checkSite(opt.Site)
-	if err != nil {
-		return nil, err
+	if siteErr != nil {
+		return nil, siteErr
 	}
 	dir := opt.Site
 	if !update {
+		var err error
 		if dir, err = newSiteDir(opt.Site); err != nil {
 			return nil, err
 		}
 	}
-	st, err := s.write(ctx, dir, update)
+	st, err := s.write(ctx, dir, update, man)
 	if err != nil {
 		if !update {
 			os.RemoveAll(dir)
@@ -284,13 +291,8 @@ func (s *site) load(ctx context.Context) error {
 		}
 	}
 	s.cs.names = nil
-	done := make(chan struct{})
-	go func() {
-		s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
-		close(done)
-	}()
 	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
-	<-done
+	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -493,8 +495,8 @@ func (s *site) club(id int64) string {
 }
 
 // write writes every file of the site into dir, over the site there if update.
-func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, error) {
-	k, err := newSink(dir, update)
+func (s *site) write(ctx context.Context, dir string, update bool, man <-chan manifest) (*Stats, error) {
+	k, err := openSink(dir, update, man)
 	if err != nil {
 		return nil, err
 	}
@@ -514,20 +516,28 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 		return nil, err
 	}
 	// The lists, the tournaments and the players are made at the same time:
-	// each of the first two is mostly one goroutine's reading.
+	// each of the first two is mostly one goroutine's reading. Rating the
+	// archive again, for tournaments whose pairings were not held, waits
+	// for the other two: it needs the memory.
 	g, gctx := errgroup.WithContext(ctx)
+	var others sync.WaitGroup
+	others.Add(2)
 	g.Go(func() (err error) {
+		defer others.Done()
 		st.Lists, err = s.writeLists(gctx)
 		return err
+	})
+	g.Go(func() error {
+		defer others.Done()
+		return s.writePlayers(gctx)
 	})
 	g.Go(func() (err error) {
 		if err := s.writeTournamentIndex(); err != nil {
 			return err
 		}
-		st.Rerated, err = s.writeTournaments(gctx)
+		st.Rerated, err = s.writeTournaments(gctx, others.Wait)
 		return err
 	})
-	g.Go(func() error { return s.writePlayers(gctx) })
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
@@ -554,9 +564,10 @@ func tourPage(id int64) string { return fmt.Sprintf("tournaments/%d.html", id) }
 // key changed. Over an earlier site the pairings of those tournaments were
 // held as the keys were read; the others in the archive (all, in a first
 // build) come as the archive is rated again, and those without pairings
-// after. The pages are rendered and written by a pool, from a copy of the
-// pairings, so that the archive goes on reading meanwhile.
-func (s *site) writeTournaments(ctx context.Context) (rerated int, err error) {
+// after; wait is called before the archive is rated. The pages are rendered
+// and written by a pool, from a copy of the pairings, so that the archive goes
+// on reading meanwhile.
+func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, err error) {
 	pairKeys, held, err := s.readPairKeys(ctx)
 	if err != nil {
 		return 0, err
@@ -656,6 +667,7 @@ func (s *site) writeTournaments(ctx context.Context) (rerated int, err error) {
 		}
 		if len(again) > 0 && s.opt.Archive != nil {
 			rerated = len(again)
+			wait()
 			err := pipeline.ForEachTournamentOfFS(gctx, s.opt.Archive, func(id int64) bool { return again[id] }, func(tt *tiebreak.Tournament) error {
 				t := s.tours[tt.ID]
 				if t == nil || t.Paired {

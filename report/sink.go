@@ -49,6 +49,16 @@ type sink struct {
 type entry struct{ hash, key uint64 }
 
 func newSink(dir string, update bool) (*sink, error) {
+	man := make(chan manifest, 1)
+	if update {
+		man <- readManifest(dir)
+	}
+	return openSink(dir, update, man)
+}
+
+// openSink is newSink with the earlier site's manifest, when update, read
+// by readManifest into man.
+func openSink(dir string, update bool, man <-chan manifest) (*sink, error) {
 	k := &sink{dir: dir, update: update, old: map[string]entry{}, now: map[string]entry{}}
 	for _, d := range siteDirs {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -56,11 +66,11 @@ func newSink(dir string, update bool) (*sink, error) {
 		}
 	}
 	if update {
-		old, have, err := readManifest(dir)
-		if err != nil {
-			return nil, err
+		m := <-man
+		if m.err != nil {
+			return nil, m.err
 		}
-		k.old, k.had = old, have
+		k.old, k.had = m.old, m.have
 		// Until this update finishes the manifest lists nothing: an
 		// interrupted update leaves files the manifest does not describe,
 		// so the next one writes every file again.
@@ -71,9 +81,21 @@ func newSink(dir string, update bool) (*sink, error) {
 	return k, nil
 }
 
-// readManifest returns the hashes of the files of the site in dir that still
+// manifest is an earlier site's manifest: the hashes of its files that still
 // exist, and every file there is.
-func readManifest(dir string) (map[string]entry, map[string]bool, error) {
+type manifest struct {
+	old  map[string]entry
+	have map[string]bool
+	err  error
+}
+
+// readManifest reads the manifest of the site in dir.
+func readManifest(dir string) manifest {
+	m, have, err := readManifestFiles(dir)
+	return manifest{m, have, err}
+}
+
+func readManifestFiles(dir string) (map[string]entry, map[string]bool, error) {
 	have := map[string]bool{}
 	if err := eachFile(dir, func(rel string) { have[rel] = true }); err != nil {
 		return nil, nil, err

@@ -133,9 +133,9 @@ func writeCSVRows(t *testing.T, path string, rows [][]string) {
 	}
 }
 
-// TestSplitPlainCSV: CSV text without quotes splits into the records
-// encoding/csv reads; text it may not split (quotes, ragged records) is
-// left to encoding/csv.
+// TestSplitPlainCSV: CSV text splits into the records encoding/csv reads;
+// text it may not split (a quote or a line break in a quoted field, a stray
+// quote, ragged records) is left to encoding/csv.
 func TestSplitPlainCSV(t *testing.T) {
 	for _, text := range []string{
 		"a,b,c\n1,2,3\n",
@@ -143,6 +143,7 @@ func TestSplitPlainCSV(t *testing.T) {
 		"a\n\nx\n",
 		"a,b\n,\n",
 		"",
+		"r,id,name,x\n1,2,\"Doe, Jane\",\n2,3,\"\",4\n3,4,\"Roe\",\"5\"\r\n",
 	} {
 		got, ok := splitPlainCSV(text)
 		want, err := csv.NewReader(strings.NewReader(text)).ReadAll()
@@ -150,7 +151,7 @@ func TestSplitPlainCSV(t *testing.T) {
 			t.Errorf("%q: split %q (ok %v), encoding/csv %q (%v)", text, got, ok, want, err)
 		}
 	}
-	for _, text := range []string{"a,b\n\"x,y\",z\n", "a,b\n1\n"} {
+	for _, text := range []string{"a,b\n\"x\"\"y\",z\n", "a,b\n\"x\ny\",z\n", "a,b\n\"x\"y,z\n", "a,b\nx\"y,z\n", "a,b\n1\n"} {
 		if got, ok := splitPlainCSV(text); ok {
 			t.Errorf("%q: split %q, want it left to encoding/csv", text, got)
 		}

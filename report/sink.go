@@ -40,6 +40,7 @@ type sink struct {
 	had    map[string]bool  // the files of the earlier site
 
 	mu      sync.Mutex
+	io      sync.Mutex // held while a file is written
 	now     map[string]entry
 	written int
 	keptN   int
@@ -200,6 +201,10 @@ func (k *sink) put(rel string, b []byte, key uint64) error {
 		return nil
 	}
 	p := filepath.Join(k.dir, filepath.FromSlash(rel))
+	// One file is created at a time: goroutines creating files in one folder
+	// at once spin on its lock in the kernel.
+	k.io.Lock()
+	defer k.io.Unlock()
 	if !k.update {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return fmt.Errorf("site: %w", err)

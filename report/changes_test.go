@@ -2,12 +2,14 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,6 +156,29 @@ func TestSplitPlainCSV(t *testing.T) {
 	for _, text := range []string{"a,b\n\"x\"\"y\",z\n", "a,b\n\"x\ny\",z\n", "a,b\n\"x\"y,z\n", "a,b\nx\"y,z\n", "a,b\n1\n"} {
 		if got, ok := splitPlainCSV(text); ok {
 			t.Errorf("%q: split %q, want it left to encoding/csv", text, got)
+		}
+	}
+}
+
+// TestTopGains: the largest gains, ties by rank and then in list order, as
+// a stable sort of every gain gives them.
+func TestTopGains(t *testing.T) {
+	var rows []listRow
+	for i := range 500 {
+		rows = append(rows, listRow{Rank: (i * 7) % 50, ID: int64(i), Change: (i*13)%23 - 5})
+	}
+	var all []listRow
+	for _, r := range rows {
+		if r.Change > 0 {
+			all = append(all, r)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b listRow) int {
+		return cmp.Or(cmp.Compare(b.Change, a.Change), cmp.Compare(a.Rank, b.Rank))
+	})
+	for _, n := range []int{1, 10, 400} {
+		if got, want := topGains(rows, n), all[:min(n, len(all))]; !slices.Equal(got, want) {
+			t.Errorf("top %d gains:\n%v\nwant\n%v", n, got, want)
 		}
 	}
 }

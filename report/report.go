@@ -291,8 +291,6 @@ func (s *site) load(ctx context.Context) error {
 		}
 	}
 	s.cs.names = nil
-	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
-	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -330,6 +328,14 @@ func (s *site) load(ctx context.Context) error {
 			_, s.paged[i] = s.names[id]
 		}
 	}
+	// The standings files are read while the cards are sorted.
+	stErr := make(chan error, 1)
+	go func() { stErr <- s.readStandingsFiles(outPath(s.opt.Out, "standings")) }()
+	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	if err := <-stErr; err != nil {
+		return err
+	}
 	if err := s.loadTournaments(); err != nil {
 		return err
 	}
@@ -363,8 +369,8 @@ func cardOrder(cards []card, key func(*card) int64) []int32 {
 	return idx
 }
 
-// loadTournaments collects the tournaments from the archive, standings/ and
-// the cards.
+// loadTournaments collects the tournaments from the archive, standings/
+// (readStandingsFiles) and the cards.
 func (s *site) loadTournaments() error {
 	s.tours = map[int64]*tourInfo{}
 	if a := s.arch; a != nil {
@@ -376,9 +382,6 @@ func (s *site) loadTournaments() error {
 		}
 	}
 	// Tournaments known only from their standings or their cards.
-	if err := s.readStandingsFiles(outPath(s.opt.Out, "standings")); err != nil {
-		return err
-	}
 	for id := range s.stFile {
 		if s.tours[id] == nil {
 			s.tours[id] = &tourInfo{ID: id, Name: fmt.Sprintf("Tournament %d", id)}
@@ -1122,24 +1125,31 @@ func (s *site) writeRatingList(period string, rows []listRow, withData bool, dat
 		return err
 	}
 	lp.Histogram = hist
-	gains := make([]listRow, 0, 10)
-	for _, r := range rows {
-		if r.Change > 0 {
-			gains = append(gains, r)
-		}
-	}
-	sort.SliceStable(gains, func(i, j int) bool {
-		if gains[i].Change != gains[j].Change {
-			return gains[i].Change > gains[j].Change
-		}
-		return gains[i].Rank < gains[j].Rank
-	})
-	lp.Gains = gains[:min(len(gains), 10)]
+	lp.Gains = topGains(rows, 10)
 	lp.ToursCount = len(s.periodTours[period])
 	if lp.ToursCount <= maxListTours {
 		lp.Tours = s.periodTours[period]
 	}
 	return s.putPage(s.listFile(period), "list.html", &lp, pageKey)
+}
+
+// topGains returns the n largest gains of rows, ties by rank, then in the
+// order of rows.
+func topGains(rows []listRow, n int) []listRow {
+	top := make([]listRow, 0, n+1)
+	for _, r := range rows {
+		if r.Change <= 0 {
+			continue
+		}
+		i := len(top)
+		for i > 0 && (top[i-1].Change < r.Change || top[i-1].Change == r.Change && top[i-1].Rank > r.Rank) {
+			i--
+		}
+		if i < n {
+			top = slices.Insert(top, i, r)[:min(len(top)+1, n)]
+		}
+	}
+	return top
 }
 
 // ratingData is a rating list's data file.

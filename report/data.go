@@ -178,6 +178,7 @@ func csvTable(path string, want ...string) ([]int, [][]string, error) {
 // the records differ in length.
 func splitPlainCSV(text string) (recs [][]string, ok bool) {
 	n := -1
+	var fields []string // every record's, in one array
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -189,7 +190,11 @@ func splitPlainCSV(text string) (recs [][]string, ok bool) {
 		if line == "" {
 			continue
 		}
-		rec := make([]string, 0, max(n, 1))
+		if n < 0 {
+			n = strings.Count(line, ",") + 1 // at least the header's fields
+			fields = make([]string, 0, n*(strings.Count(text, "\n")+2))
+		}
+		rec := fields[len(fields):len(fields):cap(fields)]
 		for {
 			if strings.HasPrefix(line, `"`) {
 				j := strings.IndexByte(line[1:], '"')
@@ -220,13 +225,14 @@ func splitPlainCSV(text string) (recs [][]string, ok bool) {
 			}
 			line = line[i+1:]
 		}
-		if n < 0 {
+		if len(recs) == 0 {
 			n = len(rec)
 		}
 		if len(rec) != n {
 			return nil, false
 		}
-		recs = append(recs, rec)
+		fields = fields[:len(fields)+n]
+		recs = append(recs, rec[:n:n])
 	}
 	return recs, true
 }

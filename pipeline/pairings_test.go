@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -167,6 +168,42 @@ func TestPairingsDropped(t *testing.T) {
 	for _, id := range []int64{10, 11} {
 		if tt, ok := p.Tournament(id); ok || tt != nil {
 			t.Errorf("tournament %d: ok %v, pairings %v after rows of it were dropped", id, ok, tt)
+		}
+	}
+}
+
+// TestKeepSite: a run with KeepSite (run --report) keeps the site `ratelist
+// report` wrote in Out/site, for the report to update; without it, or when
+// the folder is not such a site, the run removes it like any file it did not
+// write.
+func TestKeepSite(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string]string{
+		"players.csv": goodPlayers,
+		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks
+10,Autumn Open,2025-01-10,2025-01-12,swiss,3,chess,true,
+`,
+		"games.csv": "tournament_id,round,white_id,black_id,white_result,black_result\n10,1,1,2,1,0\n10,1,3,4,=,=\n",
+	})
+	for _, c := range []struct{ keep, marked, stays bool }{{true, true, true}, {false, true, false}, {true, false, false}} {
+		out := t.TempDir()
+		run := func() {
+			t.Helper()
+			if _, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, KeepSite: c.keep}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run()
+		site := map[string]string{"site/index.html": "page", "site/players/1.html": "page"}
+		if c.marked {
+			site["site/"+siteMarker] = "written by ratelist report\n"
+		}
+		testutil.WriteFiles(t, out, site)
+		run()
+		for rel := range site {
+			if _, err := os.Stat(filepath.Join(out, rel)); (err == nil) != c.stays {
+				t.Errorf("keep %v, marked %v: %s there: %v, want %v", c.keep, c.marked, rel, err == nil, c.stays)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -180,5 +181,28 @@ func TestTopGains(t *testing.T) {
 		if got, want := topGains(rows, n), all[:min(n, len(all))]; !slices.Equal(got, want) {
 			t.Errorf("top %d gains:\n%v\nwant\n%v", n, got, want)
 		}
+	}
+}
+
+// TestCardOrders: the cards bucketed by the archive's indexes are in the
+// order of sorting them, by player and by tournament and player.
+func TestCardOrders(t *testing.T) {
+	s := &site{opt: Options{Out: demoRun(t), Archive: ratelist.Demo(), Log: slog.New(slog.DiscardHandler)}}
+	if err := s.load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cards := s.cs.cards
+	byPlayer := cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	byTP := cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	if len(cards) == 0 || !slices.Equal(s.byPlayer, byPlayer) || !slices.Equal(s.byTP, byTP) {
+		t.Errorf("%d cards: bucketed orders differ from the sorted ones", len(cards))
+	}
+	if !s.cardOrders() {
+		t.Errorf("the demo's cards were sorted, not bucketed")
+	}
+	// Shuffled within a player, the buckets keep the order they are given.
+	got := bucketOrder([]int32{3, 2, 1, 0}, []int32{1, 0, 1, 0}, 2)
+	if want := []int32{3, 1, 2, 0}; !slices.Equal(got, want) {
+		t.Errorf("bucketOrder = %v, want %v", got, want)
 	}
 }

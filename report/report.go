@@ -284,7 +284,6 @@ func (s *site) load(ctx context.Context) error {
 		}
 	}
 	s.belowFloor = belowFloorCards(s.cs)
-	cards := s.cs.cards
 	for id, name := range s.cs.names {
 		if _, ok := s.names[id]; !ok {
 			s.names[id] = name
@@ -331,8 +330,7 @@ func (s *site) load(ctx context.Context) error {
 	// The standings files are read while the cards are sorted.
 	stErr := make(chan error, 1)
 	go func() { stErr <- s.readStandingsFiles(outPath(s.opt.Out, "standings")) }()
-	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
-	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	s.cardOrders()
 	if err := <-stErr; err != nil {
 		return err
 	}
@@ -346,6 +344,62 @@ func (s *site) load(ctx context.Context) error {
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
 	s.key, err = s.siteKey()
 	return err
+}
+
+// cardOrders sets byPlayer and byTP. With the archive, whose dense indexes
+// are in id order, the cards are bucketed by player and then by tournament,
+// each stably, in linear time; without it, or with a card of a player or
+// tournament it lacks, they are sorted (cardOrder), to the same order. It
+// says whether they were bucketed.
+func (s *site) cardOrders() bool {
+	cards := s.cs.cards
+	if a := s.arch; a != nil && (len(a.Tournaments) == 0 || a.Tournaments[0].ID > 0) {
+		pb, tb := make([]int32, len(cards)), make([]int32, len(cards))
+		ok := true
+		for i := range cards {
+			c := &cards[i]
+			p, t := a.Players.Index(c.PlayerID), 0 // bucket 0: no tournament (id 0), before every id
+			if c.TournamentID != 0 {
+				t = a.TournamentIndex(c.TournamentID) + 1
+			}
+			if p < 0 || t < 0 || (t == 0 && c.TournamentID != 0) {
+				ok = false
+				break
+			}
+			pb[i], tb[i] = p, int32(t)
+		}
+		if ok {
+			s.byPlayer = bucketOrder(nil, pb, len(a.Players.ID))
+			s.byTP = bucketOrder(s.byPlayer, tb, len(a.Tournaments)+1)
+			return true
+		}
+	}
+	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	return false
+}
+
+// bucketOrder returns the indexes of order (nil: 0, 1, ...) grouped by their
+// bucket (below nb), keeping their order within a bucket.
+func bucketOrder(order, bucket []int32, nb int) []int32 {
+	start := make([]int32, nb+1)
+	for _, b := range bucket {
+		start[b+1]++
+	}
+	for i := 1; i <= nb; i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]int32, len(bucket))
+	for k := range bucket {
+		i := int32(k)
+		if order != nil {
+			i = order[k]
+		}
+		b := bucket[i]
+		out[start[b]] = i
+		start[b]++
+	}
+	return out
 }
 
 // cardOrder returns the indexes of cards sorted by key, then by player, then

@@ -2,11 +2,15 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,5 +120,76 @@ func writeCSVRows(t *testing.T, path string, rows [][]string) {
 	w.WriteAll(rows)
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSplitPlainCSV: CSV text splits into the records encoding/csv reads;
+// text it may not split (a quote or a line break in a quoted field, a stray
+// quote, ragged records) is left to encoding/csv.
+func TestSplitPlainCSV(t *testing.T) {
+	for _, text := range []string{
+		"a,b,c\n1,2,3\n",
+		"a,b,c\r\n1,,3\r\n\r\n4,5,6",
+		"a\n\nx\n",
+		"a,b\n,\n",
+		"",
+		"r,id,name,x\n1,2,\"Doe, Jane\",\n2,3,\"\",4\n3,4,\"Roe\",\"5\"\r\n",
+	} {
+		got, ok := splitPlainCSV(text)
+		want, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+		if !ok || err != nil || !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+			t.Errorf("%q: split %q (ok %v), encoding/csv %q (%v)", text, got, ok, want, err)
+		}
+	}
+	for _, text := range []string{"a,b\n\"x\"\"y\",z\n", "a,b\n\"x\ny\",z\n", "a,b\n\"x\"y,z\n", "a,b\nx\"y,z\n", "a,b\n1\n"} {
+		if got, ok := splitPlainCSV(text); ok {
+			t.Errorf("%q: split %q, want it left to encoding/csv", text, got)
+		}
+	}
+}
+
+// TestTopGains: the largest gains, ties by rank and then in list order, as
+// a stable sort of every gain gives them.
+func TestTopGains(t *testing.T) {
+	var rows []listRow
+	for i := range 500 {
+		rows = append(rows, listRow{Rank: (i * 7) % 50, ID: int64(i), Change: (i*13)%23 - 5})
+	}
+	var all []listRow
+	for _, r := range rows {
+		if r.Change > 0 {
+			all = append(all, r)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b listRow) int {
+		return cmp.Or(cmp.Compare(b.Change, a.Change), cmp.Compare(a.Rank, b.Rank))
+	})
+	for _, n := range []int{1, 10, 400} {
+		if got, want := topGains(rows, n), all[:min(n, len(all))]; !slices.Equal(got, want) {
+			t.Errorf("top %d gains:\n%v\nwant\n%v", n, got, want)
+		}
+	}
+}
+
+// TestCardOrders: the cards bucketed by the archive's indexes are in the
+// order of sorting them, by player and by tournament and player.
+func TestCardOrders(t *testing.T) {
+	s := &site{opt: Options{Out: demoRun(t), Archive: ratelist.Demo(), Log: slog.New(slog.DiscardHandler)}}
+	if err := s.load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cards := s.cs.cards
+	byPlayer := cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	byTP := cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	if len(cards) == 0 || !slices.Equal(s.byPlayer, byPlayer) || !slices.Equal(s.byTP, byTP) {
+		t.Errorf("%d cards: bucketed orders differ from the sorted ones", len(cards))
+	}
+	if !s.cardOrders() {
+		t.Errorf("the demo's cards were sorted, not bucketed")
+	}
+	// Shuffled within a player, the buckets keep the order they are given.
+	got := bucketOrder([]int32{3, 2, 1, 0}, []int32{1, 0, 1, 0}, 2)
+	if want := []int32{3, 1, 2, 0}; !slices.Equal(got, want) {
+		t.Errorf("bucketOrder = %v, want %v", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -143,17 +144,21 @@ type summary struct {
 // csvTable reads a CSV file with a header and returns, for each wanted column,
 // its position (-1 when absent) and the records.
 func csvTable(path string, want ...string) ([]int, [][]string, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.ReuseRecord = false
-	head, err := r.Read()
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	recs, ok := splitPlainCSV(string(b))
+	if !ok {
+		r := csv.NewReader(bytes.NewReader(b))
+		if recs, err = r.ReadAll(); err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		}
 	}
+	if len(recs) == 0 {
+		return nil, nil, fmt.Errorf("read %s: %w", path, io.EOF)
+	}
+	head := recs[0]
 	pos := make([]int, len(want))
 	for i, w := range want {
 		pos[i] = -1
@@ -163,18 +168,73 @@ func csvTable(path string, want ...string) ([]int, [][]string, error) {
 			}
 		}
 	}
-	var recs [][]string
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
+	return pos, recs[1:], nil
+}
+
+// splitPlainCSV splits CSV text into its records as encoding/csv would,
+// fields sharing the text's memory, so that a rebuild's 25 lists cost no
+// allocation per field. ok is false, and encoding/csv reads the text, when a
+// quoted field holds a quote or a line break, a quote is out of place, or
+// the records differ in length.
+func splitPlainCSV(text string) (recs [][]string, ok bool) {
+	n := -1
+	var fields []string // every record's, in one array
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
 		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" {
+			continue
 		}
-		recs = append(recs, rec)
+		if n < 0 {
+			n = strings.Count(line, ",") + 1 // at least the header's fields
+			fields = make([]string, 0, n*(strings.Count(text, "\n")+2))
+		}
+		rec := fields[len(fields):len(fields):cap(fields)]
+		for {
+			if strings.HasPrefix(line, `"`) {
+				j := strings.IndexByte(line[1:], '"')
+				if j < 0 {
+					return nil, false
+				}
+				f, rest := line[1:1+j], line[2+j:]
+				if rest != "" && rest[0] != ',' {
+					return nil, false
+				}
+				rec = append(rec, f)
+				if rest == "" {
+					break
+				}
+				line = rest[1:]
+				continue
+			}
+			i := strings.IndexByte(line, ',')
+			if i < 0 {
+				i = len(line)
+			}
+			if strings.IndexByte(line[:i], '"') >= 0 {
+				return nil, false
+			}
+			rec = append(rec, line[:i])
+			if i == len(line) {
+				break
+			}
+			line = line[i+1:]
+		}
+		if len(recs) == 0 {
+			n = len(rec)
+		}
+		if len(rec) != n {
+			return nil, false
+		}
+		fields = fields[:len(fields)+n]
+		recs = append(recs, rec[:n:n])
 	}
-	return pos, recs, nil
+	return recs, true
 }
 
 func field(rec []string, pos int) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/pipeline"
 )
 
 // A key is a hash of everything a file of the site is made from. Over an
@@ -120,7 +121,7 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 		if c.PerGame {
 			k.ints(1)
 		}
-		if t := s.tours[c.TournamentID]; t != nil {
+		if t := s.tour(c.TournamentID); t != nil {
 			k.str(t.Name)
 		}
 	}
@@ -137,9 +138,9 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 
 // tourKey is the key of tournament t's page and data file: its facts, its
 // period's standings file, its players' cards, and its games as the archive
-// has them, each player with whether they have a page.
-func (s *site) tourKey(k *keyer, t *tourInfo) uint64 {
-	k.ints(int64(s.key), int64(s.stHash[s.stFile[t.ID]]), int64(s.stPlayers[t.ID]), int64(s.pairKeys[t.ID]))
+// has them (pairs, a readPairKeys hash), each player with whether they have a page.
+func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
+	k.ints(int64(s.key), int64(s.stHash[s.stFile[t.ID]]), int64(s.stPlayers[t.ID]), int64(pairs))
 	k.tourFacts(t)
 	cards := s.cs.cards
 	i, _ := findTP(s, t.ID, 0)
@@ -167,19 +168,31 @@ func findTP(s *site, t, p int64) (int, bool) {
 	return lo, lo < len(s.byTP)
 }
 
+// maxHeldRows bounds the games rows readPairKeys holds for the tournaments
+// whose key changed; beyond it their pairings come from rating the archive
+// again (a full rebuild, as after a new version of the program).
+const maxHeldRows = 1 << 21
+
 // readPairKeys returns, per tournament, a hash of its rows of the archive's games
 // table, each player with whether they have a page. Only tournaments whose
-// key changed have their pairings read again.
-func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, error) {
+// key changed have their pairings read again: over an earlier site, the rows
+// of those tournaments are held as they are read (nil when there is no
+// earlier site or too many changed).
+func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, *pipeline.Pairings, error) {
 	out := map[int64]uint64{}
 	if s.arch == nil {
-		return out, nil
+		return out, nil, nil
 	}
 	files, err := archive.Files(s.opt.Archive, "games")
 	if err != nil {
-		return nil, fmt.Errorf("archive: %w", err)
+		return nil, nil, fmt.Errorf("archive: %w", err)
+	}
+	var pairs *pipeline.Pairings
+	if len(s.out.old) > 0 {
+		pairs = pipeline.NewPairings(s.arch)
 	}
 	r := archive.NewReader(s.opt.Archive, files, archive.GameColumns)
+	defer r.Close()
 	page := func(id int64, null bool) uint64 {
 		if null {
 			return 2
@@ -189,16 +202,21 @@ func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, error) {
 		}
 		return 0
 	}
+	var k keyer
 	var last int64
 	var h uint64
 	flush := func() {
 		if last != 0 || h != 0 {
 			out[last] = h
 		}
+		if pairs != nil {
+			t := s.tours[last]
+			pairs.Commit(t != nil && !s.out.has(tourPage(last), s.tourKey(&k, t, h)))
+		}
 	}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b := r.Batch()
 		tid := b.Ints[archive.GameTournamentID]
@@ -221,13 +239,19 @@ func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, error) {
 			}
 			h = mix(h, page(b.Ints[archive.GameWhiteID][i], b.Nulls[archive.GameWhiteID][i]))
 			h = mix(h, page(b.Ints[archive.GameBlackID][i], b.Nulls[archive.GameBlackID][i]))
+			if pairs != nil {
+				pairs.Add(b, i)
+			}
+		}
+		if pairs != nil && pairs.Held() > maxHeldRows {
+			pairs = nil
 		}
 	}
 	if err := r.Err(); err != nil {
-		return nil, fmt.Errorf("archive: %w", err)
+		return nil, nil, fmt.Errorf("archive: %w", err)
 	}
 	flush()
-	return out, nil
+	return out, pairs, nil
 }
 
 // mix adds v to the hash h (FNV-1a over the 8 bytes, one step).

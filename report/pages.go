@@ -258,7 +258,7 @@ func (s *site) appendCard(b []byte, idx []int32) []byte {
 		b = append(b, '[')
 		b = strconv.AppendInt(b, int64(c.EndDate), 10)
 		b = append(b, ',')
-		t := s.tours[c.TournamentID]
+		t := s.tour(c.TournamentID)
 		switch {
 		case t != nil:
 			b = strconv.AppendInt(b, t.ID, 10)

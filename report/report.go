@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -52,6 +53,10 @@ type Stats struct {
 	Written     int // files written: new or changed
 	Kept        int // files kept without being made again: made from what they were
 	Removed     int // files of an earlier site removed
+	// Rerated is the number of tournaments whose pairings came from rating
+	// the archive again (every one in a first build); over an earlier site
+	// the changed ones' are read with the keys.
+	Rerated int
 }
 
 // PageSize is the number of list rows per page of the list table.
@@ -90,15 +95,23 @@ type site struct {
 	stHash    map[string]uint64 // each standings file's content hash, by label
 	stPlayers map[int64]uint64  // a hash of each tournament's standings players
 
-	key      uint64           // siteKey
-	pairKeys map[int64]uint64 // readPairKeys
+	key uint64 // siteKey
 
 	joker      map[int64][]jokerHist
 	jokerCards map[int64][]jokerCard
 
 	players []int64 // every player with a page, sorted
 	names   map[int64]string
-	out     *sink
+	// paged says, by the archive's dense index, whether a player has a page
+	// (names has him): a games table asks for every row's two players.
+	paged []bool
+	// clubs are the archive's clubs, sorted; clubNo is each player's, by
+	// dense index (-1: none).
+	clubs       []string
+	clubNo      []int32
+	periodTours map[string][]*tourInfo // in torder
+	tourAt      []*tourInfo            // the archive's tournaments, by position
+	out         *sink
 }
 
 // tourInfo is one tournament: the archive row and its list period.
@@ -138,20 +151,26 @@ func Build(ctx context.Context, opt Options) (*Stats, error) {
 	if s.title == "" {
 		s.title = "Rating list"
 	}
+	// An earlier site's manifest is read while the outputs load.
+	update, siteErr := checkSite(opt.Site)
+	man := make(chan manifest, 1)
+	if siteErr == nil && update {
+		go func() { man <- readManifest(opt.Site) }()
+	}
 	if err := s.load(ctx); err != nil {
 		return nil, err
 	}
-	update, err := checkSite(opt.Site)
-	if err != nil {
-		return nil, err
+	if siteErr != nil {
+		return nil, siteErr
 	}
 	dir := opt.Site
 	if !update {
+		var err error
 		if dir, err = newSiteDir(opt.Site); err != nil {
 			return nil, err
 		}
 	}
-	st, err := s.write(ctx, dir, update)
+	st, err := s.write(ctx, dir, update, man)
 	if err != nil {
 		if !update {
 			os.RemoveAll(dir)
@@ -244,6 +263,20 @@ func (s *site) load(ctx context.Context) error {
 			s.names[r.ID] = r.Name
 		}
 	}
+	// The archive's small tables load while the cards are read.
+	type loaded struct {
+		a   *archive.Archive
+		err error
+	}
+	archc := make(chan loaded, 1)
+	if s.opt.Archive != nil {
+		go func() {
+			a, err := pipeline.LoadArchive(ctx, s.opt.Archive)
+			archc <- loaded{a, err}
+		}()
+	} else {
+		archc <- loaded{}
+	}
 	s.cs = &cardSet{names: map[int64]string{}}
 	if p := outPath(out, "cards.parquet"); exists(p) {
 		if s.cs, err = readCards(p); err != nil {
@@ -251,15 +284,12 @@ func (s *site) load(ctx context.Context) error {
 		}
 	}
 	s.belowFloor = belowFloorCards(s.cs)
-	cards := s.cs.cards
 	for id, name := range s.cs.names {
 		if _, ok := s.names[id]; !ok {
 			s.names[id] = name
 		}
 	}
 	s.cs.names = nil
-	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
-	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -286,7 +316,25 @@ func (s *site) load(ctx context.Context) error {
 			s.jokerCards[c.PlayerID] = append(s.jokerCards[c.PlayerID], c)
 		}
 	}
-	if err := s.loadTournaments(ctx); err != nil {
+	l := <-archc
+	if l.err != nil {
+		return fmt.Errorf("archive: %w", l.err)
+	}
+	if l.a != nil {
+		s.arch = l.a
+		s.paged = make([]bool, len(l.a.Players.ID))
+		for i, id := range l.a.Players.ID {
+			_, s.paged[i] = s.names[id]
+		}
+	}
+	// The standings files are read while the cards are sorted.
+	stErr := make(chan error, 1)
+	go func() { stErr <- s.readStandingsFiles(outPath(s.opt.Out, "standings")) }()
+	s.cardOrders()
+	if err := <-stErr; err != nil {
+		return err
+	}
+	if err := s.loadTournaments(); err != nil {
 		return err
 	}
 	s.players = make([]int64, 0, len(s.names))
@@ -294,11 +342,64 @@ func (s *site) load(ctx context.Context) error {
 		s.players = append(s.players, id)
 	}
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
-	if s.key, err = s.siteKey(); err != nil {
-		return err
-	}
-	s.pairKeys, err = s.readPairKeys(ctx)
+	s.key, err = s.siteKey()
 	return err
+}
+
+// cardOrders sets byPlayer and byTP. With the archive, whose dense indexes
+// are in id order, the cards are bucketed by player and then by tournament,
+// each stably, in linear time; without it, or with a card of a player or
+// tournament it lacks, they are sorted (cardOrder), to the same order. It
+// says whether they were bucketed.
+func (s *site) cardOrders() bool {
+	cards := s.cs.cards
+	if a := s.arch; a != nil && (len(a.Tournaments) == 0 || a.Tournaments[0].ID > 0) {
+		pb, tb := make([]int32, len(cards)), make([]int32, len(cards))
+		ok := true
+		for i := range cards {
+			c := &cards[i]
+			p, t := a.Players.Index(c.PlayerID), 0 // bucket 0: no tournament (id 0), before every id
+			if c.TournamentID != 0 {
+				t = a.TournamentIndex(c.TournamentID) + 1
+			}
+			if p < 0 || t < 0 || (t == 0 && c.TournamentID != 0) {
+				ok = false
+				break
+			}
+			pb[i], tb[i] = p, int32(t)
+		}
+		if ok {
+			s.byPlayer = bucketOrder(nil, pb, len(a.Players.ID))
+			s.byTP = bucketOrder(s.byPlayer, tb, len(a.Tournaments)+1)
+			return true
+		}
+	}
+	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	return false
+}
+
+// bucketOrder returns the indexes of order (nil: 0, 1, ...) grouped by their
+// bucket (below nb), keeping their order within a bucket.
+func bucketOrder(order, bucket []int32, nb int) []int32 {
+	start := make([]int32, nb+1)
+	for _, b := range bucket {
+		start[b+1]++
+	}
+	for i := 1; i <= nb; i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]int32, len(bucket))
+	for k := range bucket {
+		i := int32(k)
+		if order != nil {
+			i = order[k]
+		}
+		b := bucket[i]
+		out[start[b]] = i
+		start[b]++
+	}
+	return out
 }
 
 // cardOrder returns the indexes of cards sorted by key, then by player, then
@@ -322,25 +423,19 @@ func cardOrder(cards []card, key func(*card) int64) []int32 {
 	return idx
 }
 
-// loadTournaments collects the tournaments from the archive, standings/ and
-// the cards.
-func (s *site) loadTournaments(ctx context.Context) error {
+// loadTournaments collects the tournaments from the archive, standings/
+// (readStandingsFiles) and the cards.
+func (s *site) loadTournaments() error {
 	s.tours = map[int64]*tourInfo{}
-	if s.opt.Archive != nil {
-		a, err := pipeline.LoadArchive(ctx, s.opt.Archive)
-		if err != nil {
-			return fmt.Errorf("archive: %w", err)
-		}
-		s.arch = a
-		for _, t := range a.Tournaments {
-			s.tours[t.ID] = &tourInfo{ID: t.ID, Name: t.Name, Start: t.Start, End: t.End, System: t.System,
+	if a := s.arch; a != nil {
+		s.tourAt = make([]*tourInfo, len(a.Tournaments))
+		for i, t := range a.Tournaments {
+			s.tourAt[i] = &tourInfo{ID: t.ID, Name: t.Name, Start: t.Start, End: t.End, System: t.System,
 				Rounds: int(t.Rounds), Discipline: t.Discipline, Rated: t.Rated}
+			s.tours[t.ID] = s.tourAt[i]
 		}
 	}
 	// Tournaments known only from their standings or their cards.
-	if err := s.readStandingsFiles(outPath(s.opt.Out, "standings")); err != nil {
-		return err
-	}
 	for id := range s.stFile {
 		if s.tours[id] == nil {
 			s.tours[id] = &tourInfo{ID: id, Name: fmt.Sprintf("Tournament %d", id)}
@@ -375,6 +470,12 @@ func (s *site) loadTournaments(ctx context.Context) error {
 		}
 		return a.ID < b.ID
 	})
+	s.periodTours = map[string][]*tourInfo{}
+	for _, id := range s.torder {
+		t := s.tours[id]
+		s.periodTours[t.Period] = append(s.periodTours[t.Period], t)
+	}
+	s.numberClubs()
 	return nil
 }
 
@@ -418,8 +519,23 @@ func (s *site) playerCards(id int64) []int32 {
 	return s.byPlayer[i:j]
 }
 
+// tour returns tournament id, or nil.
+func (s *site) tour(id int64) *tourInfo {
+	if s.tourAt != nil {
+		if i := s.arch.TournamentIndex(id); i >= 0 {
+			return s.tourAt[i]
+		}
+	}
+	return s.tours[id]
+}
+
 // hasPage says whether player id has a page.
 func (s *site) hasPage(id int64) bool {
+	if s.paged != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			return s.paged[i]
+		}
+	}
 	_, ok := s.names[id]
 	return ok
 }
@@ -436,8 +552,8 @@ func (s *site) club(id int64) string {
 }
 
 // write writes every file of the site into dir, over the site there if update.
-func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, error) {
-	k, err := newSink(dir, update)
+func (s *site) write(ctx context.Context, dir string, update bool, man <-chan manifest) (*Stats, error) {
+	k, err := openSink(dir, update, man)
 	if err != nil {
 		return nil, err
 	}
@@ -456,18 +572,30 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.writeLists(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st.Lists = n
-	if err := s.writeTournamentIndex(); err != nil {
-		return nil, err
-	}
-	if err := s.writeTournaments(ctx); err != nil {
-		return nil, err
-	}
-	if err := s.writePlayers(ctx); err != nil {
+	// The lists, the tournaments and the players are made at the same time:
+	// each of the first two is mostly one goroutine's reading. Rating the
+	// archive again, for tournaments whose pairings were not held, waits
+	// for the other two: it needs the memory.
+	g, gctx := errgroup.WithContext(ctx)
+	var others sync.WaitGroup
+	others.Add(2)
+	g.Go(func() (err error) {
+		defer others.Done()
+		st.Lists, err = s.writeLists(gctx)
+		return err
+	})
+	g.Go(func() error {
+		defer others.Done()
+		return s.writePlayers(gctx)
+	})
+	g.Go(func() (err error) {
+		if err := s.writeTournamentIndex(); err != nil {
+			return err
+		}
+		st.Rerated, err = s.writeTournaments(gctx, others.Wait)
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -482,30 +610,36 @@ func (s *site) write(ctx context.Context, dir string, update bool) (*Stats, erro
 	st.Written = k.written
 	st.Kept = k.keptN
 	s.opt.Log.Info("report written", "site", s.opt.Site, "players", st.Players, "tournaments", st.Tournaments,
-		"lists", st.Lists, "files", st.Files, "written", st.Written, "kept", st.Kept, "removed", st.Removed)
+		"lists", st.Lists, "files", st.Files, "written", st.Written, "kept", st.Kept, "removed", st.Removed, "rerated", st.Rerated)
 	return st, nil
 }
 
+// tourPage is the page of tournament id.
+func tourPage(id int64) string { return fmt.Sprintf("tournaments/%d.html", id) }
+
 // writeTournaments writes the page and data file of every tournament whose
-// key changed: those in the archive as the archive hands over their
-// pairings, the others after. The pages are rendered and written by a pool,
-// from a copy of the pairings, so that the archive goes on reading meanwhile.
-func (s *site) writeTournaments(ctx context.Context) error {
+// key changed. Over an earlier site the pairings of those tournaments were
+// held as the keys were read; the others in the archive (all, in a first
+// build) come as the archive is rated again, and those without pairings
+// after; wait is called before the archive is rated. The pages are rendered
+// and written by a pool, from a copy of the pairings, so that the archive goes
+// on reading meanwhile.
+func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, err error) {
+	pairKeys, held, err := s.readPairKeys(ctx)
+	if err != nil {
+		return 0, err
+	}
 	keys := map[int64]uint64{}
-	paired := 0
 	var k keyer
 	for _, id := range s.torder {
 		t := s.tours[id]
-		key := s.tourKey(&k, t)
-		html, data := fmt.Sprintf("tournaments/%d.html", id), fmt.Sprintf("tournaments/%d.js", id)
+		key := s.tourKey(&k, t, pairKeys[id])
+		html, data := tourPage(id), fmt.Sprintf("tournaments/%d.js", id)
 		if s.out.kept(html, key) {
 			s.out.kept(data, key) // the same key has the same files
 			continue
 		}
 		keys[id] = key
-		if _, ok := s.pairKeys[id]; ok {
-			paired++
-		}
 	}
 	want := func(id int64) bool { _, ok := keys[id]; return ok }
 	stc := &standingsCache{dir: outPath(s.opt.Out, "standings"), files: s.stFile, want: want}
@@ -524,7 +658,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 					return err
 				}
 				key := keys[j.t.ID]
-				if err := s.out.put(fmt.Sprintf("tournaments/%d.html", j.t.ID), page, key); err != nil {
+				if err := s.out.put(tourPage(j.t.ID), page, key); err != nil {
 					return err
 				}
 				if data != nil {
@@ -537,11 +671,6 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		})
 	}
 	send := func(j job) error {
-		st, err := stc.get(j.t.ID)
-		if err != nil {
-			return err
-		}
-		j.st = st
 		select {
 		case jobs <- j:
 			return nil
@@ -549,16 +678,60 @@ func (s *site) writeTournaments(ctx context.Context) error {
 			return gctx.Err()
 		}
 	}
-	err := func() error {
+	sendStandings := func(j job) error {
+		st, err := stc.get(j.t.ID)
+		if err != nil {
+			return err
+		}
+		j.st = st
+		return send(j)
+	}
+	err = func() error {
 		defer close(jobs)
-		if s.opt.Archive != nil && paired > 0 {
-			err := pipeline.ForEachTournamentOfFS(gctx, s.opt.Archive, want, func(tt *tiebreak.Tournament) error {
+		// The tournaments in the games table whose pairings must come from
+		// rating the archive again.
+		again := map[int64]bool{}
+		for _, id := range s.torder {
+			if _, ok := pairKeys[id]; !ok || !want(id) {
+				continue
+			}
+			if held == nil {
+				again[id] = true
+				continue
+			}
+			tt, ok := held.Tournament(id)
+			if tt == nil {
+				if !ok {
+					again[id] = true
+				}
+				continue
+			}
+			st, err := stc.get(id)
+			if err != nil {
+				return err
+			}
+			// The held players are in id order, a run's by rating: the data
+			// file is the same when the standings list every player first.
+			if !standsAll(st, tt) {
+				again[id] = true
+				continue
+			}
+			t := s.tours[id]
+			t.Paired = true
+			if err := send(job{t: t, tt: tt, st: st}); err != nil {
+				return err
+			}
+		}
+		if len(again) > 0 && s.opt.Archive != nil {
+			rerated = len(again)
+			wait()
+			err := pipeline.ForEachTournamentOfFS(gctx, s.opt.Archive, func(id int64) bool { return again[id] }, func(tt *tiebreak.Tournament) error {
 				t := s.tours[tt.ID]
 				if t == nil || t.Paired {
 					return nil
 				}
 				t.Paired = true
-				return send(job{t: t, tt: &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
+				return sendStandings(job{t: t, tt: &tiebreak.Tournament{Rounds: tt.Rounds, Players: slices.Clone(tt.Players), Games: slices.Clone(tt.Games)}})
 			})
 			if err != nil {
 				return fmt.Errorf("archive: %w", err)
@@ -566,7 +739,7 @@ func (s *site) writeTournaments(ctx context.Context) error {
 		}
 		for _, id := range s.torder {
 			if t := s.tours[id]; want(id) && !t.Paired {
-				if err := send(job{t: t}); err != nil {
+				if err := sendStandings(job{t: t}); err != nil {
 					return err
 				}
 			}
@@ -576,7 +749,24 @@ func (s *site) writeTournaments(ctx context.Context) error {
 	if werr := g.Wait(); err == nil {
 		err = werr
 	}
-	return err
+	return rerated, err
+}
+
+// standsAll says whether the standings st list every player of tt.
+func standsAll(st *standings, tt *tiebreak.Tournament) bool {
+	if st == nil {
+		return false
+	}
+	ids := make(map[int64]bool, len(st.Rows))
+	for k, r := range st.Rows {
+		ids[st.rowID(r, k)] = true
+	}
+	for _, p := range tt.Players {
+		if !ids[p.ID] {
+			return false
+		}
+	}
+	return true
 }
 
 // standingsCache reads the standings of the tournaments being rendered a
@@ -869,10 +1059,8 @@ func (s *site) listKeys(k *keyer, kind, period string, file, clubs uint64) (data
 		k.str(p)
 	}
 	if kind == "rating" {
-		for _, id := range s.torder {
-			if t := s.tours[id]; t.Period == period {
-				k.tourFacts(t)
-			}
+		for _, t := range s.periodTours[period] {
+			k.tourFacts(t)
 		}
 	}
 	return data, k.sum()
@@ -890,24 +1078,56 @@ func (s *site) clubsKey() uint64 {
 	return k.sum()
 }
 
-// clubIndex returns the sorted clubs of ids and each id's position in it.
-func (s *site) clubIndex(ids []int64) ([]string, []int) {
+// numberClubs numbers the archive's clubs in sorted order, for clubIndex.
+func (s *site) numberClubs() {
+	if s.arch == nil {
+		return
+	}
+	club := s.arch.Players.Club
 	set := map[string]bool{}
-	for _, id := range ids {
-		if c := s.club(id); c != "" {
+	for _, c := range club {
+		if c != "" {
 			set[c] = true
 		}
 	}
-	clubs := make([]string, 0, len(set))
+	s.clubs = make([]string, 0, len(set))
 	for c := range set {
-		clubs = append(clubs, c)
+		s.clubs = append(s.clubs, c)
 	}
-	sort.Strings(clubs)
+	sort.Strings(s.clubs)
+	s.clubNo = make([]int32, len(club))
+	for i, c := range club {
+		s.clubNo[i] = -1
+		if c != "" {
+			s.clubNo[i] = int32(sort.SearchStrings(s.clubs, c))
+		}
+	}
+}
+
+// clubIndex returns the sorted clubs of ids and each id's position in it.
+func (s *site) clubIndex(ids []int64) ([]string, []int) {
 	pos := make([]int, len(ids))
+	used := make([]int, len(s.clubs)) // 1 for a club of ids, then its position
 	for i, id := range ids {
 		pos[i] = -1
-		if c := s.club(id); c != "" {
-			pos[i] = sort.SearchStrings(clubs, c)
+		if s.arch == nil {
+			continue
+		}
+		if j := s.arch.Players.Index(id); j >= 0 && s.clubNo[j] >= 0 {
+			pos[i] = int(s.clubNo[j])
+			used[pos[i]] = 1
+		}
+	}
+	var clubs []string
+	for c, u := range used {
+		if u != 0 {
+			used[c] = len(clubs)
+			clubs = append(clubs, s.clubs[c])
+		}
+	}
+	for i, c := range pos {
+		if c >= 0 {
+			pos[i] = used[c]
 		}
 	}
 	return clubs, pos
@@ -959,31 +1179,31 @@ func (s *site) writeRatingList(period string, rows []listRow, withData bool, dat
 		return err
 	}
 	lp.Histogram = hist
-	gains := make([]listRow, 0, 10)
-	for _, r := range rows {
-		if r.Change > 0 {
-			gains = append(gains, r)
-		}
-	}
-	sort.SliceStable(gains, func(i, j int) bool {
-		if gains[i].Change != gains[j].Change {
-			return gains[i].Change > gains[j].Change
-		}
-		return gains[i].Rank < gains[j].Rank
-	})
-	lp.Gains = gains[:min(len(gains), 10)]
-	for _, id := range s.torder {
-		if t := s.tours[id]; t.Period == period {
-			lp.ToursCount++
-			if lp.ToursCount <= maxListTours {
-				lp.Tours = append(lp.Tours, t)
-			}
-		}
-	}
-	if lp.ToursCount > maxListTours {
-		lp.Tours = nil
+	lp.Gains = topGains(rows, 10)
+	lp.ToursCount = len(s.periodTours[period])
+	if lp.ToursCount <= maxListTours {
+		lp.Tours = s.periodTours[period]
 	}
 	return s.putPage(s.listFile(period), "list.html", &lp, pageKey)
+}
+
+// topGains returns the n largest gains of rows, ties by rank, then in the
+// order of rows.
+func topGains(rows []listRow, n int) []listRow {
+	top := make([]listRow, 0, n+1)
+	for _, r := range rows {
+		if r.Change <= 0 {
+			continue
+		}
+		i := len(top)
+		for i > 0 && (top[i-1].Change < r.Change || top[i-1].Change == r.Change && top[i-1].Rank > r.Rank) {
+			i--
+		}
+		if i < n {
+			top = slices.Insert(top, i, r)[:min(len(top)+1, n)]
+		}
+	}
+	return top
 }
 
 // ratingData is a rating list's data file.
@@ -1097,7 +1317,7 @@ type tourGroup struct {
 }
 
 // writeTournamentIndex writes tournaments.html, the periods newest first, and
-// one page per period with its tournaments.
+// one page per period with its tournaments; each page's key is what it lists.
 func (s *site) writeTournamentIndex() error {
 	// A tournament's period is its list's, which under per-period rules can
 	// come after a later tournament's: group by period, newest first.
@@ -1121,17 +1341,35 @@ func (s *site) writeTournamentIndex() error {
 		return a > b
 	})
 	idx := tourIndexPage{page: s.page("Tournaments", "", "tournaments")}
+	var k, ik keyer
+	ik.ints(int64(s.key))
 	for _, g := range groups {
 		f := tourListFile(g.Period)
 		idx.Periods = append(idx.Periods, tourPeriod{Period: g.Period, File: f, Count: len(g.Tours)})
+		ik.str(g.Period)
+		ik.str(f)
+		ik.ints(int64(len(g.Tours)))
+		k.ints(int64(s.key))
+		k.str(f)
+		for _, t := range g.Tours {
+			k.tourFacts(t)
+		}
+		key := k.sum()
+		if s.out.kept(f, key) {
+			continue
+		}
 		label := g.Period
 		if label == "" {
 			label = "undated"
 		}
 		tp := tourIndexPage{page: s.page("Tournaments "+label, "", "tournaments"), Groups: []tourGroup{g}}
-		if err := s.putPage(f, "tournaments.html", &tp, 0); err != nil {
+		if err := s.putPage(f, "tournaments.html", &tp, key); err != nil {
 			return err
 		}
 	}
-	return s.putPage("tournaments.html", "tournaments.html", &idx, 0)
+	key := ik.sum()
+	if s.out.kept("tournaments.html", key) {
+		return nil
+	}
+	return s.putPage("tournaments.html", "tournaments.html", &idx, key)
 }

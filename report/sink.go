@@ -37,8 +37,10 @@ type sink struct {
 	dir    string
 	update bool
 	old    map[string]entry // earlier manifest, files that exist only
+	had    map[string]bool  // the files of the earlier site
 
 	mu      sync.Mutex
+	io      sync.Mutex // held while a file is written
 	now     map[string]entry
 	written int
 	keptN   int
@@ -48,6 +50,16 @@ type sink struct {
 type entry struct{ hash, key uint64 }
 
 func newSink(dir string, update bool) (*sink, error) {
+	man := make(chan manifest, 1)
+	if update {
+		man <- readManifest(dir)
+	}
+	return openSink(dir, update, man)
+}
+
+// openSink is newSink with the earlier site's manifest, when update, read
+// by readManifest into man.
+func openSink(dir string, update bool, man <-chan manifest) (*sink, error) {
 	k := &sink{dir: dir, update: update, old: map[string]entry{}, now: map[string]entry{}}
 	for _, d := range siteDirs {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -55,11 +67,11 @@ func newSink(dir string, update bool) (*sink, error) {
 		}
 	}
 	if update {
-		old, err := readManifest(dir)
-		if err != nil {
-			return nil, err
+		m := <-man
+		if m.err != nil {
+			return nil, m.err
 		}
-		k.old = old
+		k.old, k.had = m.old, m.have
 		// Until this update finishes the manifest lists nothing: an
 		// interrupted update leaves files the manifest does not describe,
 		// so the next one writes every file again.
@@ -70,16 +82,28 @@ func newSink(dir string, update bool) (*sink, error) {
 	return k, nil
 }
 
-// readManifest returns the hashes of the files of the site in dir that still
-// exist.
-func readManifest(dir string) (map[string]entry, error) {
+// manifest is an earlier site's manifest: the hashes of its files that still
+// exist, and every file there is.
+type manifest struct {
+	old  map[string]entry
+	have map[string]bool
+	err  error
+}
+
+// readManifest reads the manifest of the site in dir.
+func readManifest(dir string) manifest {
+	m, have, err := readManifestFiles(dir)
+	return manifest{m, have, err}
+}
+
+func readManifestFiles(dir string) (map[string]entry, map[string]bool, error) {
 	have := map[string]bool{}
 	if err := eachFile(dir, func(rel string) { have[rel] = true }); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := os.Open(filepath.Join(dir, marker))
 	if err != nil {
-		return nil, fmt.Errorf("site: %w", err)
+		return nil, nil, fmt.Errorf("site: %w", err)
 	}
 	defer f.Close()
 	m := make(map[string]entry, len(have))
@@ -104,9 +128,9 @@ func readManifest(dir string) (map[string]entry, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("site %s: %w", marker, err)
+		return nil, nil, fmt.Errorf("site %s: %w", marker, err)
 	}
-	return m, nil
+	return m, have, nil
 }
 
 // eachFile calls fn with the slash path of every regular file in the site's
@@ -154,6 +178,13 @@ func (k *sink) kept(rel string, key uint64) bool {
 	return true
 }
 
+// has says whether the site holds the file rel made from key (not 0), without
+// keeping it.
+func (k *sink) has(rel string, key uint64) bool {
+	old, ok := k.old[rel]
+	return key != 0 && ok && old.key == key
+}
+
 // put writes b, made from key (0: unknown), as the file rel of the site
 // unless the site already holds it.
 func (k *sink) put(rel string, b []byte, key uint64) error {
@@ -170,6 +201,10 @@ func (k *sink) put(rel string, b []byte, key uint64) error {
 		return nil
 	}
 	p := filepath.Join(k.dir, filepath.FromSlash(rel))
+	// One file is created at a time: goroutines creating files in one folder
+	// at once spin on its lock in the kernel.
+	k.io.Lock()
+	defer k.io.Unlock()
 	if !k.update {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return fmt.Errorf("site: %w", err)
@@ -197,19 +232,20 @@ func replaceFile(p string, b []byte) error {
 	return nil
 }
 
-// finish removes the files the new site does not have and writes the
-// manifest; it returns the number of files removed.
+// finish removes the files the earlier site had and the new one does not,
+// and writes the manifest; it returns the number of files removed.
 func (k *sink) finish() (int, error) {
+	// A new folder holds only the files written; an earlier site's were
+	// listed when it was opened.
 	var stale []string
-	if err := eachFile(k.dir, func(rel string) {
+	for rel := range k.had {
 		if _, ok := k.now[rel]; !ok {
 			stale = append(stale, rel)
 		}
-	}); err != nil {
-		return 0, err
 	}
+	sort.Strings(stale)
 	for _, rel := range stale {
-		if err := os.Remove(filepath.Join(k.dir, filepath.FromSlash(rel))); err != nil {
+		if err := os.Remove(filepath.Join(k.dir, filepath.FromSlash(rel))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("site: %w", err)
 		}
 	}

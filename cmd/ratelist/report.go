@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 
 	"github.com/ratelist/ratelist"
 	sitereport "github.com/ratelist/ratelist/report"
@@ -25,8 +26,22 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	workers := fs.Int("workers", 0, "pages written at once `n` (default: the number of CPUs)")
 	logFormat := fs.String("log-format", "text", "log `format`: text or json")
 	quiet := fs.Bool("quiet", false, "log errors only")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "ratelist report: parsing --cpuprofile:", err)
+			return exitUsage
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "ratelist report: --cpuprofile:", err)
+			return exitFailed
+		}
+		defer pprof.StopCPUProfile()
 	}
 	log, err := newLogger(stderr, *logFormat, *quiet, false)
 	if err != nil {

@@ -166,6 +166,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
 		Until: *until, Resume: *resume, From: *from, Version: currentVersion(), Now: start,
+		KeepSite: *withReport,
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)

@@ -46,7 +46,8 @@ FUZZTIME ?=
 FUZZ = ./archive:FuzzCSVTables:8000x ./archive:FuzzCSVRecords:80000x \
 	./archive:FuzzCSVRows:25000x ./archive:FuzzParquetTable:8000x \
 	./trf:FuzzRead:400000x ./importer:FuzzPGN:50000x \
-	./importer:FuzzCSVTable:80000x ./importer:FuzzTRFImport:70000x
+	./importer:FuzzCSVTable:80000x ./importer:FuzzTRFImport:70000x \
+	./report:FuzzSplitPlainCSV:50000x
 
 fuzz:
 	@set -e; for e in $(FUZZ); do \

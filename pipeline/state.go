@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -18,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
+	"github.com/ratelist/ratelist/internal/varbin"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -116,10 +116,10 @@ func decodeState(data []byte) (*savedState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
-	d := stateDecoder{b: raw}
-	s := d.state()
-	if d.err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadState, d.err)
+	d := varbin.NewDecoder(raw)
+	s := readState(d)
+	if d.Err() != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadState, d.Err())
 	}
 	return s, nil
 }
@@ -130,162 +130,46 @@ func decodeState(data []byte) (*savedState, error) {
 // before), bools as n bits.
 
 func appendState(b []byte, s *savedState) []byte {
-	b = appendString(b, s.Fingerprint)
+	b = varbin.AppendString(b, s.Fingerprint)
 	b = binary.AppendVarint(b, int64(s.Key))
 	b = binary.AppendUvarint(b, uint64(len(s.PlayerIDs)))
-	b = appendVarints(b, s.PlayerIDs, true)
+	b = varbin.AppendVarints(b, s.PlayerIDs, true)
 	for _, col := range [][]bool{s.Rated, s.PrevOn, s.EverOn} {
-		b = appendBools(b, col)
+		b = varbin.AppendBools(b, col)
 	}
 	for _, col := range [][]int32{s.Rating, s.GamesTotal, s.Tournaments, s.PrevRating} {
-		b = appendVarints(b, col, false)
+		b = varbin.AppendVarints(b, col, false)
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Periods)))
 	for _, ph := range s.Periods {
 		b = binary.AppendVarint(b, int64(ph.Key))
 		b = binary.LittleEndian.AppendUint64(b, ph.Hash)
 	}
-	return appendString(b, s.RuleSet)
+	return varbin.AppendString(b, s.RuleSet)
 }
 
-// appendVarints appends col as varints, each the difference from the value
-// before when delta is set.
-func appendVarints[T int32 | int64](b []byte, col []T, delta bool) []byte {
-	var prev T
-	for _, v := range col {
-		b = binary.AppendVarint(b, int64(v-prev))
-		if delta {
-			prev = v
-		}
-	}
-	return b
-}
-
-// appendBools appends col as bits, eight to a byte.
-func appendBools(b []byte, col []bool) []byte {
-	for i := 0; i < len(col); i += 8 {
-		var x byte
-		for j, v := range col[i:min(i+8, len(col))] {
-			if v {
-				x |= 1 << j
-			}
-		}
-		b = append(b, x)
-	}
-	return b
-}
-
-func appendString[S string | []byte](b []byte, s S) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-// stateDecoder reads what appendState wrote; the first error sticks.
-type stateDecoder struct {
-	b   []byte
-	err error
-}
-
-var errShortState = errors.New("data ends early")
-
-func (d *stateDecoder) state() *savedState {
-	s := &savedState{Fingerprint: d.string()}
-	s.Key = int(d.varint())
-	n := d.uvarint()
-	if n > uint64(len(d.b)) { // each player takes at least a byte: nothing to allocate
-		d.err, n = cmp.Or(d.err, errShortState), 0
-	}
+// readState reads what appendState wrote.
+func readState(d *varbin.Decoder) *savedState {
+	s := &savedState{Fingerprint: d.String()}
+	s.Key = int(d.Varint())
+	n := d.Count() // each player takes at least a byte: a damaged count allocates nothing
 	s.PlayerIDs, s.Rated, s.Rating = make([]int64, n), make([]bool, n), make([]int32, n)
 	s.GamesTotal, s.Tournaments, s.PrevOn = make([]int32, n), make([]int32, n), make([]bool, n)
 	s.EverOn, s.PrevRating = make([]bool, n), make([]int32, n)
-	readVarints(d, s.PlayerIDs, true)
+	varbin.Varints(d, s.PlayerIDs, true)
 	for _, col := range [][]bool{s.Rated, s.PrevOn, s.EverOn} {
-		d.bools(col)
+		d.Bools(col)
 	}
 	for _, col := range [][]int32{s.Rating, s.GamesTotal, s.Tournaments, s.PrevRating} {
-		readVarints(d, col, false)
+		varbin.Varints(d, col, false)
 	}
-	np := d.uvarint()
-	if np > uint64(len(d.b)) {
-		d.err, np = cmp.Or(d.err, errShortState), 0
+	for range d.Count() {
+		s.Periods = append(s.Periods, periodHash{Key: int(d.Varint()), Hash: d.Uint64()})
 	}
-	for range np {
-		s.Periods = append(s.Periods, periodHash{Key: int(d.varint()), Hash: d.uint64()})
-	}
-	if rs := d.string(); rs != "" {
+	if rs := d.String(); rs != "" {
 		s.RuleSet = []byte(rs)
 	}
-	if d.err == nil && len(d.b) > 0 {
-		d.err = errors.New("data after the end")
-	}
-	return s
-}
-
-func readVarints[T int32 | int64](d *stateDecoder, col []T, delta bool) {
-	var prev T
-	for i := range col {
-		col[i] = T(d.varint()) + prev
-		if delta {
-			prev = col[i]
-		}
-	}
-}
-
-func (d *stateDecoder) bools(col []bool) {
-	n := (len(col) + 7) / 8
-	if d.err != nil || n > len(d.b) {
-		d.err = cmp.Or(d.err, errShortState)
-		return
-	}
-	for i := range col {
-		col[i] = d.b[i/8]&(1<<(i%8)) != 0
-	}
-	d.b = d.b[n:]
-}
-
-func (d *stateDecoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errShortState
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *stateDecoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errShortState
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *stateDecoder) uint64() uint64 {
-	if d.err != nil || len(d.b) < 8 {
-		d.err = cmp.Or(d.err, errShortState)
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(d.b)
-	d.b = d.b[8:]
-	return v
-}
-
-func (d *stateDecoder) string() string {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.err = cmp.Or(d.err, errShortState)
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
+	d.End()
 	return s
 }
 

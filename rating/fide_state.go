@@ -1,10 +1,11 @@
 package rating
 
 import (
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/ratelist/ratelist/internal/varbin"
 )
 
 // fideStateRevision names the rules and the layout a saved FIDE state was
@@ -37,7 +38,7 @@ func (r *FideRater) MarshalState() ([]byte, error) {
 	b = binary.AppendUvarint(b, fideStateRevision)
 	b = binary.AppendUvarint(b, uint64(n))
 	for _, col := range [][]bool{r.reached, r.seen, r.inPool} {
-		b = appendBits(b, col)
+		b = varbin.AppendBools(b, col)
 	}
 	var prev int32
 	for _, v := range r.lastPlayed {
@@ -80,35 +81,21 @@ func (r *FideRater) MarshalState() ([]byte, error) {
 	return b, nil
 }
 
-// appendBits appends col as bits, eight to a byte.
-func appendBits(b []byte, col []bool) []byte {
-	for i := 0; i < len(col); i += 8 {
-		var x byte
-		for j, v := range col[i:min(i+8, len(col))] {
-			if v {
-				x |= 1 << j
-			}
-		}
-		b = append(b, x)
-	}
-	return b
-}
-
 // UnmarshalState restores what MarshalState saved, onto a rater made for the
 // same players. On an error the rater is left as it was.
 func (r *FideRater) UnmarshalState(data []byte) error {
-	d := stateReader{b: data}
-	if rev := d.uvarint(); d.err != nil || rev != fideStateRevision {
+	d := stateReader{varbin.NewDecoder(data)}
+	if rev := d.Uvarint(); d.Err() != nil || rev != fideStateRevision {
 		return fmt.Errorf("fide state: made by a ratelist with other FIDE rules or layout (revision %d, this one reads %d)",
 			rev, fideStateRevision)
 	}
 	n := len(r.reached)
-	if got := d.uvarint(); d.err == nil && got != uint64(n) {
+	if got := d.Uvarint(); d.Err() == nil && got != uint64(n) {
 		return fmt.Errorf("fide state: made for %d players, not %d", got, n)
 	}
 	reached, seen, inPool := make([]bool, n), make([]bool, n), make([]bool, n)
 	for _, col := range [][]bool{reached, seen, inPool} {
-		d.bits(col)
+		d.Bools(col)
 	}
 	lastPlayed := make([]int32, n)
 	var prev int32
@@ -116,9 +103,9 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 		prev += d.int32()
 		lastPlayed[i] = prev
 	}
-	started := d.byte() == 1
-	cur := int(d.varint())
-	pooling := make([]int32, d.count())
+	started := d.Byte() == 1
+	cur := int(d.Varint())
+	pooling := make([]int32, d.Count())
 	prev = 0
 	for i := range pooling {
 		prev += d.int32()
@@ -127,26 +114,24 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 	pool := make([][]fideGame, n)
 	var last fideGame
 	p := 0
-	for range d.count() {
+	for range d.Count() {
 		p = int(d.player(int32(p)+d.int32Unsigned(), n))
-		gs := make([]fideGame, d.count())
+		gs := make([]fideGame, d.Count())
 		for i := range gs {
-			g := fideGame{tour: last.tour + d.varint(), end: last.end + d.int32(), period: last.period + d.int32()}
+			g := fideGame{tour: last.tour + d.Varint(), end: last.end + d.int32(), period: last.period + d.int32()}
 			g.p = d.player(int32(p)+d.int32(), n)
 			g.opp = d.player(d.int32(), n)
 			g.oppRating, g.w2 = d.int32(), d.int32()
 			gs[i], last = g, g
 		}
-		if d.err == nil && len(pool[p]) > 0 {
-			d.err = errors.New("a player's pool twice")
+		if len(pool[p]) > 0 {
+			d.Fail(errors.New("a player's pool twice"))
 		}
 		pool[p] = gs
 	}
-	if d.err == nil && len(d.b) > 0 {
-		d.err = errors.New("data after the end")
-	}
-	if d.err != nil {
-		return fmt.Errorf("fide state: %w", d.err)
+	d.End()
+	if d.Err() != nil {
+		return fmt.Errorf("fide state: %w", d.Err())
 	}
 	r.reached, r.seen, r.inPool, r.lastPlayed, r.pooling = reached, seen, inPool, lastPlayed, pooling
 	r.started, r.cur = started, cur
@@ -155,90 +140,26 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 }
 
 // stateReader reads what MarshalState wrote; the first error sticks.
-type stateReader struct {
-	b   []byte
-	err error
-}
+type stateReader struct{ *varbin.Decoder }
 
-var errStateShort = errors.New("data ends early")
+func (d stateReader) int32() int32 { return int32(d.Varint()) }
 
-func (d *stateReader) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		d.err = errStateShort
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
-}
-
-func (d *stateReader) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, k := binary.Varint(d.b)
-	if k <= 0 {
-		d.err = errStateShort
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
-}
-
-func (d *stateReader) int32() int32 { return int32(d.varint()) }
-
-func (d *stateReader) int32Unsigned() int32 {
-	v := d.uvarint()
+func (d stateReader) int32Unsigned() int32 {
+	v := d.Uvarint()
 	if v > 1<<31-1 {
-		d.err = cmp.Or(d.err, errors.New("player index out of range"))
+		d.Fail(errors.New("player index out of range"))
 		return 0
 	}
 	return int32(v)
 }
 
-// count reads a count of items that each take at least a byte, so that a
-// damaged count allocates nothing.
-func (d *stateReader) count() int {
-	v := d.uvarint()
-	if v > uint64(len(d.b)) {
-		d.err = cmp.Or(d.err, errStateShort)
-		return 0
-	}
-	return int(v)
-}
-
 // player checks that p is a player index below n.
-func (d *stateReader) player(p int32, n int) int32 {
+func (d stateReader) player(p int32, n int) int32 {
 	if p < 0 || int(p) >= n {
-		d.err = cmp.Or(d.err, fmt.Errorf("player index %d out of range", p))
+		d.Fail(fmt.Errorf("player index %d out of range", p))
 		return 0
 	}
 	return p
-}
-
-func (d *stateReader) byte() byte {
-	if d.err != nil || len(d.b) == 0 {
-		d.err = cmp.Or(d.err, errStateShort)
-		return 0
-	}
-	v := d.b[0]
-	d.b = d.b[1:]
-	return v
-}
-
-func (d *stateReader) bits(col []bool) {
-	k := (len(col) + 7) / 8
-	if d.err != nil || k > len(d.b) {
-		d.err = cmp.Or(d.err, errStateShort)
-		return
-	}
-	for i := range col {
-		col[i] = d.b[i/8]&(1<<(i%8)) != 0
-	}
-	d.b = d.b[k:]
 }
 
 // fideDefinition registers FIDE's regulations as "fide".

@@ -437,20 +437,19 @@ const rowChunk = 64
 // else optional (null where set is false). It writes len(buf) (rowChunk)
 // rows at a time, through buf.
 func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, buf []parquet.Value, vals []T, set []bool) error {
-	def := 0
-	if set != nil {
-		def = 1
-	}
 	for start := 0; start < len(vals); start += len(buf) {
 		rows := buf[:min(len(buf), len(vals)-start)]
 		toValues(rows, vals[start:])
-		for i := range rows {
-			if set != nil && !set[start+i] {
-				rows[i] = parquet.NullValue()
-			} else {
-				rows[i].SetDefinitionLevel(def)
+		// A ColumnWriter's values need no column index (it writes one column),
+		// and a required value's definition level is 0 as made.
+		if set != nil {
+			for i, ok := range set[start : start+len(rows)] {
+				if ok {
+					rows[i].SetDefinitionLevel(1)
+				} else {
+					rows[i] = parquet.NullValue()
+				}
 			}
-			rows[i].SetColumnIndex(col)
 		}
 		if _, err := cw[col].WriteRowValues(rows); err != nil {
 			return err

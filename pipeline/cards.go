@@ -130,8 +130,8 @@ const cardsQueued = 2
 
 // cardBuffers is how many row-group buffers can be in use at once: the one
 // being filled, the queued ones, one the dispatcher holds and one per
-// encoder. The free list holds them all, so that every buffer is reused: a
-// FIDE run's buffer is about 11 MB, and making new ones fed the GC.
+// encoder. The free list holds them all, so that every buffer is reused:
+// buffers are large, and making new ones feeds the GC.
 const cardBuffers = 1 + cardsQueued + 1 + cardEncoders
 
 // run writes the row groups that come on full until it is closed. Row group i

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -53,9 +51,10 @@ type Options struct {
 	// Now is the run's date: a tournament starting more than a year after it is
 	// rejected as in the future. Zero is the clock's.
 	Now time.Time
-	// KeepSite keeps Out/site when `ratelist report` wrote it (it holds
-	// .ratelist-site), for the report that follows the run (run --report) to
-	// update in place; else a run removes it with every file it did not write.
+	// KeepSite keeps Out/site as it is, for the report that follows the run
+	// (run --report) to update in place: the caller sets it only for a site
+	// `ratelist report` wrote. Else a run removes it with every file it did
+	// not write.
 	KeepSite bool
 }
 
@@ -192,7 +191,7 @@ func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 		return nil, err
 	}
 	keep := out.kept.has
-	if opt.KeepSite && isFile(filepath.Join(opt.Out, "site", siteMarker)) {
+	if opt.KeepSite {
 		keep = func(rel string) bool { return strings.HasPrefix(rel, "site/") || out.kept.has(rel) }
 	}
 	if err := stage.commit(keep); err != nil {
@@ -306,15 +305,6 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		sum.RejectKinds = []RejectKind{}
 	}
 	return sum, nil
-}
-
-// siteMarker is the file by which `ratelist report` marks a site it wrote.
-const siteMarker = ".ratelist-site"
-
-// isFile says whether p is a regular file (not followed through a symlink).
-func isFile(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // RuleSetField returns the rule set's summary field key (0 when it has none).

@@ -193,3 +193,27 @@ func TestCardOrders(t *testing.T) {
 		t.Errorf("bucketOrder = %v, want %v", got, want)
 	}
 }
+
+// TestIsSite: a folder is a site Build wrote only when its marker is a
+// regular file there; a missing marker, a folder or a link in its place is not.
+func TestIsSite(t *testing.T) {
+	dir := t.TempDir()
+	site := func(name string) string { return filepath.Join(dir, name) }
+	testutil.WriteFiles(t, dir, map[string]string{
+		"site/" + marker: markerHead, "plain/index.html": "page", "elsewhere/" + marker: markerHead,
+	})
+	if err := os.MkdirAll(filepath.Join(site("folder"), marker), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(site("linked"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(site("elsewhere"), marker), filepath.Join(site("linked"), marker)); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"site": true, "plain": false, "folder": false, "linked": false, "missing": false} {
+		if got := IsSite(site(name)); got != want {
+			t.Errorf("IsSite(%s) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -21,6 +21,13 @@ const marker = ".ratelist-site"
 
 const markerHead = "written by ratelist report\n"
 
+// IsSite says whether dir holds a site written by Build: its marker is there
+// as a regular file (a link is not followed).
+func IsSite(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, marker))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // siteDirs are the folders of a site; Build removes files in them (and in the
 // site's root) that the new site does not have.
 var siteDirs = []string{"", "assets", "data", "players", "tournaments"}

@@ -18,6 +18,7 @@ import (
 	"github.com/ratelist/ratelist"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
+	sitereport "github.com/ratelist/ratelist/report"
 )
 
 // newFlags returns a flag set that reports to stderr and does not exit.
@@ -166,7 +167,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
 		Until: *until, Resume: *resume, From: *from, Version: currentVersion(), Now: start,
-		KeepSite: *withReport,
+		KeepSite: *withReport && sitereport.IsSite(filepath.Join(*out, "site")),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)

@@ -399,14 +399,9 @@ var cardColumns = []cardColumn{
 
 // cardColumnIndex is each of cardColumns' leaf index in output.Card's schema.
 var cardColumnIndex = func() []int {
-	schema := parquet.SchemaOf(output.Card{})
 	idx := make([]int, len(cardColumns))
 	for i, col := range cardColumns {
-		leaf, ok := schema.Lookup(col.name)
-		if !ok {
-			panic("cards.parquet has no column " + col.name) // a typo in cardColumns
-		}
-		idx[i] = leaf.ColumnIndex
+		idx[i] = schemaLeaf(output.CardSchema, col.name).ColumnIndex
 	}
 	return idx
 }()

@@ -258,9 +258,15 @@ var standingsLeaf = struct {
 }
 
 func standingsColumn(path ...string) parquet.LeafColumn {
-	leaf, ok := output.StandingsSchema.Lookup(path...)
+	return schemaLeaf(output.StandingsSchema, path...)
+}
+
+// schemaLeaf is the leaf column at path in an output's schema; its absence is
+// a typo in this package's column lists.
+func schemaLeaf(schema *parquet.Schema, path ...string) parquet.LeafColumn {
+	leaf, ok := schema.Lookup(path...)
 	if !ok {
-		panic(fmt.Sprintf("standings schema has no column %v", path)) // a typo above
+		panic(fmt.Sprintf("%s has no column %v", schema.Name(), path))
 	}
 	return leaf
 }

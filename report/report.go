@@ -198,7 +198,7 @@ func checkSite(dir string) (bool, error) {
 		return false, fmt.Errorf("site: %w", err)
 	case len(ents) == 0:
 		return false, nil
-	case !exists(filepath.Join(dir, marker)):
+	case !IsSite(dir):
 		return false, fmt.Errorf("site %s: folder is not empty and not a ratelist site; refusing to replace it", dir)
 	}
 	return true, nil

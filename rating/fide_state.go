@@ -40,11 +40,7 @@ func (r *FideRater) MarshalState() ([]byte, error) {
 	for _, col := range [][]bool{r.reached, r.seen, r.inPool} {
 		b = varbin.AppendBools(b, col)
 	}
-	var prev int32
-	for _, v := range r.lastPlayed {
-		b = binary.AppendVarint(b, int64(v-prev))
-		prev = v
-	}
+	b = varbin.AppendVarints(b, r.lastPlayed, true)
 	started := byte(0)
 	if r.started {
 		started = 1
@@ -52,11 +48,7 @@ func (r *FideRater) MarshalState() ([]byte, error) {
 	b = append(b, started)
 	b = binary.AppendVarint(b, int64(r.cur))
 	b = binary.AppendUvarint(b, uint64(len(r.pooling)))
-	prev = 0
-	for _, p := range r.pooling {
-		b = binary.AppendVarint(b, int64(p-prev))
-		prev = p
-	}
+	b = varbin.AppendVarints(b, r.pooling, true)
 	b = binary.AppendUvarint(b, uint64(pools))
 	var last fideGame
 	prevP := 0
@@ -98,18 +90,13 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 		d.Bools(col)
 	}
 	lastPlayed := make([]int32, n)
-	var prev int32
-	for i := range lastPlayed {
-		prev += d.int32()
-		lastPlayed[i] = prev
-	}
+	varbin.Varints(d.Decoder, lastPlayed, true)
 	started := d.Byte() == 1
 	cur := int(d.Varint())
 	pooling := make([]int32, d.Count())
-	prev = 0
-	for i := range pooling {
-		prev += d.int32()
-		pooling[i] = d.player(prev, n)
+	varbin.Varints(d.Decoder, pooling, true)
+	for i, p := range pooling {
+		pooling[i] = d.player(p, n)
 	}
 	pool := make([][]fideGame, n)
 	var last fideGame

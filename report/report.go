@@ -1320,20 +1320,14 @@ type tourGroup struct {
 // one page per period with its tournaments; each page's key is what it lists.
 func (s *site) writeTournamentIndex() error {
 	// A tournament's period is its list's, which under per-period rules can
-	// come after a later tournament's: group by period, newest first.
-	byPeriod := map[string]int{}
-	var groups []tourGroup
-	for i := len(s.torder) - 1; i >= 0; i-- {
-		t := s.tours[s.torder[i]]
-		g, ok := byPeriod[t.Period]
-		if !ok {
-			g = len(groups)
-			byPeriod[t.Period] = g
-			groups = append(groups, tourGroup{Period: t.Period})
-		}
-		groups[g].Tours = append(groups[g].Tours, t)
+	// come after a later tournament's: the periods' groups, newest first.
+	groups := make([]tourGroup, 0, len(s.periodTours))
+	for period, ts := range s.periodTours {
+		g := tourGroup{Period: period, Tours: slices.Clone(ts)}
+		slices.Reverse(g.Tours)
+		groups = append(groups, g)
 	}
-	sort.SliceStable(groups, func(i, j int) bool {
+	sort.Slice(groups, func(i, j int) bool { // each period once: a total order
 		a, b := groups[i].Period, groups[j].Period
 		if (a == "") != (b == "") {
 			return b == ""

@@ -171,16 +171,12 @@ func pathJoin(d, name string) string {
 // kept says whether the site holds the file rel made from key (not 0), and
 // keeps it if so.
 func (k *sink) kept(rel string, key uint64) bool {
-	if key == 0 {
+	if !k.has(rel, key) {
 		return false
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	old, ok := k.old[rel]
-	if !ok || old.key != key {
-		return false
-	}
-	k.now[rel] = old
+	k.now[rel] = k.old[rel] // k.old is not written after the sink opens
 	k.keptN++
 	return true
 }

@@ -57,15 +57,9 @@ func Append(b []byte, s string) []byte {
 	return append(append(b, s...), '"')
 }
 
-// needsQuotes is encoding/csv's rule: a separator, quote or line break anywhere,
-// or a leading space or tab.
-func needsQuotes(s string) bool {
-	quote, _ := scan(s)
-	return quote
-}
-
-// scan tells whether s needs quotes (needsQuotes) and whether it is all ASCII
-// (then valid UTF-8), in one pass over it.
+// scan tells whether s needs quotes by encoding/csv's rule (a separator,
+// quote or line break anywhere, or a leading space or tab) and whether it is
+// all ASCII (then valid UTF-8), in one pass over it.
 func scan(s string) (quote, ascii bool) {
 	if s == "" {
 		return false, true

@@ -25,7 +25,7 @@ func TestAppendQuotesLikeEncodingCSV(t *testing.T) {
 func TestNeedsQuotesEveryPosition(t *testing.T) {
 	for n := 1; n <= 24; n++ {
 		plain := bytes.Repeat([]byte{'a'}, n)
-		if needsQuotes(string(plain)) {
+		if quote, _ := scan(string(plain)); quote {
 			t.Fatalf("%q needs no quotes", plain)
 		}
 		for i := 0; i < n; i++ {
@@ -33,10 +33,11 @@ func TestNeedsQuotesEveryPosition(t *testing.T) {
 				s := bytes.Clone(plain)
 				s[i] = c
 				want := c == ',' || c == '"' || c == '\r' || c == '\n'
-				if got := needsQuotes(string(s)); got != want {
-					t.Errorf("needsQuotes(%q) = %v, want %v", s, got, want)
+				quote, ascii := scan(string(s))
+				if quote != want {
+					t.Errorf("scan(%q) says quotes %v, want %v", s, quote, want)
 				}
-				if _, ascii := scan(string(s)); ascii != (c < 0x80) {
+				if ascii != (c < 0x80) {
 					t.Errorf("scan(%q) says ASCII %v", s, ascii)
 				}
 			}

@@ -217,28 +217,47 @@ func (p *periodStandings) writeTiebreaks(cw []*parquet.ColumnWriter, c *standing
 		if _, err := cw[code.ColumnIndex].WriteRowValues(codes[:(end-start)*per]); err != nil {
 			return err
 		}
-		vals := p.buf[:0]
-		for i := start; i < end; i++ {
-			if k == 0 {
-				vals = append(vals, parquet.NullValue().Level(0, 0, value.ColumnIndex))
-			}
-			for j, v := range c.values[i*k : (i+1)*k] {
-				x, def := parquet.NullValue(), value.MaxDefinitionLevel-1
-				if v.OK {
-					x, def = parquet.DoubleValue(v.V), value.MaxDefinitionLevel
-				}
-				x.SetRepetitionLevel(min(j, 1))
-				x.SetDefinitionLevel(def)
-				x.SetColumnIndex(value.ColumnIndex)
-				vals = append(vals, x)
-			}
-		}
-		p.buf = vals
-		if _, err := cw[value.ColumnIndex].WriteRowValues(vals); err != nil {
+		if _, err := cw[value.ColumnIndex].WriteRowValues(p.tiebreakValues(c, start, end)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// tiebreakValues returns the values of rows start to end of c in the
+// tiebreaks' value column (as writeTiebreaks says), made in p.buf: by index
+// into a buffer of their final length, which is cheaper than appending.
+func (p *periodStandings) tiebreakValues(c *standingsCols, start, end int) []parquet.Value {
+	k := len(c.codes)
+	col, def := standingsLeaf.value.ColumnIndex, standingsLeaf.value.MaxDefinitionLevel
+	if k == 0 {
+		p.buf = resize(p.buf, end-start)
+		for i := range p.buf {
+			p.buf[i] = parquet.NullValue().Level(0, 0, col)
+		}
+		return p.buf
+	}
+	vals := resize(p.buf, (end-start)*k)
+	src := c.values[start*k : end*k]
+	for i := 0; i < len(src); i += k {
+		row, out := src[i:i+k], vals[i:i+k]
+		for j, v := range row {
+			// Set in place: the setters, unlike Value.Level, are inlined, and
+			// a copy of a value they just changed would wait on their stores.
+			x := &out[j]
+			if v.OK {
+				*x = parquet.DoubleValue(v.V)
+				x.SetDefinitionLevel(def)
+			} else {
+				*x = parquet.NullValue()
+				x.SetDefinitionLevel(def - 1)
+			}
+			x.SetRepetitionLevel(min(j, 1))
+			x.SetColumnIndex(col)
+		}
+	}
+	p.buf = vals
+	return vals
 }
 
 // standingsLeaf is the leaf column of each field of output.StandingsRow in

@@ -9,8 +9,9 @@ import (
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
-// TestEngineReuse: one Engine over many tournaments of every size, code list and
-// option (errors included) gives what Standings and WriteCSV give on their own.
+// TestEngineReuse: one Engine over many tournaments of every size, code list,
+// option, point system, adjustments and system name (errors included) gives
+// what Standings and WriteCSV give on their own.
 func TestEngineReuse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	lists := [][]string{
@@ -26,6 +27,14 @@ func TestEngineReuse(t *testing.T) {
 		tt := genTournament(rng, i, i%3 == 2)
 		if i%5 == 0 {
 			tt = benchTournament(rng, int64(i))
+		}
+		switch i % 7 {
+		case 1: // a point system of its own: the scores are not the results' half-points
+			tt.Points = &tiebreak.PointSystem{Win: 6, Draw: 3, Loss: 1, ForfeitWin: 6, FullBye: 6, HalfBye: 3, ZeroBye: 1, PAB: 4}
+		case 3: // adjustments in a round and in none
+			tt.Adjustments = []tiebreak.Adjustment{{Player: 0, Round: 1, Points: -2}, {Player: len(tt.Players) - 1, Points: 3}}
+		case 4: // a round robin by another name than the tournament before
+			tt.System = "Berger"
 		}
 		if i%37 == 0 {
 			tt.Games = append(tt.Games, tiebreak.Game{Round: 1, White: 0, Black: -1, WhiteResult: '?'})

@@ -59,11 +59,9 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 		// opponent) after the last round the player was available for, which count
 		// as draws (C.07 16.2.5, 16.3). A forfeit loss keeps its 0 wherever it
 		// stands; a round robin counts every round at face value.
-		last := -1
-		for r, s := range row {
-			if !s.vur(rr) {
-				last = r
-			}
+		last := len(row) - 1
+		for last >= 0 && row[last].vur(rr) {
+			last--
 		}
 		for r, s := range row {
 			if r > last && s.opp < 0 && !m.roundRobin {

@@ -39,6 +39,10 @@ type model struct {
 
 	// storage behind slots (player p in round r at p*n+r), reused by the next reset
 	all []slot
+	// system is the last Tournament.System seen and systemRR whether it names
+	// a round robin: the next tournament mostly has the same (zero value: "", false).
+	system   string
+	systemRR bool
 }
 
 // resize returns s with length n, reusing its array when it is large enough. The
@@ -149,7 +153,10 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		n = opt.AfterRound
 	}
 	m.t, m.n = t, n
-	m.roundRobin = isRoundRobin(t.System)
+	if t.System != m.system {
+		m.system, m.systemRR = t.System, isRoundRobin(t.System)
+	}
+	m.roundRobin = m.systemRR
 	m.rr = opt.ForfeitsPlayed || m.roundRobin
 	m.otb = opt.ForfeitsPlayed
 	// One backing array for the slots, kept for the next tournament (tens of
@@ -189,6 +196,7 @@ func (m *model) reset(t *Tournament, opt Options) error {
 				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, w.code, ErrBadGame)
 			}
 			*ws = slot{opp: -1, code: w.code, pts: w.pts, set: true}
+			m.score[g.White] += w.pts
 			continue
 		}
 		b := results[g.BlackResult]
@@ -205,15 +213,20 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		}
 		ws.fill(g.Black, 'w', w, g.HasPoints, g.WhitePoints, g.BlackPoints)
 		bs.fill(g.White, 'b', b, g.HasPoints, g.BlackPoints, g.WhitePoints)
+		m.score[g.White] += w.pts
+		m.score[g.Black] += b.pts
 	}
 	if err := m.applyPoints(t); err != nil {
 		return err
 	}
+	if t.Points == nil && len(t.Adjustments) == 0 {
+		return nil // the scores summed above are the slots' points
+	}
 	for i := range m.slots {
+		m.score[i] = m.extra(i)
 		for _, s := range m.slots[i] {
 			m.score[i] += s.pts
 		}
-		m.score[i] += m.extra(i)
 	}
 	return nil
 }

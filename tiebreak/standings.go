@@ -43,8 +43,9 @@ func Standings(t *Tournament, codes []string, opt Options) ([]Row, error) {
 // goroutine at a time, and what its methods return (the rows with their Values, the
 // CSV bytes) is valid only until its next call of the same method.
 type Engine struct {
-	codes  []string // the codes parsed last, and their parsed form
+	codes  []string // the codes parsed last, their parsed form and catalogue entries
 	parsed []Code
+	defs   []codeDef
 
 	m      model
 	opt    Options
@@ -75,13 +76,12 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	if err := e.m.reset(t, opt); err != nil {
 		return nil, fmt.Errorf("tournament %d: %w", t.ID, err)
 	}
-	policy := opt.Unplayed
-	if policy == "" {
-		policy = PolicyAt(t.Start)
-	}
-	policy, err := ParsePolicy(string(policy))
-	if err != nil {
-		return nil, err
+	policy := PolicyAt(t.Start)
+	if opt.Unplayed != "" {
+		var err error
+		if policy, err = ParsePolicy(string(opt.Unplayed)); err != nil {
+			return nil, err
+		}
 	}
 	e.opt, e.policy = opt, policy
 	e.ncalc, e.rcalcs, e.mult, e.ljvOpt, e.coef = 0, [2]*rcalc{}, nil, nil, nil
@@ -90,7 +90,7 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	e.vals = resize(e.vals, np*nc)
 	clear(e.vals)
 	for k, c := range e.parsed {
-		d := codeTable[c.Base]
+		d := e.defs[k]
 		switch {
 		case d.column != nil:
 			d.column(e, c, k)
@@ -129,14 +129,14 @@ func (e *Engine) parse(codes []string) error {
 	if slices.Equal(codes, e.codes) && len(e.parsed) == len(codes) {
 		return nil
 	}
-	e.codes, e.parsed = e.codes[:0], e.parsed[:0]
+	e.codes, e.parsed, e.defs = e.codes[:0], e.parsed[:0], e.defs[:0]
 	for _, s := range codes {
 		c, err := ParseCode(s)
 		if err != nil {
-			e.parsed = e.parsed[:0]
+			e.parsed, e.defs = e.parsed[:0], e.defs[:0]
 			return err
 		}
-		e.parsed = append(e.parsed, c)
+		e.parsed, e.defs = append(e.parsed, c), append(e.defs, codeTable[c.Base])
 	}
 	e.codes = append(e.codes, codes...)
 	return nil
@@ -152,7 +152,7 @@ func (e *Engine) rank() {
 	for k, c := range e.parsed {
 		next := e.next[:0]
 		start := 0
-		group := codeTable[c.Base].group
+		group := e.defs[k].group
 		for _, end := range e.ends {
 			g := e.order[start:end]
 			switch {

@@ -220,3 +220,56 @@ func BenchmarkWriteList(b *testing.B) {
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// heldTournament is a tournament as the rating goroutine hands it to the
+// sink: its rows with the start ratings noted.
+type heldTournament struct {
+	t    *archive.Tournament
+	rows []gameRow
+}
+
+// holdSink keeps the tournaments handed to it.
+type holdSink struct {
+	validateSink
+	players *archive.Players
+	held    []heldTournament
+}
+
+func (s *holdSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
+	s.players = players
+	return nil
+}
+
+func (s *holdSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
+	s.held = append(s.held, heldTournament{t, rows})
+	return nil
+}
+
+// BenchmarkStandingsJob: what a standings job does per tournament before the
+// files (school rules): the engine's input from the rows, the standings, and
+// the rows for the period's file (games/s).
+func BenchmarkStandingsJob(b *testing.B) {
+	opt := Options{Archive: os.DirFS(benchArchive(b)), Workers: 1}
+	if err := opt.fill(); err != nil {
+		b.Fatal(err)
+	}
+	hold := &holdSink{}
+	if _, err := execute(context.Background(), &opt, hold, newRejectSink(nil)); err != nil {
+		b.Fatal(err)
+	}
+	s := &writeSink{players: hold.players, opt: &opt}
+	s.std.scratch.New = func() any { return &standingsScratch{local: newLocal(len(hold.players.ID))} }
+	var fb fileBatch
+	var rows int64
+	for b.Loop() {
+		for _, h := range hold.held {
+			c, err := s.appendStandings(&fb, standingsJob{t: h.t, rows: h.rows})
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.std.cols.Put(c)
+			rows += int64(len(h.rows))
+		}
+	}
+	games(b, rows, b.Elapsed().Seconds())
+}

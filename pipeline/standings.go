@@ -302,8 +302,20 @@ func (p *periodStandings) close() error {
 	return p.f.finish()
 }
 
-// startEntry is a player of a tournament with the rating at its start.
-type startEntry struct{ rating, p int32 }
+// startEntry is a player of a tournament (dense index p) with the rating at
+// its start, packed so that entries in ascending order are in start-number
+// order: rating descending, then p ascending. A sort of integers needs no
+// comparison function.
+type startEntry uint64
+
+func newStartEntry(rating, p int32) startEntry {
+	// Flipping the sign bit orders ratings as unsigned numbers; the
+	// complement makes the higher one the smaller key.
+	return startEntry(uint64(^(uint32(rating)^1<<31))<<32 | uint64(uint32(p)))
+}
+
+func (e startEntry) rating() int32 { return int32(^uint32(e>>32) ^ 1<<31) }
+func (e startEntry) p() int32      { return int32(uint32(e)) }
 
 // standingsScratch is what one tournament's standings at a time reuse:
 // per-player slots (-1 between uses), the tournament view and its players,
@@ -335,42 +347,38 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	for _, g := range rows {
 		if local[g.white] < 0 {
 			local[g.white] = 0
-			ps = append(ps, startEntry{g.wrat, g.white})
+			ps = append(ps, newStartEntry(g.wrat, g.white))
 		}
 		if g.black >= 0 && local[g.black] < 0 {
 			local[g.black] = 0
-			ps = append(ps, startEntry{g.brat, g.black})
+			ps = append(ps, newStartEntry(g.brat, g.black))
 		}
 		maxRound = max(maxRound, g.round)
 	}
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
-	slices.SortFunc(ps, func(a, b startEntry) int {
-		if a.rating != b.rating {
-			return int(b.rating) - int(a.rating)
-		}
-		return int(a.p) - int(b.p)
-	})
+	slices.Sort(ps)
+	tt.Players = slices.Grow(tt.Players, len(ps))[:len(ps)]
 	for i, e := range ps {
-		local[e.p] = int32(i)
-		tt.Players = append(tt.Players, tiebreak.Player{
-			ID: players.ID[e.p], StartNo: i + 1, Name: players.Name[e.p], Rating: int(e.rating),
-		})
+		p := e.p()
+		local[p] = int32(i)
+		tt.Players[i] = tiebreak.Player{ID: players.ID[p], StartNo: i + 1, Name: players.Name[p], Rating: int(e.rating())}
 	}
 	touchNames(tt.Players, func(p *tiebreak.Player) string { return p.Name })
 	tt.Games = slices.Grow(tt.Games, len(rows))[:len(rows)]
 	for i := range rows {
-		g := &rows[i]
-		tg := tiebreak.Game{Round: int(g.round), White: int(local[g.white]), Black: -1,
-			WhiteResult: g.wres, BlackResult: g.bres, WhitePoints: g.wpts, BlackPoints: g.bpts, HasPoints: g.hasPts}
+		g, tg := &rows[i], &tt.Games[i]
+		// Field by field into place: a literal built on the stack and copied
+		// would wait on its byte-sized stores.
+		tg.Round, tg.White, tg.Black = int(g.round), int(local[g.white]), -1
+		tg.WhiteResult, tg.BlackResult, tg.WhitePoints, tg.BlackPoints, tg.HasPoints = g.wres, g.bres, g.wpts, g.bpts, g.hasPts
 		if g.black >= 0 {
 			tg.Black = int(local[g.black])
 		}
-		tt.Games[i] = tg
 	}
 	for _, e := range ps {
-		local[e.p] = -1
+		local[e.p()] = -1
 	}
 	return tt
 }

@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"maps"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,8 +14,11 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/tiebreak"
 )
 
 // readStandingsFile reads a standings/LABEL.parquet back into its rows.
@@ -200,5 +206,85 @@ func resumeWritesNewStandingsOnly(t *testing.T, name string) {
 		if errA != nil || errB != nil || !bytes.Equal(a, b) {
 			t.Errorf("standings/%s differs from the full run's (%v, %v)", f, errA, errB)
 		}
+	}
+}
+
+// TestStartEntryOrder: start entries sort as the start numbers go (rating
+// descending, then dense index ascending) and give back their rating and
+// index, over the whole range of both.
+func TestStartEntryOrder(t *testing.T) {
+	ratings := []int32{math.MinInt32, -1, 0, 1, 1500, 2800, math.MaxInt32}
+	ps := []int32{0, 1, 7, 199999, math.MaxInt32}
+	type pair struct{ rating, p int32 }
+	var pairs []pair
+	var es []startEntry
+	for _, r := range ratings {
+		for _, p := range ps {
+			e := newStartEntry(r, p)
+			if e.rating() != r || e.p() != p {
+				t.Fatalf("entry of (%d, %d) gives (%d, %d)", r, p, e.rating(), e.p())
+			}
+			pairs, es = append(pairs, pair{r, p}), append(es, e)
+		}
+	}
+	rand.New(rand.NewPCG(5, 6)).Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+	slices.Sort(es)
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if a.rating != b.rating {
+			return cmp.Compare(b.rating, a.rating)
+		}
+		return cmp.Compare(a.p, b.p)
+	})
+	for i, e := range es {
+		if got := (pair{e.rating(), e.p()}); got != pairs[i] {
+			t.Fatalf("place %d: %v, want %v", i, got, pairs[i])
+		}
+	}
+}
+
+// TestStandingsInput: the engine's view of a tournament numbers its players
+// by start rating (highest first), then dense index, indexes the games by
+// those numbers, and leaves the per-player slots as it found them.
+func TestStandingsInput(t *testing.T) {
+	players := &archive.Players{ID: []int64{10, 11, 12, 13, 14, 15}, Name: []string{"a", "b", "c", "d", "e", "f"}}
+	rows := []gameRow{
+		{round: 1, white: 4, black: 1, wres: '1', bres: '0', wrat: 1500, brat: 1700},
+		{round: 1, white: 3, black: 5, wres: '=', bres: '=', wrat: 0, brat: 1500},
+		{round: 1, white: 0, black: -1, wres: 'U', wrat: 1700},
+		{round: 2, white: 1, black: 3, wres: '0', bres: '1', wrat: 1700, brat: 0, hasPts: true, wpts: 3, bpts: 4},
+	}
+	sc := &standingsScratch{local: newLocal(len(players.ID))}
+	tt := standingsInput(players, &archive.Tournament{ID: 1, System: "swiss"}, rows, sc)
+	// By rating: 0 and 1 (1700), 4 and 5 (1500), then 3 (unrated).
+	wantIDs := []int64{10, 11, 14, 15, 13}
+	var ids []int64
+	for i, p := range tt.Players {
+		ids = append(ids, p.ID)
+		if p.StartNo != i+1 {
+			t.Errorf("player %d: start number %d", i, p.StartNo)
+		}
+	}
+	if !slices.Equal(ids, wantIDs) {
+		t.Fatalf("players %v, want %v", ids, wantIDs)
+	}
+	wantGames := []tiebreak.Game{
+		{Round: 1, White: 2, Black: 1, WhiteResult: '1', BlackResult: '0'},
+		{Round: 1, White: 4, Black: 3, WhiteResult: '=', BlackResult: '='},
+		{Round: 1, White: 0, Black: -1, WhiteResult: 'U'},
+		{Round: 2, White: 1, Black: 4, WhiteResult: '0', BlackResult: '1', HasPoints: true, WhitePoints: 3, BlackPoints: 4},
+	}
+	if !slices.Equal(tt.Games, wantGames) {
+		t.Errorf("games\n%+v\nwant\n%+v", tt.Games, wantGames)
+	}
+	if tt.Rounds != 2 {
+		t.Errorf("rounds %d, want 2", tt.Rounds)
+	}
+	if slices.ContainsFunc(sc.local, func(l int32) bool { return l != -1 }) {
+		t.Errorf("slots left %v", sc.local)
+	}
+	// Reused for a smaller tournament: nothing of the first is left.
+	tt = standingsInput(players, &archive.Tournament{ID: 2, Rounds: 3}, rows[3:], sc)
+	if len(tt.Players) != 2 || tt.Players[0].ID != 11 || len(tt.Games) != 1 || tt.Games[0] != (tiebreak.Game{Round: 2, White: 0, Black: 1, WhiteResult: '0', BlackResult: '1', HasPoints: true, WhitePoints: 3, BlackPoints: 4}) || tt.Rounds != 3 {
+		t.Errorf("second tournament: %+v", tt)
 	}
 }

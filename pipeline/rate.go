@@ -101,11 +101,11 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 func rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
 
 // tournament takes one complete tournament from the producer (a takeFunc).
-func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, hash uint64) error {
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
 	rated := rates(t)
 	if rated {
-		r.hashes.note(key, tournamentHash(r.players, t, rows))
+		r.hashes.note(key, hash)
 	}
 	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
 		if r.win.resumed && key < r.win.start && len(rows) > 0 {

@@ -193,11 +193,20 @@ func nullRun(ints []int64, nulls []bool, defs []byte) int {
 
 // setNull makes every row null (ints nil for a text column).
 func setNull(ints []int64, nulls []bool) {
-	for i := range nulls {
-		nulls[i] = true
+	for len(nulls) > 0 {
+		nulls = nulls[copy(nulls, allNull[:]):]
 	}
 	clear(ints)
 }
+
+// allNull is a batch of nulls for setNull to copy, which is faster than
+// storing them one by one.
+var allNull = func() (a [batchRows]bool) {
+	for i := range a {
+		a[i] = true
+	}
+	return a
+}()
 
 // takeCodes is take for a dictionary-encoded result code column: each index
 // becomes the code of its dictionary entry; an entry that is no result code

@@ -63,7 +63,7 @@ func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
 	}
 	tr := archive.NewReader(a.FS, a.GameFiles, archive.GameColumns[:1])
 	defer tr.Close()
-	tof := tournamentOf{a: a}
+	tof := newTournamentOf(a)
 	for tr.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -142,7 +142,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		p.progress.Phase("rating", p.gameRows)
 		defer p.progress.Done()
 	}
-	tof := tournamentOf{a: p.arch.Archive}
+	tof := newTournamentOf(p.arch.Archive)
 	for b := range games.Full {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -403,16 +403,19 @@ func newLocal(n int) []int32 {
 // tournamentOf looks tournament ids up, remembering the last one: a
 // tournament's rows mostly come one after the other.
 type tournamentOf struct {
-	a    *archive.Archive
-	id   int64
-	ti   int
-	have bool
+	a  *archive.Archive
+	id int64
+	ti int // a.TournamentIndex(id)
+}
+
+func newTournamentOf(a *archive.Archive) tournamentOf {
+	return tournamentOf{a: a, ti: a.TournamentIndex(0)}
 }
 
 // index is a.TournamentIndex(id).
 func (c *tournamentOf) index(id int64) int {
-	if !c.have || id != c.id {
-		c.id, c.ti, c.have = id, c.a.TournamentIndex(id), true
+	if id != c.id {
+		c.id, c.ti = id, c.a.TournamentIndex(id)
 	}
 	return c.ti
 }

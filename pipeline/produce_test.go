@@ -105,10 +105,11 @@ func TestProducerHash(t *testing.T) {
 	}
 }
 
-// BenchmarkProduce: the producer alone on the bench archive (pass one, then
-// checking every games row and holding it with its tournament, decoded on
-// another goroutine as in a run), into a take that keeps nothing; in games
-// per second and CPU time per op (both goroutines).
+// BenchmarkProduce: the producer alone on the bench archive, into a take
+// that keeps nothing: loading the players and tournaments with pass one over
+// the games, then checking every games row (decoded on another goroutine, as
+// in a run) and holding it with its tournament; in games per second and CPU
+// time per op (every goroutine).
 func BenchmarkProduce(b *testing.B) {
 	dir := benchArchive(b)
 	var rows int64

@@ -470,6 +470,13 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if cnt.Read == 0 {
+			// As for the players: room for an eighth more than the hint says.
+			n := min(r.SizeHint(), maxSizeHint)
+			n += n / 8
+			a.Tournaments = slices.Grow(a.Tournaments, n)
+			first.grow(n)
+		}
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
 			cnt.Read++

@@ -21,8 +21,10 @@ type Batch struct {
 	Nulls [][]bool
 	// Bad holds, per row, the first cell that could not be decoded, KindNone
 	// when none; such a cell reads as null.
-	Bad  []Problem
-	cols []Column
+	Bad []Problem
+	// badSet tells whether Bad may hold a problem: clearBad then clears it.
+	badSet bool
+	cols   []Column
 	// CSV only: the text of the rows, where each starts, the file's header.
 	text   []byte
 	starts []int
@@ -43,6 +45,15 @@ func newBatch(cols []Column) *Batch {
 		}
 	}
 	return b
+}
+
+// clearBad empties Bad (a source that notes bad rows one by one calls it
+// first): cleared only when something was set, as most batches have no bad row.
+func (b *Batch) clearBad() {
+	if b.badSet {
+		clear(b.Bad)
+		b.badSet = false
+	}
 }
 
 // Missing returns the name of the first required column (in column order)

@@ -134,6 +134,7 @@ const csvSplit = 1024
 func (s *csvSource) fill(b *Batch) (int, error) {
 	text, starts, err := s.next(b.text, b.starts, batchRows)
 	b.text, b.starts, b.hdr = text, starts, s.hdr
+	b.badSet = true // rows are noted one by one, without clearBad
 	if err != nil {
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -81,12 +82,10 @@ func (c *colCursor) next(fast bool, typ Type) error {
 	c.rows, c.defs = int(p.NumRows()), p.DefinitionLevels()
 	dense := c.rows
 	if len(c.defs) > 0 {
-		dense = 0
-		for _, d := range c.defs {
-			if d > 1 {
-				return fmt.Errorf("definition level %d in a column that is not nested", d)
-			}
-			dense += int(d)
+		// take relies on levels of 0 and 1 only.
+		dense = bytes.Count(c.defs, []byte{1})
+		if zeros := bytes.Count(c.defs, []byte{0}); dense+zeros != len(c.defs) {
+			return fmt.Errorf("definition level %d in a column that is not nested", c.defs[bytes.IndexFunc(c.defs, func(r rune) bool { return r > 1 })])
 		}
 	} else {
 		c.defs = nil
@@ -136,18 +135,9 @@ func (s *parquetSource) readColumn(b *Batch, c int, want int) (int, error) {
 		case cur.dict == nil:
 			cur.val = take(ints, nulls, defs, cur.i32, cur.val)
 		default:
-			cur.val = take(ints, nulls, defs, cur.idx, cur.val)
-			for i, x := range ints {
-				if nulls[i] {
-					continue
-				}
-				if x < 0 || x >= int64(len(cur.dict)) {
-					return n, fmt.Errorf("dictionary index %d of %d entries", x, len(cur.dict))
-				}
-				if ints[i] = cur.dict[x]; ints[i] < 0 {
-					nulls[i], ints[i] = true, 0
-					s.badCells = append(s.badCells, badCell{n + i, c, ""})
-				}
+			var err error
+			if cur.val, err = s.takeCodes(ints, nulls, defs, cur, c, n); err != nil {
+				return n, err
 			}
 		}
 		n += k
@@ -159,18 +149,94 @@ func (s *parquetSource) readColumn(b *Batch, c int, want int) (int, error) {
 	return n, nil
 }
 
-// take copies dense page values into rows: a row whose definition level is 0 is
-// a null. It returns the position after the values taken.
+// take copies dense page values into rows: a row whose definition level is 0
+// (defs nil: none) is a null. It returns the position after the values taken.
+// It copies run by run of present and of null rows, as nulls come in runs.
 func take[T int32 | int64](ints []int64, nulls []bool, defs []byte, data []T, val int) int {
-	for i := range ints {
-		if defs != nil && defs[i] == 0 {
-			nulls[i], ints[i] = true, 0
-			continue
+	for len(ints) > 0 {
+		run := len(ints)
+		if defs != nil {
+			if run = bytes.IndexByte(defs, 0); run < 0 {
+				run = len(defs)
+			}
 		}
-		nulls[i], ints[i] = false, int64(data[val])
-		val++
+		src, dst := data[val:val+run], ints[:run]
+		if d, ok := any(src).([]int64); ok {
+			copy(dst, d)
+		} else {
+			for i, x := range src {
+				dst[i] = int64(x)
+			}
+		}
+		clear(nulls[:run])
+		val += run
+		if defs == nil {
+			break
+		}
+		ints, nulls, defs = ints[run:], nulls[run:], defs[run:]
+		skip := nullRun(ints, nulls, defs)
+		ints, nulls, defs = ints[skip:], nulls[skip:], defs[skip:]
 	}
 	return val
+}
+
+// nullRun marks the rows of the leading run of definition levels 0 null and
+// returns its length.
+func nullRun(ints []int64, nulls []bool, defs []byte) int {
+	n := bytes.IndexByte(defs, 1)
+	if n < 0 {
+		n = len(defs)
+	}
+	setNull(ints[:n], nulls[:n])
+	return n
+}
+
+// setNull makes every row null (ints nil for a text column).
+func setNull(ints []int64, nulls []bool) {
+	for len(nulls) > 0 {
+		nulls = nulls[copy(nulls, allNull[:]):]
+	}
+	clear(ints)
+}
+
+// allNull is a batch of nulls for setNull to copy, which is faster than
+// storing them one by one.
+var allNull = func() (a [batchRows]bool) {
+	for i := range a {
+		a[i] = true
+	}
+	return a
+}()
+
+// takeCodes is take for a dictionary-encoded result code column: each index
+// becomes the code of its dictionary entry; an entry that is no result code
+// makes the cell null and bad (row off+i of column c).
+func (s *parquetSource) takeCodes(ints []int64, nulls []bool, defs []byte, cur *colCursor, c, off int) (int, error) {
+	val, dict, row := cur.val, cur.dict, 0
+	for row < len(ints) {
+		run := len(ints) - row
+		if defs != nil {
+			if run = bytes.IndexByte(defs[row:], 0); run < 0 {
+				run = len(ints) - row
+			}
+		}
+		dst, ns := ints[row:row+run], nulls[row:row+run]
+		clear(ns)
+		for i, x := range cur.idx[val : val+run] {
+			if uint32(x) >= uint32(len(dict)) {
+				return val, fmt.Errorf("dictionary index %d of %d entries", x, len(dict))
+			}
+			if dst[i] = dict[x]; dst[i] < 0 {
+				ns[i], dst[i] = true, 0
+				s.badCells = append(s.badCells, badCell{off + row + i, c, ""})
+			}
+		}
+		val, row = val+run, row+run
+		if defs != nil && row < len(ints) {
+			row += nullRun(ints[row:], nulls[row:], defs[row:])
+		}
+	}
+	return val, nil
 }
 
 func (c *colCursor) close() {
@@ -335,15 +401,14 @@ func (s *parquetSource) fillPages(b *Batch) (int, error) {
 		}
 		for c, cur := range s.curs {
 			if cur == nil {
-				for i := 0; i < n; i++ {
-					b.Nulls[c][i] = true
-					if b.Ints[c] != nil {
-						b.Ints[c][i] = 0
-					}
+				ints := b.Ints[c]
+				if ints != nil {
+					ints = ints[:n]
 				}
+				setNull(ints, b.Nulls[c][:n])
 			}
 		}
-		clear(b.Bad[:n])
+		b.clearBad()
 		s.markBad(b)
 		return n, nil
 	}
@@ -455,6 +520,7 @@ func (s *parquetSource) markBad(b *Batch) {
 			}
 			name := s.cols[bc.c].Name
 			b.Bad[bc.i] = Problem{k, name, name + ": " + why}
+			b.badSet = true
 		}
 	}
 	s.badCells = s.badCells[:0]

@@ -57,7 +57,7 @@ func (c *Pairings) Add(b *archive.Batch, i int) {
 		ti = c.p.arch.TournamentIndex(b.Ints[archive.GameTournamentID][i])
 	}
 	var g gameRow
-	if prob := c.p.checkGame(b, i, ti, &g); prob.Kind != archive.KindNone {
+	if c.p.checkGame(b, i, ti, &g) != nil {
 		return
 	}
 	c.pendT = ti
@@ -107,7 +107,7 @@ func (c *Pairings) Tournament(id int64) (tt *tiebreak.Tournament, ok bool) {
 		return nil, false
 	}
 	t := &c.p.arch.Tournaments[ti]
-	rows := c.p.checkPairings(t, h.rows)
+	rows := c.p.checkPairings(t, h.rows, nil)
 	if len(rows) == 0 || t.Discipline == "joker" {
 		return nil, true
 	}

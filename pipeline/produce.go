@@ -22,8 +22,8 @@ type gameRow struct {
 }
 
 // takeFunc receives one complete tournament's valid games rows, in rating
-// order; the rows are the receiver's from then on.
-type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow) error
+// order, and their tournamentHash; the rows are the receiver's from then on.
+type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow, hash uint64) error
 
 // producer is the first stage of a run. It reads the games table, checks each
 // row, holds the valid ones with their tournament, and hands a tournament's
@@ -36,8 +36,10 @@ type producer struct {
 	next      int     // the position in order to hand on next
 	remaining []int64 // per tournament: its rows not read yet (pass one counted them)
 	bufs      [][]gameRow
-	gameRows  int64 // rows of the games table, for progress
+	sums      []uint64 // per tournament: the sum of rowHash over its rows in bufs
+	gameRows  int64    // rows of the games table, for progress
 	pairs     pairScratch
+	prob      archive.Problem // the problem checkGame returns
 	progress  Progress
 }
 
@@ -61,17 +63,19 @@ func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
 	}
 	tr := archive.NewReader(a.FS, a.GameFiles, archive.GameColumns[:1])
 	defer tr.Close()
+	tof := newTournamentOf(a)
 	for tr.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		b := tr.Batch()
 		p.gameRows += int64(b.N)
-		for i := 0; i < b.N; i++ {
-			if b.Nulls[0][i] {
+		nulls, ids := b.Nulls[0][:b.N], b.Ints[0][:b.N]
+		for i, null := range nulls {
+			if null {
 				continue
 			}
-			if ti := a.TournamentIndex(b.Ints[0][i]); ti >= 0 {
+			if ti := tof.index(ids[i]); ti >= 0 {
 				p.remaining[ti]++
 			}
 		}
@@ -99,6 +103,7 @@ func (p *producer) open(a *runArchive) {
 		return a.ID < b.ID
 	})
 	p.bufs = make([][]gameRow, len(ts))
+	p.sums = make([]uint64, len(ts))
 	p.pairs.local = newLocal(len(a.Players.ID))
 }
 
@@ -137,6 +142,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		p.progress.Phase("rating", p.gameRows)
 		defer p.progress.Done()
 	}
+	tof := newTournamentOf(p.arch.Archive)
 	for b := range games.Full {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -145,23 +151,41 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			p.progress.Add(int64(b.N))
 		}
 		fi := fileIdx[b.File]
-		var g gameRow
-		for i := 0; i < b.N; i++ {
+		tnulls, tids := b.Nulls[archive.GameTournamentID][:b.N], b.Ints[archive.GameTournamentID][:b.N]
+		whites, blacks := b.Ints[archive.GameWhiteID][:b.N], b.Ints[archive.GameBlackID][:b.N]
+		var scratch gameRow
+		for i := range tids {
 			cnt.Read++
 			// Pass one counted this row exactly when its tournament_id decodes to a
 			// known tournament, whatever else is wrong with it.
 			ti := -1
-			if !b.Nulls[0][i] {
-				ti = p.arch.TournamentIndex(b.Ints[0][i])
+			if !tnulls[i] {
+				ti = tof.index(tids[i])
 			}
-			if prob := p.checkGame(b, i, ti, &g); prob.Kind != archive.KindNone {
-				p.arch.reject("games", b, i, prob)
+			// The row is checked in place, in its tournament's rows (copying it there
+			// after would stall on reading back the narrow stores that filled it).
+			g := &scratch
+			var buf []gameRow
+			if ti >= 0 {
+				if buf = p.bufs[ti]; buf == nil { // pass one counted its rows
+					buf = make([]gameRow, 0, p.remaining[ti])
+				}
+				buf = append(buf, gameRow{})
+				g = &buf[len(buf)-1]
+			}
+			if prob := p.checkGame(b, i, ti, g); prob != nil {
+				p.arch.reject("games", b, i, *prob)
+				if ti >= 0 {
+					p.bufs[ti] = buf[:len(buf)-1]
+				}
 			} else {
 				g.file = fi
-				if p.bufs[ti] == nil { // pass one counted its rows
-					p.bufs[ti] = make([]gameRow, 0, p.remaining[ti])
+				p.bufs[ti] = buf
+				black := int64(0)
+				if g.black >= 0 {
+					black = blacks[i]
 				}
-				p.bufs[ti] = append(p.bufs[ti], g)
+				p.sums[ti] += rowHash(tids[i], whites[i], black, g.round, g.wres, g.bres)
 			}
 			if ti >= 0 {
 				p.remaining[ti]--
@@ -185,13 +209,13 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		rows := p.checkPairings(t, p.bufs[ti])
+		rows := p.checkPairings(t, p.bufs[ti], &p.sums[ti])
 		p.bufs[ti] = nil
 		p.arch.count("games").Used += int64(len(rows))
 		if t.Discipline == "joker" {
 			continue
 		}
-		if err := take(ctx, t, rows); err != nil {
+		if err := take(ctx, t, rows, tournamentHash(t.ID, len(rows), p.sums[ti])); err != nil {
 			return err
 		}
 	}
@@ -199,77 +223,85 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 }
 
 // checkGame validates the row-local rules of one games row and fills in g
-// (which may be left half filled when the row is rejected).
-func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) archive.Problem {
+// (which may be left half filled when the row is rejected). It returns nil for
+// a valid row, else the row's problem, good until the next call: a pointer, as
+// a Problem returned by value goes through memory on every row.
+func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.Problem {
 	*g = gameRow{row: b.First + int64(i), black: -1}
 	if b.Bad[i].Kind != archive.KindNone {
-		return b.Bad[i]
+		return &b.Bad[i]
 	}
 	if b.Nulls[0][i] {
-		return archive.MissingCell("tournament_id")
+		return p.problem(archive.MissingCell("tournament_id"))
 	}
 	if ti < 0 {
-		return p.arch.UnknownTournament(b.Ints[0][i])
+		return p.problem(p.arch.UnknownTournament(b.Ints[0][i]))
 	}
 	t := &p.arch.Tournaments[ti]
 	if t.Discipline == "joker" {
-		return archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a Joker tournament: its games belong in the tables table", t.ID)
+		return p.problem(archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a Joker tournament: its games belong in the tables table", t.ID))
 	}
 	if b.Nulls[1][i] {
-		return archive.MissingCell("round")
+		return p.problem(archive.MissingCell("round"))
 	}
 	round := b.Ints[1][i]
 	if round < 1 || (t.Rounds > 0 && round > int64(t.Rounds)) || round > 1000 {
-		return archive.Problemf(archive.KindOutOfRange, "round", "round %d is outside 1–%d", round, t.Rounds)
+		return p.problem(archive.Problemf(archive.KindOutOfRange, "round", "round %d is outside 1–%d", round, t.Rounds))
 	}
 	g.round = int32(round)
 	if !b.Nulls[archive.GameDate][i] {
 		if d := b.Ints[archive.GameDate][i]; d < int64(t.Start) || d > int64(t.End) {
-			return archive.Problemf(archive.KindOutOfRange, "date", "date %s is outside tournament %d's dates %s to %s",
-				day(d), t.ID, day(int64(t.Start)), day(int64(t.End)))
+			return p.problem(archive.Problemf(archive.KindOutOfRange, "date", "date %s is outside tournament %d's dates %s to %s",
+				day(d), t.ID, day(int64(t.Start)), day(int64(t.End))))
 		}
 	}
 	if b.Nulls[3][i] {
-		return archive.MissingCell("white_id")
+		return p.problem(archive.MissingCell("white_id"))
 	}
 	if g.white = p.arch.Players.Index(b.Ints[3][i]); g.white < 0 {
-		return archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (white_id)", b.Ints[3][i])
+		return p.problem(archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (white_id)", b.Ints[3][i]))
 	}
 	if b.Nulls[5][i] {
-		return archive.MissingCell("white_result")
+		return p.problem(archive.MissingCell("white_result"))
 	}
 	g.wres = byte(b.Ints[5][i])
 	if b.Nulls[4][i] { // a bye
 		if !b.Nulls[6][i] {
-			return archive.Problemf(archive.KindByeBlackResult, "", "a bye row (black_id empty) must have an empty black_result")
+			return p.problem(archive.Problemf(archive.KindByeBlackResult, "", "a bye row (black_id empty) must have an empty black_result"))
 		}
 		switch g.wres {
 		case 'H', 'F', 'U', 'Z', '+', '-':
 		default:
-			return archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", g.wres)
+			return p.problem(archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", g.wres))
 		}
 	} else {
 		if g.black = p.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
-			return archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (black_id)", b.Ints[4][i])
+			return p.problem(archive.Problemf(archive.KindUnknownPlayer, "", "unknown player %d (black_id)", b.Ints[4][i]))
 		}
 		if g.black == g.white {
-			return archive.Problemf(archive.KindBadPairing, "", "player %d is paired against himself", b.Ints[3][i])
+			return p.problem(archive.Problemf(archive.KindBadPairing, "", "player %d is paired against himself", b.Ints[3][i]))
 		}
 		if b.Nulls[6][i] {
-			return archive.MissingCell("black_result")
+			return p.problem(archive.MissingCell("black_result"))
 		}
 		g.bres = byte(b.Ints[6][i])
 		if !mirrored(g.wres, g.bres) {
-			return archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", g.wres, g.bres)
+			return p.problem(archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", g.wres, g.bres))
 		}
 	}
 	if !b.Nulls[7][i] || !b.Nulls[8][i] {
 		if b.Nulls[7][i] || b.Nulls[8][i] && g.black >= 0 {
-			return archive.Problemf(archive.KindPointsOneSided, "", "white_points and black_points: give both or neither")
+			return p.problem(archive.Problemf(archive.KindPointsOneSided, "", "white_points and black_points: give both or neither"))
 		}
 		g.hasPts, g.wpts, g.bpts = true, int32(b.Ints[7][i]), int32(b.Ints[8][i])
 	}
-	return archive.Problem{}
+	return nil
+}
+
+// problem keeps prob for checkGame to return.
+func (p *producer) problem(prob archive.Problem) *archive.Problem {
+	p.prob = prob
+	return &p.prob
 }
 
 // mirrored tells whether two result codes of one pairing agree.
@@ -282,8 +314,9 @@ func mirrored(w, b byte) bool {
 }
 
 // checkPairings rejects rows that pair a player twice in one round (the later
-// row, in file order) and returns the rest.
-func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRow {
+// row, in file order) and returns the rest; it takes the rejected rows' rowHash
+// off sum, when not nil.
+func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow, sum *uint64) []gameRow {
 	sc := &p.pairs
 	ps := sc.players[:0]
 	defer func() { sc.players = ps[:0] }()
@@ -324,6 +357,9 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRo
 			p.arch.rejects.add(archive.RowError{File: p.arch.GameFiles[g.file], Row: g.row,
 				Problem: archive.Problemf(archive.KindBadPairing, "", "player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev),
 				Values:  gameValues(&p.arch.Players, t, g)})
+			if sum != nil {
+				*sum -= gameHash(&p.arch.Players, t.ID, g)
+			}
 			continue
 		}
 		sc.seen[w] = g.row
@@ -362,4 +398,24 @@ func newLocal(n int) []int32 {
 		l[i] = -1
 	}
 	return l
+}
+
+// tournamentOf looks tournament ids up, remembering the last one: a
+// tournament's rows mostly come one after the other.
+type tournamentOf struct {
+	a  *archive.Archive
+	id int64
+	ti int // a.TournamentIndex(id)
+}
+
+func newTournamentOf(a *archive.Archive) tournamentOf {
+	return tournamentOf{a: a, ti: a.TournamentIndex(0)}
+}
+
+// index is a.TournamentIndex(id).
+func (c *tournamentOf) index(id int64) int {
+	if id != c.id {
+		c.id, c.ti = id, c.a.TournamentIndex(id)
+	}
+	return c.ti
 }

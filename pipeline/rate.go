@@ -23,7 +23,9 @@ type rater struct {
 	hashes      periodHashes
 	fingerprint string        // of the rules and period kind, for the saved states
 	evGames     []rating.Game // scratch for the rating events
-	sum         *Summary      // the counts it keeps
+	labelKey    int           // the period key of labelText ("" none yet)
+	labelText   string
+	sum         *Summary // the counts it keeps
 	out         sink
 }
 
@@ -101,15 +103,15 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 func rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
 
 // tournament takes one complete tournament from the producer (a takeFunc).
-func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, hash uint64) error {
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
 	rated := rates(t)
 	if rated {
-		r.hashes.note(key, tournamentHash(r.players, t, rows))
+		r.hashes.note(key, hash)
 	}
 	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
 		if r.win.resumed && key < r.win.start && len(rows) > 0 {
-			r.out.skip(t, periodLabel(r.periods.kind, key))
+			r.out.skip(t, r.label(key))
 		}
 		return nil
 	}
@@ -121,13 +123,9 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 		}
 	}
 	// Standings use the ratings the players had when the tournament started.
-	r.noteStartRatings(rows)
+	games := r.noteStartRatings(rows, rated)
 	if rated {
-		ev := &rating.Event{ID: t.ID, Start: t.Start, End: t.End, Games: r.evGames[:0]}
-		for _, g := range rows {
-			ev.Games = append(ev.Games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
-		}
-		r.evGames = ev.Games
+		ev := &rating.Event{ID: t.ID, Start: t.Start, End: t.End, Games: games}
 		cards := r.rules.Rate(r.st, ev)
 		r.sum.TournamentsRated++
 		for _, c := range cards {
@@ -140,7 +138,16 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 	if len(rows) == 0 {
 		return nil
 	}
-	return r.out.tournament(ctx, t, rows, periodLabel(r.periods.kind, key))
+	return r.out.tournament(ctx, t, rows, r.label(key))
+}
+
+// label is periodLabel of key in the run's kind of period, remembered for the
+// next tournament, which is mostly of the same period.
+func (r *rater) label(key int) string {
+	if r.labelKey != key || r.labelText == "" {
+		r.labelKey, r.labelText = key, periodLabel(r.periods.kind, key)
+	}
+	return r.labelText
 }
 
 // finish closes the periods left after the last tournament.
@@ -214,9 +221,11 @@ func (r *rater) lastList() string {
 
 // noteStartRatings records in each row the ratings its players had before the
 // tournament (0 = unrated), so that the standings can be built off this
-// goroutine.
-func (r *rater) noteStartRatings(rows []gameRow) {
+// goroutine. For a rated tournament it returns the rows as the rule set's
+// games too (in r.evGames), in the same pass.
+func (r *rater) noteStartRatings(rows []gameRow, rated bool) []rating.Game {
 	st := r.st
+	games := r.evGames[:0]
 	for i := range rows {
 		g := &rows[i]
 		g.wrat = 0
@@ -227,7 +236,12 @@ func (r *rater) noteStartRatings(rows []gameRow) {
 		if g.black >= 0 && st.Rated[g.black] {
 			g.brat = st.Rating[g.black]
 		}
+		if rated {
+			games = append(games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
+		}
 	}
+	r.evGames = games
+	return games
 }
 
 // summarize fills the rule set's fields of the summary.

@@ -30,21 +30,26 @@ type periodHashes struct {
 }
 
 // tournamentHash hashes a tournament's id and its valid games rows,
-// independently of their order in the file: the sum of a hash of each row.
-func tournamentHash(players *archive.Players, t *archive.Tournament, rows []gameRow) uint64 {
-	var sum uint64
-	p := players.ID
-	tid := uint64(t.ID) * 0x9e3779b97f4a7c15
-	for i := range rows {
-		g := &rows[i]
-		black := uint64(0)
-		if g.black >= 0 {
-			black = uint64(p[g.black])
-		}
-		sum += mix64(tid ^ mix64(uint64(p[g.white])^uint64(g.round)<<48) ^
-			mix64(black^uint64(g.wres)<<48^uint64(g.bres)<<56))
+// independently of their order in the file: it finishes sum, the sum of
+// rowHash over the rows (the producer adds them up as it reads the rows).
+func tournamentHash(id int64, rows int, sum uint64) uint64 {
+	return sum*1099511628211 + uint64(id) + uint64(rows)
+}
+
+// rowHash hashes one valid games row of tournament tid by its players' ids
+// (black 0 for a bye), so that it can be taken while the row's ids are at hand.
+func rowHash(tid, white, black int64, round int32, wres, bres byte) uint64 {
+	return mix64(uint64(tid)*0x9e3779b97f4a7c15 ^ mix64(uint64(white)^uint64(round)<<48) ^
+		mix64(uint64(black)^uint64(wres)<<48^uint64(bres)<<56))
+}
+
+// gameHash is rowHash of a row already held, by its players' dense indexes.
+func gameHash(players *archive.Players, tid int64, g *gameRow) uint64 {
+	black := int64(0)
+	if g.black >= 0 {
+		black = players.ID[g.black]
 	}
-	return sum*1099511628211 + uint64(t.ID) + uint64(len(rows))
+	return rowHash(tid, players.ID[g.white], black, g.round, g.wres, g.bres)
 }
 
 // mix64 is SplitMix64's finaliser: every input bit affects every output bit.

@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/testutil"
+)
+
+// loadArchive loads the archive in dir for a producer, as a run does.
+func loadArchive(tb testing.TB, dir string) (*producer, *runArchive) {
+	tb.Helper()
+	p := &producer{}
+	load, err := newArchiveLoad(os.DirFS(dir), p, time.Time{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, gctx := errgroup.WithContext(context.Background())
+	g.Go(func() error { return load.players(gctx) })
+	g.Go(func() error { return load.tournaments(gctx) })
+	arch, err := load.done(context.Background(), g.Wait(), newRejectSink(nil))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p.open(arch)
+	return p, arch
+}
+
+// produce runs the producer p over its archive's games into take.
+func produce(tb testing.TB, p *producer, take takeFunc) {
+	tb.Helper()
+	ctx := context.Background()
+	games := p.gameReader()
+	go games.Run(ctx)
+	if err := p.run(ctx, games, take); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// refTournamentHash is the tournament fingerprint as the saved states hold it,
+// computed from the rows handed on: the producer's running sums must give it.
+func refTournamentHash(players *archive.Players, t *archive.Tournament, rows []gameRow) uint64 {
+	var sum uint64
+	p := players.ID
+	tid := uint64(t.ID) * 0x9e3779b97f4a7c15
+	for i := range rows {
+		g := &rows[i]
+		black := uint64(0)
+		if g.black >= 0 {
+			black = uint64(p[g.black])
+		}
+		sum += mix64(tid ^ mix64(uint64(p[g.white])^uint64(g.round)<<48) ^
+			mix64(black^uint64(g.wres)<<48^uint64(g.bres)<<56))
+	}
+	return sum*1099511628211 + uint64(t.ID) + uint64(len(rows))
+}
+
+// TestProducerHash: the hash handed on with a tournament's rows is the
+// fingerprint of exactly the rows handed on, also when rows were rejected
+// row by row or as a player's second pairing in a round (taken off the sum),
+// and with rows of two tournaments interleaved.
+func TestProducerHash(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteFiles(t, dir, map[string]string{
+		"players.csv": goodPlayers,
+		"tournaments.csv": `tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks
+10,Autumn Open,2025-01-10,2025-01-12,swiss,3,chess,true,
+11,Winter Open,2025-01-10,2025-01-11,swiss,3,chess,true,
+12,Spring Open,2025-03-10,2025-03-11,swiss,2,chess,true,
+`,
+		"games.csv": `tournament_id,round,white_id,black_id,white_result,black_result
+10,1,1,2,1,0
+11,1,1,2,0,1
+10,1,3,4,=,=
+10,2,1,3,0,1
+11,2,3,4,1,0
+10,2,2,4,+,-
+10,3,1,4,1,0
+10,3,2,3,X,0
+10,3,2,3,1,0
+11,1,2,3,1,0
+10,3,4,3,0,1
+11,2,1,,H,
+10,2,1,4,1,0
+12,1,1,2,1,0
+12,2,1,3,1,0
+`,
+	})
+	p, arch := loadArchive(t, dir)
+	var seen []int64
+	produce(t, p, func(_ context.Context, tt *archive.Tournament, rows []gameRow, hash uint64) error {
+		if want := refTournamentHash(&arch.Players, tt, rows); hash != want {
+			t.Errorf("tournament %d (%d rows): hash %x, want %x", tt.ID, len(rows), hash, want)
+		}
+		seen = append(seen, tt.ID)
+		return nil
+	})
+	if got := arch.Counts["games"]; len(seen) != 3 || got.Rejected != 4 {
+		t.Fatalf("tournaments %v, games %+v: want 3 tournaments and 4 rows rejected", seen, got)
+	}
+}
+
+// BenchmarkProduce: the producer alone on the bench archive, into a take
+// that keeps nothing: loading the players and tournaments with pass one over
+// the games, then checking every games row (decoded on another goroutine, as
+// in a run) and holding it with its tournament; in games per second and CPU
+// time per op (every goroutine).
+func BenchmarkProduce(b *testing.B) {
+	dir := benchArchive(b)
+	var rows int64
+	cpu0 := cpuTime()
+	for b.Loop() {
+		p, _ := loadArchive(b, dir)
+		produce(b, p, func(context.Context, *archive.Tournament, []gameRow, uint64) error { return nil })
+		rows += p.gameRows
+	}
+	games(b, rows, b.Elapsed().Seconds())
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}

@@ -318,8 +318,10 @@ type FideRater struct {
 	seen       []bool  // had a first tournament or was rated at the start ("Initial ratings")
 	lastPlayed []int32 // month key of the last list with a rated game
 	pool       [][]fideGame
+	poolFrom   []int32 // per player: the earliest period among the pool's games
 	inPool     []bool
 	pooling    []int32 // players with a non-empty pool
+	sorted     int     // pooling[:sorted] is in player order
 
 	games   []fideGame // rated games of the open period, one per player side
 	pending []fideGame // one event's pool candidates
@@ -327,9 +329,10 @@ type FideRater struct {
 	mark    []int8     // per player: 1 = in first this event, 2 = zero-score disregarded
 	cards   []Card
 
-	// ClosePeriod's scratch for sorting games by player.
+	// ClosePeriod's scratch for sorting games by player and merging pooling.
 	order []int32
 	count []int32
+	merge []int32
 
 	started bool
 	cur     int // month key of the last list closed
@@ -359,7 +362,7 @@ type fideGame struct {
 func NewFideRater(f Fide, st *State) *FideRater {
 	n := len(st.Rated)
 	r := &FideRater{F: f, reached: make([]bool, n), seen: make([]bool, n), lastPlayed: make([]int32, n),
-		pool: make([][]fideGame, n), inPool: make([]bool, n), mark: make([]int8, n)}
+		pool: make([][]fideGame, n), poolFrom: make([]int32, n), inPool: make([]bool, n), mark: make([]int8, n)}
 	for p, elo := range st.Elo {
 		if elo > 0 && elo >= f.Floor {
 			st.Rated[p], st.Rating[p], st.GamesTotal[p] = true, elo, f.StartGames
@@ -447,7 +450,17 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 		if r.mark[g.p] == 2 {
 			continue
 		}
-		r.pool[g.p] = append(r.pool[g.p], g)
+		switch pool := r.pool[g.p]; {
+		case cap(pool) == 0: // room for a rating's worth of games at once, not 1, 2, 4, 8 of them
+			r.pool[g.p] = append(make([]fideGame, 0, r.F.InitialGames), g)
+			r.poolFrom[g.p] = g.period
+		case len(pool) == 0:
+			r.pool[g.p] = append(pool, g)
+			r.poolFrom[g.p] = g.period
+		default:
+			r.pool[g.p] = append(pool, g)
+			r.poolFrom[g.p] = min(r.poolFrom[g.p], g.period)
+		}
 		if !r.inPool[g.p] {
 			r.inPool[g.p] = true
 			r.pooling = append(r.pooling, g.p)
@@ -490,8 +503,8 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	// another's, so both are done in one walk in player order: the cards come
 	// out in player order, as audit rows should, without sorting them.
 	order := r.gamesByPlayer(len(st.Rated))
-	slices.Sort(r.pooling)
-	pooling, keep := r.pooling, r.pooling[:0] // keep: still pooling (written behind the walk)
+	pooling := r.sortPooling()
+	keep := pooling[:0] // still pooling (written behind the walk)
 	for i, j := 0, 0; i < len(order) || j < len(pooling); {
 		if j == len(pooling) || i < len(order) && r.games[order[i]].p <= pooling[j] {
 			p, k := r.games[order[i]].p, i
@@ -514,7 +527,7 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 		}
 	}
 	r.games = r.games[:0]
-	r.pooling = keep
+	r.pooling, r.sorted = keep, len(keep)
 	if len(r.cards) > 0 {
 		return emit(r.cards)
 	}
@@ -568,13 +581,18 @@ func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, y
 // them, gives an initial rating ("Initial ratings"), adding the cards. It
 // tells whether the player keeps pooling.
 func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
-	pool := r.pool[p][:0]
-	for _, g := range r.pool[p] {
-		if f.PoolMonths == 0 || int32(cur)-g.period < f.PoolMonths { // lists cur−PoolMonths+1 … cur
-			pool = append(pool, g)
+	pool := r.pool[p]
+	if f.PoolMonths > 0 && int32(cur)-r.poolFrom[p] >= f.PoolMonths { // some game is older than lists cur−PoolMonths+1 … cur
+		pool = pool[:0]
+		from := int32(math.MaxInt32)
+		for _, g := range r.pool[p] {
+			if int32(cur)-g.period < f.PoolMonths {
+				pool = append(pool, g)
+				from = min(from, g.period)
+			}
 		}
+		r.pool[p], r.poolFrom[p] = pool, from
 	}
-	r.pool[p] = pool
 	if int32(len(pool)) < f.InitialGames {
 		if len(pool) == 0 {
 			r.inPool[p] = false
@@ -609,20 +627,49 @@ func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 	return false
 }
 
+// sortPooling puts r.pooling in player order: the players kept by the last
+// close are in order already, so only those added since are sorted and merged
+// in.
+func (r *FideRater) sortPooling() []int32 {
+	old, added := r.pooling[:r.sorted], r.pooling[r.sorted:]
+	if len(added) == 0 {
+		return r.pooling
+	}
+	slices.Sort(added)
+	if len(old) == 0 || old[len(old)-1] < added[0] {
+		return r.pooling
+	}
+	m := r.merge[:0]
+	i, j := 0, 0
+	for i < len(old) && j < len(added) {
+		if old[i] <= added[j] {
+			m = append(m, old[i])
+			i++
+		} else {
+			m = append(m, added[j])
+			j++
+		}
+	}
+	m = append(append(m, old[i:]...), added[j:]...)
+	// The merged list becomes pooling and the old backing array the next scratch.
+	r.pooling, r.merge = m, r.pooling[:0]
+	return m
+}
+
 // gamesByPlayer returns the indexes of the period's games in player order,
 // each player's games in the order they came: a stable counting sort over the
 // n players, linear in the games where a comparison sort is not. Indexes rather
 // than a sorted copy keep the live heap small under the memory limit.
 func (r *FideRater) gamesByPlayer(n int) []int32 {
-	count := r.count[:0]
-	count = append(count, make([]int32, n+1)...)
+	count := slices.Grow(r.count[:0], n+1)[:n+1]
+	clear(count)
 	for _, g := range r.games {
 		count[g.p+1]++
 	}
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
-	order := append(r.order[:0], make([]int32, len(r.games))...)
+	order := slices.Grow(r.order[:0], len(r.games))[:len(r.games)]
 	for i, g := range r.games {
 		order[count[g.p]] = int32(i)
 		count[g.p]++

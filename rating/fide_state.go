@@ -98,7 +98,7 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 	for i, p := range pooling {
 		pooling[i] = d.player(p, n)
 	}
-	pool := make([][]fideGame, n)
+	pool, poolFrom := make([][]fideGame, n), make([]int32, n)
 	var last fideGame
 	p := 0
 	for range d.Count() {
@@ -115,6 +115,11 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 			d.Fail(errors.New("a player's pool twice"))
 		}
 		pool[p] = gs
+		for i, g := range gs {
+			if i == 0 || g.period < poolFrom[p] {
+				poolFrom[p] = g.period
+			}
+		}
 	}
 	d.End()
 	if d.Err() != nil {
@@ -122,7 +127,7 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 	}
 	r.reached, r.seen, r.inPool, r.lastPlayed, r.pooling = reached, seen, inPool, lastPlayed, pooling
 	r.started, r.cur = started, cur
-	r.pool = pool
+	r.pool, r.poolFrom, r.sorted = pool, poolFrom, 0
 	return nil
 }
 

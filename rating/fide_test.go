@@ -468,6 +468,67 @@ func TestFidePoolExpiry(t *testing.T) {
 	}
 }
 
+func TestFidePoolExpiryOutOfOrder(t *testing.T) {
+	// U's pool takes a game of the March 2023 list, then two of the February
+	// one (a tournament that ended earlier, rated later), so its oldest game
+	// is not its first. At 2025-03 (L − G = 25 for February) all three are
+	// kept; at 2025-04 the two February games drop out and the March one
+	// stays. Halfway the rater is saved and restored, as --resume does.
+	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
+	w.close("2023-01")
+	w.play("2023-02-15", "2023-03", g(0, 1, 2))
+	w.play("2023-01-15", "2023-02", g(0, 2, 2), g(0, 1, 0))
+	for k := monthKey(day("2023-02-01")); k <= monthKey(day("2025-04-01")); k++ {
+		list := time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01")
+		w.close(list)
+		w.endPeriod()
+		switch list {
+		case "2024-06":
+			data, err := w.r.MarshalState()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := NewFideRater(DefaultFide(), NewState(3))
+			if err := back.UnmarshalState(data); err != nil {
+				t.Fatal(err)
+			}
+			w.r = back
+		case "2025-03":
+			if len(w.r.pool[0]) != 3 {
+				t.Errorf("%s: pool holds %d games, want 3", list, len(w.r.pool[0]))
+			}
+		case "2025-04":
+			march := int32(monthKey(day("2023-03-01")))
+			if len(w.r.pool[0]) != 1 || w.r.pool[0][0].period != march || w.r.poolFrom[0] != march {
+				t.Errorf("%s: pool %+v from %d, want the one game of list %d", list, w.r.pool[0], w.r.poolFrom[0], march)
+			}
+		}
+	}
+	w.want(0, false, 0, 0)
+}
+
+func TestFideSortPooling(t *testing.T) {
+	r := NewFideRater(DefaultFide(), NewState(10))
+	tests := []struct {
+		name    string
+		pooling []int32
+		sorted  int
+		want    []int32
+	}{
+		{"none added", []int32{1, 4, 8}, 3, []int32{1, 4, 8}},
+		{"added after", []int32{1, 4, 9, 7}, 2, []int32{1, 4, 7, 9}},
+		{"merged", []int32{2, 5, 7, 9, 1, 6}, 4, []int32{1, 2, 5, 6, 7, 9}},
+		{"all added", []int32{3, 0, 2}, 0, []int32{0, 2, 3}},
+	}
+	for _, tt := range tests {
+		r.pooling, r.sorted = slices.Clone(tt.pooling), tt.sorted
+		got := r.sortPooling()
+		if !slices.Equal(got, tt.want) || !slices.Equal(r.pooling, tt.want) {
+			t.Errorf("%s: sortPooling = %v, pooling %v, want %v", tt.name, got, r.pooling, tt.want)
+		}
+	}
+}
+
 func TestFideZeroFirstTournament(t *testing.T) {
 	// The "first tournament" is the first rated tournament in which the player
 	// met a rated opponent over the board (docs/fide.md, "Initial ratings").
@@ -806,6 +867,9 @@ func TestFideStateRoundTrip(t *testing.T) {
 	for p := range a.pool {
 		if !slices.Equal(a.pool[p], b.pool[p]) {
 			t.Errorf("player %d: pool %v, restored %v", p, a.pool[p], b.pool[p])
+		}
+		if len(a.pool[p]) > 0 && a.poolFrom[p] != b.poolFrom[p] {
+			t.Errorf("player %d: pool from period %d, restored %d", p, a.poolFrom[p], b.poolFrom[p])
 		}
 	}
 	next := games()

@@ -322,6 +322,10 @@ type FideRater struct {
 	inPool     []bool
 	pooling    []int32 // players with a non-empty pool
 	sorted     int     // pooling[:sorted] is in player order
+	// arena holds, one after another in player order, the pools kept by the
+	// last close (each capped at its length, so an append moves it out);
+	// spare is the arena before it, which no pool refers to any more.
+	arena, spare []fideGame
 
 	games   []fideGame // rated games of the open period, one per player side
 	pending []fideGame // one event's pool candidates
@@ -505,6 +509,11 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	order := r.gamesByPlayer(len(st.Rated))
 	pooling := r.sortPooling()
 	keep := pooling[:0] // still pooling (written behind the walk)
+	total := 0
+	for _, p := range pooling {
+		total += len(r.pool[p])
+	}
+	arena := slices.Grow(r.spare[:0], total)
 	for i, j := 0, 0; i < len(order) || j < len(pooling); {
 		if j == len(pooling) || i < len(order) && r.games[order[i]].p <= pooling[j] {
 			p, k := r.games[order[i]].p, i
@@ -514,8 +523,13 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 			r.closeRated(st, order[i:k], &f, day, year, cur)
 			i = k
 		} else {
-			if r.closePool(st, pooling[j], &f, cur) {
-				keep = append(keep, pooling[j])
+			if p := pooling[j]; r.closePool(st, p, &f, cur) {
+				keep = append(keep, p)
+				// The kept pools side by side: the next close and the state
+				// file read them in order instead of one allocation each.
+				start := len(arena)
+				arena = append(arena, r.pool[p]...)
+				r.pool[p] = arena[start:len(arena):len(arena)]
 			}
 			j++
 		}
@@ -528,6 +542,7 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	}
 	r.games = r.games[:0]
 	r.pooling, r.sorted = keep, len(keep)
+	r.arena, r.spare = arena, r.arena
 	if len(r.cards) > 0 {
 		return emit(r.cards)
 	}
@@ -595,7 +610,7 @@ func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 	}
 	if int32(len(pool)) < f.InitialGames {
 		if len(pool) == 0 {
-			r.inPool[p] = false
+			r.pool[p], r.inPool[p] = nil, false // nothing may be left pointing into the arena
 			return false
 		}
 		return true

@@ -507,6 +507,63 @@ func TestFidePoolExpiryOutOfOrder(t *testing.T) {
 	w.want(0, false, 0, 0)
 }
 
+func TestFidePoolsKeptAcrossCloses(t *testing.T) {
+	// Pools live in an arena rebuilt at each close, the one before reused: a
+	// pool seen after a close must still be there, games only added behind
+	// it, at the next close; and no two pools may share memory. Pools here
+	// take up to 12 games and expire after 3 periods, so many are kept,
+	// grown, shortened and emptied.
+	const n = 80
+	f := DefaultFide()
+	f.InitialGames, f.PoolMonths = 12, 3
+	rnd := rand.New(rand.NewPCG(8, 9))
+	ps := make([]fp, n)
+	for i := range ps {
+		if i%4 == 0 {
+			ps[i] = fp{1500 + int32(rnd.IntN(800)), 0}
+		}
+	}
+	w := newFideWorld(t, f, ps...)
+	w.close("2025-01")
+	var seen [][]fideGame
+	for k := monthKey(day("2025-02-01")); k < monthKey(day("2026-06-01")); k++ {
+		list := time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01")
+		end := time.Unix(int64(monthStart(k)-10)*86400, 0).UTC().Format(time.DateOnly)
+		for range 2 {
+			var gs []Game
+			for range 30 {
+				a, b := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
+				if b >= a {
+					b++
+				}
+				gs = append(gs, g(a, b, 1+rnd.IntN(2)))
+			}
+			w.play(end, list, gs...)
+		}
+		for p, old := range seen {
+			if now := w.r.pool[p]; len(now) < len(old) || !slices.Equal(now[:len(old)], old) {
+				t.Fatalf("%s: player %d's pool was %v after the last close, is %v", list, p, old, now)
+			}
+		}
+		w.close(list)
+		w.endPeriod()
+		seen = make([][]fideGame, n)
+		owner := map[*fideGame]int{}
+		for p, gs := range w.r.pool {
+			seen[p] = slices.Clone(gs)
+			for i := range gs {
+				if q, ok := owner[&gs[i]]; ok {
+					t.Fatalf("%s: players %d and %d share pool memory", list, q, p)
+				}
+				owner[&gs[i]] = p
+			}
+		}
+	}
+	if len(w.r.pooling) == 0 {
+		t.Fatal("nobody pooling: the test wants some")
+	}
+}
+
 func TestFideSortPooling(t *testing.T) {
 	r := NewFideRater(DefaultFide(), NewState(10))
 	tests := []struct {

@@ -506,7 +506,7 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	// The two sets of players are apart, and no player's result depends on
 	// another's, so both are done in one walk in player order: the cards come
 	// out in player order, as audit rows should, without sorting them.
-	order := r.gamesByPlayer(len(st.Rated))
+	order, end := r.gamesByPlayer(len(st.Rated))
 	pooling := r.sortPooling()
 	keep := pooling[:0] // still pooling (written behind the walk)
 	total := 0
@@ -516,10 +516,8 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	arena := slices.Grow(r.spare[:0], total)
 	for i, j := 0, 0; i < len(order) || j < len(pooling); {
 		if j == len(pooling) || i < len(order) && r.games[order[i]].p <= pooling[j] {
-			p, k := r.games[order[i]].p, i
-			for k < len(order) && r.games[order[k]].p == p {
-				k++
-			}
+			p := r.games[order[i]].p
+			k := int(end[p])
 			r.closeRated(st, order[i:k], &f, day, year, cur)
 			i = k
 		} else {
@@ -674,8 +672,9 @@ func (r *FideRater) sortPooling() []int32 {
 // gamesByPlayer returns the indexes of the period's games in player order,
 // each player's games in the order they came: a stable counting sort over the
 // n players, linear in the games where a comparison sort is not. Indexes rather
-// than a sorted copy keep the live heap small under the memory limit.
-func (r *FideRater) gamesByPlayer(n int) []int32 {
+// than a sorted copy keep the live heap small under the memory limit. end[p]
+// is where player p's games end in order.
+func (r *FideRater) gamesByPlayer(n int) (order, end []int32) {
 	count := slices.Grow(r.count[:0], n+1)[:n+1]
 	clear(count)
 	for _, g := range r.games {
@@ -684,13 +683,13 @@ func (r *FideRater) gamesByPlayer(n int) []int32 {
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
-	order := slices.Grow(r.order[:0], len(r.games))[:len(r.games)]
+	order = slices.Grow(r.order[:0], len(r.games))[:len(r.games)]
 	for i, g := range r.games {
 		order[count[g.p]] = int32(i)
-		count[g.p]++
+		count[g.p]++ // from the start of p's games to their end
 	}
 	r.order, r.count = order, count
-	return order
+	return order, count
 }
 
 // ListInfo: every rated player is listed, with the K of the next period (the

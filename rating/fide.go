@@ -333,9 +333,11 @@ type FideRater struct {
 	mark    []int8     // per player: 1 = in first this event, 2 = zero-score disregarded
 	cards   []Card
 
-	// ClosePeriod's scratch for sorting games by player and merging pooling.
+	// ClosePeriod's scratch for sorting games by player, gathering them and
+	// merging pooling.
 	order []int32
 	count []int32
+	block []fideGame
 	merge []int32
 
 	started bool
@@ -514,11 +516,16 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 		total += len(r.pool[p])
 	}
 	arena := slices.Grow(r.spare[:0], total)
+	var block []fideGame // the games of order[from:from+len(block)]
+	from := 0
 	for i, j := 0, 0; i < len(order) || j < len(pooling); {
-		if j == len(pooling) || i < len(order) && r.games[order[i]].p <= pooling[j] {
-			p := r.games[order[i]].p
+		if i < len(order) && i >= from+len(block) {
+			block, from = r.gather(order, end, i), i
+		}
+		if j == len(pooling) || i < len(order) && block[i-from].p <= pooling[j] {
+			p := block[i-from].p
 			k := int(end[p])
-			r.closeRated(st, order[i:k], &f, day, year, cur)
+			r.closeRated(st, p, block[i-from:k-from], &f, day, year, cur)
 			i = k
 		} else {
 			if p := pooling[j]; r.closePool(st, p, &f, cur) {
@@ -551,17 +558,34 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 // a big month's cards are never all live at once under the memory limit.
 const closeChunk = 4096
 
-// closeRated rates a rated player's games of the period, r.games[ix] for ix
-// in gs ("The list"), and adds the cards: one per game, then the period's total.
-func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, year, cur int) {
-	p := r.games[gs[0]].p
+// gatherBlock is about how many games gather copies at a time.
+const gatherBlock = 1024
+
+// gather copies the games of order[i:e] into r.block and returns it, e about
+// gatherBlock on and at the end of a player's games. The reads of a block
+// are independent of one another, so their cache misses overlap, where a
+// walk player by player would wait on each.
+func (r *FideRater) gather(order, end []int32, i int) []fideGame {
+	e := min(i+gatherBlock, len(order))
+	e = int(end[r.games[order[e-1]].p])
+	b := r.block[:0]
+	for _, ix := range order[i:e] {
+		b = append(b, r.games[ix])
+	}
+	r.block = b
+	return b
+}
+
+// closeRated rates rated player p's games of the period, gs ("The list"),
+// and adds the cards: one per game, then the period's total.
+func (r *FideRater) closeRated(st *State, p int32, gs []fideGame, f *fideRules, day int32, year, cur int) {
 	n := int32(len(gs))
 	ro := st.Rating[p]
 	k := f.limitK(f.k(r.reached[p], st.GamesTotal[p], ro, st.BirthYear[p], year), n)
 	var w2 int32
 	var we, oppSum int64
-	for _, ix := range gs {
-		g := &r.games[ix]
+	for i := range gs {
+		g := &gs[i]
 		d := f.d(ro, g.oppRating, day)
 		pd := PD(int(d))
 		w2, we, oppSum = w2+g.w2, we+int64(pd), oppSum+int64(g.oppRating)

@@ -564,6 +564,47 @@ func TestFidePoolsKeptAcrossCloses(t *testing.T) {
 	}
 }
 
+func TestFideCloseGathersBlocks(t *testing.T) {
+	// The close reads the games a block at a time; players whose games run
+	// past a block's nominal end (0 and 1: 1500 games, more than a block) or
+	// meet it anywhere must get all their games, in the order played, once.
+	ps := []fp{{1800, 0}, {1800, 0}, {1700, 0}, {1750, 0}, {1900, 0}, {1600, 0}, {2000, 0}}
+	w := newFideWorld(t, DefaultFide(), ps...)
+	w.close("2025-01")
+	w.endPeriod()
+	type side struct{ opp, w2 int32 }
+	want := make([][]side, len(ps))
+	var games []Game
+	add := func(a, b int32, count int) {
+		for i := range count {
+			x := g(a, b, i%3)
+			games = append(games, x)
+			want[a] = append(want[a], side{b, int32(i % 3)})
+			want[b] = append(want[b], side{a, 2 - int32(i%3)})
+		}
+	}
+	add(0, 1, 1500)
+	add(2, 3, 700)
+	add(4, 2, 330)
+	add(5, 6, 3)
+	add(6, 3, 1)
+	w.play("2025-01-10", "2025-02", games...)
+	w.close("2025-02")
+	got := make([][]side, len(ps))
+	for _, c := range w.cards {
+		if c.PerGame {
+			got[c.Player] = append(got[c.Player], side{c.Opponent, c.Score2})
+		} else if c.Games != int32(len(want[c.Player])) {
+			t.Errorf("player %d: total card of %d games, want %d", c.Player, c.Games, len(want[c.Player]))
+		}
+	}
+	for p := range ps {
+		if !slices.Equal(got[p], want[p]) {
+			t.Errorf("player %d: %d game cards, want %d in the order played", p, len(got[p]), len(want[p]))
+		}
+	}
+}
+
 func TestFideSortPooling(t *testing.T) {
 	r := NewFideRater(DefaultFide(), NewState(10))
 	tests := []struct {
@@ -989,4 +1030,37 @@ func BenchmarkFideState(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(data)), "bytes")
+}
+
+// BenchmarkFideClose closes a month of 175,000 games between 200,000 players
+// rated at the start, about a 10M-game archive's month: the games walked in
+// player order and their cards made (emit drops them).
+func BenchmarkFideClose(b *testing.B) {
+	const n, games = 200000, 175000
+	st := NewState(n)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for p := range n {
+		st.Elo[p] = 1400 + int32(rnd.IntN(1300))
+	}
+	r := NewFideRater(DefaultFide(), st)
+	ev := &Event{End: day("2025-01-10")}
+	for range games {
+		a, c := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
+		if c >= a {
+			c++
+		}
+		ev.Games = append(ev.Games, g(a, c, rnd.IntN(3)))
+	}
+	first, last := day("2025-02-01"), day("2025-02-28")
+	emit := func([]Card) error { return nil }
+	r.ClosePeriod(st, day("2025-01-01"), day("2025-01-31"), emit)
+	rating := slices.Clone(st.Rating)
+	for b.Loop() {
+		copy(st.Rating, rating)
+		r.cur = 0
+		r.Rate(st, ev)
+		if err := r.ClosePeriod(st, first, last, emit); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -121,9 +121,8 @@ func decodeState(data []byte) (*savedState, error) {
 	return s, nil
 }
 
-// compressState packs the data of a state file as one S2 block: the data is
-// mostly varints, which zstd shrinks little more than S2 at several times the
-// CPU.
+// compressState packs the data of a state file as one S2 block: cheap to
+// make, and the varints leave little for a stronger codec to find.
 func compressState(raw []byte) ([]byte, error) {
 	if s2.MaxEncodedLen(len(raw)) < 0 {
 		return nil, fmt.Errorf("%d bytes of state: too large for one block", len(raw))

@@ -323,9 +323,10 @@ type FideRater struct {
 	pooling    []int32 // players with a non-empty pool
 	sorted     int     // pooling[:sorted] is in player order
 	// arena holds, one after another in player order, the pools kept by the
-	// last close (each capped at its length, so an append moves it out);
-	// spare is the arena before it, which no pool refers to any more.
-	arena, spare []fideGame
+	// last close (each capped at its length); spare is the arena before it,
+	// which no pool refers to any more. The open period's pool games wait in
+	// added, in the order they came, until the close puts them in the pools.
+	arena, spare, added []fideGame
 
 	games   []fideGame // rated games of the open period, one per player side
 	pending []fideGame // one event's pool candidates
@@ -335,10 +336,12 @@ type FideRater struct {
 
 	// ClosePeriod's scratch for sorting games by player, gathering them and
 	// merging pooling.
-	order []int32
-	count []int32
-	block []fideGame
-	merge []int32
+	order    []int32
+	count    []int32
+	block    []fideGame
+	merge    []int32
+	addCount []int32
+	addOrder []fideGame
 
 	started bool
 	cur     int // month key of the last list closed
@@ -456,20 +459,12 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 		if r.mark[g.p] == 2 {
 			continue
 		}
-		switch pool := r.pool[g.p]; {
-		case cap(pool) == 0: // room for a rating's worth of games at once, not 1, 2, 4, 8 of them
-			r.pool[g.p] = append(make([]fideGame, 0, r.F.InitialGames), g)
-			r.poolFrom[g.p] = g.period
-		case len(pool) == 0:
-			r.pool[g.p] = append(pool, g)
-			r.poolFrom[g.p] = g.period
-		default:
-			r.pool[g.p] = append(pool, g)
-			r.poolFrom[g.p] = min(r.poolFrom[g.p], g.period)
-		}
+		r.added = append(r.added, g)
 		if !r.inPool[g.p] {
-			r.inPool[g.p] = true
+			r.inPool[g.p], r.poolFrom[g.p] = true, g.period
 			r.pooling = append(r.pooling, g.p)
+		} else {
+			r.poolFrom[g.p] = min(r.poolFrom[g.p], g.period)
 		}
 	}
 	for _, p := range r.first {
@@ -511,7 +506,8 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	order, end := r.gamesByPlayer(len(st.Rated))
 	pooling := r.sortPooling()
 	keep := pooling[:0] // still pooling (written behind the walk)
-	total := 0
+	added, addEnd := r.addedByPlayer(len(st.Rated))
+	total := len(added)
 	for _, p := range pooling {
 		total += len(r.pool[p])
 	}
@@ -528,13 +524,23 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 			r.closeRated(st, p, block[i-from:k-from], &f, day, year, cur)
 			i = k
 		} else {
-			if p := pooling[j]; r.closePool(st, p, &f, cur) {
+			// The pool and the period's games for it, side by side with
+			// the other pools: the next close and the state file read them
+			// in order, and Rate allocates nothing per player.
+			p, start := pooling[j], len(arena)
+			arena = append(arena, r.pool[p]...)
+			from := int32(0)
+			if p > 0 {
+				from = addEnd[p-1]
+			}
+			arena = append(arena, added[from:addEnd[p]]...)
+			r.pool[p] = arena[start:len(arena):len(arena)]
+			if r.closePool(st, p, &f, cur) {
 				keep = append(keep, p)
-				// The kept pools side by side: the next close and the state
-				// file read them in order instead of one allocation each.
-				start := len(arena)
-				arena = append(arena, r.pool[p]...)
+				arena = arena[:start+len(r.pool[p])] // closePool drops expired games in place
 				r.pool[p] = arena[start:len(arena):len(arena)]
+			} else {
+				arena = arena[:start] // closePool let go of the pool
 			}
 			j++
 		}
@@ -545,7 +551,7 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 			r.cards = r.cards[:0]
 		}
 	}
-	r.games = r.games[:0]
+	r.games, r.added = r.games[:0], r.added[:0]
 	r.pooling, r.sorted = keep, len(keep)
 	r.arena, r.spare = arena, r.arena
 	if len(r.cards) > 0 {
@@ -691,6 +697,26 @@ func (r *FideRater) sortPooling() []int32 {
 	// The merged list becomes pooling and the old backing array the next scratch.
 	r.pooling, r.merge = m, r.pooling[:0]
 	return m
+}
+
+// addedByPlayer returns the period's pool games (r.added) in player order,
+// each player's in the order they came, and end: player p's end in them.
+func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
+	count := slices.Grow(r.addCount[:0], n+1)[:n+1]
+	clear(count)
+	for _, g := range r.added {
+		count[g.p+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	added = slices.Grow(r.addOrder[:0], len(r.added))[:len(r.added)]
+	for _, g := range r.added {
+		added[count[g.p]] = g
+		count[g.p]++ // from the start of p's games to their end
+	}
+	r.addOrder, r.addCount = added, count
+	return added, count
 }
 
 // gamesByPlayer returns the indexes of the period's games in player order,

@@ -605,6 +605,26 @@ func TestFideCloseGathersBlocks(t *testing.T) {
 	}
 }
 
+func TestFideStateOfOpenPeriod(t *testing.T) {
+	// The open period's games, rated or pooled, are kept only until its
+	// close: a snapshot then would lose them, so it is refused.
+	for _, tt := range []struct {
+		name string
+		game Game
+	}{{"rated game", g(1, 2, 1)}, {"pool game", g(0, 1, 1)}} {
+		w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1700, 0})
+		w.close("2025-01")
+		w.play("2025-01-15", "2025-02", tt.game)
+		if _, err := w.r.MarshalState(); err == nil || !strings.Contains(err.Error(), "a period is open") {
+			t.Errorf("%s: MarshalState before the close: %v", tt.name, err)
+		}
+		w.close("2025-02")
+		if _, err := w.r.MarshalState(); err != nil {
+			t.Errorf("%s: MarshalState after the close: %v", tt.name, err)
+		}
+	}
+}
+
 func TestFideSortPooling(t *testing.T) {
 	r := NewFideRater(DefaultFide(), NewState(10))
 	tests := []struct {

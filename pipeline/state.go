@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/klauspost/compress/s2"
 
 	"github.com/ratelist/ratelist/internal/varbin"
 	"github.com/ratelist/ratelist/rating"
@@ -24,10 +24,10 @@ import (
 // The run state kept under --out/state/ lets a later run continue (--resume) or
 // re-rate from a period on (--from) without reprocessing from the start. One file
 // per list period, LABEL.state, holds everything the run knew right after writing
-// that list. Format: a header line "ratelist-state v4 SHA256HEX\n", then the
-// zstd-compressed data of appendState; the checksum covers the compressed
+// that list. Format: a header line "ratelist-state v5 SHA256HEX\n", then the
+// data of appendState as an S2 block; the checksum covers the compressed
 // bytes. Other versions are refused: a full run rebuilds them.
-const stateVersion = 4
+const stateVersion = 5
 
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
@@ -78,12 +78,9 @@ func (r *rater) snapshot(key int) (*savedState, error) {
 
 func clone[T any](s []T) []T { return append([]T(nil), s...) }
 
-// stateCodec compresses the state files.
-var stateCodec = &zstd.Codec{Level: zstd.SpeedFastest}
-
 func encodeState(w io.Writer, s *savedState) error {
 	size := 64 + len(s.Fingerprint) + 12*len(s.PlayerIDs) + 18*len(s.Periods) + len(s.RuleSet) // usually enough
-	body, err := stateCodec.Encode(nil, appendState(make([]byte, 0, size), s))
+	body, err := compressState(appendState(make([]byte, 0, size), s))
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
@@ -112,7 +109,7 @@ func decodeState(data []byte) (*savedState, error) {
 	if hex.EncodeToString(got[:]) != sum {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrBadState)
 	}
-	raw, err := stateCodec.Decode(nil, body)
+	raw, err := s2.Decode(nil, body)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
@@ -122,6 +119,15 @@ func decodeState(data []byte) (*savedState, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadState, d.Err())
 	}
 	return s, nil
+}
+
+// compressState packs the data of a state file as one S2 block: cheap to
+// make, and the varints leave little for a stronger codec to find.
+func compressState(raw []byte) ([]byte, error) {
+	if s2.MaxEncodedLen(len(raw)) < 0 {
+		return nil, fmt.Errorf("%d bytes of state: too large for one block", len(raw))
+	}
+	return s2.Encode(nil, raw), nil
 }
 
 // The data of a state file, before compression: the scalars as varints and

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 func TestStateRoundTrip(t *testing.T) {
@@ -73,10 +76,13 @@ func TestStateRefused(t *testing.T) {
 		data    []byte
 		wantMsg string
 	}{
-		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 4"},
-		{"version 3", []byte("ratelist-state v3 00\nxx"), "version 3, this ratelist reads version 4"},
+		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 5 (a full run rebuilds it)"},
+		{"version 3", []byte("ratelist-state v3 00\nxx"), "version 3, this ratelist reads version 5"},
+		// Version 4 held the same data zstd-compressed.
+		{"version 4", zstdStateV4(raw), "version 4, this ratelist reads version 5"},
 		{"no header", []byte("ratelist"), "no header"},
 		{"checksum", append(bytes.Clone(good.Bytes()), 0), "checksum"},
+		{"not an S2 block", stateFileBody([]byte{0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}), "s2"},
 		{"truncated data", stateFile(raw[:len(raw)-3]), "data ends early"},
 		{"trailing data", stateFile(append(raw, 9)), "data after the end"},
 		{"huge player count", stateFile(slices.Concat(empty[:3], huge, empty[4:])), "data ends early"},
@@ -94,7 +100,47 @@ func TestStateRefused(t *testing.T) {
 
 // stateFile makes a state file around raw (uncompressed) data.
 func stateFile(raw []byte) []byte {
-	body, _ := stateCodec.Encode(nil, raw)
+	body, _ := compressState(raw)
+	return stateFileBody(body)
+}
+
+// stateFileBody makes a state file of this version around a compressed body.
+func stateFileBody(body []byte) []byte {
 	sum := sha256.Sum256(body)
 	return append(fmt.Appendf(nil, "ratelist-state v%d %x\n", stateVersion, sum), body...)
+}
+
+// zstdStateV4 makes a state file as version 4 wrote it: the same data,
+// zstd-compressed.
+func zstdStateV4(raw []byte) []byte {
+	body, _ := (&zstd.Codec{Level: zstd.SpeedFastest}).Encode(nil, raw)
+	sum := sha256.Sum256(body)
+	return append(fmt.Appendf(nil, "ratelist-state v4 %x\n", sum), body...)
+}
+
+// TestStateCompressed checks that the body is an S2 block of appendState's
+// data, smaller than the data when it repeats.
+func TestStateCompressed(t *testing.T) {
+	n := 10000
+	s := &savedState{Fingerprint: "f", PlayerIDs: make([]int64, n), Rated: make([]bool, n), Rating: make([]int32, n),
+		GamesTotal: make([]int32, n), Tournaments: make([]int32, n), PrevOn: make([]bool, n), EverOn: make([]bool, n), PrevRating: make([]int32, n)}
+	for i := range n {
+		s.PlayerIDs[i], s.Rating[i], s.Rated[i] = int64(1000+2*i), 1500, true
+	}
+	var b bytes.Buffer
+	if err := encodeState(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := bytes.Cut(b.Bytes(), []byte("\n"))
+	raw := appendState(nil, s)
+	got, err := s2.Decode(nil, body)
+	if err != nil {
+		t.Fatalf("body is not an S2 block: %v", err)
+	}
+	if !bytes.Equal(got, raw) {
+		t.Error("body does not hold appendState's data")
+	}
+	if len(body) >= len(raw)/2 {
+		t.Errorf("body %d bytes for %d bytes of repetitive data", len(body), len(raw))
+	}
 }

@@ -318,8 +318,15 @@ type FideRater struct {
 	seen       []bool  // had a first tournament or was rated at the start ("Initial ratings")
 	lastPlayed []int32 // month key of the last list with a rated game
 	pool       [][]fideGame
+	poolFrom   []int32 // per player: the earliest period among the pool's games
 	inPool     []bool
 	pooling    []int32 // players with a non-empty pool
+	sorted     int     // pooling[:sorted] is in player order
+	// arena holds, one after another in player order, the pools kept by the
+	// last close (each capped at its length); spare is the arena before it,
+	// which no pool refers to any more. The open period's pool games wait in
+	// added, in the order they came, until the close puts them in the pools.
+	arena, spare, added []fideGame
 
 	games   []fideGame // rated games of the open period, one per player side
 	pending []fideGame // one event's pool candidates
@@ -327,9 +334,14 @@ type FideRater struct {
 	mark    []int8     // per player: 1 = in first this event, 2 = zero-score disregarded
 	cards   []Card
 
-	// ClosePeriod's scratch for sorting games by player.
-	order []int32
-	count []int32
+	// ClosePeriod's scratch for sorting games by player, gathering them and
+	// merging pooling.
+	order    []int32
+	count    []int32
+	block    []fideGame
+	merge    []int32
+	addCount []int32
+	addOrder []fideGame
 
 	started bool
 	cur     int // month key of the last list closed
@@ -359,7 +371,7 @@ type fideGame struct {
 func NewFideRater(f Fide, st *State) *FideRater {
 	n := len(st.Rated)
 	r := &FideRater{F: f, reached: make([]bool, n), seen: make([]bool, n), lastPlayed: make([]int32, n),
-		pool: make([][]fideGame, n), inPool: make([]bool, n), mark: make([]int8, n)}
+		pool: make([][]fideGame, n), poolFrom: make([]int32, n), inPool: make([]bool, n), mark: make([]int8, n)}
 	for p, elo := range st.Elo {
 		if elo > 0 && elo >= f.Floor {
 			st.Rated[p], st.Rating[p], st.GamesTotal[p] = true, elo, f.StartGames
@@ -447,10 +459,12 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 		if r.mark[g.p] == 2 {
 			continue
 		}
-		r.pool[g.p] = append(r.pool[g.p], g)
+		r.added = append(r.added, g)
 		if !r.inPool[g.p] {
-			r.inPool[g.p] = true
+			r.inPool[g.p], r.poolFrom[g.p] = true, g.period
 			r.pooling = append(r.pooling, g.p)
+		} else {
+			r.poolFrom[g.p] = min(r.poolFrom[g.p], g.period)
 		}
 	}
 	for _, p := range r.first {
@@ -489,20 +503,44 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	// The two sets of players are apart, and no player's result depends on
 	// another's, so both are done in one walk in player order: the cards come
 	// out in player order, as audit rows should, without sorting them.
-	order := r.gamesByPlayer(len(st.Rated))
-	slices.Sort(r.pooling)
-	pooling, keep := r.pooling, r.pooling[:0] // keep: still pooling (written behind the walk)
+	order, end := r.gamesByPlayer(len(st.Rated))
+	pooling := r.sortPooling()
+	keep := pooling[:0] // still pooling (written behind the walk)
+	added, addEnd := r.addedByPlayer(len(st.Rated))
+	total := len(added)
+	for _, p := range pooling {
+		total += len(r.pool[p])
+	}
+	arena := slices.Grow(r.spare[:0], total)
+	var block []fideGame // the games of order[from:from+len(block)]
+	from := 0
 	for i, j := 0, 0; i < len(order) || j < len(pooling); {
-		if j == len(pooling) || i < len(order) && r.games[order[i]].p <= pooling[j] {
-			p, k := r.games[order[i]].p, i
-			for k < len(order) && r.games[order[k]].p == p {
-				k++
-			}
-			r.closeRated(st, order[i:k], &f, day, year, cur)
+		if i < len(order) && i >= from+len(block) {
+			block, from = r.gather(order, end, i), i
+		}
+		if j == len(pooling) || i < len(order) && block[i-from].p <= pooling[j] {
+			p := block[i-from].p
+			k := int(end[p])
+			r.closeRated(st, p, block[i-from:k-from], &f, day, year, cur)
 			i = k
 		} else {
-			if r.closePool(st, pooling[j], &f, cur) {
-				keep = append(keep, pooling[j])
+			// The pool and the period's games for it, side by side with
+			// the other pools: the next close and the state file read them
+			// in order, and Rate allocates nothing per player.
+			p, start := pooling[j], len(arena)
+			arena = append(arena, r.pool[p]...)
+			from := int32(0)
+			if p > 0 {
+				from = addEnd[p-1]
+			}
+			arena = append(arena, added[from:addEnd[p]]...)
+			r.pool[p] = arena[start:len(arena):len(arena)]
+			if r.closePool(st, p, &f, cur) {
+				keep = append(keep, p)
+				arena = arena[:start+len(r.pool[p])] // closePool drops expired games in place
+				r.pool[p] = arena[start:len(arena):len(arena)]
+			} else {
+				arena = arena[:start] // closePool let go of the pool
 			}
 			j++
 		}
@@ -513,8 +551,9 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 			r.cards = r.cards[:0]
 		}
 	}
-	r.games = r.games[:0]
-	r.pooling = keep
+	r.games, r.added = r.games[:0], r.added[:0]
+	r.pooling, r.sorted = keep, len(keep)
+	r.arena, r.spare = arena, r.arena
 	if len(r.cards) > 0 {
 		return emit(r.cards)
 	}
@@ -525,17 +564,34 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 // a big month's cards are never all live at once under the memory limit.
 const closeChunk = 4096
 
-// closeRated rates a rated player's games of the period, r.games[ix] for ix
-// in gs ("The list"), and adds the cards: one per game, then the period's total.
-func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, year, cur int) {
-	p := r.games[gs[0]].p
+// gatherBlock is about how many games gather copies at a time.
+const gatherBlock = 1024
+
+// gather copies the games of order[i:e] into r.block and returns it, e about
+// gatherBlock on and at the end of a player's games. The reads of a block
+// are independent of one another, so their cache misses overlap, where a
+// walk player by player would wait on each.
+func (r *FideRater) gather(order, end []int32, i int) []fideGame {
+	e := min(i+gatherBlock, len(order))
+	e = int(end[r.games[order[e-1]].p])
+	b := r.block[:0]
+	for _, ix := range order[i:e] {
+		b = append(b, r.games[ix])
+	}
+	r.block = b
+	return b
+}
+
+// closeRated rates rated player p's games of the period, gs ("The list"),
+// and adds the cards: one per game, then the period's total.
+func (r *FideRater) closeRated(st *State, p int32, gs []fideGame, f *fideRules, day int32, year, cur int) {
 	n := int32(len(gs))
 	ro := st.Rating[p]
 	k := f.limitK(f.k(r.reached[p], st.GamesTotal[p], ro, st.BirthYear[p], year), n)
 	var w2 int32
 	var we, oppSum int64
-	for _, ix := range gs {
-		g := &r.games[ix]
+	for i := range gs {
+		g := &gs[i]
 		d := f.d(ro, g.oppRating, day)
 		pd := PD(int(d))
 		w2, we, oppSum = w2+g.w2, we+int64(pd), oppSum+int64(g.oppRating)
@@ -568,16 +624,21 @@ func (r *FideRater) closeRated(st *State, gs []int32, f *fideRules, day int32, y
 // them, gives an initial rating ("Initial ratings"), adding the cards. It
 // tells whether the player keeps pooling.
 func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
-	pool := r.pool[p][:0]
-	for _, g := range r.pool[p] {
-		if f.PoolMonths == 0 || int32(cur)-g.period < f.PoolMonths { // lists cur−PoolMonths+1 … cur
-			pool = append(pool, g)
+	pool := r.pool[p]
+	if f.PoolMonths > 0 && int32(cur)-r.poolFrom[p] >= f.PoolMonths { // some game is older than lists cur−PoolMonths+1 … cur
+		pool = pool[:0]
+		from := int32(math.MaxInt32)
+		for _, g := range r.pool[p] {
+			if int32(cur)-g.period < f.PoolMonths {
+				pool = append(pool, g)
+				from = min(from, g.period)
+			}
 		}
+		r.pool[p], r.poolFrom[p] = pool, from
 	}
-	r.pool[p] = pool
 	if int32(len(pool)) < f.InitialGames {
 		if len(pool) == 0 {
-			r.inPool[p] = false
+			r.pool[p], r.inPool[p] = nil, false // nothing may be left pointing into the arena
 			return false
 		}
 		return true
@@ -609,26 +670,76 @@ func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 	return false
 }
 
+// sortPooling puts r.pooling in player order: the players kept by the last
+// close are in order already, so only those added since are sorted and merged
+// in.
+func (r *FideRater) sortPooling() []int32 {
+	old, added := r.pooling[:r.sorted], r.pooling[r.sorted:]
+	if len(added) == 0 {
+		return r.pooling
+	}
+	slices.Sort(added)
+	if len(old) == 0 || old[len(old)-1] < added[0] {
+		return r.pooling
+	}
+	m := r.merge[:0]
+	i, j := 0, 0
+	for i < len(old) && j < len(added) {
+		if old[i] <= added[j] {
+			m = append(m, old[i])
+			i++
+		} else {
+			m = append(m, added[j])
+			j++
+		}
+	}
+	m = append(append(m, old[i:]...), added[j:]...)
+	// The merged list becomes pooling and the old backing array the next scratch.
+	r.pooling, r.merge = m, r.pooling[:0]
+	return m
+}
+
+// addedByPlayer returns the period's pool games (r.added) in player order,
+// each player's in the order they came, and end: player p's end in them.
+func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
+	count := slices.Grow(r.addCount[:0], n+1)[:n+1]
+	clear(count)
+	for _, g := range r.added {
+		count[g.p+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	added = slices.Grow(r.addOrder[:0], len(r.added))[:len(r.added)]
+	for _, g := range r.added {
+		added[count[g.p]] = g
+		count[g.p]++ // from the start of p's games to their end
+	}
+	r.addOrder, r.addCount = added, count
+	return added, count
+}
+
 // gamesByPlayer returns the indexes of the period's games in player order,
 // each player's games in the order they came: a stable counting sort over the
 // n players, linear in the games where a comparison sort is not. Indexes rather
-// than a sorted copy keep the live heap small under the memory limit.
-func (r *FideRater) gamesByPlayer(n int) []int32 {
-	count := r.count[:0]
-	count = append(count, make([]int32, n+1)...)
+// than a sorted copy keep the live heap small under the memory limit. end[p]
+// is where player p's games end in order.
+func (r *FideRater) gamesByPlayer(n int) (order, end []int32) {
+	count := slices.Grow(r.count[:0], n+1)[:n+1]
+	clear(count)
 	for _, g := range r.games {
 		count[g.p+1]++
 	}
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
-	order := append(r.order[:0], make([]int32, len(r.games))...)
+	order = slices.Grow(r.order[:0], len(r.games))[:len(r.games)]
 	for i, g := range r.games {
 		order[count[g.p]] = int32(i)
-		count[g.p]++
+		count[g.p]++ // from the start of p's games to their end
 	}
 	r.order, r.count = order, count
-	return order
+	return order, count
 }
 
 // ListInfo: every rated player is listed, with the K of the next period (the

@@ -14,9 +14,10 @@ import (
 // another revision would resume a different rating (1: the gob layout).
 const fideStateRevision = 2
 
-// MarshalState encodes what the rater keeps beyond State (after a period's
-// close), for --resume and --from. Player indexes are dense indexes: the
-// pipeline restores it only onto the same player registry.
+// MarshalState encodes what the rater keeps beyond State after a period's
+// close, for --resume and --from; with a period open (games rated since the
+// close) it fails. Player indexes are dense indexes: the pipeline restores it
+// only onto the same player registry.
 //
 // Layout: the revision and the player count n as uvarints; reached, seen and
 // inPool as n bits each; lastPlayed as n varints, each the difference from
@@ -26,6 +27,9 @@ const fideStateRevision = 2
 // varints, tournament, end and period as differences from the game before
 // and the player as its difference from the pool's.
 func (r *FideRater) MarshalState() ([]byte, error) {
+	if len(r.games) > 0 || len(r.added) > 0 {
+		return nil, errors.New("fide state: a period is open (its games are kept only until its close)")
+	}
 	n := len(r.reached)
 	games, pools := 0, 0
 	for _, gs := range r.pool {
@@ -98,7 +102,7 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 	for i, p := range pooling {
 		pooling[i] = d.player(p, n)
 	}
-	pool := make([][]fideGame, n)
+	pool, poolFrom := make([][]fideGame, n), make([]int32, n)
 	var last fideGame
 	p := 0
 	for range d.Count() {
@@ -115,6 +119,11 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 			d.Fail(errors.New("a player's pool twice"))
 		}
 		pool[p] = gs
+		for i, g := range gs {
+			if i == 0 || g.period < poolFrom[p] {
+				poolFrom[p] = g.period
+			}
+		}
 	}
 	d.End()
 	if d.Err() != nil {
@@ -122,7 +131,7 @@ func (r *FideRater) UnmarshalState(data []byte) error {
 	}
 	r.reached, r.seen, r.inPool, r.lastPlayed, r.pooling = reached, seen, inPool, lastPlayed, pooling
 	r.started, r.cur = started, cur
-	r.pool = pool
+	r.pool, r.poolFrom, r.sorted, r.added = pool, poolFrom, 0, r.added[:0]
 	return nil
 }
 

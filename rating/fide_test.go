@@ -468,6 +468,185 @@ func TestFidePoolExpiry(t *testing.T) {
 	}
 }
 
+func TestFidePoolExpiryOutOfOrder(t *testing.T) {
+	// U's pool takes a game of the March 2023 list, then two of the February
+	// one (a tournament that ended earlier, rated later), so its oldest game
+	// is not its first. At 2025-03 (L − G = 25 for February) all three are
+	// kept; at 2025-04 the two February games drop out and the March one
+	// stays. Halfway the rater is saved and restored, as --resume does.
+	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
+	w.close("2023-01")
+	w.play("2023-02-15", "2023-03", g(0, 1, 2))
+	w.play("2023-01-15", "2023-02", g(0, 2, 2), g(0, 1, 0))
+	for k := monthKey(day("2023-02-01")); k <= monthKey(day("2025-04-01")); k++ {
+		list := time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01")
+		w.close(list)
+		w.endPeriod()
+		switch list {
+		case "2024-06":
+			data, err := w.r.MarshalState()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := NewFideRater(DefaultFide(), NewState(3))
+			if err := back.UnmarshalState(data); err != nil {
+				t.Fatal(err)
+			}
+			w.r = back
+		case "2025-03":
+			if len(w.r.pool[0]) != 3 {
+				t.Errorf("%s: pool holds %d games, want 3", list, len(w.r.pool[0]))
+			}
+		case "2025-04":
+			march := int32(monthKey(day("2023-03-01")))
+			if len(w.r.pool[0]) != 1 || w.r.pool[0][0].period != march || w.r.poolFrom[0] != march {
+				t.Errorf("%s: pool %+v from %d, want the one game of list %d", list, w.r.pool[0], w.r.poolFrom[0], march)
+			}
+		}
+	}
+	w.want(0, false, 0, 0)
+}
+
+func TestFidePoolsKeptAcrossCloses(t *testing.T) {
+	// Pools live in an arena rebuilt at each close, the one before reused: a
+	// pool seen after a close must still be there, games only added behind
+	// it, at the next close; and no two pools may share memory. Pools here
+	// take up to 12 games and expire after 3 periods, so many are kept,
+	// grown, shortened and emptied.
+	const n = 80
+	f := DefaultFide()
+	f.InitialGames, f.PoolMonths = 12, 3
+	rnd := rand.New(rand.NewPCG(8, 9))
+	ps := make([]fp, n)
+	for i := range ps {
+		if i%4 == 0 {
+			ps[i] = fp{1500 + int32(rnd.IntN(800)), 0}
+		}
+	}
+	w := newFideWorld(t, f, ps...)
+	w.close("2025-01")
+	var seen [][]fideGame
+	for k := monthKey(day("2025-02-01")); k < monthKey(day("2026-06-01")); k++ {
+		list := time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01")
+		end := time.Unix(int64(monthStart(k)-10)*86400, 0).UTC().Format(time.DateOnly)
+		for range 2 {
+			var gs []Game
+			for range 30 {
+				a, b := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
+				if b >= a {
+					b++
+				}
+				gs = append(gs, g(a, b, 1+rnd.IntN(2)))
+			}
+			w.play(end, list, gs...)
+		}
+		for p, old := range seen {
+			if now := w.r.pool[p]; len(now) < len(old) || !slices.Equal(now[:len(old)], old) {
+				t.Fatalf("%s: player %d's pool was %v after the last close, is %v", list, p, old, now)
+			}
+		}
+		w.close(list)
+		w.endPeriod()
+		seen = make([][]fideGame, n)
+		owner := map[*fideGame]int{}
+		for p, gs := range w.r.pool {
+			seen[p] = slices.Clone(gs)
+			for i := range gs {
+				if q, ok := owner[&gs[i]]; ok {
+					t.Fatalf("%s: players %d and %d share pool memory", list, q, p)
+				}
+				owner[&gs[i]] = p
+			}
+		}
+	}
+	if len(w.r.pooling) == 0 {
+		t.Fatal("nobody pooling: the test wants some")
+	}
+}
+
+func TestFideCloseGathersBlocks(t *testing.T) {
+	// The close reads the games a block at a time; players whose games run
+	// past a block's nominal end (0 and 1: 1500 games, more than a block) or
+	// meet it anywhere must get all their games, in the order played, once.
+	ps := []fp{{1800, 0}, {1800, 0}, {1700, 0}, {1750, 0}, {1900, 0}, {1600, 0}, {2000, 0}}
+	w := newFideWorld(t, DefaultFide(), ps...)
+	w.close("2025-01")
+	w.endPeriod()
+	type side struct{ opp, w2 int32 }
+	want := make([][]side, len(ps))
+	var games []Game
+	add := func(a, b int32, count int) {
+		for i := range count {
+			x := g(a, b, i%3)
+			games = append(games, x)
+			want[a] = append(want[a], side{b, int32(i % 3)})
+			want[b] = append(want[b], side{a, 2 - int32(i%3)})
+		}
+	}
+	add(0, 1, 1500)
+	add(2, 3, 700)
+	add(4, 2, 330)
+	add(5, 6, 3)
+	add(6, 3, 1)
+	w.play("2025-01-10", "2025-02", games...)
+	w.close("2025-02")
+	got := make([][]side, len(ps))
+	for _, c := range w.cards {
+		if c.PerGame {
+			got[c.Player] = append(got[c.Player], side{c.Opponent, c.Score2})
+		} else if c.Games != int32(len(want[c.Player])) {
+			t.Errorf("player %d: total card of %d games, want %d", c.Player, c.Games, len(want[c.Player]))
+		}
+	}
+	for p := range ps {
+		if !slices.Equal(got[p], want[p]) {
+			t.Errorf("player %d: %d game cards, want %d in the order played", p, len(got[p]), len(want[p]))
+		}
+	}
+}
+
+func TestFideStateOfOpenPeriod(t *testing.T) {
+	// The open period's games, rated or pooled, are kept only until its
+	// close: a snapshot then would lose them, so it is refused.
+	for _, tt := range []struct {
+		name string
+		game Game
+	}{{"rated game", g(1, 2, 1)}, {"pool game", g(0, 1, 1)}} {
+		w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1700, 0})
+		w.close("2025-01")
+		w.play("2025-01-15", "2025-02", tt.game)
+		if _, err := w.r.MarshalState(); err == nil || !strings.Contains(err.Error(), "a period is open") {
+			t.Errorf("%s: MarshalState before the close: %v", tt.name, err)
+		}
+		w.close("2025-02")
+		if _, err := w.r.MarshalState(); err != nil {
+			t.Errorf("%s: MarshalState after the close: %v", tt.name, err)
+		}
+	}
+}
+
+func TestFideSortPooling(t *testing.T) {
+	r := NewFideRater(DefaultFide(), NewState(10))
+	tests := []struct {
+		name    string
+		pooling []int32
+		sorted  int
+		want    []int32
+	}{
+		{"none added", []int32{1, 4, 8}, 3, []int32{1, 4, 8}},
+		{"added after", []int32{1, 4, 9, 7}, 2, []int32{1, 4, 7, 9}},
+		{"merged", []int32{2, 5, 7, 9, 1, 6}, 4, []int32{1, 2, 5, 6, 7, 9}},
+		{"all added", []int32{3, 0, 2}, 0, []int32{0, 2, 3}},
+	}
+	for _, tt := range tests {
+		r.pooling, r.sorted = slices.Clone(tt.pooling), tt.sorted
+		got := r.sortPooling()
+		if !slices.Equal(got, tt.want) || !slices.Equal(r.pooling, tt.want) {
+			t.Errorf("%s: sortPooling = %v, pooling %v, want %v", tt.name, got, r.pooling, tt.want)
+		}
+	}
+}
+
 func TestFideZeroFirstTournament(t *testing.T) {
 	// The "first tournament" is the first rated tournament in which the player
 	// met a rated opponent over the board (docs/fide.md, "Initial ratings").
@@ -807,6 +986,9 @@ func TestFideStateRoundTrip(t *testing.T) {
 		if !slices.Equal(a.pool[p], b.pool[p]) {
 			t.Errorf("player %d: pool %v, restored %v", p, a.pool[p], b.pool[p])
 		}
+		if len(a.pool[p]) > 0 && a.poolFrom[p] != b.poolFrom[p] {
+			t.Errorf("player %d: pool from period %d, restored %d", p, a.poolFrom[p], b.poolFrom[p])
+		}
 	}
 	next := games()
 	for _, x := range []*fideWorld{w, back} {
@@ -868,4 +1050,37 @@ func BenchmarkFideState(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(data)), "bytes")
+}
+
+// BenchmarkFideClose closes a month of 175,000 games between 200,000 players
+// rated at the start, about a 10M-game archive's month: the games walked in
+// player order and their cards made (emit drops them).
+func BenchmarkFideClose(b *testing.B) {
+	const n, games = 200000, 175000
+	st := NewState(n)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for p := range n {
+		st.Elo[p] = 1400 + int32(rnd.IntN(1300))
+	}
+	r := NewFideRater(DefaultFide(), st)
+	ev := &Event{End: day("2025-01-10")}
+	for range games {
+		a, c := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
+		if c >= a {
+			c++
+		}
+		ev.Games = append(ev.Games, g(a, c, rnd.IntN(3)))
+	}
+	first, last := day("2025-02-01"), day("2025-02-28")
+	emit := func([]Card) error { return nil }
+	r.ClosePeriod(st, day("2025-01-01"), day("2025-01-31"), emit)
+	rating := slices.Clone(st.Rating)
+	for b.Loop() {
+		copy(st.Rating, rating)
+		r.cur = 0
+		r.Rate(st, ev)
+		if err := r.ClosePeriod(st, first, last, emit); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"slices"
 )
 
 // ErrShort is the error of a read past the end of the data.
@@ -16,28 +17,62 @@ var ErrShort = errors.New("data ends early")
 // AppendVarints appends col as varints, each the difference from the value
 // before when delta is set.
 func AppendVarints[T int32 | int64](b []byte, col []T, delta bool) []byte {
+	const chunk = 1024 // values per growth of b, so that b is never grown to the worst case of the whole column
 	var prev T
-	for _, v := range col {
-		b = binary.AppendVarint(b, int64(v-prev))
-		if delta {
-			prev = v
+	for len(col) > 0 {
+		part := col[:min(len(col), chunk)]
+		col = col[len(part):]
+		b = slices.Grow(b, len(part)*binary.MaxVarintLen64)
+		n := len(b)
+		out := b[:cap(b)]
+		for _, v := range part {
+			// encoding/binary's zigzag varint, written into room made above.
+			d := int64(v - prev)
+			x := uint64(d) << 1
+			if d < 0 {
+				x = ^x
+			}
+			for x >= 0x80 {
+				out[n] = byte(x) | 0x80
+				x >>= 7
+				n++
+			}
+			out[n] = byte(x)
+			n++
+			if delta {
+				prev = v
+			}
 		}
+		b = out[:n]
 	}
 	return b
 }
 
 // AppendBools appends col as bits, eight to a byte, the first in the lowest bit.
 func AppendBools(b []byte, col []bool) []byte {
-	for i := 0; i < len(col); i += 8 {
+	b = slices.Grow(b, (len(col)+7)/8)
+	for len(col) >= 8 {
+		c := col[:8]
+		b = append(b, bit(c[0])|bit(c[1])<<1|bit(c[2])<<2|bit(c[3])<<3|bit(c[4])<<4|bit(c[5])<<5|bit(c[6])<<6|bit(c[7])<<7)
+		col = col[8:]
+	}
+	if len(col) > 0 {
 		var x byte
-		for j, v := range col[i:min(i+8, len(col))] {
-			if v {
-				x |= 1 << j
-			}
+		for j, v := range col {
+			x |= bit(v) << j
 		}
 		b = append(b, x)
 	}
 	return b
+}
+
+// bit is 1 for true, 0 for false, without a branch on the value.
+func bit(v bool) byte {
+	var x byte
+	if v {
+		x = 1
+	}
+	return x
 }
 
 // AppendString appends s as its length (a uvarint) and its bytes.

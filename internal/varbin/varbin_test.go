@@ -1,8 +1,11 @@
 package varbin
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -57,5 +60,59 @@ func TestCountTooLarge(t *testing.T) {
 	d := NewDecoder(binary.AppendUvarint(nil, 5))
 	if n := d.Count(); n != 0 || !errors.Is(d.Err(), ErrShort) {
 		t.Errorf("count %d, error %v", n, d.Err())
+	}
+}
+
+// TestAppendLayout: AppendVarints writes encoding/binary's varints (over more
+// values than one growth of the buffer, with the extremes), AppendBools the
+// lowest bit first, after what the buffer already holds.
+func TestAppendLayout(t *testing.T) {
+	ids := []int64{math.MinInt64, math.MaxInt64, 0, -1, 1, 1 << 40}
+	ratings := []int32{math.MinInt32, math.MaxInt32, 0, -1, 127, 128, -64, -65}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		ids = append(ids, rnd.Int64()>>rnd.IntN(64))
+		ratings = append(ratings, int32(rnd.Uint32())>>rnd.IntN(32))
+	}
+	for _, delta := range []bool{false, true} {
+		want := []byte{0xee}
+		var prev int64
+		for _, v := range ids {
+			want = binary.AppendVarint(want, v-prev)
+			if delta {
+				prev = v
+			}
+		}
+		if got := AppendVarints([]byte{0xee}, ids, delta); !bytes.Equal(got, want) {
+			t.Errorf("int64 delta %v: %d bytes differ from encoding/binary's %d", delta, len(got), len(want))
+		}
+		want = []byte{0xee}
+		var prev32 int32
+		for _, v := range ratings {
+			want = binary.AppendVarint(want, int64(v-prev32)) // the difference wraps in int32, as the reader adds it back
+			if delta {
+				prev32 = v
+			}
+		}
+		if got := AppendVarints([]byte{0xee}, ratings, delta); !bytes.Equal(got, want) {
+			t.Errorf("int32 delta %v: %d bytes differ from encoding/binary's %d", delta, len(got), len(want))
+		}
+		d := NewDecoder(AppendVarints(nil, ratings, delta))
+		back := make([]int32, len(ratings))
+		if Varints(d, back, delta); d.Err() != nil || !slices.Equal(back, ratings) {
+			t.Errorf("int32 delta %v: read back differs (%v)", delta, d.Err())
+		}
+	}
+	for n := range 20 {
+		col := make([]bool, n)
+		want := append([]byte{0xee}, make([]byte, (n+7)/8)...)
+		for i := range col {
+			if col[i] = rnd.IntN(2) == 0; col[i] {
+				want[1+i/8] |= 1 << (i % 8)
+			}
+		}
+		if got := AppendBools([]byte{0xee}, col); !bytes.Equal(got, want) {
+			t.Errorf("%d bools: % x, want % x", n, got, want)
+		}
 	}
 }

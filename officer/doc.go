@@ -1,6 +1,6 @@
 // Package officer answers a rating officer's everyday questions from a run's
 // outputs and an archive, from the outside: it reads what `ratelist run` wrote
-// (lists/*.parquet, cards.parquet) and the archive's tables, and writes files
+// (lists/*.parquet, cards.parquet, card_games.parquet) and the archive's tables, and writes files
 // for other bodies and tables for people. It is the library behind
 // `ratelist export`, `diff`, `player` and `cards`.
 //

@@ -21,13 +21,26 @@ var listHeader = []string{"period", "rank", "rating", "change", "games_period", 
 var cardHeader = []string{"stage", "rating_before", "rating_used", "games", "score", "opponents_average", "d", "expected",
 	"k", "change_unrounded", "change", "rating_after", "reason", "opponent_id", "opponent_rating", "pd", "w"}
 
-func cardCells(c output.Card) []string {
-	opp := ""
-	if c.OpponentID != nil {
-		opp = itoa(*c.OpponentID)
-	}
+func cardCells(c *output.Card) []string {
 	return []string{itoa(c.Stage), i32(c.RatingBefore), i32(c.RatingUsed), itoa(c.Games), num(c.Score), i32(c.OppAverage), i32(c.D),
-		f64(c.Expected), i32(c.K), f64(c.ChangeUnrounded), itoa(c.Change), i32(c.RatingAfter), c.Reason, opp, i32(c.OpponentRating), f64(c.PD), f64(c.W)}
+		f64(c.Expected), i32(c.K), f64(c.ChangeUnrounded), itoa(c.Change), i32(c.RatingAfter), c.Reason, "", "", "", ""}
+}
+
+// gameCells is a game of card_games.parquet in cardHeader's columns, as a
+// card of one game: rating_before is before, the Ro of its period's row.
+func gameCells(g *output.CardGame, before *int32) []string {
+	return []string{"0", i32(before), "", "1", num(g.W), "", i32(g.D),
+		f64(g.PD), i32(g.K), f64(g.ChangeUnrounded), "0", "", g.Reason, itoa(g.OpponentID), itoa(g.OpponentRating), f64(g.PD), num(g.W)}
+}
+
+// owned says whether c is the row of a period's close that the games of its
+// period and player in card_games.parquet belong to.
+func owned(c *output.Card) bool { return c.TournamentID == 0 }
+
+// playerPeriod is the key that joins a game to its period's row.
+type playerPeriod struct {
+	period string
+	player int64
 }
 
 func day(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format("2006-01-02") }
@@ -55,10 +68,25 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 	if err != nil {
 		return lists, cards, err
 	}
+	gs, err := ReadCardGames(out, func(g *output.CardGame) bool { return g.PlayerID == id })
+	if err != nil {
+		return lists, cards, err
+	}
 	cards = Table{Header: append([]string{"period", "tournament_id", "end_date"}, cardHeader...)}
-	for _, c := range cs {
+	game := func(g *output.CardGame, before *int32) {
+		cards.Rows = append(cards.Rows, append([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, before)...))
+	}
+	for i := range cs {
+		c := &cs[i]
 		name = c.Name
+		// A period's games come right before its row, as they were rated.
+		for ; owned(c) && len(gs) > 0 && gs[0].Period == c.Period; gs = gs[1:] {
+			game(&gs[0], c.RatingBefore)
+		}
 		cards.Rows = append(cards.Rows, append([]string{c.Period, itoa(c.TournamentID), day(c.EndDate)}, cardCells(c)...))
+	}
+	for i := range gs { // games without their period's row: not from the same run
+		game(&gs[i], nil)
 	}
 	if len(lists.Rows) == 0 && len(cards.Rows) == 0 {
 		return lists, cards, fmt.Errorf("player %d: %w", id, ErrNoPlayer)
@@ -69,20 +97,52 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 }
 
 // TournamentCards is every card of tournament id in out: each player's change
-// with the numbers to check it (Ro, n, W, Ra, D, We, K, K × (W − We)).
+// with the numbers to check it (Ro, n, W, Ra, D, We, K, K × (W − We)), and
+// under a per-period rule set (FIDE) each game of the tournament from
+// card_games.parquet as a card of one game, with the Ro of its period's row.
+// The tournament's own rows come first: they were made when it was rated, its
+// games at its period's close.
 func TournamentCards(out string, id int64) (Table, error) {
-	cs, err := ReadCards(out, func(c *output.Card) bool { return c.TournamentID == id })
+	gs, err := ReadCardGames(out, func(g *output.CardGame) bool { return g.TournamentID == id })
 	if err != nil {
 		return Table{}, err
 	}
-	if len(cs) == 0 {
+	ro := map[playerPeriod]*int32{}
+	for i := range gs {
+		ro[playerPeriod{gs[i].Period, gs[i].PlayerID}] = nil
+	}
+	name := map[int64]string{}
+	cs, err := ReadCards(out, func(c *output.Card) bool {
+		if c.TournamentID == id {
+			return true
+		}
+		k := playerPeriod{c.Period, c.PlayerID}
+		if _, ok := ro[k]; ok && owned(c) {
+			ro[k], name[c.PlayerID] = c.RatingBefore, c.Name
+		}
+		return false
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	if len(cs) == 0 && len(gs) == 0 {
 		return Table{}, fmt.Errorf("tournament %d: %w", id, ErrNoCards)
 	}
-	t := Table{Title: fmt.Sprintf("Tournament %d, ended %s, list %s: %d cards", id, day(cs[0].EndDate), cs[0].Period, len(cs)),
-		Header: append([]string{"player_id", "name"}, cardHeader...)}
-	for _, c := range cs {
-		t.Rows = append(t.Rows, append([]string{itoa(c.PlayerID), c.Name}, cardCells(c)...))
+	t := Table{Header: append([]string{"player_id", "name"}, cardHeader...)}
+	for i := range cs {
+		t.Rows = append(t.Rows, append([]string{itoa(cs[i].PlayerID), cs[i].Name}, cardCells(&cs[i])...))
 	}
+	for i := range gs {
+		g := &gs[i]
+		t.Rows = append(t.Rows, append([]string{itoa(g.PlayerID), name[g.PlayerID]}, gameCells(g, ro[playerPeriod{g.Period, g.PlayerID}])...))
+	}
+	end, period := int32(0), ""
+	if len(cs) > 0 {
+		end, period = cs[0].EndDate, cs[0].Period
+	} else {
+		end, period = gs[0].EndDate, gs[0].Period
+	}
+	t.Title = fmt.Sprintf("Tournament %d, ended %s, list %s: %d cards", id, day(end), period, len(t.Rows))
 	return t, nil
 }
 

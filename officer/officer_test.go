@@ -222,3 +222,51 @@ func TestCSVFormulaCells(t *testing.T) {
 		t.Errorf("table csv %q, want %q", b.String(), want)
 	}
 }
+
+// TestCardGames: a FIDE run's games in card_games.parquet show as cards of one
+// game: on the player's history right before the row of their period, on the
+// tournament's cards after its own rows, each with the Ro (rating_before) of
+// its period's row and the player's name.
+func TestCardGames(t *testing.T) {
+	out := writeOut(t, nil, []output.Card{
+		{Period: "2025-02", TournamentID: 7, PlayerID: 1, Name: "Ann", Reason: "fide-zero-first"},
+		{Period: "2025-02", PlayerID: 1, Name: "Ann", Games: 2, Score: 1.5, OppAverage: ptr[int32](1850), Reason: "fide-initial-low"},
+		{Period: "2025-02", PlayerID: 2, Name: "Bob", Games: 1, Score: 1, RatingBefore: ptr[int32](1900), K: ptr[int32](20),
+			Expected: ptr(0.64), ChangeUnrounded: ptr(7.2), Change: 7, RatingAfter: ptr[int32](1907), Reason: "fide-period"},
+	})
+	games := []output.CardGame{
+		{Period: "2025-02", PlayerID: 1, TournamentID: 7, EndDate: 20100, OpponentID: 2, OpponentRating: 1900, W: 1, Reason: "fide-pool-game"},
+		{Period: "2025-02", PlayerID: 1, TournamentID: 8, EndDate: 20110, OpponentID: 3, OpponentRating: 1800, W: 0.5, Reason: "fide-pool-game"},
+		{Period: "2025-02", PlayerID: 2, TournamentID: 7, EndDate: 20100, OpponentID: 1, OpponentRating: 1800, W: 1,
+			D: ptr[int32](100), PD: ptr(0.64), K: ptr[int32](20), ChangeUnrounded: ptr(7.2), Reason: "fide-game"},
+	}
+	if err := parquet.WriteFile(filepath.Join(out, "card_games.parquet"), games); err != nil {
+		t.Fatal(err)
+	}
+	col := func(tb Table, name string) int { return slices.Index(tb.Header, name) }
+	_, cards, err := PlayerHistory(out, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason, opp := col(cards, "reason"), col(cards, "opponent_id")
+	var got []string
+	for _, r := range cards.Rows {
+		got = append(got, r[1]+" "+r[reason]+" "+r[opp])
+	}
+	if want := []string{"7 fide-zero-first ", "7 fide-pool-game 2", "8 fide-pool-game 3", "0 fide-initial-low "}; !slices.Equal(got, want) {
+		t.Errorf("player 1's cards %q, want %q", got, want)
+	}
+	tb, err := TournamentCards(out, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, w, pd := col(tb, "rating_before"), col(tb, "w"), col(tb, "pd")
+	got = nil
+	for _, r := range tb.Rows {
+		got = append(got, strings.Join([]string{r[1], r[col(tb, "reason")], r[before], r[w], r[pd], r[col(tb, "k")]}, " "))
+	}
+	want := []string{"Ann fide-zero-first    ", "Ann fide-pool-game  1  ", "Bob fide-game 1900 1 0.64 20"}
+	if !slices.Equal(got, want) || !strings.Contains(tb.Title, "3 cards") {
+		t.Errorf("tournament 7: %s\n%q, want %q", tb.Title, got, want)
+	}
+}

@@ -49,6 +49,17 @@ func ReadCards(out string, keep func(*output.Card) bool) ([]output.Card, error) 
 	return readParquet(filepath.Join(out, "cards.parquet"), keep)
 }
 
+// ReadCardGames reads the rows of out's card_games.parquet that keep accepts,
+// in file order (rating order); none when the file is missing (the outputs
+// of a run before it was written).
+func ReadCardGames(out string, keep func(*output.CardGame) bool) ([]output.CardGame, error) {
+	gs, err := readParquet(filepath.Join(out, "card_games.parquet"), keep)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return gs, err
+}
+
 // readParquet reads the rows of a Parquet file that keep accepts, a block at a
 // time, so that a large file is never held whole.
 func readParquet[T any](path string, keep func(*T) bool) ([]T, error) {

@@ -1,8 +1,9 @@
 package output
 
-// Card is one row of cards.parquet: a player in a rated tournament, or one
-// game or one period of a player under a per-period rule set (FIDE). Optional
-// numbers are nil when empty. The file's encodings are cardFile's.
+// Card is one row of cards.parquet: a player in a rated tournament, or a
+// player's period under a per-period rule set (FIDE), whose games are
+// CardGame rows of card_games.parquet. Optional numbers are nil when empty.
+// The file's encodings are cardFile's.
 type Card struct {
 	Period       string `parquet:"period"`
 	TournamentID int64  `parquet:"tournament_id"`
@@ -23,14 +24,32 @@ type Card struct {
 	Change          int32    `parquet:"change"`
 	RatingAfter     *int32   `parquet:"rating_after,optional"`
 	Reason          string   `parquet:"reason"`
-	// Per-game rows of per-period rule sets (FIDE).
-	OpponentID     *int64   `parquet:"opponent_id,optional"`
-	OpponentRating *int32   `parquet:"opponent_rating,optional"`
-	PD             *float64 `parquet:"pd,optional"`
-	W              *float64 `parquet:"w,optional"`
 	// The rating the tournament was rated with (Ro): the rating before, or a
 	// newcomer's stage-one initial rating.
 	RatingUsed *int32 `parquet:"rating_used,optional"`
+}
+
+// CardGame is one row of card_games.parquet: one game of a player's period
+// under a per-period rule set (FIDE), a rated player's game (reason
+// fide-game) or an unrated player's pooled one (fide-pool-game). It belongs
+// to the Card of the same period and player with tournament_id 0 (the
+// period's close), which comes after it in rating order and holds Ro
+// (rating_before). The file's encodings are cardGameFile's.
+type CardGame struct {
+	Period         string  `parquet:"period"`
+	PlayerID       int64   `parquet:"player_id"`
+	TournamentID   int64   `parquet:"tournament_id"`
+	EndDate        int32   `parquet:"end_date,date"`
+	OpponentID     int64   `parquet:"opponent_id"`
+	OpponentRating int32   `parquet:"opponent_rating"`
+	W              float64 `parquet:"w"`
+	// D, PD, K and the unrounded change K × (W − PD) of a rated game; nil
+	// for a pooled game.
+	D               *int32   `parquet:"d,optional"`
+	PD              *float64 `parquet:"pd,optional"`
+	K               *int32   `parquet:"k,optional"`
+	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
+	Reason          string   `parquet:"reason"`
 }
 
 // cardFile is Card's columns with the encodings cards.parquet is written
@@ -55,9 +74,22 @@ type cardFile struct {
 	Change          int32    `parquet:"change,delta"`
 	RatingAfter     int32    `parquet:"rating_after,optional,delta"`
 	Reason          string   `parquet:"reason,dict"`
-	OpponentID      int64    `parquet:"opponent_id,optional,delta"`
-	OpponentRating  int32    `parquet:"opponent_rating,optional,delta"`
-	PD              *float64 `parquet:"pd,optional,dict"`
-	W               *float64 `parquet:"w,optional,dict"`
 	RatingUsed      int32    `parquet:"rating_used,optional,delta"`
+}
+
+// cardGameFile is CardGame's columns with the encodings card_games.parquet
+// is written with (CardGameSchema), as cardFile is Card's.
+type cardGameFile struct {
+	Period          string   `parquet:"period,dict"`
+	PlayerID        int64    `parquet:"player_id,delta"`
+	TournamentID    int64    `parquet:"tournament_id,delta"`
+	EndDate         int32    `parquet:"end_date,date,delta"`
+	OpponentID      int64    `parquet:"opponent_id,delta"`
+	OpponentRating  int32    `parquet:"opponent_rating,delta"`
+	W               float64  `parquet:"w,dict"`
+	D               int32    `parquet:"d,optional,delta"`
+	PD              *float64 `parquet:"pd,optional,dict"`
+	K               int32    `parquet:"k,optional,delta"`
+	ChangeUnrounded *float64 `parquet:"change_unrounded,optional,dict"`
+	Reason          string   `parquet:"reason,dict"`
 }

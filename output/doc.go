@@ -8,6 +8,7 @@
 // columns, and the encoding tags (dict, delta) cost it nothing.
 //
 //   - Card: cards.parquet, the audit trail;
+//   - CardGame: card_games.parquet, the audit trail's games (FIDE);
 //   - ListRow: lists/LABEL.parquet, a rating list;
 //   - StandingsRow, TiebreakCell: standings/LABEL.parquet;
 //   - JokerListRow: lists/joker/LABEL.parquet, a Joker list;

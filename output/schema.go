@@ -7,6 +7,7 @@ import "github.com/parquet-go/parquet-go"
 // depend on what the Go type is called.
 var (
 	CardSchema      = parquet.NewSchema("cardRow", parquet.SchemaOf(cardFile{}))
+	CardGameSchema  = parquet.NewSchema("cardGameRow", parquet.SchemaOf(cardGameFile{}))
 	ListSchema      = parquet.NewSchema("listRow", parquet.SchemaOf(ListRow{}))
 	StandingsSchema = parquet.NewSchema("standingsRow", parquet.SchemaOf(StandingsRow{}))
 	JokerListSchema = parquet.NewSchema("jokerListRow", parquet.SchemaOf(JokerListRow{}))

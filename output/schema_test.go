@@ -13,7 +13,7 @@ func TestSchemasMatchTypes(t *testing.T) {
 		schema *parquet.Schema
 		row    any
 	}{
-		{CardSchema, Card{}}, {ListSchema, ListRow{}}, {StandingsSchema, StandingsRow{}},
+		{CardSchema, Card{}}, {CardGameSchema, CardGame{}}, {ListSchema, ListRow{}}, {StandingsSchema, StandingsRow{}},
 		{JokerListSchema, JokerListRow{}}, {JokerCardSchema, JokerCard{}},
 	} {
 		if !parquet.EqualNodes(c.schema, parquet.SchemaOf(c.row)) {

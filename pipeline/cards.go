@@ -15,6 +15,8 @@ import (
 	"github.com/ratelist/ratelist/rating"
 )
 
+// cardsPerRowGroup is how many rows a row group of cards.parquet, and of
+// card_games.parquet, holds.
 const cardsPerRowGroup = 1 << 16
 
 // cardCols holds the rows of one row group of cards.parquet column by column,
@@ -25,9 +27,19 @@ type cardCols struct {
 	end, stage, games, change []int32
 	score                     []float64
 
-	before, oppAverage, d, k, after, oppRating, used optional[int32]
-	expected, changeExact, pd, w                     optional[float64]
-	opponent                                         optional[int64]
+	before, oppAverage, d, k, after, used optional[int32]
+	expected, changeExact                 optional[float64]
+}
+
+// gameCols holds the rows of one row group of card_games.parquet column by
+// column, one slice per field of output.CardGame.
+type gameCols struct {
+	period, reason               []string
+	player, tournament, opponent []int64
+	end, oppRating               []int32
+	w                            []float64
+	d, k                         optional[int32]
+	pd, changeExact              optional[float64]
 }
 
 // optional is an optional column: a value for every row (ignored when unset)
@@ -65,13 +77,12 @@ func newCardCols() *cardCols {
 	c.tournament, c.player = make([]int64, 0, n), make([]int64, 0, n)
 	c.end, c.stage, c.games, c.change = make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
 	c.score = make([]float64, 0, n)
-	for _, o := range []*optional[int32]{&c.before, &c.oppAverage, &c.d, &c.k, &c.after, &c.oppRating, &c.used} {
+	for _, o := range []*optional[int32]{&c.before, &c.oppAverage, &c.d, &c.k, &c.after, &c.used} {
 		*o = newOptional[int32](n)
 	}
-	for _, o := range []*optional[float64]{&c.expected, &c.changeExact, &c.pd, &c.w} {
+	for _, o := range []*optional[float64]{&c.expected, &c.changeExact} {
 		*o = newOptional[float64](n)
 	}
-	c.opponent = newOptional[int64](n)
 	return c
 }
 
@@ -85,64 +96,113 @@ func (c *cardCols) reset() {
 	c.tournament, c.player = c.tournament[:0], c.player[:0]
 	c.end, c.stage, c.games, c.change = c.end[:0], c.stage[:0], c.games[:0], c.change[:0]
 	c.score = c.score[:0]
-	for _, o := range []*optional[int32]{&c.before, &c.oppAverage, &c.d, &c.k, &c.after, &c.oppRating, &c.used} {
+	for _, o := range []*optional[int32]{&c.before, &c.oppAverage, &c.d, &c.k, &c.after, &c.used} {
 		o.reset()
 	}
-	for _, o := range []*optional[float64]{&c.expected, &c.changeExact, &c.pd, &c.w} {
+	for _, o := range []*optional[float64]{&c.expected, &c.changeExact} {
 		o.reset()
 	}
-	c.opponent.reset()
 }
 
-// cardWriter writes cards.parquet: the rating goroutine queues rows column by
-// column (add), and full row groups go to the writer's own goroutine (run),
-// which writes them in order while rating goes on.
+// newGameCols returns empty columns with room for a row group.
+func newGameCols() *gameCols {
+	const n = cardsPerRowGroup
+	g := &gameCols{}
+	g.period, g.reason = make([]string, 0, n), make([]string, 0, n)
+	g.player, g.tournament, g.opponent = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	g.end, g.oppRating, g.w = make([]int32, 0, n), make([]int32, 0, n), make([]float64, 0, n)
+	g.d, g.k = newOptional[int32](n), newOptional[int32](n)
+	g.pd, g.changeExact = newOptional[float64](n), newOptional[float64](n)
+	return g
+}
+
+func (g *gameCols) len() int { return len(g.period) }
+
+func (g *gameCols) reset() {
+	clear(g.period) // drop the strings they point to
+	clear(g.reason)
+	g.period, g.reason = g.period[:0], g.reason[:0]
+	g.player, g.tournament, g.opponent = g.player[:0], g.tournament[:0], g.opponent[:0]
+	g.end, g.oppRating, g.w = g.end[:0], g.oppRating[:0], g.w[:0]
+	g.d.reset()
+	g.k.reset()
+	g.pd.reset()
+	g.changeExact.reset()
+}
+
+// cardChunk is a full row group on its way to an encoder: of cards.parquet
+// (rows) or of card_games.parquet (games); the other is nil.
+type cardChunk struct {
+	rows  *cardCols
+	games *gameCols
+}
+
+// cardWriter writes cards.parquet and card_games.parquet: the rating
+// goroutine queues rows column by column (add), and full row groups of
+// either file go to the writer's own goroutine (run), which writes them in
+// order while rating goes on. A row group of either file holds exactly
+// cardsPerRowGroup rows (the last one fewer), so that each file's bytes depend
+// only on its own rows: a resumed run that carries earlier cards over writes
+// the same files as a full run.
 type cardWriter struct {
-	f       *outFile
-	w       *parquet.GenericWriter[output.Card]
-	players *archive.Players
-	kind    string    // the period kind
-	buf     *cardCols // the row group being filled
-	full    chan *cardCols
-	free    chan *cardCols // buffers the goroutine has finished with
-	key     int            // the period key of label
-	label   string         // the label of the last cards' period ("": none yet)
+	f         *outFile
+	w         *parquet.GenericWriter[output.Card]
+	gf        *outFile
+	gw        *parquet.GenericWriter[output.CardGame]
+	players   *archive.Players
+	kind      string    // the period kind
+	buf       *cardCols // the row group of cards.parquet being filled
+	games     *gameCols // the row group of card_games.parquet being filled (nil: no game yet)
+	full      chan cardChunk
+	free      chan *cardCols // buffers the goroutine has finished with
+	freeGames chan *gameCols
+	key       int    // the period key of label
+	label     string // the label of the last cards' period ("": none yet)
+	rowIx     []int32
+	gameIx    []int32 // add's scratch: which cards are rows, which are games
 }
 
-// newCardWriter creates cards.parquet in stage.
+// newCardWriter creates cards.parquet and card_games.parquet in stage.
 func newCardWriter(stage *staging, players *archive.Players, kind string) (*cardWriter, error) {
 	f, err := stage.create("cards.parquet")
 	if err != nil {
 		return nil, err
 	}
+	gf, err := stage.create("card_games.parquet")
+	if err != nil {
+		f.abort()
+		return nil, err
+	}
 	return &cardWriter{
 		f: f, w: newParquetWriter[output.Card](f, output.CardSchema), players: players, kind: kind,
-		buf: newCardCols(), full: make(chan *cardCols, cardsQueued), free: make(chan *cardCols, cardBuffers),
+		gf: gf, gw: newParquetWriter[output.CardGame](gf, output.CardGameSchema),
+		buf: newCardCols(), full: make(chan cardChunk, cardsQueued),
+		free: make(chan *cardCols, cardBuffers), freeGames: make(chan *gameCols, cardBuffers),
 	}, nil
 }
 
-// cardEncoders is how many goroutines encode cards.parquet's row groups: a
-// FIDE run makes a row per game, more than one core encodes in time.
+// cardEncoders is how many goroutines encode the row groups: a FIDE run makes
+// a row per game, more than one core encodes in time.
 const cardEncoders = 2
 
 // cardsQueued is how many full row groups wait for the encoders.
 const cardsQueued = 2
 
-// cardBuffers is how many row-group buffers can be in use at once: the one
-// being filled, the queued ones, one the dispatcher holds and one per
-// encoder. The free list holds them all, so that every buffer is reused:
-// buffers are large, and making new ones feeds the GC.
+// cardBuffers is how many row-group buffers of one file can be in use at
+// once: the one being filled, the queued ones, one the dispatcher holds and
+// one per encoder. The free lists hold them all, so that every buffer is
+// reused: buffers are large, and making new ones feeds the GC.
 const cardBuffers = 1 + cardsQueued + 1 + cardEncoders
 
 // run writes the row groups that come on full until it is closed. Row group i
 // is encoded by encoder i mod cardEncoders into a row group of its own, and
-// the encoders commit them to the file in turn, in the order they came.
+// the encoders commit them to their files in turn, in the order they came.
 func (cw *cardWriter) run() error {
 	g, ctx := errgroup.WithContext(context.Background())
-	var in [cardEncoders]chan *cardCols
+	var in [cardEncoders]chan cardChunk
 	var turn [cardEncoders]chan struct{}
 	for i := range cardEncoders {
-		in[i], turn[i] = make(chan *cardCols), make(chan struct{}, 1)
+		in[i], turn[i] = make(chan cardChunk), make(chan struct{}, 1)
 	}
 	turn[0] <- struct{}{} // the first encoder commits first
 	for i := range cardEncoders {
@@ -164,38 +224,55 @@ dispatch:
 	return g.Wait()
 }
 
-// encode writes each row group that comes on in into a row group of its own,
-// and commits it to the file when its turn comes (a value on turn), then
+// encode writes each row group that comes on in into a row group of its own
+// of its file, and commits it when its turn comes (a value on turn), then
 // hands the turn on to next.
-func (cw *cardWriter) encode(ctx context.Context, in <-chan *cardCols, turn <-chan struct{}, next chan<- struct{}) error {
-	rg := cw.w.BeginRowGroup()
+func (cw *cardWriter) encode(ctx context.Context, in <-chan cardChunk, turn <-chan struct{}, next chan<- struct{}) error {
+	rg, grg := cw.w.BeginRowGroup(), cw.gw.BeginRowGroup()
 	for chunk := range in {
-		if err := writeCards(rg.ColumnWriters(), chunk); err != nil {
-			return fmt.Errorf("write cards.parquet: %w", err)
+		file, group := "cards.parquet", rg
+		var err error
+		if chunk.rows != nil {
+			err = writeColumns(rg.ColumnWriters(), cardColumns, cardLeaves, chunk.rows)
+		} else {
+			file, group = "card_games.parquet", grg
+			err = writeColumns(grg.ColumnWriters(), gameColumns, gameLeaves, chunk.games)
 		}
-		if err := rg.Flush(); err != nil {
-			return fmt.Errorf("write cards.parquet: %w", err)
+		if err == nil {
+			err = group.Flush()
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", file, err)
 		}
 		select {
 		case <-turn:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if _, err := rg.Commit(); err != nil {
-			return fmt.Errorf("write cards.parquet: %w", err)
+		if _, err := group.Commit(); err != nil {
+			return fmt.Errorf("write %s: %w", file, err)
 		}
 		next <- struct{}{}
-		chunk.reset()
-		select {
-		case cw.free <- chunk:
-		default:
+		if chunk.rows != nil {
+			chunk.rows.reset()
+			select {
+			case cw.free <- chunk.rows:
+			default:
+			}
+		} else {
+			chunk.games.reset()
+			select {
+			case cw.freeGames <- chunk.games:
+			default:
+			}
 		}
 	}
 	return nil
 }
 
 // add queues audit rows of period key; tournament is 0 for rows of a period's
-// close.
+// close. A per-game card is a row of card_games.parquet, any other one a row
+// of cards.parquet.
 func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error {
 	if len(cards) == 0 {
 		return nil
@@ -203,38 +280,54 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	if cw.label == "" || key != cw.key {
 		cw.key, cw.label = key, periodLabel(cw.kind, key)
 	}
-	for len(cards) > 0 {
-		n := min(len(cards), cardsPerRowGroup-cw.buf.len())
-		cw.buf.add(cw.players, cw.label, tournament, end, cards[:n])
-		cards = cards[n:]
+	rows, games := cw.rowIx[:0], cw.gameIx[:0]
+	for i := range cards {
+		if cards[i].PerGame {
+			games = append(games, int32(i))
+		} else {
+			rows = append(rows, int32(i))
+		}
+	}
+	cw.rowIx, cw.gameIx = rows, games
+	for len(rows) > 0 {
+		n := min(len(rows), cardsPerRowGroup-cw.buf.len())
+		cw.buf.add(cw.players, cw.label, tournament, end, cards, rows[:n])
+		rows = rows[n:]
 		if err := cw.added(ctx); err != nil {
+			return err
+		}
+	}
+	for len(games) > 0 {
+		if cw.games == nil { // a rule set without per-game cards never needs the buffer
+			cw.games = newGameCols()
+		}
+		n := min(len(games), cardsPerRowGroup-cw.games.len())
+		cw.games.add(cw.players, cw.label, cards, games[:n])
+		games = games[n:]
+		if err := cw.addedGames(ctx); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// add appends a row per card. The columns are extended once and filled by
-// index, column group by column group: cheaper than an append per value.
-func (b *cardCols) add(players *archive.Players, period string, tournament int64, end int32, cards []rating.Card) {
-	n := len(cards)
+// add appends a row per card cards[i] for i in ix. The columns are extended
+// once and filled by index, column group by column group: cheaper than an
+// append per value.
+func (b *cardCols) add(players *archive.Players, period string, tournament int64, end int32, cards []rating.Card, ix []int32) {
+	n := len(ix)
 	// The registry lookups, in a loop of their own: in a big registry they
 	// miss the cache, and so their misses overlap.
 	player, name := extend(&b.player, n), extend(&b.name, n)
-	opponent, opponentSet := b.opponent.extend(n)
-	for i := range cards {
-		c := &cards[i]
+	for i, x := range ix {
+		c := &cards[x]
 		player[i] = players.ID[c.Player]
 		name[i] = players.Name[c.Player]
-		opponent[i], opponentSet[i] = 0, c.PerGame
-		if c.PerGame {
-			opponent[i] = players.ID[c.Opponent]
-		}
 	}
 	periods, tours, ends, stage := extend(&b.period, n), extend(&b.tournament, n), extend(&b.end, n), extend(&b.stage, n)
 	games, score, change, reason := extend(&b.games, n), extend(&b.score, n), extend(&b.change, n), extend(&b.reason, n)
-	for i := range cards {
-		c := &cards[i]
+	for i, x := range ix {
+		c := &cards[x]
 		periods[i] = period
 		tours[i], ends[i] = tournament, end
 		if c.Tournament != 0 {
@@ -251,29 +344,53 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 	d, dSet := b.d.extend(n)
 	k, kSet := b.k.extend(n)
 	after, afterSet := b.after.extend(n)
-	for i := range cards {
-		c := &cards[i]
+	for i, x := range ix {
+		c := &cards[x]
 		before[i], beforeSet[i] = c.Before, c.RatedBefore
-		// A per-game row has one opponent, no average: opponent_rating says it.
-		oppAverage[i], oppAverageSet[i] = c.OppAverage, c.Games > 0 && !c.PerGame
+		oppAverage[i], oppAverageSet[i] = c.OppAverage, c.Games > 0
 		d[i], dSet[i] = c.D, c.K > 0 && !c.PeriodTotal
 		k[i], kSet[i] = c.K, c.K > 0
 		after[i], afterSet[i] = c.After, c.RatedAfter
 	}
 	expected, expectedSet := b.expected.extend(n)
 	changeExact, changeExactSet := b.changeExact.extend(n)
-	oppRating, oppRatingSet := b.oppRating.extend(n)
-	pd, pdSet := b.pd.extend(n)
-	w, wSet := b.w.extend(n)
 	used, usedSet := b.used.extend(n)
-	for i := range cards {
-		c := &cards[i]
+	for i, x := range ix {
+		c := &cards[x]
 		expected[i], expectedSet[i] = float64(c.Expected)/100, c.K > 0
 		changeExact[i], changeExactSet[i] = float64(c.ChangeExact)/100, c.K > 0
-		oppRating[i], oppRatingSet[i] = c.OppRating, c.PerGame
-		pd[i], pdSet[i] = float64(c.Expected)/100, c.PerGame && c.K > 0
-		w[i], wSet[i] = float64(c.Score2)/2, c.PerGame
 		used[i], usedSet[i] = c.Used, c.RatedUsed
+	}
+}
+
+// add appends a row per per-game card cards[i] for i in ix: W in Score2, and
+// D, PD (in Expected), K and the change set when the game was rated (K > 0).
+func (g *gameCols) add(players *archive.Players, period string, cards []rating.Card, ix []int32) {
+	n := len(ix)
+	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
+	for i, x := range ix { // the registry lookups, in a loop of their own (see cardCols.add)
+		c := &cards[x]
+		player[i] = players.ID[c.Player]
+		opponent[i] = players.ID[c.Opponent]
+	}
+	periods, reason, tour, end := extend(&g.period, n), extend(&g.reason, n), extend(&g.tournament, n), extend(&g.end, n)
+	oppRating, w := extend(&g.oppRating, n), extend(&g.w, n)
+	for i, x := range ix {
+		c := &cards[x]
+		periods[i], reason[i] = period, c.Reason.String()
+		tour[i], end[i], oppRating[i], w[i] = c.Tournament, c.End, c.OppRating, float64(c.Score2)/2
+	}
+	d, dSet := g.d.extend(n)
+	k, kSet := g.k.extend(n)
+	pd, pdSet := g.pd.extend(n)
+	exact, exactSet := g.changeExact.extend(n)
+	for i, x := range ix {
+		c := &cards[x]
+		rated := c.K > 0
+		d[i], dSet[i] = c.D, rated
+		k[i], kSet[i] = c.K, rated
+		pd[i], pdSet[i] = float64(c.Expected)/100, rated
+		exact[i], exactSet[i] = float64(c.ChangeExact)/100, rated
 	}
 }
 
@@ -288,7 +405,7 @@ func extend[T any](s *[]T, n int) []T {
 func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
 
 // push queues one card row read back from a cards.parquet (carry).
-func (cw *cardWriter) push(ctx context.Context, row output.Card) error {
+func (cw *cardWriter) push(ctx context.Context, row *output.Card) error {
 	b := cw.buf
 	b.period = append(b.period, row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
@@ -307,18 +424,32 @@ func (cw *cardWriter) push(ctx context.Context, row output.Card) error {
 	b.change = append(b.change, row.Change)
 	b.after.addPtr(row.RatingAfter)
 	b.reason = append(b.reason, row.Reason)
-	b.opponent.addPtr(row.OpponentID)
-	b.oppRating.addPtr(row.OpponentRating)
-	b.pd.addPtr(row.PD)
-	b.w.addPtr(row.W)
 	b.used.addPtr(row.RatingUsed)
 	return cw.added(ctx)
 }
 
-// added hands the queued rows on once they fill a row group. Row groups hold
-// exactly cardsPerRowGroup rows, so that cards.parquet's bytes depend only on
-// its rows (a resumed run that carries earlier cards over writes the same file
-// as a full run).
+// pushGame queues one game row read back from a card_games.parquet (carry).
+func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame) error {
+	if cw.games == nil {
+		cw.games = newGameCols()
+	}
+	g := cw.games
+	g.period = append(g.period, row.Period)
+	g.player = append(g.player, row.PlayerID)
+	g.tournament = append(g.tournament, row.TournamentID)
+	g.end = append(g.end, row.EndDate)
+	g.opponent = append(g.opponent, row.OpponentID)
+	g.oppRating = append(g.oppRating, row.OpponentRating)
+	g.w = append(g.w, row.W)
+	g.d.addPtr(row.D)
+	g.pd.addPtr(row.PD)
+	g.k.addPtr(row.K)
+	g.changeExact.addPtr(row.ChangeUnrounded)
+	g.reason = append(g.reason, row.Reason)
+	return cw.addedGames(ctx)
+}
+
+// added hands the queued rows of cards.parquet on once they fill a row group.
 func (cw *cardWriter) added(ctx context.Context) error {
 	if cw.buf.len() == cardsPerRowGroup {
 		return cw.flush(ctx)
@@ -326,9 +457,18 @@ func (cw *cardWriter) added(ctx context.Context) error {
 	return nil
 }
 
-// flush hands the queued rows to the goroutine as a row group.
+// addedGames hands the queued games on once they fill a row group.
+func (cw *cardWriter) addedGames(ctx context.Context) error {
+	if cw.games.len() == cardsPerRowGroup {
+		return cw.flushGames(ctx)
+	}
+	return nil
+}
+
+// flush hands the queued rows of cards.parquet to the goroutine as a row
+// group.
 func (cw *cardWriter) flush(ctx context.Context) error {
-	if err := send(ctx, cw.full, cw.buf); err != nil {
+	if err := send(ctx, cw.full, cardChunk{rows: cw.buf}); err != nil {
 		return err
 	}
 	select { // a buffer the goroutine has finished with, or a new one
@@ -340,39 +480,78 @@ func (cw *cardWriter) flush(ctx context.Context) error {
 	return nil
 }
 
-// finish closes the file, after the goroutine has written every row group.
-func (cw *cardWriter) finish() error {
-	if err := cw.w.Close(); err != nil {
-		cw.f.abort()
-		return fmt.Errorf("write cards.parquet: %w", err)
+// flushGames hands the queued games to the goroutine as a row group.
+func (cw *cardWriter) flushGames(ctx context.Context) error {
+	if err := send(ctx, cw.full, cardChunk{games: cw.games}); err != nil {
+		return err
 	}
-	return cw.f.finish()
+	select {
+	case g := <-cw.freeGames:
+		cw.games = g
+	default:
+		cw.games = nil // made when the next game comes
+	}
+	return nil
 }
 
-// cardColumn is one column of cards.parquet: its name in output.Card's schema and
-// how a row group's values are written to it.
-type cardColumn struct {
+// flushAll hands on what is queued of both files: the last row groups.
+// card_games.parquet gets none when it has no rows.
+func (cw *cardWriter) flushAll(ctx context.Context) error {
+	if cw.games != nil && cw.games.len() > 0 {
+		if err := cw.flushGames(ctx); err != nil {
+			return err
+		}
+	}
+	return cw.flush(ctx)
+}
+
+// finish closes the files, after the goroutine has written every row group.
+func (cw *cardWriter) finish() error {
+	if err := cw.w.Close(); err != nil {
+		cw.abort()
+		return fmt.Errorf("write cards.parquet: %w", err)
+	}
+	if err := cw.gw.Close(); err != nil {
+		cw.abort()
+		return fmt.Errorf("write card_games.parquet: %w", err)
+	}
+	if err := cw.f.finish(); err != nil {
+		cw.gf.abort()
+		return err
+	}
+	return cw.gf.finish()
+}
+
+// abort closes the files of a failed run.
+func (cw *cardWriter) abort() {
+	cw.f.abort()
+	cw.gf.abort()
+}
+
+// column is one column of a file written column by column: its name in the
+// file's schema and how a row group's values (C) are written to it.
+type column[C any] struct {
 	name  string
-	write func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *cardCols) error
+	write func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *C) error
 }
 
 // required is a column with a value in every row.
-func required[T cardValue](name string, vals func(*cardCols) []T) cardColumn {
-	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *cardCols) error {
+func required[C any, T cardValue](name string, vals func(*C) []T) column[C] {
+	return column[C]{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *C) error {
 		return writeColumn(cw, col, buf, vals(c), nil)
 	}}
 }
 
 // nullable is an optional column.
-func nullable[T cardValue](name string, vals func(*cardCols) *optional[T]) cardColumn {
-	return cardColumn{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *cardCols) error {
+func nullable[C any, T cardValue](name string, vals func(*C) *optional[T]) column[C] {
+	return column[C]{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *C) error {
 		o := vals(c)
 		return writeColumn(cw, col, buf, o.v, o.set)
 	}}
 }
 
 // cardColumns says which of cardCols' columns fills each column of output.Card.
-var cardColumns = []cardColumn{
+var cardColumns = []column[cardCols]{
 	required("period", func(c *cardCols) []string { return c.period }),
 	required("tournament_id", func(c *cardCols) []int64 { return c.tournament }),
 	required("end_date", func(c *cardCols) []int32 { return c.end }),
@@ -390,29 +569,47 @@ var cardColumns = []cardColumn{
 	required("change", func(c *cardCols) []int32 { return c.change }),
 	nullable("rating_after", func(c *cardCols) *optional[int32] { return &c.after }),
 	required("reason", func(c *cardCols) []string { return c.reason }),
-	nullable("opponent_id", func(c *cardCols) *optional[int64] { return &c.opponent }),
-	nullable("opponent_rating", func(c *cardCols) *optional[int32] { return &c.oppRating }),
-	nullable("pd", func(c *cardCols) *optional[float64] { return &c.pd }),
-	nullable("w", func(c *cardCols) *optional[float64] { return &c.w }),
 	nullable("rating_used", func(c *cardCols) *optional[int32] { return &c.used }),
 }
 
-// cardColumnIndex is each of cardColumns' leaf index in output.Card's schema.
-var cardColumnIndex = func() []int {
-	idx := make([]int, len(cardColumns))
-	for i, col := range cardColumns {
-		idx[i] = schemaLeaf(output.CardSchema, col.name).ColumnIndex
+// gameColumns says which of gameCols' columns fills each column of
+// output.CardGame.
+var gameColumns = []column[gameCols]{
+	required("period", func(g *gameCols) []string { return g.period }),
+	required("player_id", func(g *gameCols) []int64 { return g.player }),
+	required("tournament_id", func(g *gameCols) []int64 { return g.tournament }),
+	required("end_date", func(g *gameCols) []int32 { return g.end }),
+	required("opponent_id", func(g *gameCols) []int64 { return g.opponent }),
+	required("opponent_rating", func(g *gameCols) []int32 { return g.oppRating }),
+	required("w", func(g *gameCols) []float64 { return g.w }),
+	nullable("d", func(g *gameCols) *optional[int32] { return &g.d }),
+	nullable("pd", func(g *gameCols) *optional[float64] { return &g.pd }),
+	nullable("k", func(g *gameCols) *optional[int32] { return &g.k }),
+	nullable("change_unrounded", func(g *gameCols) *optional[float64] { return &g.changeExact }),
+	required("reason", func(g *gameCols) []string { return g.reason }),
+}
+
+// columnIndex is each of cols' leaf index in schema.
+func columnIndex[C any](schema *parquet.Schema, cols []column[C]) []int {
+	idx := make([]int, len(cols))
+	for i, col := range cols {
+		idx[i] = schemaLeaf(schema, col.name).ColumnIndex
 	}
 	return idx
-}()
+}
 
-// writeCards writes c as a row group (not flushed) through its column
-// writers, column by column.
-func writeCards(cw []*parquet.ColumnWriter, c *cardCols) error {
-	errs := make([]error, len(cardColumns))
+var (
+	cardLeaves = columnIndex(output.CardSchema, cardColumns)
+	gameLeaves = columnIndex(output.CardGameSchema, gameColumns)
+)
+
+// writeColumns writes c as a row group (not flushed) through its column
+// writers, column by column: cols[i] into leaf idx[i].
+func writeColumns[C any](cw []*parquet.ColumnWriter, cols []column[C], idx []int, c *C) error {
+	errs := make([]error, len(cols))
 	buf := make([]parquet.Value, rowChunk)
-	for i, col := range cardColumns {
-		errs[i] = col.write(cw, cardColumnIndex[i], buf, c)
+	for i, col := range cols {
+		errs[i] = col.write(cw, idx[i], buf, c)
 	}
 	return errors.Join(errs...)
 }

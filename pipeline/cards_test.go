@@ -35,18 +35,11 @@ func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rati
 	if c.RatedUsed {
 		row.RatingUsed = ptr(c.Used)
 	}
-	if c.Games > 0 && !c.PerGame {
+	if c.Games > 0 {
 		row.OppAverage = ptr(c.OppAverage)
 	}
 	if c.Tournament != 0 {
 		row.TournamentID, row.EndDate = c.Tournament, c.End
-	}
-	if c.PerGame {
-		row.OpponentID, row.OpponentRating = ptr(a.Players.ID[c.Opponent]), ptr(c.OppRating)
-		row.W = ptr(float64(c.Score2) / 2)
-		if c.K > 0 {
-			row.PD = ptr(float64(c.Expected) / 100)
-		}
 	}
 	if c.K > 0 {
 		row.K = ptr(c.K)
@@ -59,9 +52,25 @@ func cardRowOf(a *runArchive, period string, tournament int64, end int32, c rati
 	return row
 }
 
+// gameRowOf is a per-game card as a output.CardGame, field by field: the
+// reference for the columns cardWriter.add fills.
+func gameRowOf(a *runArchive, period string, c rating.Card) output.CardGame {
+	row := output.CardGame{
+		Period: period, PlayerID: a.Players.ID[c.Player], TournamentID: c.Tournament, EndDate: c.End,
+		OpponentID: a.Players.ID[c.Opponent], OpponentRating: c.OppRating, W: float64(c.Score2) / 2, Reason: c.Reason.String(),
+	}
+	if c.K > 0 {
+		row.D, row.PD, row.K = ptr(c.D), ptr(float64(c.Expected)/100), ptr(c.K)
+		row.ChangeUnrounded = ptr(float64(c.ChangeExact) / 100)
+	}
+	return row
+}
+
 // TestCardsFile: cards.parquet written column by column is byte for byte the
 // file GenericWriter[output.Card] writes from the same rows, in row groups of
-// cardsPerRowGroup rows.
+// cardsPerRowGroup rows, and card_games.parquet the file GenericWriter
+// writes from the per-game cards; school cards and FIDE closes (some games
+// rated, some pooled) mixed.
 func TestCardsFile(t *testing.T) {
 	const players = 500
 	arch := &runArchive{Archive: &archive.Archive{Players: archive.Players{ID: make([]int64, players), Name: make([]string, players)}}}
@@ -71,6 +80,14 @@ func TestCardsFile(t *testing.T) {
 	}
 	arch.Players.Name[3] = ""                           // an empty string is a value too
 	ts := benchCards(players)[:cardsPerRowGroup/10+700] // two row groups, the second partial
+	closes := benchFideCards(players)[:18]              // two row groups of games, the second partial
+	for i := range closes {
+		for j := range closes[i] {
+			if c := &closes[i][j]; j%11 == 0 && c.PerGame { // a pooled game
+				c.RatedBefore, c.Before, c.D, c.Expected, c.K, c.ChangeExact, c.Reason = false, 0, 0, 0, 0, 0, rating.ReasonFidePoolGame
+			}
+		}
+	}
 
 	out := t.TempDir()
 	stage, err := newStaging(out)
@@ -85,20 +102,31 @@ func TestCardsFile(t *testing.T) {
 	g.Go(cw.run)
 	ctx := context.Background()
 	var want []output.Card
+	var wantGames []output.CardGame
 	for i, cs := range ts {
 		tournament, end := int64(i+1), int32(19000+i%60)
 		if i%97 == 0 {
 			tournament = 0 // a period's close
+		}
+		if i%300 == 0 && len(closes) > 0 {
+			tournament, cs, closes = 0, closes[0], closes[1:]
 		}
 		if err := cw.add(ctx, periodKey(PeriodMonth, end), tournament, end, cs); err != nil {
 			t.Fatal(err)
 		}
 		period := periodLabel(PeriodMonth, periodKey(PeriodMonth, end))
 		for _, c := range cs {
-			want = append(want, cardRowOf(arch, period, tournament, end, c))
+			if c.PerGame {
+				wantGames = append(wantGames, gameRowOf(arch, period, c))
+			} else {
+				want = append(want, cardRowOf(arch, period, tournament, end, c))
+			}
 		}
 	}
-	err = cw.flush(ctx)
+	if len(closes) > 0 || len(wantGames) <= cardsPerRowGroup {
+		t.Fatalf("%d closes left, %d games: not two row groups of games", len(closes), len(wantGames))
+	}
+	err = cw.flushAll(ctx)
 	close(cw.full)
 	if err := errors.Join(err, g.Wait()); err != nil {
 		t.Fatal(err)
@@ -119,20 +147,35 @@ func TestCardsFile(t *testing.T) {
 		t.Fatalf("cards.parquet (%d bytes) differs from GenericWriter's file (%d bytes) for the same %d rows",
 			len(got), len(ref), len(want))
 	}
+	got, err = os.ReadFile(filepath.Join(out, "card_games.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref = testutil.ParquetBytes(t, wantGames, append(slices.Clip(outputOptions), output.CardGameSchema, parquet.MaxRowsPerRowGroup(cardsPerRowGroup))...)
+	if !bytes.Equal(got, ref) {
+		t.Fatalf("card_games.parquet (%d bytes) differs from GenericWriter's file (%d bytes) for the same %d rows",
+			len(got), len(ref), len(wantGames))
+	}
 }
 
-// TestCardColumns: every column of cards.parquet is filled by exactly one
-// entry of cardColumns.
+// TestCardColumns: every column of cards.parquet and of card_games.parquet
+// is filled by exactly one entry of cardColumns or gameColumns.
 func TestCardColumns(t *testing.T) {
-	leaves := parquet.SchemaOf(output.Card{}).Columns()
-	seen := map[int]bool{}
-	for _, i := range cardColumnIndex {
-		if seen[i] {
-			t.Errorf("column %v filled twice", leaves[i])
+	for _, f := range []struct {
+		name string
+		row  any
+		idx  []int
+	}{{"cards.parquet", output.Card{}, cardLeaves}, {"card_games.parquet", output.CardGame{}, gameLeaves}} {
+		leaves := parquet.SchemaOf(f.row).Columns()
+		seen := map[int]bool{}
+		for _, i := range f.idx {
+			if seen[i] {
+				t.Errorf("%s: column %v filled twice", f.name, leaves[i])
+			}
+			seen[i] = true
 		}
-		seen[i] = true
-	}
-	if len(seen) != len(leaves) {
-		t.Errorf("%d of %d columns filled", len(seen), len(leaves))
+		if len(seen) != len(leaves) {
+			t.Errorf("%s: %d of %d columns filled", f.name, len(seen), len(leaves))
+		}
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,10 +116,13 @@ func TestRunFideRules(t *testing.T) {
 	}
 }
 
-// TestFideCardsPerGameNoAverage: under the FIDE rules a per-game card row
-// (one opponent) leaves opponents_average null instead of 0; the period's
-// total row of a player carries the average of the games.
-func TestFideCardsPerGameNoAverage(t *testing.T) {
+// TestFideCardGames: under the FIDE rules the games of a period are rows of
+// card_games.parquet, none of cards.parquet; each player-period's games add up
+// to its period row (tournament_id 0): as many as its games, their w to its
+// score, their pd to its expected score, their change_unrounded to its own,
+// their opponents' ratings to its opponents_average; a rated game's Ro and K
+// are its period row's.
+func TestFideCardGames(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	testutil.WriteFiles(t, dir, fideArchive)
 	rules, err := DefaultRules("fide")
@@ -132,22 +136,93 @@ func TestFideCardsPerGameNoAverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	perGame, totals := 0, 0
-	for _, c := range cards {
-		switch {
-		case c.OpponentID != nil:
-			perGame++
-			if c.OppAverage != nil {
-				t.Errorf("per-game row %d vs %d: opponents_average %d, want null", c.PlayerID, *c.OpponentID, *c.OppAverage)
+	games, err := parquet.ReadFile[output.CardGame](filepath.Join(out, "card_games.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		period string
+		player int64
+	}
+	type sum struct {
+		n                     int32
+		w, pd, exact, oppSum  float64
+		rated, pooled, badRoK int
+		k                     *int32
+	}
+	sums := map[key]*sum{}
+	for _, g := range games {
+		s := sums[key{g.Period, g.PlayerID}]
+		if s == nil {
+			s = &sum{}
+			sums[key{g.Period, g.PlayerID}] = s
+		}
+		s.n++
+		s.w += g.W
+		s.oppSum += float64(g.OpponentRating)
+		switch g.Reason {
+		case "fide-game":
+			s.rated++
+			if g.PD == nil || g.K == nil || g.ChangeUnrounded == nil || g.D == nil {
+				t.Errorf("rated game of %d in %s: pd %v, k %v, change %v, d %v: want all set", g.PlayerID, g.Period, g.PD, g.K, g.ChangeUnrounded, g.D)
+				continue
 			}
-		case c.Games > 0:
-			totals++
-			if c.OppAverage == nil || *c.OppAverage == 0 {
-				t.Errorf("period row of %d (%d games): opponents_average %v, want the average", c.PlayerID, c.Games, c.OppAverage)
+			s.pd += *g.PD
+			s.exact += *g.ChangeUnrounded
+			if s.k != nil && *s.k != *g.K {
+				s.badRoK++
+			}
+			s.k = g.K
+		case "fide-pool-game":
+			s.pooled++
+			if g.PD != nil || g.K != nil || g.ChangeUnrounded != nil || g.D != nil {
+				t.Errorf("pooled game of %d in %s: pd, k, change or d set", g.PlayerID, g.Period)
+			}
+		default:
+			t.Errorf("game of %d in %s: reason %q", g.PlayerID, g.Period, g.Reason)
+		}
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
+	periods, rated, pooled := 0, 0, 0
+	for _, c := range cards {
+		if strings.HasSuffix(c.Reason, "-game") {
+			t.Errorf("per-game row of %d in %s in cards.parquet", c.PlayerID, c.Period)
+		}
+		if c.TournamentID != 0 {
+			continue
+		}
+		periods++
+		k := key{c.Period, c.PlayerID}
+		s := sums[k]
+		if s == nil {
+			t.Errorf("period row of %d in %s (%d games): no games in card_games.parquet", c.PlayerID, c.Period, c.Games)
+			continue
+		}
+		delete(sums, k)
+		if s.n != c.Games || !near(s.w, c.Score) || c.OppAverage == nil || math.Abs(s.oppSum/float64(s.n)-float64(*c.OppAverage)) > 0.5 {
+			t.Errorf("%d in %s: %d games, w %v, opponents %v; period row: %d games, score %v, opponents_average %v",
+				c.PlayerID, c.Period, s.n, s.w, s.oppSum/float64(s.n), c.Games, c.Score, c.OppAverage)
+		}
+		if s.rated > 0 {
+			rated++
+			if s.pooled > 0 || c.Expected == nil || c.ChangeUnrounded == nil || !near(s.pd, *c.Expected) || !near(s.exact, *c.ChangeUnrounded) {
+				t.Errorf("%d in %s: %d rated and %d pooled games, pd %v, change %v; period row: expected %v, change_unrounded %v",
+					c.PlayerID, c.Period, s.rated, s.pooled, s.pd, s.exact, c.Expected, c.ChangeUnrounded)
+			}
+			if s.badRoK > 0 || c.K == nil || *s.k != *c.K || c.RatingBefore == nil {
+				t.Errorf("%d in %s: games' k %v, period row's k %v, rating_before %v", c.PlayerID, c.Period, s.k, c.K, c.RatingBefore)
+			}
+		} else {
+			pooled++
+			if c.Expected != nil || c.RatingBefore != nil {
+				t.Errorf("%d in %s: pooled games, but the period row has expected %v, rating_before %v", c.PlayerID, c.Period, c.Expected, c.RatingBefore)
 			}
 		}
 	}
-	if perGame == 0 || totals == 0 {
-		t.Errorf("%d per-game rows and %d period rows, want both", perGame, totals)
+	for k, s := range sums {
+		t.Errorf("%d games of %d in %s without a period row", s.n, k.player, k.period)
+	}
+	if rated == 0 || pooled == 0 {
+		t.Errorf("%d period rows: %d with rated games, %d with pooled ones: want both", periods, rated, pooled)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // parsePeriodLabel reads a period label of the kind: 2025-03, 2025-Q1 or 2025.
@@ -140,36 +141,61 @@ func (r *rater) keepBefore() string {
 	return ""
 }
 
-// carry copies the cards of periods before label from the previous
-// cards.parquet in out, so that a resumed run's cards equal a full run's.
+// carry copies the cards and card games of periods before label from the
+// previous cards.parquet and card_games.parquet in out, so that a resumed
+// run's files equal a full run's.
 func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Logger) error {
-	p := filepath.Join(out, "cards.parquet")
+	err := carryRows(out, "cards.parquet", log, func(c *output.Card) error {
+		if c.Reason == fideGame || c.Reason == fidePoolGame {
+			return fmt.Errorf("a per-game row (%s) of a run from before card_games.parquet held them: rate from the start instead", c.Reason)
+		}
+		if c.Period < label {
+			return cw.push(ctx, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return carryRows(out, "card_games.parquet", log, func(g *output.CardGame) error {
+		if g.Period < label {
+			return cw.pushGame(ctx, g)
+		}
+		return nil
+	})
+}
+
+// The reasons of per-game cards, which cards.parquet no longer holds.
+var fideGame, fidePoolGame = rating.ReasonFideGame.String(), rating.ReasonFidePoolGame.String()
+
+// carryRows hands each row of the file name in out to push, in file order.
+func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) error {
+	p := filepath.Join(out, name)
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
-		log.Warn("no cards.parquet to carry over: cards before this run's periods are missing", "path", p)
+		log.Warn("no "+name+" to carry over: its rows before this run's periods are missing", "path", p)
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("carry cards: %w", err)
+		return fmt.Errorf("carry %s: %w", name, err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[output.Card](f)
+	rd := parquet.NewGenericReader[T](f)
 	defer rd.Close()
-	buf := make([]output.Card, 4096)
+	buf := make([]T, 4096)
 	for {
+		clear(buf) // a row read has no pointer left from an earlier one
 		n, err := rd.Read(buf)
-		for _, c := range buf[:n] {
-			if c.Period < label {
-				if werr := cw.push(ctx, c); werr != nil {
-					return fmt.Errorf("carry cards: %w", werr)
-				}
+		for i := range buf[:n] {
+			if werr := push(&buf[i]); werr != nil {
+				return fmt.Errorf("carry %s: %w", name, werr)
 			}
 		}
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("carry cards from %s: %w", p, err)
+			return fmt.Errorf("carry %s from %s: %w", name, p, err)
 		}
 	}
 }

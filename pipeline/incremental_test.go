@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
+	"github.com/ratelist/ratelist/output"
 )
 
 func genArchive(t *testing.T, seed uint64, csv bool) string {
@@ -35,13 +38,32 @@ func runOpt(t *testing.T, o Options) *Summary {
 	return sum
 }
 
+// parquetRows is how many rows the Parquet file at p has.
+func parquetRows(t *testing.T, p string) int64 {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	return pf.NumRows()
+}
+
 // listsAndCards are the outputs an incremental run must reproduce exactly.
 func listsAndCards(t *testing.T, out string) map[string][]byte {
 	t.Helper()
 	all := readTree(t, out)
 	keep := map[string][]byte{}
 	for n, b := range all {
-		if strings.HasPrefix(n, "lists/") || n == "cards.parquet" || strings.HasPrefix(n, "state/") {
+		if strings.HasPrefix(n, "lists/") || n == "cards.parquet" || n == "card_games.parquet" || strings.HasPrefix(n, "state/") {
 			keep[n] = b
 		}
 	}
@@ -74,6 +96,9 @@ func TestResumeEqualsFull(t *testing.T) {
 		t.Error("lists/2024-12.csv was rewritten by the resumed run")
 	}
 	sameTrees(t, "resume vs full", listsAndCards(t, full), listsAndCards(t, inc), nil)
+	if n := parquetRows(t, filepath.Join(inc, "card_games.parquet")); n != 0 {
+		t.Errorf("school rules: card_games.parquet has %d rows, want an empty file", n)
+	}
 	// Resuming with nothing new writes no list and changes nothing.
 	third := runOpt(t, Options{Archive: fs, Out: inc, Resume: true})
 	if third.Lists != 0 {
@@ -278,9 +303,34 @@ func TestResumeFide(t *testing.T) {
 	}
 	got, want := listsAndCards(t, inc), listsAndCards(t, full)
 	sameTrees(t, "fide resume vs full", want, got, nil)
-	// The lists must have rated players at all for this to mean something.
+	// The lists must have rated players, the games file games before and
+	// after the resumed period, for this to mean something.
+	if n := parquetRows(t, filepath.Join(full, "card_games.parquet")); n < 1000 {
+		t.Fatalf("card_games.parquet has %d rows", n)
+	}
 	if len(want["lists/2025-03.csv"]) < 200 {
 		t.Fatalf("lists/2025-03.csv is nearly empty:\n%s", want["lists/2025-03.csv"])
+	}
+}
+
+// TestResumeFideOverOldCards: a --resume over a cards.parquet that still
+// holds per-game rows (written before card_games.parquet) refuses to carry
+// them over instead of writing them back into cards.parquet.
+func TestResumeFideOverOldCards(t *testing.T) {
+	dir := genArchive(t, 14, false)
+	rules, err := DefaultRules("fide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, out := os.DirFS(dir), t.TempDir()
+	runOpt(t, Options{Archive: fs, Out: out, Rules: rules, Until: "2024-12"})
+	old := []output.Card{{Period: "2024-11", TournamentID: 5, PlayerID: 1, Games: 1, Score: 1, Reason: "fide-game"}}
+	if err := parquet.WriteFile(filepath.Join(out, "cards.parquet"), old); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Options{Archive: fs, Out: out, Rules: rules, Resume: true, Workers: 2})
+	if err == nil || !strings.Contains(err.Error(), "rate from the start") {
+		t.Errorf("resume over per-game rows in cards.parquet: %v, want an error saying to rate from the start", err)
 	}
 }
 

@@ -225,7 +225,7 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, want func(i
 //	                then the Joker pass (check, rate) → out
 //	out (a writeSink):
 //	              cards ──row groups──→ cards writer (1 goroutine)
-//	                  ──→ 2 encoders, committing in turn (2 goroutines) → cards.parquet
+//	                  ──→ 2 encoders, committing in turn (2 goroutines) → cards.parquet, card_games.parquet
 //	              standings, lists, states ──jobs──→ pool (opt.Workers goroutines)
 //	                  ──small files──→ file writer (1 goroutine)
 //

@@ -424,7 +424,7 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 			err = s.missingArrows()
 		}
 		if err == nil {
-			err = s.cardW.flush(ctx)
+			err = s.cardW.flushAll(ctx)
 		}
 	}
 	if s.cardW != nil {
@@ -483,7 +483,7 @@ func (s *writeSink) missingArrows() error {
 	return nil
 }
 
-// finish closes cards.parquet and joker_cards.parquet.
+// finish closes cards.parquet, card_games.parquet and joker_cards.parquet.
 func (s *writeSink) finish(sum *Summary) error {
 	sum.StandingsWritten = s.std.count
 	if err := s.cardW.finish(); err != nil {
@@ -498,7 +498,7 @@ func (s *writeSink) finish(sum *Summary) error {
 // abort closes what a failed run left open.
 func (s *writeSink) abort() {
 	if s.cardW != nil {
-		s.cardW.f.abort()
+		s.cardW.abort()
 	}
 	if s.jokerW != nil {
 		s.jokerW.f.abort()

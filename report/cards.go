@@ -10,28 +10,39 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// readCards reads cards.parquet column by column, a row group at a time. The
-// per-game rows of one player in one tournament (FIDE) become one row: games
+// readCards reads cards.parquet column by column, a row group at a time, and
+// the games of card_games.parquet (gamesPath; none when it is missing) beside
+// it. The games of one player in one tournament (FIDE) become one row: games
 // counted, scores, expected scores and exact changes summed, so a tournament
-// shows once on the card. Columns are read by name; a missing column reads as
+// shows once on the card, before the row of the period they were rated in,
+// as they were rated. Per-game rows in cards.parquet itself (an older run's)
+// fold the same way. Columns are read by name; a missing column reads as
 // empty.
-func readCards(path string) (*cardSet, error) {
-	f, err := os.Open(path)
+func readCards(path, gamesPath string) (*cardSet, error) {
+	f, pf, err := openParquet(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	games := &gameStream{path: gamesPath}
+	rows := pf.NumRows()
+	if exists(gamesPath) {
+		gf, gpf, err := openParquet(gamesPath)
+		if err != nil {
+			return nil, err
+		}
+		defer gf.Close()
+		games.groups, games.schema = gpf.RowGroups(), gpf.Schema()
+		n, err := foldedGames(gamesPath, games.schema, games.groups)
+		if err != nil {
+			return nil, err
+		}
+		rows += n
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	// All rows at once: growing the slice would hold up to twice its size.
-	// Under per-game rules most rows fold away and their room is never touched.
-	cs := &cardSet{names: map[int64]string{}, cards: make([]card, 0, pf.NumRows())}
+	// Room for every row at once: growing the slice would hold up to twice its
+	// size, and room for rows that never come would count against the memory
+	// limit as if used.
+	cs := &cardSet{names: map[int64]string{}, cards: make([]card, 0, rows)}
 	idx := map[string]uint16{}
 	intern := func(b []byte) uint16 {
 		i, ok := idx[string(b)]
@@ -42,41 +53,12 @@ func readCards(path string) (*cardSet, error) {
 		}
 		return i
 	}
-	col := func(name string) int {
-		if c, ok := pf.Schema().Lookup(name); ok {
-			return c.ColumnIndex
-		}
-		return -1
-	}
+	games.intern = intern
 	var rg cardColumns
 	for _, g := range pf.RowGroups() {
 		n := int(g.NumRows())
 		rg.reset(n)
-		chunks := g.ColumnChunks()
-		read := func(name string, fn func(i int, v parquet.Value)) error {
-			c := col(name)
-			if c < 0 {
-				return nil
-			}
-			if err := eachValue(chunks[c], n, fn); err != nil {
-				return fmt.Errorf("read %s: column %s: %w", path, name, err)
-			}
-			return nil
-		}
-		int32s := func(dst []int32) func(int, parquet.Value) {
-			return func(i int, v parquet.Value) {
-				if !v.IsNull() {
-					dst[i] = v.Int32()
-				}
-			}
-		}
-		floats := func(dst []float64) func(int, parquet.Value) {
-			return func(i int, v parquet.Value) {
-				if !v.IsNull() {
-					dst[i] = v.Double()
-				}
-			}
-		}
+		read := columnReader(path, pf.Schema(), g.ColumnChunks(), n)
 		err := errors.Join(
 			read("tournament_id", func(i int, v parquet.Value) { rg.c[i].TournamentID = v.Int64() }),
 			read("end_date", func(i int, v parquet.Value) { rg.c[i].EndDate = v.Int32() }),
@@ -114,10 +96,179 @@ func readCards(path string) (*cardSet, error) {
 				cs.addGame(c, rg.w[i], rg.pd[i])
 				continue
 			}
+			if c.TournamentID == 0 { // a period's row: its games come first
+				if err := games.fold(cs, &c); err != nil {
+					return nil, err
+				}
+			}
 			cs.cards = append(cs.cards, c)
 		}
 	}
+	if err := games.load(); err != nil {
+		return nil, err
+	}
+	if n := len(games.g) - games.at; n > 0 {
+		g := &games.g[games.at]
+		return nil, fmt.Errorf("read %s: player %d has games in %s but no row of that period in %s",
+			gamesPath, g.PlayerID, cs.strs[g.Period], path)
+	}
 	return cs, nil
+}
+
+// foldedGames is how many rows the games of a card_games.parquet fold into:
+// one per run of games with the same player, tournament, period and reason
+// (cardSet.addGame).
+func foldedGames(path string, schema *parquet.Schema, groups []parquet.RowGroup) (int64, error) {
+	var folded int64
+	var player, tour []int64
+	var brk []bool // the period or the reason differs from the game before
+	var last [2]string
+	var lastPlayer, lastTour int64
+	for _, rg := range groups {
+		n := int(rg.NumRows())
+		player, tour, brk = resize(player, n, 0), resize(tour, n, 0), resize(brk, n, false)
+		read := columnReader(path, schema, rg.ColumnChunks(), n)
+		text := func(j int) func(int, parquet.Value) {
+			return func(i int, v parquet.Value) {
+				if b := v.ByteArray(); string(b) != last[j] {
+					brk[i], last[j] = true, string(b)
+				}
+			}
+		}
+		err := errors.Join(
+			read("player_id", func(i int, v parquet.Value) { player[i] = v.Int64() }),
+			read("tournament_id", func(i int, v parquet.Value) { tour[i] = v.Int64() }),
+			read("period", text(0)),
+			read("reason", text(1)),
+		)
+		if err != nil {
+			return 0, err
+		}
+		for i := range n {
+			if brk[i] || folded == 0 || player[i] != lastPlayer || tour[i] != lastTour {
+				folded++
+			}
+			lastPlayer, lastTour = player[i], tour[i]
+		}
+	}
+	return folded, nil
+}
+
+// openParquet opens the Parquet file at path.
+func openParquet(path string) (*os.File, *parquet.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return f, pf, nil
+}
+
+// columnReader returns a function that calls fn with each of the n values of
+// the row group's column name (chunks), if the file has that column.
+func columnReader(path string, schema *parquet.Schema, chunks []parquet.ColumnChunk, n int) func(name string, fn func(i int, v parquet.Value)) error {
+	return func(name string, fn func(i int, v parquet.Value)) error {
+		c, ok := schema.Lookup(name)
+		if !ok {
+			return nil
+		}
+		if err := eachValue(chunks[c.ColumnIndex], n, fn); err != nil {
+			return fmt.Errorf("read %s: column %s: %w", path, name, err)
+		}
+		return nil
+	}
+}
+
+func int32s(dst []int32) func(int, parquet.Value) {
+	return func(i int, v parquet.Value) {
+		if !v.IsNull() {
+			dst[i] = v.Int32()
+		}
+	}
+}
+
+func floats(dst []float64) func(int, parquet.Value) {
+	return func(i int, v parquet.Value) {
+		if !v.IsNull() {
+			dst[i] = v.Double()
+		}
+	}
+}
+
+// gameStream reads card_games.parquet a row group at a time, as readCards
+// reaches the rows its games belong to.
+type gameStream struct {
+	path   string
+	intern func([]byte) uint16
+	schema *parquet.Schema
+	groups []parquet.RowGroup
+	g      []card    // the row group's games as cards of one game
+	w, pd  []float64 // their score and expected score (NaN: none)
+	at     int       // the next game
+}
+
+// load reads the next row group once the games read are used up.
+func (s *gameStream) load() error {
+	for s.at == len(s.g) && len(s.groups) > 0 {
+		rg := s.groups[0]
+		s.groups = s.groups[1:]
+		n := int(rg.NumRows())
+		s.g, s.at = resize(s.g, n, card{RatingBefore: none, RatingUsed: none, OppAverage: none, D: none, RatingAfter: none, Expected: math.NaN()}), 0
+		s.w, s.pd = resize(s.w, n, math.NaN()), resize(s.pd, n, math.NaN())
+		k, exact := make([]int32, n), make([]float64, n)
+		for i := range n {
+			k[i], exact[i] = none, math.NaN()
+		}
+		g := s.g
+		read := columnReader(s.path, s.schema, rg.ColumnChunks(), n)
+		err := errors.Join(
+			read("period", func(i int, v parquet.Value) { g[i].Period = s.intern(v.ByteArray()) }),
+			read("player_id", func(i int, v parquet.Value) { g[i].PlayerID = v.Int64() }),
+			read("tournament_id", func(i int, v parquet.Value) { g[i].TournamentID = v.Int64() }),
+			read("end_date", func(i int, v parquet.Value) { g[i].EndDate = v.Int32() }),
+			read("reason", func(i int, v parquet.Value) { g[i].Reason = s.intern(v.ByteArray()) }),
+			read("w", floats(s.w)),
+			read("pd", floats(s.pd)),
+			read("k", int32s(k)),
+			read("change_unrounded", floats(exact)),
+		)
+		if err != nil {
+			return err
+		}
+		for i := range g {
+			g[i].Games, g[i].K, g[i].ChangeUnrounded = 1, k[i], exact[i]
+		}
+	}
+	return nil
+}
+
+// fold adds the games of c's period and player that come next, as cards of
+// one game with c's Ro, to cs.
+func (s *gameStream) fold(cs *cardSet, c *card) error {
+	for {
+		if err := s.load(); err != nil {
+			return err
+		}
+		if s.at == len(s.g) {
+			return nil
+		}
+		g := s.g[s.at]
+		if g.Period != c.Period || g.PlayerID != c.PlayerID {
+			return nil
+		}
+		g.RatingBefore = c.RatingBefore
+		cs.addGame(g, s.w[s.at], s.pd[s.at])
+		s.at++
+	}
 }
 
 // cardColumns holds one row group of cards.parquet, column by column; empty

@@ -2,9 +2,9 @@
 // self-contained HTML site that a rating officer can upload as one folder.
 //
 // Input: the --out folder of a finished `ratelist run` (summary.json,
-// lists/, lists/joker/, cards.parquet, joker_cards.parquet, standings/) and,
-// optionally, the archive the run read (for clubs, tournament names and dates
-// and the pairings behind crosstables and games). Columns are read by name,
+// lists/, lists/joker/, cards.parquet, card_games.parquet, joker_cards.parquet,
+// standings/) and, optionally, the archive the run read (for clubs, tournament
+// names and dates and the pairings behind crosstables and games). Columns are read by name,
 // so columns added to the outputs later are ignored.
 //
 // Output, in Options.Site (default OUT/site):
@@ -22,8 +22,8 @@
 //
 // The steps of Build:
 //
-//  1. Read summary.json, the latest list, cards.parquet (into a compact
-//     array), the Joker lists and cards, and the archive's players and
+//  1. Read summary.json, the latest list, cards.parquet with the games of
+//     card_games.parquet (into a compact array), the Joker lists and cards, and the archive's players and
 //     tournaments.
 //  2. Write into a fresh folder beside Options.Site (moved into place at the
 //     end), or over the site already there, writing only files whose content

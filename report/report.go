@@ -279,7 +279,7 @@ func (s *site) load(ctx context.Context) error {
 	}
 	s.cs = &cardSet{names: map[int64]string{}}
 	if p := outPath(out, "cards.parquet"); exists(p) {
-		if s.cs, err = readCards(p); err != nil {
+		if s.cs, err = readCards(p, outPath(out, "card_games.parquet")); err != nil {
 			return err
 		}
 	}

@@ -129,7 +129,7 @@ func TestDemoSite(t *testing.T) {
 
 	// Chart points expected per player: one per card with a date and a
 	// rating after it (site.js draws them from the card table).
-	cs, err := readCards(filepath.Join(out, "cards.parquet"))
+	cs, err := readCards(filepath.Join(out, "cards.parquet"), filepath.Join(out, "card_games.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,8 +511,9 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
-// TestFidePlayer builds the demo rated under the FIDE rules, whose cards have
-// a row per game: a player's page shows each tournament once, with its games.
+// TestFidePlayer builds the demo rated under the FIDE rules, whose games are
+// rows of card_games.parquet: a player's page shows each tournament once, with
+// its games, before the row of the period they were rated in.
 func TestFidePlayer(t *testing.T) {
 	out := t.TempDir()
 	rules, err := pipeline.DefaultRules("fide")
@@ -523,21 +524,45 @@ func TestFidePlayer(t *testing.T) {
 		Out: out, Rules: rules, RulesName: "fide"}); err != nil {
 		t.Fatal(err)
 	}
+	// The card rows are counted before they are read, so that their slice is
+	// made once at its size.
+	cs, err := readCards(filepath.Join(out, "cards.parquet"), filepath.Join(out, "card_games.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs.cards) != cap(cs.cards) {
+		t.Errorf("room for %d card rows, %d read", cap(cs.cards), len(cs.cards))
+	}
 	site := filepath.Join(out, "site")
 	if _, err := Build(context.Background(), Options{Out: out, Site: site, Archive: ratelist.Demo()}); err != nil {
 		t.Fatal(err)
 	}
-	games, players := 0, 0
+	games, players, periods := 0, 0, 0
 	for _, f := range golden.ListFiles(t, site) {
 		if !strings.HasPrefix(f, "players/") {
 			continue
 		}
 		html := readString(t, filepath.Join(site, f))
 		seen := map[string]bool{}
+		var n, w float64 // the games and score of the folded rows since the last period's row
 		for _, r := range cardRows(html) {
 			if r[12] != "fide-game" && r[12] != "fide-pool-game" {
+				// A period's games (card_games.parquet) come right before its row
+				// and add up to it.
+				pn, _ := strconv.ParseFloat(r[3], 64)
+				pw, _ := strconv.ParseFloat(r[4], 64)
+				if n > 0 {
+					periods++
+				}
+				if n > 0 && (pn != n || pw != w) {
+					t.Errorf("%s: %s: %v games, score %v before it; the row says %s games, score %s", f, r[1], n, w, r[3], r[4])
+				}
+				n, w = 0, 0
 				continue
 			}
+			gn, _ := strconv.ParseFloat(r[3], 64)
+			gw, _ := strconv.ParseFloat(r[4], 64)
+			n, w = n+gn, w+gw
 			games++
 			if key := r[0] + " " + r[1]; seen[key] {
 				t.Errorf("%s: tournament %s shows twice on the card", f, key)
@@ -550,8 +575,8 @@ func TestFidePlayer(t *testing.T) {
 		}
 		players++
 	}
-	if games == 0 {
-		t.Fatalf("no per-game card rows on %d player pages", players)
+	if games == 0 || periods == 0 {
+		t.Fatalf("%d per-game card rows, %d periods' rows after them on %d player pages", games, periods, players)
 	}
 }
 

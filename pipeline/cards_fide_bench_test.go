@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
+)
+
+// benchFidePeriods is how many player-periods one BenchmarkCardsFide
+// iteration writes, each with benchFideGames games: the shape of a FIDE
+// run's cards (a 10M-game run makes 1.3M periods and 9.4M game cards).
+const (
+	benchFidePeriods = 150000
+	benchFideGames   = 7
+)
+
+// benchFideCards returns the cards of FIDE period closes in chunks as
+// ClosePeriod hands them on: each player's games, then the period's total.
+func benchFideCards(players int) [][]rating.Card {
+	var chunks [][]rating.Card
+	var cs []rating.Card
+	for i := range benchFidePeriods {
+		p := int32(uint64(i) * 2654435761 % uint64(players))
+		var w2 int32
+		for g := range benchFideGames {
+			s := int32((i + g) % 3)
+			w2 += s
+			d := int32((i*7+g*13)%800 - 400)
+			cs = append(cs, rating.Card{Player: p, RatedBefore: true, Before: 1800, Games: 1, Score2: s, D: d,
+				Expected: int64(50 + d/8), K: 20, ChangeExact: int64(20 * (int64(s)*50 - int64(50+d/8))),
+				Reason: rating.ReasonFideGame, Tournament: int64(1 + (i+g)%5000), End: int32(19000 + g),
+				PerGame: true, Opponent: (p + int32(g) + 1) % int32(players), OppRating: 1700 + d})
+		}
+		cs = append(cs, rating.Card{Player: p, RatedBefore: true, Before: 1800, After: 1805, RatedAfter: true,
+			Games: benchFideGames, Score2: w2, OppAverage: 1790, Expected: 350, K: 20, ChangeExact: 480, Change: 5,
+			Reason: rating.ReasonFidePeriod, PeriodTotal: true})
+		if len(cs) >= 4096 {
+			chunks, cs = append(chunks, cs), nil
+		}
+	}
+	return append(chunks, cs)
+}
+
+// BenchmarkCardsFide writes the cards of FIDE period closes as a run does.
+// cpu-ns/game is the process's CPU time per game card.
+func BenchmarkCardsFide(b *testing.B) {
+	const players = 200000
+	arch := &runArchive{Archive: &archive.Archive{Players: archive.Players{ID: make([]int64, players), Name: make([]string, players)}}}
+	for i := range players {
+		arch.Players.ID[i] = int64(100000 + i)
+		arch.Players.Name[i] = fmt.Sprintf("Player %d, Firstname", i)
+	}
+	chunks := benchFideCards(players)
+	var games int64
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		stage, err := newStaging(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		cw, err := newCardWriter(stage, &arch.Players, PeriodMonth)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var g errgroup.Group
+		g.Go(cw.run)
+		ctx := context.Background()
+		for i, cs := range chunks {
+			end := int32(19000 + 30*(i/40))
+			if err := cw.add(ctx, periodKey(PeriodMonth, end), 0, end, cs); err != nil {
+				b.Fatal(err)
+			}
+		}
+		games += benchFidePeriods * benchFideGames
+		err = cw.flushAll(ctx)
+		close(cw.full)
+		if err := errors.Join(err, g.Wait()); err != nil {
+			b.Fatal(err)
+		}
+		if err := cw.finish(); err != nil {
+			b.Fatal(err)
+		}
+		stage.abort()
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(games), "cpu-ns/game")
+}

@@ -52,14 +52,29 @@ func benchCards(players int) [][]rating.Card {
 // process's CPU time (both goroutines and the GC), which holds better than
 // wall time when the machine is busy.
 func BenchmarkCards(b *testing.B) {
-	const players = 200000 // as bench/run.sh generates
-	arch := &runArchive{Archive: &archive.Archive{Players: archive.Players{ID: make([]int64, players), Name: make([]string, players)}}}
-	for i := range players {
+	ts := benchCards(benchPlayers)
+	rows := 0
+	for _, cs := range ts {
+		rows += len(cs)
+	}
+	benchWriteCards(b, ts, func(t int) (int64, int32) { return int64(t + 1), int32(19000 + t%60) }, rows, "row")
+}
+
+// benchPlayers is the registry's size in the cards benchmarks, as bench/run.sh
+// generates.
+const benchPlayers = 200000
+
+// benchWriteCards writes chunks through a cardWriter once per iteration, as a
+// run does: chunk i with the tournament and end date at(i) gives (tournament
+// 0 for a period's close). It reports the rate and the process's CPU time per
+// unit, of which one iteration writes units.
+func benchWriteCards(b *testing.B, chunks [][]rating.Card, at func(i int) (int64, int32), units int, unit string) {
+	arch := &runArchive{Archive: &archive.Archive{Players: archive.Players{ID: make([]int64, benchPlayers), Name: make([]string, benchPlayers)}}}
+	for i := range benchPlayers {
 		arch.Players.ID[i] = int64(100000 + i)
 		arch.Players.Name[i] = fmt.Sprintf("Player %d, Firstname", i)
 	}
-	ts := benchCards(players)
-	var rows int64
+	var done int64
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	for b.Loop() {
@@ -74,14 +89,14 @@ func BenchmarkCards(b *testing.B) {
 		var g errgroup.Group
 		g.Go(cw.run)
 		ctx := context.Background()
-		for t, cs := range ts {
-			end := int32(19000 + t%60)
-			if err := cw.add(ctx, periodKey(PeriodMonth, end), int64(t+1), end, cs); err != nil {
+		for i, cs := range chunks {
+			tournament, end := at(i)
+			if err := cw.add(ctx, periodKey(PeriodMonth, end), tournament, end, cs); err != nil {
 				b.Fatal(err)
 			}
-			rows += int64(len(cs))
 		}
-		err = cw.flush(ctx)
+		done += int64(units)
+		err = cw.flushAll(ctx)
 		close(cw.full)
 		if err := errors.Join(err, g.Wait()); err != nil {
 			b.Fatal(err)
@@ -91,8 +106,8 @@ func BenchmarkCards(b *testing.B) {
 		}
 		stage.abort()
 	}
-	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(rows), "cpu-ns/row")
+	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), unit+"s/s")
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(done), "cpu-ns/"+unit)
 }
 
 // cpuTime is the user and system time the process has used so far.

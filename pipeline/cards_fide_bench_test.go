@@ -1,20 +1,14 @@
 package pipeline
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"testing"
 
-	"golang.org/x/sync/errgroup"
-
-	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
 )
 
 // benchFidePeriods is how many player-periods one BenchmarkCardsFide
 // iteration writes, each with benchFideGames games: the shape of a FIDE
-// run's cards (a 10M-game run makes 1.3M periods and 9.4M game cards).
+// run's cards: most rows are games, a period's row comes after its games.
 const (
 	benchFidePeriods = 150000
 	benchFideGames   = 7
@@ -50,44 +44,6 @@ func benchFideCards(players int) [][]rating.Card {
 // BenchmarkCardsFide writes the cards of FIDE period closes as a run does.
 // cpu-ns/game is the process's CPU time per game card.
 func BenchmarkCardsFide(b *testing.B) {
-	const players = 200000
-	arch := &runArchive{Archive: &archive.Archive{Players: archive.Players{ID: make([]int64, players), Name: make([]string, players)}}}
-	for i := range players {
-		arch.Players.ID[i] = int64(100000 + i)
-		arch.Players.Name[i] = fmt.Sprintf("Player %d, Firstname", i)
-	}
-	chunks := benchFideCards(players)
-	var games int64
-	b.ReportAllocs()
-	cpu0 := cpuTime()
-	for b.Loop() {
-		stage, err := newStaging(b.TempDir())
-		if err != nil {
-			b.Fatal(err)
-		}
-		cw, err := newCardWriter(stage, &arch.Players, PeriodMonth)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var g errgroup.Group
-		g.Go(cw.run)
-		ctx := context.Background()
-		for i, cs := range chunks {
-			end := int32(19000 + 30*(i/40))
-			if err := cw.add(ctx, periodKey(PeriodMonth, end), 0, end, cs); err != nil {
-				b.Fatal(err)
-			}
-		}
-		games += benchFidePeriods * benchFideGames
-		err = cw.flushAll(ctx)
-		close(cw.full)
-		if err := errors.Join(err, g.Wait()); err != nil {
-			b.Fatal(err)
-		}
-		if err := cw.finish(); err != nil {
-			b.Fatal(err)
-		}
-		stage.abort()
-	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(games), "cpu-ns/game")
+	benchWriteCards(b, benchFideCards(benchPlayers), func(i int) (int64, int32) { return 0, int32(19000 + 30*(i/40)) },
+		benchFidePeriods*benchFideGames, "game")
 }

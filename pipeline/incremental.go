@@ -165,7 +165,7 @@ func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Lo
 	})
 }
 
-// The reasons of per-game cards, which cards.parquet no longer holds.
+// The reasons of per-game cards: rows of card_games.parquet, never of cards.parquet.
 var fideGame, fidePoolGame = rating.ReasonFideGame.String(), rating.ReasonFidePoolGame.String()
 
 // carryRows hands each row of the file name in out to push, in file order.

@@ -699,17 +699,25 @@ func (r *FideRater) sortPooling() []int32 {
 	return m
 }
 
+// playerStarts is the first pass of a counting sort of games by player, in
+// buf's room: start[p] is where player p's games begin in player order, for
+// the n players (start has n+1 entries).
+func playerStarts(buf []int32, games []fideGame, n int) (start []int32) {
+	start = slices.Grow(buf[:0], n+1)[:n+1]
+	clear(start)
+	for _, g := range games {
+		start[g.p+1]++
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	return start
+}
+
 // addedByPlayer returns the period's pool games (r.added) in player order,
 // each player's in the order they came, and end: player p's end in them.
 func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
-	count := slices.Grow(r.addCount[:0], n+1)[:n+1]
-	clear(count)
-	for _, g := range r.added {
-		count[g.p+1]++
-	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
+	count := playerStarts(r.addCount, r.added, n)
 	added = slices.Grow(r.addOrder[:0], len(r.added))[:len(r.added)]
 	for _, g := range r.added {
 		added[count[g.p]] = g
@@ -725,14 +733,7 @@ func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
 // than a sorted copy keep the live heap small under the memory limit. end[p]
 // is where player p's games end in order.
 func (r *FideRater) gamesByPlayer(n int) (order, end []int32) {
-	count := slices.Grow(r.count[:0], n+1)[:n+1]
-	clear(count)
-	for _, g := range r.games {
-		count[g.p+1]++
-	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
+	count := playerStarts(r.count, r.games, n)
 	order = slices.Grow(r.order[:0], len(r.games))[:len(r.games)]
 	for i, g := range r.games {
 		order[count[g.p]] = int32(i)

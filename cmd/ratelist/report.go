@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"runtime/pprof"
 
 	"github.com/ratelist/ratelist"
 	sitereport "github.com/ratelist/ratelist/report"
@@ -30,19 +29,11 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			fmt.Fprintln(stderr, "ratelist report: parsing --cpuprofile:", err)
-			return exitUsage
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(stderr, "ratelist report: --cpuprofile:", err)
-			return exitFailed
-		}
-		defer pprof.StopCPUProfile()
+	stop, code, ok := startCPUProfile("report", *cpuProfile, stderr)
+	if !ok {
+		return code
 	}
+	defer stop()
 	log, err := newLogger(stderr, *logFormat, *quiet, false)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist report:", err)

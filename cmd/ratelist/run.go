@@ -111,16 +111,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			debug.SetGCPercent(400)
 		}
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			fmt.Fprintln(stderr, "ratelist run: parsing --cpuprofile:", err)
-			return exitUsage
-		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+	stop, code, ok := startCPUProfile("run", *cpuProfile, stderr)
+	if !ok {
+		return code
 	}
+	defer stop()
 	log, err := newLogger(stderr, *logFormat, *quiet, *verbose)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist run:", err)
@@ -331,4 +326,23 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitCode(err)
 	}
 	return exitOK
+}
+
+// startCPUProfile starts --cpuprofile's profile of verb into path (none when
+// path is empty); stop ends it and closes the file. Not ok: the exit code.
+func startCPUProfile(verb, path string, stderr io.Writer) (stop func(), code int, ok bool) {
+	if path == "" {
+		return func() {}, exitOK, true
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist %s: parsing --cpuprofile: %v\n", verb, err)
+		return nil, exitUsage, false
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		fmt.Fprintf(stderr, "ratelist %s: --cpuprofile: %v\n", verb, err)
+		return nil, exitFailed, false
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, exitOK, true
 }

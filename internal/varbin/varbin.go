@@ -120,17 +120,14 @@ func (d *Decoder) Uvarint() uint64 {
 	return v
 }
 
-// Varint reads a varint.
+// Varint reads a varint: a uvarint holding the value zigzag-encoded, as
+// encoding/binary writes it.
 func (d *Decoder) Varint() int64 {
-	if d.err != nil {
-		return 0
+	u := d.Uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = ErrShort
-		return 0
-	}
-	d.b = d.b[n:]
 	return v
 }
 

@@ -26,11 +26,20 @@ func cardCells(c *output.Card) []string {
 		f64(c.Expected), i32(c.K), f64(c.ChangeUnrounded), itoa(c.Change), i32(c.RatingAfter), c.Reason, "", "", "", ""}
 }
 
+// periodRow is what a game of card_games.parquet takes from its period's row
+// of cards.parquet: Ro and K (nil when the row is not in out).
+type periodRow struct{ before, k *int32 }
+
 // gameCells is a game of card_games.parquet in cardHeader's columns, as a
-// card of one game: rating_before is before, the Ro of its period's row.
-func gameCells(g *output.CardGame, before *int32) []string {
-	return []string{"0", i32(before), "", "1", num(g.W), "", i32(g.D),
-		f64(g.PD), i32(g.K), f64(g.ChangeUnrounded), "0", "", g.Reason, itoa(g.OpponentID), itoa(g.OpponentRating), f64(g.PD), num(g.W)}
+// card of one game: rating_before and, when the game was rated, k are its
+// period row's.
+func gameCells(g *output.CardGame, row periodRow) []string {
+	k := row.k
+	if g.PD == nil { // a pooled game: nothing was rated with K
+		k = nil
+	}
+	return []string{"0", i32(row.before), "", "1", num(g.W), "", i32(g.D),
+		f64(g.PD), i32(k), f64(g.ChangeUnrounded), "0", "", g.Reason, itoa(g.OpponentID), itoa(g.OpponentRating), f64(g.PD), num(g.W)}
 }
 
 // owned says whether c is the row of a period's close that the games of its
@@ -73,20 +82,20 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 		return lists, cards, err
 	}
 	cards = Table{Header: append([]string{"period", "tournament_id", "end_date"}, cardHeader...)}
-	game := func(g *output.CardGame, before *int32) {
-		cards.Rows = append(cards.Rows, append([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, before)...))
+	game := func(g *output.CardGame, row periodRow) {
+		cards.Rows = append(cards.Rows, append([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, row)...))
 	}
 	for i := range cs {
 		c := &cs[i]
 		name = c.Name
 		// A period's games come right before its row, as they were rated.
 		for ; owned(c) && len(gs) > 0 && gs[0].Period == c.Period; gs = gs[1:] {
-			game(&gs[0], c.RatingBefore)
+			game(&gs[0], periodRow{c.RatingBefore, c.K})
 		}
 		cards.Rows = append(cards.Rows, append([]string{c.Period, itoa(c.TournamentID), day(c.EndDate)}, cardCells(c)...))
 	}
 	for i := range gs { // games without their period's row: not from the same run
-		game(&gs[i], nil)
+		game(&gs[i], periodRow{})
 	}
 	if len(lists.Rows) == 0 && len(cards.Rows) == 0 {
 		return lists, cards, fmt.Errorf("player %d: %w", id, ErrNoPlayer)
@@ -107,9 +116,9 @@ func TournamentCards(out string, id int64) (Table, error) {
 	if err != nil {
 		return Table{}, err
 	}
-	ro := map[playerPeriod]*int32{}
+	ro := map[playerPeriod]periodRow{}
 	for i := range gs {
-		ro[playerPeriod{gs[i].Period, gs[i].PlayerID}] = nil
+		ro[playerPeriod{gs[i].Period, gs[i].PlayerID}] = periodRow{}
 	}
 	name := map[int64]string{}
 	cs, err := ReadCards(out, func(c *output.Card) bool {
@@ -118,7 +127,7 @@ func TournamentCards(out string, id int64) (Table, error) {
 		}
 		k := playerPeriod{c.Period, c.PlayerID}
 		if _, ok := ro[k]; ok && owned(c) {
-			ro[k], name[c.PlayerID] = c.RatingBefore, c.Name
+			ro[k], name[c.PlayerID] = periodRow{c.RatingBefore, c.K}, c.Name
 		}
 		return false
 	})

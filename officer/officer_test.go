@@ -238,7 +238,7 @@ func TestCardGames(t *testing.T) {
 		{Period: "2025-02", PlayerID: 1, TournamentID: 7, EndDate: 20100, OpponentID: 2, OpponentRating: 1900, W: 1, Reason: "fide-pool-game"},
 		{Period: "2025-02", PlayerID: 1, TournamentID: 8, EndDate: 20110, OpponentID: 3, OpponentRating: 1800, W: 0.5, Reason: "fide-pool-game"},
 		{Period: "2025-02", PlayerID: 2, TournamentID: 7, EndDate: 20100, OpponentID: 1, OpponentRating: 1800, W: 1,
-			D: ptr[int32](100), PD: ptr(0.64), K: ptr[int32](20), ChangeUnrounded: ptr(7.2), Reason: "fide-game"},
+			D: ptr[int32](100), PD: ptr(0.64), ChangeUnrounded: ptr(7.2), Reason: "fide-game"},
 	}
 	if err := parquet.WriteFile(filepath.Join(out, "card_games.parquet"), games); err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ type Card struct {
 // fide-game) or an unrated player's pooled one (fide-pool-game). It belongs
 // to the Card of the same period and player with tournament_id 0 (the
 // period's close), which comes after it in rating order and holds Ro
-// (rating_before). The file's encodings are cardGameFile's.
+// (rating_before) and K (k). The file's encodings are cardGameFile's.
 type CardGame struct {
 	Period         string  `parquet:"period"`
 	PlayerID       int64   `parquet:"player_id"`
@@ -43,11 +43,10 @@ type CardGame struct {
 	OpponentID     int64   `parquet:"opponent_id"`
 	OpponentRating int32   `parquet:"opponent_rating"`
 	W              float64 `parquet:"w"`
-	// D, PD, K and the unrounded change K × (W − PD) of a rated game; nil
-	// for a pooled game.
+	// D, PD and the unrounded change K × (W − PD) of a rated game; nil for a
+	// pooled game.
 	D               *int32   `parquet:"d,optional"`
 	PD              *float64 `parquet:"pd,optional"`
-	K               *int32   `parquet:"k,optional"`
 	ChangeUnrounded *float64 `parquet:"change_unrounded,optional"`
 	Reason          string   `parquet:"reason"`
 }
@@ -89,7 +88,6 @@ type cardGameFile struct {
 	W               float64  `parquet:"w,dict"`
 	D               int32    `parquet:"d,optional,delta"`
 	PD              *float64 `parquet:"pd,optional,dict"`
-	K               int32    `parquet:"k,optional,delta"`
 	ChangeUnrounded *float64 `parquet:"change_unrounded,optional,dict"`
 	Reason          string   `parquet:"reason,dict"`
 }

@@ -38,7 +38,7 @@ type gameCols struct {
 	player, tournament, opponent []int64
 	end, oppRating               []int32
 	w                            []float64
-	d, k                         optional[int32]
+	d                            optional[int32]
 	pd, changeExact              optional[float64]
 }
 
@@ -111,7 +111,7 @@ func newGameCols() *gameCols {
 	g.period, g.reason = make([]string, 0, n), make([]string, 0, n)
 	g.player, g.tournament, g.opponent = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 	g.end, g.oppRating, g.w = make([]int32, 0, n), make([]int32, 0, n), make([]float64, 0, n)
-	g.d, g.k = newOptional[int32](n), newOptional[int32](n)
+	g.d = newOptional[int32](n)
 	g.pd, g.changeExact = newOptional[float64](n), newOptional[float64](n)
 	return g
 }
@@ -125,7 +125,6 @@ func (g *gameCols) reset() {
 	g.player, g.tournament, g.opponent = g.player[:0], g.tournament[:0], g.opponent[:0]
 	g.end, g.oppRating, g.w = g.end[:0], g.oppRating[:0], g.w[:0]
 	g.d.reset()
-	g.k.reset()
 	g.pd.reset()
 	g.changeExact.reset()
 }
@@ -364,7 +363,8 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 }
 
 // add appends a row per per-game card cards[i] for i in ix: W in Score2, and
-// D, PD (in Expected), K and the change set when the game was rated (K > 0).
+// D, PD (in Expected) and the change set when the game was rated (K > 0; K
+// itself is its period row's).
 func (g *gameCols) add(players *archive.Players, period string, cards []rating.Card, ix []int32) {
 	n := len(ix)
 	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
@@ -381,14 +381,12 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 		tour[i], end[i], oppRating[i], w[i] = c.Tournament, c.End, c.OppRating, float64(c.Score2)/2
 	}
 	d, dSet := g.d.extend(n)
-	k, kSet := g.k.extend(n)
 	pd, pdSet := g.pd.extend(n)
 	exact, exactSet := g.changeExact.extend(n)
 	for i, x := range ix {
 		c := &cards[x]
 		rated := c.K > 0
 		d[i], dSet[i] = c.D, rated
-		k[i], kSet[i] = c.K, rated
 		pd[i], pdSet[i] = float64(c.Expected)/100, rated
 		exact[i], exactSet[i] = float64(c.ChangeExact)/100, rated
 	}
@@ -443,7 +441,6 @@ func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame) error 
 	g.w = append(g.w, row.W)
 	g.d.addPtr(row.D)
 	g.pd.addPtr(row.PD)
-	g.k.addPtr(row.K)
 	g.changeExact.addPtr(row.ChangeUnrounded)
 	g.reason = append(g.reason, row.Reason)
 	return cw.addedGames(ctx)
@@ -584,7 +581,6 @@ var gameColumns = []column[gameCols]{
 	required("w", func(g *gameCols) []float64 { return g.w }),
 	nullable("d", func(g *gameCols) *optional[int32] { return &g.d }),
 	nullable("pd", func(g *gameCols) *optional[float64] { return &g.pd }),
-	nullable("k", func(g *gameCols) *optional[int32] { return &g.k }),
 	nullable("change_unrounded", func(g *gameCols) *optional[float64] { return &g.changeExact }),
 	required("reason", func(g *gameCols) []string { return g.reason }),
 }

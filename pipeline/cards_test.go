@@ -60,7 +60,7 @@ func gameRowOf(a *runArchive, period string, c rating.Card) output.CardGame {
 		OpponentID: a.Players.ID[c.Opponent], OpponentRating: c.OppRating, W: float64(c.Score2) / 2, Reason: c.Reason.String(),
 	}
 	if c.K > 0 {
-		row.D, row.PD, row.K = ptr(c.D), ptr(float64(c.Expected)/100), ptr(c.K)
+		row.D, row.PD = ptr(c.D), ptr(float64(c.Expected)/100)
 		row.ChangeUnrounded = ptr(float64(c.ChangeExact) / 100)
 	}
 	return row

@@ -224,9 +224,9 @@ func (s *gameStream) load() error {
 		n := int(rg.NumRows())
 		s.g, s.at = resize(s.g, n, card{RatingBefore: none, RatingUsed: none, OppAverage: none, D: none, RatingAfter: none, Expected: math.NaN()}), 0
 		s.w, s.pd = resize(s.w, n, math.NaN()), resize(s.pd, n, math.NaN())
-		k, exact := make([]int32, n), make([]float64, n)
+		exact := make([]float64, n)
 		for i := range n {
-			k[i], exact[i] = none, math.NaN()
+			exact[i] = math.NaN()
 		}
 		g := s.g
 		read := columnReader(s.path, s.schema, rg.ColumnChunks(), n)
@@ -238,21 +238,20 @@ func (s *gameStream) load() error {
 			read("reason", func(i int, v parquet.Value) { g[i].Reason = s.intern(v.ByteArray()) }),
 			read("w", floats(s.w)),
 			read("pd", floats(s.pd)),
-			read("k", int32s(k)),
 			read("change_unrounded", floats(exact)),
 		)
 		if err != nil {
 			return err
 		}
 		for i := range g {
-			g[i].Games, g[i].K, g[i].ChangeUnrounded = 1, k[i], exact[i]
+			g[i].Games, g[i].K, g[i].ChangeUnrounded = 1, none, exact[i]
 		}
 	}
 	return nil
 }
 
 // fold adds the games of c's period and player that come next, as cards of
-// one game with c's Ro, to cs.
+// one game with c's Ro, and c's K where the game was rated, to cs.
 func (s *gameStream) fold(cs *cardSet, c *card) error {
 	for {
 		if err := s.load(); err != nil {
@@ -266,6 +265,9 @@ func (s *gameStream) fold(cs *cardSet, c *card) error {
 			return nil
 		}
 		g.RatingBefore = c.RatingBefore
+		if !math.IsNaN(s.pd[s.at]) {
+			g.K = c.K
+		}
 		cs.addGame(g, s.w[s.at], s.pd[s.at])
 		s.at++
 	}

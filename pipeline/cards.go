@@ -22,7 +22,8 @@ const cardsPerRowGroup = 1 << 16
 // cardCols holds the rows of one row group of cards.parquet column by column,
 // one slice per field of output.Card.
 type cardCols struct {
-	period, name, reason      []string
+	period, reason            labels
+	name                      []string
 	tournament, player        []int64
 	end, stage, games, change []int32
 	score                     []float64
@@ -34,12 +35,50 @@ type cardCols struct {
 // gameCols holds the rows of one row group of card_games.parquet column by
 // column, one slice per field of output.CardGame.
 type gameCols struct {
-	period, reason               []string
+	period, reason               labels
 	player, tournament, opponent []int64
 	end, oppRating               []int32
 	w                            []float64
 	d                            optional[int32]
 	pd, changeExact              optional[float64]
+}
+
+// labels is a text column whose rows repeat a few values (a period, a
+// reason): a code per row into vals. A row group's buffer then holds two
+// bytes per row instead of a string, and nothing for the GC to follow.
+type labels struct {
+	codes []uint16
+	vals  []string
+	index map[string]uint16 // vals' codes
+}
+
+func newLabels(n int) labels {
+	return labels{codes: make([]uint16, 0, n), index: map[string]uint16{}}
+}
+
+// add appends a row of s. A buffer of cardsPerRowGroup rows has at most as
+// many values, so a code fits in 16 bits.
+func (l *labels) add(s string) { l.codes = append(l.codes, l.code(s)) }
+
+// code is s's code, s added to vals when new. Most rows repeat the value
+// before them.
+func (l *labels) code(s string) uint16 {
+	if n := len(l.vals); n > 0 && l.vals[n-1] == s {
+		return uint16(n - 1)
+	}
+	c, ok := l.index[s]
+	if !ok {
+		c = uint16(len(l.vals))
+		l.index[s] = c
+		l.vals = append(l.vals, s)
+	}
+	return c
+}
+
+func (l *labels) reset() {
+	clear(l.vals) // drop the strings they point to
+	clear(l.index)
+	l.codes, l.vals = l.codes[:0], l.vals[:0]
 }
 
 // optional is an optional column: a value for every row (ignored when unset)
@@ -73,7 +112,7 @@ func (o *optional[T]) reset() { o.v, o.set = o.v[:0], o.set[:0] }
 func newCardCols() *cardCols {
 	const n = cardsPerRowGroup
 	c := &cardCols{}
-	c.period, c.name, c.reason = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	c.period, c.reason, c.name = newLabels(n), newLabels(n), make([]string, 0, n)
 	c.tournament, c.player = make([]int64, 0, n), make([]int64, 0, n)
 	c.end, c.stage, c.games, c.change = make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
 	c.score = make([]float64, 0, n)
@@ -86,13 +125,13 @@ func newCardCols() *cardCols {
 	return c
 }
 
-func (c *cardCols) len() int { return len(c.period) }
+func (c *cardCols) len() int { return len(c.period.codes) }
 
 func (c *cardCols) reset() {
-	clear(c.period) // drop the strings they point to
-	clear(c.name)
-	clear(c.reason)
-	c.period, c.name, c.reason = c.period[:0], c.name[:0], c.reason[:0]
+	c.period.reset()
+	c.reason.reset()
+	clear(c.name) // drop the strings they point to
+	c.name = c.name[:0]
 	c.tournament, c.player = c.tournament[:0], c.player[:0]
 	c.end, c.stage, c.games, c.change = c.end[:0], c.stage[:0], c.games[:0], c.change[:0]
 	c.score = c.score[:0]
@@ -108,7 +147,7 @@ func (c *cardCols) reset() {
 func newGameCols() *gameCols {
 	const n = cardsPerRowGroup
 	g := &gameCols{}
-	g.period, g.reason = make([]string, 0, n), make([]string, 0, n)
+	g.period, g.reason = newLabels(n), newLabels(n)
 	g.player, g.tournament, g.opponent = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 	g.end, g.oppRating, g.w = make([]int32, 0, n), make([]int32, 0, n), make([]float64, 0, n)
 	g.d = newOptional[int32](n)
@@ -116,12 +155,11 @@ func newGameCols() *gameCols {
 	return g
 }
 
-func (g *gameCols) len() int { return len(g.period) }
+func (g *gameCols) len() int { return len(g.period.codes) }
 
 func (g *gameCols) reset() {
-	clear(g.period) // drop the strings they point to
-	clear(g.reason)
-	g.period, g.reason = g.period[:0], g.reason[:0]
+	g.period.reset()
+	g.reason.reset()
 	g.player, g.tournament, g.opponent = g.player[:0], g.tournament[:0], g.opponent[:0]
 	g.end, g.oppRating, g.w = g.end[:0], g.oppRating[:0], g.w[:0]
 	g.d.reset()
@@ -323,11 +361,12 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 		player[i] = players.ID[c.Player]
 		name[i] = players.Name[c.Player]
 	}
-	periods, tours, ends, stage := extend(&b.period, n), extend(&b.tournament, n), extend(&b.end, n), extend(&b.stage, n)
-	games, score, change, reason := extend(&b.games, n), extend(&b.score, n), extend(&b.change, n), extend(&b.reason, n)
+	periods, tours, ends, stage := extend(&b.period.codes, n), extend(&b.tournament, n), extend(&b.end, n), extend(&b.stage, n)
+	games, score, change, reason := extend(&b.games, n), extend(&b.score, n), extend(&b.change, n), extend(&b.reason.codes, n)
+	pc := b.period.code(period)
 	for i, x := range ix {
 		c := &cards[x]
-		periods[i] = period
+		periods[i] = pc
 		tours[i], ends[i] = tournament, end
 		if c.Tournament != 0 {
 			tours[i], ends[i] = c.Tournament, c.End
@@ -336,7 +375,7 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 		games[i] = c.Games
 		score[i] = float64(c.Score2) / 2
 		change[i] = c.Change
-		reason[i] = c.Reason.String()
+		reason[i] = b.reason.code(c.Reason.String())
 	}
 	before, beforeSet := b.before.extend(n)
 	oppAverage, oppAverageSet := b.oppAverage.extend(n)
@@ -373,11 +412,12 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 		player[i] = players.ID[c.Player]
 		opponent[i] = players.ID[c.Opponent]
 	}
-	periods, reason, tour, end := extend(&g.period, n), extend(&g.reason, n), extend(&g.tournament, n), extend(&g.end, n)
+	periods, reason, tour, end := extend(&g.period.codes, n), extend(&g.reason.codes, n), extend(&g.tournament, n), extend(&g.end, n)
 	oppRating, w := extend(&g.oppRating, n), extend(&g.w, n)
+	pc := g.period.code(period)
 	for i, x := range ix {
 		c := &cards[x]
-		periods[i], reason[i] = period, c.Reason.String()
+		periods[i], reason[i] = pc, g.reason.code(c.Reason.String())
 		tour[i], end[i], oppRating[i], w[i] = c.Tournament, c.End, c.OppRating, float64(c.Score2)/2
 	}
 	d, dSet := g.d.extend(n)
@@ -405,7 +445,7 @@ func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), exte
 // push queues one card row read back from a cards.parquet (carry).
 func (cw *cardWriter) push(ctx context.Context, row *output.Card) error {
 	b := cw.buf
-	b.period = append(b.period, row.Period)
+	b.period.add(row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
 	b.end = append(b.end, row.EndDate)
 	b.player = append(b.player, row.PlayerID)
@@ -421,7 +461,7 @@ func (cw *cardWriter) push(ctx context.Context, row *output.Card) error {
 	b.changeExact.addPtr(row.ChangeUnrounded)
 	b.change = append(b.change, row.Change)
 	b.after.addPtr(row.RatingAfter)
-	b.reason = append(b.reason, row.Reason)
+	b.reason.add(row.Reason)
 	b.used.addPtr(row.RatingUsed)
 	return cw.added(ctx)
 }
@@ -432,7 +472,7 @@ func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame) error 
 		cw.games = newGameCols()
 	}
 	g := cw.games
-	g.period = append(g.period, row.Period)
+	g.period.add(row.Period)
 	g.player = append(g.player, row.PlayerID)
 	g.tournament = append(g.tournament, row.TournamentID)
 	g.end = append(g.end, row.EndDate)
@@ -442,7 +482,7 @@ func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame) error 
 	g.d.addPtr(row.D)
 	g.pd.addPtr(row.PD)
 	g.changeExact.addPtr(row.ChangeUnrounded)
-	g.reason = append(g.reason, row.Reason)
+	g.reason.add(row.Reason)
 	return cw.addedGames(ctx)
 }
 
@@ -547,9 +587,28 @@ func nullable[C any, T cardValue](name string, vals func(*C) *optional[T]) colum
 	}}
 }
 
+// text is a required labels column.
+func text[C any](name string, col func(*C) *labels) column[C] {
+	return column[C]{name, func(cw []*parquet.ColumnWriter, idx int, buf []parquet.Value, c *C) error {
+		l := col(c)
+		vals := make([]parquet.Value, len(l.vals))
+		toValues(vals, l.vals)
+		for start := 0; start < len(l.codes); start += len(buf) {
+			rows := buf[:min(len(buf), len(l.codes)-start)]
+			for i, code := range l.codes[start : start+len(rows)] {
+				rows[i] = vals[code]
+			}
+			if _, err := cw[idx].WriteRowValues(rows); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+}
+
 // cardColumns says which of cardCols' columns fills each column of output.Card.
 var cardColumns = []column[cardCols]{
-	required("period", func(c *cardCols) []string { return c.period }),
+	text("period", func(c *cardCols) *labels { return &c.period }),
 	required("tournament_id", func(c *cardCols) []int64 { return c.tournament }),
 	required("end_date", func(c *cardCols) []int32 { return c.end }),
 	required("player_id", func(c *cardCols) []int64 { return c.player }),
@@ -565,14 +624,14 @@ var cardColumns = []column[cardCols]{
 	nullable("change_unrounded", func(c *cardCols) *optional[float64] { return &c.changeExact }),
 	required("change", func(c *cardCols) []int32 { return c.change }),
 	nullable("rating_after", func(c *cardCols) *optional[int32] { return &c.after }),
-	required("reason", func(c *cardCols) []string { return c.reason }),
+	text("reason", func(c *cardCols) *labels { return &c.reason }),
 	nullable("rating_used", func(c *cardCols) *optional[int32] { return &c.used }),
 }
 
 // gameColumns says which of gameCols' columns fills each column of
 // output.CardGame.
 var gameColumns = []column[gameCols]{
-	required("period", func(g *gameCols) []string { return g.period }),
+	text("period", func(g *gameCols) *labels { return &g.period }),
 	required("player_id", func(g *gameCols) []int64 { return g.player }),
 	required("tournament_id", func(g *gameCols) []int64 { return g.tournament }),
 	required("end_date", func(g *gameCols) []int32 { return g.end }),
@@ -582,7 +641,7 @@ var gameColumns = []column[gameCols]{
 	nullable("d", func(g *gameCols) *optional[int32] { return &g.d }),
 	nullable("pd", func(g *gameCols) *optional[float64] { return &g.pd }),
 	nullable("change_unrounded", func(g *gameCols) *optional[float64] { return &g.changeExact }),
-	required("reason", func(g *gameCols) []string { return g.reason }),
+	text("reason", func(g *gameCols) *labels { return &g.reason }),
 }
 
 // columnIndex is each of cols' leaf index in schema.

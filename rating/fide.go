@@ -328,10 +328,11 @@ type FideRater struct {
 	// added, in the order they came, until the close puts them in the pools.
 	arena, spare, added []fideGame
 
-	games   []fideGame // rated games of the open period, one per player side
-	pending []fideGame // one event's pool candidates
-	first   []int32    // one event's players in their first tournament
-	mark    []int8     // per player: 1 = in first this event, 2 = zero-score disregarded
+	games   []ratedGame // rated games of the open period
+	tours   []tourInfo  // their tournaments
+	pending []fideGame  // one event's pool candidates
+	first   []int32     // one event's players in their first tournament
+	mark    []int8      // per player: 1 = in first this event, 2 = zero-score disregarded
 	cards   []Card
 
 	// ClosePeriod's scratch for sorting games by player, gathering them and
@@ -363,6 +364,40 @@ type fideGame struct {
 	p, opp    int32
 	oppRating int32
 	w2        int32
+}
+
+// ratedGame is a rated game of the open period, once for both sides: less
+// than half the memory of its two sides as fideGames, kept a month.
+type ratedGame struct {
+	tour             int32 // index into FideRater.tours
+	white, black     int32
+	wRating, bRating int32 // on the list in force
+	ws, bs           int8  // scores in half points
+}
+
+// tourInfo is what a game's side takes from its tournament.
+type tourInfo struct {
+	id          int64
+	end, period int32
+}
+
+// side is side s (0 white, 1 black) of games[i] as a player's game, for
+// order entry 2i+s.
+func (r *FideRater) side(ix int32) fideGame {
+	g := &r.games[ix>>1]
+	t := &r.tours[g.tour]
+	if ix&1 == 0 {
+		return fideGame{tour: t.id, end: t.end, period: t.period, p: g.white, opp: g.black, oppRating: g.bRating, w2: int32(g.ws)}
+	}
+	return fideGame{tour: t.id, end: t.end, period: t.period, p: g.black, opp: g.white, oppRating: g.wRating, w2: int32(g.bs)}
+}
+
+// player is the player of order entry ix (see side).
+func (r *FideRater) player(ix int32) int32 {
+	if ix&1 == 0 {
+		return r.games[ix>>1].white
+	}
+	return r.games[ix>>1].black
 }
 
 // NewFideRater returns a rater for st's players and puts the starting list in
@@ -414,20 +449,24 @@ func (r *FideRater) ListDay(end int32) int32 {
 func (r *FideRater) Rate(st *State, ev *Event) []Card {
 	period := int32(monthKey(r.ListDay(ev.End)))
 	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
+	tour := int32(-1) // the event's place in r.tours, made with its first rated game
 	for _, g := range ev.Games {
 		ws, bs, ok := otbScores(&g)
 		if !ok {
 			continue
 		}
-		w := fideGame{tour: ev.ID, end: ev.End, period: period, p: g.White, opp: g.Black, oppRating: st.Rating[g.Black], w2: ws}
-		b := fideGame{tour: ev.ID, end: ev.End, period: period, p: g.Black, opp: g.White, oppRating: st.Rating[g.White], w2: bs}
 		switch wr, br := st.Rated[g.White], st.Rated[g.Black]; {
 		case wr && br:
-			r.games = append(r.games, w, b)
+			if tour < 0 {
+				tour = int32(len(r.tours))
+				r.tours = append(r.tours, tourInfo{id: ev.ID, end: ev.End, period: period})
+			}
+			r.games = append(r.games, ratedGame{tour: tour, white: g.White, black: g.Black,
+				wRating: st.Rating[g.White], bRating: st.Rating[g.Black], ws: int8(ws), bs: int8(bs)})
 		case br:
-			r.pending = append(r.pending, w)
+			r.pending = append(r.pending, fideGame{tour: ev.ID, end: ev.End, period: period, p: g.White, opp: g.Black, oppRating: st.Rating[g.Black], w2: ws})
 		case wr:
-			r.pending = append(r.pending, b)
+			r.pending = append(r.pending, fideGame{tour: ev.ID, end: ev.End, period: period, p: g.Black, opp: g.White, oppRating: st.Rating[g.White], w2: bs})
 		}
 	}
 	// A player's first tournament is the first in which they met a rated
@@ -551,7 +590,7 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 			r.cards = r.cards[:0]
 		}
 	}
-	r.games, r.added = r.games[:0], r.added[:0]
+	r.games, r.tours, r.added = r.games[:0], r.tours[:0], r.added[:0]
 	r.pooling, r.sorted = keep, len(keep)
 	r.arena, r.spare = arena, r.arena
 	if len(r.cards) > 0 {
@@ -573,10 +612,10 @@ const gatherBlock = 1024
 // walk player by player would wait on each.
 func (r *FideRater) gather(order, end []int32, i int) []fideGame {
 	e := min(i+gatherBlock, len(order))
-	e = int(end[r.games[order[e-1]].p])
+	e = int(end[r.player(order[e-1])])
 	b := r.block[:0]
 	for _, ix := range order[i:e] {
-		b = append(b, r.games[ix])
+		b = append(b, r.side(ix))
 	}
 	r.block = b
 	return b
@@ -703,15 +742,36 @@ func (r *FideRater) sortPooling() []int32 {
 // buf's room: start[p] is where player p's games begin in player order, for
 // the n players (start has n+1 entries).
 func playerStarts(buf []int32, games []fideGame, n int) (start []int32) {
-	start = slices.Grow(buf[:0], n+1)[:n+1]
-	clear(start)
+	start = counters(buf, n)
 	for _, g := range games {
 		start[g.p+1]++
 	}
-	for i := 1; i < len(start); i++ {
-		start[i] += start[i-1]
+	return starts(start)
+}
+
+// sideStarts is playerStarts over both sides of rated games.
+func sideStarts(buf []int32, games []ratedGame, n int) (start []int32) {
+	start = counters(buf, n)
+	for _, g := range games {
+		start[g.white+1]++
+		start[g.black+1]++
 	}
-	return start
+	return starts(start)
+}
+
+// counters returns n+1 zeroed counters in buf's room.
+func counters(buf []int32, n int) []int32 {
+	c := slices.Grow(buf[:0], n+1)[:n+1]
+	clear(c)
+	return c
+}
+
+// starts turns counts c[p+1] into starts c[p], summing them in place.
+func starts(c []int32) []int32 {
+	for i := 1; i < len(c); i++ {
+		c[i] += c[i-1]
+	}
+	return c
 }
 
 // addedByPlayer returns the period's pool games (r.added) in player order,
@@ -727,17 +787,19 @@ func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
 	return added, count
 }
 
-// gamesByPlayer returns the indexes of the period's games in player order,
-// each player's games in the order they came: a stable counting sort over the
+// gamesByPlayer returns the order entries of the period's games' sides (see
+// side) in player order, each player's games in the order they came: a stable counting sort over the
 // n players, linear in the games where a comparison sort is not. Indexes rather
 // than a sorted copy keep the live heap small under the memory limit. end[p]
 // is where player p's games end in order.
 func (r *FideRater) gamesByPlayer(n int) (order, end []int32) {
-	count := playerStarts(r.count, r.games, n)
-	order = slices.Grow(r.order[:0], len(r.games))[:len(r.games)]
+	count := sideStarts(r.count, r.games, n)
+	order = slices.Grow(r.order[:0], 2*len(r.games))[:2*len(r.games)]
 	for i, g := range r.games {
-		order[count[g.p]] = int32(i)
-		count[g.p]++ // from the start of p's games to their end
+		order[count[g.white]] = int32(2 * i) // side's order entry (see side)
+		count[g.white]++                     // from the start of p's games to their end
+		order[count[g.black]] = int32(2*i + 1)
+		count[g.black]++
 	}
 	r.order, r.count = order, count
 	return order, count

@@ -52,33 +52,33 @@ func NewState(n int) *State {
 // Card is the audit record of one player in one rated tournament: enough to
 // recompute the change by hand.
 type Card struct {
-	Player      int32
-	RatedBefore bool
-	Before      int32 // rating before (valid when RatedBefore)
-	After       int32 // rating after (valid when RatedAfter)
-	RatedAfter  bool
-	Games       int32 // n: rated games in the tournament
-	Score2      int32 // W in half points
-	OppAverage  int32 // Ra (rounded half up); 0 when n = 0
-	D           int32 // Ro − Ra, capped
-	Expected    int64 // We in hundredths
-	K           int32
-	ChangeExact int64 // K × (W − We) in hundredths
-	Change      int32 // rounded, as applied
-	Stage       int8  // of a rule set with stages (the school system's 1 or 2); 0 for the others
-	Reason      Reason
+	Player     int32
+	Before     int32 // rating before (valid when RatedBefore)
+	After      int32 // rating after (valid when RatedAfter)
+	Games      int32 // n: rated games in the tournament
+	Score2     int32 // W in half points
+	OppAverage int32 // Ra (rounded half up); 0 when n = 0
+	D          int32 // Ro − Ra, capped
+	K          int32
+	Change     int32 // rounded, as applied
 	// Used is Ro, the rating the tournament was rated with (valid when
 	// RatedUsed): the rating before, or a newcomer's stage-one initial rating.
-	Used      int32
-	RatedUsed bool
+	Used        int32
+	Expected    int64 // We in hundredths
+	ChangeExact int64 // K × (W − We) in hundredths
+	RatedBefore bool
+	RatedAfter  bool
+	RatedUsed   bool
+	Stage       int8 // of a rule set with stages (the school system's 1 or 2); 0 for the others
+	Reason      Reason
 
 	// Optional detail of per-period rule sets (FIDE); the school system leaves
 	// these zero.
 	Tournament  int64 // the game's tournament on a card made at a period's close (0 = none)
 	End         int32 // that tournament's end date
-	PerGame     bool  // one game: Opponent, OppRating; W in Score2, PD in Expected, D as used
 	Opponent    int32 // dense index of the opponent (valid when PerGame)
 	OppRating   int32 // the opponent's rating used (valid when PerGame)
+	PerGame     bool  // one game: Opponent, OppRating; W in Score2, PD in Expected, D as used
 	PeriodTotal bool  // a player's total for a period: D is per game, so not set
 }
 

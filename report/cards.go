@@ -307,14 +307,31 @@ func resize[T any](s []T, n int, v T) []T {
 // column chunk that is not nested. A value of a text column is valid only
 // during the call.
 func eachValue(cc parquet.ColumnChunk, n int, fn func(i int, v parquet.Value)) error {
+	i := 0
+	err := eachLeafValue(cc, func(v parquet.Value) error {
+		if i == n {
+			return fmt.Errorf("more than %d values", n)
+		}
+		fn(i, v)
+		i++
+		return nil
+	})
+	if err == nil && i != n {
+		err = fmt.Errorf("%d values in %d rows", i, n)
+	}
+	return err
+}
+
+// eachLeafValue calls fn with each value of cc, page by page, and stops at
+// its first error.
+func eachLeafValue(cc parquet.ColumnChunk, fn func(v parquet.Value) error) error {
 	pages := cc.Pages()
 	defer pages.Close()
 	buf := make([]parquet.Value, 1024)
-	i := 0
 	for {
 		p, err := pages.ReadPage()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			return err
@@ -323,12 +340,10 @@ func eachValue(cc parquet.ColumnChunk, n int, fn func(i int, v parquet.Value)) e
 		for {
 			m, err := vr.ReadValues(buf)
 			for _, v := range buf[:m] {
-				if i == n {
+				if err := fn(v); err != nil {
 					parquet.Release(p)
-					return fmt.Errorf("more than %d values", n)
+					return err
 				}
-				fn(i, v)
-				i++
 			}
 			if err == io.EOF {
 				break
@@ -340,10 +355,6 @@ func eachValue(cc parquet.ColumnChunk, n int, fn func(i int, v parquet.Value)) e
 		}
 		parquet.Release(p)
 	}
-	if i != n {
-		return fmt.Errorf("%d values in %d rows", i, n)
-	}
-	return nil
 }
 
 func hasKey[K comparable, V any](m map[K]V, k K) bool {

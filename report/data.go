@@ -315,42 +315,134 @@ func (s *standings) rowID(r []string, k int) int64 {
 // (standings/) into the standings of the tournaments want accepts, with the
 // columns and cells of their CSV files.
 func readStandings(dir string, labels []string, want func(int64) bool) (map[int64]*standings, error) {
-	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	out := map[int64]*standings{}
 	for _, l := range labels {
-		f := filepath.Join(dir, l+".parquet")
-		rows, err := parquet.ReadFile[output.StandingsRow](f)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f, err)
+		if err := readStandingsFile(filepath.Join(dir, l+".parquet"), want, out); err != nil {
+			return nil, err
 		}
-		for _, r := range rows {
-			if !want(r.TournamentID) {
+	}
+	return out, nil
+}
+
+// readStandingsFile adds the standings of path's tournaments that want
+// accepts to out. It reads the file column by column, a row group at a
+// time: a generic reader would make each row's list and every value's
+// pointer, most of the report's garbage.
+func readStandingsFile(path string, want func(int64) bool, out map[int64]*standings) error {
+	f, pf, err := openParquet(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	schema := pf.Schema()
+	code, okCode := schema.Lookup("tiebreaks", "list", "element", "code")
+	value, okValue := schema.Lookup("tiebreaks", "list", "element", "value")
+	if !okCode || !okValue {
+		return fmt.Errorf("read %s: no tiebreaks column: %w", path, ErrBadOutput)
+	}
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	var tour []int64
+	var recs, codes [][]string
+	var ncodes []int
+	interned := map[string]string{}
+	for _, rg := range pf.RowGroups() {
+		n := int(rg.NumRows())
+		tour, recs, codes, ncodes = resize(tour, n, 0), resize(recs, n, nil), resize(codes, n, nil), resize(ncodes, n, 0)
+		read := columnReader(path, schema, rg.ColumnChunks(), n)
+		// The tournament first: the other columns fill only the rows wanted.
+		if err := read("tournament_id", func(i int, v parquet.Value) { tour[i] = v.Int64() }); err != nil {
+			return err
+		}
+		for i, id := range tour {
+			if want(id) {
+				recs[i] = make([]string, 5, 5+8)
+			}
+		}
+		cell := func(fill func(rec []string, v parquet.Value)) func(int, parquet.Value) {
+			return func(i int, v parquet.Value) {
+				if recs[i] != nil {
+					fill(recs[i], v)
+				}
+			}
+		}
+		err := errors.Join(
+			read("rank", cell(func(r []string, v parquet.Value) { r[0] = strconv.Itoa(int(v.Int32())) })),
+			read("start_no", cell(func(r []string, v parquet.Value) { r[1] = strconv.Itoa(int(v.Int32())) })),
+			read("player_id", cell(func(r []string, v parquet.Value) {
+				if id := v.Int64(); id != 0 {
+					r[2] = strconv.FormatInt(id, 10)
+				}
+			})),
+			read("name", cell(func(r []string, v parquet.Value) { r[3] = string(v.ByteArray()) })),
+			read("points", cell(func(r []string, v parquet.Value) { r[4] = num(v.Double()) })),
+		)
+		if err != nil {
+			return err
+		}
+		// A row's tiebreaks: a value per code, "" where undefined. A value
+		// starts a row at repetition level 0; a cell is there when the list's
+		// element is (the code's definition level), its number when defined.
+		// The codes are kept for the first row of each tournament here (its
+		// header), counted for the others.
+		row := -1
+		err = eachLeafValue(rg.ColumnChunks()[code.ColumnIndex], func(v parquet.Value) error {
+			if v.RepetitionLevel() == 0 {
+				if row++; row >= n {
+					return fmt.Errorf("more than %d rows", n)
+				}
+			}
+			if row < 0 || recs[row] == nil || v.DefinitionLevel() != code.MaxDefinitionLevel {
+				return nil
+			}
+			if ncodes[row]++; row == 0 || tour[row-1] != tour[row] {
+				c, ok := interned[string(v.ByteArray())]
+				if !ok {
+					c = string(v.ByteArray())
+					interned[c] = c
+				}
+				codes[row] = append(codes[row], c)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("read %s: column tiebreaks.code: %w", path, err)
+		}
+		row = -1
+		err = eachLeafValue(rg.ColumnChunks()[value.ColumnIndex], func(v parquet.Value) error {
+			if v.RepetitionLevel() == 0 {
+				if row++; row >= n {
+					return fmt.Errorf("more than %d rows", n)
+				}
+			}
+			if row < 0 || recs[row] == nil || v.DefinitionLevel() < code.MaxDefinitionLevel {
+				return nil
+			}
+			s := ""
+			if v.DefinitionLevel() == value.MaxDefinitionLevel {
+				s = num(v.Double())
+			}
+			recs[row] = append(recs[row], s)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("read %s: column tiebreaks.value: %w", path, err)
+		}
+		for i, rec := range recs {
+			if rec == nil {
 				continue
 			}
-			s := out[r.TournamentID]
-			if s == nil {
-				s = &standings{Header: []string{"rank", "start_no", "player_id", "name", "points"}, idCol: 2}
-				for _, c := range r.Tiebreaks {
-					s.Header = append(s.Header, c.Code)
-				}
-				out[r.TournamentID] = s
+			if len(rec)-5 != ncodes[i] {
+				return fmt.Errorf("read %s: row %d: %d tiebreak codes, %d values: %w", path, i+1, ncodes[i], len(rec)-5, ErrBadOutput)
 			}
-			id := ""
-			if r.PlayerID != 0 {
-				id = strconv.FormatInt(r.PlayerID, 10)
-			}
-			rec := []string{strconv.Itoa(int(r.Rank)), strconv.Itoa(int(r.StartNo)), id, r.Name, num(r.Points)}
-			for _, c := range r.Tiebreaks {
-				v := ""
-				if c.Value != nil {
-					v = num(*c.Value)
-				}
-				rec = append(rec, v)
+			s := out[tour[i]]
+			if s == nil { // the first row of its run here, so codes[i] is kept
+				s = &standings{Header: append([]string{"rank", "start_no", "player_id", "name", "points"}, codes[i]...), idCol: 2}
+				out[tour[i]] = s
 			}
 			s.Rows = append(s.Rows, rec)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // periods lists the periods of the files dir/*.csv, sorted.

@@ -107,27 +107,31 @@ var belowFloor = rating.ReasonFideBelowFloor.String()
 // belowFloor holds the players who fell below the rating floor in the periods
 // after from up to to.
 func Compare(from, to string, before, after []output.ListRow, belowFloor map[int64]bool) *Diff {
-	d := &Diff{From: from, To: to}
-	was := make(map[int64]output.ListRow, len(before))
-	for _, e := range before {
-		was[e.PlayerID] = e
+	// Most players are on both lists and most of them move.
+	d := &Diff{From: from, To: to, Moves: make([]Move, 0, len(after))}
+	was := make(map[int64]int32, len(before)) // a player's row in before
+	for i := range before {
+		was[before[i].PlayerID] = int32(i)
 	}
-	for _, e := range after {
-		old, ok := was[e.PlayerID]
-		switch {
-		case !ok:
+	stays := make([]bool, len(before)) // by was's row: the player is on after too
+	for i := range after {
+		e := &after[i]
+		j, ok := was[e.PlayerID]
+		if !ok {
 			reason := "returned"
 			if hasFlag(e.Flags, "new") {
 				reason = "new"
 			}
-			d.Entries = append(d.Entries, Entry{e, reason})
-		case old.Rank != e.Rank || old.Rating != e.Rating:
+			d.Entries = append(d.Entries, Entry{*e, reason})
+			continue
+		}
+		stays[j] = true
+		if old := &before[j]; old.Rank != e.Rank || old.Rating != e.Rating {
 			d.Moves = append(d.Moves, Move{e.PlayerID, e.Name, old.Rank, e.Rank, old.Rating, e.Rating})
 		}
 	}
-	gone := leavers(before, after)
 	for _, e := range before {
-		if !gone[e.PlayerID] {
+		if stays[was[e.PlayerID]] {
 			continue
 		}
 		reason := ExitUnknown

@@ -4,6 +4,7 @@ import (
 	"github.com/ratelist/ratelist/officer"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
+	"slices"
 )
 
 // The changes page of a rating list shows what `ratelist diff` shows between
@@ -54,9 +55,9 @@ var reasonText = map[string]string{
 }
 
 // writeChanges writes the changes page from the list from (rows before) to
-// the list to (rows after).
-func (s *site) writeChanges(from, to string, before, after []listRow, key uint64) error {
-	d := officer.Compare(from, to, listEntries(before), listEntries(after), s.fellBelowFloor(from, to))
+// the list to (rows after), both as listEntries makes them.
+func (s *site) writeChanges(from, to string, before, after []output.ListRow, key uint64) error {
+	d := officer.Compare(from, to, before, after, s.fellBelowFloor(from, to))
 	cp := changesPage{page: s.page("List changes "+to, "", "list"), From: from, To: to, FromFile: s.listFile(from),
 		ToFile: s.listFile(to), NEntries: len(d.Entries), NExits: len(d.Exits), RankChanges: d.RankChanges(),
 		Ratings: d.RatingChanges(), Max: maxChangeRows}
@@ -84,9 +85,9 @@ func (s *site) changeRow(id int64, name string, rankBefore, rankAfter, before, a
 	return r
 }
 
-// listEntries is a list as the diff takes it.
-func listEntries(rows []listRow) []output.ListRow {
-	out := make([]output.ListRow, len(rows))
+// listEntries is a list as the diff takes it, in dst's room.
+func listEntries(dst []output.ListRow, rows []listRow) []output.ListRow {
+	out := slices.Grow(dst[:0], len(rows))[:len(rows)]
 	for i, r := range rows {
 		out[i] = output.ListRow{Rank: int32(r.Rank), PlayerID: r.ID, Name: r.Name, Rating: int32(r.Rating), Flags: r.Flags}
 	}

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -935,6 +936,10 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 	var k keyer
 	var prev []listRow // list i-1, when it was read
 	var prevHash uint64
+	// Lists i-1 and i as the diff takes them (prevEntries nil: not made),
+	// in two buffers used in turn.
+	var prevEntries, entries []output.ListRow
+	var spare []output.ListRow
 	for i, p := range s.periods {
 		if err := ctx.Err(); err != nil {
 			return n, err
@@ -967,7 +972,12 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 					return n, err
 				}
 			}
-			if err := s.writeChanges(s.periods[i-1], p, prev, rows, changes); err != nil {
+			if prevEntries == nil {
+				prevEntries = listEntries(spare, prev)
+				spare = nil
+			}
+			entries = listEntries(spare, rows)
+			if err := s.writeChanges(s.periods[i-1], p, prevEntries, entries, changes); err != nil {
 				return n, err
 			}
 		}
@@ -976,7 +986,8 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 				return n, err
 			}
 		}
-		prev, prevHash = rows, h
+		spare = prevEntries // list i-1's buffer is free for list i+1
+		prev, prevHash, prevEntries, entries = rows, h, entries, nil
 	}
 	for _, p := range s.jperiods {
 		n++

@@ -108,7 +108,8 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 // TournamentCards is every card of tournament id in out: each player's change
 // with the numbers to check it (Ro, n, W, Ra, D, We, K, K × (W − We)), and
 // under a per-period rule set (FIDE) each game of the tournament from
-// card_games.parquet as a card of one game, with the Ro of its period's row.
+// card_games.parquet as a card of one game, with the Ro and K of its period's
+// row.
 // The tournament's own rows come first: they were made when it was rated, its
 // games at its period's close.
 func TournamentCards(out string, id int64) (Table, error) {

@@ -20,7 +20,7 @@ import (
 const cardsPerRowGroup = 1 << 16
 
 // cardCols holds the rows of one row group of cards.parquet column by column,
-// one slice per field of output.Card.
+// a column per field of output.Card.
 type cardCols struct {
 	period, reason            labels
 	name                      []string
@@ -33,7 +33,7 @@ type cardCols struct {
 }
 
 // gameCols holds the rows of one row group of card_games.parquet column by
-// column, one slice per field of output.CardGame.
+// column, a column per field of output.CardGame.
 type gameCols struct {
 	period, reason               labels
 	player, tournament, opponent []int64

@@ -6,8 +6,11 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/output"
 )
 
 // readCards reads cards.parquet column by column, a row group at a time, and
@@ -24,6 +27,9 @@ func readCards(path, gamesPath string) (*cardSet, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if err := sameKinds(path, pf.Schema(), output.CardSchema); err != nil {
+		return nil, err
+	}
 	games := &gameStream{path: gamesPath}
 	rows := pf.NumRows()
 	if exists(gamesPath) {
@@ -32,6 +38,9 @@ func readCards(path, gamesPath string) (*cardSet, error) {
 			return nil, err
 		}
 		defer gf.Close()
+		if err := sameKinds(gamesPath, gpf.Schema(), output.CardGameSchema); err != nil {
+			return nil, err
+		}
 		games.groups, games.schema = gpf.RowGroups(), gpf.Schema()
 		n, err := foldedGames(gamesPath, games.schema, games.groups)
 		if err != nil {
@@ -171,6 +180,20 @@ func openParquet(path string) (*os.File, *parquet.File, error) {
 		return nil, nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return f, pf, nil
+}
+
+// sameKinds checks that every column of want that the file (schema) has
+// holds values of the same kind: a value read as another kind is garbage or
+// a panic, where a file changed by hand must give an error.
+func sameKinds(path string, schema, want *parquet.Schema) error {
+	for _, p := range want.Columns() {
+		w, _ := want.Lookup(p...)
+		if c, ok := schema.Lookup(p...); ok && c.Node.Type().Kind() != w.Node.Type().Kind() {
+			return fmt.Errorf("read %s: column %s is %s, not %s: %w", path, strings.Join(p, "."),
+				c.Node.Type().Kind(), w.Node.Type().Kind(), ErrBadOutput)
+		}
+	}
+	return nil
 }
 
 // columnReader returns a function that calls fn with each of the n values of

@@ -335,16 +335,27 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 	}
 	defer f.Close()
 	schema := pf.Schema()
+	if err := sameKinds(path, schema, output.StandingsSchema); err != nil {
+		return err
+	}
 	code, okCode := schema.Lookup("tiebreaks", "list", "element", "code")
 	value, okValue := schema.Lookup("tiebreaks", "list", "element", "value")
 	if !okCode || !okValue {
 		return fmt.Errorf("read %s: no tiebreaks column: %w", path, ErrBadOutput)
+	}
+	// A cell (a list element) is there from this definition level on: the
+	// code's, less one when the code itself is optional (a file rewritten by
+	// another tool may make every column optional).
+	cellDef := code.MaxDefinitionLevel
+	if code.Node.Optional() {
+		cellDef--
 	}
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	var tour []int64
 	var recs, codes [][]string
 	var ncodes []int
 	interned := map[string]string{}
+	first := 0 // the row group's first row in the file
 	for _, rg := range pf.RowGroups() {
 		n := int(rg.NumRows())
 		tour, recs, codes, ncodes = resize(tour, n, 0), resize(recs, n, nil), resize(codes, n, nil), resize(ncodes, n, 0)
@@ -391,19 +402,25 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 					return fmt.Errorf("more than %d rows", n)
 				}
 			}
-			if row < 0 || recs[row] == nil || v.DefinitionLevel() != code.MaxDefinitionLevel {
+			if row < 0 || recs[row] == nil || v.DefinitionLevel() < cellDef {
 				return nil
 			}
 			if ncodes[row]++; row == 0 || tour[row-1] != tour[row] {
-				c, ok := interned[string(v.ByteArray())]
-				if !ok {
-					c = string(v.ByteArray())
-					interned[c] = c
+				c := ""
+				if v.DefinitionLevel() == code.MaxDefinitionLevel {
+					var ok bool
+					if c, ok = interned[string(v.ByteArray())]; !ok {
+						c = string(v.ByteArray())
+						interned[c] = c
+					}
 				}
 				codes[row] = append(codes[row], c)
 			}
 			return nil
 		})
+		if err == nil && row != n-1 {
+			err = fmt.Errorf("%d rows in %d", row+1, n)
+		}
 		if err != nil {
 			return fmt.Errorf("read %s: column tiebreaks.code: %w", path, err)
 		}
@@ -414,7 +431,7 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 					return fmt.Errorf("more than %d rows", n)
 				}
 			}
-			if row < 0 || recs[row] == nil || v.DefinitionLevel() < code.MaxDefinitionLevel {
+			if row < 0 || recs[row] == nil || v.DefinitionLevel() < cellDef {
 				return nil
 			}
 			s := ""
@@ -424,6 +441,9 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 			recs[row] = append(recs[row], s)
 			return nil
 		})
+		if err == nil && row != n-1 {
+			err = fmt.Errorf("%d rows in %d", row+1, n)
+		}
 		if err != nil {
 			return fmt.Errorf("read %s: column tiebreaks.value: %w", path, err)
 		}
@@ -432,7 +452,7 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 				continue
 			}
 			if len(rec)-5 != ncodes[i] {
-				return fmt.Errorf("read %s: row %d: %d tiebreak codes, %d values: %w", path, i+1, ncodes[i], len(rec)-5, ErrBadOutput)
+				return fmt.Errorf("read %s: row %d: %d tiebreak codes but %d values", path, first+i+1, ncodes[i], len(rec)-5)
 			}
 			s := out[tour[i]]
 			if s == nil { // the first row of its run here, so codes[i] is kept
@@ -441,6 +461,7 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 			}
 			s.Rows = append(s.Rows, rec)
 		}
+		first += n
 	}
 	return nil
 }

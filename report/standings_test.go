@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -58,5 +59,54 @@ func TestReadStandingsFile(t *testing.T) {
 		if g == nil || !slices.Equal(g.Header, w.Header) || !slices.EqualFunc(g.Rows, w.Rows, slices.Equal) {
 			t.Errorf("tournament %d: %+v, want %+v", id, g, w)
 		}
+	}
+}
+
+// TestReadStandingsOtherFiles: a standings file rewritten by another tool with
+// every column optional reads the same; one whose name column holds numbers
+// is an error, not a panic.
+func TestReadStandingsOtherFiles(t *testing.T) {
+	type cell struct {
+		Code  *string  `parquet:"code,optional"`
+		Value *float64 `parquet:"value,optional"`
+	}
+	type optional struct {
+		TournamentID *int64   `parquet:"tournament_id,optional"`
+		Rank         *int32   `parquet:"rank,optional"`
+		StartNo      *int32   `parquet:"start_no,optional"`
+		PlayerID     *int64   `parquet:"player_id,optional"`
+		Name         *string  `parquet:"name,optional"`
+		Points       *float64 `parquet:"points,optional"`
+		Tiebreaks    []cell   `parquet:"tiebreaks,list"`
+	}
+	i64, i32, str, f64 := func(v int64) *int64 { return &v }, func(v int32) *int32 { return &v },
+		func(v string) *string { return &v }, func(v float64) *float64 { return &v }
+	dir := t.TempDir()
+	rows := []optional{
+		{i64(7), i32(1), i32(1), i64(101), str("Ann"), f64(1), []cell{{str("BH"), f64(2)}, {str("SB"), nil}}},
+		{i64(7), i32(2), i32(2), i64(102), str("Bob"), f64(0), []cell{{str("BH"), nil}, {str("SB"), f64(0.5)}}},
+	}
+	if err := parquet.WriteFile(filepath.Join(dir, "2025-01.parquet"), rows); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readStandings(dir, []string{"2025-01"}, func(int64) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"1", "1", "101", "Ann", "1", "2", ""}, {"2", "2", "102", "Bob", "0", "", "0.5"}}
+	if s := got[7]; s == nil || !slices.Equal(s.Header[5:], []string{"BH", "SB"}) || !slices.EqualFunc(s.Rows, want, slices.Equal) {
+		t.Errorf("all-optional file: %+v, want rows %v", s, want)
+	}
+
+	type numberName struct {
+		TournamentID int64                 `parquet:"tournament_id"`
+		Name         int64                 `parquet:"name"`
+		Tiebreaks    []output.TiebreakCell `parquet:"tiebreaks,list"`
+	}
+	if err := parquet.WriteFile(filepath.Join(dir, "2025-02.parquet"), []numberName{{7, 12, nil}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readStandings(dir, []string{"2025-02"}, func(int64) bool { return true }); !errors.Is(err, ErrBadOutput) {
+		t.Errorf("name column of numbers: error %v, want ErrBadOutput", err)
 	}
 }

@@ -390,21 +390,11 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 		if err != nil {
 			return err
 		}
-		// A row's tiebreaks: a value per code, "" where undefined. A value
-		// starts a row at repetition level 0; a cell is there when the list's
-		// element is (the code's definition level), its number when defined.
-		// The codes are kept for the first row of each tournament here (its
-		// header), counted for the others.
-		row := -1
-		err = eachLeafValue(rg.ColumnChunks()[code.ColumnIndex], func(v parquet.Value) error {
-			if v.RepetitionLevel() == 0 {
-				if row++; row >= n {
-					return fmt.Errorf("more than %d rows", n)
-				}
-			}
-			if row < 0 || recs[row] == nil || v.DefinitionLevel() < cellDef {
-				return nil
-			}
+		// A row's tiebreaks: a value per code, "" where undefined. The codes
+		// are kept for the first row of each tournament here (its header),
+		// counted for the others.
+		chunks := rg.ColumnChunks()
+		err = eachCell(chunks[code.ColumnIndex], n, cellDef, recs, func(row int, v parquet.Value) {
 			if ncodes[row]++; row == 0 || tour[row-1] != tour[row] {
 				c := ""
 				if v.DefinitionLevel() == code.MaxDefinitionLevel {
@@ -416,34 +406,17 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 				}
 				codes[row] = append(codes[row], c)
 			}
-			return nil
 		})
-		if err == nil && row != n-1 {
-			err = fmt.Errorf("%d rows in %d", row+1, n)
-		}
 		if err != nil {
 			return fmt.Errorf("read %s: column tiebreaks.code: %w", path, err)
 		}
-		row = -1
-		err = eachLeafValue(rg.ColumnChunks()[value.ColumnIndex], func(v parquet.Value) error {
-			if v.RepetitionLevel() == 0 {
-				if row++; row >= n {
-					return fmt.Errorf("more than %d rows", n)
-				}
-			}
-			if row < 0 || recs[row] == nil || v.DefinitionLevel() < cellDef {
-				return nil
-			}
+		err = eachCell(chunks[value.ColumnIndex], n, cellDef, recs, func(row int, v parquet.Value) {
 			s := ""
 			if v.DefinitionLevel() == value.MaxDefinitionLevel {
 				s = num(v.Double())
 			}
 			recs[row] = append(recs[row], s)
-			return nil
 		})
-		if err == nil && row != n-1 {
-			err = fmt.Errorf("%d rows in %d", row+1, n)
-		}
 		if err != nil {
 			return fmt.Errorf("read %s: column tiebreaks.value: %w", path, err)
 		}
@@ -537,4 +510,27 @@ func exists(path string) bool {
 
 func outPath(out string, rel ...string) string {
 	return filepath.Join(append([]string{out}, rel...)...)
+}
+
+// eachCell calls fn with each tiebreak cell of the wanted rows (recs[row] not
+// nil) in cc, a leaf of the tiebreaks list in a row group of n rows: a value
+// at repetition level 0 starts a row, and a cell is there from definition
+// level cellDef on.
+func eachCell(cc parquet.ColumnChunk, n, cellDef int, recs [][]string, fn func(row int, v parquet.Value)) error {
+	row := -1
+	err := eachLeafValue(cc, func(v parquet.Value) error {
+		if v.RepetitionLevel() == 0 {
+			if row++; row >= n {
+				return fmt.Errorf("more than %d rows", n)
+			}
+		}
+		if row >= 0 && recs[row] != nil && v.DefinitionLevel() >= cellDef {
+			fn(row, v)
+		}
+		return nil
+	})
+	if err == nil && row != n-1 {
+		err = fmt.Errorf("%d rows in %d", row+1, n)
+	}
+	return err
 }

@@ -593,16 +593,11 @@ func text[C any](name string, col func(*C) *labels) column[C] {
 		l := col(c)
 		vals := make([]parquet.Value, len(l.vals))
 		toValues(vals, l.vals)
-		for start := 0; start < len(l.codes); start += len(buf) {
-			rows := buf[:min(len(buf), len(l.codes)-start)]
+		return writeRows(cw[idx], len(l.codes), buf, func(rows []parquet.Value, start int) {
 			for i, code := range l.codes[start : start+len(rows)] {
 				rows[i] = vals[code]
 			}
-			if _, err := cw[idx].WriteRowValues(rows); err != nil {
-				return err
-			}
-		}
-		return nil
+		})
 	}}
 }
 
@@ -684,8 +679,7 @@ const rowChunk = 64
 // else optional (null where set is false). It writes len(buf) (rowChunk)
 // rows at a time, through buf.
 func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, buf []parquet.Value, vals []T, set []bool) error {
-	for start := 0; start < len(vals); start += len(buf) {
-		rows := buf[:min(len(buf), len(vals)-start)]
+	return writeRows(cw[col], len(vals), buf, func(rows []parquet.Value, start int) {
 		toValues(rows, vals[start:])
 		// A ColumnWriter's values need no column index (it writes one column),
 		// and a required value's definition level is 0 as made.
@@ -698,7 +692,16 @@ func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, buf []parquet
 				}
 			}
 		}
-		if _, err := cw[col].WriteRowValues(rows); err != nil {
+	})
+}
+
+// writeRows writes n rows of a row group's column to w, len(buf) (rowChunk)
+// at a time through buf: fill sets the values of rows start on.
+func writeRows(w *parquet.ColumnWriter, n int, buf []parquet.Value, fill func(rows []parquet.Value, start int)) error {
+	for start := 0; start < n; start += len(buf) {
+		rows := buf[:min(len(buf), n-start)]
+		fill(rows, start)
+		if _, err := w.WriteRowValues(rows); err != nil {
 			return err
 		}
 	}

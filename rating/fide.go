@@ -788,10 +788,10 @@ func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
 }
 
 // gamesByPlayer returns the order entries of the period's games' sides (see
-// side) in player order, each player's games in the order they came: a stable counting sort over the
-// n players, linear in the games where a comparison sort is not. Indexes rather
-// than a sorted copy keep the live heap small under the memory limit. end[p]
-// is where player p's games end in order.
+// side) in player order, each player's games in the order they came: a stable
+// counting sort over the n players, linear in the games where a comparison
+// sort is not. Indexes rather than a sorted copy keep the live heap small
+// under the memory limit. end[p] is where player p's games end in order.
 func (r *FideRater) gamesByPlayer(n int) (order, end []int32) {
 	count := sideStarts(r.count, r.games, n)
 	order = slices.Grow(r.order[:0], 2*len(r.games))[:2*len(r.games)]

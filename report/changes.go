@@ -1,10 +1,11 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/ratelist/ratelist/officer"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
-	"slices"
 )
 
 // The changes page of a rating list shows what `ratelist diff` shows between

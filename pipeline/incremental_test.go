@@ -381,9 +381,11 @@ func TestResumeNamesStalePeriods(t *testing.T) {
 	// A late report: one more rated tournament ending in December 2024.
 	testutil.AppendFile(t, filepath.Join(dir, "tournaments.csv"), "9999,Late Cup,2024-12-10,2024-12-11,swiss,1,chess,true,\n")
 	testutil.AppendFile(t, filepath.Join(dir, "games.csv"), "9999,1,10001,10002,1,0,,\n")
+	// Every list from December on follows from its ratings: all are named.
 	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Resume: true})
-	if strings.Join(sum.StalePeriods, " ") != "2024-12" {
-		t.Errorf("stale periods %v, want [2024-12]", sum.StalePeriods)
+	if len(sum.StalePeriods) == 0 || sum.StalePeriods[0] != "2024-12" || sum.RerunFrom != "2024-12" ||
+		sum.StalePeriods[len(sum.StalePeriods)-1] != sum.LastList {
+		t.Errorf("stale periods %v (rerun from %q), want 2024-12 to the last list %s", sum.StalePeriods, sum.RerunFrom, sum.LastList)
 	}
 	// --from the stale period rates it; afterwards nothing is stale.
 	sum = runOpt(t, Options{Archive: os.DirFS(dir), Out: out, From: "2024-12"})

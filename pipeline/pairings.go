@@ -107,7 +107,7 @@ func (c *Pairings) Tournament(id int64) (tt *tiebreak.Tournament, ok bool) {
 		return nil, false
 	}
 	t := &c.p.arch.Tournaments[ti]
-	rows := c.p.checkPairings(t, h.rows, nil)
+	rows := c.p.checkPairings(t, h.rows)
 	if len(rows) == 0 || t.Discipline == "joker" {
 		return nil, true
 	}

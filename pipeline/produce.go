@@ -22,8 +22,8 @@ type gameRow struct {
 }
 
 // takeFunc receives one complete tournament's valid games rows, in rating
-// order, and their tournamentHash; the rows are the receiver's from then on.
-type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow, hash uint64) error
+// order; the rows are the receiver's from then on.
+type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow) error
 
 // producer is the first stage of a run. It reads the games table, checks each
 // row, holds the valid ones with their tournament, and hands a tournament's
@@ -36,7 +36,6 @@ type producer struct {
 	next      int     // the position in order to hand on next
 	remaining []int64 // per tournament: its rows not read yet (pass one counted them)
 	bufs      [][]gameRow
-	sums      []uint64 // per tournament: the sum of rowHash over its rows in bufs
 	gameRows  int64    // rows of the games table, for progress
 	pairs     pairScratch
 	prob      archive.Problem // the problem checkGame returns
@@ -103,7 +102,6 @@ func (p *producer) open(a *runArchive) {
 		return a.ID < b.ID
 	})
 	p.bufs = make([][]gameRow, len(ts))
-	p.sums = make([]uint64, len(ts))
 	p.pairs.local = newLocal(len(a.Players.ID))
 }
 
@@ -152,7 +150,6 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		}
 		fi := fileIdx[b.File]
 		tnulls, tids := b.Nulls[archive.GameTournamentID][:b.N], b.Ints[archive.GameTournamentID][:b.N]
-		whites, blacks := b.Ints[archive.GameWhiteID][:b.N], b.Ints[archive.GameBlackID][:b.N]
 		var scratch gameRow
 		for i := range tids {
 			cnt.Read++
@@ -181,11 +178,6 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			} else {
 				g.file = fi
 				p.bufs[ti] = buf
-				black := int64(0)
-				if g.black >= 0 {
-					black = blacks[i]
-				}
-				p.sums[ti] += rowHash(tids[i], whites[i], black, g.round, g.wres, g.bres)
 			}
 			if ti >= 0 {
 				p.remaining[ti]--
@@ -209,13 +201,13 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		rows := p.checkPairings(t, p.bufs[ti], &p.sums[ti])
+		rows := p.checkPairings(t, p.bufs[ti])
 		p.bufs[ti] = nil
 		p.arch.count("games").Used += int64(len(rows))
 		if t.Discipline == "joker" {
 			continue
 		}
-		if err := take(ctx, t, rows, tournamentHash(t.ID, len(rows), p.sums[ti])); err != nil {
+		if err := take(ctx, t, rows); err != nil {
 			return err
 		}
 	}
@@ -314,9 +306,8 @@ func mirrored(w, b byte) bool {
 }
 
 // checkPairings rejects rows that pair a player twice in one round (the later
-// row, in file order) and returns the rest; it takes the rejected rows' rowHash
-// off sum, when not nil.
-func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow, sum *uint64) []gameRow {
+// row, in file order) and returns the rest.
+func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRow {
 	sc := &p.pairs
 	ps := sc.players[:0]
 	defer func() { sc.players = ps[:0] }()
@@ -357,9 +348,6 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow, sum *uin
 			p.arch.rejects.add(archive.RowError{File: p.arch.GameFiles[g.file], Row: g.row,
 				Problem: archive.Problemf(archive.KindBadPairing, "", "player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev),
 				Values:  gameValues(&p.arch.Players, t, g)})
-			if sum != nil {
-				*sum -= gameHash(&p.arch.Players, t.ID, g)
-			}
 			continue
 		}
 		sc.seen[w] = g.row

@@ -77,8 +77,10 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		periods:     periods{kind: opt.Period},
 		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
 		fingerprint: fingerprint(opt.Rules, opt.Period),
+		hashes:      periodHashes{reg: registryHashes(&a.Players)},
 		sum:         sum,
 	}
+	r.hashes.startHashes(st)
 	ts := a.Tournaments
 	r.periods.lastEnd = -1
 	for _, i := range order {
@@ -103,12 +105,10 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 func rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
 
 // tournament takes one complete tournament from the producer (a takeFunc).
-func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, hash uint64) error {
+func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
 	rated := rates(t)
-	if rated {
-		r.hashes.note(key, hash)
-	}
+	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg))
 	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
 		if r.win.resumed && key < r.win.start && len(rows) > 0 {
 			r.out.skip(t, r.label(key))
@@ -249,7 +249,7 @@ func (r *rater) summarize() {
 	if r.def.Summary != nil {
 		r.sum.RuleSet = r.def.Summary(r.rules, r.st)
 	}
-	if stale := r.hashes.stale(&r.win, r.periods.kind); len(stale) > 0 {
+	if stale := r.hashes.stale(&r.win, r.periods.kind, r.periods.first, r.periods.last); len(stale) > 0 {
 		r.sum.StalePeriods, r.sum.RerunFrom = stale, stale[0]
 	}
 }

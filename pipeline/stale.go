@@ -1,55 +1,144 @@
 package pipeline
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"sort"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
 )
 
-// Periods whose rated games changed after their list was written.
+// Periods whose inputs changed after their outputs were written.
 //
-// A resumed run (--resume) rates only what ended after the last list. A
-// tournament reported late, or corrected, whose list period is already on disk
-// would then be silently left out. So every state keeps, per list period, a
-// fingerprint of the rated tournaments' valid games rows; a resumed run compares
-// the archive with it and names the periods that changed (log and summary),
-// telling the officer to rerun with --from.
+// A resumed run (--resume, --from) rates only what ended after the state it
+// starts from. A tournament reported late, corrected or withdrawn, or a
+// player's registry row corrected, in a period already written would then be
+// silently left out. So every state keeps, per list period, a fingerprint of
+// everything that period's outputs were made from: each tournament's row, its
+// valid games rows (every discipline, rated or not) and the registry rows of
+// the players in them. A resumed run compares the archive with it and names
+// the periods that changed, and every later one, whose ratings follow from
+// them (log and summary), telling the officer to rerun with --from.
 
 // periodHash is the fingerprint of one period: the sum (order does not matter)
-// of a hash of each rated tournament's id and valid rows.
+// of tournamentHash over the tournaments of the period.
 type periodHash struct {
 	Key  int
 	Hash uint64
 }
 
-// periodHashes are the fingerprints of this run's rated periods and of the
-// resumed state's.
+// periodHashes are the fingerprints of this run's periods and of the resumed
+// state's.
 type periodHashes struct {
 	this map[int]uint64
 	old  []periodHash
+	reg  []uint64 // registryHash per dense player index
+	// start is what a rule set rated before any game (FIDE's starting list,
+	// from the registry's FIDE ratings) per player, 0 for none; its sum is
+	// the first period's too. startOld is the resumed state's sum, over its
+	// players: players added to the registry since are not a change of it.
+	start              []uint64
+	startOld, startNow uint64
+	startChanged       bool
 }
 
-// tournamentHash hashes a tournament's id and its valid games rows,
-// independently of their order in the file: it finishes sum, the sum of
-// rowHash over the rows (the producer adds them up as it reads the rows).
-func tournamentHash(id int64, rows int, sum uint64) uint64 {
-	return sum*1099511628211 + uint64(id) + uint64(rows)
-}
-
-// rowHash hashes one valid games row of tournament tid by its players' ids
-// (black 0 for a bye), so that it can be taken while the row's ids are at hand.
-func rowHash(tid, white, black int64, round int32, wres, bres byte) uint64 {
-	return mix64(uint64(tid)*0x9e3779b97f4a7c15 ^ mix64(uint64(white)^uint64(round)<<48) ^
-		mix64(uint64(black)^uint64(wres)<<48^uint64(bres)<<56))
-}
-
-// gameHash is rowHash of a row already held, by its players' dense indexes.
-func gameHash(players *archive.Players, tid int64, g *gameRow) uint64 {
-	black := int64(0)
-	if g.black >= 0 {
-		black = players.ID[g.black]
+// startHashes notes who the rule set rated before any game, and with what.
+func (h *periodHashes) startHashes(st *rating.State) {
+	h.start = make([]uint64, len(st.Rated))
+	h.startNow = 0
+	for p, rated := range st.Rated {
+		if rated {
+			h.start[p] = mix64(h.reg[p] ^ mix64(uint64(st.Rating[p])))
+			h.startNow += h.start[p]
+		}
 	}
-	return rowHash(tid, players.ID[g.white], black, g.round, g.wres, g.bres)
+}
+
+// resumeStart compares the start of the resumed state, over its players
+// (ids), with today's.
+func (h *periodHashes) resumeStart(old uint64, ids []int64, players *archive.Players) {
+	h.startOld = old
+	var sum uint64
+	for _, id := range ids {
+		if p := players.Index(id); p >= 0 {
+			sum += h.start[p]
+		}
+	}
+	h.startChanged = sum != old
+}
+
+// savedStart is the start a state keeps: the resumed one's while it differs
+// (so that it stays detectable), else today's.
+func (h *periodHashes) savedStart() uint64 {
+	if h.startChanged {
+		return h.startOld
+	}
+	return h.startNow
+}
+
+// registryHashes hashes every player's registry row: a correction of any field
+// changes the fingerprint of every tournament the player played in. A player
+// added to the registry is in no tournament written before, so he changes none.
+func registryHashes(p *archive.Players) []uint64 {
+	out := make([]uint64, len(p.ID))
+	h := fnv.New64a()
+	var b []byte
+	for i := range p.ID {
+		b = binary.AppendVarint(b[:0], p.ID[i])
+		b = appendText(b, p.Name[i])
+		b = binary.AppendVarint(b, int64(p.BirthYear[i]))
+		b = binary.AppendVarint(b, int64(p.Category[i]))
+		b = binary.AppendVarint(b, int64(p.Elo[i]))
+		b = appendText(b, p.Club[i])
+		if p.Info != nil {
+			in := &p.Info[i]
+			b = binary.AppendVarint(b, in.FideID)
+			b = appendText(appendText(appendText(b, in.Federation), in.Sex), in.Title)
+			b = binary.AppendVarint(b, int64(in.BirthDate))
+		}
+		h.Reset()
+		h.Write(b)
+		out[i] = mix64(h.Sum64())
+	}
+	return out
+}
+
+func appendText(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// tournamentHash is the fingerprint of one tournament as its outputs see it:
+// its row in the tournaments table, and its valid games rows (in any order)
+// with the registry rows of their players.
+func tournamentHash(t *archive.Tournament, rows []gameRow, reg []uint64) uint64 {
+	var sum uint64
+	for i := range rows {
+		g := &rows[i]
+		black := uint64(0x5bd1e995)
+		if g.black >= 0 {
+			black = reg[g.black]
+		}
+		pts := uint64(0)
+		if g.hasPts {
+			pts = 1 | uint64(uint32(g.wpts))<<1 ^ uint64(uint32(g.bpts))<<33
+		}
+		sum += mix64(reg[g.white] ^ mix64(black^uint64(g.round)<<40^uint64(g.wres)<<48^uint64(g.bres)<<56) ^ mix64(pts))
+	}
+	h := fnv.New64a()
+	b := binary.AppendVarint(nil, t.ID)
+	b = appendText(b, t.Name)
+	b = binary.AppendVarint(b, int64(t.Start))
+	b = binary.AppendVarint(b, int64(t.End))
+	b = appendText(b, t.System)
+	b = binary.AppendVarint(b, int64(t.Rounds))
+	b = appendText(b, t.Discipline)
+	if t.Rated {
+		b = append(b, 1)
+	}
+	b = appendText(b, t.Tiebreaks)
+	h.Write(b)
+	return mix64(h.Sum64()+uint64(len(rows))) + sum*1099511628211
 }
 
 // mix64 is SplitMix64's finaliser: every input bit affects every output bit.
@@ -61,7 +150,7 @@ func mix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// note adds a rated tournament to its period's fingerprint.
+// note adds a tournament to its period's fingerprint.
 func (h *periodHashes) note(key int, th uint64) {
 	if h.this == nil {
 		h.this = map[int]uint64{}
@@ -88,34 +177,44 @@ func (h *periodHashes) saved(key int, w *window) []periodHash {
 	return out
 }
 
-// stale lists the periods before this run's first whose fingerprint in
-// the archive differs from the one saved when their list was written.
-func (h *periodHashes) stale(w *window, kind string) []string {
+// firstStale is the first period before this run's first whose fingerprint
+// in the archive differs from the one saved when it was written; ok is false
+// when none is.
+func (h *periodHashes) firstStale(w *window, firstList int) (first int, ok bool) {
 	if !w.resumed {
-		return nil
+		return 0, false
 	}
-	old := map[int]uint64{}
+	if h.startChanged {
+		return firstList, true
+	}
+	old := make(map[int]uint64, len(h.old))
 	for _, ph := range h.old {
 		old[ph.Key] = ph.Hash
 	}
-	keys := map[int]bool{}
+	check := func(k int) {
+		if k < w.start && old[k] != h.this[k] && (!ok || k < first) {
+			first, ok = k, true
+		}
+	}
 	for k := range old {
-		keys[k] = true
+		check(k)
 	}
 	for k := range h.this {
-		if k < w.start {
-			keys[k] = true
-		}
+		check(k)
 	}
-	var stale []int
-	for k := range keys {
-		if k < w.start && old[k] != h.this[k] {
-			stale = append(stale, k)
-		}
+	return first, ok
+}
+
+// stale lists the periods whose written outputs differ from what the archive
+// gives now: the first changed period and every period after it up to last
+// (the last this run lists), whose ratings follow from it.
+func (h *periodHashes) stale(w *window, kind string, firstList, last int) []string {
+	first, ok := h.firstStale(w, firstList)
+	if !ok {
+		return nil
 	}
-	sort.Ints(stale)
 	var out []string
-	for _, k := range stale {
+	for k := first; k <= max(last, w.start-1); k++ {
 		out = append(out, periodLabel(kind, k))
 	}
 	return out

@@ -24,10 +24,10 @@ import (
 // The run state kept under --out/state/ lets a later run continue (--resume) or
 // re-rate from a period on (--from) without reprocessing from the start. One file
 // per list period, LABEL.state, holds everything the run knew right after writing
-// that list. Format: a header line "ratelist-state v5 SHA256HEX\n", then the
+// that list. Format: a header line "ratelist-state v6 SHA256HEX\n", then the
 // data of appendState as an S2 block; the checksum covers the compressed
 // bytes. Other versions are refused: a full run rebuilds them.
-const stateVersion = 5
+const stateVersion = 6
 
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
@@ -44,8 +44,10 @@ type savedState struct {
 	EverOn      []bool
 	PrevRating  []int32
 	RuleSet     []byte // the rule set's own state (rating.Snapshotter)
-	// Periods: a fingerprint of each listed period's rated games (stale.go).
+	// Periods: a fingerprint of each listed period's inputs, and Start of
+	// what the rule set rated before any game (stale.go).
 	Periods []periodHash
+	Start   uint64
 }
 
 // fingerprint identifies the rules and period kind a state was made with.
@@ -64,7 +66,7 @@ func (r *rater) snapshot(key int) (*savedState, error) {
 		PlayerIDs: r.players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
 		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments),
 		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating),
-		Periods: r.hashes.saved(key, &r.win),
+		Periods: r.hashes.saved(key, &r.win), Start: r.hashes.savedStart(),
 	}
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		b, err := sn.MarshalState()
@@ -151,6 +153,7 @@ func appendState(b []byte, s *savedState) []byte {
 		b = binary.AppendVarint(b, int64(ph.Key))
 		b = binary.LittleEndian.AppendUint64(b, ph.Hash)
 	}
+	b = binary.LittleEndian.AppendUint64(b, s.Start)
 	return varbin.AppendString(b, s.RuleSet)
 }
 
@@ -172,6 +175,7 @@ func readState(d *varbin.Decoder) *savedState {
 	for range d.Count() {
 		s.Periods = append(s.Periods, periodHash{Key: int(d.Varint()), Hash: d.Uint64()})
 	}
+	s.Start = d.Uint64()
 	if rs := d.String(); rs != "" {
 		s.RuleSet = []byte(rs)
 	}
@@ -229,31 +233,34 @@ func loadStateFor(out, kind string, key int, upTo bool) (*savedState, string, er
 	return nil, "", nil
 }
 
-// restore puts a saved state into the run, matching players by id (players
-// added to the registry since start unrated).
+// restore puts a saved state into the run, matching players by id: players
+// added to the registry since start as they would in a full run; a player no
+// longer in it is dropped (the games he played changed too, so their periods
+// are named stale).
 func (r *rater) restore(s *savedState) error {
 	if s.Fingerprint != r.fingerprint {
 		return fmt.Errorf("%w: it was made with other rules or another period kind", ErrBadState)
 	}
 	st, l := r.st, &r.lists
-	if _, ok := r.rules.(rating.Snapshotter); ok && !r.def.StateWithoutPlayers && !equalIDs(s.PlayerIDs, r.players.ID) {
-		// The rule set's own state uses dense player indexes.
-		return fmt.Errorf("%w: the player registry changed since it was saved", ErrBadState)
+	var remap []int32
+	if !equalIDs(s.PlayerIDs, r.players.ID) {
+		remap = make([]int32, len(s.PlayerIDs))
 	}
 	for i, id := range s.PlayerIDs {
 		p := r.players.Index(id)
+		if remap != nil {
+			remap[i] = p
+		}
 		if p < 0 {
-			if s.Rated[i] || s.EverOn[i] {
-				return fmt.Errorf("%w: player %d of the state is no longer in the registry", ErrBadState, id)
-			}
 			continue
 		}
 		st.Rated[p], st.Rating[p], st.GamesTotal[p], st.Tournaments[p] = s.Rated[i], s.Rating[i], s.GamesTotal[i], s.Tournaments[i]
 		l.prevOn[p], l.everOn[p], l.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
 	}
 	r.hashes.old = s.Periods
+	r.hashes.resumeStart(s.Start, s.PlayerIDs, r.players)
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
-		if err := sn.UnmarshalState(s.RuleSet); err != nil {
+		if err := sn.UnmarshalState(s.RuleSet, remap); err != nil {
 			return fmt.Errorf("%w: rule set: %w", ErrBadState, err)
 		}
 	} else if len(s.RuleSet) > 0 {

@@ -63,11 +63,11 @@ func TestStateRefused(t *testing.T) {
 	}
 	raw := appendState(nil, s)
 	// A state without players or periods: the fingerprint "f" as a length and a
-	// byte, the key, the player count (byte 3), the period count (byte 4) and an
-	// empty rule set. A count far beyond the data must be refused before
+	// byte, the key, the player count (byte 3), the period count (byte 4), the
+	// start's 8 bytes and an empty rule set. A count far beyond the data must be refused before
 	// anything is allocated for it.
 	empty := appendState(nil, &savedState{Fingerprint: "f"})
-	if len(empty) != 6 || empty[3] != 0 || empty[4] != 0 {
+	if len(empty) != 14 || empty[3] != 0 || empty[4] != 0 {
 		t.Fatalf("empty state encodes as % x; the cases below assume another layout", empty)
 	}
 	huge := binary.AppendUvarint(nil, 1<<40)
@@ -76,10 +76,11 @@ func TestStateRefused(t *testing.T) {
 		data    []byte
 		wantMsg string
 	}{
-		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 5 (a full run rebuilds it)"},
-		{"version 3", []byte("ratelist-state v3 00\nxx"), "version 3, this ratelist reads version 5"},
+		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 6 (a full run rebuilds it)"},
+		{"version 3", []byte("ratelist-state v3 00\nxx"), "version 3, this ratelist reads version 6"},
 		// Version 4 held the same data zstd-compressed.
-		{"version 4", zstdStateV4(raw), "version 4, this ratelist reads version 5"},
+		{"version 4", zstdStateV4(raw), "version 4, this ratelist reads version 6"},
+		{"version 5", []byte("ratelist-state v5 00\nxx"), "version 5, this ratelist reads version 6"},
 		{"no header", []byte("ratelist"), "no header"},
 		{"checksum", append(bytes.Clone(good.Bytes()), 0), "checksum"},
 		{"not an S2 block", stateFileBody([]byte{0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}), "s2"},

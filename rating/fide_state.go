@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/ratelist/ratelist/internal/varbin"
 )
@@ -16,8 +17,8 @@ const fideStateRevision = 2
 
 // MarshalState encodes what the rater keeps beyond State after a period's
 // close, for --resume and --from; with a period open (games rated since the
-// close) it fails. Player indexes are dense indexes: the pipeline restores it
-// only onto the same player registry.
+// close) it fails. Player indexes are dense indexes of the registry it was
+// made with; UnmarshalState maps them onto today's.
 //
 // Layout: the revision and the player count n as uvarints; reached, seen and
 // inPool as n bits each; lastPlayed as n varints, each the difference from
@@ -77,57 +78,98 @@ func (r *FideRater) MarshalState() ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalState restores what MarshalState saved, onto a rater made for the
-// same players. On an error the rater is left as it was.
-func (r *FideRater) UnmarshalState(data []byte) error {
+// UnmarshalState restores what MarshalState saved onto a rater made for
+// today's registry: remap maps the saved dense indexes to today's (-1 for a
+// player no longer there, whose pool games are dropped: the games that made
+// them changed too, so the periods are named stale); nil means the same
+// registry. On an error the rater is left as it was.
+func (r *FideRater) UnmarshalState(data []byte, remap []int32) error {
 	d := stateReader{varbin.NewDecoder(data)}
 	if rev := d.Uvarint(); d.Err() != nil || rev != fideStateRevision {
 		return fmt.Errorf("fide state: made by a ratelist with other FIDE rules or layout (revision %d, this one reads %d)",
 			rev, fideStateRevision)
 	}
 	n := len(r.reached)
-	if got := d.Uvarint(); d.Err() == nil && got != uint64(n) {
-		return fmt.Errorf("fide state: made for %d players, not %d", got, n)
+	saved := n
+	if remap != nil {
+		saved = len(remap)
 	}
-	reached, seen, inPool := make([]bool, n), make([]bool, n), make([]bool, n)
-	for _, col := range [][]bool{reached, seen, inPool} {
+	if got := d.Uvarint(); d.Err() == nil && got != uint64(saved) {
+		return fmt.Errorf("fide state: made for %d players, not %d", got, saved)
+	}
+	to := func(p int32) int32 {
+		if remap == nil {
+			return p
+		}
+		return remap[p]
+	}
+	sReached, sSeen, sInPool := make([]bool, saved), make([]bool, saved), make([]bool, saved)
+	for _, col := range [][]bool{sReached, sSeen, sInPool} {
 		d.Bools(col)
 	}
-	lastPlayed := make([]int32, n)
-	varbin.Varints(d.Decoder, lastPlayed, true)
+	sLast := make([]int32, saved)
+	varbin.Varints(d.Decoder, sLast, true)
 	started := d.Byte() == 1
 	cur := int(d.Varint())
-	pooling := make([]int32, d.Count())
-	varbin.Varints(d.Decoder, pooling, true)
-	for i, p := range pooling {
-		pooling[i] = d.player(p, n)
+	sPooling := make([]int32, d.Count())
+	varbin.Varints(d.Decoder, sPooling, true)
+	// A player added to the registry since keeps what NewFideRater gave him.
+	reached, seen, inPool := slices.Clone(r.reached), slices.Clone(r.seen), make([]bool, n)
+	lastPlayed := slices.Clone(r.lastPlayed)
+	for i := range saved {
+		if j := to(int32(i)); j >= 0 {
+			reached[j], seen[j], inPool[j], lastPlayed[j] = sReached[i], sSeen[i], sInPool[i], sLast[i]
+		}
+	}
+	var pooling []int32
+	for _, p := range sPooling {
+		if j := to(d.player(p, saved)); j >= 0 {
+			pooling = append(pooling, j)
+		}
 	}
 	pool, poolFrom := make([][]fideGame, n), make([]int32, n)
 	var last fideGame
 	p := 0
 	for range d.Count() {
-		p = int(d.player(int32(p)+d.int32Unsigned(), n))
+		p = int(d.player(int32(p)+d.int32Unsigned(), saved))
 		gs := make([]fideGame, d.Count())
 		for i := range gs {
 			g := fideGame{tour: last.tour + d.Varint(), end: last.end + d.int32(), period: last.period + d.int32()}
-			g.p = d.player(int32(p)+d.int32(), n)
-			g.opp = d.player(d.int32(), n)
+			g.p = d.player(int32(p)+d.int32(), saved)
+			g.opp = d.player(d.int32(), saved)
 			g.oppRating, g.w2 = d.int32(), d.int32()
 			gs[i], last = g, g
 		}
-		if len(pool[p]) > 0 {
+		if d.Err() != nil {
+			break
+		}
+		np := to(int32(p))
+		if np < 0 {
+			continue
+		}
+		kept := gs[:0]
+		for _, g := range gs {
+			if g.p, g.opp = np, to(g.opp); g.opp >= 0 {
+				kept = append(kept, g)
+			}
+		}
+		if len(pool[np]) > 0 {
 			d.Fail(errors.New("a player's pool twice"))
 		}
-		pool[p] = gs
-		for i, g := range gs {
-			if i == 0 || g.period < poolFrom[p] {
-				poolFrom[p] = g.period
+		pool[np] = kept
+		for i, g := range kept {
+			if i == 0 || g.period < poolFrom[np] {
+				poolFrom[np] = g.period
 			}
 		}
 	}
 	d.End()
 	if d.Err() != nil {
 		return fmt.Errorf("fide state: %w", d.Err())
+	}
+	if remap != nil {
+		// The pools' order is the players' order: today's may differ from the saved one.
+		slices.Sort(pooling)
 	}
 	r.reached, r.seen, r.inPool, r.lastPlayed, r.pooling = reached, seen, inPool, lastPlayed, pooling
 	r.started, r.cur = started, cur

@@ -489,7 +489,7 @@ func TestFidePoolExpiryOutOfOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			back := NewFideRater(DefaultFide(), NewState(3))
-			if err := back.UnmarshalState(data); err != nil {
+			if err := back.UnmarshalState(data, nil); err != nil {
 				t.Fatal(err)
 			}
 			w.r = back
@@ -899,7 +899,7 @@ func TestFideStateRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewFideRater(DefaultFide(), NewState(2))
-	if err := r.UnmarshalState(data); err != nil || len(r.pool[0]) != 1 || !r.seen[0] || r.cur != w.r.cur {
+	if err := r.UnmarshalState(data, nil); err != nil || len(r.pool[0]) != 1 || !r.seen[0] || r.cur != w.r.cur {
 		t.Errorf("round trip: %v, pool %d seen %v cur %d", err, len(r.pool[0]), r.seen[0], r.cur)
 	}
 	type gameV1 struct {
@@ -920,12 +920,12 @@ func TestFideStateRevision(t *testing.T) {
 	}
 	other := append(binary.AppendUvarint(nil, fideStateRevision+1), data[1:]...)
 	for name, b := range map[string][]byte{"gob, revision 1": old.Bytes(), "next revision": other} {
-		err = NewFideRater(DefaultFide(), NewState(2)).UnmarshalState(b)
+		err = NewFideRater(DefaultFide(), NewState(2)).UnmarshalState(b, nil)
 		if err == nil || !strings.Contains(err.Error(), "other FIDE rules") {
 			t.Errorf("state of %s: %v", name, err)
 		}
 	}
-	if err := NewFideRater(DefaultFide(), NewState(3)).UnmarshalState(data); err == nil || !strings.Contains(err.Error(), "made for 2 players, not 3") {
+	if err := NewFideRater(DefaultFide(), NewState(3)).UnmarshalState(data, nil); err == nil || !strings.Contains(err.Error(), "made for 2 players, not 3") {
 		t.Errorf("state of 2 players onto 3: %v", err)
 	}
 }
@@ -974,7 +974,7 @@ func TestFideStateRoundTrip(t *testing.T) {
 	copy(st.Rating, w.st.Rating)
 	copy(st.GamesTotal, w.st.GamesTotal)
 	back := &fideWorld{t: t, st: st, r: NewFideRater(DefaultFide(), NewState(n)), id: w.id}
-	if err := back.r.UnmarshalState(data); err != nil {
+	if err := back.r.UnmarshalState(data, nil); err != nil {
 		t.Fatal(err)
 	}
 	a, b := w.r, back.r
@@ -1005,14 +1005,14 @@ func TestFideStateRoundTrip(t *testing.T) {
 		t.Errorf("the restored rater rates 2025-06 differently: %d, %d cards", len(w.cards), len(back.cards))
 	}
 	for i := range data {
-		if err := NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(data[:i]); err == nil {
+		if err := NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(data[:i], nil); err == nil {
 			t.Errorf("the first %d of %d bytes: no error", i, len(data))
 		}
 	}
 	for i := range data {
 		bad := slices.Clone(data)
 		bad[i] ^= 0xa5
-		NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(bad) // must not panic
+		NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(bad, nil) // must not panic
 	}
 }
 
@@ -1045,7 +1045,7 @@ func BenchmarkFideState(b *testing.B) {
 		if data, err = r.MarshalState(); err != nil {
 			b.Fatal(err)
 		}
-		if err := NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(data); err != nil {
+		if err := NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(data, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

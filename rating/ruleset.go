@@ -33,12 +33,13 @@ type RuleSet interface {
 
 // Snapshotter is implemented by rule sets that keep state beyond State, so
 // that --resume and --from can save it with the run's state and restore it.
-// A snapshot's player indexes are dense indexes, so it is restored only onto
-// the same player registry, unless the Definition says StateWithoutPlayers.
+// A snapshot's player indexes are the dense indexes of the registry it was
+// saved with: UnmarshalState gets remap, saved index → today's (-1 for a
+// player no longer in the registry), or nil when the registry is the same.
 // Without it, the rule set's state is State alone.
 type Snapshotter interface {
 	MarshalState() ([]byte, error)
-	UnmarshalState([]byte) error
+	UnmarshalState(data []byte, remap []int32) error
 }
 
 // Restorer is implemented by rule sets that derive something from State: the
@@ -75,9 +76,6 @@ type Definition struct {
 	// Summary, when set, gives the rule set's own summary fields, in order,
 	// from the rater New made (rs) and the state at the run's end.
 	Summary func(rs RuleSet, st *State) []SummaryField
-	// StateWithoutPlayers: the rater's snapshot (Snapshotter) names no player,
-	// so it is restored onto a player registry that grew or changed since.
-	StateWithoutPlayers bool
 }
 
 var registry []*Definition

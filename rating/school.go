@@ -239,7 +239,6 @@ var schoolDefinition = Definition{
 		r := rs.(*SchoolRater)
 		return []SummaryField{{Key: "stage", Value: int64(r.stage)}, {Key: "stage2_from_tournament", Value: r.stageFrom, OmitZero: true}}
 	},
-	StateWithoutPlayers: true,
 }
 
 // ListDay: the school list as of a period's last day takes in every tournament

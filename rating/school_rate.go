@@ -251,7 +251,7 @@ func (r *SchoolRater) MarshalState() ([]byte, error) {
 }
 
 // UnmarshalState restores what MarshalState saved.
-func (r *SchoolRater) UnmarshalState(data []byte) error {
+func (r *SchoolRater) UnmarshalState(data []byte, _ []int32) error {
 	stage, n := binary.Uvarint(data)
 	if n <= 0 || (stage != 1 && stage != 2) {
 		return errors.New("school state: no stage 1 or 2")

@@ -153,7 +153,7 @@ func TestSchoolState(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := NewSchoolRater(DefaultSchool(), st)
-	if err := back.UnmarshalState(b); err != nil || back.stage != 2 || back.stageFrom != 1042 {
+	if err := back.UnmarshalState(b, nil); err != nil || back.stage != 2 || back.stageFrom != 1042 {
 		t.Errorf("restored stage %d from %d (%v), want 2 from 1042", back.stage, back.stageFrom, err)
 	}
 	got := schoolDefinition.Summary(back, st)
@@ -161,7 +161,7 @@ func TestSchoolState(t *testing.T) {
 		t.Errorf("summary fields %v, want stage 2 and stage2_from_tournament 1042", got)
 	}
 	for _, bad := range [][]byte{nil, {3, 0}, {1}, append(b, 0)} {
-		if err := back.UnmarshalState(bad); err == nil {
+		if err := back.UnmarshalState(bad, nil); err == nil {
 			t.Errorf("state %v restored, want an error", bad)
 		}
 	}

@@ -36,7 +36,7 @@ type producer struct {
 	next      int     // the position in order to hand on next
 	remaining []int64 // per tournament: its rows not read yet (pass one counted them)
 	bufs      [][]gameRow
-	gameRows  int64    // rows of the games table, for progress
+	gameRows  int64 // rows of the games table, for progress
 	pairs     pairScratch
 	prob      archive.Problem // the problem checkGame returns
 	progress  Progress

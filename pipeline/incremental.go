@@ -61,6 +61,9 @@ func (opt *Options) checkWindow() error {
 			return &OptionError{"Until", err}
 		}
 	}
+	if opt.Rerate && !opt.Resume {
+		return &OptionError{"Rerate", fmt.Errorf("%w: it goes with --resume (--from already re-rates from the period given)", ErrUsage)}
+	}
 	if opt.From == "" {
 		return nil
 	}
@@ -126,6 +129,7 @@ func (r *rater) plan(opt *Options) error {
 		return fmt.Errorf("%s: %w (rate from the start instead)", path, err)
 	}
 	r.win.start, r.win.resumed = s.Key+1, true
+	r.rerate = opt.Rerate && opt.Resume
 	r.periods.cur = r.win.start
 	r.sum.ResumedFrom = periodLabel(opt.Period, s.Key)
 	opt.Log.Info("continuing from saved state", "state", path, "first_period", periodLabel(opt.Period, r.win.start))
@@ -214,7 +218,7 @@ func writeState(stage *staging, label string, s *savedState) error {
 }
 
 // keptOutputs are the files of an earlier run that a resumed run (--resume,
-// --from) leaves in --out: the lists, Joker lists and states of the periods
+// --from) leaves in --out: the lists and states of the periods
 // before the first one it writes, and the standings of the tournaments of
 // those periods. Everything else an earlier run left is replaced or removed.
 type keptOutputs struct {
@@ -239,7 +243,6 @@ func (k *keptOutputs) has(rel string) bool {
 		return err == nil && k.allCSV && kept
 	case dir == "standings/" && ext == "parquet", // a period's standings
 		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
-		dir == "lists/joker/" && (ext == "csv" || ext == "parquet"),
 		dir == "state/" && ext == "state":
 		_, err := parsePeriodLabel(k.period, label)
 		return err == nil && label < k.before

@@ -377,11 +377,18 @@ func jokerDays(us int64) int32 { return int32(floorDiv(us, 86400e6)) }
 
 // rate is step 3: rate in order; the audit rows and the lists go to the sink.
 func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGameRef) error {
-	if j.win.hasUntil { // --until: games after that period are left for a later run
+	if len(games) == 0 {
+		return nil
+	}
+	// Lists go from the first game's period to the last's, whether or not a
+	// period has games, and stop at --until, whose later games are left for a
+	// later run: a run up to P and a full run write the same lists up to P.
+	last := periodKey(j.kind, jokerDays(games[len(games)-1].at))
+	if j.win.hasUntil {
 		n := sort.Search(len(games), func(i int) bool {
 			return periodKey(j.kind, jokerDays(games[i].at)) > j.win.until
 		})
-		games = games[:n]
+		games, last = games[:n], min(last, j.win.until)
 	}
 	if len(games) == 0 {
 		return nil
@@ -423,8 +430,10 @@ func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGame
 			cards = cards[:0]
 		}
 	}
-	if err := j.list(ctx, cur, &st); err != nil {
-		return err
+	for ; cur <= last; cur++ {
+		if err := j.list(ctx, cur, &st); err != nil {
+			return err
+		}
 	}
 	return j.out.jokerCards(ctx, cards)
 }
@@ -457,12 +466,10 @@ func (j *jokerPass) appendCards(cards []output.JokerCard, label string, ref joke
 // sink: every player with a Joker game so far, by player rating, then personal
 // rating (both descending), then player_id.
 func (j *jokerPass) list(ctx context.Context, key int, st *rating.JokerState) error {
+	// Every run rates the Joker games from the start (they are cheap) and
+	// writes every Joker list, also those an earlier run wrote: a correction
+	// shows in them (the sink names a published list that changed).
 	label := periodLabel(j.kind, key)
-	if !j.win.contains(key) {
-		// Written by the run this one resumes: the Joker ratings are recomputed
-		// from the start (they are cheap), but lists already there stay as they are.
-		return nil
-	}
 	var idx []int32
 	for p, n := range st.Games {
 		if n > 0 {

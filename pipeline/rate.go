@@ -25,6 +25,7 @@ type rater struct {
 	evGames     []rating.Game // scratch for the rating events
 	labelKey    int           // the period key of labelText ("" none yet)
 	labelText   string
+	rerate      bool     // stop at the first period of the window when one before is stale (errRerate)
 	sum         *Summary // the counts it keeps
 	out         sink
 }
@@ -109,6 +110,11 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
 	rated := rates(t)
 	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg))
+	if key >= r.win.start {
+		if err := r.checkRerate(); err != nil {
+			return err
+		}
+	}
 	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
 		if r.win.resumed && key < r.win.start && len(rows) > 0 {
 			r.out.skip(t, r.label(key))
@@ -150,8 +156,24 @@ func (r *rater) label(key int) string {
 	return r.labelText
 }
 
+// checkRerate, once every tournament before the window has been seen, stops
+// a run that re-rates by itself when a period before it is stale.
+func (r *rater) checkRerate() error {
+	if !r.rerate {
+		return nil
+	}
+	r.rerate = false
+	if stale := r.hashes.stale(&r.win, r.periods.kind, r.periods.first, r.periods.last); len(stale) > 0 {
+		return &errRerate{from: stale[0], published: periodLabel(r.periods.kind, r.win.start), stale: stale}
+	}
+	return nil
+}
+
 // finish closes the periods left after the last tournament.
 func (r *rater) finish(ctx context.Context) error {
+	if err := r.checkRerate(); err != nil {
+		return err
+	}
 	if !r.periods.any {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -51,6 +52,11 @@ type Options struct {
 	// Now is the run's date: a tournament starting more than a year after it is
 	// rejected as in the future. Zero is the clock's.
 	Now time.Time
+	// Rerate, with Resume, re-rates from the first stale period by itself.
+	Rerate bool
+	// published is the first period this run was asked to write: lists before
+	// it that it writes again are compared with the earlier run's.
+	published string
 	// KeepSite keeps Out/site as it is, for the report that follows the run
 	// (run --report) to update in place: the caller sets it only for a site
 	// `ratelist report` wrote. Else a run removes it with every file it did
@@ -76,8 +82,14 @@ type Summary struct {
 	// StalePeriods are listed periods whose rated games changed since their list
 	// was written (a late or corrected report); RerunFrom, the first of them, is
 	// the period to re-rate from.
-	StalePeriods []string      `json:"stale_periods,omitempty"`
-	RerunFrom    string        `json:"rerun_from,omitempty"`
+	StalePeriods []string `json:"stale_periods,omitempty"`
+	RerunFrom    string   `json:"rerun_from,omitempty"`
+	// RerateFrom is where --rerate re-rated from, by itself (RerunFrom of the
+	// run it started as); ChangedLists are the published lists it (or any
+	// resumed run, for the Joker lists it always writes) wrote again with
+	// other rows.
+	RerateFrom   string        `json:"rerated_from,omitempty"`
+	ChangedLists []ChangedList `json:"changed_lists,omitempty"`
 	Joker        *JokerSummary `json:"joker,omitempty"`
 }
 
@@ -154,7 +166,9 @@ func (opt *Options) fill() error {
 }
 
 // runInto runs into opt.Out: under its lock, into a staging folder whose
-// outputs move into place only when everything succeeded.
+// outputs move into place only when everything succeeded. With Rerate, a
+// resumed run that finds a stale period starts again from it (errRerate),
+// under the same lock.
 func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 	if err := claimOut(opt.Out); err != nil {
 		return nil, err
@@ -164,6 +178,21 @@ func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 		return nil, err
 	}
 	defer lock.unlock()
+	sum, err := runStaged(ctx, opt)
+	var re *errRerate
+	if errors.As(err, &re) {
+		opt.Log.Warn("listed periods are stale: re-rating from the first of them (--rerate)", "from", re.from, "periods", re.stale)
+		again := *opt
+		again.Resume, again.Rerate, again.From, again.published = false, false, re.from, re.published
+		if sum, err = runStaged(ctx, &again); err == nil {
+			sum.RerateFrom = re.from
+		}
+	}
+	return sum, err
+}
+
+// runStaged is one run into a new staging folder, committed when it succeeded.
+func runStaged(ctx context.Context, opt *Options) (*Summary, error) {
 	stage, err := newStaging(opt.Out)
 	if err != nil {
 		return nil, err
@@ -199,6 +228,15 @@ func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 	}
 	return sum, nil
 }
+
+// errRerate stops a resumed run with Rerate at its first stale period, before
+// anything of its own periods was rated.
+type errRerate struct {
+	from, published string
+	stale           []string
+}
+
+func (e *errRerate) Error() string { return "re-rate from " + e.from }
 
 // forEachTournament runs the pipeline into fn: every tournament's standings
 // input, nothing written; rejected rows are left out, not an error.

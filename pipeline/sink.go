@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -112,6 +113,7 @@ type writeSink struct {
 	pool    workPool
 	std     standingsQueue
 	kept    keptOutputs
+	changed changedLists
 }
 
 // workPool is the sink's pool: the jobs its workers take, and the small files
@@ -142,6 +144,7 @@ func newWriteSink(opt *Options, stage *staging) *writeSink {
 func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archive.Players, keepBefore, lastList string) error {
 	s.players, s.std.lastList = players, lastList
 	s.kept = keptOutputs{before: keepBefore, period: s.opt.Period, arrow: s.opt.Arrow, allCSV: s.opt.StandingsCSV == StandingsCSVAll}
+	s.changed.before = cmp.Or(s.opt.published, keepBefore)
 	n := len(players.ID)
 	s.std.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
 	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
@@ -391,7 +394,12 @@ func (s *writeSink) list(ctx context.Context, label string, l *listData, snapsho
 	if err := s.submit(ctx, func() error { return writeState(s.stage, label, snap) }); err != nil {
 		return err
 	}
-	return s.submit(ctx, func() error { return writeList(s.stage, s.players, label, l, s.opt.Arrow) })
+	return s.submit(ctx, func() error {
+		if err := writeList(s.stage, s.players, label, l, s.opt.Arrow); err != nil {
+			return err
+		}
+		return s.changed.compare(s.stage, s.opt.Out, label, "lists/"+label+".csv")
+	})
 }
 
 func (s *writeSink) jokerCards(ctx context.Context, rows []output.JokerCard) error {
@@ -406,7 +414,12 @@ func (s *writeSink) jokerCards(ctx context.Context, rows []output.JokerCard) err
 }
 
 func (s *writeSink) jokerList(ctx context.Context, label string, rows []output.JokerListRow) error {
-	return s.submit(ctx, func() error { return writeJokerList(s.stage, label, rows) })
+	return s.submit(ctx, func() error {
+		if err := writeJokerList(s.stage, label, rows); err != nil {
+			return err
+		}
+		return s.changed.compare(s.stage, s.opt.Out, label, "lists/joker/"+label+".csv")
+	})
 }
 
 // close hands on the standings and cards still waiting (ok), then ends the
@@ -486,6 +499,7 @@ func (s *writeSink) missingArrows() error {
 // finish closes cards.parquet, card_games.parquet and joker_cards.parquet.
 func (s *writeSink) finish(sum *Summary) error {
 	sum.StandingsWritten = s.std.count
+	sum.ChangedLists = s.changed.sorted()
 	if err := s.cardW.finish(); err != nil {
 		return err
 	}

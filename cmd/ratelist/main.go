@@ -172,7 +172,7 @@ func exitCode(err error) int {
 }
 
 // optionFlags are the flags of the pipeline.Options fields an error can name.
-var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from", "Resume": "--resume", "Out": "--out", "StandingsCSV": "--standings-csv"}
+var optionFlags = map[string]string{"Period": "--period", "Until": "--until", "From": "--from", "Resume": "--resume", "Rerate": "--rerate", "Out": "--out", "StandingsCSV": "--standings-csv"}
 
 // message is err's text for people: "interrupted" after Ctrl-C, the flag of
 // a bad run option named, or the two flags that contradict each other.
@@ -193,11 +193,11 @@ func message(err error) string {
 	return err.Error()
 }
 
-// runOutcome is a successful run's outcome for exitCode: stale periods win
-// over rejected rows.
+// runOutcome is a successful run's outcome for exitCode: stale periods, or
+// published lists written again with other rows, win over rejected rows.
 func runOutcome(sum *pipeline.Summary) error {
 	switch {
-	case len(sum.StalePeriods) > 0:
+	case len(sum.StalePeriods) > 0, len(sum.ChangedLists) > 0:
 		return errStale
 	case sum.RowsRejected > 0:
 		return errRejected

@@ -86,6 +86,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	until := fs.String("until", "", "rate only tournaments whose list is `period` (YYYY-MM) or earlier")
 	resume := fs.Bool("resume", false, "continue from the state kept in --out: rate only what its last list did not take in")
 	from := fs.String("from", "", "re-rate from `period` (YYYY-MM) on, after corrections, from the state saved before it")
+	rerate := fs.Bool("rerate", false, "with --resume: re-rate from the first stale period by itself (exit 4 names the lists that changed)")
 	standingsCSV := fs.String("standings-csv", pipeline.StandingsCSVLast, "which tournaments also get standings/ID.csv: `which` = all, last (the last list period's) or none")
 	arrow := fs.Bool("arrow", false, "also write each list as an Arrow IPC file (lists/LABEL.arrow) for analysts' tools")
 	logFormat := fs.String("log-format", "text", "log `format`: text or json")
@@ -161,7 +162,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := pipeline.Options{
 		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
-		Until: *until, Resume: *resume, From: *from, Version: currentVersion(), Now: start,
+		Until: *until, Resume: *resume, From: *from, Rerate: *rerate, Version: currentVersion(), Now: start,
 		KeepSite: *withReport && sitereport.IsSite(filepath.Join(*out, "site")),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
@@ -200,10 +201,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		log.Info("run finished", append(attrs, "seconds", time.Since(start).Round(time.Millisecond).Seconds())...)
-		if len(sum.StalePeriods) > 0 {
-			log.Warn("listed periods are stale: their games changed since their lists were written (late or corrected reports); rerun with --from "+sum.RerunFrom,
-				"periods", sum.StalePeriods)
-		}
+	}
+	if len(sum.StalePeriods) > 0 {
+		log.Warn("listed periods are stale: their inputs changed since their outputs were written (late or corrected reports, registry corrections); rerun with --from "+sum.RerunFrom+" or --resume --rerate",
+			"periods", sum.StalePeriods)
+	}
+	for _, c := range sum.ChangedLists {
+		log.Warn("a published list changed", "list", c.List, "changed_rows", c.ChangedRows, "rerated_from", sum.RerateFrom)
 	}
 	if *withReport {
 		if err := runReport(ctx, *out, fsys, log); err != nil {

@@ -198,7 +198,7 @@ func TestKeptOutputs(t *testing.T) {
 	k.keep(7, "2025-01")
 	for rel, want := range map[string]bool{
 		"lists/2025-01.csv": true, "lists/2025-01.parquet": true, "lists/2025-02.csv": false,
-		"lists/2025-01.arrow": false, "lists/joker/2025-01.csv": true, "lists/joker/2025-03.csv": false,
+		"lists/2025-01.arrow": false, "lists/joker/2025-01.csv": false, "lists/joker/2025-03.csv": false,
 		"state/2025-01.state": true, "state/2025-02.state": false, "state/2025-Q1.state": false,
 		"standings/7.csv": true, "standings/8.csv": false, "standings/2025-01.parquet": true,
 		"standings/2025-02.parquet": false, "cards.parquet": false, "card_games.parquet": false, "summary.json": false,

@@ -930,6 +930,42 @@ func TestFideStateRevision(t *testing.T) {
 	}
 }
 
+// TestFideStateRemap: a state saved before players joined the registry (and
+// one left it) is restored onto today's dense indexes: the unrated player's
+// pool follows him to his new index, with its opponent's; a newcomer with a
+// FIDE rating starts as NewFideRater made him; the player who left is gone
+// with the pool games against him.
+func TestFideStateRemap(t *testing.T) {
+	// Saved: 0 unrated, 1 (1600) and 2 (1700); 0 played both.
+	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1700, 0})
+	w.close("2025-01")
+	w.play("2025-01-15", "2025-02", g(0, 1, 1), g(0, 2, 2))
+	w.close("2025-02")
+	data, err := w.r.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Today: a newcomer (2000) at index 0, saved 0 → 1, 1 → 2, 2 left.
+	st := NewState(3)
+	st.Elo[0] = 2000
+	r := NewFideRater(DefaultFide(), st)
+	if err := r.UnmarshalState(data, []int32{1, 2, -1}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.pool[1]) != 1 || r.pool[1][0].p != 1 || r.pool[1][0].opp != 2 || r.pool[1][0].oppRating != 1600 {
+		t.Errorf("pool of the unrated player at his new index: %+v, want one game against 2 (1600)", r.pool[1])
+	}
+	if !r.inPool[1] || r.inPool[0] || !slices.Equal(r.pooling, []int32{1}) {
+		t.Errorf("inPool %v, pooling %v; want the unrated player at 1 only", r.inPool, r.pooling)
+	}
+	if !r.seen[0] || !st.Rated[0] || st.Rating[0] != 2000 {
+		t.Errorf("newcomer: seen %v, rated %v %d; want him on the starting list with 2000", r.seen[0], st.Rated[0], st.Rating[0])
+	}
+	if !r.seen[2] || r.lastPlayed[2] != w.r.lastPlayed[1] {
+		t.Errorf("saved player 1 at 2: seen %v, last played %d, want %d", r.seen[2], r.lastPlayed[2], w.r.lastPlayed[1])
+	}
+}
+
 // TestFideStateRoundTrip: a rater restored from a state of a busy world holds
 // what the saved one held, and rates the next period the same; every
 // truncation of the data is refused, and no damaged byte panics.

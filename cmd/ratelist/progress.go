@@ -76,8 +76,14 @@ func printSummary(w io.Writer, out string, s *pipeline.Summary, took time.Durati
 		fmt.Fprintf(w, "  continued after the %s list\n", s.ResumedFrom)
 	}
 	if len(s.StalePeriods) > 0 {
-		fmt.Fprintf(w, "  WARNING: games of listed periods changed since their lists were written: %v\n", s.StalePeriods)
-		fmt.Fprintf(w, "           rerun with --from %s\n", s.StalePeriods[0])
+		fmt.Fprintf(w, "  WARNING: inputs of listed periods changed since their outputs were written: %v\n", s.StalePeriods)
+		fmt.Fprintf(w, "           rerun with --from %s, or --resume --rerate\n", s.StalePeriods[0])
+	}
+	if s.RerateFrom != "" {
+		fmt.Fprintf(w, "  Re-rated from %s (--rerate)\n", s.RerateFrom)
+	}
+	for _, c := range s.ChangedLists {
+		fmt.Fprintf(w, "  WARNING: published list %s changed: %d rows\n", c.List, c.ChangedRows)
 	}
 	if s.Joker != nil {
 		fmt.Fprintf(w, "  joker: %+v\n", *s.Joker)

@@ -55,8 +55,9 @@ type Options struct {
 	// Rerate, with Resume, re-rates from the first stale period by itself.
 	Rerate bool
 	// published is the first period this run was asked to write: lists before
-	// it that it writes again are compared with the earlier run's.
-	published string
+	// it that it writes again are compared with the earlier run's. rerated is
+	// where --rerate made it start instead.
+	published, rerated string
 	// KeepSite keeps Out/site as it is, for the report that follows the run
 	// (run --report) to update in place: the caller sets it only for a site
 	// `ratelist report` wrote. Else a run removes it with every file it did
@@ -183,10 +184,8 @@ func runInto(ctx context.Context, opt *Options) (*Summary, error) {
 	if errors.As(err, &re) {
 		opt.Log.Warn("listed periods are stale: re-rating from the first of them (--rerate)", "from", re.from, "periods", re.stale)
 		again := *opt
-		again.Resume, again.Rerate, again.From, again.published = false, false, re.from, re.published
-		if sum, err = runStaged(ctx, &again); err == nil {
-			sum.RerateFrom = re.from
-		}
+		again.Resume, again.Rerate, again.From, again.published, again.rerated = false, false, re.from, re.published, re.from
+		sum, err = runStaged(ctx, &again)
 	}
 	return sum, err
 }
@@ -286,7 +285,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	}
 	opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
 	prod.open(arch)
-	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period,
+	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period, RerateFrom: opt.rerated,
 		TournamentCounts: TournamentCounts{Tournaments: len(arch.Tournaments)}}
 	rt, err := newRater(opt, arch, prod.order, sum)
 	if err != nil {

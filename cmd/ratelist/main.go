@@ -197,7 +197,7 @@ func message(err error) string {
 // published lists written again with other rows, win over rejected rows.
 func runOutcome(sum *pipeline.Summary) error {
 	switch {
-	case len(sum.StalePeriods) > 0, len(sum.ChangedLists) > 0:
+	case len(sum.StalePeriods) > 0, len(sum.ChangedLists) > 0, sum.RerateFrom != "":
 		return errStale
 	case sum.RowsRejected > 0:
 		return errRejected

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/ratelist/ratelist/pipeline"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -308,4 +310,38 @@ func appendLine(t *testing.T, p, line string) {
 	if err := os.WriteFile(p, append(b, line+"\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestExitRerate: --resume --rerate over a late report re-rates from the stale
+// period by itself, exits 4 naming the published lists that changed, and
+// leaves what a full run gives.
+func TestExitRerate(t *testing.T) {
+	arch, out, full := demoArchive(t), t.TempDir(), t.TempDir()
+	mustRun(t, exitOK, "run", "--archive", arch, "--out", out, "--until", "2025-02", "--quiet")
+	// A late game between the two best players of the November list.
+	b, _ := os.ReadFile(filepath.Join(out, "lists", "2024-11.csv"))
+	rows := strings.Split(string(b), "\n")
+	first, second := strings.Split(rows[1], ",")[1], strings.Split(rows[2], ",")[1]
+	appendLine(t, filepath.Join(arch, "tournaments.csv"), "9999,Late Cup,2024-12-10,2024-12-11,swiss,1,chess,true,")
+	appendLine(t, filepath.Join(arch, "games.csv"), "9999,1,"+second+","+first+",1,0,,")
+	stderr := mustRun(t, exitStale, "run", "--archive", arch, "--out", out, "--resume", "--rerate")
+	if !strings.Contains(stderr, "lists/2024-12.csv") {
+		t.Errorf("stderr does not name the changed list:\n%s", stderr)
+	}
+	var sum struct {
+		RerateFrom   string                 `json:"rerated_from"`
+		StalePeriods []string               `json:"stale_periods"`
+		ChangedLists []pipeline.ChangedList `json:"changed_lists"`
+	}
+	b, _ = os.ReadFile(filepath.Join(out, "summary.json"))
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.RerateFrom != "2024-12" || len(sum.StalePeriods) > 0 || len(sum.ChangedLists) == 0 || sum.ChangedLists[0].List != "lists/2024-12.csv" {
+		t.Errorf("summary: rerated from %q, stale %v, changed %v; want 2024-12, none, lists/2024-12.csv first", sum.RerateFrom, sum.StalePeriods, sum.ChangedLists)
+	}
+	mustRun(t, exitOK, "run", "--archive", arch, "--out", full, "--quiet")
+	sameOut(t, "--resume --rerate vs a full run", full, out, true)
+	mustRun(t, exitOK, "run", "--archive", arch, "--out", out, "--resume", "--rerate", "--quiet")
+	mustRun(t, exitUsage, "run", "--archive", arch, "--out", out, "--rerate", "--quiet")
 }

@@ -296,7 +296,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	months := fs.Int("months", 12, "`months` the tournaments span")
 	seed := fs.Uint64("seed", 1, "random `seed`: the same seed gives the same archive")
 	dir := fs.String("archive", "", "archive `dir` to write (required)")
-	start := fs.String("start", "2024-09", "first month `YYYY-MM`")
+	start := fs.String("start", "2024-09", "first month `YYYY-MM` (the archive must end by this month)")
 	format := fs.String("format", "parquet", "table `format`: parquet or csv")
 	scrabble := fs.Float64("scrabble", 0, "share of Scrabble tournaments (`0..1`)")
 	unrated := fs.Float64("unrated", 0.05, "share of chess tournaments not on the approved list (`0..1`)")
@@ -316,6 +316,15 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	st, err := time.Parse("2006-01", *start)
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist generate: parsing --start: %v\n", err)
+		return exitUsage
+	}
+	// An archive running past this month would be rejected as in the future by
+	// the runs it is made for, a game at a time.
+	now := time.Now().UTC()
+	thisMonth := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if last := st.AddDate(0, *months-1, 0); last.After(thisMonth) {
+		fmt.Fprintf(stderr, "ratelist generate: parsing --start: --months %d from %s runs to %s, after this month: give an earlier --start (--start %s ends this month)\n",
+			*months, *start, last.Format("2006-01"), thisMonth.AddDate(0, 1-*months, 0).Format("2006-01"))
 		return exitUsage
 	}
 	err = generate.Archive(ctx, generate.Options{

@@ -163,7 +163,7 @@ func (r *rater) checkRerate() error {
 		return nil
 	}
 	r.rerate = false
-	if stale := r.hashes.stale(&r.win, r.periods.kind, r.periods.first, r.periods.last); len(stale) > 0 {
+	if stale := r.hashes.stale(&r.win, &r.periods); len(stale) > 0 {
 		return &errRerate{from: stale[0], published: periodLabel(r.periods.kind, r.win.start), stale: stale}
 	}
 	return nil
@@ -271,7 +271,7 @@ func (r *rater) summarize() {
 	if r.def.Summary != nil {
 		r.sum.RuleSet = r.def.Summary(r.rules, r.st)
 	}
-	if stale := r.hashes.stale(&r.win, r.periods.kind, r.periods.first, r.periods.last); len(stale) > 0 {
+	if stale := r.hashes.stale(&r.win, &r.periods); len(stale) > 0 {
 		r.sum.StalePeriods, r.sum.RerunFrom = stale, stale[0]
 	}
 }

@@ -41,6 +41,7 @@ type periodHashes struct {
 	start              []uint64
 	startOld, startNow uint64
 	startChanged       bool
+	oldFirst           int // the first list period of the resumed state's run
 }
 
 // startHashes notes who the rule set rated before any game, and with what.
@@ -177,45 +178,60 @@ func (h *periodHashes) saved(key int, w *window) []periodHash {
 	return out
 }
 
-// firstStale is the first period before this run's first whose fingerprint
-// in the archive differs from the one saved when it was written; ok is false
-// when none is.
-func (h *periodHashes) firstStale(w *window, firstList int) (first int, ok bool) {
+// firstStale is the first period before this run's first whose outputs on
+// disk differ from what the archive gives now: whose fingerprint differs
+// from the one saved when it was written, or a list the archive no longer
+// gives (its first rated tournament, or its last, moved). ok is false when
+// none is.
+func (h *periodHashes) firstStale(w *window, p *periods) (first int, ok bool) {
 	if !w.resumed {
 		return 0, false
 	}
+	note := func(k int) {
+		if k < w.start && (!ok || k < first) {
+			first, ok = k, true
+		}
+	}
+	switch {
+	case !p.any:
+		note(h.oldFirst)
+	case p.first != h.oldFirst:
+		note(min(p.first, h.oldFirst))
+	}
+	if p.any && p.last < w.start-1 {
+		note(p.last + 1)
+	}
 	if h.startChanged {
-		return firstList, true
+		note(p.first)
 	}
 	old := make(map[int]uint64, len(h.old))
 	for _, ph := range h.old {
 		old[ph.Key] = ph.Hash
 	}
-	check := func(k int) {
-		if k < w.start && old[k] != h.this[k] && (!ok || k < first) {
-			first, ok = k, true
+	for k, v := range old {
+		if v != h.this[k] {
+			note(k)
 		}
 	}
-	for k := range old {
-		check(k)
-	}
-	for k := range h.this {
-		check(k)
+	for k, v := range h.this {
+		if v != old[k] {
+			note(k)
+		}
 	}
 	return first, ok
 }
 
 // stale lists the periods whose written outputs differ from what the archive
-// gives now: the first changed period and every period after it up to last
-// (the last this run lists), whose ratings follow from it.
-func (h *periodHashes) stale(w *window, kind string, firstList, last int) []string {
-	first, ok := h.firstStale(w, firstList)
+// gives now: the first changed period and every period after it up to the
+// last this run lists (or the last one kept), whose ratings follow from it.
+func (h *periodHashes) stale(w *window, p *periods) []string {
+	first, ok := h.firstStale(w, p)
 	if !ok {
 		return nil
 	}
 	var out []string
-	for k := first; k <= max(last, w.start-1); k++ {
-		out = append(out, periodLabel(kind, k))
+	for k := first; k <= max(p.last, w.start-1); k++ {
+		out = append(out, periodLabel(p.kind, k))
 	}
 	return out
 }

@@ -35,6 +35,7 @@ var ErrBadState = errors.New("bad state file")
 type savedState struct {
 	Fingerprint string // rules and period kind
 	Key         int    // the list period this state follows
+	First       int    // the first list period of the run that saved it
 	PlayerIDs   []int64
 	Rated       []bool
 	Rating      []int32
@@ -62,7 +63,7 @@ func fingerprint(r Rules, period string) string {
 func (r *rater) snapshot(key int) (*savedState, error) {
 	st, l := r.st, &r.lists
 	s := &savedState{
-		Fingerprint: r.fingerprint, Key: key,
+		Fingerprint: r.fingerprint, Key: key, First: r.periods.first,
 		PlayerIDs: r.players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
 		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments),
 		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating),
@@ -140,6 +141,7 @@ func compressState(raw []byte) ([]byte, error) {
 func appendState(b []byte, s *savedState) []byte {
 	b = varbin.AppendString(b, s.Fingerprint)
 	b = binary.AppendVarint(b, int64(s.Key))
+	b = binary.AppendVarint(b, int64(s.First))
 	b = binary.AppendUvarint(b, uint64(len(s.PlayerIDs)))
 	b = varbin.AppendVarints(b, s.PlayerIDs, true)
 	for _, col := range [][]bool{s.Rated, s.PrevOn, s.EverOn} {
@@ -161,6 +163,7 @@ func appendState(b []byte, s *savedState) []byte {
 func readState(d *varbin.Decoder) *savedState {
 	s := &savedState{Fingerprint: d.String()}
 	s.Key = int(d.Varint())
+	s.First = int(d.Varint())
 	n := d.Count() // each player takes at least a byte: a damaged count allocates nothing
 	s.PlayerIDs, s.Rated, s.Rating = make([]int64, n), make([]bool, n), make([]int32, n)
 	s.GamesTotal, s.Tournaments, s.PrevOn = make([]int32, n), make([]int32, n), make([]bool, n)
@@ -257,7 +260,7 @@ func (r *rater) restore(s *savedState) error {
 		st.Rated[p], st.Rating[p], st.GamesTotal[p], st.Tournaments[p] = s.Rated[i], s.Rating[i], s.GamesTotal[i], s.Tournaments[i]
 		l.prevOn[p], l.everOn[p], l.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
 	}
-	r.hashes.old = s.Periods
+	r.hashes.old, r.hashes.oldFirst = s.Periods, s.First
 	r.hashes.resumeStart(s.Start, s.PlayerIDs, r.players)
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		if err := sn.UnmarshalState(s.RuleSet, remap); err != nil {

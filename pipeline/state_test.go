@@ -63,11 +63,11 @@ func TestStateRefused(t *testing.T) {
 	}
 	raw := appendState(nil, s)
 	// A state without players or periods: the fingerprint "f" as a length and a
-	// byte, the key, the player count (byte 3), the period count (byte 4), the
-	// start's 8 bytes and an empty rule set. A count far beyond the data must be refused before
+	// byte, the key, the first list, the player count (byte 4), the period
+	// count (byte 5), the start's 8 bytes and an empty rule set. A count far beyond the data must be refused before
 	// anything is allocated for it.
 	empty := appendState(nil, &savedState{Fingerprint: "f"})
-	if len(empty) != 14 || empty[3] != 0 || empty[4] != 0 {
+	if len(empty) != 15 || empty[4] != 0 || empty[5] != 0 {
 		t.Fatalf("empty state encodes as % x; the cases below assume another layout", empty)
 	}
 	huge := binary.AppendUvarint(nil, 1<<40)
@@ -86,8 +86,8 @@ func TestStateRefused(t *testing.T) {
 		{"not an S2 block", stateFileBody([]byte{0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}), "s2"},
 		{"truncated data", stateFile(raw[:len(raw)-3]), "data ends early"},
 		{"trailing data", stateFile(append(raw, 9)), "data after the end"},
-		{"huge player count", stateFile(slices.Concat(empty[:3], huge, empty[4:])), "data ends early"},
-		{"huge period count", stateFile(slices.Concat(empty[:4], huge, empty[5:])), "data ends early"},
+		{"huge player count", stateFile(slices.Concat(empty[:4], huge, empty[5:])), "data ends early"},
+		{"huge period count", stateFile(slices.Concat(empty[:5], huge, empty[6:])), "data ends early"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

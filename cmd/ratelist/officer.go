@@ -17,7 +17,7 @@ import (
 func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
 	out := fs.String("out", "", "a run's output `dir`")
-	top := fs.Int("top", 10, "how many biggest movers up and down the text shows")
+	top := fs.Int("top", 10, "how many (`n`) biggest movers up and down the text shows")
 	format := fs.String("format", "text", "output `format`: text or csv (csv: every entry, exit and move)")
 	periods, code, ok := parseWithArgs(fs, args, 2)
 	if !ok {

@@ -1,0 +1,414 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The documents whose commands TestDocCommands runs, from the repository root.
+var docFiles = []string{"README.md", "docs/*.md", "cmd/ratelist/main.go"}
+
+// docPlaceholders are the paths and names the documents use for an officer's
+// folders, and the folders of the test's working directory standing in for them.
+var docPlaceholders = map[string]string{
+	"/srv/ratings/archive": "archive",
+	"/srv/ratings/out":     "out",
+	"ARCHIVE":              "archive",
+	"OUT":                  "out",
+	"A":                    "archive",
+	"O":                    "out",
+}
+
+// docSkips are the commands of the documents that cannot run as written, by
+// their text, each with the reason.
+var docSkips = map[string]string{}
+
+// A docCommand is a command line of a document, and the output shown for it.
+type docCommand struct {
+	file  string
+	line  int
+	text  string   // as written, without "$ "
+	shown []string // the lines the document shows it prints, if any
+}
+
+func (c docCommand) String() string { return fmt.Sprintf("%s:%d: %s", c.file, c.line, c.text) }
+
+// TestDocCommands runs every command shown in README.md, docs/*.md and the
+// command's package comment as written: the lines of code blocks and indented
+// blocks that start with "ratelist " or "go run ./cmd/ratelist" (or "$ " and
+// one of them). A line naming placeholders (DIR, [--flag], FILE...) is a usage
+// line: every flag it names must be a flag of its verb. Any other line runs
+// through run, in a working directory of its own per document holding out (a
+// run of the demo), archive (the demo archive) and the repository's testdata;
+// a document's commands run in order. A command must exit 0, 3 or 4 (a
+// trailing "# exit N" asks for N), and print what the document shows below it:
+// "…" alone stands for any lines, a line ending in "…" for the lines starting
+// with what comes before it.
+func TestDocCommands(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := docTemplate(t, root)
+	var files []string
+	for _, pattern := range docFiles {
+		m, err := filepath.Glob(filepath.Join(root, pattern))
+		if err != nil || len(m) == 0 {
+			t.Fatalf("%s: no documents (%v)", pattern, err)
+		}
+		files = append(files, m...)
+	}
+	ran := 0
+	for _, path := range files {
+		name, _ := filepath.Rel(root, path)
+		cmds := docCommands(t, path, name)
+		if len(cmds) == 0 {
+			continue
+		}
+		t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(template)); err != nil {
+				t.Fatal(err)
+			}
+			linkRepoDirs(t, root, dir)
+			t.Chdir(dir)
+			for _, c := range cmds {
+				if reason, ok := docSkips[c.text]; ok {
+					t.Logf("%s: skipped: %s", c, reason)
+					continue
+				}
+				args, ok := usageLine(c.text)
+				if ok {
+					checkUsageLine(t, c, args)
+					continue
+				}
+				t.Logf("%s", c)
+				runDocCommand(t, c)
+				ran++
+			}
+		})
+	}
+	if ran < 5 {
+		t.Errorf("ran %d commands of the documents; the extraction found too few", ran)
+	}
+}
+
+// docTemplate is a folder holding what the documents' commands read: out, a
+// run of the demo, and archive, the demo archive's files.
+func docTemplate(t *testing.T, root string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"run", "--out", filepath.Join(dir, "out"), "--quiet"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("demo run: exit %d: %s", code, stderr.String())
+	}
+	// The demo run recorded no archive folder; the copies keep it so.
+	if err := os.CopyFS(filepath.Join(dir, "archive"), os.DirFS(filepath.Join(root, "testdata/demo"))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// linkRepoDirs makes the repository's test inputs that documents name
+// (testdata/..., importer/testdata/...) reachable from dir, read through links.
+func linkRepoDirs(t *testing.T, root, dir string) {
+	t.Helper()
+	for _, d := range []string{"testdata", "importer/testdata"} {
+		link := filepath.Join(dir, d)
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(root, d), link); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// docCommands extracts the command lines of a document.
+func docCommands(t *testing.T, path, name string) []docCommand {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	goSource := strings.HasSuffix(path, ".go")
+	var cmds []docCommand
+	var cur *docCommand // the "$ " command whose output lines follow
+	fenced := false
+	for i, line := range lines {
+		var code string
+		inBlock := false
+		switch {
+		case goSource:
+			// The package comment's code: "//" and a tab.
+			code, inBlock = strings.CutPrefix(line, "//\t")
+		case strings.HasPrefix(strings.TrimSpace(line), "```"):
+			fenced = !fenced
+			cur = nil
+			continue
+		case fenced:
+			code, inBlock = line, true
+		case strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t"):
+			code, inBlock = line, true
+		case strings.HasPrefix(line, "$ "):
+			code, inBlock = line, true
+		}
+		if !inBlock {
+			cur = nil
+			continue
+		}
+		code = strings.TrimSpace(code)
+		prompt := strings.HasPrefix(code, "$ ")
+		text := strings.TrimPrefix(code, "$ ")
+		isCmd := strings.HasPrefix(text, "ratelist ") || strings.HasPrefix(text, "go run ./cmd/ratelist ")
+		switch {
+		case prompt && isCmd:
+			cmds = append(cmds, docCommand{file: name, line: i + 1, text: text})
+			cur = &cmds[len(cmds)-1]
+		case prompt:
+			cur = nil // another program's command: not ours to run
+		case cur != nil:
+			cur.shown = append(cur.shown, strings.TrimRight(code, " "))
+		case isCmd:
+			cmds = append(cmds, docCommand{file: name, line: i + 1, text: text})
+		}
+	}
+	return cmds
+}
+
+// placeholder is a word a usage line stands for a value with: DIR, FILE...,
+// YYYY-MM, P1.
+var placeholder = regexp.MustCompile(`^[A-Z][A-Z0-9]*(-[A-Z]+)*(\.\.\.)?$`)
+
+// usageLine tells whether a command line is a usage line, and returns its
+// words after "ratelist" when it is.
+func usageLine(text string) ([]string, bool) {
+	words := strings.Fields(text)
+	usage := strings.ContainsAny(text, "[(") || strings.Contains(text, "...")
+	for _, w := range words {
+		if _, ok := docPlaceholders[w]; !ok && placeholder.MatchString(w) {
+			usage = true
+		}
+	}
+	if !usage {
+		return nil, false
+	}
+	return words[1:], true
+}
+
+// checkUsageLine fails unless every flag a usage line names is a flag of its
+// verb (and sub-verb).
+func checkUsageLine(t *testing.T, c docCommand, words []string) {
+	t.Helper()
+	if len(words) == 0 || strings.HasPrefix(words[0], "-") {
+		return
+	}
+	verb := words[0]
+	code, usage, _ := helpOf(verb, "-h")
+	if code != exitOK {
+		t.Errorf("%s: ratelist %s -h: exit %d", c, verb, code)
+		return
+	}
+	help := []string{verb}
+	if len(words) > 1 {
+		if sub := strings.Split(words[1], "|")[0]; slices.Contains(subVerbs(usage, verb), sub) {
+			help = append(help, sub)
+		}
+	}
+	_, _, sets := helpOf(append(help, "-h")...)
+	known := map[string]bool{}
+	for _, fs := range sets {
+		fs.VisitAll(func(f *flag.Flag) { known[f.Name] = true })
+	}
+	for _, w := range words[1:] {
+		w = strings.TrimLeft(w, "[(|")
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		name := strings.TrimRight(strings.TrimLeft(w, "-"), "])|")
+		if name != "" && !known[name] {
+			t.Errorf("%s: ratelist %s has no flag -%s", c, strings.Join(help, " "), name)
+		}
+	}
+}
+
+// runDocCommand runs a command line in the current directory as a shell
+// would: placeholders replaced, "> FILE" and "2> FILE" redirected.
+func runDocCommand(t *testing.T, c docCommand) {
+	t.Helper()
+	args, want, err := shellWords(c.text)
+	if err != nil {
+		t.Errorf("%s: %v: make it runnable as written or list it in docSkips with the reason", c, err)
+		return
+	}
+	var stdout, stderr bytes.Buffer
+	outFile, errFile := "", ""
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case (a == ">" || a == "2>") && i+1 < len(args):
+			if a == ">" {
+				outFile = args[i+1]
+			} else {
+				errFile = args[i+1]
+			}
+			i++
+		default:
+			rest = append(rest, a)
+		}
+	}
+	code := run(context.Background(), rest, &stdout, &stderr)
+	for file, b := range map[string][]byte{outFile: stdout.Bytes(), errFile: stderr.Bytes()} {
+		if file != "" {
+			if err := os.WriteFile(file, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	switch {
+	case want >= 0 && code != want:
+		t.Errorf("%s: exit %d, the document says %d; stderr:\n%s", c, code, want, stderr.String())
+		return
+	case want < 0 && code != exitOK && code != exitRejected && code != exitStale:
+		t.Errorf("%s: exit %d; stderr:\n%s", c, code, stderr.String())
+		return
+	}
+	if len(c.shown) == 0 {
+		return
+	}
+	got := stdout.String()
+	if code == exitFailed || code == exitUsage {
+		got = stderr.String()
+	}
+	if err := matchShown(c.shown, strings.Split(strings.TrimRight(got, "\n"), "\n")); err != nil {
+		t.Errorf("%s: %v\nthe document shows:\n%s\nit prints:\n%s", c, err, strings.Join(c.shown, "\n"), got)
+	}
+}
+
+// shellWords splits a command line into the words ratelist gets, as sh would
+// for the quoting the documents use, after placeholders are replaced; want is
+// the exit code a trailing "# exit N" names, else -1.
+func shellWords(text string) (words []string, want int, err error) {
+	want = -1
+	if i := strings.Index(text, " #"); i >= 0 {
+		comment := strings.TrimSpace(text[i+2:])
+		if n, ok := strings.CutPrefix(comment, "exit "); ok {
+			if want, err = strconv.Atoi(n); err != nil {
+				return nil, 0, fmt.Errorf("comment %q: %w", comment, err)
+			}
+		}
+		text = text[:i]
+	}
+	if strings.ContainsAny(text, "|;&`$<*?") || strings.Contains(text, ">>") {
+		return nil, 0, fmt.Errorf("needs a shell")
+	}
+	text = strings.TrimPrefix(text, "go run ./cmd/ratelist ")
+	text = strings.TrimPrefix(text, "ratelist ")
+	var b strings.Builder
+	inWord := false
+	quote := rune(0)
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Split(bufio.ScanRunes)
+	for sc.Scan() {
+		r := []rune(sc.Text())[0]
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			b.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+		default:
+			b.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, 0, fmt.Errorf("unclosed quote")
+	}
+	if inWord {
+		words = append(words, b.String())
+	}
+	for i, w := range words {
+		for from, to := range docPlaceholders {
+			if w == from {
+				words[i] = to
+			} else if rest, ok := strings.CutPrefix(w, from+"/"); ok {
+				words[i] = to + "/" + rest
+			}
+		}
+	}
+	return words, want, nil
+}
+
+// matchShown tells whether the lines got are what a document shows: "…"
+// alone stands for any lines (none included), a line ending in "…" for a
+// line starting with the rest; other lines are compared without trailing
+// blanks.
+func matchShown(shown, got []string) error {
+	for len(shown) > 0 && shown[len(shown)-1] == "" {
+		shown = shown[:len(shown)-1]
+	}
+	for i := range got {
+		got[i] = strings.TrimRight(got[i], " \r")
+	}
+	var match func(s, g int) bool
+	match = func(s, g int) bool {
+		if s == len(shown) {
+			return g == len(got)
+		}
+		if shown[s] == "…" {
+			for k := g; k <= len(got); k++ {
+				if match(s+1, k) {
+					return true
+				}
+			}
+			return false
+		}
+		if g == len(got) {
+			return false
+		}
+		want, prefix := strings.CutSuffix(shown[s], "…")
+		if prefix {
+			want = strings.TrimRight(want, " ")
+		}
+		if got[g] != want && !(prefix && strings.HasPrefix(got[g], want)) {
+			return false
+		}
+		return match(s+1, g+1)
+	}
+	if match(0, 0) {
+		return nil
+	}
+	// Name the first line that differs, for the reader.
+	for i, s := range shown {
+		if s == "…" || strings.HasSuffix(s, "…") {
+			break
+		}
+		if i >= len(got) || got[i] != s {
+			g := "(nothing)"
+			if i < len(got) {
+				g = got[i]
+			}
+			return fmt.Errorf("line %d shown %q, printed %q", i+1, s, g)
+		}
+	}
+	return fmt.Errorf("the output differs from what is shown")
+}

@@ -159,8 +159,10 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 			continue
 		case fenced:
 			code, inBlock = line, true
-		case strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t"):
-			code, inBlock = line, true
+		case strings.HasPrefix(line, "    "):
+			code, inBlock = line[4:], true
+		case strings.HasPrefix(line, "\t"):
+			code, inBlock = line[1:], true
 		case strings.HasPrefix(line, "$ "):
 			code, inBlock = line, true
 		}
@@ -168,9 +170,9 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 			cur = nil
 			continue
 		}
-		code = strings.TrimSpace(code)
-		prompt := strings.HasPrefix(code, "$ ")
-		text := strings.TrimPrefix(code, "$ ")
+		trimmed := strings.TrimSpace(code)
+		prompt := strings.HasPrefix(trimmed, "$ ")
+		text := strings.TrimPrefix(trimmed, "$ ")
 		isCmd := strings.HasPrefix(text, "ratelist ") || strings.HasPrefix(text, "go run ./cmd/ratelist ")
 		switch {
 		case prompt && isCmd:
@@ -292,7 +294,7 @@ func runDocCommand(t *testing.T, c docCommand) {
 		got = stderr.String()
 	}
 	if err := matchShown(c.shown, strings.Split(strings.TrimRight(got, "\n"), "\n")); err != nil {
-		t.Errorf("%s: %v\nthe document shows:\n%s\nit prints:\n%s", c, err, strings.Join(c.shown, "\n"), got)
+		t.Errorf("%s: %v\nthe document shows:\n%s\nit prints (up to 60 lines):\n%s", c, err, strings.Join(c.shown, "\n"), firstLines(got, 60))
 	}
 }
 
@@ -361,7 +363,7 @@ func shellWords(text string) (words []string, want int, err error) {
 // matchShown tells whether the lines got are what a document shows: "…"
 // alone stands for any lines (none included), a line ending in "…" for a
 // line starting with the rest; other lines are compared without trailing
-// blanks.
+// blanks. The error names the furthest shown line no printed line matched.
 func matchShown(shown, got []string) error {
 	for len(shown) > 0 && shown[len(shown)-1] == "" {
 		shown = shown[:len(shown)-1]
@@ -369,8 +371,10 @@ func matchShown(shown, got []string) error {
 	for i := range got {
 		got[i] = strings.TrimRight(got[i], " \r")
 	}
+	furthest := 0
 	var match func(s, g int) bool
 	match = func(s, g int) bool {
+		furthest = max(furthest, s)
 		if s == len(shown) {
 			return g == len(got)
 		}
@@ -394,21 +398,64 @@ func matchShown(shown, got []string) error {
 		}
 		return match(s+1, g+1)
 	}
-	if match(0, 0) {
+	switch {
+	case match(0, 0):
 		return nil
+	case furthest == len(shown):
+		return fmt.Errorf("it prints more lines than shown (end the output with a line \"…\")")
 	}
-	// Name the first line that differs, for the reader.
-	for i, s := range shown {
-		if s == "…" || strings.HasSuffix(s, "…") {
-			break
-		}
-		if i >= len(got) || got[i] != s {
-			g := "(nothing)"
-			if i < len(got) {
-				g = got[i]
-			}
-			return fmt.Errorf("line %d shown %q, printed %q", i+1, s, g)
+	return fmt.Errorf("shown line %d, %q, is not printed where shown", furthest+1, shown[furthest])
+}
+
+// firstLines is s cut after n lines.
+func firstLines(s string, n int) string {
+	lines := strings.SplitAfter(s, "\n")
+	return strings.Join(lines[:min(n, len(lines))], "")
+}
+
+// TestMatchShown: the comparison of shown and printed output a document's
+// example gets.
+func TestMatchShown(t *testing.T) {
+	got := []string{"head", "a  1", "b  2", "c  3", "tail"}
+	for _, tc := range []struct {
+		shown []string
+		ok    bool
+	}{
+		{[]string{"head", "a  1", "b  2", "c  3", "tail"}, true},
+		{[]string{"head", "…", "tail"}, true},
+		{[]string{"head", "a …", "…"}, true},
+		{[]string{"…", "c  3", "tail", ""}, true},
+		{[]string{"head", "a  1"}, false},           // more printed than shown
+		{[]string{"head", "b  2", "…"}, false},      // a line left out without "…"
+		{[]string{"head", "…", "d  4", "…"}, false}, // a line not printed
+		{[]string{"head", "a  2…", "…"}, false},
+	} {
+		if err := matchShown(tc.shown, slices.Clone(got)); (err == nil) != tc.ok {
+			t.Errorf("shown %q: error %v, want ok %v", tc.shown, err, tc.ok)
 		}
 	}
-	return fmt.Errorf("the output differs from what is shown")
+}
+
+// TestShellWords: a document's command line as the words ratelist gets.
+func TestShellWords(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		words []string
+		want  int
+		err   bool
+	}{
+		{"ratelist run --out out", []string{"run", "--out", "out"}, -1, false},
+		{"go run ./cmd/ratelist run --out out", []string{"run", "--out", "out"}, -1, false},
+		{`ratelist report --out O --title "Club list"`, []string{"report", "--out", "out", "--title", "Club list"}, -1, false},
+		{"ratelist export trf --tournament 1002 > 1002.trf", []string{"export", "trf", "--tournament", "1002", ">", "1002.trf"}, -1, false},
+		{"ratelist validate --archive /srv/ratings/archive   # exit 3", []string{"validate", "--archive", "archive"}, 3, false},
+		{"ratelist run --out O/x", []string{"run", "--out", "out/x"}, -1, false},
+		{"ratelist diff --out out | head", nil, 0, true},
+		{`ratelist run --from "$(jq -r .rerun_from O/summary.json)"`, nil, 0, true},
+	} {
+		words, want, err := shellWords(tc.text)
+		if (err != nil) != tc.err || !slices.Equal(words, tc.words) || (err == nil && want != tc.want) {
+			t.Errorf("%s: %q, exit %d, error %v; want %q, %d, error %v", tc.text, words, want, err, tc.words, tc.want, tc.err)
+		}
+	}
 }

@@ -39,7 +39,13 @@ type docCommand struct {
 	line  int
 	text  string   // as written, without "$ "
 	shown []string // the lines the document shows it prints, if any
+	// inline is a command quoted in a sentence: often a part of one, so its
+	// flags are checked but it is not run.
+	inline bool
 }
+
+// inlineCommand is a command quoted in a sentence.
+var inlineCommand = regexp.MustCompile("`(ratelist [^`]+)`")
 
 func (c docCommand) String() string { return fmt.Sprintf("%s:%d: %s", c.file, c.line, c.text) }
 
@@ -47,7 +53,8 @@ func (c docCommand) String() string { return fmt.Sprintf("%s:%d: %s", c.file, c.
 // command's package comment as written: the lines of code blocks and indented
 // blocks that start with "ratelist " or "go run ./cmd/ratelist" (or "$ " and
 // one of them). A line naming placeholders (DIR, [--flag], FILE...) is a usage
-// line: every flag it names must be a flag of its verb. Any other line runs
+// line, and so is a command quoted in a sentence (`ratelist ...`): every flag
+// it names must be a flag of its verb. Any other line runs
 // through run, in a working directory of its own per document holding out (a
 // run of the demo), archive (the demo archive) and the repository's testdata;
 // a document's commands run in order. A command must exit 0, 3 or 4 (a
@@ -88,6 +95,9 @@ func TestDocCommands(t *testing.T) {
 					continue
 				}
 				args, ok := usageLine(c.text)
+				if c.inline {
+					args, ok = strings.Fields(c.text)[1:], true
+				}
 				if ok {
 					checkUsageLine(t, c, args)
 					continue
@@ -168,6 +178,9 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 		}
 		if !inBlock {
 			cur = nil
+			for _, m := range inlineCommand.FindAllStringSubmatch(line, -1) {
+				cmds = append(cmds, docCommand{file: name, line: i + 1, text: m[1], inline: true})
+			}
 			continue
 		}
 		trimmed := strings.TrimSpace(code)
@@ -213,8 +226,8 @@ func usageLine(text string) ([]string, bool) {
 // verb (and sub-verb).
 func checkUsageLine(t *testing.T, c docCommand, words []string) {
 	t.Helper()
-	if len(words) == 0 || strings.HasPrefix(words[0], "-") {
-		return
+	if len(words) == 0 || strings.HasPrefix(words[0], "-") || placeholder.MatchString(words[0]) {
+		return // ratelist --version, ratelist VERB -h
 	}
 	verb := words[0]
 	code, usage, _ := helpOf(verb, "-h")

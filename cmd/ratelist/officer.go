@@ -11,7 +11,7 @@ import (
 
 // cmdDiff implements
 //
-//	ratelist diff --out DIR [P1] P2 [--top N] [--format text|csv]
+//	ratelist diff --out DIR [P1] [P2] [--top N] [--format text|csv]
 //
 // It compares two lists (default: the two latest). Exit 0 ok, 1 failure, 2 bad usage.
 func cmdDiff(args []string, stdout, stderr io.Writer) int {

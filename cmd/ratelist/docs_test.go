@@ -62,15 +62,18 @@ func (c docCommand) String() string { return fmt.Sprintf("%s:%d: %s", c.file, c.
 // TestDocCommands runs every command shown in README.md, docs/*.md and the
 // command's package comment as written: the lines of code blocks and indented
 // blocks that start with "ratelist " or "go run ./cmd/ratelist" (or "$ " and
-// one of them). A line naming placeholders (DIR, [--flag], FILE...) is a usage
-// line, and so is a command quoted in a sentence (`ratelist ...`): every flag
-// it names must be a flag of its verb. Any other line runs
-// through run, in a working directory of its own per document holding out (a
-// run of the demo), archive (the demo archive) and the repository's testdata;
-// a document's commands run in order. A command must exit 0, 3 or 4 (a
-// trailing "# exit N" asks for N), and print what the document shows below it:
-// "…" alone stands for any lines, a line ending in "…" for the lines starting
-// with what comes before it.
+// one of them).
+//
+// A line naming placeholders (DIR, [--flag], FILE...) is a usage line, and so
+// is a command quoted in a sentence (`ratelist ...`): every flag it names must
+// be a flag of its verb. A line of another program holding a ratelist command
+// (crontab, shell) must be in docSkips. Any other line runs through run, in a
+// working directory of its own per document holding out (a run of the demo),
+// archive (the demo archive's files) and the repository's testdata; a
+// document's commands run in order. A command must exit 0, 3 or 4 (a trailing
+// "# exit N" asks for N), and print what the document shows below it: "…"
+// alone stands for any lines, a line ending in "…" for a line starting with
+// what comes before it.
 func TestDocCommands(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -133,7 +136,6 @@ func docTemplate(t *testing.T, root string) string {
 	if code := run(context.Background(), []string{"run", "--out", filepath.Join(dir, "out"), "--quiet"}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("demo run: exit %d: %s", code, stderr.String())
 	}
-	// The demo run recorded no archive folder; the copies keep it so.
 	if err := os.CopyFS(filepath.Join(dir, "archive"), os.DirFS(filepath.Join(root, "testdata/demo"))); err != nil {
 		t.Fatal(err)
 	}
@@ -165,9 +167,14 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 	lines := strings.Split(string(data), "\n")
 	goSource := strings.HasSuffix(path, ".go")
 	var cmds []docCommand
-	var cur *docCommand // the "$ " command whose output lines follow
+	cur := -1 // the "$ " command whose output lines follow
 	fenced := false
 	for i, line := range lines {
+		if !fenced && !goSource {
+			for _, m := range inlineCommand.FindAllStringSubmatch(line, -1) {
+				cmds = append(cmds, docCommand{file: name, line: i + 1, text: m[1], inline: true})
+			}
+		}
 		var code string
 		inBlock := false
 		switch {
@@ -176,7 +183,7 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 			code, inBlock = strings.CutPrefix(line, "//\t")
 		case strings.HasPrefix(strings.TrimSpace(line), "```"):
 			fenced = !fenced
-			cur = nil
+			cur = -1
 			continue
 		case fenced:
 			code, inBlock = line, true
@@ -188,10 +195,7 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 			code, inBlock = line, true
 		}
 		if !inBlock {
-			cur = nil
-			for _, m := range inlineCommand.FindAllStringSubmatch(line, -1) {
-				cmds = append(cmds, docCommand{file: name, line: i + 1, text: m[1], inline: true})
-			}
+			cur = -1
 			continue
 		}
 		trimmed := strings.TrimSpace(code)
@@ -201,11 +205,11 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 		switch {
 		case prompt && isCmd:
 			cmds = append(cmds, docCommand{file: name, line: i + 1, text: text})
-			cur = &cmds[len(cmds)-1]
+			cur = len(cmds) - 1
 		case prompt:
-			cur = nil // another program's command: not ours to run
-		case cur != nil:
-			cur.shown = append(cur.shown, strings.TrimRight(code, " "))
+			cur = -1 // another program's command: not ours to run
+		case cur >= 0:
+			cmds[cur].shown = append(cmds[cur].shown, strings.TrimRight(code, " "))
 		case isCmd || embedded.MatchString(text):
 			cmds = append(cmds, docCommand{file: name, line: i + 1, text: text})
 		}

@@ -45,7 +45,7 @@ that already holds files is refused unless --force is given.`,
 	"import": `ratelist import trf|pgn|csv SRC... --archive DIR [flags]
 
   trf  each TRF16 file becomes a tournament
-  pgn  PGN game collections, grouped into tournaments by Event and dates
+  pgn  PGN game collections, grouped into tournaments by Event and Site
   csv  re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
        or folders holding them) as Parquet
 

@@ -45,8 +45,9 @@ type docCommand struct {
 	line  int
 	text  string   // as written, without "$ "
 	shown []string // the lines the document shows it prints, if any
-	// inline is a command quoted in a sentence: often a part of one, so its
-	// flags are checked but it is not run.
+	// inline is a command quoted in a sentence: it runs when it names what it
+	// reads (--out, --archive or --trf with a value), else it is a part of a
+	// command and only its flags are checked.
 	inline bool
 }
 
@@ -64,9 +65,11 @@ func (c docCommand) String() string { return fmt.Sprintf("%s:%d: %s", c.file, c.
 // blocks that start with "ratelist " or "go run ./cmd/ratelist" (or "$ " and
 // one of them).
 //
-// A line naming placeholders (DIR, [--flag], FILE...) is a usage line, and so
-// is a command quoted in a sentence (`ratelist ...`): every flag it names must
-// be a flag of its verb. A line of another program holding a ratelist command
+// Commands quoted in sentences (`ratelist ...`) run too when they name what
+// they read (--out, --archive or --trf with a value). A line naming
+// placeholders (DIR, [--flag], FILE...) is a usage line, and so is any other
+// quoted command (a part of one, `ratelist run --rules fide`): every flag it
+// names must be a flag of its verb. A line of another program holding a ratelist command
 // (crontab, shell) must be in docSkips. Any other line runs through run, in a
 // working directory of its own per document holding out (a run of the demo),
 // archive (the demo archive's files) and the repository's testdata; a
@@ -109,8 +112,8 @@ func TestDocCommands(t *testing.T) {
 					continue
 				}
 				args, ok := usageLine(c.text)
-				if c.inline {
-					args, ok = strings.Fields(c.text)[1:], true
+				if words := strings.Fields(c.text)[1:]; c.inline && !ok && !namesInput(words) {
+					args, ok = words, true // a fragment
 				}
 				if ok {
 					checkUsageLine(t, c, args)
@@ -255,6 +258,17 @@ func usageLine(text string) ([]string, bool) {
 		return nil, false
 	}
 	return words[1:], true
+}
+
+// namesInput tells whether a command's words name a folder or file for it to
+// read.
+func namesInput(args []string) bool {
+	for i, a := range args[:max(len(args)-1, 0)] {
+		if (a == "--out" || a == "--archive" || a == "--trf") && !strings.HasPrefix(args[i+1], "-") {
+			return true
+		}
+	}
+	return false
 }
 
 // checkUsageLine fails unless every flag a usage line names is a flag of its

@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -117,5 +122,39 @@ func TestExportListBadArchive(t *testing.T) {
 		if code != exitFailed || !strings.Contains(stderr, dir) || strings.Contains(stderr, "folder .") {
 			t.Errorf("--archive %s: exit %d, stderr %q; want 1 naming %s", dir, code, stderr, dir)
 		}
+	}
+}
+
+// TestUsageListsEveryVerb: the top-level usage lists exactly the verbs run
+// dispatches (the cases of its switch in main.go), so TestHelp sees them all.
+func TestUsageListsEveryVerb(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dispatched []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if fn, ok := n.(*ast.FuncDecl); ok && fn.Name.Name != "run" {
+			return false
+		}
+		cc, ok := n.(*ast.CaseClause)
+		if !ok {
+			return true
+		}
+		for _, e := range cc.List {
+			if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				v, _ := strconv.Unquote(lit.Value)
+				if !strings.HasPrefix(v, "-") && v != "help" {
+					dispatched = append(dispatched, v)
+				}
+			}
+		}
+		return true
+	})
+	listed := verbs(t)
+	slices.Sort(dispatched)
+	slices.Sort(listed)
+	if !slices.Equal(dispatched, listed) {
+		t.Errorf("run dispatches %q, the usage lists %q", dispatched, listed)
 	}
 }

@@ -28,11 +28,13 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "ratelist calibrate: "+format+"\n", a...)
 		return exitUsage
 	}
+	if len(args) > 0 && isHelp(args[0]) {
+		args = []string{"turcas", "-h"} // turcas is the only thing calibrate derives
+	}
 	if len(args) == 0 || args[0] != "turcas" {
 		return usage("want: calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]")
 	}
-	fs := flag.NewFlagSet("calibrate turcas", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("calibrate turcas", stderr)
 	archive := fs.String("archive", "", "the archive `dir`")
 	from := fs.String("from", "", "first start `date` (YYYY-MM-DD or YYYY-MM)")
 	to := fs.String("to", "", "last start `date` (YYYY-MM-DD or YYYY-MM)")

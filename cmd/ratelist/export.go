@@ -19,6 +19,11 @@ import (
 //
 // It writes to stdout. Exit 0 ok, 1 failure, 2 bad usage.
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && isHelp(args[0]) {
+		exportTRF(ctx, args[:1], stdout, stderr)
+		fmt.Fprintln(stderr)
+		return exportList(args[:1], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "trf" && args[0] != "list") {
 		fmt.Fprintln(stderr, "ratelist export: give trf or list (ratelist export trf|list -h for the flags)")
 		return exitUsage
@@ -100,7 +105,11 @@ func exportList(args []string, stdout, stderr io.Writer) int {
 	}
 	var players map[int64]officer.Player
 	if *dir != "" {
-		if players, err = officer.ReadPlayers(os.DirFS(*dir)); err != nil {
+		fsys, _, err := openArchive(*dir)
+		if err != nil {
+			return fail(err)
+		}
+		if players, err = officer.ReadPlayers(fsys); err != nil {
 			return fail(fmt.Errorf("archive %s: %w", *dir, err))
 		}
 	}

@@ -10,33 +10,15 @@ import (
 	"github.com/ratelist/ratelist/importer"
 )
 
-const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]
-
-  trf  each TRF16 file becomes a tournament
-  pgn  PGN game collections, grouped into tournaments by Event and Site
-  csv  re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
-       or folders holding them) as Parquet
-
-Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage;
-3 imported, but some games, rows or files were skipped (listed on stderr).
-
-flags:
-`
-
 // cmdImport converts TRF, PGN or CSV files into an archive (docs/import.md).
 func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ratelist import", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, importUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("import", stderr)
 	archive := fs.String("archive", "", "archive `dir` to create or merge into (required)")
-	firstID := fs.Int64("first-id", 0, "tournament_id of the first new tournament (trf, pgn; default: one more than the archive's largest)")
+	firstID := fs.Int64("first-id", 0, "`id` (tournament_id) of the first new tournament (trf, pgn; default: one more than the archive's largest)")
 	unrated := fs.Bool("unrated", false, "mark the new tournaments as not rated (trf, pgn)")
 	quiet := fs.Bool("quiet", false, "print skipped games and notes only as counts")
 	moveless := fs.String("moveless", "auto", "how a PGN game without moves is read (pgn): `mode` is played, forfeit (decisive games) or auto (a forfeit when decisive and its Termination tag says so or most of its event's games have moves)")
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || isHelp(args[0]) {
 		fs.Usage()
 		if len(args) == 0 {
 			return exitUsage

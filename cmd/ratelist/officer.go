@@ -11,13 +11,13 @@ import (
 
 // cmdDiff implements
 //
-//	ratelist diff --out DIR [P1] P2 [--top N] [--format text|csv]
+//	ratelist diff --out DIR [P1] [P2] [--top N] [--format text|csv]
 //
 // It compares two lists (default: the two latest). Exit 0 ok, 1 failure, 2 bad usage.
 func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
 	out := fs.String("out", "", "a run's output `dir`")
-	top := fs.Int("top", 10, "how many biggest movers up and down the text shows")
+	top := fs.Int("top", 10, "how many (`n`) biggest movers up and down the text shows")
 	format := fs.String("format", "text", "output `format`: text or csv (csv: every entry, exit and move)")
 	periods, code, ok := parseWithArgs(fs, args, 2)
 	if !ok {

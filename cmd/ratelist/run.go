@@ -21,13 +21,6 @@ import (
 	sitereport "github.com/ratelist/ratelist/report"
 )
 
-// newFlags returns a flag set that reports to stderr and does not exit.
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("ratelist "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
 // parseFlags parses args; ok is false with the exit code when it failed.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
 	if err := fs.Parse(args); err != nil {

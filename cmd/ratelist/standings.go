@@ -28,8 +28,7 @@ import (
 // It prints the final standings of one tournament to stdout. Exit 0 ok, 1 failure,
 // 2 bad usage.
 func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("standings", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("standings", stderr)
 	trfFile := fs.String("trf", "", "read the tournament from the TRF16 `file`")
 	archive := fs.String("archive", "", "read the tournament from the archive `dir`")
 	id := fs.Int64("tournament", 0, "tournament `id` in the archive")

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// synopses are what a verb's -h prints above its flags, by the name given to
+// newFlags: the usage line with its positional arguments, then what it does.
+// A verb not listed shows "ratelist NAME [flags]".
+var synopses = map[string]string{
+	"run": `ratelist run [--archive DIR] --out DIR [flags]
+
+Rates every rated tournament of the archive (default: the embedded demo
+archive, with its own rules) in order, and writes lists, cards, standings,
+rejects.csv and summary.json into --out.
+
+Exit codes: 0 success; 1 failed (nothing half-written is left in --out);
+2 bad usage; 3 success, but some rows were rejected (see rejects.csv);
+4 success, but periods already listed are stale (rerun with --from the
+first one; 4 wins over 3); 130 interrupted.`,
+
+	"validate": `ratelist validate --archive DIR
+
+Reads and checks the whole archive, prints every problem grouped by kind,
+and writes nothing. Exit 0 clean, 1 failed, 2 bad usage, 3 rows rejected.`,
+
+	"standings": `ratelist standings (--trf FILE | --archive DIR --tournament ID) [flags]
+
+Prints the final standings of one tournament with tiebreak columns to stdout.`,
+
+	"calibrate turcas": `ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
+
+Derives the TurČAS coefficients A–D from the archive's Scrabble tournaments
+that start within [--from, --to]. csv prints the header A,B,C,D and one
+row; text also prints the statistics used.`,
+
+	"generate": `ratelist generate --archive DIR [flags]
+
+Writes a synthetic archive; the same --seed gives the same archive. A folder
+that already holds files is refused unless --force is given.`,
+
+	"import": `ratelist import trf|pgn|csv SRC... --archive DIR [flags]
+
+  trf  each TRF16 file becomes a tournament
+  pgn  PGN game collections, grouped into tournaments by Event and Site
+  csv  re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
+       or folders holding them) as Parquet
+
+Flags may come before or after the sources.
+Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage;
+3 imported, but some games, rows or files were skipped (listed on stderr).`,
+
+	"report": `ratelist report --out DIR [flags]
+
+Writes the static HTML site of a finished run's outputs (default OUT/site).`,
+
+	"export trf": `ratelist export trf [--archive DIR] --tournament ID [flags]
+
+Prints a tournament of the archive (default: the embedded demo archive) as a
+TRF file to stdout.`,
+
+	"export list": `ratelist export list --out DIR [--period P] [flags]
+
+Prints a run's list (default: the latest) in FIDE's shapes to stdout.`,
+
+	"diff": `ratelist diff --out DIR [P1] [P2] [flags]
+
+Entries, exits and movers between two lists of a run: P1 and P2 are list
+labels (e.g. 2025-05 2025-06). No label: the two latest lists; one label:
+that list and the one before it.`,
+
+	"player": `ratelist player --out DIR ID [flags]
+
+One player's row of every list and every card of his, from a run's outputs;
+ID is the player_id.`,
+
+	"cards": `ratelist cards --out DIR --tournament ID [flags]
+
+Every player's card of one tournament, from a run's outputs.`,
+}
+
+// printUsage prints the usage of the verb whose flag set fs newFlags made
+// under name: its synopsis, then its flags.
+func printUsage(fs *flag.FlagSet, name string) {
+	w := fs.Output()
+	synopsis, ok := synopses[name]
+	if !ok {
+		synopsis = "ratelist " + name + " [flags]"
+	}
+	fmt.Fprintf(w, "usage: %s\n\nflags:\n", strings.TrimSpace(synopsis))
+	fs.PrintDefaults()
+}
+
+// isHelp tells whether arg asks for help, as flag's -h and --help do.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+// flagSetMade, when set (by tests), sees every flag set newFlags makes.
+var flagSetMade func(*flag.FlagSet)
+
+// newFlags returns a flag set for verb name that reports to stderr, does
+// not exit, and prints the verb's usage on -h.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("ratelist "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { printUsage(fs, name) }
+	if flagSetMade != nil {
+		flagSetMade(fs)
+	}
+	return fs
+}

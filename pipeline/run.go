@@ -48,14 +48,23 @@ type Options struct {
 	// Version is the program's version, recorded in the summary ("devel" when
 	// not given).
 	Version string
-	// Now is the run's date: a tournament starting more than a year after it is
+	// Now is the run's date (--as-of): a run lists only the periods that ended
+	// before it, and a tournament starting more than a year after it is
 	// rejected as in the future. Zero is the clock's.
 	Now time.Time
+	// Provisional also lists the period still open on Now, flagged in the
+	// summary. Its state is not kept: the next run rates it again.
+	Provisional bool
+	// AllowGap confirms that a gap of more than maxGapYears between two
+	// tournaments is real, not a mistyped year.
+	AllowGap bool
 	// KeepSite keeps Out/site as it is, for the report that follows the run
 	// (run --report) to update in place: the caller sets it only for a site
 	// `ratelist report` wrote. Else a run removes it with every file it did
 	// not write.
 	KeepSite bool
+
+	open string // the open period's label when this run lists it (closeOpen)
 }
 
 // Summary is summary.json: what was read, used, rejected and written. The
@@ -100,9 +109,12 @@ type TournamentCounts struct {
 
 // ListCounts are the lists written and the players on the last.
 type ListCounts struct {
-	Lists         int    `json:"lists"`
-	FirstList     string `json:"first_list"`
-	LastList      string `json:"last_list"`
+	Lists     int    `json:"lists"`
+	FirstList string `json:"first_list"`
+	LastList  string `json:"last_list"`
+	// Provisional is the period still open on the run's date, when the run
+	// listed it (--provisional): its list is not final.
+	Provisional   string `json:"provisional,omitempty"`
 	PlayersListed int    `json:"players_listed"`
 }
 
@@ -142,6 +154,9 @@ func (opt *Options) fill() error {
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
 	}
 	if opt.Rules.Base == "" {
 		r, err := DefaultRules("")
@@ -294,6 +309,9 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.summarize()
+	if o := opt.open; o != "" && (sum.LastList == o || sum.Joker != nil && sum.Joker.LastList == o) {
+		sum.Provisional = o
+	}
 	sum.Tables = arch.Counts
 	for _, c := range sum.Tables {
 		sum.RowsRead += c.Read

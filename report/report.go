@@ -252,6 +252,9 @@ func (s *site) load(ctx context.Context) error {
 	if s.jperiods, err = periods(outPath(out, "lists", "joker")); err != nil {
 		return err
 	}
+	if len(s.periods) == 0 && len(s.jperiods) == 0 {
+		return fmt.Errorf("%s: %w", out, ErrNoList)
+	}
 	s.names = map[int64]string{}
 	s.listed = map[int64]int32{}
 	if n := len(s.periods); n > 0 {

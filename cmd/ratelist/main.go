@@ -45,6 +45,7 @@ import (
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
+	sitereport "github.com/ratelist/ratelist/report"
 )
 
 // Exit codes (README and docs/operations.md say what each means).
@@ -161,7 +162,8 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
-	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage), errors.Is(err, generate.ErrOptions):
+	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage), errors.Is(err, generate.ErrOptions),
+		errors.Is(err, sitereport.ErrSymlink):
 		return exitUsage
 	case errors.Is(err, errStale):
 		return exitStale

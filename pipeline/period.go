@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"fmt"
+	"io/fs"
 	"time"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
 // Period kinds of the rating lists.
@@ -74,4 +77,92 @@ func floorDiv[T int | int64](a, b T) T {
 		q--
 	}
 	return q
+}
+
+// maxGapYears is the longest stretch between two rated tournaments that a run
+// takes without being told (Options.AllowGap): a longer one is most likely a
+// mistyped year (0024 for 2024), which would make a list for every period in
+// between.
+const maxGapYears = 10
+
+// GapError is a stretch of more than maxGapYears without a rated tournament:
+// the tournament before it, where its row is, and the next one.
+type GapError struct {
+	File       string
+	Row        int64
+	ID         int64
+	Name       string
+	End, Next  string // the end dates of the tournament and of the next one
+	NextID     int64
+	EmptyLists int
+}
+
+func (e *GapError) Error() string {
+	return fmt.Sprintf("%s row %d: tournament %d %q ends %s, more than %d years before the next rated tournament (%d, ending %s): "+
+		"the %d periods between them would each get a list. Correct the date if it is mistyped; if the gap is real, confirm it with --allow-gap",
+		e.File, e.Row, e.ID, e.Name, e.End, maxGapYears, e.NextID, e.Next, e.EmptyLists)
+}
+
+func (e *GapError) Unwrap() error { return ErrUsage }
+
+// checkGaps looks at the stretches without a rated tournament between the
+// periods this run lists (the rating order's rated tournaments, one after the
+// other): one longer than maxGapYears is refused unless opt.AllowGap, and
+// each of a year or more is logged in one line (its lists repeat the ratings).
+func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
+	ts := a.Tournaments
+	prev := -1
+	for _, i := range order {
+		t := &ts[i]
+		if !rates(t) {
+			continue
+		}
+		if prev >= 0 {
+			if err := r.gap(opt, a, &ts[prev], t); err != nil {
+				return err
+			}
+		}
+		prev = i
+	}
+	return nil
+}
+
+// gap checks the stretch between the rated tournaments t and next.
+func (r *rater) gap(opt *Options, a *runArchive, t, next *archive.Tournament) error {
+	k1 := periodKey(r.periods.kind, r.rules.ListDay(t.End))
+	k2 := periodKey(r.periods.kind, r.rules.ListDay(next.End))
+	empty := k2 - k1 - 1
+	written := k2 > r.win.start && (!r.win.hasUntil || k1 < r.win.until)
+	if empty <= 0 || !written || dayTime(next.End).Before(dayTime(t.End).AddDate(1, 0, 0)) {
+		return nil
+	}
+	if !opt.AllowGap && dayTime(next.End).After(dayTime(t.End).AddDate(maxGapYears, 0, 0)) {
+		file, row := tournamentRow(a.FS, t.ID)
+		return &GapError{File: file, Row: row, ID: t.ID, Name: t.Name, End: day(int64(t.End)), NextID: next.ID,
+			Next: day(int64(next.End)), EmptyLists: empty}
+	}
+	opt.Log.Info("no rated tournament for a year or more: the lists in between repeat the ratings",
+		"after", day(int64(t.End)), "before", day(int64(next.End)),
+		"lists", empty, "first", periodLabel(r.periods.kind, k1+1), "last", periodLabel(r.periods.kind, k2-1))
+	return nil
+}
+
+// tournamentRow finds where tournament id's row is in the tournaments table
+// (its first row with that id): for a message, so it reads the table again.
+func tournamentRow(fsys fs.FS, id int64) (string, int64) {
+	files, err := archive.Files(fsys, "tournaments")
+	if err != nil {
+		return "tournaments", 0
+	}
+	rd := archive.NewReader(fsys, files, archive.TournamentColumns[:1])
+	defer rd.Close()
+	for rd.Next() {
+		b := rd.Batch()
+		for i := range b.N {
+			if !b.Nulls[0][i] && b.Ints[0][i] == id {
+				return b.File, b.First + int64(i)
+			}
+		}
+	}
+	return "tournaments", 0
 }

@@ -272,6 +272,9 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	if err := rt.plan(opt); err != nil {
 		return nil, err
 	}
+	if err := rt.checkGaps(opt, arch, prod.order); err != nil {
+		return nil, err
+	}
 	rt.out = out
 	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out}
 	if len(arch.TableFiles) > 0 {

@@ -75,3 +75,31 @@ func TestQuietGapLogged(t *testing.T) {
 		t.Errorf("the gap line does not name its lists 2020-03 to 2023-02:\n%s", log.String())
 	}
 }
+
+// TestJokerGap: a Joker game dated a century before the others is refused
+// like a tournament, naming the tables file, its row and the game.
+func TestJokerGap(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"players.csv", "tournaments.csv", "games.csv", "tables.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "demo", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "tables.csv" {
+			b = bytes.ReplaceAll(b, []byte("1,,2025-03-01T00:38:00Z"), []byte("1,,1925-03-01T00:38:00Z"))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: filepath.Join(t.TempDir(), "out"), Now: asOf("2026-01-01")})
+	var ge *GapError
+	if !errors.As(err, &ge) {
+		t.Fatalf("err = %v, want a GapError", err)
+	}
+	for _, want := range []string{"tables.csv row 1", "Joker game 1 played 1925-03-01", "--allow-gap"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
@@ -85,31 +86,57 @@ func floorDiv[T int | int64](a, b T) T {
 // between.
 const maxGapYears = 10
 
-// GapError is a stretch of more than maxGapYears without a rated tournament:
-// the tournament before it, where its row is, and the next one.
+// GapError is a stretch of more than maxGapYears without a rated tournament
+// (or a Joker game): the row before it, and what comes next.
 type GapError struct {
 	File       string
 	Row        int64
-	ID         int64
-	Name       string
-	End, Next  string // the end dates of the tournament and of the next one
-	NextID     int64
+	What       string // the tournament or game before the gap, and its date
+	Next       string // the next one, and its date
 	EmptyLists int
 }
 
 func (e *GapError) Error() string {
-	return fmt.Sprintf("%s row %d: tournament %d %q ends %s, more than %d years before the next rated tournament (%d, ending %s): "+
-		"the %d periods between them would each get a list. Correct the date if it is mistyped; if the gap is real, confirm it with --allow-gap",
-		e.File, e.Row, e.ID, e.Name, e.End, maxGapYears, e.NextID, e.Next, e.EmptyLists)
+	return fmt.Sprintf("%s row %d: %s, more than %d years before the next (%s): the %d periods between them would each get a list. "+
+		"Correct the date if it is mistyped; if the gap is real, confirm it with --allow-gap",
+		e.File, e.Row, e.What, maxGapYears, e.Next, e.EmptyLists)
 }
 
 func (e *GapError) Unwrap() error { return ErrUsage }
 
-// checkGaps looks at the stretches without a rated tournament between the
-// periods this run lists (the rating order's rated tournaments, one after the
-// other): one longer than maxGapYears is refused unless opt.AllowGap, and
-// each of a year or more is logged in one line (its lists repeat the ratings).
+// gapCheck looks at the stretches between consecutive dated events (rated
+// tournaments, or Joker games) whose lists a run writes.
+type gapCheck struct {
+	kind  string
+	win   *window
+	allow bool
+	log   *slog.Logger
+	what  string // "rated tournament" or "Joker game", for the log
+}
+
+// tooLong says whether the stretch from day a (list period k1) to day b
+// (period k2) is longer than maxGapYears and not confirmed; a stretch of a
+// year or more that is not is logged, once.
+func (g *gapCheck) tooLong(a, b int32, k1, k2 int) (empty int, refuse bool) {
+	empty = k2 - k1 - 1
+	written := (!g.win.resumed || k2 > g.win.start) && (!g.win.hasUntil || k1 < g.win.until)
+	if empty <= 0 || !written || dayTime(b).Before(dayTime(a).AddDate(1, 0, 0)) {
+		return empty, false
+	}
+	if !g.allow && dayTime(b).After(dayTime(a).AddDate(maxGapYears, 0, 0)) {
+		return empty, true
+	}
+	g.log.Info("no "+g.what+" for a year or more: the lists in between repeat the ratings",
+		"after", day(int64(a)), "before", day(int64(b)),
+		"lists", empty, "first", periodLabel(g.kind, k1+1), "last", periodLabel(g.kind, k2-1))
+	return empty, false
+}
+
+// checkGaps checks the stretches between the rated tournaments, one after the
+// other in rating order (gapCheck): one too long is a GapError naming the
+// tournament before it.
 func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
+	g := gapCheck{kind: r.periods.kind, win: &r.win, allow: opt.AllowGap, log: opt.Log, what: "rated tournament"}
 	ts := a.Tournaments
 	prev := -1
 	for _, i := range order {
@@ -118,8 +145,14 @@ func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
 			continue
 		}
 		if prev >= 0 {
-			if err := r.gap(opt, a, &ts[prev], t); err != nil {
-				return err
+			p := &ts[prev]
+			k1 := periodKey(r.periods.kind, r.rules.ListDay(p.End))
+			k2 := periodKey(r.periods.kind, r.rules.ListDay(t.End))
+			if empty, refuse := g.tooLong(p.End, t.End, k1, k2); refuse {
+				file, row := tournamentRow(a.FS, p.ID)
+				return &GapError{File: file, Row: row, EmptyLists: empty,
+					What: fmt.Sprintf("tournament %d %q ends %s", p.ID, p.Name, day(int64(p.End))),
+					Next: fmt.Sprintf("rated tournament %d, ending %s", t.ID, day(int64(t.End)))}
 			}
 		}
 		prev = i
@@ -127,23 +160,19 @@ func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
 	return nil
 }
 
-// gap checks the stretch between the rated tournaments t and next.
-func (r *rater) gap(opt *Options, a *runArchive, t, next *archive.Tournament) error {
-	k1 := periodKey(r.periods.kind, r.rules.ListDay(t.End))
-	k2 := periodKey(r.periods.kind, r.rules.ListDay(next.End))
-	empty := k2 - k1 - 1
-	written := k2 > r.win.start && (!r.win.hasUntil || k1 < r.win.until)
-	if empty <= 0 || !written || dayTime(next.End).Before(dayTime(t.End).AddDate(1, 0, 0)) {
-		return nil
+// checkGaps checks the stretches between the Joker games, in rating order
+// (gapCheck): one too long is a GapError naming the game before it.
+func (j *jokerPass) checkGaps(rows []jokerRow, games []jokerGameRef) error {
+	g := gapCheck{kind: j.kind, win: j.win, allow: j.allowGap, log: j.log, what: "Joker game"}
+	for i := 1; i < len(games); i++ {
+		a, b := jokerDays(games[i-1].at), jokerDays(games[i].at)
+		if empty, refuse := g.tooLong(a, b, periodKey(j.kind, a), periodKey(j.kind, b)); refuse {
+			r := &rows[games[i-1].first]
+			return &GapError{File: j.arch.TableFiles[r.file], Row: r.row, EmptyLists: empty,
+				What: fmt.Sprintf("Joker game %d played %s", games[i-1].game, day(int64(a))),
+				Next: fmt.Sprintf("Joker game %d, played %s", games[i].game, day(int64(b)))}
+		}
 	}
-	if !opt.AllowGap && dayTime(next.End).After(dayTime(t.End).AddDate(maxGapYears, 0, 0)) {
-		file, row := tournamentRow(a.FS, t.ID)
-		return &GapError{File: file, Row: row, ID: t.ID, Name: t.Name, End: day(int64(t.End)), NextID: next.ID,
-			Next: day(int64(next.End)), EmptyLists: empty}
-	}
-	opt.Log.Info("no rated tournament for a year or more: the lists in between repeat the ratings",
-		"after", day(int64(t.End)), "before", day(int64(next.End)),
-		"lists", empty, "first", periodLabel(r.periods.kind, k1+1), "last", periodLabel(r.periods.kind, k2-1))
 	return nil
 }
 

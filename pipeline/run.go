@@ -276,7 +276,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.out = out
-	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out}
+	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out, allowGap: opt.AllowGap, log: opt.Log}
 	if len(arch.TableFiles) > 0 {
 		sum.Joker = &JokerSummary{}
 		joker.sum = sum.Joker

@@ -59,9 +59,9 @@ type Options struct {
 	// tournaments is real, not a mistyped year.
 	AllowGap bool
 	// KeepSite keeps Out/site as it is, for the report that follows the run
-	// (run --report) to update in place: the caller sets it only for a site
-	// `ratelist report` wrote. Else a run removes it with every file it did
-	// not write.
+	// (run --report, or ratelist report later) to update in place: the caller
+	// sets it only for a site `ratelist report` wrote. Else a run removes it
+	// with every file it did not write.
 	KeepSite bool
 
 	open string // the open period's label when this run lists it (closeOpen)

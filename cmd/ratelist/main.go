@@ -5,7 +5,8 @@
 //
 //	ratelist run [--archive DIR] --out DIR [--rules school|fide|FILE] [--period month|quarter|year] [--workers N]
 //	             [--until YYYY-MM] [--resume] [--from YYYY-MM] [--arrow] [--report] [--memory-limit MiB]
-//	ratelist validate --archive DIR
+//	             [--as-of YYYY-MM-DD] [--provisional] [--allow-gap]
+//	ratelist validate --archive DIR [--as-of YYYY-MM-DD] [--allow-gap]
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 //	ratelist import trf|pgn|csv FILE... --archive DIR

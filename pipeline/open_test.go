@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,5 +133,17 @@ func TestResumeAfterProvisional(t *testing.T) {
 	}
 	if string(after) == string(before) {
 		t.Error("the November list did not take in the late report")
+	}
+}
+
+// TestNothingEnded: a run on a date before any period with a rated tournament
+// has ended writes no list and says why in one warning.
+func TestNothingEnded(t *testing.T) {
+	dir := t.TempDir()
+	monthsArchive(t, dir, []string{"2026-11-07"}, "")
+	var log strings.Builder
+	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: t.TempDir(), Now: asOf("2026-11-20"), Log: slog.New(slog.NewTextHandler(&log, nil))})
+	if sum.Lists != 0 || strings.Count(log.String(), "no list written") != 1 {
+		t.Errorf("%d lists; log:\n%s\nwant none and one warning", sum.Lists, log.String())
 	}
 }

@@ -315,6 +315,10 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	if o := opt.open; o != "" && (sum.LastList == o || sum.Joker != nil && sum.Joker.LastList == o) {
 		sum.Provisional = o
 	}
+	if opt.Out != "" && rt.periods.any && !rt.win.resumed && sum.Lists == 0 {
+		opt.Log.Warn("no list written: every rated tournament is in a period that had not ended on the run's date (--provisional lists the open period)",
+			"as_of", opt.Now.UTC().Format(time.DateOnly))
+	}
 	sum.Tables = arch.Counts
 	for _, c := range sum.Tables {
 		sum.RowsRead += c.Read

@@ -88,7 +88,12 @@ func (r *rater) plan(opt *Options) error {
 			return &OptionError{"Until", err}
 		}
 		r.win.until, r.win.hasUntil = k, true
-		r.periods.last = min(r.periods.last, k)
+	}
+	if opt.Out != "" {
+		r.closeOpen(opt)
+	}
+	if r.win.hasUntil {
+		r.periods.last = min(r.periods.last, r.win.until)
 	}
 	if opt.Out == "" || (!opt.Resume && opt.From == "") {
 		return nil
@@ -134,6 +139,24 @@ func (r *rater) plan(opt *Options) error {
 	r.sum.ResumedFrom = periodLabel(opt.Period, s.Key)
 	opt.Log.Info("continuing from saved state", "state", path, "first_period", periodLabel(opt.Period, r.win.start))
 	return nil
+}
+
+// closeOpen bounds the run by its date (opt.Now): a period still open on it
+// is listed only when asked (--provisional, or --until naming it or a later
+// period), and no later period ever is. Its tournaments otherwise wait, as
+// after --until, for the run that follows its end.
+func (r *rater) closeOpen(opt *Options) {
+	open := periodKey(opt.Period, int32(floorDiv(opt.Now.Unix(), 86400)))
+	last := open - 1
+	if opt.Provisional || (r.win.hasUntil && r.win.until >= open) {
+		last = open
+	}
+	if !r.win.hasUntil || r.win.until > last {
+		r.win.until, r.win.hasUntil = last, true
+	}
+	if r.win.until == open {
+		opt.open = periodLabel(opt.Period, open)
+	}
 }
 
 // keepBefore is the first period this run writes when it resumes after

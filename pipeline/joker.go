@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"sort"
 	"strconv"
@@ -45,6 +46,9 @@ type jokerPass struct {
 	win   *window // the periods this run writes (--until, --resume)
 	sum   *JokerSummary
 	out   sink
+	// allowGap and log are the run's, for checkGaps.
+	allowGap bool
+	log      *slog.Logger
 }
 
 // The accepted span of played_at, in microseconds since 1970-01-01 UTC.
@@ -111,6 +115,9 @@ func (j *jokerPass) run(ctx context.Context) error {
 		return err
 	}
 	games := j.groupGames(rows, tainted)
+	if err := j.checkGaps(rows, games); err != nil {
+		return err
+	}
 	return j.rate(ctx, rows, games)
 }
 

@@ -49,7 +49,8 @@ type Options struct {
 	// Version is the program's version, recorded in the summary ("devel" when
 	// not given).
 	Version string
-	// Now is the run's date: a tournament starting more than a year after it is
+	// Now is the run's date (--as-of): a run lists only the periods that ended
+	// before it, and a tournament starting more than a year after it is
 	// rejected as in the future. Zero is the clock's.
 	Now time.Time
 	// Rerate, with Resume, re-rates from the first stale period by itself.
@@ -58,11 +59,19 @@ type Options struct {
 	// it that it writes again are compared with the earlier run's. rerated is
 	// where --rerate made it start instead.
 	published, rerated string
+	// Provisional also lists the period still open on Now, flagged in the
+	// summary. Its state is not kept: the next run rates it again.
+	Provisional bool
+	// AllowGap confirms that a gap of more than maxGapYears between two
+	// tournaments is real, not a mistyped year.
+	AllowGap bool
 	// KeepSite keeps Out/site as it is, for the report that follows the run
-	// (run --report) to update in place: the caller sets it only for a site
-	// `ratelist report` wrote. Else a run removes it with every file it did
-	// not write.
+	// (run --report, or ratelist report later) to update in place: the caller
+	// sets it only for a site `ratelist report` wrote. Else a run removes it
+	// with every file it did not write.
 	KeepSite bool
+
+	open string // the open period's label when this run lists it (closeOpen)
 }
 
 // Summary is summary.json: what was read, used, rejected and written. The
@@ -113,9 +122,12 @@ type TournamentCounts struct {
 
 // ListCounts are the lists written and the players on the last.
 type ListCounts struct {
-	Lists         int    `json:"lists"`
-	FirstList     string `json:"first_list"`
-	LastList      string `json:"last_list"`
+	Lists     int    `json:"lists"`
+	FirstList string `json:"first_list"`
+	LastList  string `json:"last_list"`
+	// Provisional is the period still open on the run's date, when the run
+	// listed it (--provisional): its list is not final.
+	Provisional   string `json:"provisional,omitempty"`
 	PlayersListed int    `json:"players_listed"`
 }
 
@@ -155,6 +167,9 @@ func (opt *Options) fill() error {
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
 	}
 	if opt.Rules.Base == "" {
 		r, err := DefaultRules("")
@@ -294,8 +309,11 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	if err := rt.plan(opt); err != nil {
 		return nil, err
 	}
+	if err := rt.checkGaps(opt, arch, prod.order); err != nil {
+		return nil, err
+	}
 	rt.out = out
-	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out}
+	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out, allowGap: opt.AllowGap, log: opt.Log}
 	if len(arch.TableFiles) > 0 {
 		sum.Joker = &JokerSummary{}
 		joker.sum = sum.Joker
@@ -331,6 +349,13 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.summarize()
+	if o := opt.open; o != "" && (sum.LastList == o || sum.Joker != nil && sum.Joker.LastList == o) {
+		sum.Provisional = o
+	}
+	if opt.Out != "" && rt.periods.any && !rt.win.resumed && sum.Lists == 0 {
+		opt.Log.Warn("no list written: every rated tournament is in a period that had not ended on the run's date (--provisional lists the open period)",
+			"as_of", opt.Now.UTC().Format(time.DateOnly))
+	}
 	sum.Tables = arch.Counts
 	for _, c := range sum.Tables {
 		sum.RowsRead += c.Read

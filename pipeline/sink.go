@@ -387,12 +387,15 @@ func tiebreakCodes(t *tiebreak.Tournament, log *slog.Logger) (codes []string, ok
 func (s *writeSink) keepsLists() bool { return true }
 
 func (s *writeSink) list(ctx context.Context, label string, l *listData, snapshot func() (*savedState, error)) error {
-	snap, err := snapshot()
-	if err != nil {
-		return err
-	}
-	if err := s.submit(ctx, func() error { return writeState(s.stage, label, snap) }); err != nil {
-		return err
+	// A provisional list leaves no state: a later run must not resume after it.
+	if label != s.opt.open {
+		snap, err := snapshot()
+		if err != nil {
+			return err
+		}
+		if err := s.submit(ctx, func() error { return writeState(s.stage, label, snap) }); err != nil {
+			return err
+		}
 	}
 	return s.submit(ctx, func() error {
 		if err := writeList(s.stage, s.players, label, l, s.opt.Arrow); err != nil {

@@ -139,6 +139,8 @@ type summary struct {
 	Tournament int    `json:"tournaments"`
 	Rated      int    `json:"tournaments_rated"`
 	Listed     int    `json:"players_listed"`
+	// Provisional is the period listed while still open, "" when none.
+	Provisional string `json:"provisional"`
 }
 
 // csvTable reads a CSV file with a header and returns, for each wanted column,

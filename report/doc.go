@@ -10,7 +10,9 @@
 // Output, in Options.Site (default OUT/site):
 //
 //	index.html               the latest rating list, its histogram, biggest gains and tournaments
-//	list-PERIOD.html         earlier rating lists, same layout
+//	list-PERIOD.html         earlier rating lists, same layout; each links its
+//	                         neighbours and its year's index, never every list
+//	lists.html               the years with lists; lists-YEAR.html: a year's lists
 //	joker-PERIOD.html        Joker lists
 //	tournaments.html         the periods; tournaments-PERIOD.html: a period's tournaments
 //	tournaments/ID.html      facts; standings and crosstable drawn from tournaments/ID.js

@@ -111,6 +111,12 @@ func appendHead(b []byte, p page) []byte {
 	}
 	b = append(b, ">Rating list</a></li>\n<li><a href=\""...)
 	b = append(b, p.Root...)
+	b = append(b, "lists.html\""...)
+	if p.Nav == "lists" {
+		b = append(b, " aria-current=\"page\""...)
+	}
+	b = append(b, ">All lists</a></li>\n<li><a href=\""...)
+	b = append(b, p.Root...)
 	b = append(b, "tournaments.html\""...)
 	if p.Nav == "tournaments" {
 		b = append(b, " aria-current=\"page\""...)

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -251,6 +252,9 @@ func (s *site) load(ctx context.Context) error {
 	}
 	if s.jperiods, err = periods(outPath(out, "lists", "joker")); err != nil {
 		return err
+	}
+	if len(s.periods) == 0 && len(s.jperiods) == 0 {
+		return fmt.Errorf("%s: %w", out, ErrNoList)
 	}
 	s.names = map[int64]string{}
 	s.listed = map[int64]int32{}
@@ -897,9 +901,11 @@ type listPage struct {
 	JokerRows  []jokerRow
 	Clubs      []string
 	Categories []string
-	Earlier    []periodLink
-	Joker      []periodLink
-	Clubs0     map[int64]string
+	Links      listNav
+	// Provisional says that the list is of a period still open on the run's
+	// date: not final.
+	Provisional bool
+	Clubs0      map[int64]string
 	// Prev is the list before this one and ChangesFile the page of the
 	// changes from it; empty for the first list.
 	Prev, ChangesFile string
@@ -911,19 +917,51 @@ const maxListTours = 50
 
 type periodLink struct {
 	Period, File string
-	Current      bool
 }
 
-func (s *site) periodLinks(cur string) (rating, joker []periodLink) {
-	for i := len(s.periods) - 1; i >= 0; i-- {
-		p := s.periods[i]
-		rating = append(rating, periodLink{Period: p, File: s.listFile(p), Current: p == cur})
+// listNav are a list page's links to other lists: the one before and after
+// it of its kind, its year's index and the index of the years. A page links a
+// bounded number of lists, so the site's links grow with the lists, not with
+// their square.
+type listNav struct {
+	Prev, Next periodLink // File "": none
+	Year       string
+	YearFile   string
+}
+
+// listYear is the year of a period label (YYYY-MM, YYYY-Qn or YYYY).
+func listYear(period string) string {
+	if i := strings.IndexByte(period[1:], '-'); i >= 0 {
+		return period[:i+1]
 	}
-	for i := len(s.jperiods) - 1; i >= 0; i-- {
-		p := s.jperiods[i]
-		joker = append(joker, periodLink{Period: p, File: "joker-" + p + ".html", Current: "joker-"+p == cur})
+	return period
+}
+
+// yearFile is the index page of a year's lists.
+func yearFile(year string) string { return "lists-" + year + ".html" }
+
+// jokerFile is the page of a Joker list.
+func jokerFile(period string) string { return "joker-" + period + ".html" }
+
+// navOf is the listNav of period among periods (sorted), whose pages file names.
+func navOf(periods []string, period string, file func(string) string) listNav {
+	n := listNav{Year: listYear(period), YearFile: yearFile(listYear(period))}
+	if i, ok := slices.BinarySearch(periods, period); ok {
+		if i > 0 {
+			n.Prev = periodLink{periods[i-1], file(periods[i-1])}
+		}
+		if i+1 < len(periods) {
+			n.Next = periodLink{periods[i+1], file(periods[i+1])}
+		}
 	}
-	return rating, joker
+	return n
+}
+
+// key adds the links of n to k.
+func (n *listNav) key(k *keyer) {
+	for _, s := range []string{n.Prev.Period, n.Prev.File, n.Next.Period, n.Next.File, n.YearFile} {
+		k.str(s)
+	}
 }
 
 // writeLists writes the list pages and their data files, and each list's
@@ -989,6 +1027,9 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		spare = prevEntries // list i-1's buffer is free for list i+1
 		prev, prevHash, prevEntries, entries = rows, h, entries, nil
 	}
+	if err := s.writeListIndex(); err != nil {
+		return n, err
+	}
 	for _, p := range s.jperiods {
 		n++
 		path := outPath(s.opt.Out, "lists", "joker", p+".csv")
@@ -999,7 +1040,7 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		data, page := s.listKeys(&k, "joker", p, h, clubs)
 		dataFile := "data/joker-" + p + ".js"
 		keepData := s.out.kept(dataFile, data)
-		if keepData && s.out.kept("joker-"+p+".html", page) {
+		if keepData && s.out.kept(jokerFile(p), page) {
 			continue
 		}
 		rows, err := readJokerList(path)
@@ -1054,20 +1095,22 @@ func (s *site) pagesKey() uint64 {
 }
 
 // listKeys returns the keys of a list's data file and page: the list file's
-// hash and the clubs, and for the page also the links to every list and the
-// period's tournaments.
+// hash and the clubs, and for the page also its links (listNav), whether it
+// is provisional and the period's tournaments.
 func (s *site) listKeys(k *keyer, kind, period string, file, clubs uint64) (data, page uint64) {
 	k.ints(int64(s.key), int64(file), int64(clubs))
 	k.str(kind)
 	k.str(period)
 	data = k.sum()
 	k.ints(int64(data))
-	for _, p := range s.periods {
-		k.str(p)
+	k.str(s.listFile(period))
+	nav := navOf(s.jperiods, period, jokerFile)
+	if kind == "rating" {
+		nav = navOf(s.periods, period, s.listFile)
 	}
-	k.str("joker")
-	for _, p := range s.jperiods {
-		k.str(p)
+	nav.key(k)
+	if period == s.sum.Provisional {
+		k.str("provisional")
 	}
 	if kind == "rating" {
 		for _, t := range s.periodTours[period] {
@@ -1174,7 +1217,8 @@ func (s *site) writeRatingList(period string, rows []listRow, withData bool, dat
 		lp.Categories = append(lp.Categories, c)
 	}
 	sort.Strings(lp.Categories)
-	lp.Earlier, lp.Joker = s.periodLinks(period)
+	lp.Links = navOf(s.periods, period, s.listFile)
+	lp.Provisional = period == s.sum.Provisional
 	if i := slices.Index(s.periods, period); i > 0 {
 		lp.Prev, lp.ChangesFile = s.periods[i-1], changesFile(period)
 	}
@@ -1255,14 +1299,15 @@ func (s *site) writeJokerList(period string, rows []jokerRow, withData bool, dat
 	}
 	lp := listPage{page: s.page("Joker list "+period, "", "joker"), Kind: "joker", Period: period,
 		Count: len(rows), DataFile: dataFile, Clubs: clubs}
-	lp.Earlier, lp.Joker = s.periodLinks("joker-" + period)
+	lp.Links = navOf(s.jperiods, period, jokerFile)
+	lp.Provisional = period == s.sum.Provisional
 	lp.Shown = min(len(rows), PageSize)
 	lp.JokerRows = rows[:lp.Shown]
 	lp.Clubs0 = map[int64]string{}
 	for _, r := range lp.JokerRows {
 		lp.Clubs0[r.ID] = s.club(r.ID)
 	}
-	return s.putPage("joker-"+period+".html", "list.html", &lp, pageKey)
+	return s.putPage(jokerFile(period), "list.html", &lp, pageKey)
 }
 
 // jokerData is a Joker list's data file.
@@ -1377,4 +1422,73 @@ func (s *site) writeTournamentIndex() error {
 		return nil
 	}
 	return s.putPage("tournaments.html", "tournaments.html", &idx, key)
+}
+
+// listIndexPage is lists.html (Years) or lists-YEAR.html (Rating, Joker).
+type listIndexPage struct {
+	page
+	Years         []listYearLink
+	Rating, Joker []periodLink
+	Year          string
+	Provisional   string
+}
+
+type listYearLink struct {
+	Year, File    string
+	Rating, Joker int
+}
+
+// writeListIndex writes lists.html, the years newest first, and one page per
+// year with its rating and Joker lists: every list is linked from one page,
+// and each page's key is what it links.
+func (s *site) writeListIndex() error {
+	byYear := map[string]*listIndexPage{}
+	var years []string
+	at := func(period string) *listIndexPage {
+		y := listYear(period)
+		if byYear[y] == nil {
+			byYear[y] = &listIndexPage{page: s.page("Lists of "+y, "", "lists"), Year: y, Provisional: s.sum.Provisional}
+			years = append(years, y)
+		}
+		return byYear[y]
+	}
+	for i := len(s.periods) - 1; i >= 0; i-- {
+		p := at(s.periods[i])
+		p.Rating = append(p.Rating, periodLink{s.periods[i], s.listFile(s.periods[i])})
+	}
+	for i := len(s.jperiods) - 1; i >= 0; i-- {
+		p := at(s.jperiods[i])
+		p.Joker = append(p.Joker, periodLink{s.jperiods[i], jokerFile(s.jperiods[i])})
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(years)))
+	idx := listIndexPage{page: s.page("All lists", "", "lists")}
+	var ik keyer
+	ik.ints(int64(s.key))
+	for _, y := range years {
+		p := byYear[y]
+		l := listYearLink{Year: y, File: yearFile(y), Rating: len(p.Rating), Joker: len(p.Joker)}
+		idx.Years = append(idx.Years, l)
+		ik.str(l.File)
+		ik.ints(int64(l.Rating), int64(l.Joker))
+		var k keyer
+		k.ints(int64(s.key))
+		k.str(l.File)
+		k.str(p.Provisional)
+		for _, ls := range [][]periodLink{p.Rating, p.Joker} {
+			k.ints(int64(len(ls)))
+			for _, pl := range ls {
+				k.str(pl.Period)
+				k.str(pl.File)
+			}
+		}
+		if key := k.sum(); !s.out.kept(l.File, key) {
+			if err := s.putPage(l.File, "lists.html", p, key); err != nil {
+				return err
+			}
+		}
+	}
+	if key := ik.sum(); !s.out.kept("lists.html", key) {
+		return s.putPage("lists.html", "lists.html", &idx, key)
+	}
+	return nil
 }

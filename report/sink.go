@@ -68,16 +68,18 @@ func newSink(dir string, update bool) (*sink, error) {
 // by readManifest into man.
 func openSink(dir string, update bool, man <-chan manifest) (*sink, error) {
 	k := &sink{dir: dir, update: update, old: map[string]entry{}, now: map[string]entry{}}
+	var m manifest
+	if update { // before anything is written: a link in the site refuses it
+		if m = <-man; m.err != nil {
+			return nil, m.err
+		}
+	}
 	for _, d := range siteDirs {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return nil, fmt.Errorf("site: %w", err)
 		}
 	}
 	if update {
-		m := <-man
-		if m.err != nil {
-			return nil, m.err
-		}
 		k.old, k.had = m.old, m.have
 		// Until this update finishes the manifest lists nothing: an
 		// interrupted update leaves files the manifest does not describe,
@@ -141,9 +143,11 @@ func readManifestFiles(dir string) (map[string]entry, map[string]bool, error) {
 }
 
 // eachFile calls fn with the slash path of every regular file in the site's
-// folders, the marker and temporary files left out.
+// folders, the marker and temporary files left out. A symbolic link in the
+// site's root or folders is an error (ErrSymlink): the site is ratelist's,
+// and nothing is written or removed through a link.
 func eachFile(dir string, fn func(rel string)) error {
-	for _, d := range siteDirs {
+	for _, d := range siteDirs { // the root first: it holds the folders
 		ents, err := os.ReadDir(filepath.Join(dir, d))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -152,6 +156,9 @@ func eachFile(dir string, fn func(rel string)) error {
 			return fmt.Errorf("site: %w", err)
 		}
 		for _, e := range ents {
+			if e.Type()&fs.ModeSymlink != 0 {
+				return fmt.Errorf("site %s: %s is a symbolic link: %w", dir, pathJoin(d, e.Name()), ErrSymlink)
+			}
 			if !e.Type().IsRegular() || e.Name() == marker {
 				continue
 			}

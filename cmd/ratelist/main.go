@@ -5,7 +5,8 @@
 //
 //	ratelist run [--archive DIR] --out DIR [--rules school|fide|FILE] [--period month|quarter|year] [--workers N]
 //	             [--until YYYY-MM] [--resume] [--from YYYY-MM] [--arrow] [--report] [--memory-limit MiB]
-//	ratelist validate --archive DIR
+//	             [--as-of YYYY-MM-DD] [--provisional] [--allow-gap]
+//	ratelist validate --archive DIR [--as-of YYYY-MM-DD] [--allow-gap]
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 //	ratelist import trf|pgn|csv FILE... --archive DIR
@@ -45,6 +46,7 @@ import (
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
+	sitereport "github.com/ratelist/ratelist/report"
 )
 
 // Exit codes (README and docs/operations.md say what each means).
@@ -161,7 +163,8 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
-	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage), errors.Is(err, generate.ErrOptions):
+	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage), errors.Is(err, generate.ErrOptions),
+		errors.Is(err, sitereport.ErrSymlink):
 		return exitUsage
 	case errors.Is(err, errStale):
 		return exitStale

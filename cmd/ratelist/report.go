@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -19,7 +20,7 @@ import (
 func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("report", stderr)
 	out := fs.String("out", "", "output `dir` of a finished run (required)")
-	archive := fs.String("archive", "", "archive `dir` the run read (default: the one named in summary.json, or the embedded demo)")
+	archive := fs.String("archive", "", "archive `dir` the run read (default: the one summary.json names)")
 	site := fs.String("site", "", "site `dir` to write (default OUT/site)")
 	title := fs.String("title", "Rating list", "`title` shown on every page")
 	workers := fs.Int("workers", 0, "pages written at once `n` (default: the number of CPUs)")
@@ -51,7 +52,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	arch, err := reportArchive(*out, *archive)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist report:", err)
-		return exitFailed
+		return exitUsage
 	}
 	st, err := sitereport.Build(ctx, sitereport.Options{Out: *out, Site: *site, Archive: arch, Title: *title, Workers: *workers, Log: log})
 	if err != nil {
@@ -74,27 +75,46 @@ func limitMemory() {
 	}
 }
 
-// runReport writes the site of a run's outputs, for `run --report`.
+// runReport writes the site of a run's outputs, for `run --report`, under
+// the run's own memory limit (--memory-limit).
 func runReport(ctx context.Context, out string, archive fs.FS, log *slog.Logger) error {
-	limitMemory()
 	_, err := sitereport.Build(ctx, sitereport.Options{Out: out, Archive: archive, Log: log})
 	return err
 }
 
+// demoName is the archive name summary.json holds for the embedded demo.
+const demoName = "(embedded demo)"
+
 // reportArchive resolves the archive for report: --archive, else the folder
-// summary.json names if it still exists, else the embedded demo.
+// summary.json names (an absolute path), or the embedded demo when the run
+// read it. Anything else is an error asking for --archive: a site is never
+// built from another archive than the run's. Without summary.json it is nil,
+// and Build says there is no run.
 func reportArchive(out, dir string) (fs.FS, error) {
 	if dir != "" {
 		fsys, _, err := openArchive(dir)
 		return fsys, err
 	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(out, "summary.json"), err)
+	}
 	var sum struct {
 		Archive string `json:"archive"`
 	}
-	if b, err := os.ReadFile(filepath.Join(out, "summary.json")); err == nil && json.Unmarshal(b, &sum) == nil {
+	if err := json.Unmarshal(b, &sum); err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(out, "summary.json"), err)
+	}
+	if sum.Archive == demoName {
+		return ratelist.Demo(), nil
+	}
+	if filepath.IsAbs(sum.Archive) {
 		if st, err := os.Stat(sum.Archive); err == nil && st.IsDir() {
 			return os.DirFS(sum.Archive), nil
 		}
 	}
-	return ratelist.Demo(), nil
+	return nil, fmt.Errorf("the archive %q that %s names is not a folder here: give --archive DIR", sum.Archive, filepath.Join(out, "summary.json"))
 }

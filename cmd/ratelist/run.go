@@ -57,7 +57,7 @@ func newLogger(w io.Writer, format string, quiet, verbose bool) (*slog.Logger, e
 // openArchive resolves --archive: a folder, or the embedded demo when empty.
 func openArchive(dir string) (fs.FS, string, error) {
 	if dir == "" {
-		return ratelist.Demo(), "(embedded demo)", nil
+		return ratelist.Demo(), demoName, nil
 	}
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -88,8 +88,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
 	memLimit := fs.Int("memory-limit", 320, "soft memory limit in `MiB` for the Go runtime (GC works harder near it; 0 = none; the GOMEMLIMIT variable wins)")
 	withReport := fs.Bool("report", false, "also write the HTML site of the outputs into OUT/site (see ratelist report)")
+	asOfFlag := fs.String("as-of", "", "the run's `date` YYYY-MM-DD (default today, UTC): only periods ended before it are listed")
+	provisional := fs.Bool("provisional", false, "also list the period still open on the run's date, marked provisional")
+	allowGap := fs.Bool("allow-gap", false, "confirm that a gap of more than ten years between tournaments is real")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	asOf, err := parseAsOf(*asOfFlag)
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist run:", err)
+		return exitUsage
 	}
 	if *memLimit < 0 {
 		fmt.Fprintln(stderr, "ratelist run: parsing --memory-limit: must be ≥ 0")
@@ -153,10 +161,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	opts := pipeline.Options{
-		Archive: fsys, ArchiveName: name, Out: *out, Rules: r, RulesName: rulesName,
+		Archive: fsys, ArchiveName: absArchive(*archive, name), Out: *out, Rules: r, RulesName: rulesName,
 		Period: *period, Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
-		Until: *until, Resume: *resume, From: *from, Rerate: *rerate, Version: currentVersion(), Now: start,
-		KeepSite: *withReport && sitereport.IsSite(filepath.Join(*out, "site")),
+		Until: *until, Resume: *resume, From: *from, Rerate: *rerate, Version: currentVersion(),
+		Now: asOf, Provisional: *provisional, AllowGap: *allowGap,
+		// A site that `ratelist report` wrote is ratelist's: it stays for the
+		// next report to update in place.
+		KeepSite: sitereport.IsSite(filepath.Join(*out, "site")),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)
@@ -211,6 +222,32 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitCode(runOutcome(sum))
 }
 
+// parseAsOf reads --as-of: a day YYYY-MM-DD, or today (UTC) when empty.
+func parseAsOf(s string) (time.Time, error) {
+	if s == "" {
+		y, m, d := time.Now().UTC().Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("parsing --as-of: %q is not a date YYYY-MM-DD", s)
+	}
+	return t, nil
+}
+
+// absArchive is the archive's name for summary.json: the absolute path of
+// the folder dir (so that a report run from elsewhere finds it), or name for
+// the embedded demo.
+func absArchive(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return name
+}
+
 // apart refuses an --out that is --archive, inside it or around it: a run
 // removes from --out every file it did not write.
 func apart(out, archive string) error {
@@ -255,6 +292,8 @@ func within(p, dir string) bool {
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr)
 	archive := fs.String("archive", "", "archive `dir` (required)")
+	asOfFlag := fs.String("as-of", "", "the check's `date` YYYY-MM-DD (default today, UTC): a tournament starting more than a year later is in the future")
+	allowGap := fs.Bool("allow-gap", false, "confirm that a gap of more than ten years between tournaments is real")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -262,12 +301,17 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "ratelist validate: --archive DIR is required")
 		return exitUsage
 	}
+	asOf, err := parseAsOf(*asOfFlag)
+	if err != nil {
+		fmt.Fprintln(stderr, "ratelist validate:", err)
+		return exitUsage
+	}
 	fsys, name, err := openArchive(*archive)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist validate:", err)
 		return exitFailed
 	}
-	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1, Now: time.Now()})
+	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1, Now: asOf, AllowGap: *allowGap})
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist validate:", message(err))
 		return exitCode(err)

@@ -528,7 +528,7 @@ func TestDateForms(t *testing.T) {
 var rec1 = rec(1, "A", "2000") + "\n"
 
 func TestDateWarnings(t *testing.T) {
-	for _, text := range []string{"yesterday", "2024/13/01", "30/02/2024", "26.11.30", "2024/12/01 - 2024/12/08", "Smarch 3, 2020", "31/31/2024", "2024/12-01", "0024/12/01", "2024-02-30"} {
+	for _, text := range []string{"yesterday", "2024/13/01", "30/02/2024", "26.31.30", "2024/12/01 - 2024/12/08", "Smarch 3, 2020", "31/31/2024", "2024/12-01", "0024/12/01", "2024-02-30"} {
 		src := "012 x\n042 " + text + "\n052 " + text + "\n" + rec1
 		f, err := Read(strings.NewReader(src), "w.trf")
 		if err != nil {

@@ -10,8 +10,8 @@ import (
 
 // headerDates are the date texts of a file, read once every record is in.
 type headerDates struct {
-	header []dateField // 042 and 052
-	rounds     []string // the round dates of 132
+	header     []dateField // 042 and 052
+	rounds     []string    // the round dates of 132
 	roundsLine int
 }
 

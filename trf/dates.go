@@ -135,7 +135,7 @@ func (f *File) resolveDates(d headerDates) {
 			f.End = last
 			note += "; end date the last, " + last.Format("2006-01-02")
 		}
-		f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: d.roundsLine, Err: fmt.Errorf("%s: %w", note, ErrAmbiguousDate)})
+		f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: d.roundsLine, Err: fmt.Errorf("%w: %s", ErrAmbiguousDate, note)})
 	}
 }
 
@@ -149,7 +149,7 @@ func (f *File) noteDate(fd dateField, rs []reading, r reading, why string) {
 		rec = "042"
 	}
 	f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: fd.line, Column: 5,
-		Err: fmt.Errorf("%s %q can be %s: read as %s, %s: %w", rec, fd.text, strings.Join(alts, " or "), r.t.Format("2006-01-02"), why, ErrAmbiguousDate)})
+		Err: fmt.Errorf("%w: %s %q can be %s: read as %s, %s", ErrAmbiguousDate, rec, fd.text, strings.Join(alts, " or "), r.t.Format("2006-01-02"), why)})
 }
 
 func formOf(rs []reading, form string) *reading {

@@ -11,11 +11,12 @@ import (
 // impliedByes reads each player's empty rounds (no opponent and no result, or
 // missing from a record that stops early, up to the last round any record shows;
 // a round another record pairs him in is his game, not empty). When his points
-// column is more than his results score, the difference is the byes of those rounds
-// — full-point, half-point or zero-point, the larger first when they differ — with a
-// note naming his line. When the points column is blank, or no split of byes makes
-// it up, they are zero-point byes, with a note. When it equals his results, they are
-// zero-point byes, as TRF reads a blank.
+// column is more than his results score, the difference is the byes of those
+// rounds (full-point, half-point or zero-point: the same bye in each when one
+// fits, else the larger first), with a note naming his line. When the points
+// column is blank, or no split of byes makes it up, they are zero-point byes,
+// with a note. When it equals his results, they are zero-point byes, as TRF reads
+// a blank.
 func (f *File) impliedByes() {
 	system := tiebreak.StandardPoints()
 	if f.Points != nil {
@@ -57,8 +58,8 @@ func (f *File) impliedByes() {
 		}
 		codes, why := p.byesFor(empty, score, system)
 		if codes == nil {
-			note := fmt.Sprintf("starting rank %d, %s: %s: read as zero-point byes", p.StartNo, roundList(empty), why)
-			f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: p.Line, Column: 92 + 10*empty[0], Err: fmt.Errorf("%s: %w", note, ErrEmptyResult)})
+			f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: p.Line, Column: 92 + 10*empty[0],
+				Err: fmt.Errorf("%w: starting rank %d, %s: read as zero-point byes (%s)", ErrEmptyResult, p.StartNo, roundList(empty), why)})
 			continue
 		}
 		if strings.Trim(string(codes), "Z") == "" {
@@ -69,8 +70,8 @@ func (f *File) impliedByes() {
 			rd.Result, rd.Column, rd.blank = codes[k], 92+10*r, false
 		}
 		p.trimmed = nil
-		note := fmt.Sprintf("starting rank %d, %s: empty result read as %s (%s): %s", p.StartNo, roundList(empty), byeNames(codes), string(codes), why)
-		f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: p.Line, Column: 92 + 10*empty[0], Err: fmt.Errorf("%s: %w", note, ErrEmptyResult)})
+		f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: p.Line, Column: 92 + 10*empty[0],
+			Err: fmt.Errorf("%w: starting rank %d, %s: read as %s (%s), as the points column says (%s)", ErrEmptyResult, p.StartNo, roundList(empty), byeNames(codes), string(codes), why)})
 	}
 }
 
@@ -105,6 +106,14 @@ func (p *Player) byesFor(empty []int, score int, system tiebreak.PointSystem) ([
 		lo, hi = min(lo, system.Score(c)), max(hi, system.Score(c))
 	}
 	codes := make([]byte, 0, len(empty))
+	for _, c := range byes { // the same bye in every empty round, when one fits
+		if rest == len(empty)*system.Score(c) {
+			for range empty {
+				codes = append(codes, c)
+			}
+			return codes, results
+		}
+	}
 	for k := range empty {
 		left := len(empty) - k - 1
 		found := false
@@ -133,10 +142,16 @@ func roundList(rs []int) string {
 }
 
 func byeNames(codes []byte) string {
-	names := map[byte]string{'F': "a full-point bye", 'H': "a half-point bye", 'Z': "a zero-point bye"}
+	names := map[byte]string{'F': "full-point bye", 'H': "half-point bye", 'Z': "zero-point bye"}
+	if strings.Count(string(codes), string(codes[:1])) == len(codes) {
+		if len(codes) == 1 {
+			return "a " + names[codes[0]]
+		}
+		return names[codes[0]] + "s"
+	}
 	s := make([]string, len(codes))
 	for k, c := range codes {
-		s[k] = names[c]
+		s[k] = "a " + names[c]
 	}
 	return strings.Join(s, ", ")
 }

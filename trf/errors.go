@@ -36,7 +36,7 @@ var (
 	ErrNotUTF8 = errors.New("not UTF-8: read as Windows-1252 (Latin-1)")
 	// ErrAmbiguousDate is a header date that fits two forms (10.09.13): the other
 	// dates of the file settle it, the note says how.
-	ErrAmbiguousDate = errors.New("ambiguous date")
+	ErrAmbiguousDate = errors.New("date read from what the file leaves open")
 	// ErrEmptyResult is a round without opponent and result: it is the bye the
 	// player's points column implies, or a zero-point bye when nothing implies one.
 	ErrEmptyResult = errors.New("empty result")

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/tiebreak"
-
 )
 
 // recP is rec with the points column (81–84) filled.
@@ -208,9 +207,9 @@ func TestAmbiguousDates(t *testing.T) {
 	}
 	tests := []struct {
 		name, header string
-		start, end  string
-		notes       int
-		why         string
+		start, end   string
+		notes        int
+		why          string
 	}{
 		{"YY.MM.DD by the round dates", "042 10.09.13\n052 10.09.14\n" + round132("10/09/13", "10/09/14"), "2010-09-13", "2010-09-14", 2, "round dates"},
 		{"DD.MM.YY by the round dates", "042 10.09.13\n052 11.09.13\n" + round132("13/09/10", "13/09/11"), "2013-09-10", "2013-09-11", 2, "round dates"},

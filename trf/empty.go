@@ -69,7 +69,6 @@ func (f *File) impliedByes() {
 			rd, _ := f.roundOf(p.StartNo, r+1, p.Line, 0)
 			rd.Result, rd.Column, rd.blank = codes[k], 92+10*r, false
 		}
-		p.trimmed = nil
 		f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: p.Line, Column: 92 + 10*empty[0],
 			Err: fmt.Errorf("%w: starting rank %d, %s: read as %s (%s), as the points column says (%s)", ErrEmptyResult, p.StartNo, roundList(empty), byeNames(codes), string(codes), why)})
 	}

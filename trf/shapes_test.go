@@ -161,6 +161,13 @@ func TestEmptyResults(t *testing.T) {
 			notes: 1,
 		},
 		{
+			// A 240 bye fills the blank round first: the points column no longer decides.
+			name:  "a 240 bye",
+			src:   "240 H   2    1\n" + recP(1, "A", "2.0", "2 w 1", "0000 -  ") + "\n" + recP(2, "B", "1.0", "1 b 0", "0000 - U") + "\n",
+			codes: map[int]string{1: "1H"},
+			notes: 0,
+		},
+		{
 			// 2's round 2 is blank, but 1's record pairs him there: his game, not a bye.
 			name:  "a round the opponent's record claims",
 			src:   recP(1, "A", "2.0", "2 w 1", "2 b 1") + "\n" + recP(2, "B", "0.0", "1 b 0") + "\n",

@@ -34,9 +34,10 @@ var (
 var (
 	// ErrNotUTF8 is a file that is not UTF-8: it is read as Windows-1252.
 	ErrNotUTF8 = errors.New("not UTF-8: read as Windows-1252 (Latin-1)")
-	// ErrAmbiguousDate is a header date that fits two forms (10.09.13): the other
-	// dates of the file settle it, the note says how.
-	ErrAmbiguousDate = errors.New("date read from what the file leaves open")
+	// ErrAmbiguousDate is a header date that fits two forms (10.09.13), settled by
+	// the other dates of the file, or a start date taken from the round dates of
+	// 132: the note says which and why.
+	ErrAmbiguousDate = errors.New("date chosen")
 	// ErrEmptyResult is a round without opponent and result: it is the bye the
 	// player's points column implies, or a zero-point bye when nothing implies one.
 	ErrEmptyResult = errors.New("empty result")

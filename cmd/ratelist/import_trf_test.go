@@ -39,3 +39,22 @@ func TestImportTRFNameDateFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestStandingsTRFWindows1252: standings --trf reads a Windows-1252 file through
+// the reader import uses: the Irish names come out right, never as U+FFFD, and the
+// points include the byes the points column implies (Finnegan 5, Ogintas 3).
+func TestStandingsTRFWindows1252(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if got := run(context.Background(), []string{"standings", "--trf", "../../testdata/trf-real/irish_junior_champs_2011.trf"}, &stdout, &stderr); got != exitOK {
+		t.Fatalf("exit %d: %s", got, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"Ó Muireagáin, Colm", "Ní Mhuireagáin, Eibhia", "McBride, Seán Patrick", "Finnegan, Mark\",5,", "Ogintas, Aligmantas\",3,"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.ContainsRune(out, '\uFFFD') || !strings.Contains(stderr.String(), "read as Windows-1252") {
+		t.Errorf("stdout %s\nstderr %s", out, stderr.String())
+	}
+}

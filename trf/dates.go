@@ -195,12 +195,22 @@ func maxTime(a, b time.Time) time.Time {
 // (2024/12/01, 2024-12-01, 2024.12.01; YY/MM/DD, TRF's own form for round dates);
 // day first (01.08.2024, 28. 07. 2005, 01/08/2024; 08/31/2024 month first when
 // only that fits); two-digit years with dots or dashes, which fit YY.MM.DD and
-// DD.MM.YY alike (10.09.13); month names (Jun 26, 2020; 26 June 2020).
+// DD.MM.YY alike (10.09.13); YYYYMMDD; month names (Jun 26, 2020; 26 June 2020;
+// 26-Jun-2020).
 func readings(s string) []reading {
 	if m := numericDate.FindStringSubmatch(s); m != nil && m[2] == m[4] {
 		return numericReadings(m[1], m[2], m[3], m[5])
 	}
-	for _, layout := range []string{"Jan 2, 2006", "January 2, 2006", "Jan 2 2006", "January 2 2006", "2 Jan 2006", "2 January 2006", "2. January 2006"} {
+	if compactDate.MatchString(s) { // 20200529
+		y, _ := strconv.Atoi(s[:4])
+		m, _ := strconv.Atoi(s[4:6])
+		dd, _ := strconv.Atoi(s[6:])
+		if t, ok := validDate(y, m, dd); ok {
+			return []reading{{t, "YYYYMMDD"}}
+		}
+		return nil
+	}
+	for _, layout := range []string{"Jan 2, 2006", "January 2, 2006", "Jan 2 2006", "January 2 2006", "2 Jan 2006", "2 January 2006", "2. January 2006", "2 Jan, 2006", "2 January, 2006", "2-Jan-2006", "2-January-2006"} {
 		if d, err := time.Parse(layout, s); err == nil {
 			if t, ok := validDate(d.Year(), int(d.Month()), d.Day()); ok {
 				return []reading{{t, "month name"}}
@@ -209,6 +219,8 @@ func readings(s string) []reading {
 	}
 	return nil
 }
+
+var compactDate = regexp.MustCompile(`^\d{8}$`)
 
 // numericDate is three numbers with separators (/ - or ., the same twice), spaces
 // allowed around them and a final dot tolerated.

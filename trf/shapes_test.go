@@ -331,6 +331,11 @@ func TestTeams(t *testing.T) {
 	if w := warningsOf(f, ErrTeam); len(w) != 1 || w[0].Line != 3 {
 		t.Errorf("warnings %v", f.Warnings)
 	}
+	// Numbers out of their columns after a name longer than 32 characters.
+	f, err = Read(strings.NewReader("013 "+name32+"XYZ 1 2 5\n"+body), "t.trf")
+	if err != nil || len(f.Teams) != 1 || f.Teams[0].Name != name32+"XYZ" || f.player(5).Board != 3 {
+		t.Errorf("loose 013: %v %+v", err, f.Teams)
+	}
 	// 310: number in 5–7, name in 9–40, starting ranks from column 74.
 	trf26 := "310   7 " + padRight("Seven", 32) + strings.Repeat(" ", 33) + "   3    2\n"
 	f, err = Read(strings.NewReader(trf26+body), "t.trf")

@@ -20,7 +20,9 @@ type Team struct {
 // ranks in 37–40, 42–45, … (a name filling its 32 columns runs into the first
 // number without a blank; columns count characters, so UTF-8 names keep them).
 // 310: team number in 5–7, name in 9–40, starting ranks from 74–77 on, every 5
-// columns. A record that does not read is kept with its error (applyTeams notes it).
+// columns. A 013 whose numbers are out of their columns is read by words
+// (looseTeam). A record that does not read is kept with its error (applyTeams notes
+// it).
 func parseTeam(rs []rune, line int) Team {
 	t := Team{Line: line}
 	first := 37
@@ -43,6 +45,12 @@ func parseTeam(rs []rune, line int) Team {
 		if s != "" {
 			var err error
 			if n, err = strconv.Atoi(s); err != nil || n < 0 {
+				if rs[0] == '0' {
+					if name, players, ok := looseTeam(cols(rs, 5, len(rs))); ok {
+						t.Name, t.Players = name, players
+						return t
+					}
+				}
 				t.err = fmt.Errorf("column %d: starting rank %q", c, s)
 				return t
 			}
@@ -87,4 +95,27 @@ func (f *File) applyTeams() {
 		kept = append(kept, t)
 	}
 	f.Teams = kept
+}
+
+// looseTeam reads a 013 record whose numbers are not in their columns (a name
+// longer than 32 characters, single blanks between the numbers): the name is the
+// words up to the trailing numbers, the boards their order.
+func looseTeam(text string) (string, []int, bool) {
+	words := strings.Fields(text)
+	k := len(words)
+	for k > 0 {
+		if n, err := strconv.Atoi(words[k-1]); err != nil || n <= 0 {
+			break
+		}
+		k--
+	}
+	if k == 0 || k == len(words) {
+		return "", nil, false
+	}
+	players := make([]int, 0, len(words)-k)
+	for _, w := range words[k:] {
+		n, _ := strconv.Atoi(w)
+		players = append(players, n)
+	}
+	return strings.Join(words[:k], " "), players, true
 }

@@ -87,11 +87,18 @@ func (f *File) resolveDates(d headerDates) {
 				tie = true
 			}
 		}
-		if best >= 0 && !tie {
+		why := "the form that puts the start and end dates closest together"
+		if tie {
+			why = "nothing in the file settles it: year first, as TRF writes its round dates"
+			if best = 0; formOf(amb[1].rs, amb[0].rs[0].form) == nil {
+				best = -1
+			}
+		}
+		if best >= 0 {
 			for _, a := range amb {
 				r := *formOf(a.rs, amb[0].rs[best].form)
 				set(a.field, r.t)
-				f.noteDate(a.field, a.rs, r, "the form that puts the start and end dates closest together")
+				f.noteDate(a.field, a.rs, r, why)
 			}
 			amb = nil
 		}

@@ -224,6 +224,7 @@ func TestAmbiguousDates(t *testing.T) {
 		{"DD.MM.YY by the span", "042 13.09.10\n052 21.09.10\n", "2010-09-13", "2010-09-21", 2, "closest together"},
 		{"DD-MM-YY by the end date", "042 10-09-13\n052 2013-09-12\n", "2013-09-10", "2013-09-12", 1, "end date"},
 		{"nothing settles it", "042 10.09.13\n", "2010-09-13", "0001-01-01", 1, "nothing in the file"},
+		{"nothing settles two", "042 10.09.13\n052 10.09.13\n", "2010-09-13", "2010-09-13", 2, "nothing in the file"},
 		{"a writer's one form for both", "042 25.09.13\n052 27.09.13\n", "2013-09-25", "2013-09-27", 2, "closest together"},
 		{"YY/MM/DD is TRF's own form", "042 13/09/10\n", "2013-09-10", "0001-01-01", 0, ""},
 		{"no 042: the round dates", "052 2013-09-11\n" + round132("13/09/10", "13/09/11"), "2013-09-10", "2013-09-11", 1, "first round date"},

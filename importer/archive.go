@@ -29,6 +29,10 @@ type Options struct {
 	Unrated bool
 	// Moveless says how a PGN import reads a game without moves.
 	Moveless Moveless
+	// Name and Date name a TRF tournament and give its start date when the file
+	// does not (no 012; no readable 042 or 132); "" and the zero time for none.
+	Name string
+	Date time.Time
 	// Report, when set, is handed each skipped game or file and each note (note
 	// true) as the import finds it, instead of Stats.Problems and Stats.Notes
 	// keeping them: memory then does not grow with them.

@@ -108,7 +108,7 @@ func FuzzCSVTable(f *testing.F) {
 // FuzzTRFImport: whatever the TRF reader accepts imports into games the rating
 // run accepts (rounds in range, byes without Black, a real opponent otherwise).
 func FuzzTRFImport(f *testing.F) {
-	for _, name := range []string{"testdata/spring.trf", "testdata/swiss6.trf"} {
+	for _, name := range []string{"testdata/spring.trf", "testdata/swiss6.trf", "../testdata/trf-real/irish_junior_champs_2011.trf", "../testdata/trf-real/bunratty_masters_2011.trf", "../trf/testdata/lichess-shape.trf"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

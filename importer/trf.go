@@ -4,26 +4,27 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
 )
 
-// ImportTRF adds each TRF16 file as one tournament: name from record 012 (the file
-// name when absent), dates from 042/052 (end = start when 052 is absent), system
-// from 092, rounds from XXR or the longest round list. Each pairing becomes one
-// games row with its TRF result codes; a bye is a row without Black. Players are
-// matched as the package comment says: FIDE rating → fide_rating, birth year →
-// birth_year, federation → club (filling empty fields only).
+// ImportTRF adds each TRF file as one tournament: name from record 012 (else
+// Options.Name), dates from 042/052 or the round dates of 132 (else Options.Date;
+// end = start when 052 is absent), system from 092/192, rounds from XXR/142 or the
+// longest round list. The trf reader decodes the file (UTF-8, else Windows-1252)
+// and its notes become the import's. Each pairing becomes one games row with its
+// TRF result codes; a bye is a row without Black. Players are matched as the
+// package comment says: FIDE rating → fide_rating, birth year → birth_year,
+// federation → club (filling empty fields only).
 //
-// A file that cannot be read or converted, or a tournament already in the
-// archive (the same games), is skipped whole with a Problem.
+// A file that cannot be read or converted, that has no name or no start date, or
+// a tournament already in the archive (the same games), is skipped whole with a
+// Problem.
 func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{report: opt.Report}
 	for _, name := range files {
@@ -31,20 +32,14 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 			return st, err
 		}
 		st.Files++
-		data, err := os.ReadFile(name)
+		src, err := os.Open(name)
 		if err != nil {
 			st.FilesSkipped++
 			st.skip(name, 0, 0, err)
 			continue
 		}
-		text := string(data)
-		if !utf8.Valid(data) {
-			// TRF columns count characters, and Windows-1252 has one per byte, as
-			// the reader counts an invalid byte: the columns stay where they were.
-			text = decodeWindows1252(data)
-			st.note(name, 0, "not UTF-8: read as Windows-1252 (Latin-1)")
-		}
-		f, err := trf.Read(strings.NewReader(text), name)
+		f, err := trf.Read(src, name)
+		src.Close()
 		if err == nil {
 			err = importTRF(a, f, name, opt, st)
 		}
@@ -71,8 +66,17 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	if (t.Points != nil && *t.Points != tiebreak.StandardPoints()) || len(t.Adjustments) > 0 {
 		return fmt.Errorf("points other than 1-½-0 (records 162/XXS/299): the archive keeps only result codes, so the standings would change: %w", ErrPoints)
 	}
+	if strings.TrimSpace(t.Name) == "" {
+		if opt.Name == "" {
+			return fmt.Errorf("no tournament name (record 012): give --name: %w", ErrMalformed)
+		}
+		t.Name = opt.Name
+	}
 	if t.Start.IsZero() {
-		return fmt.Errorf("no start date (record 042): %w", ErrMalformed)
+		if opt.Date.IsZero() {
+			return fmt.Errorf("no start date (record 042, or round dates in 132): give --date: %w", ErrMalformed)
+		}
+		t.Start = opt.Date
 	}
 	if t.End.IsZero() {
 		t.End = t.Start
@@ -87,9 +91,6 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		StartDate: day(t.Start), EndDate: day(t.End),
 		System: ptr(t.System), Rounds: ptr(int32(max(t.Rounds, 1))),
 		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated),
-	}
-	if tr.Name == "" {
-		tr.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
 	if t.Rounds > 1000 {
 		st.skip(name, 0, n, fmt.Errorf("%d rounds (at most 1000): %w", t.Rounds, ErrMalformed))
@@ -129,8 +130,6 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		if g.Black >= 0 {
 			row.BlackID = ptr(ids[g.Black])
 			row.BlackResult = ptr(string(g.BlackResult))
-		} else {
-			row.WhiteResult = string(byeCode(g.WhiteResult))
 		}
 		rows = append(rows, row)
 	}
@@ -151,20 +150,6 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	}
 	st.Imported += n
 	return nil
-}
-
-// byeCode maps a result without an opponent to a bye code: some exporters write a
-// pairing-allocated bye as 1 and a half-point bye as =.
-func byeCode(c byte) byte {
-	switch c {
-	case '1', 'W':
-		return 'F'
-	case '=', 'D':
-		return 'H'
-	case '0', 'L':
-		return 'Z'
-	}
-	return c
 }
 
 // normSex is a TRF or PGN sex as the players table keeps it: m or w ("f" is

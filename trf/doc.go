@@ -1,23 +1,32 @@
 // Package trf reads FIDE Tournament Report Files (TRF16, FIDE C.04 Annex 2, with
 // JaVaFo's TRF(x) and the TRF-2026 records), the format pairing programs export, and
-// converts them to *tiebreak.Tournament. Write writes a chess tournament back as
-// TRF16 or TRF-2026, in the columns the reader reads.
+// converts them to *tiebreak.Tournament. It is the one TRF reader of every verb.
+// Write writes a chess tournament back as TRF16 or TRF-2026, in the columns the
+// reader reads.
 //
 // The steps are:
 //
-//  1. Read the file line by line (Read); a line ends at LF, CRLF or CR alone. Record
-//     001 is a player with his round triples; 012, 042, 052, 092, 142/XXR and 192
-//     fill the header; 162/XXS set the point system (File.Points); 240 and 299 are
-//     written into the rounds they name once every 001 record is read, 299 points
-//     the results do not score becoming File.Adjustments; other records are skipped.
-//  2. Check every field by its columns (counted in characters, so UTF-8 names do not
+//  1. Decode the file (Read): UTF-8 when it is, else Windows-1252, one character a
+//     byte so the columns stay (noted); a BOM is dropped.
+//  2. Read it line by line; a line ends at LF, CRLF or CR alone. Record 001 is a
+//     player with his round triples; 012, 042, 052, 132, 092, 142/XXR and 192 fill
+//     the header; 013 and 310 are teams (File.Teams); 162/XXS set the point system
+//     (File.Points); other records are skipped.
+//  3. Check every field by its columns (counted in characters, so UTF-8 names do not
 //     shift them). Real-world files are read tolerantly: short lines, missing rounds,
-//     lowercase codes and a blank result (= Z) are fine; a date in no known form is
-//     a warning (File.Warnings); a malformed field the numbers depend on is rejected
-//     with a *SyntaxError carrying file, line and column.
-//  3. Convert to a tiebreak.Tournament (File.Tournament): one game per pairing,
-//     colours and results from both players' records, byes as games without Black,
-//     FIDE ids as player ids and FIDE ratings as ratings, the point system and the
-//     299 adjustments as they are; the system is round robin or Swiss by 192, 092
-//     or the pairings (systemOf).
+//     lowercase codes, the byes writers write (`0000 - =` is H, `+` F, `-` Z) are
+//     fine; a malformed field the numbers depend on is rejected with a *SyntaxError
+//     carrying file, line and column.
+//  4. Once every record is in: settle the dates (resolveDates: ambiguous forms by
+//     the file's other dates), write 240 and 299 into the rounds they name (299
+//     points the results do not score becoming File.Adjustments), give each empty
+//     result the bye the points column implies (impliedByes), and give each
+//     player his team and board (applyTeams). What was chosen, and dates in no
+//     known form, are in File.Warnings.
+//  5. Convert to a tiebreak.Tournament (File.Tournament): one game per pairing,
+//     colours and results from both players' records (records that contradict each
+//     other are an error naming both lines), byes as games without Black, FIDE ids
+//     as player ids and FIDE ratings as ratings, the point system and the 299
+//     adjustments as they are; the system is round robin or Swiss by 192, 092 or
+//     the pairings (systemOf).
 package trf

@@ -29,6 +29,23 @@ var (
 	ErrEndDate   = errors.New("end date (052) not understood")
 )
 
+// Notes: how the reader read something a file leaves open; in File.Warnings, never a
+// reason to refuse a file.
+var (
+	// ErrNotUTF8 is a file that is not UTF-8: it is read as Windows-1252.
+	ErrNotUTF8 = errors.New("not UTF-8: read as Windows-1252 (Latin-1)")
+	// ErrAmbiguousDate is a header date that fits two forms (10.09.13), settled by
+	// the other dates of the file, or a start date taken from the round dates of
+	// 132: the note says which and why.
+	ErrAmbiguousDate = errors.New("date chosen")
+	// ErrEmptyResult is a round without opponent and result: it is the bye the
+	// player's points column implies, or a zero-point bye when nothing implies one.
+	ErrEmptyResult = errors.New("empty result")
+	// ErrTeam is a team record (013, 310) that is not understood: the team is
+	// left out, the individual games are read.
+	ErrTeam = errors.New("team record not understood")
+)
+
 // SyntaxError is a problem at a position of a TRF file. Column is 1-based and counts
 // characters; 0 when the whole record is concerned.
 type SyntaxError struct {

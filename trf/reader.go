@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -29,8 +30,13 @@ type File struct {
 	// Adjustments are the 299 points that the round results do not score.
 	Adjustments []Adjustment
 	Players     []Player
-	// Warnings are problems that did not stop the file from being read: a date
-	// that is not understood (ErrStartDate, ErrEndDate) is left zero.
+	// Teams are the team records (013, TRF-2026 310) in file order.
+	Teams []Team
+	// Warnings are problems that did not stop the file from being read, and notes
+	// on how the reader read what the file leaves open: a date that is not
+	// understood (ErrStartDate, ErrEndDate) is left zero; an ambiguous date
+	// (ErrAmbiguousDate), a file that is not UTF-8 (ErrNotUTF8), an empty result
+	// (ErrEmptyResult) and a team record not understood (ErrTeam) are noted.
 	Warnings []*SyntaxError
 	fileName string
 }
@@ -47,8 +53,12 @@ type Player struct {
 	FideID     int64
 	Birth      string
 	Points     float64 // as written in the file (not used for standings)
+	HasPoints  bool    // the points column is not blank
 	Rank       int
 	Rounds     []Round // index = round − 1
+	Team       int     // the Number of his team (File.Teams), 0 for none
+	Board      int     // his board in the team, 1-based; 0 for none
+	trimmed    []Round // the trailing triples without a game, cut off Rounds
 }
 
 // Round is one round triple. Opp is the opponent's starting rank, 0 for none.
@@ -57,28 +67,39 @@ type Round struct {
 	Opp    int
 	Color  byte // 'w', 'b' or 0
 	Result byte
-	Column int // where the triple starts, for messages
+	Column int  // where the triple starts, for messages
+	blank  bool // no opponent and no result: the points column decides (impliedByes)
 }
 
 // maxLine bounds one record: 999 rounds fit.
 const maxLine = 1 << 16
 
-// Read parses a TRF16 file. fileName is used in error messages only.
+// Read parses a TRF file. fileName is used in messages only. A file that is not
+// UTF-8 is read as Windows-1252, with a note.
 func Read(r io.Reader, fileName string) (*File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", fileName, err)
+	}
 	f := &File{fileName: fileName}
-	sc := bufio.NewScanner(r)
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		line, col := firstInvalid(data)
+		f.Warnings = append(f.Warnings, &SyntaxError{File: fileName, Line: line, Column: col, Err: ErrNotUTF8})
+		data = decodeWindows1252(data)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	sc.Split(scanLines)
 	seen := map[int]int{}
 	var byes []roundBye
 	var abnormals []abnormal
+	var dates headerDates
+	teams013 := 0
 	line := 0
 	for sc.Scan() {
 		line++
 		text := sc.Text()
-		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
-		}
 		rs := []rune(text)
 		if len(strings.TrimSpace(text)) == 0 || len(rs) < 3 {
 			continue
@@ -109,23 +130,23 @@ func Read(r io.Reader, fileName string) (*File, error) {
 		case "032":
 			f.Federation = rest
 		case "042", "052":
-			if rest == "" {
-				continue
+			if rest != "" {
+				dates.header = append(dates.header, dateField{line: line, start: rs[1] == '4', text: rest})
 			}
-			d, ok := parseDate(rest)
-			if !ok {
-				f.Warnings = append(f.Warnings, dateWarning(fileName, line, rs[1] == '4', rest))
-				continue
-			}
-			if rs[1] == '4' {
-				f.Start = d
-			} else {
-				f.End = d
-			}
+		case "132":
+			dates.rounds = append(dates.rounds, strings.Fields(rest)...)
+			dates.roundsLine = line
 		case "092":
 			f.Type = rest
 		case "192":
 			f.EncodedType = rest
+		case "013", "310":
+			t := parseTeam(rs, line)
+			if rs[0] == '0' {
+				teams013++
+				t.Number = teams013
+			}
+			f.Teams = append(f.Teams, t)
 		case "162", "XXS":
 			if f.Points == nil {
 				ps := tiebreak.StandardPoints()
@@ -164,6 +185,7 @@ func Read(r io.Reader, fileName string) (*File, error) {
 	if len(f.Players) == 0 {
 		return nil, &SyntaxError{File: fileName, Line: line, Err: ErrNoPlayers}
 	}
+	f.resolveDates(dates)
 	sort.SliceStable(f.Players, func(a, b int) bool { return f.Players[a].StartNo < f.Players[b].StartNo })
 	if err := f.applyByes(byes); err != nil {
 		return nil, err
@@ -171,15 +193,9 @@ func Read(r io.Reader, fileName string) (*File, error) {
 	if err := f.applyAbnormal(abnormals); err != nil {
 		return nil, err
 	}
+	f.impliedByes()
+	f.applyTeams()
 	return f, nil
-}
-
-func dateWarning(fileName string, line int, start bool, text string) *SyntaxError {
-	err := ErrEndDate
-	if start {
-		err = ErrStartDate
-	}
-	return &SyntaxError{File: fileName, Line: line, Column: 5, Err: fmt.Errorf("%q: %w", text, err)}
 }
 
 // scanLines is bufio.ScanLines that also ends a line at a CR alone: some pairing
@@ -214,68 +230,6 @@ func cols(rs []rune, from, to int) string {
 	return string(rs[from-1 : to])
 }
 
-// parseDate reads the date forms exporters write in 042/052: year first
-// (2024/12/01, 2024-12-01, 2024.12.01, and YY/MM/DD as in record 132), day first
-// (01.08.2024, 28. 07. 2005, 01/08/2024; 08/31/2024 when only month-first fits) and
-// month names (Jun 26, 2020; 26 June 2020).
-func parseDate(s string) (time.Time, bool) {
-	if m := numericDate.FindStringSubmatch(s); m != nil && m[2] == m[4] {
-		return numericParts(m[1], m[2], m[3], m[5])
-	}
-	for _, layout := range []string{"Jan 2, 2006", "January 2, 2006", "Jan 2 2006", "January 2 2006", "2 Jan 2006", "2 January 2006", "2. January 2006"} {
-		if d, err := time.Parse(layout, s); err == nil {
-			return validDate(d.Year(), int(d.Month()), d.Day())
-		}
-	}
-	return time.Time{}, false
-}
-
-// numericDate is three numbers with separators (/ - or ., the same twice), spaces
-// allowed around them and a final dot tolerated.
-var numericDate = regexp.MustCompile(`^(\d{1,4}) *([./-]) *(\d{1,2}) *([./-]) *(\d{1,4})\.?$`)
-
-// numericParts orders three date numbers by their widths: a four-digit first number is
-// the year (year, month, day); a four-digit last one too (day, month, year); two
-// two-digit outer numbers with a slash are YY/MM/DD, the round-date form of TRF.
-func numericParts(a, sep, b, c string) (time.Time, bool) {
-	x, _ := strconv.Atoi(a)
-	y, _ := strconv.Atoi(b)
-	z, _ := strconv.Atoi(c)
-	switch {
-	case len(a) == 4 && len(c) <= 2:
-		return validDate(x, y, z)
-	case len(c) == 4 && len(a) <= 2:
-		if d, ok := validDate(z, y, x); ok {
-			return d, true
-		}
-		if sep == "/" {
-			return validDate(z, x, y) // US month-first, only when day-first is impossible
-		}
-	case len(a) == 2 && len(c) == 2 && sep == "/":
-		return validDate(century(x), y, z)
-	}
-	return time.Time{}, false
-}
-
-// century expands a two-digit year as Go's time package does: 69–99 are 19YY,
-// 00–68 are 20YY.
-func century(yy int) int {
-	if yy >= 69 {
-		return 1900 + yy
-	}
-	return 2000 + yy
-}
-
-// validDate is the date y-m-d when it exists in the calendar and the year is a
-// plausible tournament year (1900–2199; 0024 is a typing error, not a date).
-func validDate(y, m, d int) (time.Time, bool) {
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if y < 1900 || y > 2199 || t.Year() != y || int(t.Month()) != m || t.Day() != d {
-		return time.Time{}, false
-	}
-	return t, true
-}
-
 func parsePlayer(rs []rune, bad func(int, string, ...any) error) (Player, error) {
 	var p Player
 	s := strings.TrimSpace(cols(rs, 5, 8))
@@ -300,9 +254,10 @@ func parsePlayer(rs []rune, bad func(int, string, ...any) error) (Player, error)
 	}
 	p.Birth = strings.TrimSpace(cols(rs, 70, 79))
 	if s = strings.TrimSpace(cols(rs, 81, 84)); s != "" {
-		if p.Points, err = strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64); err != nil {
+		if p.Points, err = strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64); err != nil || math.IsNaN(p.Points) || math.IsInf(p.Points, 0) {
 			return p, bad(81, "points %q", s)
 		}
+		p.HasPoints = true
 	}
 	if s = strings.TrimSpace(cols(rs, 86, 89)); s != "" {
 		if p.Rank, err = strconv.Atoi(s); err != nil {
@@ -316,17 +271,23 @@ func parsePlayer(rs []rune, bad func(int, string, ...any) error) (Player, error)
 		}
 		p.Rounds = append(p.Rounds, rd)
 	}
-	// Trailing blank triples are missing rounds, not data.
+	// Trailing triples without a game are missing rounds, not data.
 	for len(p.Rounds) > 0 {
 		last := p.Rounds[len(p.Rounds)-1]
 		if last.Opp != 0 || last.Result != 'Z' || last.Color != 0 {
 			break
 		}
+		p.trimmed = append([]Round{last}, p.trimmed...)
 		p.Rounds = p.Rounds[:len(p.Rounds)-1]
 	}
 	return p, nil
 }
 
+// parseRound reads the round triple at column c. Without an opponent, `=` is a
+// half-point bye, `+` a full-point bye and `-` a zero-point bye, as TRF writers in
+// use write them; a blank result there is left for impliedByes. With an opponent,
+// `Z` is a pairing the player did not turn up to (lichess writes it): his
+// opponent's record decides the game.
 func parseRound(rs []rune, c int, bad func(int, string, ...any) error) (Round, error) {
 	rd := Round{Column: c, Result: 'Z'}
 	s := strings.TrimSpace(cols(rs, c, c+3))
@@ -347,6 +308,7 @@ func parseRound(rs []rune, c int, bad func(int, string, ...any) error) (Round, e
 	res := strings.TrimSpace(cols(rs, c+7, c+7))
 	switch res {
 	case "":
+		rd.blank = rd.Opp == 0
 	case "½":
 		rd.Result = '='
 	default:
@@ -356,17 +318,55 @@ func parseRound(rs []rune, c int, bad func(int, string, ...any) error) (Round, e
 		}
 		rd.Result = r[0]
 	}
+	if rd.Opp == 0 {
+		switch rd.Result {
+		case '=':
+			rd.Result = 'H'
+		case '+':
+			rd.Result = 'F'
+		case '-':
+			rd.Result = 'Z'
+		}
+	}
 	played := strings.IndexByte("10=WDL", rd.Result) >= 0
 	switch {
 	case rd.Opp == 0 && played:
 		return rd, bad(c+7, "played result %q without an opponent", res)
-	case rd.Opp != 0 && strings.IndexByte("HFUZ", rd.Result) >= 0:
+	case rd.Opp != 0 && strings.IndexByte("HFU", rd.Result) >= 0:
 		return rd, bad(c+7, "bye result %q with opponent %d", string(rd.Result), rd.Opp)
 	}
 	return rd, nil
 }
 
 func isPlayed(c byte) bool { return strings.IndexByte("10=WDL", c) >= 0 }
+
+// mirror is why the two records of one pairing contradict each other, "" when
+// they agree: both played or both forfeited, one win against one loss, a draw
+// against a draw, or a loss against a loss (a double forfeit, or a double loss an
+// arbiter gave); colours, when both are written, opposite.
+func mirror(a, b Round) string {
+	outcome := func(c byte) byte {
+		switch c {
+		case '1', 'W', '+':
+			return 'w'
+		case '=', 'D':
+			return 'd'
+		}
+		return 'l'
+	}
+	oa, ob := outcome(a.Result), outcome(b.Result)
+	switch {
+	case isPlayed(a.Result) != isPlayed(b.Result):
+		return "one played, one forfeited"
+	case oa == 'w' && ob == 'w':
+		return "both claim the win"
+	case (oa == 'd') != (ob == 'd') || oa == 'w' && ob != 'l' || ob == 'w' && oa != 'l':
+		return "the results do not mirror"
+	case a.Color != 0 && a.Color == b.Color:
+		return "both with the same colour"
+	}
+	return ""
+}
 
 // Tournament converts the file. The system is "round-robin" or "swiss" as
 // systemOf decides.
@@ -399,18 +399,28 @@ func (f *File) Tournament() (*tiebreak.Tournament, error) {
 				return nil, perr(ErrPairing, "player paired with himself")
 			}
 			q := f.Players[o]
+			there := fmt.Sprintf("%s:%d", f.fileName, q.Line) // the opponent's record
 			other := Round{Result: tiebreak.OppositeResult(rd.Result)}
 			switch {
 			case r < len(q.Rounds) && q.Rounds[r].Opp == p.StartNo:
-				if o < i {
+				other = q.Rounds[r]
+				switch {
+				case rd.Result == 'Z' && other.Result == 'Z':
+					continue // paired, and neither turned up: no game
+				case rd.Result == 'Z':
+					continue // emitted from the opponent's record
+				case other.Result == 'Z':
+					other.Result = tiebreak.OppositeResult(rd.Result)
+				case o < i:
 					continue // emitted from the opponent's record
 				}
-				other = q.Rounds[r]
+			case rd.Result == 'Z':
+				continue // paired, did not turn up, and the opponent's record shows no game
 			case r < len(q.Rounds) && (q.Rounds[r].Opp != 0 || q.Rounds[r].Result != 'Z'):
-				return nil, perr(ErrPairing, "opponent %d's record (line %d) shows another pairing", rd.Opp, q.Line)
+				return nil, perr(ErrPairing, "opponent %d's record (%s) shows %s", rd.Opp, there, describe(q.Rounds[r]))
 			}
-			if isPlayed(rd.Result) != isPlayed(other.Result) {
-				return nil, perr(ErrPairing, "results %q and %q (opponent %d) do not match", string(rd.Result), string(other.Result), rd.Opp)
+			if err := mirror(rd, other); err != "" {
+				return nil, perr(ErrPairing, "%s, opponent %d's record (%s) shows %s: %s", describe(rd), rd.Opp, there, describe(other), err)
 			}
 			met[[2]int{min(i, o), max(i, o)}]++
 			g := tiebreak.Game{Round: r + 1, White: i, Black: o, WhiteResult: rd.Result, BlackResult: other.Result}

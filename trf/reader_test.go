@@ -506,6 +506,10 @@ func TestDateForms(t *testing.T) {
 		{"June 26, 2020", "2020-06-26"},
 		{"26 Jun 2020", "2020-06-26"},
 		{"26. June 2020", "2020-06-26"},
+		{"may 29, 2020", "2020-05-29"},
+		{"29-May-2020", "2020-05-29"},
+		{"20200529", "2020-05-29"},
+		{"25.02.2011", "2011-02-25"},
 	}
 	for _, tt := range tests {
 		for _, rec := range []string{"042", "052"} {
@@ -528,7 +532,7 @@ func TestDateForms(t *testing.T) {
 var rec1 = rec(1, "A", "2000") + "\n"
 
 func TestDateWarnings(t *testing.T) {
-	for _, text := range []string{"yesterday", "2024/13/01", "30/02/2024", "26.11.30", "2024/12/01 - 2024/12/08", "Smarch 3, 2020", "31/31/2024", "2024/12-01", "0024/12/01", "2024-02-30"} {
+	for _, text := range []string{"yesterday", "2024/13/01", "30/02/2024", "26.31.30", "2024/12/01 - 2024/12/08", "Smarch 3, 2020", "31/31/2024", "2024/12-01", "0024/12/01", "2024-02-30"} {
 		src := "012 x\n042 " + text + "\n052 " + text + "\n" + rec1
 		f, err := Read(strings.NewReader(src), "w.trf")
 		if err != nil {
@@ -554,6 +558,20 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add("142 3\r162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0    X 0.5\r192 FIDE_ROUNDROBIN\r" + rec(1, "A", "", "2 w 1", "0000 - U") + "\r" + rec(2, "B", "", "1 b 0") + "\r240 H   2    2\r299 L        0.0    1    1\r")
 	f.Add("XXS WW=1 BW=1 W=1 D=0.5 PAB=1\r\n092 Tournament\r\n" + rec(1, "A", "", "2 w 1", "2 b 0") + "\r\n" + rec(2, "B", "", "1 b 0", "1 w 1") + "\r\n")
+	// The shapes of real writers: Windows-1252, byes without opponent, empty
+	// results the points column settles, ambiguous dates, lichess's Z, teams.
+	f.Add("012 \xd3 Cork\r\n" + recP(1, "\xd3 Muireag\xe1in", "1.5", "0000 - =", "2 w 1") + "\r\n" + recP(2, "B", "1.0", "0000 - +", "1 b 0") + "\n")
+	f.Add("042 10.09.13\n052 10.09.14\n132" + strings.Repeat(" ", 88) + "10/09/13  10/09/14\n" + recP(1, "A", "2.0", "0000 -  ", "2 w 1") + "\n" + recP(2, "B", "0.0", "     -  ", "1 b 0") + "\n")
+	f.Add("042 13.09.10\n052 21.09.10\n" + recP(1, "A", "1.5", "", "", "2 w 0") + "\n" + recP(2, "B", "1.0", "", "", "1 b 1"))
+	f.Add(rec(1, "A", "", "2 b Z", "3 w 1") + "\n" + rec(2, "B", "", "1 w +") + "\n" + rec(3, "C", "", "4 b Z", "1 b 0") + "\n" + rec(4, "D", "", "3 w Z"))
+	f.Add("013 Cumann Fichille Bhaile \u00c1tha Clia   1    2\n310   7 Seven" + strings.Repeat(" ", 60) + "   3    4\n" + rec(1, "A", "", "2 w 1") + "\n" + rec(2, "B", "", "1 b 0") + "\n" + rec(3, "C", "") + "\n" + rec(4, "D", ""))
+	for _, name := range []string{"../testdata/trf-real/irish_junior_champs_2011.trf", "../testdata/trf-real/bunratty_masters_2011.trf", "testdata/lichess-shape.trf"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		tour, err := ReadTournament(strings.NewReader(src), "fuzz")
 		if err != nil {

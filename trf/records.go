@@ -217,7 +217,7 @@ func (f *File) applyByes(byes []roundBye) error {
 			switch {
 			case rd.Result == b.code && rd.Opp == 0:
 			case rd.Opp == 0 && rd.Result == 'Z':
-				rd.Result = b.code
+				rd.Result, rd.blank = b.code, false
 			default:
 				return &SyntaxError{File: f.fileName, Line: b.line, Column: b.columns[k], Err: fmt.Errorf("player %d round %d: bye %c, but his 001 record (line %d) shows %s: %w", sno, b.round, b.code, f.player(sno).Line, describe(*rd), ErrPairing)}
 			}
@@ -273,7 +273,7 @@ func (f *File) applyAbnormal(as []abnormal) error {
 			if !ok {
 				return bad("round %d: %c, with his 001 record (line %d) showing %s", a.round, a.kind, f.player(sno).Line, describe(*rd))
 			}
-			rd.Result = code
+			rd.Result, rd.blank = code, false
 			if d := a.points - system.Score(code); a.hasPoints && d != 0 {
 				f.Adjustments = append(f.Adjustments, Adjustment{StartNo: sno, Round: a.round, Points: d})
 			}
@@ -319,15 +319,19 @@ func (f *File) player(sno int) *Player {
 	return &f.Players[i]
 }
 
-// roundOf is player sno's round r (1-based), his record extended with empty rounds
-// when it is shorter.
+// roundOf is player sno's round r (1-based), his record extended when it is
+// shorter.
 func (f *File) roundOf(sno, r, line, col int) (*Round, error) {
 	p := f.player(sno)
 	if p == nil {
 		return nil, &SyntaxError{File: f.fileName, Line: line, Column: col, Err: fmt.Errorf("starting rank %d: %w", sno, ErrUnknownOpponent)}
 	}
-	for len(p.Rounds) < r {
-		p.Rounds = append(p.Rounds, Round{Result: 'Z'})
+	for len(p.Rounds) < r { // the triples cut off as trailing, then blanks
+		next := Round{Result: 'Z', blank: true}
+		if len(p.trimmed) > 0 {
+			next, p.trimmed = p.trimmed[0], p.trimmed[1:]
+		}
+		p.Rounds = append(p.Rounds, next)
 	}
 	return &p.Rounds[r-1], nil
 }

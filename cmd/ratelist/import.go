@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/ratelist/ratelist/importer"
 )
@@ -17,6 +19,8 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	firstID := fs.Int64("first-id", 0, "`id` (tournament_id) of the first new tournament (trf, pgn; default: one more than the archive's largest)")
 	unrated := fs.Bool("unrated", false, "mark the new tournaments as not rated (trf, pgn)")
 	quiet := fs.Bool("quiet", false, "print skipped games and notes only as counts")
+	name := fs.String("name", "", "tournament `name` for a TRF file without one (record 012) (trf)")
+	date := fs.String("date", "", "start `date` YYYY-MM-DD for a TRF file without one (records 042, 132) (trf)")
 	moveless := fs.String("moveless", "auto", "how a PGN game without moves is read (pgn): `mode` is played, forfeit (decisive games) or auto (a forfeit when decisive and its Termination tag says so or most of its event's games have moves)")
 	if len(args) == 0 || isHelp(args[0]) {
 		fs.Usage()
@@ -61,7 +65,13 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist import: parsing --moveless:", err)
 		return exitUsage
 	}
-	opt := importer.Options{FirstID: *firstID, Unrated: *unrated, Moveless: mode}
+	opt := importer.Options{FirstID: *firstID, Unrated: *unrated, Moveless: mode, Name: strings.TrimSpace(*name)}
+	if *date != "" {
+		if opt.Date, err = time.Parse("2006-01-02", *date); err != nil {
+			fmt.Fprintf(stderr, "ratelist import: parsing --date: %q is not YYYY-MM-DD\n", *date)
+			return exitUsage
+		}
+	}
 	// Listed as found (trf, pgn): a large file's problems and notes are not kept.
 	opt.Report = func(p *importer.Problem, note bool) {
 		switch {

@@ -57,8 +57,8 @@ type Archive struct {
 	byName                     map[string][]span // normalised tournament name → its tournaments' dates
 	seed                       [2]maphash.Seed   // of gameSet's hashes
 	nextPlayer, nextTournament int64
-	firstID                    int64      // Options.FirstID
-	replace                    int64      // Options.Replace
+	firstID                    int64 // Options.FirstID
+	replace                    int64 // Options.Replace
 	replacement                *replacement
 	games                      *gamesPart // nil until the first new game
 	existed                    bool       // Dir was there at Open

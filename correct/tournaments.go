@@ -1,0 +1,418 @@
+package correct
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/importer"
+)
+
+// RemoveTournament removes tournament id: its row, its games and its Joker
+// table rows. Games first: a crash before the tournaments table is replaced
+// leaves the tournament without games, and the command can be run again.
+func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) (Entry, error) {
+	e := Entry{Time: now, Verb: "remove", Tournament: id}
+	tournaments, err := loadTable(dir, "tournaments")
+	if err != nil {
+		return e, err
+	}
+	s, r := tournaments.find("tournament_id", id)
+	if s == nil {
+		return e, fmt.Errorf("no tournament %d in %s: %w", id, dir, ErrUsage)
+	}
+	if err := ctx.Err(); err != nil {
+		return e, err
+	}
+	c := &change{dir: dir}
+	defer c.discard()
+	other := rowEdit{[]string{"tournament_id"}, func(ids []int64, ok []bool) bool { return !ok[0] || ids[0] != id }}
+	games, err := editTable(c, "games", other, nil)
+	if err != nil {
+		return e, err
+	}
+	tables, err := editTable(c, "tables", other, nil)
+	if err != nil {
+		return e, err
+	}
+	e.Changes = append(e.Changes, Change{"tournament", describe(s, r), nil}, Change{"games", games.dropped, 0})
+	if tables.dropped > 0 {
+		e.Changes = append(e.Changes, Change{"Joker table rows", tables.dropped, 0})
+	}
+	s.delete(r)
+	if err := tournaments.write(c); err != nil {
+		return e, err
+	}
+	if err := c.log(e); err != nil {
+		return e, err
+	}
+	return e, c.apply()
+}
+
+// describe is a tournament row for the log: its name and dates.
+func describe(s *sheet, r int) string {
+	name, _ := s.get(r, "name")
+	start, _ := s.get(r, "start_date")
+	end, _ := s.get(r, "end_date")
+	return fmt.Sprintf("%s (%s to %s)", name, start, end)
+}
+
+// Replace imports a corrected TRF or PGN report (kind "trf" or "pgn") over
+// tournament opt.Replace: the tournament keeps its id, its games are replaced
+// by the file's, its name, dates, system and rounds are the file's (its
+// discipline, rated and tiebreaks are kept; opt.Unrated sets rated false),
+// and the file's players are matched and added as an import does. The file
+// must hold one tournament, which must not look like another tournament of
+// the archive (importer.ErrInArchive). Players first, then games, then the
+// tournament row.
+func Replace(ctx context.Context, dir, kind string, files []string, opt importer.Options, now time.Time) (Entry, *importer.Stats, error) {
+	id := opt.Replace
+	e := Entry{Time: now, Verb: "replace", Tournament: id, Source: strings.Join(baseNames(files), ", ")}
+	players, err := loadTable(dir, "players")
+	if err != nil {
+		return e, nil, err
+	}
+	tournaments, err := loadTable(dir, "tournaments")
+	if err != nil {
+		return e, nil, err
+	}
+	ts, tr := tournaments.find("tournament_id", id)
+	if ts == nil {
+		return e, nil, fmt.Errorf("no tournament %d in %s: %w", id, dir, ErrUsage)
+	}
+	if d, _ := ts.get(tr, "discipline"); strings.EqualFold(d, "joker") {
+		return e, nil, fmt.Errorf("tournament %d is a Joker tournament: a TRF or PGN report holds two-player games: %w", id, ErrUsage)
+	}
+	prows, pat := playerRows(players)
+	old := make([]archive.PlayerRow, len(prows))
+	copy(old, prows)
+	a, err := importer.OpenTables(dir, prows, tournamentRows(tournaments), opt)
+	if err != nil {
+		return e, nil, err
+	}
+	var st *importer.Stats
+	if kind == "trf" {
+		st, err = importer.ImportTRF(ctx, a, files, opt)
+	} else {
+		st, err = importer.ImportPGN(ctx, a, files, opt)
+	}
+	if err != nil {
+		return e, st, err
+	}
+	t, rows, ok := a.Replacement()
+	if !ok {
+		return e, st, fmt.Errorf("%s: no tournament to replace tournament %d with: %w", e.Source, id, ErrUsage)
+	}
+
+	// Players the file matched have their empty fields filled; new ones are added.
+	for i, p := range a.Players {
+		cells := playerCells(p)
+		if i >= len(old) {
+			if err := players.sheets[len(players.sheets)-1].add(cells); err != nil {
+				return e, st, err
+			}
+			continue
+		}
+		was := playerCells(old[i])
+		for _, field := range sortedKeys(cells) {
+			v := cells[field]
+			if w, had := was[field]; !had || w != v {
+				if err := pat[i].s.set(pat[i].r, field, v, false); err != nil {
+					return e, st, err
+				}
+				var from any
+				if had {
+					from = logValue(field, w, false)
+				}
+				e.Changes = append(e.Changes, Change{fmt.Sprintf("player %d %s", p.PlayerID, field), from, logValue(field, v, false)})
+			}
+		}
+	}
+	if added := len(a.Players) - len(old); added > 0 {
+		e.Changes = append(e.Changes, Change{"players", len(old), len(a.Players)})
+	}
+
+	c := &change{dir: dir}
+	defer c.discard()
+	if err := players.write(c); err != nil {
+		return e, st, err
+	}
+	games, err := replaceGames(c, tournaments, id, rows)
+	if err != nil {
+		return e, st, err
+	}
+	e.Changes = append(e.Changes, Change{"games", games.dropped, games.inserted})
+
+	fields := map[string]string{"name": t.Name, "start_date": dayString(t.StartDate), "end_date": dayString(t.EndDate)}
+	if t.System != nil {
+		fields["system"] = *t.System
+	}
+	if t.Rounds != nil {
+		fields["rounds"] = strconv.Itoa(int(*t.Rounds))
+	}
+	if opt.Unrated {
+		fields["rated"] = "false"
+	}
+	for _, col := range []string{"name", "start_date", "end_date", "system", "rounds", "rated"} {
+		v, ok := fields[col]
+		if !ok {
+			continue
+		}
+		if was, had := ts.get(tr, col); !had || was != v {
+			if err := ts.set(tr, col, v, false); err != nil {
+				return e, st, err
+			}
+			var old any
+			if had {
+				old = was
+			}
+			e.Changes = append(e.Changes, Change{col, old, v})
+		}
+	}
+	if err := tournaments.write(c); err != nil {
+		return e, st, err
+	}
+	if err := c.log(e); err != nil {
+		return e, st, err
+	}
+	return e, st, c.apply()
+}
+
+// replaceGames puts rows in place of tournament id's games: where its first
+// game was, else at the end of a single games file, else in a new part of a
+// games folder, else in a new games table of the archive's form.
+func replaceGames(c *change, tournaments *smallTable, id int64, rows []archive.GameRow) (edited, error) {
+	ins := make([]map[string]string, len(rows))
+	for i, g := range rows {
+		ins[i] = gameCells(g)
+	}
+	t, err := locate(c.dir, "games")
+	if err != nil {
+		return edited{}, err
+	}
+	this := rowEdit{[]string{"tournament_id"}, func(ids []int64, ok []bool) bool { return !ok[0] || ids[0] != id }}
+	n, err := editTable(c, "games", this, ins)
+	if err != nil || n.inserted > 0 {
+		return n, err
+	}
+	// No old games to take the place of: a new file.
+	dst := "games.parquet"
+	switch {
+	case t.folder():
+		dst = filepath.Join("games", nextPart(t.files))
+	case len(tournaments.sheets) > 0 && tournaments.sheets[0].schema == nil:
+		dst = "games.csv"
+	}
+	f, err := c.create(dst)
+	if err != nil {
+		return n, err
+	}
+	if isCSV(dst) {
+		err = writeCSVRows(f, ins)
+	} else {
+		w := parquet.NewGenericWriter[archive.GameRow](f, parquet.Compression(&parquet.Zstd))
+		if _, err = w.Write(rows); err == nil {
+			err = w.Close()
+		}
+	}
+	n.inserted = int64(len(rows))
+	return n, c.done(f, dst, err)
+}
+
+// nextPart names a new part after the parts of a games folder.
+func nextPart(files []string) string {
+	next := 0
+	for _, f := range files {
+		base := filepath.Base(f)
+		if num, ok := strings.CutPrefix(strings.TrimSuffix(base, ".parquet"), "part-"); ok {
+			if k, err := strconv.Atoi(num); err == nil {
+				next = max(next, k+1)
+			}
+		}
+		next = max(next, len(files))
+	}
+	return fmt.Sprintf("part-%04d.parquet", next)
+}
+
+func writeCSVRows(f *os.File, rows []map[string]string) error {
+	var names []string
+	for _, c := range archive.GameColumns {
+		names = append(names, c.Name)
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(names, ",") + "\n")
+	for _, r := range rows {
+		for i, n := range names {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(csvQuote(r[n]))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := f.WriteString(b.String())
+	return err
+}
+
+func csvQuote(s string) string {
+	if strings.ContainsAny(s, ",\"\n\r") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func baseNames(files []string) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = filepath.Base(f)
+	}
+	return out
+}
+
+func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
+
+// gameCells is a games row as text by column.
+func gameCells(g archive.GameRow) map[string]string {
+	m := map[string]string{
+		"tournament_id": strconv.FormatInt(g.TournamentID, 10), "round": strconv.Itoa(int(g.Round)),
+		"white_id": strconv.FormatInt(g.WhiteID, 10), "white_result": g.WhiteResult,
+	}
+	if g.Date != nil {
+		m["date"] = dayString(*g.Date)
+	}
+	if g.BlackID != nil {
+		m["black_id"] = strconv.FormatInt(*g.BlackID, 10)
+	}
+	if g.BlackResult != nil {
+		m["black_result"] = *g.BlackResult
+	}
+	if g.WhitePoints != nil {
+		m["white_points"] = strconv.Itoa(int(*g.WhitePoints))
+	}
+	if g.BlackPoints != nil {
+		m["black_points"] = strconv.Itoa(int(*g.BlackPoints))
+	}
+	return m
+}
+
+// playerCells is a players row as text by column; null fields are left out.
+func playerCells(p archive.PlayerRow) map[string]string {
+	m := map[string]string{"player_id": strconv.FormatInt(p.PlayerID, 10), "name": p.Name}
+	i32 := func(k string, v *int32) {
+		if v != nil {
+			m[k] = strconv.Itoa(int(*v))
+		}
+	}
+	str := func(k string, v *string) {
+		if v != nil {
+			m[k] = *v
+		}
+	}
+	i32("birth_year", p.BirthYear)
+	i32("category", p.Category)
+	i32("fide_rating", p.FideRating)
+	str("club", p.Club)
+	if p.FideID != nil {
+		m["fide_id"] = strconv.FormatInt(*p.FideID, 10)
+	}
+	str("federation", p.Federation)
+	str("sex", p.Sex)
+	str("title", p.Title)
+	if p.BirthDate != nil {
+		m["birth_date"] = dayString(*p.BirthDate)
+	}
+	return m
+}
+
+// at is where a players row is: its sheet and row.
+type at struct {
+	s *sheet
+	r int
+}
+
+// playerRows reads the players table as rows for the importer to match
+// against, with where each is. Rows without a player id the run would take
+// are left out.
+func playerRows(t *smallTable) ([]archive.PlayerRow, []at) {
+	var rows []archive.PlayerRow
+	var where []at
+	for _, s := range t.sheets {
+		for r := range s.rows {
+			id, ok := s.getInt(r, "player_id")
+			if !ok || id <= 0 {
+				continue
+			}
+			p := archive.PlayerRow{PlayerID: id}
+			p.Name, _ = s.get(r, "name")
+			i32 := func(k string) *int32 {
+				if v, ok := s.getInt(r, k); ok {
+					x := int32(v)
+					return &x
+				}
+				return nil
+			}
+			str := func(k string) *string {
+				if v, ok := s.get(r, k); ok {
+					return &v
+				}
+				return nil
+			}
+			p.BirthYear, p.Category, p.FideRating, p.Club = i32("birth_year"), i32("category"), i32("fide_rating"), str("club")
+			if v, ok := s.getInt(r, "fide_id"); ok {
+				p.FideID = &v
+			}
+			p.Federation, p.Sex, p.Title = str("federation"), str("sex"), str("title")
+			if v, ok := s.get(r, "birth_date"); ok {
+				if d, err := archive.ParseCell(archive.Date, v); err == nil {
+					x := int32(d)
+					p.BirthDate = &x
+				}
+			}
+			rows = append(rows, p)
+			where = append(where, at{s, r})
+		}
+	}
+	return rows, where
+}
+
+// tournamentRows reads the tournaments table's ids, names and dates for the
+// importer's duplicate checks.
+func tournamentRows(t *smallTable) []archive.TournamentRow {
+	var rows []archive.TournamentRow
+	for _, s := range t.sheets {
+		for r := range s.rows {
+			id, ok := s.getInt(r, "tournament_id")
+			if !ok {
+				continue
+			}
+			tr := archive.TournamentRow{TournamentID: id}
+			tr.Name, _ = s.get(r, "name")
+			for k, p := range map[string]*int32{"start_date": &tr.StartDate, "end_date": &tr.EndDate} {
+				if v, ok := s.get(r, k); ok {
+					if d, err := archive.ParseCell(archive.Date, v); err == nil {
+						*p = int32(d)
+					}
+				}
+			}
+			rows = append(rows, tr)
+		}
+	}
+	return rows
+}

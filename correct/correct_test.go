@@ -429,3 +429,64 @@ func TestReplace(t *testing.T) {
 	}
 }
 
+// TestPartsAndSchema: removing the only tournament of a part removes the
+// part; a replacement of a tournament without games goes to a new part; a
+// rewritten Parquet file keeps its schema.
+func TestPartsAndSchema(t *testing.T) {
+	dir := forms(t)["parts"]
+	schemaOf := func(file string) string {
+		f, err := os.Open(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		pf, err := openParquet(f, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pf.Schema().String()
+	}
+	part0 := schemaOf("games/part-0000.parquet")
+	if _, err := RemoveTournament(context.Background(), dir, 1004, now); err != nil { // swiss6.trf, alone in part-0001
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "games/part-0001.parquet")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("part-0001: %v", err)
+	}
+	if _, err := RemoveTournament(context.Background(), dir, 1002, now); err != nil {
+		t.Fatal(err)
+	}
+	if got := schemaOf("games/part-0000.parquet"); got != part0 {
+		t.Errorf("schema after rewrite:\n%s\nwas:\n%s", got, part0)
+	}
+	// A tournament row without games, replaced: its games go to a new part.
+	if _, err := RemoveTournament(context.Background(), dir, 1001, now); err != nil {
+		t.Fatal(err)
+	}
+	tournaments, err := loadTable(dir, "tournaments")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tournaments.sheets[0]
+	if err := s.add(map[string]string{"tournament_id": "1001", "name": "Empty", "start_date": "2024-09-01", "end_date": "2024-09-01",
+		"system": "swiss", "rounds": "1", "discipline": "chess", "rated": "true"}); err != nil {
+		t.Fatal(err)
+	}
+	c := &change{dir: dir}
+	if err := tournaments.write(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.apply(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Replace(context.Background(), dir, "trf", []string{"../importer/testdata/spring.trf"}, importer.Options{Replace: 1001}, now); err != nil {
+		t.Fatal(err)
+	}
+	if byT, _, _ := games(t, dir); byT[1001] != 9 {
+		t.Errorf("games of 1001: %d", byT[1001])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "games/part-0001.parquet")); err != nil {
+		t.Errorf("new part: %v", err)
+	}
+	load(t, dir)
+}

@@ -23,7 +23,7 @@ func TestImportThenValidate(t *testing.T) {
 			"import trf: 2 files (0 skipped whole); 15 games read = 15 imported + 0 skipped"},
 		{[]string{"import", "pgn", "--archive", dir, importData + "club.pgn"}, exitRejected,
 			"import pgn: 1 files (0 skipped whole); 9 games read = 6 imported + 3 skipped (1 unfinished)"},
-		{[]string{"import", "trf", importData + "spring.trf", "--archive", dir, "--quiet"}, exitRejected,
+		{[]string{"import", "trf", importData + "spring.trf", "--archive", dir, "--quiet"}, exitUsage,
 			"import trf: 1 files (0 skipped whole); 9 games read = 0 imported + 9 skipped"},
 		{[]string{"validate", "--archive", dir}, exitOK, "0 rejected"},
 		{[]string{"run", "--archive", dir, "--out", filepath.Join(t.TempDir(), "out"), "--quiet"}, exitOK, ""},

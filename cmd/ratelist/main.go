@@ -110,10 +110,9 @@ verbs:
   standings  standings of one tournament with tiebreaks, to stdout
   calibrate  derive TurČAS coefficients from past Scrabble games
   generate   write a synthetic archive
-  import     convert TRF, PGN or CSV files into an archive; a corrected report
-             over its tournament (--replace ID); player registry updates
-  archive    corrections: remove a tournament, set a player's fields, merge
-             two ids of one player, show the archive log
+  import     convert TRF, PGN or CSV files into an archive, a corrected report
+             over its tournament (--replace ID), or player registry updates
+  archive    correct an archive: remove a tournament, set or merge players, log
   report     write a static HTML site of a run's lists, players and tournaments
   export     a tournament as TRF, or a list in FIDE's shapes (fide-txt, fide-xml, csv)
   diff       entries, exits and movers between two lists

@@ -150,7 +150,7 @@ func TestSetPlayer(t *testing.T) {
 			oldName := a.Players.Name[i]
 			set := []Assignment{{Field: "name", Value: "Novák, Jan"}, {Field: "category", Value: "2"}, {Field: "club", Null: true},
 				{Field: "fide_rating", Value: "1999"}, {Field: "title", Value: "im"}, {Field: "federation", Value: "cze"}, {Field: "birth_date", Value: "2008-02-29"}}
-			e, err := SetPlayer(dir, 10001, set, now)
+			e, err := SetPlayer(context.Background(), dir, 10001, set, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +172,7 @@ func TestSetPlayer(t *testing.T) {
 
 			// Setting what is there changes nothing, not even the log.
 			before := snapshot(t, dir)
-			if e, err := SetPlayer(dir, 10001, set[:1], now); err != nil || len(e.Changes) != 0 {
+			if e, err := SetPlayer(context.Background(), dir, 10001, set[:1], now); err != nil || len(e.Changes) != 0 {
 				t.Errorf("same value again: %v %+v", err, e)
 			}
 			unchanged(t, dir, before)
@@ -191,7 +191,7 @@ func TestSetPlayer(t *testing.T) {
 				{10001, Assignment{Field: "club", Value: "a\tb"}, "control character"},
 				{424242, Assignment{Field: "club", Value: "x"}, "no player 424242"},
 			} {
-				_, err := SetPlayer(dir, bad.id, []Assignment{bad.a}, now)
+				_, err := SetPlayer(context.Background(), dir, bad.id, []Assignment{bad.a}, now)
 				if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), bad.want) {
 					t.Errorf("%+v: %v, want %q", bad.a, err, bad.want)
 				}
@@ -265,7 +265,7 @@ func TestMergePlayers(t *testing.T) {
 			// A new id for a player already in the registry: 50001 has no games.
 			f := filepath.Join(t.TempDir(), "new.csv")
 			os.WriteFile(f, []byte("player_id,name,fide_id\n50001,\"Vorobyov, K.\",24100001\n"), 0o644)
-			if _, err := ImportPlayers(dir, f, now); err != nil {
+			if _, err := ImportPlayers(context.Background(), dir, f, now); err != nil {
 				t.Fatal(err)
 			}
 			_, byP, atT := games(t, dir)
@@ -342,7 +342,7 @@ func TestImportPlayers(t *testing.T) {
 		t.Run(form, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "fide.csv")
 			os.WriteFile(f, []byte("player_id,fide_rating,name,title\n10001,2105,,\n10002,,,WFM\n60000,1500,\"New, Nina\",\n"), 0o644)
-			res, err := ImportPlayers(dir, f, now)
+			res, err := ImportPlayers(context.Background(), dir, f, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,7 +370,7 @@ func TestImportPlayers(t *testing.T) {
 				{"player_id,club\nx,A\n", `row 1 column player_id: "x" is not a player id`},
 			} {
 				os.WriteFile(f, []byte(bad.file), 0o644)
-				if _, err := ImportPlayers(dir, f, now); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), bad.want) {
+				if _, err := ImportPlayers(context.Background(), dir, f, now); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), bad.want) {
 					t.Errorf("%q: %v, want %q", bad.file, err, bad.want)
 				}
 			}
@@ -476,7 +476,7 @@ func TestPartsAndSchema(t *testing.T) {
 	if err := tournaments.write(c); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.apply(); err != nil {
+	if err := c.apply(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := Replace(context.Background(), dir, "trf", []string{"../importer/testdata/spring.trf"}, importer.Options{Replace: 1001}, now); err != nil {
@@ -489,4 +489,32 @@ func TestPartsAndSchema(t *testing.T) {
 		t.Errorf("new part: %v", err)
 	}
 	load(t, dir)
+}
+
+// TestFailureChangesNothing: a correction that fails part way (a games file
+// it cannot rewrite, an interrupt) leaves every file as it was, and no
+// temporary file behind.
+func TestFailureChangesNothing(t *testing.T) {
+	dirs := forms(t)
+	dir := dirs["csv"]
+	g := filepath.Join(dir, "games.csv")
+	b, _ := os.ReadFile(g)
+	os.WriteFile(g, append(b, []byte("1002,9,10001,\"10002,1,0,,\n")...), 0o644) // a quote never closed
+	before := snapshot(t, dir)
+	if _, err := RemoveTournament(context.Background(), dir, 1002, now); err == nil || !strings.Contains(err.Error(), "games.csv") {
+		t.Errorf("remove over a broken games.csv: %v", err)
+	}
+	unchanged(t, dir, before)
+
+	dir = dirs["parquet"]
+	before = snapshot(t, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := RemoveTournament(ctx, dir, 1002, now); !errors.Is(err, context.Canceled) {
+		t.Errorf("remove, interrupted: %v", err)
+	}
+	if _, err := MergePlayers(ctx, dir, 10001, 10002, now); !errors.Is(err, context.Canceled) {
+		t.Errorf("merge, interrupted: %v", err)
+	}
+	unchanged(t, dir, before)
 }

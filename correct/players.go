@@ -107,7 +107,7 @@ func checkAssignments(players *smallTable, as []Assignment) ([]Assignment, error
 // SetPlayer sets fields of player id. Nothing is written (and nothing
 // logged) when every field already has its value; the entry then has no
 // changes.
-func SetPlayer(dir string, id int64, as []Assignment, now time.Time) (Entry, error) {
+func SetPlayer(ctx context.Context, dir string, id int64, as []Assignment, now time.Time) (Entry, error) {
 	e := Entry{Time: now, Verb: "set-player", Player: id}
 	players, err := loadTable(dir, "players")
 	if err != nil {
@@ -135,7 +135,7 @@ func SetPlayer(dir string, id int64, as []Assignment, now time.Time) (Entry, err
 	if err := c.log(e); err != nil {
 		return e, err
 	}
-	return e, c.apply()
+	return e, c.apply(ctx)
 }
 
 // PlayersResult is what ImportPlayers did: one entry per player changed or
@@ -152,7 +152,7 @@ type PlayersResult struct {
 // field). A player_id not in the archive is a new player, which needs a name.
 // Any bad row, field or value refuses the whole file, naming its row and
 // column: nothing is changed.
-func ImportPlayers(dir, file string, now time.Time) (PlayersResult, error) {
+func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (PlayersResult, error) {
 	var res PlayersResult
 	players, err := loadTable(dir, "players")
 	if err != nil {
@@ -249,7 +249,7 @@ func ImportPlayers(dir, file string, now time.Time) (PlayersResult, error) {
 	if err := c.log(append(append([]Entry(nil), res.Changed...), res.Added...)...); err != nil {
 		return res, err
 	}
-	return res, c.apply()
+	return res, c.apply(ctx)
 }
 
 // MergePlayers makes drop's games and Joker table rows keep's, fills keep's
@@ -286,11 +286,11 @@ func MergePlayers(ctx context.Context, dir string, keep, drop int64, now time.Ti
 		}
 		return true
 	}
-	games, err := editTable(c, "games", rowEdit{[]string{"white_id", "black_id"}, move}, nil)
+	games, err := editTable(ctx, c, "games", rowEdit{[]string{"white_id", "black_id"}, move}, nil)
 	if err != nil {
 		return e, err
 	}
-	tables, err := editTable(c, "tables", rowEdit{[]string{"player_id"}, move}, nil)
+	tables, err := editTable(ctx, c, "tables", rowEdit{[]string{"player_id"}, move}, nil)
 	if err != nil {
 		return e, err
 	}
@@ -321,7 +321,7 @@ func MergePlayers(ctx context.Context, dir string, keep, drop int64, now time.Ti
 	if err := c.log(e); err != nil {
 		return e, err
 	}
-	return e, c.apply()
+	return e, c.apply(ctx)
 }
 
 // checkMerge refuses a merge after which one player would meet himself, play
@@ -406,7 +406,7 @@ func checkMerge(ctx context.Context, dir string, keep, drop int64) error {
 // table that is one file (none when the table is absent, or a folder none of
 // whose rows is dropped: the caller sees nothing inserted). A part of a
 // folder that ends up with no rows is removed, unless it is the last one left.
-func editTable(c *change, name string, e rowEdit, ins []map[string]string) (edited, error) {
+func editTable(ctx context.Context, c *change, name string, e rowEdit, ins []map[string]string) (edited, error) {
 	t, err := locate(c.dir, name)
 	if err != nil {
 		return edited{}, err
@@ -414,7 +414,7 @@ func editTable(c *change, name string, e rowEdit, ins []map[string]string) (edit
 	var total edited
 	parts := len(t.files)
 	for _, f := range t.files {
-		n, err := rewrite(c, f, e, ins, !t.folder())
+		n, err := rewrite(ctx, c, f, e, ins, !t.folder())
 		if err != nil {
 			return total, err
 		}

@@ -2,6 +2,7 @@ package correct
 
 import (
 	"bufio"
+	"context"
 	"bytes"
 	"encoding/csv"
 	"fmt"
@@ -36,7 +37,7 @@ func (e edited) any() bool { return e.dropped+e.changed+e.inserted > 0 }
 // atEnd says so. The
 // file keeps its form (CSV or Parquet, its columns and their types). A file
 // the edit leaves as it was is not queued.
-func rewrite(c *change, file string, e rowEdit, ins []map[string]string, atEnd bool) (edited, error) {
+func rewrite(ctx context.Context, c *change, file string, e rowEdit, ins []map[string]string, atEnd bool) (edited, error) {
 	src, err := os.Open(filepath.Join(c.dir, file))
 	if err != nil {
 		return edited{}, err
@@ -48,9 +49,9 @@ func rewrite(c *change, file string, e rowEdit, ins []map[string]string, atEnd b
 	}
 	var n edited
 	if isCSV(file) {
-		n, err = rewriteCSV(src, f, e, ins, atEnd)
+		n, err = rewriteCSV(ctx, src, f, e, ins, atEnd)
 	} else {
-		n, err = rewriteParquet(src, f, file, e, ins, atEnd)
+		n, err = rewriteParquet(ctx, src, f, file, e, ins, atEnd)
 	}
 	if err == nil && !n.any() {
 		f.Close()
@@ -63,7 +64,7 @@ func rewrite(c *change, file string, e rowEdit, ins []map[string]string, atEnd b
 	return n, c.done(f, file, err)
 }
 
-func rewriteCSV(src io.Reader, dst io.Writer, e rowEdit, ins []map[string]string, atEnd bool) (edited, error) {
+func rewriteCSV(ctx context.Context, src io.Reader, dst io.Writer, e rowEdit, ins []map[string]string, atEnd bool) (edited, error) {
 	var n edited
 	br := bufio.NewReaderSize(src, 1<<16)
 	bw := bufio.NewWriterSize(dst, 1<<16)
@@ -97,7 +98,10 @@ func rewriteCSV(src io.Reader, dst io.Writer, e rowEdit, ins []map[string]string
 		ins = nil
 	}
 	ids, ok, was := make([]int64, len(at)), make([]bool, len(at)), make([]int64, len(at))
-	for {
+	for row := 0; ; row++ {
+		if row%(1<<16) == 0 && ctx.Err() != nil {
+			return n, ctx.Err()
+		}
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
@@ -137,7 +141,7 @@ func rewriteCSV(src io.Reader, dst io.Writer, e rowEdit, ins []map[string]string
 	return n, bw.Flush()
 }
 
-func rewriteParquet(src *os.File, dst io.Writer, file string, e rowEdit, ins []map[string]string, atEnd bool) (edited, error) {
+func rewriteParquet(ctx context.Context, src *os.File, dst io.Writer, file string, e rowEdit, ins []map[string]string, atEnd bool) (edited, error) {
 	var n edited
 	pf, err := openParquet(src, file)
 	if err != nil {
@@ -178,6 +182,9 @@ func rewriteParquet(src *os.File, dst io.Writer, file string, e rowEdit, ins []m
 	// kept is apart from buf, whose rows the reader reuses.
 	buf, kept := make([]parquet.Row, 256), make([]parquet.Row, 0, 256)
 	for _, rg := range pf.RowGroups() {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
 		rows := rg.Rows()
 		for {
 			m, rerr := rows.ReadRows(buf)

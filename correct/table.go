@@ -2,6 +2,7 @@ package correct
 
 import (
 	"bufio"
+	"context"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -95,9 +96,13 @@ func (c *change) discard() {
 	c.todo = nil
 }
 
-// apply renames the temporary files into place, in order.
-func (c *change) apply() error {
+// apply renames the temporary files into place, in order, unless ctx was
+// canceled (an interrupted correction changes nothing).
+func (c *change) apply(ctx context.Context) error {
 	defer c.discard()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for len(c.todo) > 0 {
 		p := c.todo[0]
 		var err error

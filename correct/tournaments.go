@@ -35,11 +35,11 @@ func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) 
 	c := &change{dir: dir}
 	defer c.discard()
 	other := rowEdit{[]string{"tournament_id"}, func(ids []int64, ok []bool) bool { return !ok[0] || ids[0] != id }}
-	games, err := editTable(c, "games", other, nil)
+	games, err := editTable(ctx, c, "games", other, nil)
 	if err != nil {
 		return e, err
 	}
-	tables, err := editTable(c, "tables", other, nil)
+	tables, err := editTable(ctx, c, "tables", other, nil)
 	if err != nil {
 		return e, err
 	}
@@ -54,7 +54,7 @@ func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) 
 	if err := c.log(e); err != nil {
 		return e, err
 	}
-	return e, c.apply()
+	return e, c.apply(ctx)
 }
 
 // describe is a tournament row for the log: its name and dates.
@@ -145,7 +145,7 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 	if err := players.write(c); err != nil {
 		return e, st, err
 	}
-	games, err := replaceGames(c, tournaments, id, rows)
+	games, err := replaceGames(ctx, c, tournaments, id, rows)
 	if err != nil {
 		return e, st, err
 	}
@@ -183,13 +183,13 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 	if err := c.log(e); err != nil {
 		return e, st, err
 	}
-	return e, st, c.apply()
+	return e, st, c.apply(ctx)
 }
 
 // replaceGames puts rows in place of tournament id's games: where its first
 // game was, else at the end of a single games file, else in a new part of a
 // games folder, else in a new games table of the archive's form.
-func replaceGames(c *change, tournaments *smallTable, id int64, rows []archive.GameRow) (edited, error) {
+func replaceGames(ctx context.Context, c *change, tournaments *smallTable, id int64, rows []archive.GameRow) (edited, error) {
 	ins := make([]map[string]string, len(rows))
 	for i, g := range rows {
 		ins[i] = gameCells(g)
@@ -199,7 +199,7 @@ func replaceGames(c *change, tournaments *smallTable, id int64, rows []archive.G
 		return edited{}, err
 	}
 	this := rowEdit{[]string{"tournament_id"}, func(ids []int64, ok []bool) bool { return !ok[0] || ids[0] != id }}
-	n, err := editTable(c, "games", this, ins)
+	n, err := editTable(ctx, c, "games", this, ins)
 	if err != nil || n.inserted > 0 {
 		return n, err
 	}

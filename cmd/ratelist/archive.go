@@ -51,7 +51,7 @@ func cmdArchive(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	case "remove":
 		return cmdArchiveRemove(ctx, rest, stdout, stderr)
 	case "set-player":
-		return cmdArchiveSetPlayer(rest, stdout, stderr)
+		return cmdArchiveSetPlayer(ctx, rest, stdout, stderr)
 	case "merge-players":
 		return cmdArchiveMerge(ctx, rest, stdout, stderr)
 	case "log":
@@ -86,7 +86,7 @@ func cmdArchiveRemove(ctx context.Context, args []string, stdout, stderr io.Writ
 	return logged(stdout, stderr, "archive remove", e, err)
 }
 
-func cmdArchiveSetPlayer(args []string, stdout, stderr io.Writer) int {
+func cmdArchiveSetPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, dir := archiveFlags("set-player", "--archive DIR --player ID FIELD=VALUE...\n\n"+
 		"Sets a player's fields and logs the old and new values. FIELD is name, birth_year,\n"+
 		"category, fide_rating, club, fide_id, federation, sex, title, birth_date, or\n"+
@@ -108,7 +108,7 @@ func cmdArchiveSetPlayer(args []string, stdout, stderr io.Writer) int {
 		}
 		as = append(as, a)
 	}
-	e, err := correct.SetPlayer(*dir, *id, as, time.Now())
+	e, err := correct.SetPlayer(ctx, *dir, *id, as, time.Now())
 	if err == nil && len(e.Changes) == 0 {
 		fmt.Fprintf(stdout, "player %d already has these values: nothing changed\n", *id)
 		return exitOK

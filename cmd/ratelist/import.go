@@ -101,7 +101,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	if kind == "players" {
-		return importPlayers(*archive, srcs[0], stdout, stderr)
+		return importPlayers(ctx, *archive, srcs[0], stdout, stderr)
 	}
 	mode, err := importer.ParseMoveless(*moveless)
 	if err != nil {
@@ -166,8 +166,8 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // importPlayers updates the registry from a CSV file (correct.ImportPlayers).
-func importPlayers(dir, file string, stdout, stderr io.Writer) int {
-	res, err := correct.ImportPlayers(dir, file, time.Now())
+func importPlayers(ctx context.Context, dir, file string, stdout, stderr io.Writer) int {
+	res, err := correct.ImportPlayers(ctx, dir, file, time.Now())
 	if err != nil {
 		return failFunc(stderr, "import players")(err)
 	}

@@ -2,8 +2,8 @@ package correct
 
 import (
 	"bufio"
-	"context"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"

@@ -170,11 +170,7 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 			if err := ts.set(tr, col, v, false); err != nil {
 				return e, st, err
 			}
-			var old any
-			if had {
-				old = was
-			}
-			e.Changes = append(e.Changes, Change{col, old, v})
+			e.Changes = append(e.Changes, Change{col, logValue(col, was, !had), logValue(col, v, false)})
 		}
 	}
 	if err := tournaments.write(c); err != nil {

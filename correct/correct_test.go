@@ -518,3 +518,42 @@ func TestFailureChangesNothing(t *testing.T) {
 	}
 	unchanged(t, dir, before)
 }
+
+// TestReplacePGN: a PGN file of one event replaces a tournament; a file of
+// two events is refused.
+func TestReplacePGN(t *testing.T) {
+	dir := forms(t)["csv"]
+	pgn := func(events ...string) string {
+		var b strings.Builder
+		for _, ev := range events {
+			for i, res := range []string{"1-0", "1/2-1/2"} {
+				b.WriteString(`[Event "` + ev + `"]` + "\n" + `[Date "2024.10.05"]` + "\n" + `[Round "` + strconv.Itoa(i+1) + `"]` + "\n" +
+					`[White "Belyaev, Mark"]` + "\n" + `[Black "Vorobyov, Kira"]` + "\n" + `[Result "` + res + `"]` + "\n\n1. e4 e5 " + res + "\n\n")
+			}
+		}
+		f := filepath.Join(t.TempDir(), "event.pgn")
+		os.WriteFile(f, []byte(b.String()), 0o644)
+		return f
+	}
+	before := snapshot(t, dir)
+	_, _, err := Replace(context.Background(), dir, "pgn", []string{pgn("A", "B")}, importer.Options{Replace: 1001}, now)
+	if !errors.Is(err, importer.ErrUsage) || !strings.Contains(err.Error(), "second tournament") {
+		t.Errorf("two events: %v", err)
+	}
+	unchanged(t, dir, before)
+	e, st, err := Replace(context.Background(), dir, "pgn", []string{pgn("Club Cup")}, importer.Options{Replace: 1001}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Matched != 2 || st.NewPlayers != 0 || !strings.Contains(e.String(), `name: "Mezhdurechensk Open 2024" → "Club Cup"`) {
+		t.Errorf("stats %+v, log %s", st, e)
+	}
+	byT, byP, _ := games(t, dir)
+	if byT[1001] != 2 {
+		t.Errorf("games of 1001: %d", byT[1001])
+	}
+	if byP[10001] == 0 || byP[10002] == 0 {
+		t.Errorf("games of the matched players: %d %d", byP[10001], byP[10002])
+	}
+	load(t, dir)
+}

@@ -349,7 +349,7 @@ func (s *sheet) set(r int, name, text string, null bool) error {
 	if s.schema != nil {
 		v, err := textValue(text, null, s.leaves[c], c)
 		if err != nil {
-			return fmt.Errorf("%s column %s: %w", s.file, name, err)
+			return fmt.Errorf("%s column %s: %w: %w", s.file, name, err, ErrUsage)
 		}
 		nc.v = v
 	}
@@ -375,7 +375,7 @@ func (s *sheet) add(cells map[string]string) error {
 		if s.schema != nil {
 			v, err := textValue(text, !ok, s.leaves[c], c)
 			if err != nil {
-				return fmt.Errorf("%s column %s: %w", s.file, name, err)
+				return fmt.Errorf("%s column %s: %w: %w", s.file, name, err, ErrUsage)
 			}
 			row[c].v = v
 		}

@@ -59,6 +59,16 @@ func (t *smallTable) has(name string) bool {
 	return false
 }
 
+// dirty tells whether a file of the table changed.
+func (t *smallTable) dirty() bool {
+	for _, s := range t.sheets {
+		if s.dirty {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *smallTable) write(c *change) error {
 	for _, s := range t.sheets {
 		if err := s.write(c); err != nil {

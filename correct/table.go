@@ -86,6 +86,15 @@ func (c *change) done(f *os.File, dst string, err error) error {
 // remove queues the removal of dst.
 func (c *change) remove(dst string) { c.todo = append(c.todo, pending{"", dst}) }
 
+// files lists the files the change writes or removes, in order.
+func (c *change) files() []string {
+	var out []string
+	for _, p := range c.todo {
+		out = append(out, filepath.ToSlash(p.dst))
+	}
+	return out
+}
+
 // discard removes the temporary files not renamed yet.
 func (c *change) discard() {
 	for _, p := range c.todo {

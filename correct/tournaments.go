@@ -76,34 +76,18 @@ func describe(s *sheet, r int) string {
 func Replace(ctx context.Context, dir, kind string, files []string, opt importer.Options, now time.Time) (Entry, *importer.Stats, error) {
 	id := opt.Replace
 	e := Entry{Time: now, Verb: "replace", Tournament: id, Source: strings.Join(baseNames(files), ", ")}
-	players, err := loadTable(dir, "players")
+	im, err := loadImport(dir)
 	if err != nil {
 		return e, nil, err
 	}
-	tournaments, err := loadTable(dir, "tournaments")
-	if err != nil {
-		return e, nil, err
-	}
-	ts, tr := tournaments.find("tournament_id", id)
+	ts, tr := im.tournaments.find("tournament_id", id)
 	if ts == nil {
 		return e, nil, fmt.Errorf("no tournament %d in %s: %w", id, dir, ErrUsage)
 	}
 	if d, _ := ts.get(tr, "discipline"); strings.EqualFold(d, "joker") {
 		return e, nil, fmt.Errorf("tournament %d is a Joker tournament: a TRF or PGN report holds two-player games: %w", id, ErrUsage)
 	}
-	prows, pat := playerRows(players)
-	old := make([]archive.PlayerRow, len(prows))
-	copy(old, prows)
-	a, err := importer.OpenTables(dir, prows, tournamentRows(tournaments), opt)
-	if err != nil {
-		return e, nil, err
-	}
-	var st *importer.Stats
-	if kind == "trf" {
-		st, err = importer.ImportTRF(ctx, a, files, opt)
-	} else {
-		st, err = importer.ImportPGN(ctx, a, files, opt)
-	}
+	a, st, err := im.run(ctx, kind, files, opt)
 	if err != nil {
 		return e, st, err
 	}
@@ -111,58 +95,29 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 	if !ok {
 		return e, st, fmt.Errorf("%s: no tournament to replace tournament %d with: %w", e.Source, id, ErrUsage)
 	}
-
-	// Players the file matched have their empty fields filled; new ones are added.
-	for i, p := range a.Players {
-		cells := playerCells(p)
-		if i >= len(old) {
-			if err := players.sheets[len(players.sheets)-1].add(cells); err != nil {
-				return e, st, err
-			}
-			continue
-		}
-		was := playerCells(old[i])
-		for _, field := range sortedKeys(cells) {
-			v := cells[field]
-			if w, had := was[field]; !had || w != v {
-				if err := pat[i].s.set(pat[i].r, field, v, false); err != nil {
-					return e, st, err
-				}
-				var from any
-				if had {
-					from = logValue(field, w, false)
-				}
-				e.Changes = append(e.Changes, Change{fmt.Sprintf("player %d %s", p.PlayerID, field), from, logValue(field, v, false)})
-			}
-		}
-	}
-	if added := len(a.Players) - len(old); added > 0 {
-		e.Changes = append(e.Changes, Change{"players", len(old), len(a.Players)})
+	if e.Changes, err = im.players(a); err != nil {
+		return e, st, err
 	}
 
 	c := &change{dir: dir}
 	defer c.discard()
-	if err := players.write(c); err != nil {
+	if err := im.playerTable.write(c); err != nil {
 		return e, st, err
 	}
-	games, err := replaceGames(ctx, c, tournaments, id, rows)
+	this := rowEdit{[]string{"tournament_id"}, func(ids []int64, ok []bool) bool { return !ok[0] || ids[0] != id }}
+	games, err := putGames(ctx, c, im.tournaments, this, rows)
 	if err != nil {
 		return e, st, err
 	}
 	e.Changes = append(e.Changes, Change{"games", games.dropped, games.inserted})
 
-	fields := map[string]string{"name": t.Name, "start_date": dayString(t.StartDate), "end_date": dayString(t.EndDate)}
-	if t.System != nil {
-		fields["system"] = *t.System
-	}
-	if t.Rounds != nil {
-		fields["rounds"] = strconv.Itoa(int(*t.Rounds))
-	}
-	if opt.Unrated {
-		fields["rated"] = "false"
+	cells := tournamentCells(t)
+	delete(cells, "discipline")
+	if !opt.Unrated {
+		delete(cells, "rated")
 	}
 	for _, col := range []string{"name", "start_date", "end_date", "system", "rounds", "rated"} {
-		v, ok := fields[col]
+		v, ok := cells[col]
 		if !ok {
 			continue
 		}
@@ -173,7 +128,7 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 			e.Changes = append(e.Changes, Change{col, logValue(col, was, !had), logValue(col, v, false)})
 		}
 	}
-	if err := tournaments.write(c); err != nil {
+	if err := im.tournaments.write(c); err != nil {
 		return e, st, err
 	}
 	if err := c.log(e); err != nil {
@@ -182,10 +137,155 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 	return e, st, c.apply(ctx)
 }
 
-// replaceGames puts rows in place of tournament id's games: where its first
-// game was, else at the end of a single games file, else in a new part of a
-// games folder, else in a new games table of the archive's form.
-func replaceGames(ctx context.Context, c *change, tournaments *smallTable, id int64, rows []archive.GameRow) (edited, error) {
+// Import adds the tournaments of TRF or PGN files to an archive that the
+// importer cannot merge into in place (importer.ErrTableForm: CSV tables, or
+// players or tournaments as folders of parts), keeping each table's form:
+// new players and tournaments are appended to their tables, the games to the
+// end of a single games file, or as a new part of a games folder. It refuses
+// what importer.Open's import refuses (a tournament already in the archive).
+// Players first, then tournaments, then games, as the importer writes them.
+// It returns the files written.
+func Import(ctx context.Context, dir, kind string, files []string, opt importer.Options) (*importer.Stats, []string, error) {
+	im, err := loadImport(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt.Hold = true
+	a, st, err := im.run(ctx, kind, files, opt)
+	if err != nil {
+		return st, nil, err
+	}
+	if _, err := im.players(a); err != nil {
+		return st, nil, err
+	}
+	ts, rows := a.Held()
+	if len(ts) == 0 && !im.playerTable.dirty() {
+		return st, nil, nil
+	}
+	var all []archive.GameRow
+	for i, t := range ts {
+		if err := im.tournaments.sheets[len(im.tournaments.sheets)-1].add(tournamentCells(t)); err != nil {
+			return st, nil, err
+		}
+		all = append(all, rows[i]...)
+	}
+	c := &change{dir: dir}
+	defer c.discard()
+	if err := im.playerTable.write(c); err != nil {
+		return st, nil, err
+	}
+	if err := im.tournaments.write(c); err != nil {
+		return st, nil, err
+	}
+	keep := rowEdit{[]string{"tournament_id"}, func([]int64, []bool) bool { return true }}
+	if len(all) > 0 {
+		if _, err := putGames(ctx, c, im.tournaments, keep, all); err != nil {
+			return st, nil, err
+		}
+	}
+	written := c.files()
+	return st, written, c.apply(ctx)
+}
+
+// anImport is an import into an archive's tables as read whole.
+type anImport struct {
+	dir                      string
+	playerTable, tournaments *smallTable
+	rows, old                []archive.PlayerRow // the players as the importer matches them, and before
+	where                    []at
+}
+
+func loadImport(dir string) (*anImport, error) {
+	players, err := loadTable(dir, "players")
+	if err != nil {
+		return nil, err
+	}
+	tournaments, err := loadTable(dir, "tournaments")
+	if err != nil {
+		return nil, err
+	}
+	im := &anImport{dir: dir, playerTable: players, tournaments: tournaments}
+	im.rows, im.where = playerRows(players)
+	im.old = slices.Clone(im.rows)
+	return im, nil
+}
+
+// run imports the files through the importer, which writes nothing.
+func (im *anImport) run(ctx context.Context, kind string, files []string, opt importer.Options) (*importer.Archive, *importer.Stats, error) {
+	a, err := importer.OpenTables(im.dir, im.rows, tournamentRows(im.tournaments), opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var st *importer.Stats
+	if kind == "trf" {
+		st, err = importer.ImportTRF(ctx, a, files, opt)
+	} else {
+		st, err = importer.ImportPGN(ctx, a, files, opt)
+	}
+	return a, st, err
+}
+
+// players sets in the players table what the import did to the registry:
+// matched players' empty fields filled, new players added. It returns the
+// changes for the log.
+func (im *anImport) players(a *importer.Archive) ([]Change, error) {
+	var changes []Change
+	for i, p := range a.Players {
+		cells := playerCells(p)
+		if i >= len(im.old) {
+			if err := im.playerTable.sheets[len(im.playerTable.sheets)-1].add(cells); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		was := playerCells(im.old[i])
+		for _, field := range sortedKeys(cells) {
+			v := cells[field]
+			if w, had := was[field]; !had || w != v {
+				if err := im.where[i].s.set(im.where[i].r, field, v, false); err != nil {
+					return nil, err
+				}
+				var from any
+				if had {
+					from = logValue(field, w, false)
+				}
+				changes = append(changes, Change{fmt.Sprintf("player %d %s", p.PlayerID, field), from, logValue(field, v, false)})
+			}
+		}
+	}
+	if added := len(a.Players) - len(im.old); added > 0 {
+		changes = append([]Change{{"players", len(im.old), len(a.Players)}}, changes...)
+	}
+	return changes, nil
+}
+
+// tournamentCells is a tournaments row as text by column; null fields are
+// left out.
+func tournamentCells(t archive.TournamentRow) map[string]string {
+	m := map[string]string{"tournament_id": strconv.FormatInt(t.TournamentID, 10), "name": t.Name,
+		"start_date": dayString(t.StartDate), "end_date": dayString(t.EndDate)}
+	if t.System != nil {
+		m["system"] = *t.System
+	}
+	if t.Rounds != nil {
+		m["rounds"] = strconv.Itoa(int(*t.Rounds))
+	}
+	if t.Discipline != nil {
+		m["discipline"] = *t.Discipline
+	}
+	if t.Rated != nil {
+		m["rated"] = strconv.FormatBool(*t.Rated)
+	}
+	if t.Tiebreaks != nil {
+		m["tiebreaks"] = *t.Tiebreaks
+	}
+	return m
+}
+
+// putGames puts rows in place of the games e drops: where the first was,
+// else at the end of a single games file, else in a new part of a games
+// folder, else in a new games table of the archive's form.
+func putGames(ctx context.Context, c *change, tournaments *smallTable, e rowEdit, rows []archive.GameRow) (edited, error) {
 	ins := make([]map[string]string, len(rows))
 	for i, g := range rows {
 		ins[i] = gameCells(g)
@@ -194,8 +294,7 @@ func replaceGames(ctx context.Context, c *change, tournaments *smallTable, id in
 	if err != nil {
 		return edited{}, err
 	}
-	this := rowEdit{[]string{"tournament_id"}, func(ids []int64, ok []bool) bool { return !ok[0] || ids[0] != id }}
-	n, err := editTable(ctx, c, "games", this, ins)
+	n, err := editTable(ctx, c, "games", e, ins)
 	if err != nil || n.inserted > 0 {
 		return n, err
 	}

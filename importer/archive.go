@@ -38,6 +38,10 @@ type Options struct {
 	// none): the sources must hold one tournament, which takes that id and is
 	// not written by Commit but handed to the caller (Archive.Replacement).
 	Replace int64
+	// Hold keeps each new tournament and its games for the caller (Held)
+	// instead of writing them: for a caller that writes an archive Commit
+	// cannot (CSV tables), which is small.
+	Hold bool
 }
 
 // Archive is an archive folder being merged into. Players and tournaments are held
@@ -60,8 +64,10 @@ type Archive struct {
 	firstID                    int64 // Options.FirstID
 	replace                    int64 // Options.Replace
 	replacement                *replacement
-	games                      *gamesPart // nil until the first new game
-	existed                    bool       // Dir was there at Open
+	hold                       bool          // Options.Hold
+	held                       []replacement // the new tournaments, under Options.Hold
+	games                      *gamesPart    // nil until the first new game
+	existed                    bool          // Dir was there at Open
 	dirtyPlayers               bool
 	err                        error // stops the import: nothing is committed
 }
@@ -87,7 +93,7 @@ func Open(dir string, opt Options) (*Archive, error) {
 			if !strings.HasSuffix(name, ".csv") {
 				hint = "import rewrites " + name + ".parquet: merge the parts into one file first"
 			}
-			return nil, fmt.Errorf("%s: %w: %s is not Parquet; %s", dir, ErrArchive, name, hint)
+			return nil, fmt.Errorf("%s: %w: %s is not Parquet; %s", dir, ErrTableForm, name, hint)
 		}
 	}
 	players, err := readParquet[archive.PlayerRow](filepath.Join(dir, "players.parquet"))
@@ -132,7 +138,7 @@ func (a *Archive) load(players []archive.PlayerRow, tournaments []archive.Tourna
 	if opt.FirstID > 0 {
 		a.nextTournament, a.firstID = opt.FirstID, opt.FirstID
 	}
-	a.replace = opt.Replace
+	a.replace, a.hold = opt.Replace, opt.Hold
 	return a, nil
 }
 
@@ -417,11 +423,25 @@ func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow,
 	for i := range rows {
 		rows[i].TournamentID = t.TournamentID
 	}
+	if a.hold {
+		a.held = append(a.held, replacement{t, slices.Clone(rows)})
+		return true
+	}
 	if err := a.writeGames(rows); err != nil {
 		a.err = err
 		return false
 	}
 	return true
+}
+
+// Held is each new tournament of an import under Options.Hold, with its
+// games rows, in the order they were added.
+func (a *Archive) Held() (tournaments []archive.TournamentRow, games [][]archive.GameRow) {
+	for _, h := range a.held {
+		tournaments = append(tournaments, h.t)
+		games = append(games, h.rows)
+	}
+	return tournaments, games
 }
 
 // replacement is the tournament an import under Options.Replace read.

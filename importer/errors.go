@@ -16,6 +16,10 @@ var (
 	// ErrArchive is an archive the importer cannot merge into (a CSV table, a
 	// players/ folder, an unreadable table).
 	ErrArchive = errors.New("cannot merge into the archive")
+	// ErrTableForm is an archive with a table in a form the importer does not
+	// write (CSV, or players or tournaments as a folder of parts): package
+	// correct imports into those.
+	ErrTableForm = fmt.Errorf("%w: a table is not a Parquet file", ErrArchive)
 	// ErrPoints is a TRF whose point system or point adjustments the archive
 	// cannot keep.
 	ErrPoints = errors.New("point system not kept by the archive")

@@ -150,3 +150,40 @@ func TestCorrectionHelp(t *testing.T) {
 		t.Errorf("archive frob: exit %d", got)
 	}
 }
+
+// TestImportIntoCSVArchive: a TRF imported into an archive of CSV tables is
+// written into those tables (the games at the end of games.csv); importing
+// it again is refused, naming it; run reads the archive.
+func TestImportIntoCSVArchive(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "archive")
+	os.MkdirAll(dir, 0o755)
+	ents, err := os.ReadDir("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if b, err := os.ReadFile(filepath.Join("../../testdata/demo", e.Name())); err == nil && !e.IsDir() {
+			os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+		}
+	}
+	games, _ := os.ReadFile(filepath.Join(dir, "games.csv"))
+	steps := []struct {
+		args     []string
+		want     int
+		out, err string
+	}{
+		{[]string{"import", "trf", importData + "spring.trf", "--archive", dir}, exitOK, "wrote games.csv", ""},
+		{[]string{"import", "trf", importData + "spring.trf", "--archive", dir}, exitUsage, "", "has the same games as tournament "},
+		{[]string{"validate", "--archive", dir}, exitOK, "0 rejected", ""},
+	}
+	for _, s := range steps {
+		var stdout, stderr bytes.Buffer
+		if got := run(context.Background(), s.args, &stdout, &stderr); got != s.want || !strings.Contains(stdout.String(), s.out) || !strings.Contains(stderr.String(), s.err) {
+			t.Fatalf("%v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.args[:2], got, s.want, stdout.String(), stderr.String())
+		}
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "games.csv"))
+	if !bytes.HasPrefix(after, games) || bytes.Count(after, []byte("\n"))-bytes.Count(games, []byte("\n")) != 9 {
+		t.Errorf("games.csv: %d bytes, was %d: the 9 games are not appended", len(after), len(games))
+	}
+}

@@ -137,7 +137,13 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	default:
 		var a *importer.Archive
-		if a, err = importer.Open(*archive, opt); err == nil {
+		a, err = importer.Open(*archive, opt)
+		if errors.Is(err, importer.ErrTableForm) {
+			// CSV tables: written in their form, whole (CSV archives are small).
+			st, written, err = correct.Import(ctx, *archive, kind, srcs, opt)
+			break
+		}
+		if err == nil {
 			defer a.Abort()
 			if kind == "trf" {
 				st, err = importer.ImportTRF(ctx, a, srcs, opt)

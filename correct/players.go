@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +46,22 @@ func (t *smallTable) find(idCol string, id int64) (s *sheet, row int) {
 		}
 	}
 	return nil, -1
+}
+
+// index maps each row's idCol to where the row is (the first, when an id is
+// there twice).
+func (t *smallTable) index(idCol string) map[int64]at {
+	m := map[int64]at{}
+	for _, s := range t.sheets {
+		for r := range s.rows {
+			if id, ok := s.getInt(r, idCol); ok {
+				if _, dup := m[id]; !dup {
+					m[id] = at{s, r}
+				}
+			}
+		}
+	}
+	return m
 }
 
 // has tells whether a file of the table has column name.
@@ -193,6 +208,7 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 	if idCol < 0 {
 		return res, fmt.Errorf("%s: header: no player_id column: %w", file, ErrUsage)
 	}
+	byID := players.index("player_id")
 	seen := map[int64]int{}
 	for row := 1; ; row++ {
 		rec, err := r.Read()
@@ -226,8 +242,8 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 			as = append(as, a)
 		}
 		e := Entry{Time: now, Verb: "import-players", Player: id, Source: filepath.Base(file)}
-		if s, r := players.find("player_id", id); s != nil {
-			if e.Changes, err = setCells(s, r, as); err != nil {
+		if p, ok := byID[id]; ok {
+			if e.Changes, err = setCells(p.s, p.r, as); err != nil {
 				return res, at("", err)
 			}
 			if len(e.Changes) > 0 {
@@ -412,82 +428,3 @@ func checkMerge(ctx context.Context, dir string, keep, drop int64) error {
 	return r.Err()
 }
 
-// editTable streams the files of a large table that e changes through it
-// (rewrite), in order; ins go into the first file with a dropped row, or at
-// the end of a table that is one file (none when the table is absent, or a
-// folder none of whose rows is dropped: the caller sees nothing inserted). A
-// part of a folder that ends up with no rows is removed, unless it is the last
-// one left.
-func editTable(ctx context.Context, c *change, name string, e rowEdit, ins []map[string]string) (edited, error) {
-	t, err := locate(c.dir, name)
-	if err != nil {
-		return edited{}, err
-	}
-	hit, err := touched(ctx, c.dir, t.files, e)
-	if err != nil {
-		return edited{}, err
-	}
-	var total edited
-	parts := len(t.files)
-	for _, f := range t.files {
-		if !hit[f] && (t.folder() || len(ins) == 0) {
-			continue
-		}
-		n, err := rewrite(ctx, c, f, e, ins, !t.folder())
-		if err != nil {
-			return total, err
-		}
-		if n.inserted > 0 {
-			ins = nil
-		}
-		if t.folder() && n.any() && n.kept+n.inserted == 0 && parts > 1 {
-			last := c.todo[len(c.todo)-1]
-			os.Remove(last.tmp)
-			c.todo = c.todo[:len(c.todo)-1]
-			c.remove(f)
-			parts--
-		}
-		total.dropped += n.dropped
-		total.changed += n.changed
-		total.inserted += n.inserted
-		total.kept += n.kept
-	}
-	return total, nil
-}
-
-// touched reads the columns of e from files (the archive's column reader,
-// which is fast) and returns the files with a row e drops or changes: only
-// those are rewritten.
-func touched(ctx context.Context, dir string, files []string, e rowEdit) (map[string]bool, error) {
-	hit := map[string]bool{}
-	if len(files) == 0 {
-		return hit, nil
-	}
-	cols := make([]archive.Column, len(e.cols))
-	for i, name := range e.cols {
-		cols[i] = archive.Column{Name: name, Type: archive.Int}
-	}
-	r := archive.NewReader(os.DirFS(dir), files, cols)
-	defer r.Close()
-	ids, ok, was := make([]int64, len(cols)), make([]bool, len(cols)), make([]int64, len(cols))
-	for r.Next() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		b := r.Batch()
-		if hit[b.File] {
-			continue
-		}
-		for i := 0; i < b.N; i++ {
-			for k := range cols {
-				ids[k], ok[k] = b.Ints[k][i], !b.Nulls[k][i] && b.Bad[i].Kind == archive.KindNone
-			}
-			copy(was, ids)
-			if !e.fn(ids, ok) || !slices.Equal(ids, was) {
-				hit[b.File] = true
-				break
-			}
-		}
-	}
-	return hit, r.Err()
-}

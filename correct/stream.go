@@ -9,10 +9,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
 // rowEdit is what a correction does to each row of a large table (games,
@@ -262,4 +265,84 @@ func columnsAt(names, cols []string) []int {
 		}
 	}
 	return at
+}
+
+// editTable streams the files of a large table that e changes through it
+// (rewrite), in order; ins go into the first file with a dropped row, or at
+// the end of a table that is one file (none when the table is absent, or a
+// folder none of whose rows is dropped: the caller sees nothing inserted). A
+// part of a folder that ends up with no rows is removed, unless it is the last
+// one left.
+func editTable(ctx context.Context, c *change, name string, e rowEdit, ins []map[string]string) (edited, error) {
+	t, err := locate(c.dir, name)
+	if err != nil {
+		return edited{}, err
+	}
+	hit, err := touched(ctx, c.dir, t.files, e)
+	if err != nil {
+		return edited{}, err
+	}
+	var total edited
+	parts := len(t.files)
+	for _, f := range t.files {
+		if !hit[f] && (t.folder() || len(ins) == 0) {
+			continue
+		}
+		n, err := rewrite(ctx, c, f, e, ins, !t.folder())
+		if err != nil {
+			return total, err
+		}
+		if n.inserted > 0 {
+			ins = nil
+		}
+		if t.folder() && n.any() && n.kept+n.inserted == 0 && parts > 1 {
+			last := c.todo[len(c.todo)-1]
+			os.Remove(last.tmp)
+			c.todo = c.todo[:len(c.todo)-1]
+			c.remove(f)
+			parts--
+		}
+		total.dropped += n.dropped
+		total.changed += n.changed
+		total.inserted += n.inserted
+		total.kept += n.kept
+	}
+	return total, nil
+}
+
+// touched reads the columns of e from files (the archive's column reader,
+// which is fast) and returns the files with a row e drops or changes: only
+// those are rewritten.
+func touched(ctx context.Context, dir string, files []string, e rowEdit) (map[string]bool, error) {
+	hit := map[string]bool{}
+	if len(files) == 0 {
+		return hit, nil
+	}
+	cols := make([]archive.Column, len(e.cols))
+	for i, name := range e.cols {
+		cols[i] = archive.Column{Name: name, Type: archive.Int}
+	}
+	r := archive.NewReader(os.DirFS(dir), files, cols)
+	defer r.Close()
+	ids, ok, was := make([]int64, len(cols)), make([]bool, len(cols)), make([]int64, len(cols))
+	for r.Next() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b := r.Batch()
+		if hit[b.File] {
+			continue
+		}
+		for i := 0; i < b.N; i++ {
+			for k := range cols {
+				ids[k], ok[k] = b.Ints[k][i], !b.Nulls[k][i] && b.Bad[i].Kind == archive.KindNone
+			}
+			copy(was, ids)
+			if !e.fn(ids, ok) || !slices.Equal(ids, was) {
+				hit[b.File] = true
+				break
+			}
+		}
+	}
+	return hit, r.Err()
 }

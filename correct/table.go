@@ -147,7 +147,8 @@ type sheet struct {
 }
 
 // cell is one cell of a sheet: its text as CSV holds it ("" and null for
-// an empty cell), and in a Parquet sheet its value.
+// an empty cell), and in a Parquet sheet its value (the text is then made
+// when asked for, by get).
 type cell struct {
 	text string
 	null bool
@@ -228,9 +229,9 @@ func loadParquetSheet(dir, file string) (*sheet, error) {
 	}
 	err = eachRow(pf, func(r parquet.Row) error {
 		row := make([]cell, len(s.cols))
-		for _, v := range r {
+		for _, v := range r.Clone() {
 			i := v.Column()
-			row[i] = cell{text: valueText(v, s.leaves[i]), null: v.IsNull(), v: v}
+			row[i] = cell{null: v.IsNull(), v: v}
 		}
 		s.rows = append(s.rows, row)
 		return nil
@@ -315,6 +316,9 @@ func (s *sheet) get(r int, name string) (string, bool) {
 	c := s.col(name)
 	if c < 0 || c >= len(s.rows[r]) || s.rows[r][c].null {
 		return "", false
+	}
+	if s.schema != nil {
+		return strings.TrimSpace(valueText(s.rows[r][c].v, s.leaves[c])), true
 	}
 	return strings.TrimSpace(s.rows[r][c].text), true
 }

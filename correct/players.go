@@ -427,4 +427,3 @@ func checkMerge(ctx context.Context, dir string, keep, drop int64) error {
 	}
 	return r.Err()
 }
-

@@ -557,3 +557,34 @@ func TestReplacePGN(t *testing.T) {
 	}
 	load(t, dir)
 }
+
+// TestCellsKept: a correction to one player of a registry of thousands leaves
+// every other cell as it was (Parquet values are copied out of the reader's
+// reused buffers).
+func TestCellsKept(t *testing.T) {
+	for _, csvForm := range []bool{false, true} {
+		dir := t.TempDir()
+		err := generate.Archive(context.Background(), generate.Options{Players: 5000, Games: 3000, Months: 1, Seed: 9, Dir: dir, CSV: csvForm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := load(t, dir).Players
+		if _, err := SetPlayer(context.Background(), dir, 12345, []Assignment{{Field: "name", Value: "Changed, Only"}}, now); err != nil {
+			t.Fatal(err)
+		}
+		after := load(t, dir).Players
+		if len(after.ID) != len(before.ID) {
+			t.Fatalf("%d players, were %d", len(after.ID), len(before.ID))
+		}
+		for i, id := range before.ID {
+			name := before.Name[i]
+			if id == 12345 {
+				name = "Changed, Only"
+			}
+			if after.ID[i] != id || after.Name[i] != name || after.Club[i] != before.Club[i] || after.BirthYear[i] != before.BirthYear[i] ||
+				after.Category[i] != before.Category[i] || after.Elo[i] != before.Elo[i] {
+				t.Fatalf("csv %v: player %d: %q %q, was %q %q", csvForm, id, after.Name[i], after.Club[i], before.Name[i], before.Club[i])
+			}
+		}
+	}
+}

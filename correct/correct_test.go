@@ -560,7 +560,7 @@ func TestReplacePGN(t *testing.T) {
 
 // TestCellsKept: a correction to one player of a registry of thousands leaves
 // every other cell as it was (Parquet values are copied out of the reader's
-// reused buffers).
+// buffers, which parquet-go may reuse).
 func TestCellsKept(t *testing.T) {
 	for _, csvForm := range []bool{false, true} {
 		dir := t.TempDir()

@@ -149,7 +149,8 @@ func TestSetPlayer(t *testing.T) {
 			i := a.Players.Index(10001)
 			oldName := a.Players.Name[i]
 			set := []Assignment{{Field: "name", Value: "Novák, Jan"}, {Field: "category", Value: "2"}, {Field: "club", Null: true},
-				{Field: "fide_rating", Value: "1999"}, {Field: "title", Value: "im"}, {Field: "federation", Value: "cze"}, {Field: "birth_date", Value: "2008-02-29"}}
+				{Field: "fide_rating", Value: "1999"}, {Field: "title", Value: "im"}, {Field: "federation", Value: "cze"}, {Field: "birth_date", Value: "2008-02-29"},
+				{Field: "fide_id", Value: "24100001"}}
 			e, err := SetPlayer(context.Background(), dir, 10001, set, now)
 			if err != nil {
 				t.Fatal(err)
@@ -190,6 +191,7 @@ func TestSetPlayer(t *testing.T) {
 				{10001, Assignment{Field: "sex", Value: "x"}, "sex is m or w"},
 				{10001, Assignment{Field: "club", Value: "a\tb"}, "control character"},
 				{424242, Assignment{Field: "club", Value: "x"}, "no player 424242"},
+				{10002, Assignment{Field: "fide_id", Value: "24100001"}, "fide_id 24100001 is player 10001's"},
 			} {
 				_, err := SetPlayer(context.Background(), dir, bad.id, []Assignment{bad.a}, now)
 				if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), bad.want) {
@@ -368,6 +370,7 @@ func TestImportPlayers(t *testing.T) {
 				{"player_id,fide_rating\n70000,1500\n", "row 1 column name: player 70000 is new and needs a name"},
 				{"player_id,club\n10001,A\n10001,B\n", "row 2 column player_id: player 10001 again (row 1)"},
 				{"player_id,club\nx,A\n", `row 1 column player_id: "x" is not a player id`},
+				{"player_id,fide_id\n10004,31000001\n10005,31000001\n", "row 2 column fide_id: fide_id 31000001 is player 10004's"},
 			} {
 				os.WriteFile(f, []byte(bad.file), 0o644)
 				if _, err := ImportPlayers(context.Background(), dir, f, now); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), bad.want) {

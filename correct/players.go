@@ -64,6 +64,40 @@ func (t *smallTable) index(idCol string) map[int64]at {
 	return m
 }
 
+// fideOwners maps each FIDE id of the registry to its player.
+type fideOwners map[int64]int64
+
+func (t *smallTable) fideIDs() fideOwners {
+	m := fideOwners{}
+	for _, s := range t.sheets {
+		for r := range s.rows {
+			fide, ok := s.getInt(r, "fide_id")
+			id, ok2 := s.getInt(r, "player_id")
+			if ok && ok2 && fide > 0 {
+				m[fide] = id
+			}
+		}
+	}
+	return m
+}
+
+// claim refuses a fide_id among as that another player has (one person
+// twice: merge them instead), and records it as player id's.
+func (m fideOwners) claim(id int64, as []Assignment) error {
+	for _, a := range as {
+		if a.Field != "fide_id" || a.Null {
+			continue
+		}
+		fide, _ := strconv.ParseInt(a.Value, 10, 64)
+		if other, ok := m[fide]; ok && other != id {
+			return fmt.Errorf("fide_id %d is player %d's: one person under two ids is merged (ratelist archive merge-players --keep %d --drop %d): %w",
+				fide, other, other, id, ErrUsage)
+		}
+		m[fide] = id
+	}
+	return nil
+}
+
 // has tells whether a file of the table has column name.
 func (t *smallTable) has(name string) bool {
 	for _, s := range t.sheets {
@@ -150,6 +184,9 @@ func SetPlayer(ctx context.Context, dir string, id int64, as []Assignment, now t
 	if s == nil {
 		return e, fmt.Errorf("no player %d in %s: %w", id, dir, ErrUsage)
 	}
+	if err := players.fideIDs().claim(id, as); err != nil {
+		return e, err
+	}
 	if e.Changes, err = setCells(s, r, as); err != nil || len(e.Changes) == 0 {
 		return e, err
 	}
@@ -208,7 +245,7 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 	if idCol < 0 {
 		return res, fmt.Errorf("%s: header: no player_id column: %w", file, ErrUsage)
 	}
-	byID := players.index("player_id")
+	byID, fide := players.index("player_id"), players.fideIDs()
 	seen := map[int64]int{}
 	for row := 1; ; row++ {
 		rec, err := r.Read()
@@ -240,6 +277,9 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 				return res, at(hdr[i], err)
 			}
 			as = append(as, a)
+		}
+		if err := fide.claim(id, as); err != nil {
+			return res, at("fide_id", err)
 		}
 		e := Entry{Time: now, Verb: "import-players", Player: id, Source: filepath.Base(file)}
 		if p, ok := byID[id]; ok {

@@ -591,3 +591,22 @@ func TestCellsKept(t *testing.T) {
 		}
 	}
 }
+
+// TestLock: while one correction holds the archive, another is refused
+// (ErrBusy) and changes nothing.
+func TestLock(t *testing.T) {
+	dir := forms(t)["csv"]
+	unlock, err := Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	if _, err := SetPlayer(context.Background(), dir, 10001, []Assignment{{Field: "club", Value: "X"}}, now); !errors.Is(err, ErrBusy) {
+		t.Errorf("while locked: %v", err)
+	}
+	unchanged(t, dir, before)
+	unlock()
+	if _, err := SetPlayer(context.Background(), dir, 10001, []Assignment{{Field: "club", Value: "X"}}, now); err != nil {
+		t.Errorf("after unlock: %v", err)
+	}
+}

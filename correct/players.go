@@ -169,6 +169,11 @@ func checkAssignments(players *smallTable, as []Assignment) ([]Assignment, error
 // changes.
 func SetPlayer(ctx context.Context, dir string, id int64, as []Assignment, now time.Time) (Entry, error) {
 	e := Entry{Time: now, Verb: "set-player", Player: id}
+	unlock, err := Lock(dir)
+	if err != nil {
+		return e, err
+	}
+	defer unlock()
 	players, err := loadTable(dir, "players")
 	if err != nil {
 		return e, err
@@ -217,6 +222,11 @@ type PlayersResult struct {
 // column: nothing is changed.
 func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (PlayersResult, error) {
 	var res PlayersResult
+	unlock, err := Lock(dir)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
 	players, err := loadTable(dir, "players")
 	if err != nil {
 		return res, err
@@ -325,6 +335,11 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 // at one Joker table: they are then two people.
 func MergePlayers(ctx context.Context, dir string, keep, drop int64, now time.Time) (Entry, error) {
 	e := Entry{Time: now, Verb: "merge-players", Player: keep}
+	unlock, err := Lock(dir)
+	if err != nil {
+		return e, err
+	}
+	defer unlock()
 	if keep == drop {
 		return e, fmt.Errorf("keep and drop are the same player %d: %w", keep, ErrUsage)
 	}

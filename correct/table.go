@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -42,6 +44,28 @@ func locate(dir, name string) (table, error) {
 func (t table) folder() bool { return len(t.files) > 0 && strings.Contains(t.files[0], "/") }
 
 func isCSV(file string) bool { return strings.HasSuffix(file, ".csv") }
+
+// Lock takes the archive's lock, an flock(2) on its folder, so that one
+// correction or import at a time changes it (ErrBusy otherwise); unlock
+// releases it. The kernel drops the lock of a process that dies, and the
+// archive gets no file for it. A folder that is not there yet needs none.
+func Lock(dir string) (unlock func(), err error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("archive %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("archive %s: %w", dir, ErrBusy)
+		}
+		return nil, fmt.Errorf("lock archive %s: %w", dir, err)
+	}
+	return func() { f.Close() }, nil
+}
 
 // change is what one correction writes: temporary files in the archive
 // folder, renamed over their tables' files in the order they were added once

@@ -21,6 +21,11 @@ import (
 // leaves the tournament without games, and the command can be run again.
 func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) (Entry, error) {
 	e := Entry{Time: now, Verb: "remove", Tournament: id}
+	unlock, err := Lock(dir)
+	if err != nil {
+		return e, err
+	}
+	defer unlock()
 	tournaments, err := loadTable(dir, "tournaments")
 	if err != nil {
 		return e, err
@@ -76,6 +81,11 @@ func describe(s *sheet, r int) string {
 func Replace(ctx context.Context, dir, kind string, files []string, opt importer.Options, now time.Time) (Entry, *importer.Stats, error) {
 	id := opt.Replace
 	e := Entry{Time: now, Verb: "replace", Tournament: id, Source: strings.Join(baseNames(files), ", ")}
+	unlock, err := Lock(dir)
+	if err != nil {
+		return e, nil, err
+	}
+	defer unlock()
 	im, err := loadImport(dir)
 	if err != nil {
 		return e, nil, err
@@ -146,6 +156,11 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 // Players first, then tournaments, then games, as the importer writes them.
 // It returns the files written.
 func Import(ctx context.Context, dir, kind string, files []string, opt importer.Options) (*importer.Stats, []string, error) {
+	unlock, err := Lock(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
 	im, err := loadImport(dir)
 	if err != nil {
 		return nil, nil, err

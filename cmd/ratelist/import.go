@@ -136,13 +136,19 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			written = st.Tables
 		}
 	default:
+		var unlock func()
+		if unlock, err = correct.Lock(*archive); err != nil {
+			break
+		}
 		var a *importer.Archive
 		a, err = importer.Open(*archive, opt)
 		if errors.Is(err, importer.ErrTableForm) {
 			// CSV tables: written in their form, whole (CSV archives are small).
+			unlock()
 			st, written, err = correct.Import(ctx, *archive, kind, srcs, opt)
 			break
 		}
+		defer unlock()
 		if err == nil {
 			defer a.Abort()
 			if kind == "trf" {

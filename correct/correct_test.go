@@ -610,3 +610,29 @@ func TestLock(t *testing.T) {
 		t.Errorf("after unlock: %v", err)
 	}
 }
+
+// TestCSVKeepsItsForm: a CSV table written with a byte-order mark and CR LF
+// line ends is rewritten so; the rows a correction does not touch keep their
+// text.
+func TestCSVKeepsItsForm(t *testing.T) {
+	dir := t.TempDir()
+	players := "\ufeffplayer_id,name,club\r\n1,\"Novak, Jan\",A\r\n2,Eva,B\r\n"
+	games := "\ufefftournament_id,round,white_id,black_id,white_result,black_result\r\n1,1,1,2,1,0\r\n2,1,2,1,=,=\r\n"
+	os.WriteFile(filepath.Join(dir, "players.csv"), []byte(players), 0o644)
+	os.WriteFile(filepath.Join(dir, "tournaments.csv"), []byte("tournament_id,name,start_date,end_date\n1,A,2024-01-01,2024-01-01\n2,B,2024-02-01,2024-02-01\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "games.csv"), []byte(games), 0o644)
+	if _, err := SetPlayer(context.Background(), dir, 2, []Assignment{{Field: "club", Value: "C"}}, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RemoveTournament(context.Background(), dir, 2, now); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "players.csv"))
+	if got := string(b); got != "\ufeffplayer_id,name,club\r\n1,\"Novak, Jan\",A\r\n2,Eva,C\r\n" {
+		t.Errorf("players.csv: %q", got)
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, "games.csv"))
+	if got := string(b); got != "\ufefftournament_id,round,white_id,black_id,white_result,black_result\r\n1,1,1,2,1,0\r\n" {
+		t.Errorf("games.csv: %q", got)
+	}
+}

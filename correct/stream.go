@@ -75,10 +75,12 @@ func rewriteCSV(ctx context.Context, src io.Reader, dst io.Writer, e rowEdit, in
 		br.Discard(3)
 		bw.WriteString("\ufeff")
 	}
+	head, _ := br.Peek(64 << 10)
 	r := csv.NewReader(br)
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
 	w := csv.NewWriter(bw)
+	w.UseCRLF = crlf(head)
 	hdr, err := r.Read()
 	if err != nil {
 		return n, fmt.Errorf("header: %w", err)
@@ -251,6 +253,13 @@ func rewriteParquet(ctx context.Context, src *os.File, dst io.Writer, file strin
 		}
 	}
 	return n, w.Close()
+}
+
+// crlf tells whether the text's first line ends in CR LF: a file written
+// so is rewritten so.
+func crlf(text []byte) bool {
+	i := bytes.IndexByte(text, '\n')
+	return i > 0 && text[i-1] == '\r'
 }
 
 // columnsAt is the position of each of cols in names, -1 when absent.

@@ -162,6 +162,7 @@ type sheet struct {
 	cols []string
 	rows [][]cell
 	bom  bool // CSV: the file started with a byte-order mark
+	crlf bool // CSV: its lines end in CR LF
 
 	schema   *parquet.Schema // Parquet
 	leaves   []parquet.Node  // Parquet: each column's node
@@ -207,6 +208,7 @@ func loadCSVSheet(dir, file string) (*sheet, error) {
 	if rest, ok := bytes.CutPrefix(b, []byte("\ufeff")); ok {
 		b, s.bom = rest, true
 	}
+	s.crlf = crlf(b)
 	r := csv.NewReader(bytes.NewReader(b))
 	r.FieldsPerRecord = -1
 	hdr, err := r.Read()
@@ -515,6 +517,7 @@ func (s *sheet) writeCSV(f *os.File) error {
 		bw.WriteString("\ufeff")
 	}
 	w := csv.NewWriter(bw)
+	w.UseCRLF = s.crlf
 	w.Write(s.cols)
 	rec := make([]string, len(s.cols))
 	for _, row := range s.rows {

@@ -1,6 +1,7 @@
 package correct
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -634,5 +635,47 @@ func TestCSVKeepsItsForm(t *testing.T) {
 	b, _ = os.ReadFile(filepath.Join(dir, "games.csv"))
 	if got := string(b); got != "\ufefftournament_id,round,white_id,black_id,white_result,black_result\r\n1,1,1,2,1,0\r\n" {
 		t.Errorf("games.csv: %q", got)
+	}
+}
+
+// TestPlayersFolder: a players table kept as a folder of Parquet parts is
+// corrected part by part: only the part holding the player is rewritten, new
+// players go to the last part.
+func TestPlayersFolder(t *testing.T) {
+	dir := forms(t)["parquet"]
+	players, err := loadTable(dir, "players")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := players.sheets[0]
+	os.MkdirAll(filepath.Join(dir, "players"), 0o755)
+	for i, part := range [][][]cell{s.rows[:10], s.rows[10:]} {
+		f, err := os.Create(filepath.Join(dir, "players", "part-000"+strconv.Itoa(i)+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := *s
+		p.rows = part
+		if err := p.writeParquet(f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	os.Remove(filepath.Join(dir, "players.parquet"))
+	first, _ := os.ReadFile(filepath.Join(dir, "players", "part-0000.parquet"))
+	if _, err := SetPlayer(context.Background(), dir, 10025, []Assignment{{Field: "club", Value: "Z"}}, now); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "p.csv")
+	os.WriteFile(f, []byte("player_id,name\n70000,\"New, One\"\n"), 0o644)
+	if _, err := ImportPlayers(context.Background(), dir, f, now); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "players", "part-0000.parquet")); !bytes.Equal(again, first) {
+		t.Error("part-0000 rewritten")
+	}
+	a := load(t, dir)
+	if i := a.Players.Index(10025); a.Players.Club[i] != "Z" || a.Players.Index(70000) < 0 || len(a.Players.ID) != 31 {
+		t.Errorf("players: club %q, 70000 at %d, %d players", a.Players.Club[i], a.Players.Index(70000), len(a.Players.ID))
 	}
 }

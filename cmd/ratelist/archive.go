@@ -66,7 +66,7 @@ func cmdArchive(ctx context.Context, args []string, stdout, stderr io.Writer) in
 func archiveFlags(verb, usage string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := newFlags("archive "+verb, stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ratelist archive %s\n\n", usage)
+		fmt.Fprintf(stderr, "usage: ratelist archive %s %s\n\n", verb, usage)
 		fs.PrintDefaults()
 	}
 	return fs, fs.String("archive", "", "archive `dir` to correct (required)")

@@ -140,7 +140,7 @@ func TestCorrectionHelp(t *testing.T) {
 		{"archive", "merge-players", "-h"}, {"archive", "log", "-h"}, {"import", "-h"},
 	} {
 		var stdout, stderr bytes.Buffer
-		if got := run(context.Background(), args, &stdout, &stderr); got != exitOK || !strings.Contains(stderr.String(), "usage: ratelist") ||
+		if got := run(context.Background(), args, &stdout, &stderr); got != exitOK || !strings.Contains(stderr.String(), "usage: ratelist "+strings.Join(args[:len(args)-1], " ")) ||
 			!strings.Contains(stderr.String(), "--archive") {
 			t.Errorf("%v: exit %d\n%s", args, got, stderr.String())
 		}

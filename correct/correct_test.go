@@ -368,6 +368,7 @@ func TestImportPlayers(t *testing.T) {
 				{"player_id,fide_rating\n10001,2200\n10003,99999\n", "row 2 column fide_rating: fide_rating=99999: out of range"},
 				{"player_id,elo\n10001,2200\n", `header column 2: unknown field "elo"`},
 				{"name\nX\n", "no player_id column"},
+				{"player_id,club,club\n10001,A,B\n", "header column 3: club given twice"},
 				{"player_id,fide_rating\n70000,1500\n", "row 1 column name: player 70000 is new and needs a name"},
 				{"player_id,club\n10001,A\n10001,B\n", "row 2 column player_id: player 10001 again (row 1)"},
 				{"player_id,club\nx,A\n", `row 1 column player_id: "x" is not a player id`},

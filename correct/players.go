@@ -242,8 +242,13 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 		return res, fmt.Errorf("%s: header: %w: %w", file, err, ErrUsage)
 	}
 	idCol := -1
+	cols := map[string]bool{}
 	for i := range hdr {
 		hdr[i] = strings.TrimSpace(strings.TrimPrefix(hdr[i], "\ufeff"))
+		if cols[hdr[i]] {
+			return res, fmt.Errorf("%s: header column %d: %s given twice: %w", file, i+1, hdr[i], ErrUsage)
+		}
+		cols[hdr[i]] = true
 		if hdr[i] == "player_id" {
 			idCol = i
 			continue

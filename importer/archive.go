@@ -54,11 +54,11 @@ type Archive struct {
 
 	oldPlayers, oldTournaments int
 	byFide                     map[int64]int  // FIDE id → Players index
-	byPlayer                   map[string]int // normalised name → Players index, -1 when several
+	byName                     map[string]int // normalised name → Players index, -1 when several
 	matched                    map[int]bool
 	oldIDs                     map[int64]bool    // tournament ids in the archive before the import
 	contents                   map[gameSet]int64 // a tournament's games → its tournament_id
-	byName                     map[string][]span // normalised tournament name → its tournaments' dates
+	events                     map[string][]span // normalised tournament name → its tournaments' dates
 	seed                       [2]maphash.Seed   // of gameSet's hashes
 	nextPlayer, nextTournament int64
 	firstID                    int64 // Options.FirstID
@@ -74,8 +74,8 @@ type Archive struct {
 
 // newArchive is an empty archive in dir.
 func newArchive(dir string) *Archive {
-	return &Archive{Dir: dir, byFide: map[int64]int{}, byPlayer: map[string]int{}, matched: map[int]bool{},
-		oldIDs: map[int64]bool{}, contents: map[gameSet]int64{}, byName: map[string][]span{}, seed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+	return &Archive{Dir: dir, byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{},
+		oldIDs: map[int64]bool{}, contents: map[gameSet]int64{}, events: map[string][]span{}, seed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
 		nextPlayer: 1, nextTournament: 1}
 }
 
@@ -165,7 +165,7 @@ func readParquet[T any](path string) ([]T, error) {
 // normName is the name as matched: surrounding spaces trimmed, inner runs collapsed.
 func normName(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// span is a tournament's dates, under its name in Archive.byName.
+// span is a tournament's dates, under its name in Archive.events.
 type span struct {
 	start, end int32
 	id         int64
@@ -173,14 +173,14 @@ type span struct {
 
 func (a *Archive) addName(t archive.TournamentRow) {
 	n := normName(t.Name)
-	a.byName[n] = append(a.byName[n], span{t.StartDate, t.EndDate, t.TournamentID})
+	a.events[n] = append(a.events[n], span{t.StartDate, t.EndDate, t.TournamentID})
 }
 
 // namesake returns a tournament other than the one being replaced with t's
 // name whose dates overlap t's: the same event imported again, perhaps with a
 // round more (same name and dates being the plainest case).
 func (a *Archive) namesake(t archive.TournamentRow) (int64, bool) {
-	for _, s := range a.byName[normName(t.Name)] {
+	for _, s := range a.events[normName(t.Name)] {
 		if s.id != a.replace && s.start <= t.EndDate && t.StartDate <= s.end {
 			return s.id, true
 		}
@@ -292,10 +292,10 @@ func (a *Archive) index(i int) {
 		a.byFide[*p.FideID] = i
 	}
 	n := normName(p.Name)
-	if j, dup := a.byPlayer[n]; dup && j != i {
-		a.byPlayer[n] = -1
+	if j, dup := a.byName[n]; dup && j != i {
+		a.byName[n] = -1
 	} else {
-		a.byPlayer[n] = i
+		a.byName[n] = i
 	}
 }
 
@@ -323,7 +323,7 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 		i, ok = a.byFide[in.FideID]
 	}
 	if !ok {
-		j, found := a.byPlayer[normName(in.Name)]
+		j, found := a.byName[normName(in.Name)]
 		if found && j >= 0 && (a.Players[j].FideID == nil || in.FideID == 0 || *a.Players[j].FideID == in.FideID) {
 			i, ok = j, true
 		}

@@ -433,7 +433,11 @@ func checkMerge(ctx context.Context, dir string, keep, drop int64) error {
 		}
 		return 0
 	}
-	r := archive.NewReader(fsys, files, archive.GameColumns)
+	// Only the four columns it needs: a merge reads the games table twice.
+	const tc, rc, wc, bc = 0, 1, 2, 3
+	cols := []archive.Column{archive.GameColumns[archive.GameTournamentID], archive.GameColumns[archive.GameRound],
+		archive.GameColumns[archive.GameWhiteID], archive.GameColumns[archive.GameBlackID]}
+	r := archive.NewReader(fsys, files, cols)
 	defer r.Close()
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
@@ -441,15 +445,15 @@ func checkMerge(ctx context.Context, dir string, keep, drop int64) error {
 		}
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
-			w := bit(b.Ints[archive.GameWhiteID][i])
+			w := bit(b.Ints[wc][i])
 			var bl uint8
-			if !b.Nulls[archive.GameBlackID][i] {
-				bl = bit(b.Ints[archive.GameBlackID][i])
+			if !b.Nulls[bc][i] {
+				bl = bit(b.Ints[bc][i])
 			}
 			if w|bl == 0 {
 				continue
 			}
-			tid, rnd := b.Ints[archive.GameTournamentID][i], b.Ints[archive.GameRound][i]
+			tid, rnd := b.Ints[tc][i], b.Ints[rc][i]
 			where := fmt.Sprintf("%s row %d", b.File, b.First+int64(i))
 			if w|bl == 3 {
 				return fmt.Errorf("players %d and %d play each other in round %d of tournament %d (%s): they are two people: %w", keep, drop, rnd, tid, where, ErrUsage)

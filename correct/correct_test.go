@@ -344,7 +344,7 @@ func TestImportPlayers(t *testing.T) {
 	for form, dir := range forms(t) {
 		t.Run(form, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "fide.csv")
-			os.WriteFile(f, []byte("player_id,fide_rating,name,title\n10001,2105,,\n10002,,,WFM\n60000,1500,\"New, Nina\",\n"), 0o644)
+			os.WriteFile(f, []byte("Player_ID,FIDE_Rating,name,title\n10001,2105,,\n10002,,,WFM\n60000,1500,\"New, Nina\",\n"), 0o644)
 			res, err := ImportPlayers(context.Background(), dir, f, now)
 			if err != nil {
 				t.Fatal(err)

@@ -41,12 +41,22 @@ type Assignment struct {
 // checked against the archive (SetPlayer).
 func ParseAssignment(s string) (Assignment, error) {
 	field, value, ok := strings.Cut(s, "=")
-	field = strings.TrimSpace(field)
+	field = fieldName(field)
 	if !ok || field == "" {
 		return Assignment{}, fmt.Errorf("%q: want FIELD=VALUE: %w", s, ErrUsage)
 	}
 	value = strings.TrimSpace(value)
 	return Assignment{Field: field, Value: value, Null: value == ""}, nil
+}
+
+// fieldName is a field as written: the schema's name when it is one of
+// playerFields in other case (Name, FIDE_RATING).
+func fieldName(s string) string {
+	s = strings.TrimSpace(s)
+	if _, ok := playerFields[strings.ToLower(s)]; ok {
+		return strings.ToLower(s)
+	}
+	return s
 }
 
 // checkField checks that a players table with the given columns can hold

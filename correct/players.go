@@ -244,7 +244,10 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 	idCol := -1
 	cols := map[string]bool{}
 	for i := range hdr {
-		hdr[i] = strings.TrimSpace(strings.TrimPrefix(hdr[i], "\ufeff"))
+		hdr[i] = fieldName(strings.TrimPrefix(hdr[i], "\ufeff"))
+		if strings.EqualFold(hdr[i], "player_id") {
+			hdr[i] = "player_id"
+		}
 		if cols[hdr[i]] {
 			return res, fmt.Errorf("%s: header column %d: %s given twice: %w", file, i+1, hdr[i], ErrUsage)
 		}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +38,14 @@ type Options struct {
 	// true) as the import finds it, instead of Stats.Problems and Stats.Notes
 	// keeping them: memory then does not grow with them.
 	Report func(p *Problem, note bool)
+	// Replace is the tournament_id of the tournament the import corrects (0 =
+	// none): the sources must hold one tournament, which takes that id and is
+	// not written by Commit but handed to the caller (Archive.Replacement).
+	Replace int64
+	// Hold keeps each new tournament and its games for the caller (Held)
+	// instead of writing them: for a caller that writes an archive Commit
+	// cannot (CSV tables), which is small.
+	Hold bool
 }
 
 // Archive is an archive folder being merged into. Players and tournaments are held
@@ -53,12 +62,16 @@ type Archive struct {
 	matched                    map[int]bool
 	oldIDs                     map[int64]bool    // tournament ids in the archive before the import
 	contents                   map[gameSet]int64 // a tournament's games → its tournament_id
-	byNameDates                map[string]int64  // name|start|end → tournament_id, for notes
+	events                     map[string][]span // normalised tournament name → its tournaments' dates
 	seed                       [2]maphash.Seed   // of gameSet's hashes
 	nextPlayer, nextTournament int64
-	firstID                    int64      // Options.FirstID
-	games                      *gamesPart // nil until the first new game
-	existed                    bool       // Dir was there at Open
+	firstID                    int64 // Options.FirstID
+	replace                    int64 // Options.Replace
+	replacement                *replacement
+	hold                       bool          // Options.Hold
+	held                       []replacement // the new tournaments, under Options.Hold
+	games                      *gamesPart    // nil until the first new game
+	existed                    bool          // Dir was there at Open
 	dirtyPlayers               bool
 	err                        error // stops the import: nothing is committed
 }
@@ -66,7 +79,7 @@ type Archive struct {
 // newArchive is an empty archive in dir.
 func newArchive(dir string) *Archive {
 	return &Archive{Dir: dir, byFide: map[int64]int{}, byName: map[string]int{}, matched: map[int]bool{},
-		oldIDs: map[int64]bool{}, contents: map[gameSet]int64{}, byNameDates: map[string]int64{}, seed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		oldIDs: map[int64]bool{}, contents: map[gameSet]int64{}, events: map[string][]span{}, seed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
 		nextPlayer: 1, nextTournament: 1}
 }
 
@@ -84,16 +97,32 @@ func Open(dir string, opt Options) (*Archive, error) {
 			if !strings.HasSuffix(name, ".csv") {
 				hint = "import rewrites " + name + ".parquet: merge the parts into one file first"
 			}
-			return nil, fmt.Errorf("%s: %w: %s is not Parquet; %s", dir, ErrArchive, name, hint)
+			return nil, fmt.Errorf("%s: %w: %s is not Parquet; %s", dir, ErrTableForm, name, hint)
 		}
 	}
-	var err error
-	if a.Players, err = readParquet[archive.PlayerRow](filepath.Join(dir, "players.parquet")); err != nil {
+	players, err := readParquet[archive.PlayerRow](filepath.Join(dir, "players.parquet"))
+	if err != nil {
 		return nil, err
 	}
-	if a.Tournaments, err = readParquet[archive.TournamentRow](filepath.Join(dir, "tournaments.parquet")); err != nil {
+	tournaments, err := readParquet[archive.TournamentRow](filepath.Join(dir, "tournaments.parquet"))
+	if err != nil {
 		return nil, err
 	}
+	return a.load(players, tournaments, opt)
+}
+
+// OpenTables is Open for a caller that has read the archive's players and
+// tournaments itself, from tables of any form (a correction with
+// Options.Replace): the import's new players are appended to Players and
+// matched ones filled in, in place.
+func OpenTables(dir string, players []archive.PlayerRow, tournaments []archive.TournamentRow, opt Options) (*Archive, error) {
+	a := newArchive(dir)
+	a.existed = true
+	return a.load(players, tournaments, opt)
+}
+
+func (a *Archive) load(players []archive.PlayerRow, tournaments []archive.TournamentRow, opt Options) (*Archive, error) {
+	a.Players, a.Tournaments = players, tournaments
 	a.oldPlayers, a.oldTournaments = len(a.Players), len(a.Tournaments)
 	for i, p := range a.Players {
 		a.index(i)
@@ -101,8 +130,11 @@ func Open(dir string, opt Options) (*Archive, error) {
 	}
 	for _, t := range a.Tournaments {
 		a.oldIDs[t.TournamentID] = true
-		a.byNameDates[nameDates(t)] = t.TournamentID
+		a.addName(t)
 		a.nextTournament = max(a.nextTournament, t.TournamentID+1)
+	}
+	if opt.Replace != 0 && !a.oldIDs[opt.Replace] {
+		return nil, fmt.Errorf("replace tournament %d: no tournament %d in %s: %w", opt.Replace, opt.Replace, a.Dir, ErrUsage)
 	}
 	if err := a.readContents(); err != nil {
 		return nil, err
@@ -110,6 +142,7 @@ func Open(dir string, opt Options) (*Archive, error) {
 	if opt.FirstID > 0 {
 		a.nextTournament, a.firstID = opt.FirstID, opt.FirstID
 	}
+	a.replace, a.hold = opt.Replace, opt.Hold
 	return a, nil
 }
 
@@ -136,14 +169,27 @@ func readParquet[T any](path string) ([]T, error) {
 // normName is the name as matched: surrounding spaces trimmed, inner runs collapsed.
 func normName(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func nameDates(t archive.TournamentRow) string {
-	return fmt.Sprintf("%s|%d|%d", normName(t.Name), t.StartDate, t.EndDate)
+// span is a tournament's dates, under its name in Archive.events.
+type span struct {
+	start, end int32
+	id         int64
 }
 
-// namesake returns the tournament with t's name and dates, before t was added.
+func (a *Archive) addName(t archive.TournamentRow) {
+	n := normName(t.Name)
+	a.events[n] = append(a.events[n], span{t.StartDate, t.EndDate, t.TournamentID})
+}
+
+// namesake returns a tournament other than the one being replaced with t's
+// name whose dates overlap t's: the same event imported again, perhaps with a
+// round more (same name and dates being the plainest case).
 func (a *Archive) namesake(t archive.TournamentRow) (int64, bool) {
-	id, ok := a.byNameDates[nameDates(t)]
-	return id, ok
+	for _, s := range a.events[normName(t.Name)] {
+		if s.id != a.replace && s.start <= t.EndDate && t.StartDate <= s.end {
+			return s.id, true
+		}
+	}
+	return 0, false
 }
 
 // gameSet identifies a tournament by its dates and its games (rounds, players,
@@ -331,38 +377,91 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 }
 
 // addTournament appends a tournament with the next id and writes its games rows
-// (their TournamentID set) to the new games part, or returns the id of the
-// tournament already in the archive, or imported before, with the same games, and
-// false. When the next id is already an archive tournament's (a FirstID range that
-// collides), or the rows cannot be written, it returns false with id 0 and the
-// import is stopped (a.err): nothing is committed.
-func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow) (int64, bool) {
+// (their TournamentID set) to the new games part; under Options.Replace, the one
+// tournament takes that id and its rows are kept for Replacement instead. A
+// tournament that looks like one already in the archive, or imported before
+// (the same games, or the same name and overlapping dates), stops the import
+// (a.err, ErrInArchive) naming it and where it comes from (source), as does a
+// next id that is already an archive tournament's (a FirstID range that
+// collides, ErrIDTaken) and rows that cannot be written: nothing is then
+// committed, and addTournament returns false.
+func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow, source string) bool {
+	if a.err != nil {
+		return false
+	}
 	set := a.gameSetOf(t, rows)
-	if id, dup := a.contents[set]; dup {
-		return id, false
+	dates := dayString(t.StartDate) + " to " + dayString(t.EndDate)
+	if id, dup := a.contents[set]; dup && id != a.replace {
+		a.err = fmt.Errorf("%s: %q (%s) has the same games as tournament %d; nothing was imported (to correct tournament %d with it, import it with --replace %d): %w",
+			source, t.Name, dates, id, id, id, ErrInArchive)
+		return false
+	}
+	if id, dup := a.namesake(t); dup {
+		a.err = fmt.Errorf("%s: %q (%s) has the name and dates of tournament %d; nothing was imported (to correct tournament %d with it, import it with --replace %d; another event needs a name of its own): %w",
+			source, t.Name, dates, id, id, id, ErrInArchive)
+		return false
+	}
+	if a.replace != 0 {
+		if a.replacement != nil {
+			a.err = fmt.Errorf("%s: %q is a second tournament: a replacement of tournament %d is one tournament: %w", source, t.Name, a.replace, ErrUsage)
+			return false
+		}
+		t.TournamentID = a.replace
+		for i := range rows {
+			rows[i].TournamentID = t.TournamentID
+		}
+		a.replacement = &replacement{t, slices.Clone(rows)}
+		a.contents[set] = t.TournamentID
+		return true
 	}
 	if a.oldIDs[a.nextTournament] {
-		if a.err == nil {
-			a.err = fmt.Errorf("first id %d: tournament_id %d for %q is already in the archive; nothing was imported: %w",
-				a.firstID, a.nextTournament, t.Name, ErrIDTaken)
-		}
-		return 0, false
+		a.err = fmt.Errorf("first id %d: tournament_id %d for %q is already in the archive; nothing was imported: %w",
+			a.firstID, a.nextTournament, t.Name, ErrIDTaken)
+		return false
 	}
 	t.TournamentID = a.nextTournament
 	a.nextTournament++
 	a.Tournaments = append(a.Tournaments, t)
 	a.contents[set] = t.TournamentID
-	if _, ok := a.byNameDates[nameDates(t)]; !ok {
-		a.byNameDates[nameDates(t)] = t.TournamentID
-	}
+	a.addName(t)
 	for i := range rows {
 		rows[i].TournamentID = t.TournamentID
 	}
+	if a.hold {
+		a.held = append(a.held, replacement{t, slices.Clone(rows)})
+		return true
+	}
 	if err := a.writeGames(rows); err != nil {
 		a.err = err
-		return 0, false
+		return false
 	}
-	return t.TournamentID, true
+	return true
+}
+
+// Held is each new tournament of an import under Options.Hold, with its
+// games rows, in the order they were added.
+func (a *Archive) Held() (tournaments []archive.TournamentRow, games [][]archive.GameRow) {
+	for _, h := range a.held {
+		tournaments = append(tournaments, h.t)
+		games = append(games, h.rows)
+	}
+	return tournaments, games
+}
+
+// replacement is the tournament an import under Options.Replace read.
+type replacement struct {
+	t    archive.TournamentRow
+	rows []archive.GameRow
+}
+
+// Replacement is the tournament an import under Options.Replace read, with
+// the id it replaces, and its games rows; ok is false when the sources held
+// none.
+func (a *Archive) Replacement() (t archive.TournamentRow, rows []archive.GameRow, ok bool) {
+	if a.replacement == nil {
+		return t, nil, false
+	}
+	return a.replacement.t, a.replacement.rows, true
 }
 
 // gamesRowGroup is the row group size of a new games part: small enough that

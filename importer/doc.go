@@ -15,7 +15,12 @@
 //     next free player_id. A matched player's empty fields are filled in; values
 //     already in the archive are never overwritten.
 //  4. Give each new tournament the next tournament_id (Options.FirstID, default one
-//     more than the largest id in the archive), in the order of the sources.
+//     more than the largest id in the archive), in the order of the sources. A
+//     tournament that looks like one already in the archive (the same games, or
+//     the same name and overlapping dates) stops the import (ErrInArchive).
+//     Options.Replace gives the one tournament of the sources an archive
+//     tournament's id instead, and Options.Hold keeps the new tournaments for
+//     the caller: package correct writes those into tables of any form.
 //  5. Write each new tournament's games to the new games part, a temporary file,
 //     as soon as the tournament is complete (a PGN event's last game read).
 //  6. Commit: write players.parquet and tournaments.parquet to temporary files,

@@ -11,17 +11,24 @@ var (
 	ErrMalformed = errors.New("malformed")
 	// ErrUnfinished is a PGN game whose result is "*".
 	ErrUnfinished = errors.New("unfinished game")
-	// ErrDuplicate is a tournament already in the archive (the same games,
-	// whatever its name), or a player paired twice in one round.
+	// ErrDuplicate is a player paired twice in one round.
 	ErrDuplicate = errors.New("already present")
 	// ErrArchive is an archive the importer cannot merge into (a CSV table, a
 	// players/ folder, an unreadable table).
 	ErrArchive = errors.New("cannot merge into the archive")
+	// ErrTableForm is an archive with a table in a form the importer does not
+	// write (CSV, or players or tournaments as a folder of parts): package
+	// correct imports into those.
+	ErrTableForm = fmt.Errorf("%w: a table is not a Parquet file", ErrArchive)
 	// ErrPoints is a TRF whose point system or point adjustments the archive
 	// cannot keep.
 	ErrPoints = errors.New("point system not kept by the archive")
 	// ErrUsage is a bad source name or option.
 	ErrUsage = errors.New("usage")
+	// ErrInArchive is a tournament that looks like one already in the archive
+	// (the same games, or the same name and overlapping dates): the import
+	// stops and the archive is left unchanged, unless Options.Replace names it.
+	ErrInArchive = fmt.Errorf("already in the archive: %w", ErrUsage)
 	// ErrIDTaken is a FirstID range that reaches a tournament_id already in the
 	// archive: the import stops and the archive is left unchanged.
 	ErrIDTaken = fmt.Errorf("pick a first id past the archive's ids, or none: %w", ErrUsage)

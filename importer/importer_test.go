@@ -49,6 +49,43 @@ func importFiles(t *testing.T, dir, kind string, files ...string) *Stats {
 	return st
 }
 
+// importRefused imports files expecting ErrInArchive, and the archive left
+// as it was; it returns the error.
+func importRefused(t *testing.T, dir, kind string, files ...string) error {
+	t.Helper()
+	before := snapshot(t, dir)
+	a, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Abort()
+	var st *Stats
+	if kind == "trf" {
+		st, err = ImportTRF(context.Background(), a, files, Options{})
+	} else {
+		st, err = ImportPGN(context.Background(), a, files, Options{})
+	}
+	if !errors.Is(err, ErrInArchive) || !errors.Is(err, ErrUsage) {
+		t.Fatalf("%s: got %v, want ErrInArchive", files, err)
+	}
+	if st.Imported != 0 || st.Tournaments != 0 || st.Read != st.Skipped {
+		t.Errorf("%s refused: %+v", files, st)
+	}
+	if w, err := a.Commit(); err == nil || len(w) > 0 {
+		t.Errorf("%s refused: Commit wrote %v, %v", files, w, err)
+	}
+	after := snapshot(t, dir)
+	if len(after) != len(before) {
+		t.Errorf("%s refused: %d files, were %d", files, len(after), len(before))
+	}
+	for f, b := range before {
+		if after[f] != b {
+			t.Errorf("%s refused: %s changed", files, f)
+		}
+	}
+	return err
+}
+
 // TestEndToEnd imports two TRF files and a PGN file into a generated Parquet
 // archive, then rates it: validation must find nothing to reject.
 func TestEndToEnd(t *testing.T) {
@@ -91,10 +128,9 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
 	}
 
-	// A second import of the same file adds nothing.
-	st = importFiles(t, dir, "trf", "testdata/spring.trf")
-	if st.Tournaments != 0 || st.Skipped != 8 || !errors.Is(st.Problems[0], ErrDuplicate) {
-		t.Errorf("re-import: %+v", st)
+	// A second import of the same file is refused.
+	if err := importRefused(t, dir, "trf", "testdata/spring.trf"); !strings.Contains(err.Error(), "same games as tournament") {
+		t.Errorf("re-import: %v", err)
 	}
 
 	out := t.TempDir()

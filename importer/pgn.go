@@ -473,21 +473,10 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options,
 		rounds = max(rounds, g.Round)
 	}
 	t.Rounds = &rounds
-	namesake, samename := a.namesake(t)
-	tid, isNew := a.addTournament(t, rows)
-	switch {
-	case a.err != nil:
+	if !a.addTournament(t, rows, fmt.Sprintf("%s:%d", file, e.line)) {
 		return // the import stops: ImportPGN counts every game as skipped
-	case !isNew:
-		st.skip(file, e.line, int64(len(rows)), fmt.Errorf("event %q (%s to %s) has the same games as tournament %d: %w", name,
-			dayString(t.StartDate), dayString(t.EndDate), tid, ErrDuplicate))
-		return
 	}
 	st.Tournaments++
-	if samename {
-		st.note(file, e.line, "event %q (%s to %s) has the name and dates of tournament %d but other games: added as tournament %d",
-			name, dayString(t.StartDate), dayString(t.EndDate), namesake, tid)
-	}
 	st.Imported += int64(len(rows))
 	st.Forfeits += int64(len(forfeits))
 	for _, p := range forfeits {

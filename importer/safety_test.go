@@ -122,36 +122,70 @@ func TestFirstIDCollisionRefused(t *testing.T) {
 	}
 }
 
-// TestDuplicateByContent: a re-import of the same event under another name is a
-// duplicate; another event with the same name and dates is imported.
+// TestDuplicateByContent: a re-import of the same event under another name,
+// another event with the same name and overlapping dates, and a PGN file
+// imported twice are refused, naming the archive's tournament; the same games
+// a year later are another event.
 func TestDuplicateByContent(t *testing.T) {
 	dir := t.TempDir()
 	importFiles(t, dir, "trf", "testdata/spring.trf")
-	st := importFiles(t, dir, "trf", trfVariant(t, "testdata/spring.trf", "Spring Swiss 2025 (corrected header)", "2025/03/08", "2025/03/09"))
-	if st.Tournaments != 0 || st.Skipped != 8 || len(st.Problems) != 1 || !errors.Is(st.Problems[0], ErrDuplicate) ||
-		!strings.Contains(st.Problems[0].Error(), "same games as tournament 1") {
-		t.Errorf("renamed re-import: %+v %v", st, st.Problems)
+	tests := []struct {
+		name, file, want string
+	}{
+		{"renamed", trfVariant(t, "testdata/spring.trf", "Spring Swiss 2025 (corrected header)", "2025/03/08", "2025/03/09"),
+			`"Spring Swiss 2025 (corrected header)" (2025-03-08 to 2025-03-09) has the same games as tournament 1; nothing was imported (to correct tournament 1 with it, import it with --replace 1)`},
+		{"same name and dates", trfVariant(t, "testdata/swiss6.trf", "Spring Swiss 2025", "2025/03/08", "2025/03/09"),
+			"has the name and dates of tournament 1"},
+		{"a day longer", trfVariant(t, "testdata/swiss6.trf", " Spring  Swiss 2025", "2025/03/09", "2025/03/10"),
+			"has the name and dates of tournament 1"},
 	}
-	st = importFiles(t, dir, "trf", trfVariant(t, "testdata/swiss6.trf", "Spring Swiss 2025", "2025/03/08", "2025/03/09"))
-	if st.Tournaments != 1 || st.Skipped != 0 || len(st.Notes) != 1 ||
-		!strings.Contains(st.Notes[0].Error(), "has the name and dates of tournament 1 but other games: added as tournament 2") {
-		t.Errorf("another event, same name and dates: %+v %v", st, st.Notes)
+	for _, tc := range tests {
+		if err := importRefused(t, dir, "trf", tc.file); !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
 	}
 	// The same games on other dates (next year's event of the same players) are another event.
-	st = importFiles(t, dir, "trf", trfVariant(t, "testdata/spring.trf", "Spring Swiss 2025", "2026/03/07", "2026/03/08"))
+	st := importFiles(t, dir, "trf", trfVariant(t, "testdata/spring.trf", "Spring Swiss 2026", "2026/03/07", "2026/03/08"))
 	if st.Tournaments != 1 || st.Skipped != 0 {
 		t.Errorf("same games a year later: %+v %v", st, st.Problems)
 	}
-	// PGN: the second import of a file adds nothing.
 	importFiles(t, dir, "pgn", "testdata/club.pgn")
-	st = importFiles(t, dir, "pgn", "testdata/club.pgn")
-	if st.Tournaments != 0 || st.Imported != 0 {
-		t.Errorf("pgn re-import: %+v %v", st, st.Problems)
+	if err := importRefused(t, dir, "pgn", "testdata/club.pgn"); !strings.Contains(err.Error(), "testdata/club.pgn:") {
+		t.Errorf("pgn re-import: %v", err)
 	}
-	for _, p := range st.Problems {
-		if strings.Contains(p.Error(), "same games") && !errors.Is(p, ErrDuplicate) {
-			t.Errorf("problem %v", p)
+}
+
+// TestReplace: under Options.Replace the file's tournament takes the id, its
+// games are handed over, not written; it may have the games, name and dates of
+// the tournament it replaces, not those of another; one tournament only.
+func TestReplace(t *testing.T) {
+	dir := t.TempDir()
+	importFiles(t, dir, "trf", "testdata/spring.trf", "testdata/swiss6.trf")
+	replace := func(id int64, files ...string) (*Archive, error) {
+		a, err := Open(dir, Options{Replace: id})
+		if err != nil {
+			return nil, err
 		}
+		t.Cleanup(a.Abort)
+		_, err = ImportTRF(context.Background(), a, files, Options{Replace: id})
+		return a, err
+	}
+	a, err := replace(1, trfVariant(t, "testdata/spring.trf", "Spring Swiss 2025", "2025/03/08", "2025/03/10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, rows, ok := a.Replacement()
+	if !ok || tr.TournamentID != 1 || tr.EndDate != tr.StartDate+2 || len(rows) != 8 || rows[0].TournamentID != 1 || a.games != nil {
+		t.Errorf("replacement: %v %+v %d rows", ok, tr, len(rows))
+	}
+	if _, err := replace(2, "testdata/spring.trf"); !errors.Is(err, ErrInArchive) || !strings.Contains(err.Error(), "tournament 1") {
+		t.Errorf("replace 2 by tournament 1's file: %v", err)
+	}
+	if _, err := replace(1, "testdata/spring.trf", trfVariant(t, "testdata/swiss6.trf", "Other", "2024/01/01", "2024/01/02")); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "second tournament") {
+		t.Errorf("two files: %v", err)
+	}
+	if _, err := replace(7, "testdata/spring.trf"); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "no tournament 7") {
+		t.Errorf("unknown id: %v", err)
 	}
 }
 

@@ -22,9 +22,9 @@ import (
 // package comment says: FIDE rating → fide_rating, birth year → birth_year,
 // federation → club (filling empty fields only).
 //
-// A file that cannot be read or converted, that has no name or no start date, or
-// a tournament already in the archive (the same games), is skipped whole with a
-// Problem.
+// A file that cannot be read or converted, or that has no name or no start
+// date, is skipped whole with a Problem; a tournament already in the archive
+// stops the import (ErrInArchive).
 func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{report: opt.Report}
 	for _, name := range files {
@@ -133,21 +133,11 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		rows = append(rows, row)
 	}
-	namesake, samename := a.namesake(tr)
-	tid, isNew := a.addTournament(tr, rows)
-	switch {
-	case a.err != nil:
+	if !a.addTournament(tr, rows, name) {
 		st.Skipped += n
 		return a.err
-	case !isNew:
-		st.skip(name, 0, n, fmt.Errorf("the same games as tournament %d (%q, %s to %s): %w", tid, tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), ErrDuplicate))
-		return nil
 	}
 	st.Tournaments++
-	if samename {
-		st.note(name, 0, "%q (%s to %s) has the name and dates of tournament %d but other games: added as tournament %d",
-			tr.Name, t.Start.Format("2006-01-02"), t.End.Format("2006-01-02"), namesake, tid)
-	}
 	st.Imported += n
 	return nil
 }

@@ -40,6 +40,13 @@ var docSkips = map[string]string{
 	`if [ $? -eq 4 ]; then ratelist run --archive A --out O --from "$(jq -r .rerun_from O/summary.json)"; fi`: "shell script",
 }
 
+// docSections are the sections of the documents (file#heading) whose
+// commands another test runs as written, in the setting they need, by the
+// test's name.
+var docSections = map[string]string{
+	"docs/operations.md#Correcting the archive": "TestCorrectionsDoc",
+}
+
 // A docCommand is a command line of a document, and the output shown for it.
 type docCommand struct {
 	file  string
@@ -173,7 +180,14 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 	var cmds []docCommand
 	cur := -1 // the "$ " command whose output lines follow
 	fenced := false
+	ownTest := false // in a section another test runs as written (docSections)
 	for i, line := range lines {
+		if strings.HasPrefix(line, "## ") {
+			_, ownTest = docSections[name+"#"+strings.TrimPrefix(line, "## ")]
+		}
+		if ownTest {
+			continue
+		}
 		if !fenced && !goSource {
 			for _, m := range inlineCommand.FindAllStringSubmatch(line, -1) {
 				cmds = append(cmds, docCommand{file: name, line: i + 1, text: m[1], inline: true})
@@ -206,6 +220,9 @@ func docCommands(t *testing.T, path, name string) []docCommand {
 		prompt := strings.HasPrefix(trimmed, "$ ")
 		text := strings.TrimPrefix(trimmed, "$ ")
 		isCmd := strings.HasPrefix(text, "ratelist ") || strings.HasPrefix(text, "go run ./cmd/ratelist ")
+		if verb, _, _ := strings.Cut(strings.TrimPrefix(text, "ratelist "), " "); strings.HasSuffix(verb, ":") {
+			isCmd = false // a message ratelist prints ("ratelist import: ..."), not a command
+		}
 		switch {
 		case prompt && isCmd:
 			cmds = append(cmds, docCommand{file: name, line: i + 1, text: text})

@@ -9,8 +9,36 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ratelist/ratelist/correct"
 	"github.com/ratelist/ratelist/importer"
 )
+
+const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]
+       ratelist import trf|pgn FILE --archive DIR --replace ID [flags]
+       ratelist import players FILE --archive DIR
+
+  trf      each TRF16 file becomes a tournament
+  pgn      PGN game collections, grouped into tournaments by Event and Site
+  csv      re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
+           or folders holding them) as Parquet
+  players  update the player registry from a CSV file: player_id and the columns
+           to change (a non-empty cell sets the field, an empty one leaves it);
+           an id not in the archive is a new player (name required)
+
+A tournament that looks like one already in the archive (the same games, or
+the same name and overlapping dates) is refused, naming it: --replace ID
+imports a corrected report over tournament ID instead (same id; its games
+replaced; its name, dates, system and rounds from the file). --replace and
+import players work on CSV and Parquet archives alike, atomically, and are
+recorded in the archive log (ratelist archive log).
+
+Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage, or
+refused (a tournament already in the archive, a bad row of a players file:
+nothing changed); 3 imported, but some games, rows or files were skipped
+(listed on stderr).
+
+flags:
+`
 
 // cmdImport converts TRF, PGN or CSV files into an archive (docs/import.md).
 func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -21,6 +49,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	quiet := fs.Bool("quiet", false, "print skipped games and notes only as counts")
 	name := fs.String("name", "", "tournament `name` for a TRF file without one (record 012) (trf)")
 	date := fs.String("date", "", "start `date` YYYY-MM-DD for a TRF file without one (records 042, 132) (trf)")
+	replace := fs.Int64("replace", 0, "a corrected report over tournament `id` (trf, pgn; one tournament): same id, its games replaced, logged")
 	moveless := fs.String("moveless", "auto", "how a PGN game without moves is read (pgn): `mode` is played, forfeit (decisive games) or auto (a forfeit when decisive and its Termination tag says so or most of its event's games have moves)")
 	if len(args) == 0 || isHelp(args[0]) {
 		fs.Usage()
@@ -47,8 +76,8 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		rest = fs.Args()[1:]
 	}
 	switch {
-	case kind != "trf" && kind != "pgn" && kind != "csv":
-		fmt.Fprintf(stderr, "ratelist import: unknown format %q: want trf, pgn or csv\n", kind)
+	case kind != "trf" && kind != "pgn" && kind != "csv" && kind != "players":
+		fmt.Fprintf(stderr, "ratelist import: unknown format %q: want trf, pgn, csv or players\n", kind)
 		return exitUsage
 	case *archive == "":
 		fmt.Fprintln(stderr, "ratelist import: --archive DIR is required")
@@ -59,6 +88,18 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case *firstID < 0:
 		fmt.Fprintln(stderr, "ratelist import: parsing --first-id: must be > 0")
 		return exitUsage
+	case *replace < 0 || (*replace > 0 && kind != "trf" && kind != "pgn"):
+		fmt.Fprintln(stderr, "ratelist import: --replace ID takes a tournament id > 0, with trf or pgn")
+		return exitUsage
+	case *replace > 0 && *firstID > 0:
+		fmt.Fprintln(stderr, "ratelist import: --replace contradicts --first-id: the tournament keeps its id")
+		return exitUsage
+	case kind == "players" && len(srcs) != 1:
+		fmt.Fprintln(stderr, "ratelist import players: give one CSV file")
+		return exitUsage
+	}
+	if kind == "players" {
+		return importPlayers(ctx, *archive, srcs[0], stdout, stderr)
 	}
 	mode, err := importer.ParseMoveless(*moveless)
 	if err != nil {
@@ -84,14 +125,35 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	var st *importer.Stats
 	var written []string
-	if kind == "csv" {
+	var logged *correct.Entry
+	switch {
+	case *replace > 0:
+		opt.Replace = *replace
+		var e correct.Entry
+		e, st, err = correct.Replace(ctx, *archive, kind, srcs, opt, time.Now())
+		if err == nil {
+			logged = &e
+		}
+	case kind == "csv":
 		st, err = importer.ImportCSV(ctx, *archive, srcs)
 		if st != nil {
 			written = st.Tables
 		}
-	} else {
+	default:
+		var unlock func()
+		if unlock, err = correct.Lock(*archive); err != nil {
+			break
+		}
 		var a *importer.Archive
-		if a, err = importer.Open(*archive, opt); err == nil {
+		a, err = importer.Open(*archive, opt)
+		if errors.Is(err, importer.ErrTableForm) {
+			// CSV tables: written in their form, whole (CSV archives are small).
+			unlock()
+			st, written, err = correct.Import(ctx, *archive, kind, srcs, opt)
+			break
+		}
+		defer unlock()
+		if err == nil {
 			defer a.Abort()
 			if kind == "trf" {
 				st, err = importer.ImportTRF(ctx, a, srcs, opt)
@@ -104,7 +166,10 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	if st != nil {
-		printImportSummary(stdout, stderr, kind, st, written, *quiet)
+		printImportSummary(stdout, stderr, kind, st, written, *quiet, *replace)
+	}
+	if logged != nil {
+		fmt.Fprintln(stdout, "logged:", logged)
 	}
 	switch {
 	case err != nil:
@@ -116,7 +181,23 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return exitOK
 }
 
-func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stats, written []string, quiet bool) {
+// importPlayers updates the registry from a CSV file (correct.ImportPlayers).
+func importPlayers(ctx context.Context, dir, file string, stdout, stderr io.Writer) int {
+	res, err := correct.ImportPlayers(ctx, dir, file, time.Now())
+	if err != nil {
+		return failFunc(stderr, "import players")(err)
+	}
+	fmt.Fprintf(stdout, "import players: %d rows; %d players changed, %d new players added\n", res.Rows, len(res.Changed), len(res.Added))
+	for _, e := range res.Changed {
+		fmt.Fprintln(stdout, "logged:", e)
+	}
+	for _, e := range res.Added {
+		fmt.Fprintln(stdout, "logged:", e)
+	}
+	return exitOK
+}
+
+func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stats, written []string, quiet bool, replace int64) {
 	if !quiet {
 		for _, p := range st.Problems {
 			fmt.Fprintln(stderr, p)
@@ -138,7 +219,9 @@ func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stat
 	if st.Forfeits > 0 {
 		fmt.Fprintf(stdout, "import %s: %d games without moves read as forfeits (listed as notes; --moveless played reads them as played)\n", kind, st.Forfeits)
 	}
-	if kind != "csv" {
+	if replace > 0 && st.Tournaments > 0 {
+		fmt.Fprintf(stdout, "import %s: tournament %d replaced, %d new players, %d archive players matched\n", kind, replace, st.NewPlayers, st.Matched)
+	} else if kind != "csv" {
 		fmt.Fprintf(stdout, "import %s: %d new tournaments, %d new players, %d archive players matched\n", kind, st.Tournaments, st.NewPlayers, st.Matched)
 	}
 	for _, w := range written {

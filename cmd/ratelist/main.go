@@ -10,6 +10,12 @@
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 //	ratelist import trf|pgn|csv FILE... --archive DIR
+//	ratelist import trf|pgn FILE --archive DIR --replace ID
+//	ratelist import players FILE --archive DIR
+//	ratelist archive remove --archive DIR --tournament ID
+//	ratelist archive set-player --archive DIR --player ID FIELD=VALUE...
+//	ratelist archive merge-players --archive DIR --keep ID --drop ID
+//	ratelist archive log --archive DIR
 //	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
 //	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26] [--rating run|fide]
@@ -43,6 +49,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ratelist/ratelist/correct"
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
@@ -105,7 +112,8 @@ verbs:
   standings  standings of one tournament with tiebreaks, to stdout
   calibrate  derive TurČAS coefficients from past Scrabble games
   generate   write a synthetic archive
-  import     convert TRF, PGN or CSV files into an archive
+  import     TRF, PGN or CSV files into an archive; a corrected report; registry updates
+  archive    correct an archive: remove a tournament, set or merge players, log
   report     write a static HTML site of a run's lists, players and tournaments
   export     a tournament as TRF, or a list in FIDE's shapes (fide-txt, fide-xml, csv)
   diff       entries, exits and movers between two lists
@@ -135,6 +143,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdGenerate(ctx, rest, stdout, stderr)
 	case "import":
 		return cmdImport(ctx, rest, stdout, stderr)
+	case "archive":
+		return cmdArchive(ctx, rest, stdout, stderr)
 	case "report":
 		return cmdReport(ctx, rest, stdout, stderr)
 	case "export":
@@ -164,7 +174,7 @@ func exitCode(err error) int {
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
 	case errors.Is(err, pipeline.ErrUsage), errors.Is(err, importer.ErrUsage), errors.Is(err, generate.ErrOptions),
-		errors.Is(err, sitereport.ErrSymlink):
+		errors.Is(err, sitereport.ErrSymlink), errors.Is(err, correct.ErrUsage):
 		return exitUsage
 	case errors.Is(err, errStale):
 		return exitStale

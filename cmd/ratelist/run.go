@@ -323,6 +323,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stdout, "        e.g. %s\n", e)
 		}
 	}
+	if line := correctionsLine(*archive); *archive != "" && line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	return exitCode(runOutcome(sum))
 }
 

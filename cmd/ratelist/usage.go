@@ -43,15 +43,30 @@ Writes a synthetic archive; the same --seed gives the same archive. A folder
 that already holds files is refused unless --force is given.`,
 
 	"import": `ratelist import trf|pgn|csv SRC... --archive DIR [flags]
+       ratelist import trf|pgn FILE --archive DIR --replace ID [flags]
+       ratelist import players FILE --archive DIR
 
-  trf  each TRF16 file becomes a tournament
-  pgn  PGN game collections, grouped into tournaments by Event and Site
-  csv  re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
-       or folders holding them) as Parquet
+  trf      each TRF16 file becomes a tournament
+  pgn      PGN game collections, grouped into tournaments by Event and Site
+  csv      re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
+           or folders holding them) as Parquet
+  players  update the player registry from a CSV file: player_id and the columns
+           to change (a non-empty cell sets the field, an empty one leaves it);
+           an id not in the archive is a new player (name required)
 
-Flags may come before or after the sources.
-Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage;
-3 imported, but some games, rows or files were skipped (listed on stderr).`,
+A tournament that looks like one already in the archive (the same games, or
+the same name and overlapping dates) is refused, naming it: --replace ID
+imports a corrected report over tournament ID instead (same id; its games
+replaced; its name, dates, system and rounds from the file). --replace and
+import players work on CSV and Parquet archives alike, atomically, and are
+recorded in the archive log (ratelist archive log).
+
+Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage, or
+refused (a tournament already in the archive, a bad row of a players file:
+nothing changed); 3 imported, but some games, rows or files were skipped
+(listed on stderr).
+
+Flags may come before or after the sources.`,
 
 	"report": `ratelist report --out DIR [flags]
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/pipeline"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
@@ -43,6 +44,14 @@ func WriteTRF(w io.Writer, t *tiebreak.Tournament, players map[int64]Player, v t
 	for i, p := range t.Players {
 		info[i] = trfInfo(players[p.ID])
 	}
+	// Names are data: none may start a record (archive.SafeText).
+	tt := *t
+	tt.Name, tt.Tiebreaks = archive.SafeText(t.Name), archive.SafeText(t.Tiebreaks)
+	tt.Players = slices.Clone(t.Players)
+	for i := range tt.Players {
+		tt.Players[i].Name = archive.SafeText(tt.Players[i].Name)
+	}
+	t = &tt
 	codes, _ := tiebreak.CodesFor(t) // a column not understood gives the defaults, as the run ranks it
 	if err := trf.Write(w, t, info, codes, v); err != nil {
 		return fmt.Errorf("tournament %d: %w", t.ID, err)
@@ -53,7 +62,7 @@ func WriteTRF(w io.Writer, t *tiebreak.Tournament, players map[int64]Player, v t
 // trfInfo is what a 001 record says of a player from the players table. The
 // birth date is written whole when known, else as the birth year alone.
 func trfInfo(p Player) trf.PlayerInfo {
-	pi := trf.PlayerInfo{Sex: p.Sex, Title: p.Title, Federation: p.Federation, FideID: p.FideID}
+	pi := trf.PlayerInfo{Sex: archive.SafeText(p.Sex), Title: archive.SafeText(p.Title), Federation: archive.SafeText(p.Federation), FideID: p.FideID}
 	switch {
 	case !p.BirthDate.IsZero():
 		pi.Birth = p.BirthDate.Format("2006/01/02")

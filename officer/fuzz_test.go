@@ -93,7 +93,7 @@ func FuzzListTXT(f *testing.F) {
 				t.Fatalf("line %d: %d characters, want %d, of valid text: %q", i+1, n, width, l)
 			}
 		}
-		if got := strings.TrimSpace(string([]rune(lines[1])[ratingAt:ratingAt+6])); got != "2100" {
+		if got := strings.TrimSpace(string([]rune(lines[1])[ratingAt : ratingAt+6])); got != "2100" {
 			t.Fatalf("rating column holds %q: %q", got, lines[1])
 		}
 	})

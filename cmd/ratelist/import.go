@@ -10,12 +10,14 @@ import (
 	"github.com/ratelist/ratelist/importer"
 )
 
-const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]
+const importUsage = `usage: ratelist import trf|pgn|csv|fide-list SRC... --archive DIR [flags]
 
   trf  each TRF16 file becomes a tournament
   pgn  PGN game collections, grouped into tournaments by Event and Site
   csv  re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
        or folders holding them) as Parquet
+  fide-list  FIDE's players list (TXT or XML): federation, sex, title, birth
+       year and standard rating of the archive's players, matched on fide_id
 
 Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage;
 3 imported, but some games, rows or files were skipped (listed on stderr).
@@ -35,6 +37,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	firstID := fs.Int64("first-id", 0, "tournament_id of the first new tournament (trf, pgn; default: one more than the archive's largest)")
 	unrated := fs.Bool("unrated", false, "mark the new tournaments as not rated (trf, pgn)")
 	quiet := fs.Bool("quiet", false, "print skipped games and notes only as counts")
+	add := fs.Bool("add", false, "add the list's players who are not in the archive (fide-list)")
 	moveless := fs.String("moveless", "auto", "how a PGN game without moves is read (pgn): `mode` is played, forfeit (decisive games) or auto (a forfeit when decisive and its Termination tag says so or most of its event's games have moves)")
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fs.Usage()
@@ -61,8 +64,8 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		rest = fs.Args()[1:]
 	}
 	switch {
-	case kind != "trf" && kind != "pgn" && kind != "csv":
-		fmt.Fprintf(stderr, "ratelist import: unknown format %q: want trf, pgn or csv\n", kind)
+	case kind != "trf" && kind != "pgn" && kind != "csv" && kind != "fide-list":
+		fmt.Fprintf(stderr, "ratelist import: unknown format %q: want trf, pgn, csv or fide-list\n", kind)
 		return exitUsage
 	case *archive == "":
 		fmt.Fprintln(stderr, "ratelist import: --archive DIR is required")
@@ -73,6 +76,9 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case *firstID < 0:
 		fmt.Fprintln(stderr, "ratelist import: parsing --first-id: must be > 0")
 		return exitUsage
+	}
+	if kind == "fide-list" {
+		return importFideList(ctx, *archive, srcs, *add, *quiet, stdout, stderr)
 	}
 	mode, err := importer.ParseMoveless(*moveless)
 	if err != nil {

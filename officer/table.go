@@ -63,7 +63,11 @@ func WriteTables(w io.Writer, f Format, tables ...Table) error {
 // safe is t with every cell as exports write text (archive.SafeText): no
 // value can break a line or a column.
 func (t Table) safe() Table {
-	out := Table{Title: archive.SafeText(t.Title), Header: make([]string, len(t.Header)), Rows: make([][]string, len(t.Rows))}
+	title := strings.Split(t.Title, "\n") // a title of several lines keeps them
+	for i, l := range title {
+		title[i] = archive.SafeText(l)
+	}
+	out := Table{Title: strings.Join(title, "\n"), Header: make([]string, len(t.Header)), Rows: make([][]string, len(t.Rows))}
 	for c, h := range t.Header {
 		out.Header[c] = archive.SafeText(h)
 	}

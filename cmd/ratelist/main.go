@@ -9,6 +9,7 @@
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 //	ratelist import trf|pgn|csv FILE... --archive DIR
+//	ratelist import fide-list FILE... --archive DIR [--add]
 //	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
 //	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26] [--rating run|fide]

@@ -149,22 +149,31 @@ func readFideTXT(br *bufio.Reader, name, tc string, fn func(*FideListPlayer) err
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		text := listRunes(raw)
 		if cols == nil {
 			var err error
-			if cols, err = listHeader(text); err != nil {
+			if cols, err = listHeader(listRunes(raw)); err != nil {
 				return fmt.Errorf("%s:%d: %w", name, line, err)
 			}
 			continue
 		}
 		p = FideListPlayer{Line: line}
+		// Columns count characters: an ASCII line (nearly all) is cut by bytes.
+		ascii, n := string(raw), len(raw)
+		var text []rune
+		if !isASCII(raw) {
+			text = listRunes(raw)
+			n = len(text)
+		}
 		field := func(c listColumn) string {
 			to := c.to
-			if to < 0 || to > len(text) {
-				to = len(text)
+			if to < 0 || to > n {
+				to = n
 			}
 			if c.from >= to {
 				return ""
+			}
+			if text == nil {
+				return strings.TrimSpace(ascii[c.from:to])
 			}
 			return strings.TrimSpace(string(text[c.from:to]))
 		}
@@ -192,6 +201,15 @@ func readFideTXT(br *bufio.Reader, name, tc string, fn func(*FideListPlayer) err
 		return fmt.Errorf("%s: %w: no header line", name, ErrFideList)
 	}
 	return nil
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // listRunes is a line of the text list as characters: UTF-8 when it is, else

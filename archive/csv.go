@@ -332,9 +332,6 @@ func parseCell(b *Batch, c, i int, sp Column, cell []byte) (Kind, string) {
 	return KindNone, ""
 }
 
-// errRange is an integer beyond int64.
-var errRange = errors.New("does not fit int64")
-
 // isSpaceOrHigh tells whether a byte may be (part of) white space that
 // bytes.TrimSpace trims: ASCII space and control bytes, and any non-ASCII byte.
 func isSpaceOrHigh(c byte) bool { return c <= ' ' || c >= 0x80 }

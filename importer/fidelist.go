@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,10 +32,6 @@ type FideListPlayer struct {
 	BirthYear  int32
 	Flag       string // i inactive, w woman, wi
 }
-
-// ErrFideList is a list file ReadFideList cannot read at all: no header line
-// naming its columns, or neither text nor XML.
-var ErrFideList = errors.New("not a FIDE players list")
 
 // maxListLine bounds a line of the text list (real lines are about 160 bytes).
 const maxListLine = 64 << 10

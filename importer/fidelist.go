@@ -83,7 +83,7 @@ type listColumn struct {
 // fields read; others (OTit, FOA, games, K) are skipped. A single list heads
 // its rating column with the list's month (SEP26).
 var listFields = map[string]string{
-	"id": "id", "name": "name", "fed": "fed", "sex": "sex", "tit": "tit", "wtit": "wtit",
+	"id": "id", "name": "name", "fed": "fed", "sex": "sex", "tit": "tit", "titl": "tit", "wtit": "wtit",
 	"srtng": "standard", "rrtng": "rapid", "brtng": "blitz", "rtng": "single",
 	"b-day": "born", "born": "born", "flag": "flag",
 }

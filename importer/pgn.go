@@ -585,7 +585,7 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerIn
 // pgnTextTags are the tags whose text the archive keeps: a control character
 // in one makes the game a problem (textError), as normName would otherwise
 // quietly turn a tab or a line break into a space and keep NUL.
-var pgnTextTags = []string{"Event", "White", "Black", "WhiteTitle", "BlackTitle", "EventType"}
+var pgnTextTags = []string{"Event", "Site", "White", "Black", "WhiteTitle", "BlackTitle", "EventType"}
 
 func pgnPlayer(name, fideID, elo, title string) PlayerInfo {
 	p := PlayerInfo{Name: name, Title: normTitle(title)}

@@ -3,10 +3,13 @@ package archive_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
@@ -73,4 +76,43 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// wideGame is a games row as pandas and pyarrow write it by default: every
+// integer INT64, so that the int32 columns are range-checked as they are read.
+type wideGame struct {
+	TournamentID int64   `parquet:"tournament_id"`
+	Round        int64   `parquet:"round"`
+	WhiteID      int64   `parquet:"white_id"`
+	BlackID      *int64  `parquet:"black_id,optional"`
+	WhiteResult  string  `parquet:"white_result,dict"`
+	BlackResult  *string `parquet:"black_result,optional,dict"`
+	WhitePoints  *int64  `parquet:"white_points,optional"`
+	BlackPoints  *int64  `parquet:"black_points,optional"`
+}
+
+// BenchmarkDecodeWide: BenchmarkDecode's games written with INT64 rounds and
+// points (the int32 columns' range check runs on every value).
+func BenchmarkDecodeWide(b *testing.B) {
+	dir := benchArchive(b, false)
+	wide := filepath.Join(dir, "games-wide.parquet")
+	if _, err := os.Stat(wide); err != nil {
+		rows, err := parquet.ReadFile[archive.GameRow](filepath.Join(dir, "games.parquet"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := make([]wideGame, len(rows))
+		for i, g := range rows {
+			out[i] = wideGame{TournamentID: g.TournamentID, Round: int64(g.Round), WhiteID: g.WhiteID, BlackID: g.BlackID,
+				WhiteResult: g.WhiteResult, BlackResult: g.BlackResult}
+			if g.WhitePoints != nil {
+				w, k := int64(*g.WhitePoints), int64(*g.BlackPoints)
+				out[i].WhitePoints, out[i].BlackPoints = &w, &k
+			}
+		}
+		if err := parquet.WriteFile(wide, out, parquet.Compression(&parquet.Zstd)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchDecode(b, "games-wide.parquet")
 }

@@ -3,9 +3,11 @@ package archive
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -221,7 +223,7 @@ func (s *csvSource) plainRow(b *Batch, n int, line []byte) bool {
 				v = v*10 + int64(line[i]-'0')
 				i++
 			}
-			if i-start > 18 || i < len(line) && line[i] != ',' {
+			if i-start > 18 || i < len(line) && line[i] != ',' || v > math.MaxInt32 && b.cols[c].Type == Int32 {
 				return false
 			}
 			b.Nulls[c][n] = i == start
@@ -304,21 +306,27 @@ func parseCell(b *Batch, c, i int, sp Column, cell []byte) (Kind, string) {
 		return KindNone, ""
 	}
 	if sp.Type == String {
-		if msg := CheckText(string(cell)); msg != "" {
+		if k, msg := checkText(string(cell)); k != KindNone {
 			b.Nulls[c][i] = true
-			return KindNotUTF8, msg
+			return k, msg
 		}
 		b.Strs[c][i] = string(cell)
 		return KindNone, ""
 	}
-	if v, ok := fastCell(sp.Type, cell); ok {
-		b.Ints[c][i] = v
-		return KindNone, ""
+	v, ok := fastCell(sp.Type, cell)
+	if !ok {
+		var err error
+		if v, err = ParseCell(sp.Type, string(cell)); err != nil {
+			b.Nulls[c][i] = true
+			if errors.Is(err, errRange) {
+				return KindOutOfRange, err.Error()
+			}
+			return malformedKind(sp.Type), err.Error()
+		}
 	}
-	v, err := ParseCell(sp.Type, string(cell))
-	if err != nil {
+	if sp.Type == Int32 && (v < math.MinInt32 || v > math.MaxInt32) {
 		b.Nulls[c][i] = true
-		return malformedKind(sp.Type), err.Error()
+		return KindOutOfRange, fmt.Sprintf("%d does not fit int32", v)
 	}
 	b.Ints[c][i] = v
 	return KindNone, ""
@@ -406,6 +414,9 @@ func ParseCell(t Type, cell string) (int64, error) {
 	switch t {
 	case Int, Int32:
 		v, err := strconv.ParseInt(cell, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s %w", Excerpt(cell), errRange)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("malformed integer %q", Excerpt(cell))
 		}
@@ -471,19 +482,71 @@ func resultCode(s []byte) (byte, bool) {
 	return 0, false
 }
 
-// CheckText says why a text cell is not valid UTF-8, "" when it is: the
+// CheckText says why a text cell cannot be taken, "" when it can: the
 // archive is UTF-8, and a cell in another encoding would be copied into every
-// output as bytes no reader can decode.
+// output as bytes no reader can decode; a control character (a line break, a
+// tab, NUL, DEL, any of C0 and C1) would turn a name into structure in the
+// files written from it (a new TRF record, a new line of a list). Every reader
+// of text (the archive's, import's) asks it.
 func CheckText(s string) string {
-	if utf8.ValidString(s) {
-		return ""
-	}
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
-				return fmt.Sprintf("not valid UTF-8 text (byte %d); save the file as UTF-8", i+1)
-			}
+	_, why := checkText(s)
+	return why
+}
+
+// checkText is CheckText with the kind of the problem (KindNone when none).
+func checkText(s string) (Kind, string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
 		}
+		if c < 0x80 {
+			return KindControlChar, fmt.Sprintf("control character %U%s at byte %d", rune(c), controlName(rune(c)), i+1)
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 {
+			return KindNotUTF8, fmt.Sprintf("not valid UTF-8 text (byte %d); save the file as UTF-8", i+1)
+		}
+		if r <= 0x9f {
+			return KindControlChar, fmt.Sprintf("control character %U%s at byte %d", r, controlName(r), i+1)
+		}
+		i += w - 1
 	}
-	return "not valid UTF-8 text"
+	return KindNone, ""
+}
+
+// IsControl tells whether r is a control character CheckText refuses: C0
+// (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
+func IsControl(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f }
+
+// controlName names the common control characters for a reject.
+func controlName(r rune) string {
+	switch r {
+	case '\n', '\r', 0x85:
+		return " (a line break)"
+	case '\t':
+		return " (a tab)"
+	case 0:
+		return " (NUL)"
+	}
+	return ""
+}
+
+// SafeText is s as every export writes a text field: each control character
+// (IsControl) becomes a space and each byte that is not UTF-8 becomes U+FFFD,
+// so that no value can break a file's lines, records or cells. It returns s
+// itself when there is nothing to replace.
+func SafeText(s string) string {
+	if _, why := checkText(s); why == "" {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s))
+	for _, r := range s { // an invalid byte comes as utf8.RuneError
+		if IsControl(r) {
+			r = ' '
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }

@@ -13,6 +13,8 @@ var (
 	ErrMissingColumn = errors.New("missing required column")
 	// ErrUnreadable wraps a file that cannot be read at all (corrupt or truncated Parquet, bad CSV header).
 	ErrUnreadable = errors.New("unreadable file")
+	// errRange is a CSV integer beyond int64 (ParseCell), rejected as out of range.
+	errRange = errors.New("does not fit int64")
 )
 
 // RowError is a rejected row: where it was read, why, and its values as read.

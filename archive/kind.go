@@ -21,6 +21,7 @@ const (
 	KindMalformedBool     // column kind
 	KindInvalidResultCode // column kind
 	KindNotUTF8           // column kind
+	KindControlChar       // column kind: a line break, tab, NUL or other control character in text
 	KindWrongType         // column kind: Parquet value of another type, or an invalid code
 
 	// One row on its own.
@@ -65,6 +66,7 @@ var kindNames = [...]string{
 	KindMalformedBool:     "malformed boolean",
 	KindInvalidResultCode: "invalid result code",
 	KindNotUTF8:           "not valid UTF-8 text",
+	KindControlChar:       "control character in text",
 	KindWrongType:         "value of the wrong type or an invalid code",
 	KindMissing:           "missing",
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -21,7 +23,8 @@ type parquetSource struct {
 	kinds      []parquet.Kind
 	dateFromTS []bool
 	fast       []bool // read straight from page data when the page allows (colCursor.next)
-	rg         int    // next row group
+	ranges     []intRange
+	rg         int // next row group
 	curs       []*colCursor
 	vals       []parquet.Value
 	badCells   []badCell // of the Batch being filled
@@ -140,6 +143,9 @@ func (s *parquetSource) readColumn(b *Batch, c int, want int) (int, error) {
 				return n, err
 			}
 		}
+		if s.ranges[c].check && cur.dict == nil {
+			s.checkRange(ints, nulls, c, n)
+		}
 		n += k
 		if cur.row += k; cur.row == cur.rows {
 			parquet.Release(cur.page)
@@ -228,7 +234,7 @@ func (s *parquetSource) takeCodes(ints []int64, nulls []bool, defs []byte, cur *
 			}
 			if dst[i] = dict[x]; dst[i] < 0 {
 				ns[i], dst[i] = true, 0
-				s.badCells = append(s.badCells, badCell{off + row + i, c, ""})
+				s.badCells = append(s.badCells, badCell{off + row + i, c, KindWrongType, ""})
 			}
 		}
 		val, row = val+run, row+run
@@ -286,6 +292,7 @@ func newParquetSource(f fs.File, cols []Column, valueByValue bool) (_ *parquetSo
 			s.kinds = append(s.kinds, 0)
 			s.dateFromTS = append(s.dateFromTS, false)
 			s.fast = append(s.fast, false)
+			s.ranges = append(s.ranges, intRange{})
 			continue
 		}
 		if leaf.MaxRepetitionLevel > 0 {
@@ -311,6 +318,7 @@ func newParquetSource(f fs.File, cols []Column, valueByValue bool) (_ *parquetSo
 		s.scale = append(s.scale, scale)
 		s.kinds = append(s.kinds, t.Kind())
 		s.dateFromTS = append(s.dateFromTS, sp.Type == Date && isTS)
+		s.ranges = append(s.ranges, newIntRange(sp.Type, t))
 		plainInt := (sp.Type == Int || sp.Type == Int32 || sp.Type == Date) && !isTS && (t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64)
 		s.fast = append(s.fast, !valueByValue && leaf.MaxDefinitionLevel <= 1 && (plainInt || sp.Type == Code && t.Kind() == parquet.ByteArray))
 	}
@@ -424,16 +432,16 @@ func (s *parquetSource) decode(b *Batch, c, off int, vals []parquet.Value) {
 	}
 	bad := func(i int) {
 		nulls[i], ints[i] = true, 0
-		s.badCells = append(s.badCells, badCell{off + i, c, ""})
+		s.badCells = append(s.badCells, badCell{off + i, c, KindWrongType, ""})
 	}
 	switch {
 	case sp.Type == String:
 		for i, v := range vals {
 			if nulls[i] = v.IsNull(); !nulls[i] {
 				text := string(v.ByteArray())
-				if why := CheckText(text); why != "" {
+				if k, why := checkText(text); k != KindNone {
 					nulls[i] = true
-					s.badCells = append(s.badCells, badCell{off + i, c, why})
+					s.badCells = append(s.badCells, badCell{off + i, c, k, why})
 					continue
 				}
 				b.Strs[c][off+i] = text
@@ -452,18 +460,94 @@ func (s *parquetSource) decode(b *Batch, c, off int, vals []parquet.Value) {
 			}
 		}
 	default:
+		r := &s.ranges[c]
 		for i, v := range vals {
 			ints[i] = 0
 			if nulls[i] = v.IsNull(); !nulls[i] {
 				x, ok := s.anyInt(c, v)
-				if !ok {
+				switch {
+				case !ok:
 					bad(i)
-					continue
+				case x < r.lo || x > r.hi:
+					s.outOfRange(ints, nulls, c, off, i, x)
+				default:
+					ints[i] = x
 				}
-				ints[i] = x
 			}
 		}
 	}
+}
+
+// intRange is what the integers of a column may be: its Type's range (int64,
+// or int32 for Int32 and Date), read from the column's Parquet type.
+type intRange struct {
+	lo, hi int64
+	u32    bool // stored as UINT32: an INT32 read negative is its value + 2^32
+	u64    bool // stored as UINT64: an INT64 read negative is above MaxInt64
+	// check: values read straight from page data may lie outside [lo, hi]
+	// (INT64 for a 32-bit Type, any unsigned).
+	check bool
+}
+
+// newIntRange is the intRange of a column of Type t stored as Parquet type pt.
+func newIntRange(t Type, pt parquet.Type) intRange {
+	r := intRange{lo: math.MinInt64, hi: math.MaxInt64}
+	if t == Int32 || t == Date {
+		r.lo, r.hi = math.MinInt32, math.MaxInt32
+	}
+	if t != Int && t != Int32 && t != Date {
+		return r
+	}
+	kind := pt.Kind()
+	if it, ok := logicalInt(pt); ok && !it.IsSigned {
+		r.lo = 0
+		r.u32, r.u64 = kind == parquet.Int32, kind == parquet.Int64
+	}
+	r.check = r.u32 || r.u64 || kind == parquet.Int64 && t != Int
+	return r
+}
+
+// logicalInt is the INT logical type of pt, if it has one.
+func logicalInt(pt parquet.Type) (*format.IntType, bool) {
+	lt := pt.LogicalType()
+	if lt == nil {
+		return nil, false
+	}
+	it, ok := lt.Value.(*format.IntType)
+	return it, ok
+}
+
+// checkRange checks the integers read straight from page data into rows
+// off… of column c (ints, nulls): an unsigned 32-bit value gets its
+// value, and one outside the column's range becomes a null and a bad cell.
+func (s *parquetSource) checkRange(ints []int64, nulls []bool, c, off int) {
+	r := &s.ranges[c]
+	for i, x := range ints {
+		if r.u32 && x < 0 {
+			x += 1 << 32
+			ints[i] = x
+		}
+		if x < r.lo || x > r.hi {
+			s.outOfRange(ints, nulls, c, off, i, x)
+		}
+	}
+}
+
+// outOfRange makes row i of ints (row off+i of column c) a null and notes it
+// as a bad cell holding x, which its column's range does not hold.
+func (s *parquetSource) outOfRange(ints []int64, nulls []bool, c, off, i int, x int64) {
+	r := &s.ranges[c]
+	ints[i], nulls[i] = 0, true
+	v := strconv.FormatInt(x, 10)
+	if r.u64 {
+		v = strconv.FormatUint(uint64(x), 10)
+	}
+	typ := "int64"
+	if r.hi == math.MaxInt32 {
+		typ = "int32"
+	}
+	why := fmt.Sprintf("%s does not fit %s (row group %d)", v, typ, s.rg-1)
+	s.badCells = append(s.badCells, badCell{off + i, c, KindOutOfRange, why})
 }
 
 // anyInt decodes one non-null value of an integer, date, time or bool column.
@@ -479,6 +563,9 @@ func (s *parquetSource) anyInt(c int, v parquet.Value) (int64, bool) {
 	switch s.kinds[c] {
 	case parquet.Int32:
 		x = int64(v.Int32())
+		if s.ranges[c].u32 {
+			x = int64(uint32(v.Int32()))
+		}
 	case parquet.Int64:
 		x = v.Int64()
 	case parquet.ByteArray:
@@ -502,10 +589,11 @@ func (s *parquetSource) anyInt(c int, v parquet.Value) (int64, bool) {
 }
 
 // badCell is a cell that could not be read (by decode, or an invalid result code
-// in readColumn's page path): row i of column c, why ("" for a value of the
-// wrong type or an invalid code).
+// or a value out of range in readColumn's page path): row i of column c, the
+// kind of problem and why ("" for KindWrongType).
 type badCell struct {
 	i, c int
+	kind Kind
 	why  string
 }
 
@@ -514,9 +602,9 @@ type badCell struct {
 func (s *parquetSource) markBad(b *Batch) {
 	for _, bc := range s.badCells {
 		if b.Bad[bc.i].Kind == KindNone {
-			k, why := KindNotUTF8, bc.why
+			k, why := bc.kind, bc.why
 			if why == "" {
-				k, why = KindWrongType, kindNames[KindWrongType]
+				why = kindNames[k]
 			}
 			name := s.cols[bc.c].Name
 			b.Bad[bc.i] = Problem{k, name, name + ": " + why}

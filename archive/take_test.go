@@ -106,7 +106,7 @@ func TestTakeCodes(t *testing.T) {
 			}
 			if wantInts[i] = dict[wantInts[i]]; wantInts[i] < 0 {
 				wantInts[i], wantNulls[i] = 0, true
-				wantBad = append(wantBad, badCell{off + i, col, ""})
+				wantBad = append(wantBad, badCell{off + i, col, KindWrongType, ""})
 			}
 		}
 		if val != wantVal || !slices.Equal(ints, wantInts) || !slices.Equal(nulls, wantNulls) || !slices.Equal(s.badCells, wantBad) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,5 +112,76 @@ func TestFutureTournamentRejected(t *testing.T) {
 		!strings.Contains(rejects[0].Reason, "start_date 2205-03-01 is in the future") ||
 		!strings.Contains(rejects[1].Reason, "in the future") {
 		t.Errorf("rejects %v, want rows 2 and 4 in the future", rejects)
+	}
+}
+
+// TestControlCharactersRejected: a text cell holding a control character (a
+// line break, a tab, NUL, DEL, a C1 control) is rejected naming the column and
+// the character, in CSV and in Parquet, players and tournaments alike; other
+// characters (é, ’, a space) are text.
+func TestControlCharactersRejected(t *testing.T) {
+	players := []PlayerRow{
+		{PlayerID: 1, Name: "Anna Édith O’Neil"},
+		{PlayerID: 2, Name: "Bea\n001    9      Forged"},
+		{PlayerID: 3, Name: "Cy\tTab"},
+		{PlayerID: 4, Name: "Dan\x00"},
+		{PlayerID: 5, Name: "Eve\x7f"},
+		{PlayerID: 6, Name: "Fa\u0085y"},
+		{PlayerID: 7, Name: "Gus", Club: new("Club\rX")},
+	}
+	want := []string{
+		"players row 2: name: control character U+000A (a line break) at byte 4 [name: control character in text]",
+		"players row 3: name: control character U+0009 (a tab) at byte 3 [name: control character in text]",
+		"players row 4: name: control character U+0000 (NUL) at byte 4 [name: control character in text]",
+		"players row 5: name: control character U+007F at byte 4 [name: control character in text]",
+		"players row 6: name: control character U+0085 (a line break) at byte 3 [name: control character in text]",
+		"players row 7: club: control character U+000D (a line break) at byte 5 [club: control character in text]",
+		"tournaments row 1: name: control character U+000A (a line break) at byte 5 [name: control character in text]",
+	}
+	csvDir, pqDir := t.TempDir(), t.TempDir()
+	var sb strings.Builder
+	sb.WriteString("player_id,name,club\n")
+	for _, p := range players {
+		club := ""
+		if p.Club != nil {
+			club = *p.Club
+		}
+		fmt.Fprintf(&sb, "%d,\"%s\",\"%s\"\n", p.PlayerID, p.Name, club)
+	}
+	write(t, filepath.Join(csvDir, "players.csv"), sb.String())
+	write(t, filepath.Join(csvDir, "tournaments.csv"), "tournament_id,name,start_date,end_date\n1,\"Open\n012 X\",2025-01-01,2025-01-02\n")
+	writeParquetFile(t, pqDir, "players.parquet", players)
+	writeParquetFile(t, pqDir, "tournaments.parquet", []TournamentRow{{TournamentID: 1, Name: "Open\n012 X", StartDate: 20089, EndDate: 20090}})
+	for _, dir := range []string{csvDir, pqDir} {
+		var got []string
+		for _, r := range loadRejects(t, dir) {
+			table := strings.TrimSuffix(strings.TrimSuffix(r.File, ".csv"), ".parquet")
+			got = append(got, fmt.Sprintf("%s row %d: %s [%s]", table, r.Row, r.Reason, r.KindName()))
+			if r.Kind != KindControlChar {
+				t.Errorf("%s row %d: kind %d, want KindControlChar", r.File, r.Row, r.Kind)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:\n%s\nwant\n%s", dir, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestSafeText: every control character becomes a space and every byte that
+// is not UTF-8 becomes U+FFFD; clean text is returned as it is.
+func TestSafeText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"Müller, Jörg", "Müller, Jörg"},
+		{"a\nb\r\nc\td\x00e\x7ff\u0085g\u009fh", "a b  c d e f g h"},
+		{"M\xfcller", "M\uFFFDller"},
+		{"\u00a0nbsp", "\u00a0nbsp"}, // not a control character
+	} {
+		if got := SafeText(tc.in); got != tc.want {
+			t.Errorf("SafeText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if CheckText(SafeText(tc.in)) != "" {
+			t.Errorf("CheckText(SafeText(%q)) = %q, want \"\"", tc.in, CheckText(SafeText(tc.in)))
+		}
 	}
 }

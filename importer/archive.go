@@ -169,6 +169,16 @@ func readParquet[T any](path string) ([]T, error) {
 // normName is the name as matched: surrounding spaces trimmed, inner runs collapsed.
 func normName(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// textError refuses a text field as the archive does (archive.CheckText): a
+// control character (a line break, a tab, NUL, …) or text that is not UTF-8.
+// Spaces around it are not part of it.
+func textError(field, s string) error {
+	if why := archive.CheckText(strings.TrimSpace(s)); why != "" {
+		return fmt.Errorf("%s: %s: %w", field, why, ErrMalformed)
+	}
+	return nil
+}
+
 // span is a tournament's dates, under its name in Archive.events.
 type span struct {
 	start, end int32

@@ -1,6 +1,7 @@
 // Package importer converts other formats into a ratelist archive (package
 // archive; docs/archive.md): TRF16 tournament reports, PGN game collections and
-// CSV tables. It is the library behind `ratelist import trf|pgn|csv`.
+// CSV tables, and FIDE's players list into the players table. It is the library
+// behind `ratelist import trf|pgn|csv|fide-list`.
 //
 // The steps of a TRF or PGN import are:
 //
@@ -33,6 +34,11 @@
 // schema (archive.Tables, written as archive's Row types), checking every cell
 // as the run reads it (archive.ParseCell); bad rows are reported with file and
 // row and left out.
+//
+// A FIDE list import (ImportFideList) streams FIDE's players list
+// (ReadFideList: fixed-width text or XML) into the players of an opened
+// archive, matched on fide_id: there the list's federation, sex, title, birth
+// year and standard rating replace the archive's, as the list is FIDE's word.
 //
 // Every count adds up: Stats.Read = Stats.Imported + Stats.Skipped.
 package importer

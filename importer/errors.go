@@ -32,6 +32,9 @@ var (
 	// ErrIDTaken is a FirstID range that reaches a tournament_id already in the
 	// archive: the import stops and the archive is left unchanged.
 	ErrIDTaken = fmt.Errorf("pick a first id past the archive's ids, or none: %w", ErrUsage)
+	// ErrFideList is a file import fide-list cannot read at all: a text list
+	// whose first line does not name its columns, XML without players.
+	ErrFideList = errors.New("not a FIDE players list")
 )
 
 // Problem is one skipped game, row or file. Line is the 1-based line (PGN, TRF) or

@@ -499,6 +499,11 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerIn
 	if g.Err != nil {
 		return out, ev, players, g.Err
 	}
+	for _, k := range pgnTextTags {
+		if err := textError(k+" tag", g.Tags[k]); err != nil {
+			return out, ev, players, &Problem{File: file, Line: int64(g.Line), Err: err}
+		}
+	}
 	tag := func(name string) string {
 		v := normName(g.Tags[name])
 		if v == "?" || v == "-" {
@@ -565,6 +570,11 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerIn
 	players[1] = pgnPlayer(black, tag("BlackFideId"), tag("BlackElo"), tag("BlackTitle"))
 	return out, ev, players, nil
 }
+
+// pgnTextTags are the tags whose text the archive keeps: a control character
+// in one makes the game a problem (textError), as normName would otherwise
+// quietly turn a tab or a line break into a space and keep NUL.
+var pgnTextTags = []string{"Event", "Site", "White", "Black", "WhiteTitle", "BlackTitle", "EventType"}
 
 func pgnPlayer(name, fideID, elo, title string) PlayerInfo {
 	p := PlayerInfo{Name: name, Title: normTitle(title)}

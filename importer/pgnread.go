@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -292,7 +291,7 @@ func (r *PGNReader) tag(s string, i int) int {
 	} else if len(r.cur.Tags) >= maxTags {
 		r.bad(r.line, "more than %d tags", maxTags)
 	} else {
-		r.cur.Tags[name] = dropControls(v.String())
+		r.cur.Tags[name] = v.String() // a control character in it is the importer's to refuse (textError)
 	}
 	return k + 1
 }
@@ -314,23 +313,6 @@ func isMove(tok string) bool {
 		}
 	}
 	return false
-}
-
-// dropControls removes control characters (C0, DEL, C1) from a tag value; a tab
-// becomes a space.
-func dropControls(s string) string {
-	if strings.IndexFunc(s, unicode.IsControl) < 0 {
-		return s
-	}
-	return strings.Map(func(c rune) rune {
-		switch {
-		case c == '\t':
-			return ' '
-		case unicode.IsControl(c):
-			return -1
-		}
-		return c
-	}, s)
 }
 
 // cp1252 maps the bytes 0x80–0x9F of Windows-1252 to Unicode; the other bytes are

@@ -86,6 +86,10 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	}
 	n := int64(len(t.Games))
 	st.Read += n
+	if line, err := trfText(t.Name, f.Players); err != nil {
+		st.skip(name, line, n, err)
+		return nil
+	}
 	tr := archive.TournamentRow{
 		Name:      strings.TrimSpace(t.Name),
 		StartDate: day(t.Start), EndDate: day(t.End),
@@ -185,4 +189,21 @@ func birthDate(s string) int32 {
 		return 0
 	}
 	return day(t)
+}
+
+// trfText checks the text fields the archive keeps (the name from 012, and
+// each 001 record's name, sex, title and federation) with textError, and
+// returns the line of the first refused.
+func trfText(event string, players []trf.Player) (int64, error) {
+	if err := textError("012 tournament name", event); err != nil {
+		return 0, err
+	}
+	for _, p := range players {
+		for _, f := range [...]struct{ name, v string }{{"name", p.Name}, {"sex", p.Sex}, {"title", p.Title}, {"federation", p.Federation}} {
+			if err := textError("001 "+f.name, f.v); err != nil {
+				return int64(p.Line), err
+			}
+		}
+	}
+	return 0, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/output"
 )
@@ -139,7 +140,7 @@ func writeFideTXT(w io.Writer, rows []ListRow, period string) error {
 	line := func(cells []string, header bool) {
 		var b strings.Builder
 		for c, col := range fideColumns {
-			v := cells[c]
+			v := archive.SafeText(cells[c])
 			if n := utf8.RuneCountInString(v); n >= col.width && !header {
 				v = string([]rune(v)[:col.width-1]) // one blank always separates the columns
 			}
@@ -190,8 +191,9 @@ func writeFideXML(w io.Writer, rows []ListRow) error {
 	enc := xml.NewEncoder(bw)
 	enc.Indent("", "  ")
 	for _, r := range rows {
-		p := fidePlayer{Name: r.Name, Country: r.Federation, Sex: r.Sex, Title: r.Title, WTitle: r.WTitle,
-			Rating: r.Rating, Games: r.Games, K: r.K, Flag: r.Flag}
+		t := archive.SafeText
+		p := fidePlayer{Name: t(r.Name), Country: t(r.Federation), Sex: t(r.Sex), Title: t(r.Title), WTitle: t(r.WTitle),
+			Rating: r.Rating, Games: r.Games, K: r.K, Flag: t(r.Flag)}
 		if r.ID > 0 {
 			p.FideID = itoa(r.ID)
 		}
@@ -217,7 +219,7 @@ func writeListCSV(w io.Writer, rows []ListRow) error {
 		if r.BirthYear > 0 {
 			by = itoa(r.BirthYear)
 		}
-		t := csvfield.Text
+		t := func(s string) string { return csvfield.Text(archive.SafeText(s)) }
 		cw.Write([]string{id, t(r.Name), t(r.Federation), t(r.Sex), t(r.Title), t(r.WTitle), itoa(r.Rating), itoa(r.Games), itoa(r.K), by, t(r.Flag)})
 	}
 	cw.Flush()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
 )
 
@@ -45,6 +46,7 @@ func WriteTables(w io.Writer, f Format, tables ...Table) error {
 				return err
 			}
 		}
+		t = t.safe()
 		var err error
 		if f == CSV {
 			err = t.writeCSV(w)
@@ -56,6 +58,26 @@ func WriteTables(w io.Writer, f Format, tables ...Table) error {
 		}
 	}
 	return nil
+}
+
+// safe is t with every cell as exports write text (archive.SafeText): no
+// value can break a line or a column.
+func (t Table) safe() Table {
+	title := strings.Split(t.Title, "\n") // a title of several lines keeps them
+	for i, l := range title {
+		title[i] = archive.SafeText(l)
+	}
+	out := Table{Title: strings.Join(title, "\n"), Header: make([]string, len(t.Header)), Rows: make([][]string, len(t.Rows))}
+	for c, h := range t.Header {
+		out.Header[c] = archive.SafeText(h)
+	}
+	for i, r := range t.Rows {
+		out.Rows[i] = make([]string, len(r))
+		for c, v := range r {
+			out.Rows[i][c] = archive.SafeText(v)
+		}
+	}
+	return out
 }
 
 func (t Table) writeCSV(w io.Writer) error {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -241,12 +242,64 @@ XXR 1
 		t.Errorf("players %q, want %q", got, want)
 	}
 	var b bytes.Buffer
-	if err := ExportTRF(context.Background(), &b, os.DirFS(dir), 1, trf.TRF16, true); err != nil {
+	if _, err := ExportTRF(context.Background(), &b, os.DirFS(dir), 1, trf.TRF16, true); err != nil {
 		t.Fatal(err)
 	}
 	for _, rec := range []string{"001    1 wWGM Alpha, Ann                        2100 ISL      900001 2000/01/31", "001    2 m GM Beta, Bob                         1900 NOR      900002 1990 "} {
 		if !strings.Contains(b.String(), rec) {
 			t.Errorf("no %q in\n%s", rec, b.String())
 		}
+	}
+}
+
+// TestExportTRFRatingsDemo: export trf --rating run on every chess tournament
+// of the demo gives each player his rating at the start, or, unrated then
+// (his first events), the players table's fide_rating; only a player with
+// neither is left blank, and ExportTRF counts those.
+func TestExportTRFRatingsDemo(t *testing.T) {
+	ctx := context.Background()
+	demo := ratelist.Demo()
+	players, err := ReadPlayers(demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFide := 0
+	for _, tt := range chessTournaments(t, demo) {
+		var b bytes.Buffer
+		blank, err := ExportTRF(ctx, &b, demo, tt.ID, trf.TRF16, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantBlank := map[int]int{}, 0
+		for _, p := range tt.Players {
+			r := p.Rating
+			if r == 0 {
+				r = int(players[p.ID].FideRating)
+				if r > 0 {
+					fromFide++
+				}
+			}
+			if r == 0 {
+				wantBlank++
+			}
+			want[p.StartNo] = r
+		}
+		if blank != wantBlank {
+			t.Errorf("tournament %d: %d players counted blank, want %d", tt.ID, blank, wantBlank)
+		}
+		for _, line := range strings.Split(b.String(), "\n") {
+			if !strings.HasPrefix(line, "001") {
+				continue
+			}
+			r := []rune(line)
+			sno, _ := strconv.Atoi(strings.TrimSpace(string(r[4:8])))
+			got, _ := strconv.Atoi(strings.TrimSpace(string(r[48:52])))
+			if got != want[sno] {
+				t.Errorf("tournament %d start rank %d: rating %d, want %d", tt.ID, sno, got, want[sno])
+			}
+		}
+	}
+	if fromFide == 0 {
+		t.Error("no player of the demo took his fide_rating: the test tests nothing")
 	}
 }

@@ -36,6 +36,8 @@ var docSkips = map[string]string{
 	// The monthly cron script: TestCronRecipe runs it as written, in a shell.
 	`ratelist run --archive "$A" --out "$O" --resume --rerate --log-format json 2>>"$LOG"`: "cron script (TestCronRecipe)",
 	`0|3|4) ratelist report --out "$O" --quiet >/dev/null || code=1 ;;`:                    "cron script (TestCronRecipe)",
+	// An example over the small archive the text describes, not the demo's.
+	"ratelist import fide-list players_list_foa.txt --archive archive": "example archive described in the text",
 	// Shell: $?, jq and a command substitution.
 	`if [ $? -eq 4 ]; then ratelist run --archive A --out O --from "$(jq -r .rerun_from O/summary.json)"; fi`: "shell script",
 }

@@ -39,7 +39,7 @@ func exportTRF(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	dir := fs.String("archive", "", "archive `dir` (default: the embedded demo archive)")
 	id := fs.Int64("tournament", 0, "tournament `id`")
 	format := fs.String("format", "trf16", "TRF `version`: trf16 or trf26")
-	rating := fs.String("rating", "run", "the `rating` in each 001 record: run (at the start, as the run rates; what standings use) or fide (the players table's fide_rating)")
+	rating := fs.String("rating", "run", "the `rating` in each 001 record: run (at the start, as the run rates; the players table's fide_rating for a player unrated then) or fide (the players table's fide_rating)")
 	code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
@@ -60,8 +60,16 @@ func exportTRF(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "ratelist export trf: %v\n", err)
 		return exitFailed
 	}
-	if err := officer.ExportTRF(ctx, stdout, fsys, *id, v, *rating == "fide"); err != nil {
+	blank, err := officer.ExportTRF(ctx, stdout, fsys, *id, v, *rating == "fide")
+	if err != nil {
 		return failFunc(stderr, "export trf")(err)
+	}
+	if blank > 0 {
+		why := "unrated at the tournament's start and no fide_rating in the players table"
+		if *rating == "fide" {
+			why = "no fide_rating in the players table"
+		}
+		fmt.Fprintf(stderr, "note: %d players written without a rating: %s\n", blank, why)
 	}
 	return exitOK
 }

@@ -13,33 +13,6 @@ import (
 	"github.com/ratelist/ratelist/importer"
 )
 
-const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]
-       ratelist import trf|pgn FILE --archive DIR --replace ID [flags]
-       ratelist import players FILE --archive DIR
-
-  trf      each TRF16 file becomes a tournament
-  pgn      PGN game collections, grouped into tournaments by Event and Site
-  csv      re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
-           or folders holding them) as Parquet
-  players  update the player registry from a CSV file: player_id and the columns
-           to change (a non-empty cell sets the field, an empty one leaves it);
-           an id not in the archive is a new player (name required)
-
-A tournament that looks like one already in the archive (the same games, or
-the same name and overlapping dates) is refused, naming it: --replace ID
-imports a corrected report over tournament ID instead (same id; its games
-replaced; its name, dates, system and rounds from the file). --replace and
-import players work on CSV and Parquet archives alike, atomically, and are
-recorded in the archive log (ratelist archive log).
-
-Exit codes: 0 imported; 1 failed (the archive is unchanged); 2 bad usage, or
-refused (a tournament already in the archive, a bad row of a players file:
-nothing changed); 3 imported, but some games, rows or files were skipped
-(listed on stderr).
-
-flags:
-`
-
 // cmdImport converts TRF, PGN or CSV files into an archive (docs/import.md).
 func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("import", stderr)
@@ -50,6 +23,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	name := fs.String("name", "", "tournament `name` for a TRF file without one (record 012) (trf)")
 	date := fs.String("date", "", "start `date` YYYY-MM-DD for a TRF file without one (records 042, 132) (trf)")
 	replace := fs.Int64("replace", 0, "a corrected report over tournament `id` (trf, pgn; one tournament): same id, its games replaced, logged")
+	add := fs.Bool("add", false, "add the list's players who are not in the archive (fide-list)")
 	moveless := fs.String("moveless", "auto", "how a PGN game without moves is read (pgn): `mode` is played, forfeit (decisive games) or auto (a forfeit when decisive and its Termination tag says so or most of its event's games have moves)")
 	if len(args) == 0 || isHelp(args[0]) {
 		fs.Usage()
@@ -76,8 +50,8 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		rest = fs.Args()[1:]
 	}
 	switch {
-	case kind != "trf" && kind != "pgn" && kind != "csv" && kind != "players":
-		fmt.Fprintf(stderr, "ratelist import: unknown format %q: want trf, pgn, csv or players\n", kind)
+	case kind != "trf" && kind != "pgn" && kind != "csv" && kind != "players" && kind != "fide-list":
+		fmt.Fprintf(stderr, "ratelist import: unknown format %q: want trf, pgn, csv, players or fide-list\n", kind)
 		return exitUsage
 	case *archive == "":
 		fmt.Fprintln(stderr, "ratelist import: --archive DIR is required")
@@ -100,6 +74,9 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if kind == "players" {
 		return importPlayers(ctx, *archive, srcs[0], stdout, stderr)
+	}
+	if kind == "fide-list" {
+		return importFideList(ctx, *archive, srcs, *add, *quiet, stdout, stderr)
 	}
 	mode, err := importer.ParseMoveless(*moveless)
 	if err != nil {

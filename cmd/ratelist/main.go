@@ -16,6 +16,7 @@
 //	ratelist archive set-player --archive DIR --player ID FIELD=VALUE...
 //	ratelist archive merge-players --archive DIR --keep ID --drop ID
 //	ratelist archive log --archive DIR
+//	ratelist import fide-list FILE... --archive DIR [--add]
 //	ratelist report --out DIR [--archive DIR] [--site DIR]
 //	ratelist generate --players N --games N [--months M] --seed S --archive DIR
 //	ratelist export trf [--archive DIR] --tournament ID [--format trf16|trf26] [--rating run|fide]

@@ -45,6 +45,7 @@ that already holds files is refused unless --force is given.`,
 	"import": `ratelist import trf|pgn|csv SRC... --archive DIR [flags]
        ratelist import trf|pgn FILE --archive DIR --replace ID [flags]
        ratelist import players FILE --archive DIR
+       ratelist import fide-list FILE... --archive DIR [--add]
 
   trf      each TRF16 file becomes a tournament
   pgn      PGN game collections, grouped into tournaments by Event and Site
@@ -53,6 +54,9 @@ that already holds files is refused unless --force is given.`,
   players  update the player registry from a CSV file: player_id and the columns
            to change (a non-empty cell sets the field, an empty one leaves it);
            an id not in the archive is a new player (name required)
+  fide-list  FIDE's players list (TXT or XML): federation, sex, title, birth
+           year and standard rating of the archive's players, matched on fide_id
+           (--add: the list's other players too)
 
 A tournament that looks like one already in the archive (the same games, or
 the same name and overlapping dates) is refused, naming it: --replace ID

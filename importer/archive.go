@@ -333,7 +333,24 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 // collides), or the rows cannot be written, it returns false with id 0 and the
 // import is stopped (a.err): nothing is committed.
 func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow) (int64, bool) {
-	set := a.gameSetOf(t, rows)
+	id, isNew := a.addTournamentSet(t, a.gameSetOf(t, rows))
+	if !isNew {
+		return id, false
+	}
+	for i := range rows {
+		rows[i].TournamentID = id
+	}
+	if err := a.writeGames(rows); err != nil {
+		a.err = err
+		return 0, false
+	}
+	return id, true
+}
+
+// addTournamentSet is addTournament for a tournament known by its games' set,
+// whose rows the caller writes (a PGN import streams them).
+func (a *Archive) addTournamentSet(t archive.TournamentRow, set gameSet) (int64, bool) {
+	set.start, set.end = t.StartDate, t.EndDate
 	if id, dup := a.contents[set]; dup {
 		return id, false
 	}
@@ -350,13 +367,6 @@ func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow)
 	a.contents[set] = t.TournamentID
 	if _, ok := a.byNameDates[nameDates(t)]; !ok {
 		a.byNameDates[nameDates(t)] = t.TournamentID
-	}
-	for i := range rows {
-		rows[i].TournamentID = t.TournamentID
-	}
-	if err := a.writeGames(rows); err != nil {
-		a.err = err
-		return 0, false
 	}
 	return t.TournamentID, true
 }

@@ -36,6 +36,9 @@ const (
 type PGNReader struct {
 	br      *bufio.Reader
 	buf     []byte // the current line
+	rest    []byte // what the last read returned beyond the current line
+	rerr    error  // the error of the last read, returned once rest is used up
+	afterCR bool   // the last line ended in CR: a LF next is part of that line end
 	file    string
 	line    int
 	cp1252  bool // decode lines as Windows-1252
@@ -145,25 +148,50 @@ func (r *PGNReader) longLine() {
 	r.body, r.comment, r.depth = true, 0, 0
 }
 
-// readLine returns the next line without its line end; long when it had more than
-// maxPGNLine bytes (the rest is read and dropped). io.EOF at the end.
+// readLine returns the next line without its line end (LF, CRLF or a lone CR,
+// mixed as they come); long when it had more than maxPGNLine bytes (the rest is
+// read and dropped). io.EOF at the end.
 func (r *PGNReader) readLine() (line []byte, long bool, err error) {
 	r.buf = r.buf[:0]
+	started := false // a line is being read, possibly empty so far
 	for {
-		chunk, err := r.br.ReadSlice('\n')
-		if len(r.buf) <= maxPGNLine+1 {
-			r.buf = append(r.buf, chunk[:min(len(chunk), maxPGNLine+2-len(r.buf))]...)
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
+		if len(r.rest) == 0 {
+			if r.rerr != nil {
+				if started {
+					return r.buf, len(r.buf) > maxPGNLine, nil
+				}
+				return nil, false, r.rerr
+			}
+			chunk, err := r.br.ReadSlice('\n')
+			if err != nil && err != bufio.ErrBufferFull {
+				r.rerr = err
+			}
+			r.rest = chunk
 			continue
-		case err == io.EOF && len(r.buf) > 0:
-		case err != nil:
-			return nil, false, err
 		}
-		line = bytes.TrimSuffix(r.buf, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		return line, len(line) > maxPGNLine, nil
+		if r.afterCR {
+			r.afterCR = false
+			if r.rest[0] == '\n' {
+				r.rest = r.rest[1:]
+				continue
+			}
+		}
+		started = true
+		i := bytes.IndexAny(r.rest, "\r\n")
+		end := len(r.rest)
+		if i >= 0 {
+			end = i
+		}
+		if len(r.buf) <= maxPGNLine {
+			r.buf = append(r.buf, r.rest[:min(end, maxPGNLine+1-len(r.buf))]...)
+		}
+		if i < 0 {
+			r.rest = nil
+			continue
+		}
+		r.afterCR = r.rest[i] == '\r'
+		r.rest = r.rest[i+1:]
+		return r.buf, len(r.buf) > maxPGNLine, nil
 	}
 }
 

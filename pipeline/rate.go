@@ -14,6 +14,7 @@ import (
 // hands its cards and its standings input to the sink.
 type rater struct {
 	players     *archive.Players
+	settings    rating.Settings // of the rule set, for the time classes it rates
 	st          *rating.State
 	rules       rating.RuleSet
 	def         *rating.Definition
@@ -73,7 +74,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	copy(st.Elo, a.Players.Elo)
 	copy(st.BirthYear, a.Players.BirthYear)
 	r := &rater{
-		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st),
+		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st), settings: opt.Rules.Settings(def.Name),
 		periods:     periods{kind: opt.Period},
 		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
 		fingerprint: fingerprint(opt.Rules, opt.Period),
@@ -83,7 +84,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	r.periods.lastEnd = -1
 	for _, i := range order {
 		r.periods.lastEnd = max(r.periods.lastEnd, periodKey(opt.Period, ts[i].End))
-		if !rates(&ts[i]) {
+		if !r.rates(&ts[i]) {
 			continue
 		}
 		k := periodKey(opt.Period, r.rules.ListDay(ts[i].End))
@@ -100,12 +101,14 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 }
 
 // rates tells whether the rule set rates a tournament.
-func rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
+func (r *rater) rates(t *archive.Tournament) bool {
+	return t.Rated && t.Discipline == "chess" && rating.RatesTimeClass(r.settings, t.TimeClass)
+}
 
 // tournament takes one complete tournament from the producer (a takeFunc).
 func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, hash uint64) error {
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
-	rated := rates(t)
+	rated := r.rates(t)
 	if rated {
 		r.hashes.note(key, hash)
 	}

@@ -4,6 +4,9 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/ratelist/ratelist/archive"
 )
@@ -414,7 +417,11 @@ func (e *pgnEvent) system() string {
 // rapid more than 10, blitz 10 or less), else from a word of its Event (Rapid;
 // Blitz or Bullet), else standard.
 func timeClassOf(timeControl, event string) string {
-	if secs, ok := pgnTimeControl(timeControl); ok {
+	secs, ok := pgnTimeControl(timeControl)
+	if !ok {
+		secs, ok = wordyTimeControl(timeControl)
+	}
+	if ok {
 		switch {
 		case secs >= 3600:
 			return archive.TimeStandard
@@ -431,4 +438,52 @@ func timeClassOf(timeControl, event string) string {
 		return archive.TimeBlitz
 	}
 	return archive.TimeStandard
+}
+
+// wordyTimeControl reads a TimeControl written in words, as broadcasts do:
+// "15 min. + 10 s. per move", "90 minutes + 30 seconds increment", "3h".
+func wordyTimeControl(s string) (int, bool) {
+	base, inc, _ := strings.Cut(strings.ToLower(s), "+")
+	n, unit := leadingNumber(base)
+	switch {
+	case n < 0:
+		return 0, false
+	case strings.HasPrefix(unit, "min") || unit == "m" || unit == "'":
+		n *= 60
+	case strings.HasPrefix(unit, "h"):
+		n *= 3600
+	case !strings.HasPrefix(unit, "s"):
+		return 0, false
+	}
+	i, iunit := leadingNumber(inc)
+	switch {
+	case i < 0:
+		i = 0
+	case strings.HasPrefix(iunit, "min"):
+		i *= 60
+	}
+	return n + 60*i, true
+}
+
+// leadingNumber reads the number s starts with (after spaces) and the word after
+// it; -1 when s does not start with a number.
+func leadingNumber(s string) (int, string) {
+	s = strings.TrimSpace(s)
+	end := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(s)
+	}
+	n, err := strconv.Atoi(s[:end])
+	if err != nil {
+		return -1, ""
+	}
+	rest := strings.TrimSpace(s[end:])
+	word := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	if word < 0 {
+		word = len(rest)
+	}
+	if word == 0 && strings.HasPrefix(rest, "'") {
+		word = 1
+	}
+	return n, rest[:word]
 }

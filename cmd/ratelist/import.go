@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/ratelist/ratelist/importer"
 )
@@ -13,7 +15,7 @@ import (
 const importUsage = `usage: ratelist import trf|pgn|csv SRC... --archive DIR [flags]
 
   trf  each TRF16 file becomes a tournament
-  pgn  PGN game collections, grouped into tournaments by Event and Site
+  pgn  PGN game collections, grouped into tournaments by Event, time class and dates
   csv  re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
        or folders holding them) as Parquet
 
@@ -143,6 +145,10 @@ func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stat
 		fmt.Fprintf(stdout, " (%d unfinished)", st.Unfinished)
 	}
 	fmt.Fprintln(stdout)
+	for _, f := range st.ByFile {
+		fmt.Fprintf(stdout, "import %s: %s: %d %s read, %d kept, %d skipped%s; %d events\n", kind, f.Name, f.Read, unit, f.Kept,
+			f.Read-f.Kept, skipReasons(f.Skipped), f.Events)
+	}
 	if st.Forfeits > 0 {
 		fmt.Fprintf(stdout, "import %s: %d games without moves read as forfeits (listed as notes; --moveless played reads them as played)\n", kind, st.Forfeits)
 	}
@@ -152,4 +158,24 @@ func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stat
 	for _, w := range written {
 		fmt.Fprintf(stdout, "wrote %s\n", w)
 	}
+}
+
+// skipReasons lists a file's skipped games by reason, in the order of the
+// reasons' names: " (2 malformed, 1 unfinished)", or "" when none.
+func skipReasons(by map[string]int64) string {
+	reasons := make([]string, 0, len(by))
+	for r, n := range by {
+		if n > 0 {
+			reasons = append(reasons, fmt.Sprintf("%d %s", n, r))
+		}
+	}
+	if len(reasons) == 0 {
+		return ""
+	}
+	slices.SortFunc(reasons, func(a, b string) int {
+		_, ra, _ := strings.Cut(a, " ")
+		_, rb, _ := strings.Cut(b, " ")
+		return strings.Compare(ra, rb)
+	})
+	return " (" + strings.Join(reasons, ", ") + ")"
 }

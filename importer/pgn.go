@@ -64,6 +64,7 @@ type pgnImport struct {
 	events  pgnEvents
 	order   []*pgnEvent // by first game
 	next    int         // order[next] is the first event not yet added
+	planned int         // events whose round plan is made
 	n       int64       // games that passed the checks, in the files that read
 	who     map[whoKey]int32
 	players map[PlayerInfo]int32 // one copy of each name, however many games
@@ -106,12 +107,12 @@ var errChanged = errors.New("changed while being imported (or cannot be read the
 // Windows-1252; a file cut short by a read error is skipped whole, its games
 // counted as skipped.
 //
-// The files are read twice, so that memory does not grow with the number of
-// games: first to learn the events (their games, dates, rounds and where the
-// last game is), then to place each game (its round, its players, its result)
-// and write it to a spill file; each event becomes a tournament as soon as its
-// last game is read, in the order of first games; the spilled games go to the
-// new games part at the end.
+// The files are read three times, so that memory does not grow with the
+// number of games: first to learn the events (their games, dates and where the
+// last game is), then how each event numbers its rounds, then to place each game
+// (its round, its players, its result) and write it to a spill file; each event
+// becomes a tournament as soon as its last game is read, in the order of first
+// games; the spilled games go to the new games part at the end.
 func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{report: opt.Report}
 	im := newPGNImport(files, st, opt)
@@ -127,6 +128,20 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 	}
 	defer im.spill.close()
 	var n int64
+	for i := range files {
+		if im.skipped[i] {
+			continue
+		}
+		if err := im.learnRounds(ctx, int32(i), &n, st); err != nil {
+			st.abandon()
+			return st, err
+		}
+	}
+	if n != im.n || im.planned != len(im.order) {
+		st.abandon()
+		return st, fmt.Errorf("%d games the second time, %d the first: %w", n, im.n, errChanged)
+	}
+	n = 0
 	for i := range files {
 		if im.skipped[i] {
 			continue
@@ -160,8 +175,7 @@ func (im *pgnImport) settle() error {
 		classes[e.key.name][e.key.class] = true
 	}
 	for i, e := range im.order {
-		e.index, e.busy, e.perFile = i, map[int64]*play{}, map[int32]int64{}
-		e.makePlan()
+		e.index = i
 		e.name = e.key.name
 		if len(classes[e.key.name]) > 1 && e.key.class != archive.TimeStandard {
 			e.name += " (" + e.key.class + ")"
@@ -238,7 +252,7 @@ func (im *pgnImport) countGames(ctx context.Context, r *PGNReader, fi int32, st 
 		}
 		st.Read++
 		im.fstats[fi].Read++
-		g, key, eventType, players, p := im.check(r.Game(), fi)
+		g, key, eventType, _, p := im.check(r.Game(), fi)
 		if p != nil {
 			if errors.Is(p.Err, ErrUnfinished) {
 				st.Unfinished++
@@ -252,10 +266,7 @@ func (im *pgnImport) countGames(ctx context.Context, r *PGNReader, fi int32, st 
 		if g.moves {
 			one.withMoves = 1
 		}
-		e := events.join(&one)
-		if g.round > 0 {
-			e.noteRound(im.whoIndex(players[0]), im.whoIndex(players[1]), g.round, g.sub)
-		}
+		events.join(&one)
 		kept++
 	}
 	if err := r.Err(); err != nil {
@@ -282,10 +293,12 @@ func (im *pgnImport) countGames(ctx context.Context, r *PGNReader, fi int32, st 
 	return nil
 }
 
-// addFile is the second pass over file fi: it places each game in its event and
-// spills it, and adds the events that are complete, in order. n counts the games
-// that pass the checks, as countFile numbered them.
-func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64, opt Options, st *Stats) error {
+// readAgain reads file fi once more, after the first pass: each game that
+// passed the checks is handed to fn with its event, last when it is the event's
+// last game. n numbers those games across the files, as countFile did; a file
+// that reads otherwise than the first time stops the import (errChanged).
+func (im *pgnImport) readAgain(ctx context.Context, fi int32, n *int64, st *Stats,
+	fn func(g *pgnGame, players [2]PlayerInfo, e *pgnEvent, last bool) error) error {
 	name := im.files[fi]
 	r, f, err := im.open(fi, false, st)
 	if err != nil {
@@ -301,26 +314,55 @@ func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64
 			continue // counted by countFile
 		}
 		e := im.events.find(key, g.lo, g.hi, g.dated)
-		if e == nil || e.done || *n > e.last {
+		if e == nil || *n < e.first || *n > e.last {
 			return fmt.Errorf("%s:%d: %w", name, g.line, errChanged)
 		}
-		if e.hasDate {
-			if err := im.place(a, e, &g, players, opt, st); err != nil {
-				return err
-			}
-		}
-		e.done = *n == e.last
+		last := *n == e.last
 		*n++
-		if e.done {
-			if err := im.addDone(ctx, a, st); err != nil {
-				return err
-			}
+		if err := fn(&g, players, e, last); err != nil {
+			return err
 		}
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("%w: %w", err, errChanged)
 	}
 	return nil
+}
+
+// learnRounds is the second pass over file fi: it learns how each event uses
+// round numbers and makes its plan once its last game is read, so that only
+// the events under way hold what they learn.
+func (im *pgnImport) learnRounds(ctx context.Context, fi int32, n *int64, st *Stats) error {
+	return im.readAgain(ctx, fi, n, st, func(g *pgnGame, players [2]PlayerInfo, e *pgnEvent, last bool) error {
+		if g.round > 0 {
+			e.noteRound(im.whoIndex(players[0]), im.whoIndex(players[1]), g.round, g.sub)
+		}
+		if last {
+			e.makePlan()
+			im.planned++
+		}
+		return nil
+	})
+}
+
+// addFile is the third pass over file fi: it places each game in its event and
+// spills it, and adds the events that are complete, in order.
+func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64, opt Options, st *Stats) error {
+	return im.readAgain(ctx, fi, n, st, func(g *pgnGame, players [2]PlayerInfo, e *pgnEvent, last bool) error {
+		if e.done {
+			return fmt.Errorf("%s:%d: %w", im.files[fi], g.line, errChanged)
+		}
+		if e.hasDate {
+			if err := im.place(a, e, g, players, opt, st); err != nil {
+				return err
+			}
+		}
+		e.done = last
+		if last {
+			return im.addDone(ctx, a, st)
+		}
+		return nil
+	})
 }
 
 // place gives a game its players and round in event e and spills it, or skips
@@ -369,6 +411,9 @@ func (im *pgnImport) place(a *Archive, e *pgnEvent, g *pgnGame, players [2]Playe
 	wres, bres := resultCodes(g.result, why != "")
 	e.set.add(&a.seed, round, w, b, resultByte(wres), resultByte(bres))
 	e.kept++
+	if e.perFile == nil {
+		e.perFile = map[int32]int64{}
+	}
 	e.perFile[g.file]++
 	date := int32(noDate)
 	if g.exact {
@@ -562,7 +607,10 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnKey, string, [2]Pl
 		return out, key, "", players, g.Err
 	}
 	tag := func(name string) string {
-		v := normName(g.Tags[name])
+		v := g.Tags[name]
+		if !isNorm(v) {
+			v = normName(v)
+		}
 		if v == "?" || v == "-" {
 			return ""
 		}
@@ -733,4 +781,20 @@ func pgnTimeControl(s string) (int, bool) {
 // lowerWords splits s into its words (letters only), lower-cased.
 func lowerWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// isNorm tells whether normName would leave s as it is: no space at either end,
+// no run of spaces, no other white space.
+func isNorm(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return false
+			}
+		case c < ' ' || c >= 0x80:
+			return false // control characters; other spaces are in multi-byte runes
+		}
+	}
+	return true
 }

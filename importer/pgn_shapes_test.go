@@ -385,3 +385,14 @@ func TestPGNFileStats(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestPGNTagEscapes(t *testing.T) {
+	r := NewPGNReader(strings.NewReader(`[White "a \"b\" c\\"] [Black "plain"] [Event "back\\slash \x"]`+"\n\n1-0\n"), "x.pgn")
+	if !r.Next() {
+		t.Fatal(r.Err())
+	}
+	g := r.Game()
+	if g.Tags["White"] != `a "b" c\` || g.Tags["Black"] != "plain" || g.Tags["Event"] != `back\slash \x` {
+		t.Errorf("%q", g.Tags)
+	}
+}

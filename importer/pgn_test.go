@@ -524,7 +524,7 @@ func TestPGNChangedBetweenReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int64
-	if err := im.addFile(context.Background(), a, 0, &n, Options{}, st); !errors.Is(err, errChanged) {
+	if err := im.learnRounds(context.Background(), 0, &n, st); !errors.Is(err, errChanged) {
 		t.Errorf("changed file: %v", err)
 	}
 	a.Abort()

@@ -381,6 +381,9 @@ func mix(id int64) uint64 {
 
 // take records a written game of players w and b in round r.
 func (e *pgnEvent) take(w, b int64, r int32) {
+	if e.busy == nil {
+		e.busy = map[int64]*play{}
+	}
 	for _, s := range [2][2]int64{{w, b}, {b, w}} {
 		p := e.busy[s[0]]
 		if p == nil {

@@ -295,13 +295,17 @@ func (r *PGNReader) tag(s string, i int) int {
 		r.bad(r.line, "tag %s: value not in quotes", name)
 		return len(s)
 	}
-	var v strings.Builder
 	k++
+	start, escaped := k, false
 	for ; k < len(s) && s[k] != '"'; k++ {
 		if s[k] == '\\' && k+1 < len(s) && (s[k+1] == '"' || s[k+1] == '\\') {
 			k++
+			escaped = true
 		}
-		v.WriteByte(s[k])
+	}
+	value := s[start:min(k, len(s))]
+	if escaped {
+		value = unescapeTag(value)
 	}
 	if k == len(s) {
 		r.bad(r.line, "tag %s: value not closed", name)
@@ -320,9 +324,21 @@ func (r *PGNReader) tag(s string, i int) int {
 	} else if len(r.cur.Tags) >= maxTags {
 		r.bad(r.line, "more than %d tags", maxTags)
 	} else {
-		r.cur.Tags[name] = dropControls(v.String())
+		r.cur.Tags[name] = dropControls(value)
 	}
 	return k + 1
+}
+
+// unescapeTag resolves the \\" and \\\\ escapes of a tag value.
+func unescapeTag(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) && (v[i+1] == '"' || v[i+1] == '\\') {
+			i++
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
 }
 
 // isMove reports whether a movetext token is a move: what is left after a move

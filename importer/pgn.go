@@ -335,7 +335,8 @@ func (im *pgnImport) readAgain(ctx context.Context, fi int32, n *int64, st *Stat
 func (im *pgnImport) learnRounds(ctx context.Context, fi int32, n *int64, st *Stats) error {
 	return im.readAgain(ctx, fi, n, st, func(g *pgnGame, players [2]PlayerInfo, e *pgnEvent, last bool) error {
 		if g.round > 0 {
-			e.noteRound(im.whoIndex(players[0]), im.whoIndex(players[1]), g.round, g.sub)
+			w, b := im.whoIndex(players[0]), im.whoIndex(players[1])
+			e.noteRound(w, b, g.round, e.sub(g, w, b))
 		}
 		if last {
 			e.makePlan()
@@ -377,9 +378,10 @@ func (im *pgnImport) place(a *Archive, e *pgnEvent, g *pgnGame, players [2]Playe
 	}
 	var round int32
 	if g.round > 0 {
-		round = e.plan.round(g.round, g.sub)
+		sub := e.sub(g, im.whoIndex(players[0]), im.whoIndex(players[1]))
+		round = e.plan.round(g.round, sub)
 		if round > 1000 {
-			st.skip(file, g.line, 1, fmt.Errorf("round %d.%d is round %d once sub-rounds are counted, past 1000: %w", g.round, g.sub, round, ErrMalformed))
+			st.skip(file, g.line, 1, fmt.Errorf("round %d.%d is round %d once sub-rounds are counted, past 1000: %w", g.round, sub, round, ErrMalformed))
 			return nil
 		}
 		for _, p := range [2]struct {
@@ -430,7 +432,7 @@ func (im *pgnImport) addDone(ctx context.Context, a *Archive, st *Stats) error {
 		}
 		e := im.order[im.next]
 		im.addEvent(a, e, st)
-		e.busy, e.perFile = nil, nil
+		e.busy, e.perFile, e.order = nil, nil, nil
 		if a.err != nil {
 			return a.err
 		}

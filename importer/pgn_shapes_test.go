@@ -119,12 +119,16 @@ func TestPGNRoundShapes(t *testing.T) {
 	match := game("1-0", "Event", "Match", "Date", "2025.05.01", "Round", "1.1", "White", "x", "Black", "y") +
 		game("1/2-1/2", "Event", "Match", "Date", "2025.05.02", "Round", "1.2", "White", "y", "Black", "x") +
 		game("0-1", "Event", "Match", "Date", "2025.05.03", "Round", "1.3", "White", "x", "Black", "y")
+	// cutechess with -games 2: both games of a pairing carry the same round
+	// number, colours reversed.
+	sameRound := func(c, r, _ int) string { return strconv.Itoa(r) }
 	tests := []struct {
 		name, text, event string
 		games             int
 		rounds            []int32
 		system            string
 	}{
+		{"pairs of games under one round number", doubleRoundRobin(6, sameRound), "Engines", 30, []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, "round-robin"},
 		// 6 engines: 2 cycles of 5 rounds of 3 games; cycle 2's round r is round 5+r.
 		{"double round robin c.r", doubleRoundRobin(6, cycleRound), "Engines", 30, []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, "round-robin"},
 		{"double round robin r.board", doubleRoundRobin(6, roundBoard), "Engines", 30, []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, "round-robin"},

@@ -42,6 +42,9 @@ type pgnEvent struct {
 	seen map[int32]*roundSeen // by pgnImport.who index
 	subs map[int32]*bitset    // by given round
 	plan roundPlan
+	// A player's games so far in each given round, by pgnImport.who index and
+	// round: the sub-number of a game whose round has none (sub).
+	order map[[2]int32]int32
 
 	// Second pass.
 	index    int             // position in pgnImport.order
@@ -149,6 +152,23 @@ func (e *pgnEvent) noteRound(white, black, round, sub int32) {
 		e.subs[round] = b
 	}
 	b.add(sub)
+}
+
+// sub is the sub-number of a numbered game: its own ("3.2"), else its place
+// among its players' games in that round so far (1 for the first): an engine
+// match's or a double round robin's games written all as "Round 1" become
+// sub-rounds like "1.1", "1.2". Each pass calls it once per game, in file order.
+func (e *pgnEvent) sub(g *pgnGame, white, black int32) int32 {
+	if g.sub > 0 {
+		return g.sub
+	}
+	if e.order == nil {
+		e.order = map[[2]int32]int32{}
+	}
+	kw, kb := [2]int32{white, g.round}, [2]int32{black, g.round}
+	n := max(e.order[kw], e.order[kb]) + 1
+	e.order[kw], e.order[kb] = n, n
+	return min(n, 1000)
 }
 
 // absorb merges event o (of the same key) into e.
@@ -347,7 +367,7 @@ func (e *pgnEvent) makePlan() {
 		}
 		p.last = r + shift
 	}
-	e.plan, e.seen, e.subs = p, nil, nil
+	e.plan, e.seen, e.subs, e.order = p, nil, nil, nil
 }
 
 // roundRobin tells whether every pair of the event's players met equally often

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/ratelist/ratelist/archive"
 )
@@ -230,7 +229,8 @@ func (im *pgnImport) countFile(ctx context.Context, fi int32, st *Stats) error {
 	return im.countGames(ctx, r, fi, st)
 }
 
-// who returns the first pass's index of a player.
+// whoIndex returns a player's index as the passes that learn rounds tell
+// players apart: by name and FIDE id.
 func (im *pgnImport) whoIndex(p PlayerInfo) int32 {
 	k := whoKey{normName(p.Name), p.FideID}
 	i, ok := im.who[k]
@@ -755,34 +755,6 @@ func pgnSystem(t string) string {
 		return "swiss"
 	}
 	return ""
-}
-
-// pgnTimeControl reads a TimeControl tag (PGN standard, 9.6.1) as the seconds
-// of its first period plus 60 increments: "5400+30", "40/7200:3600", "*180"
-// (sandclock), "300". False for "-" (no limit), "?" or anything else.
-func pgnTimeControl(s string) (int, bool) {
-	first, _, _ := strings.Cut(s, ":")
-	first = strings.TrimPrefix(first, "*")
-	if _, after, ok := strings.Cut(first, "/"); ok {
-		first = after
-	}
-	base, inc, hasInc := strings.Cut(first, "+")
-	b, err := strconv.Atoi(base)
-	if err != nil || b < 0 {
-		return 0, false
-	}
-	i := 0
-	if hasInc {
-		if i, err = strconv.Atoi(inc); err != nil || i < 0 {
-			return 0, false
-		}
-	}
-	return b + 60*i, true
-}
-
-// lowerWords splits s into its words (letters only), lower-cased.
-func lowerWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
 }
 
 // isNorm tells whether normName would leave s as it is: no space at either end,

@@ -4,11 +4,6 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
-	"unicode"
-
-	"github.com/ratelist/ratelist/archive"
 )
 
 // eventGap is the most days between two games of one Event name (and time
@@ -23,8 +18,9 @@ type pgnKey struct {
 }
 
 // pgnEvent is the games of one event: one Event name and time class, dates
-// within eventGap of each other. The first pass over the files counts them and
-// learns how they use round numbers (plan); the second places and writes them.
+// within eventGap of each other. The first pass over the files counts them, the
+// second learns how they use round numbers (plan), the third places and spills
+// them.
 type pgnEvent struct {
 	key       pgnKey
 	eventType string
@@ -37,7 +33,7 @@ type pgnEvent struct {
 	count     int   // its games that passed the checks
 	withMoves int   // those with moves
 
-	// First pass: who plays in which given round, and the sub-numbers
+	// Second pass: who plays in which given round, and the sub-numbers
 	// ("3.2") each given round holds.
 	seen map[int32]*roundSeen // by pgnImport.who index
 	subs map[int32]*bitset    // by given round
@@ -46,7 +42,7 @@ type pgnEvent struct {
 	// round: the sub-number of a game whose round has none (sub).
 	order map[[2]int32]int32
 
-	// Second pass.
+	// Third pass.
 	index    int             // position in pgnImport.order
 	name     string          // the tournament's name
 	busy     map[int64]*play // by player_id: the rounds taken, for the round-robin test
@@ -433,80 +429,4 @@ func (e *pgnEvent) system() string {
 		return "round-robin"
 	}
 	return "swiss"
-}
-
-// timeClassOf is a game's time class: from its TimeControl tag (FIDE's limits
-// on the time for all moves plus 60 increments: standard 60 minutes or more,
-// rapid more than 10, blitz 10 or less), else from a word of its Event (Rapid;
-// Blitz or Bullet), else standard.
-func timeClassOf(timeControl, event string) string {
-	secs, ok := pgnTimeControl(timeControl)
-	if !ok {
-		secs, ok = wordyTimeControl(timeControl)
-	}
-	if ok {
-		switch {
-		case secs >= 3600:
-			return archive.TimeStandard
-		case secs > 600:
-			return archive.TimeRapid
-		}
-		return archive.TimeBlitz
-	}
-	ev := lowerWords(event)
-	switch {
-	case slices.Contains(ev, "rapid") || slices.Contains(ev, "rapidplay") || slices.Contains(ev, "schnellschach"):
-		return archive.TimeRapid
-	case slices.Contains(ev, "blitz") || slices.Contains(ev, "bullet") || slices.Contains(ev, "superblitz") || slices.Contains(ev, "hyperbullet"):
-		return archive.TimeBlitz
-	}
-	return archive.TimeStandard
-}
-
-// wordyTimeControl reads a TimeControl written in words, as broadcasts do:
-// "15 min. + 10 s. per move", "90 minutes + 30 seconds increment", "3h".
-func wordyTimeControl(s string) (int, bool) {
-	base, inc, _ := strings.Cut(strings.ToLower(s), "+")
-	n, unit := leadingNumber(base)
-	switch {
-	case n < 0:
-		return 0, false
-	case strings.HasPrefix(unit, "min") || unit == "m" || unit == "'":
-		n *= 60
-	case strings.HasPrefix(unit, "h"):
-		n *= 3600
-	case !strings.HasPrefix(unit, "s"):
-		return 0, false
-	}
-	i, iunit := leadingNumber(inc)
-	switch {
-	case i < 0:
-		i = 0
-	case strings.HasPrefix(iunit, "min"):
-		i *= 60
-	}
-	return n + 60*i, true
-}
-
-// leadingNumber reads the number s starts with (after spaces) and the word after
-// it; -1 when s does not start with a number.
-func leadingNumber(s string) (int, string) {
-	s = strings.TrimSpace(s)
-	end := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
-	if end < 0 {
-		end = len(s)
-	}
-	n, err := strconv.Atoi(s[:end])
-	if err != nil {
-		return -1, ""
-	}
-	rest := strings.TrimSpace(s[end:])
-	word := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	if word < 0 {
-		word = len(rest)
-	}
-	if word == 0 && strings.HasPrefix(rest, "'") {
-		word = 1
-	}
-	return n, rest[:word]
 }

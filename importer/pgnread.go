@@ -29,7 +29,8 @@ const (
 // PGNReader reads the games of a PGN file one by one, tolerating comments ({…} and
 // ;…), variations, NAGs, escape lines (%…) and missing termination markers. A game
 // ends where the next game's tag section starts: after its movetext, or after a
-// blank line when it has none. Its API is modelled on bufio.Scanner:
+// blank line when it has none. Lines end in LF, CRLF or a lone CR, mixed as they
+// come. Its API is modelled on bufio.Scanner:
 //
 //	for r.Next() { g := r.Game() … }
 //	if err := r.Err(); …

@@ -82,9 +82,9 @@ type Fide struct {
 	// ("Starting list").
 	StartGames int32 `toml:"start_games"`
 	// TimeClasses are the tournaments' time classes it rates: standard for the
-	// standard list; a rules file naming rapid (or blitz) computes that list,
-	// into an output folder of its own.
-	TimeClasses TimeClasses `toml:"time_classes"`
+	// standard list (also when not given); a rules file naming rapid (or blitz)
+	// computes that list, into an output folder of its own.
+	TimeClasses TimeClasses `toml:"time_classes,omitempty"`
 }
 
 // Initial rating methods.
@@ -131,7 +131,6 @@ func DefaultFide() Fide {
 		Floor:                1400,
 		InactiveMonths:       12,
 		StartGames:           30,
-		TimeClasses:          TimeClasses{TimeStandard},
 	}
 }
 

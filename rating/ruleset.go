@@ -62,14 +62,21 @@ const (
 )
 
 // TimeClasses are the time classes a rule set rates: a setting
-// (time_classes) of the rule sets that rate chess.
+// (time_classes) of the rule sets that rate chess. Not given (nil) is
+// standard alone, and leaves the rules' fingerprint as it was before the
+// setting existed, so saved states stay valid.
 type TimeClasses []string
 
-// Rates tells whether class is one of c.
-func (c TimeClasses) Rates(class string) bool { return slices.Contains(c, class) }
+// Rates tells whether class is one of c (standard when c is not given).
+func (c TimeClasses) Rates(class string) bool {
+	if c == nil {
+		return class == TimeStandard
+	}
+	return slices.Contains(c, class)
+}
 
 func (c TimeClasses) check(table string) error {
-	if len(c) == 0 {
+	if c != nil && len(c) == 0 {
 		return fmt.Errorf("%s.time_classes is empty: want some of standard, rapid, blitz", table)
 	}
 	for i, x := range c {

@@ -45,8 +45,8 @@ type School struct {
 	// the previous band's Min gets Bands[i].Name. Highest band first.
 	Bands []Band `toml:"bands"`
 	// TimeClasses are the tournaments' time classes it rates (standard, rapid,
-	// blitz); the others are not rated.
-	TimeClasses TimeClasses `toml:"time_classes"`
+	// blitz); the others are not rated. Not given: standard.
+	TimeClasses TimeClasses `toml:"time_classes,omitempty"`
 }
 
 // Band is one rating category band of the list's category column.
@@ -79,7 +79,6 @@ func DefaultSchool() School {
 		Bands: []Band{
 			{"CM", 2200}, {"1", 2000}, {"2", 1800}, {"3", 1600}, {"4", 1400},
 		},
-		TimeClasses: TimeClasses{TimeStandard},
 	}
 }
 

@@ -35,7 +35,7 @@ func FuzzPGN(f *testing.F) {
 		"[Event \"T\"]\n[Date \"2022.01.17\"]\n[Round \"3\"]\n[White \"b\x01\t\x8c\"]\n[Black \"c\"]\n[Result \"0-1\"]\n[Termination \"abandoned\"]\n\n"))
 	// Real broadcast exports (two Sites a round; UTCDate only), CR-only and mixed
 	// line ends, a double round robin's "c.r" rounds, mini-matches, time classes.
-	for _, name := range []string{"testdata/pgn/uzchesscup2025.pgn", "testdata/pgn/fwwrc2024-round1.pgn"} {
+	for _, name := range []string{"testdata/pgn/uzchesscup2025.pgn", "testdata/pgn/fwwrc2024-round1.pgn", "testdata/pgn/kiyengine-tournament.pgn"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

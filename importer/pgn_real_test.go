@@ -96,3 +96,42 @@ func TestPGNRealUTCDate(t *testing.T) {
 		t.Errorf("run: %v, %d rejected", err, sum.RowsRejected)
 	}
 }
+
+// TestPGNRealEngineRoundRobin: an 8-engine round robin of cutechess-cli, two
+// games a pairing under one Round number (1–7), is 56 games in 14 rounds, a
+// round robin (every pair met twice), blitz by its TimeControl "40/30".
+//
+// Counted from the file: Komodo_14 13½ (lost no game, drew once with
+// Ethereal), Ethereal 12½, SF_3000 9½, GNU_Chess 7½, SF_2500 6, SF_2000 5,
+// KiyEngine_V6.1.3 2, SF_1500 0; the last three games are dated 2026-02-13.
+func TestPGNRealEngineRoundRobin(t *testing.T) {
+	im := importReal(t, "kiyengine-tournament.pgn")
+	if im.st.Read != 56 || im.st.Imported != 56 || len(im.st.Problems) != 0 || len(im.a.Tournaments) != 1 || len(im.a.Players) != 8 {
+		t.Fatalf("%d read, %d imported, problems %v, %d tournaments, %d players", im.st.Read, im.st.Imported, im.st.Problems, len(im.a.Tournaments), len(im.a.Players))
+	}
+	tr := im.ts["?"]
+	if *tr.System != "round-robin" || *tr.Rounds != 14 || *tr.TimeClass != "blitz" || dayString(tr.EndDate) != "2026-02-13" {
+		t.Errorf("system %s, %d rounds, class %s, ends %s", *tr.System, *tr.Rounds, *tr.TimeClass, dayString(tr.EndDate))
+	}
+	want := map[string]float64{"Komodo_14": 13.5, "Ethereal": 12.5, "SF_3000": 9.5, "GNU_Chess": 7.5, "SF_2500": 6,
+		"SF_2000": 5, "KiyEngine_V6.1.3": 2, "SF_1500": 0}
+	s := im.scores("?")
+	for p, w := range want {
+		if s[p] != w {
+			t.Errorf("%s: %v, want %v", p, s[p], w)
+		}
+	}
+	// Each engine plays once in each of the 14 rounds.
+	perRound := map[[2]int64]int{}
+	for _, g := range im.games["?"] {
+		perRound[[2]int64{int64(g.Round), g.WhiteID}]++
+		perRound[[2]int64{int64(g.Round), *g.BlackID}]++
+	}
+	if len(perRound) != 14*8 {
+		t.Errorf("%d (round, engine) slots, want 112", len(perRound))
+	}
+	sum, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS(im.a.Dir), ArchiveName: im.a.Dir, Out: t.TempDir(), Workers: 1})
+	if err != nil || sum.RowsRejected != 0 {
+		t.Errorf("run: %v, %d rejected", err, sum.RowsRejected)
+	}
+}

@@ -76,7 +76,7 @@ type pgnImport struct {
 	fstats  []*FileStats // of files[i]
 }
 
-// whoKey is a player as the first pass tells players apart.
+// whoKey is a player as the pass that learns rounds tells players apart.
 type whoKey struct {
 	name string
 	fide int64
@@ -106,8 +106,9 @@ var errChanged = errors.New("changed while being imported (or cannot be read the
 // Windows-1252; a file cut short by a read error is skipped whole, its games
 // counted as skipped.
 //
-// The files are read three times, so that memory does not grow with the
-// number of games: first to learn the events (their games, dates and where the
+// After a first read that tests each file for UTF-8, the files are read three
+// times, so that memory does not grow with the number of games: first to learn
+// the events (their games, dates and where the
 // last game is), then how each event numbers its rounds, then to place each game
 // (its round, its players, its result) and write it to a spill file; each event
 // becomes a tournament as soon as its last game is read, in the order of first
@@ -161,8 +162,8 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 	return st, nil
 }
 
-// settle is the step between the two passes: the events in order, their round
-// plans and names, and the spill file.
+// settle is the step after the first pass: the events in order, their names,
+// and the spill file.
 func (im *pgnImport) settle() error {
 	im.order = im.events.finish()
 	im.tids = make([]int64, len(im.order))

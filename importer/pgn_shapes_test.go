@@ -262,9 +262,10 @@ func TestTimeClassOf(t *testing.T) {
 		{"-", "World Blitz Championship", "blitz"},
 		{"?", "Rated Bullet tournament https://lichess.org/tournament/x", "blitz"},
 		{"", "FIDE Women’s World Rapid Championships 2024", "rapid"},
-		{"", "Rapidly rising open", "standard"},
+		{"", "Rapidly rising open", ""}, // not known
+		{"?", "", ""},
 		{"5400+30", "Rapid Open", "standard"}, // TimeControl wins
-		{"", "Tata Steel Masters", "standard"},
+		{"", "Tata Steel Masters", ""},
 	}
 	for _, tt := range tests {
 		if got := timeClassOf(tt.tc, tt.event); got != tt.want {
@@ -300,6 +301,34 @@ func TestPGNTimeClass(t *testing.T) {
 	sum, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS(im.a.Dir), ArchiveName: im.a.Dir, Out: out, Workers: 1})
 	if err != nil || sum.RowsRejected != 0 {
 		t.Fatalf("run: %v %+v", err, sum)
+	}
+}
+
+// TestPGNUnknownTimeClass: a game without TimeControl joins the class of its
+// event's other games; an event none of whose games says is standard.
+func TestPGNUnknownTimeClass(t *testing.T) {
+	g := func(event, round, w, b string, tc ...string) string {
+		tags := []string{"Event", event, "Date", "2025.06.01", "Round", round, "White", w, "Black", b}
+		if len(tc) > 0 {
+			tags = append(tags, "TimeControl", tc[0])
+		}
+		return game("1-0", tags...)
+	}
+	text := g("Open", "1", "a", "b", "900+10") + g("Open", "1", "c", "d") + g("Open", "2", "a", "c", "900+10") +
+		g("Club", "1", "a", "b") + g("Club", "2", "b", "a", "-") +
+		g("Mixed", "1", "a", "b", "900+10") + g("Mixed", "2", "a", "b", "180+2") + g("Mixed", "3", "a", "b")
+	im := importShape(t, Options{}, text)
+	want := map[string]struct {
+		class string
+		games int
+	}{"Open": {"rapid", 3}, "Club": {"standard", 2}, "Mixed": {"standard", 1}, "Mixed (rapid)": {"rapid", 1}, "Mixed (blitz)": {"blitz", 1}}
+	if len(im.a.Tournaments) != len(want) {
+		t.Fatalf("%d tournaments: %v", len(im.a.Tournaments), im.ts)
+	}
+	for name, w := range want {
+		if tr, ok := im.ts[name]; !ok || *tr.TimeClass != w.class || len(im.games[name]) != w.games {
+			t.Errorf("%s: %+v, %d games", name, tr, len(im.games[name]))
+		}
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strings"
+
+	"github.com/ratelist/ratelist/archive"
 )
 
 // eventGap is the most days between two games of one Event name (and time
@@ -217,6 +220,7 @@ func (e *pgnEvent) near(lo, hi int32) bool {
 type pgnEvents struct {
 	dated   map[pgnKey][]*pgnEvent
 	undated map[pgnKey]*pgnEvent
+	alias   map[pgnKey]pgnKey // a key of an unknown time class → the key its games joined
 }
 
 func newPGNEvents() pgnEvents {
@@ -261,11 +265,61 @@ func (es *pgnEvents) join(o *pgnEvent) *pgnEvent {
 	return into
 }
 
+// settleClasses gives the games whose time class is not known (no readable
+// TimeControl, no Rapid or Blitz in the Event) a class: the one the other games
+// of their Event name have when they all have the same, else standard. A
+// broadcast that leaves TimeControl out of a few games keeps them in its event.
+func (es *pgnEvents) settleClasses() {
+	known := map[string]map[string]bool{}
+	var unknown []pgnKey
+	note := func(k pgnKey) {
+		switch {
+		case k.class == "":
+			if !slices.Contains(unknown, k) {
+				unknown = append(unknown, k)
+			}
+		case known[k.name] == nil:
+			known[k.name] = map[string]bool{k.class: true}
+		default:
+			known[k.name][k.class] = true
+		}
+	}
+	for k := range es.dated {
+		note(k)
+	}
+	for k := range es.undated {
+		note(k)
+	}
+	slices.SortFunc(unknown, func(a, b pgnKey) int { return strings.Compare(a.name, b.name) })
+	es.alias = map[pgnKey]pgnKey{}
+	for _, k := range unknown {
+		to := pgnKey{k.name, archive.TimeStandard}
+		if len(known[k.name]) == 1 {
+			for c := range known[k.name] {
+				to.class = c
+			}
+		}
+		es.alias[k] = to
+		list, u := es.dated[k], es.undated[k]
+		delete(es.dated, k)
+		delete(es.undated, k)
+		for _, e := range list {
+			e.key = to
+			es.join(e)
+		}
+		if u != nil {
+			u.key = to
+			es.join(u)
+		}
+	}
+}
+
 // finish settles the set after the first pass: events of a key whose dates came
 // within eventGap of each other are merged; a key's undated games join its
 // first event when it has one, else stay an event of their own (which has no
 // date). It returns every event in the order of first games.
 func (es *pgnEvents) finish() []*pgnEvent {
+	es.settleClasses()
 	var all []*pgnEvent
 	for k, list := range es.dated {
 		sort.Slice(list, func(i, j int) bool { return list[i].lo < list[j].lo })
@@ -301,6 +355,9 @@ func (es *pgnEvents) finish() []*pgnEvent {
 // find returns the event of a game of key k with dates lo..hi (dated), as
 // finish left them; nil when none.
 func (es *pgnEvents) find(k pgnKey, lo, hi int32, dated bool) *pgnEvent {
+	if to, ok := es.alias[k]; ok {
+		k = to
+	}
 	if !dated {
 		return es.undated[k]
 	}

@@ -12,7 +12,7 @@ import (
 // timeClassOf is a game's time class: from its TimeControl tag (FIDE's limits
 // on the time for all moves plus 60 increments: standard 60 minutes or more,
 // rapid more than 10, blitz 10 or less), else from a word of its Event (Rapid;
-// Blitz or Bullet), else standard.
+// Blitz or Bullet), else "" (not known: pgnEvents.finish decides).
 func timeClassOf(timeControl, event string) string {
 	secs, ok := pgnTimeControl(timeControl)
 	if !ok {
@@ -34,7 +34,7 @@ func timeClassOf(timeControl, event string) string {
 	case slices.Contains(ev, "blitz") || slices.Contains(ev, "bullet") || slices.Contains(ev, "superblitz") || slices.Contains(ev, "hyperbullet"):
 		return archive.TimeBlitz
 	}
-	return archive.TimeStandard
+	return ""
 }
 
 // wordyTimeControl reads a TimeControl written in words, as broadcasts do:

@@ -89,6 +89,7 @@ type Tournament struct {
 	Discipline string
 	Rated      bool
 	Tiebreaks  string
+	TimeClass  string // standard (also when not given), rapid or blitz
 }
 
 // Archive is an opened archive: the small tables loaded, the large ones located.
@@ -535,7 +536,7 @@ func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {
 		ID: b.Ints[0][i], Name: strings.TrimSpace(b.Strs[1][i]), Start: int32(b.Ints[2][i]), End: int32(b.Ints[3][i]),
 		System: strings.ToLower(strings.TrimSpace(b.Strs[4][i])), Rounds: int32(b.Ints[5][i]),
 		Discipline: strings.ToLower(strings.TrimSpace(b.Strs[6][i])), Rated: b.Nulls[7][i] || b.Ints[7][i] != 0,
-		Tiebreaks: strings.TrimSpace(b.Strs[8][i]),
+		Tiebreaks: strings.TrimSpace(b.Strs[8][i]), TimeClass: strings.ToLower(strings.TrimSpace(b.Strs[9][i])),
 	}
 	if b.Nulls[4][i] {
 		t.System = ""
@@ -548,6 +549,9 @@ func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {
 	}
 	if b.Nulls[8][i] {
 		t.Tiebreaks = ""
+	}
+	if b.Nulls[9][i] || t.TimeClass == "" {
+		t.TimeClass = TimeStandard
 	}
 	switch {
 	case b.Bad[i].Kind != KindNone:
@@ -568,6 +572,8 @@ func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {
 		return t, Problemf(KindOutOfRange, "rounds", "rounds: %d is out of range 1–1000", t.Rounds)
 	case t.Discipline != "chess" && t.Discipline != "scrabble" && t.Discipline != "joker":
 		return t, Problemf(KindOutOfRange, "discipline", "discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
+	case !IsTimeClass(t.TimeClass):
+		return t, Problemf(KindOutOfRange, "time_class", "time_class: %q is not standard, rapid or blitz", Excerpt(t.TimeClass))
 	}
 	return t, Problem{}
 }

@@ -30,6 +30,7 @@ type (
 		Discipline   *string `parquet:"discipline,optional"`
 		Rated        *bool   `parquet:"rated,optional"`
 		Tiebreaks    *string `parquet:"tiebreaks,optional"`
+		TimeClass    *string `parquet:"time_class,optional"`
 	}
 	// GameRow is one row of the games table.
 	GameRow struct {

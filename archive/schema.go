@@ -47,6 +47,7 @@ var (
 		{"tournament_id", Int, true}, {"name", String, true}, {"start_date", Date, true},
 		{"end_date", Date, true}, {"system", String, false}, {"rounds", Int32, false},
 		{"discipline", String, false}, {"rated", Bool, false}, {"tiebreaks", String, false},
+		{"time_class", String, false},
 	}
 	GameColumns = []Column{
 		{"tournament_id", Int, true}, {"round", Int32, true}, {"date", Date, false},
@@ -174,3 +175,14 @@ func writtenType(pt parquet.Type) Type {
 	}
 	return String
 }
+
+// The time classes of the tournaments table's time_class column: the FIDE
+// classes of play by the time each player has.
+const (
+	TimeStandard = "standard"
+	TimeRapid    = "rapid"
+	TimeBlitz    = "blitz"
+)
+
+// IsTimeClass tells whether s is one of the time classes.
+func IsTimeClass(s string) bool { return s == TimeStandard || s == TimeRapid || s == TimeBlitz }

@@ -185,3 +185,27 @@ func TestSafeText(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeClassColumn: time_class is read in lower case, standard when empty or
+// missing; any other value rejects the tournament's row.
+func TestTimeClassColumn(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "players.csv"), "player_id,name\n1,Anna\n")
+	write(t, filepath.Join(dir, "tournaments.csv"), "tournament_id,name,start_date,end_date,time_class\n"+
+		"1,Classic,2025-03-01,2025-03-02,\n2,Quick,2025-03-01,2025-03-01, Rapid\n3,Fast,2025-03-01,2025-03-01,blitz\n4,Bullet,2025-03-01,2025-03-01,bullet\n")
+	var rejects []RowError
+	a, err := Load(context.Background(), os.DirFS(dir), func(r RowError) { rejects = append(rejects, r) }, Now(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tr := range a.Tournaments {
+		got = append(got, tr.TimeClass)
+	}
+	if fmt.Sprint(got) != "[standard rapid blitz]" {
+		t.Errorf("time classes %v", got)
+	}
+	if len(rejects) != 1 || rejects[0].Row != 4 || !strings.Contains(rejects[0].Reason, `time_class: "bullet" is not standard, rapid or blitz`) {
+		t.Errorf("rejects %+v", rejects)
+	}
+}

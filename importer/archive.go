@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -387,63 +386,89 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 }
 
 // addTournament appends a tournament with the next id and writes its games rows
-// (their TournamentID set) to the new games part; under Options.Replace, the one
-// tournament takes that id and its rows are kept for Replacement instead. A
-// tournament that looks like one already in the archive, or imported before
-// (the same games, or the same name and overlapping dates), stops the import
-// (a.err, ErrInArchive) naming it and where it comes from (source), as does a
-// next id that is already an archive tournament's (a FirstID range that
-// collides, ErrIDTaken) and rows that cannot be written: nothing is then
-// committed, and addTournament returns false.
+// (their TournamentID set) to the new games part; under Options.Replace the one
+// tournament takes that id, and under Options.Hold the rows are kept for the
+// caller (keepRows). It returns false when the import stops (addTournamentSet).
 func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow, source string) bool {
-	if a.err != nil {
+	t, ok := a.addTournamentSet(t, a.gameSetOf(t, rows), source)
+	if !ok {
 		return false
 	}
-	set := a.gameSetOf(t, rows)
+	for i := range rows {
+		rows[i].TournamentID = t.TournamentID
+	}
+	return a.keepRows(t.TournamentID, rows)
+}
+
+// addTournamentSet is addTournament for a tournament known by its games' set,
+// whose rows the caller hands keepRows later (a PGN import streams them). It
+// returns the tournament with its id. A tournament that looks like one already
+// in the archive, or imported before (the same games, or the same name and
+// overlapping dates), stops the import (a.err, ErrInArchive) naming it and where
+// it comes from (source), as does a next id that is already an archive
+// tournament's (a FirstID range that collides, ErrIDTaken): nothing is then
+// committed, and it returns false.
+func (a *Archive) addTournamentSet(t archive.TournamentRow, set gameSet, source string) (archive.TournamentRow, bool) {
+	if a.err != nil {
+		return t, false
+	}
+	set.start, set.end = t.StartDate, t.EndDate
 	dates := dayString(t.StartDate) + " to " + dayString(t.EndDate)
 	if id, dup := a.contents[set]; dup && id != a.replace {
 		a.err = fmt.Errorf("%s: %q (%s) has the same games as tournament %d; nothing was imported (to correct tournament %d with it, import it with --replace %d): %w",
 			source, t.Name, dates, id, id, id, ErrInArchive)
-		return false
+		return t, false
 	}
 	if id, dup := a.namesake(t); dup {
 		a.err = fmt.Errorf("%s: %q (%s) has the name and dates of tournament %d; nothing was imported (to correct tournament %d with it, import it with --replace %d; another event needs a name of its own): %w",
 			source, t.Name, dates, id, id, id, ErrInArchive)
-		return false
+		return t, false
 	}
 	if a.replace != 0 {
 		if a.replacement != nil {
 			a.err = fmt.Errorf("%s: %q is a second tournament: a replacement of tournament %d is one tournament: %w", source, t.Name, a.replace, ErrUsage)
-			return false
+			return t, false
 		}
 		t.TournamentID = a.replace
-		for i := range rows {
-			rows[i].TournamentID = t.TournamentID
-		}
-		a.replacement = &replacement{t, slices.Clone(rows)}
+		a.replacement = &replacement{t: t}
 		a.contents[set] = t.TournamentID
-		return true
+		return t, true
 	}
 	if a.oldIDs[a.nextTournament] {
 		a.err = fmt.Errorf("first id %d: tournament_id %d for %q is already in the archive; nothing was imported: %w",
 			a.firstID, a.nextTournament, t.Name, ErrIDTaken)
-		return false
+		return t, false
 	}
 	t.TournamentID = a.nextTournament
 	a.nextTournament++
 	a.Tournaments = append(a.Tournaments, t)
 	a.contents[set] = t.TournamentID
 	a.addName(t)
-	for i := range rows {
-		rows[i].TournamentID = t.TournamentID
-	}
 	if a.hold {
-		a.held = append(a.held, replacement{t, slices.Clone(rows)})
-		return true
+		a.held = append(a.held, replacement{t: t})
 	}
-	if err := a.writeGames(rows); err != nil {
-		a.err = err
-		return false
+	return t, true
+}
+
+// keepRows takes games rows of tournament id, added by addTournamentSet: the
+// replacement's and held tournaments' are kept for the caller, others written
+// to the new games part. It returns false when the import stops.
+func (a *Archive) keepRows(id int64, rows []archive.GameRow) bool {
+	switch {
+	case a.replacement != nil && a.replacement.t.TournamentID == id:
+		a.replacement.rows = append(a.replacement.rows, rows...)
+	case a.hold:
+		for i := len(a.held) - 1; i >= 0; i-- {
+			if a.held[i].t.TournamentID == id {
+				a.held[i].rows = append(a.held[i].rows, rows...)
+				break
+			}
+		}
+	default:
+		if err := a.writeGames(rows); err != nil {
+			a.err = err
+			return false
+		}
 	}
 	return true
 }

@@ -22,8 +22,10 @@
 //     Options.Replace gives the one tournament of the sources an archive
 //     tournament's id instead, and Options.Hold keeps the new tournaments for
 //     the caller: package correct writes those into tables of any form.
-//  5. Write each new tournament's games to the new games part, a temporary file,
-//     as soon as the tournament is complete (a PGN event's last game read).
+//  5. Write each new tournament's games to the new games part, a temporary file:
+//     a TRF file's as it is read; a PGN import's at the end, from the spill file
+//     its last pass wrote (PGN files are read in passes: events and dates, then
+//     rounds, then each game placed; see ImportPGN).
 //  6. Commit: write players.parquet and tournaments.parquet to temporary files,
 //     then rename them and the games part (games/part-NNNN.parquet) into place;
 //     or Abort: remove the games part, leaving the archive as it was. An archive

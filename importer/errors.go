@@ -13,6 +13,11 @@ var (
 	ErrUnfinished = errors.New("unfinished game")
 	// ErrDuplicate is a player paired twice in one round.
 	ErrDuplicate = errors.New("already present")
+	// ErrPairedTwice is a PGN game of a player who already has a game in its
+	// round.
+	ErrPairedTwice = errors.New("paired twice in a round")
+	// ErrNoDate is a PGN event none of whose games has a date.
+	ErrNoDate = fmt.Errorf("no date: %w", ErrMalformed)
 	// ErrArchive is an archive the importer cannot merge into (a CSV table, a
 	// players/ folder, an unreadable table).
 	ErrArchive = errors.New("cannot merge into the archive")
@@ -70,12 +75,59 @@ type Stats struct {
 	Tables       []string
 	Problems     []*Problem // skipped games, rows and files, in source order
 	Notes        []*Problem // things worth knowing that skipped nothing
+	// ByFile counts per source file, in the order given (PGN).
+	ByFile []*FileStats
 
 	report func(p *Problem, note bool) // Options.Report
+	byName map[string]*FileStats
+}
+
+// FileStats is what an import did with one source file: games read, kept
+// (imported) and skipped by reason, and the tournaments whose first game it
+// holds. Read = Kept + the skipped.
+type FileStats struct {
+	Name    string
+	Read    int64
+	Kept    int64
+	Skipped map[string]int64 // reason (SkipReason) → games
+	Events  int
+}
+
+// fileStats returns the counts of file name, adding them when new.
+func (s *Stats) fileStats(name string) *FileStats {
+	if f := s.byName[name]; f != nil {
+		return f
+	}
+	if s.byName == nil {
+		s.byName = map[string]*FileStats{}
+	}
+	f := &FileStats{Name: name, Skipped: map[string]int64{}}
+	s.byName[name] = f
+	s.ByFile = append(s.ByFile, f)
+	return f
+}
+
+// SkipReason names the reason of a skip for the per-file counts.
+func SkipReason(err error) string {
+	for _, r := range []struct {
+		err  error
+		name string
+	}{
+		{ErrUnfinished, "unfinished"}, {ErrNoDate, "no date"}, {ErrPairedTwice, "paired twice in a round"},
+		{ErrDuplicate, "already present"}, {ErrMalformed, "malformed"},
+	} {
+		if errors.Is(err, r.err) {
+			return r.name
+		}
+	}
+	return "unreadable"
 }
 
 func (s *Stats) skip(file string, line int64, n int64, err error) {
 	s.Skipped += n
+	if f := s.byName[file]; f != nil && n > 0 {
+		f.Skipped[SkipReason(err)] += n
+	}
 	s.keep(&Problem{File: file, Line: line, Err: err}, false)
 }
 
@@ -95,6 +147,9 @@ func (s *Stats) keep(p *Problem, note bool) {
 func (s *Stats) abandon() {
 	s.Skipped = s.Read
 	s.Imported, s.Forfeits, s.Tournaments, s.NewPlayers, s.Matched = 0, 0, 0, 0, 0
+	for _, f := range s.ByFile {
+		f.Kept, f.Events, f.Skipped = 0, 0, map[string]int64{"not imported: the import stopped": f.Read}
+	}
 }
 
 func (s *Stats) note(file string, line int64, format string, args ...any) {

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/trf"
 )
 
@@ -32,6 +33,21 @@ func FuzzPGN(f *testing.F) {
 	f.Add([]byte("[Event \"T\"]\n[Date \"2022.01.15\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n" +
 		"[Event \"T\"]\n[Date \"2022.01.16\"]\n[Round \"2\"]\n[White \"D\xfcbov\"]\n[Black \"a\"]\n[Result \"0-1\"]\n\n{no show} 0-1\n\n" +
 		"[Event \"T\"]\n[Date \"2022.01.17\"]\n[Round \"3\"]\n[White \"b\x01\t\x8c\"]\n[Black \"c\"]\n[Result \"0-1\"]\n[Termination \"abandoned\"]\n\n"))
+	// Real broadcast exports (two Sites a round; UTCDate only), CR-only and mixed
+	// line ends, a double round robin's "c.r" rounds, mini-matches, time classes.
+	for _, name := range []string{"testdata/pgn/uzchesscup2025.pgn", "testdata/pgn/fwwrc2024-round1.pgn", "testdata/pgn/kiyengine-tournament.pgn"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:min(len(data), 4000)])
+	}
+	f.Add([]byte("[Event \"E\"]\r[Date \"2025.01.01\"]\r[White \"a\"]\r[Black \"b\"]\r\r1. e4 1-0\r\r" +
+		"[Event \"E\"]\r\n[UTCDate \"2025.01.02\"]\n[Date \"????.??.??\"]\r[White \"b\"]\r\n[Black \"a\"]\n\r\n0-1\n"))
+	f.Add([]byte("[Event \"D\"]\n[Date \"2025.01.01\"]\n[Round \"1.1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n" +
+		"[Event \"D\"]\n[Date \"2025.01.01\"]\n[Round \"1.2\"]\n[White \"a\"]\n[Black \"c\"]\n[Result \"0-1\"]\n\n" +
+		"[Event \"D\"]\n[Date \"2025.01.02\"]\n[Round \"1.2\"]\n[White \"b\"]\n[Black \"a\"]\n[Result \"0-1\"]\n[TimeControl \"180+2\"]\n\n" +
+		"[Event \"D\"]\n[Date \"2025.09.02\"]\n[Round \"2.1\"]\n[White \"c\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n[TimeControl \"15 min + 10 s\"]\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
 		a := newArchive(filepath.Join(dir, "archive"))
@@ -58,7 +74,35 @@ func FuzzPGN(f *testing.F) {
 				t.Fatalf("name %q", p.Name)
 			}
 		}
+		perTournament := map[int64]int64{}
+		for _, g := range games {
+			perTournament[g.TournamentID]++
+		}
+		kept := int64(0)
+		for _, fs := range st.ByFile {
+			kept += fs.Kept
+		}
+		if kept != st.Imported || len(perTournament) != len(a.Tournaments) {
+			t.Fatalf("%d kept by file, %d imported; %d tournaments with games, %d tournaments", kept, st.Imported, len(perTournament), len(a.Tournaments))
+		}
+		type slot struct {
+			t      int64
+			round  int32
+			player int64
+		}
+		busy := map[slot]bool{}
+		for _, g := range games {
+			for _, p := range []int64{g.WhiteID, *g.BlackID} {
+				if busy[slot{g.TournamentID, g.Round, p}] {
+					t.Fatalf("player %d paired twice in round %d", p, g.Round)
+				}
+				busy[slot{g.TournamentID, g.Round, p}] = true
+			}
+		}
 		for _, tr := range a.Tournaments {
+			if tr.TimeClass == nil || !archive.IsTimeClass(*tr.TimeClass) {
+				t.Fatalf("time class %v", tr.TimeClass)
+			}
 			if !utf8.ValidString(tr.Name) || strings.IndexFunc(tr.Name, unicode.IsControl) >= 0 {
 				t.Fatalf("tournament %q", tr.Name)
 			}

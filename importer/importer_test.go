@@ -122,7 +122,7 @@ func TestEndToEnd(t *testing.T) {
 	want := []string{
 		"testdata/club.pgn:36: unfinished game",
 		"testdata/club.pgn:59: tag White: value not closed: malformed",
-		`testdata/club.pgn:84: event "Undated": none of its 1 games has a date (Date or EventDate tag): malformed`,
+		`testdata/club.pgn:84: event "Undated": none of its 1 games has a date (Date, UTCDate or EventDate tag): no date: malformed`,
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,31 +14,18 @@ import (
 	"github.com/ratelist/ratelist/archive"
 )
 
-// pgnGame is a game that passed the checks, waiting for the rest of its event.
+// pgnGame is a game that passed the checks.
 type pgnGame struct {
-	line         int64
-	file         int32 // index in pgnImport.files
-	round        int32 // 0 = not given
-	date         int32 // the day, when dated
-	dated        bool
-	moves        bool   // the movetext holds moves
-	result       byte   // '1' White won, '0' Black won, '=' draw
-	white, black int32  // index in pgnImport.players
-	notPlayed    string // the Termination tag, when it says the game was not played out
-}
-
-// pgnEvent is the games of one Event and Site. The first pass over the files
-// counts them; the second holds them from the event's first game to its last.
-type pgnEvent struct {
-	name, site, eventType string
-	lo, hi                int32 // date bounds, when hasDate
-	hasDate               bool
-	file                  int32
-	line                  int64
-	count, withMoves      int   // its games, and those with moves
-	last                  int64 // the import's number of its last game (pgnImport.n)
-	games                 []pgnGame
-	done                  bool // its last game has been read again
+	line      int64
+	file      int32 // index in pgnImport.files
+	round     int32 // the given round, 0 = not given
+	sub       int32 // its sub-number ("3.2" → 2), 0 = none
+	lo, hi    int32 // the days its date allows, when dated
+	dated     bool
+	exact     bool   // lo is the game's day
+	moves     bool   // the movetext holds moves
+	result    byte   // '1' White won, '0' Black won, '=' draw
+	notPlayed string // the Termination tag, when it says the game was not played out
 }
 
 // Moveless says how a PGN game without moves is read.
@@ -70,65 +58,90 @@ func ParseMoveless(s string) (Moveless, error) {
 // pgnImport is one PGN import: its files, events and players so far.
 type pgnImport struct {
 	files   []string
-	cp1252  []bool                  // files[i] is read as Windows-1252
-	skipped []bool                  // files[i] is skipped whole
-	events  map[[2]string]*pgnEvent // by Event and Site
-	order   []*pgnEvent             // by first game
-	names   []string                // order[i]'s tournament name
-	next    int                     // order[next] is the first event not yet added
-	n       int64                   // games that passed the checks, in the files that read
-	players map[PlayerInfo]int32    // one copy of each name, however many games
+	cp1252  []bool // files[i] is read as Windows-1252
+	skipped []bool // files[i] is skipped whole
+	events  pgnEvents
+	order   []*pgnEvent // by first game
+	next    int         // order[next] is the first event not yet added
+	planned int         // events whose round plan is made
+	n       int64       // games that passed the checks, in the files that read
+	who     map[whoKey]int32
+	players map[PlayerInfo]int32 // one copy of each name, however many games
 	infos   []PlayerInfo
 	ids     []int64           // player_id of infos[i], 0 until looked up
 	texts   map[string]string // one copy of each Termination tag
+	spill   *spill            // the games placed, until their events are added
+	tids    []int64           // tournament_id of order[i], 0 when not added
+	opt     Options
+	fstats  []*FileStats // of files[i]
 }
 
-func newPGNImport(files []string) *pgnImport {
-	return &pgnImport{files: files, cp1252: make([]bool, len(files)), skipped: make([]bool, len(files)),
-		events: map[[2]string]*pgnEvent{}, players: map[PlayerInfo]int32{}, texts: map[string]string{}}
+// whoKey is a player as the pass that learns rounds tells players apart.
+type whoKey struct {
+	name string
+	fide int64
+}
+
+func newPGNImport(files []string, st *Stats, opt Options) *pgnImport {
+	im := &pgnImport{files: files, cp1252: make([]bool, len(files)), skipped: make([]bool, len(files)), opt: opt,
+		events: newPGNEvents(), who: map[whoKey]int32{}, players: map[PlayerInfo]int32{}, texts: map[string]string{}}
+	for _, f := range files {
+		im.fstats = append(im.fstats, st.fileStats(f))
+	}
+	return im
 }
 
 // errChanged stops an import whose file reads differently the second time.
 var errChanged = errors.New("changed while being imported (or cannot be read the same way twice); nothing was imported")
 
 // ImportPGN adds the games of PGN files. Games are grouped into tournaments by
-// their Event and Site tags (across all files); each tournament runs from the
-// earliest to the latest date of its games (Date, else EventDate; a partial date
-// such as 2024.05.?? counts from the first to the last day it allows). Round "3"
-// and "3.1" are round 3; a game without a number goes to the first round in
-// which neither player already has a game. Results 1-0, 0-1 and 1/2-1/2 become
-// 1/0, 0/1 and =/=, or +/- and -/+ for a game without moves read as a forfeit
-// (opt.Moveless); an unfinished game (*) is skipped and counted. A game with a
-// missing or malformed White, Black or Result tag is skipped with a Problem. A file
-// that is not UTF-8 is read as Windows-1252; a file cut short by a read error is
-// skipped whole, its games counted as skipped.
+// their Event tag, their time class and their dates (across all files; see
+// docs/import.md): the Site tag plays no part. Round "3" is round 3; "3.2" is
+// round 3, board or game 2 (roundPlan); a game without a number goes to the
+// first round after the numbered ones in which neither player has a game.
+// Results 1-0, 0-1 and 1/2-1/2 become 1/0, 0/1 and =/=, or +/- and -/+ for a
+// game without moves read as a forfeit (opt.Moveless); an unfinished game (*) is
+// skipped and counted. A game with a missing or malformed White, Black or Result
+// tag is skipped with a Problem. A file that is not UTF-8 is read as
+// Windows-1252; a file cut short by a read error is skipped whole, its games
+// counted as skipped.
 //
-// The files are read twice, so that memory does not grow with their size: first
-// to count each event's games (how many have moves, its dates, where its last
-// game is), then to add each event, in the order of first games, as soon as its
-// last game is read, its games written to the new games part.
+// After a first read that tests each file for UTF-8, the files are read three
+// times, so that memory does not grow with the number of games: first to learn
+// the events (their games, dates and where the
+// last game is), then how each event numbers its rounds, then to place each game
+// (its round, its players, its result) and write it to a spill file; each event
+// becomes a tournament as soon as its last game is read, in the order of first
+// games; the spilled games go to the new games part at the end.
 func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*Stats, error) {
 	st := &Stats{report: opt.Report}
-	im := newPGNImport(files)
+	im := newPGNImport(files, st, opt)
 	for i := range files {
 		if err := im.countFile(ctx, int32(i), st); err != nil {
 			st.abandon()
 			return st, err
 		}
 	}
-	// Events sharing a name (different sites) are told apart by the site.
-	same := map[string]int{}
-	for _, e := range im.order {
-		same[e.name]++
+	if err := im.settle(); err != nil {
+		st.abandon()
+		return st, err
 	}
-	for _, e := range im.order {
-		name := e.name
-		if same[name] > 1 && e.site != "" {
-			name += " (" + e.site + ")"
-		}
-		im.names = append(im.names, name)
-	}
+	defer im.spill.close()
 	var n int64
+	for i := range files {
+		if im.skipped[i] {
+			continue
+		}
+		if err := im.learnRounds(ctx, int32(i), &n, st); err != nil {
+			st.abandon()
+			return st, err
+		}
+	}
+	if n != im.n || im.planned != len(im.order) {
+		st.abandon()
+		return st, fmt.Errorf("%d games the second time, %d the first: %w", n, im.n, errChanged)
+	}
+	n = 0
 	for i := range files {
 		if im.skipped[i] {
 			continue
@@ -142,7 +155,35 @@ func ImportPGN(ctx context.Context, a *Archive, files []string, opt Options) (*S
 		st.abandon()
 		return st, fmt.Errorf("%d games the second time, %d the first: %w", n, im.n, errChanged)
 	}
+	if err := im.writeSpilled(ctx, a); err != nil {
+		st.abandon()
+		return st, err
+	}
 	return st, nil
+}
+
+// settle is the step after the first pass: the events in order, their names,
+// and the spill file.
+func (im *pgnImport) settle() error {
+	im.order = im.events.finish()
+	im.tids = make([]int64, len(im.order))
+	classes := map[string]map[string]bool{}
+	for _, e := range im.order {
+		if classes[e.key.name] == nil {
+			classes[e.key.name] = map[string]bool{}
+		}
+		classes[e.key.name][e.key.class] = true
+	}
+	for i, e := range im.order {
+		e.index = i
+		e.name = e.key.name
+		if len(classes[e.key.name]) > 1 && e.key.class != archive.TimeStandard {
+			e.name += " (" + e.key.class + ")"
+		}
+	}
+	var err error
+	im.spill, err = newSpill()
+	return err
 }
 
 // open opens file fi as a PGNReader; the first time it tests whether the file is
@@ -189,45 +230,50 @@ func (im *pgnImport) countFile(ctx context.Context, fi int32, st *Stats) error {
 	return im.countGames(ctx, r, fi, st)
 }
 
-// countGames checks and counts the games of file fi, and records each event's
-// games. A file whose reading fails part way is skipped whole: its games join no
-// event.
+// whoIndex returns a player's index as the passes that learn rounds tell
+// players apart: by name and FIDE id.
+func (im *pgnImport) whoIndex(p PlayerInfo) int32 {
+	k := whoKey{normName(p.Name), p.FideID}
+	i, ok := im.who[k]
+	if !ok {
+		i = int32(len(im.who))
+		im.who[k] = i
+	}
+	return i
+}
+
+// countGames checks and counts the games of file fi, and learns its events. A
+// file whose reading fails part way is skipped whole: its games join no event.
 func (im *pgnImport) countGames(ctx context.Context, r *PGNReader, fi int32, st *Stats) error {
-	events := map[[2]string]*pgnEvent{}
-	var order []*pgnEvent
+	events := newPGNEvents()
 	var kept int64
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		st.Read++
-		g, ev, _, p := im.check(r.Game(), fi)
+		im.fstats[fi].Read++
+		g, key, eventType, _, p := im.check(r.Game(), fi)
 		if p != nil {
-			if p.Err == ErrUnfinished {
+			if errors.Is(p.Err, ErrUnfinished) {
 				st.Unfinished++
 			}
 			st.skip(p.File, p.Line, 1, p.Err)
 			continue
 		}
-		key := [2]string{ev.name, ev.site}
-		e := events[key]
-		if e == nil {
-			e = new(pgnEvent)
-			*e = ev
-			events[key] = e
-			order = append(order, e)
-		}
-		e.join(&ev)
-		e.count++
+		num := im.n + kept
+		one := pgnEvent{key: key, eventType: eventType, lo: g.lo, hi: g.hi, hasDate: g.dated, file: fi, line: g.line,
+			first: num, last: num, count: 1}
 		if g.moves {
-			e.withMoves++
+			one.withMoves = 1
 		}
-		e.last = im.n + kept
+		events.join(&one)
 		kept++
 	}
 	if err := r.Err(); err != nil {
 		if r.Partial() {
 			st.Read++
+			im.fstats[fi].Read++
 			kept++
 		}
 		p := err.(*Problem)
@@ -237,25 +283,23 @@ func (im *pgnImport) countGames(ctx context.Context, r *PGNReader, fi int32, st 
 		return nil
 	}
 	im.n += kept
-	for _, e := range order {
-		key := [2]string{e.name, e.site}
-		if all := im.events[key]; all != nil {
-			all.join(e)
-			all.count += e.count
-			all.withMoves += e.withMoves
-			all.last = e.last
-		} else {
-			im.events[key] = e
-			im.order = append(im.order, e)
+	for _, list := range events.dated {
+		for _, e := range list {
+			im.events.join(e)
 		}
+	}
+	for _, e := range events.undated {
+		im.events.join(e)
 	}
 	return nil
 }
 
-// addFile is the second pass over file fi: it holds each game until its event's
-// last game is read, then adds the events that are complete, in order. n counts
-// the games that pass the checks, as countFile numbered them.
-func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64, opt Options, st *Stats) error {
+// readAgain reads file fi once more, after the first pass: each game that
+// passed the checks is handed to fn with its event, last when it is the event's
+// last game. n numbers those games across the files, as countFile did; a file
+// that reads otherwise than the first time stops the import (errChanged).
+func (im *pgnImport) readAgain(ctx context.Context, fi int32, n *int64, st *Stats,
+	fn func(g *pgnGame, players [2]PlayerInfo, e *pgnEvent, last bool) error) error {
 	name := im.files[fi]
 	r, f, err := im.open(fi, false, st)
 	if err != nil {
@@ -266,24 +310,18 @@ func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		g, ev, players, p := im.check(r.Game(), fi)
+		g, key, _, players, p := im.check(r.Game(), fi)
 		if p != nil {
 			continue // counted by countFile
 		}
-		e := im.events[[2]string{ev.name, ev.site}]
-		if e == nil || e.done || *n > e.last {
+		e := im.events.find(key, g.lo, g.hi, g.dated)
+		if e == nil || *n < e.first || *n > e.last {
 			return fmt.Errorf("%s:%d: %w", name, g.line, errChanged)
 		}
-		if e.hasDate {
-			g.white, g.black = im.player(players[0]), im.player(players[1])
-			e.games = append(e.games, g)
-		}
-		e.done = *n == e.last
+		last := *n == e.last
 		*n++
-		if e.done {
-			if err := im.addDone(ctx, a, opt, st); err != nil {
-				return err
-			}
+		if err := fn(&g, players, e, last); err != nil {
+			return err
 		}
 	}
 	if err := r.Err(); err != nil {
@@ -292,33 +330,115 @@ func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64
 	return nil
 }
 
+// learnRounds is the second pass over file fi: it learns how each event uses
+// round numbers and makes its plan once its last game is read, so that only
+// the events under way hold what they learn.
+func (im *pgnImport) learnRounds(ctx context.Context, fi int32, n *int64, st *Stats) error {
+	return im.readAgain(ctx, fi, n, st, func(g *pgnGame, players [2]PlayerInfo, e *pgnEvent, last bool) error {
+		if g.round > 0 {
+			w, b := im.whoIndex(players[0]), im.whoIndex(players[1])
+			e.noteRound(w, b, g.round, e.sub(g, w, b))
+		}
+		if last {
+			e.makePlan()
+			im.planned++
+		}
+		return nil
+	})
+}
+
+// addFile is the third pass over file fi: it places each game in its event and
+// spills it, and adds the events that are complete, in order.
+func (im *pgnImport) addFile(ctx context.Context, a *Archive, fi int32, n *int64, opt Options, st *Stats) error {
+	return im.readAgain(ctx, fi, n, st, func(g *pgnGame, players [2]PlayerInfo, e *pgnEvent, last bool) error {
+		if e.done {
+			return fmt.Errorf("%s:%d: %w", im.files[fi], g.line, errChanged)
+		}
+		if e.hasDate {
+			if err := im.place(a, e, g, players, opt, st); err != nil {
+				return err
+			}
+		}
+		e.done = last
+		if last {
+			return im.addDone(ctx, a, st)
+		}
+		return nil
+	})
+}
+
+// place gives a game its players and round in event e and spills it, or skips
+// it with a Problem.
+func (im *pgnImport) place(a *Archive, e *pgnEvent, g *pgnGame, players [2]PlayerInfo, opt Options, st *Stats) error {
+	file := im.files[g.file]
+	wi, bi := im.player(players[0]), im.player(players[1])
+	w, b := im.playerID(a, wi, st), im.playerID(a, bi, st)
+	if w == b {
+		st.skip(file, g.line, 1, fmt.Errorf("White and Black are the same player %q: %w", players[0].Name, ErrMalformed))
+		return nil
+	}
+	var round int32
+	if g.round > 0 {
+		sub := e.sub(g, im.whoIndex(players[0]), im.whoIndex(players[1]))
+		round = e.plan.round(g.round, sub)
+		if round > 1000 {
+			st.skip(file, g.line, 1, fmt.Errorf("round %d.%d is round %d once sub-rounds are counted, past 1000: %w", g.round, sub, round, ErrMalformed))
+			return nil
+		}
+		for _, p := range [2]struct {
+			id   int64
+			name string
+		}{{w, players[0].Name}, {b, players[1].Name}} {
+			if e.taken(p.id, round) {
+				st.skip(file, g.line, 1, fmt.Errorf("%s already plays in round %d: %w", p.name, round, ErrPairedTwice))
+				return nil
+			}
+		}
+	} else {
+		round = e.plan.last + 1
+		for e.taken(w, round) || e.taken(b, round) {
+			round++
+		}
+		if round > 1000 {
+			st.skip(file, g.line, 1, fmt.Errorf("no round number and rounds %d–1000 are taken: %w", e.plan.last+1, ErrMalformed))
+			return nil
+		}
+	}
+	e.take(w, b, round)
+	why := forfeit(g, e.withMoves, e.count, opt.Moveless)
+	if why != "" {
+		e.forfeits++
+		st.keep(&Problem{File: file, Line: g.line, Err: fmt.Errorf("%s: %s %s %s: no moves, read as a forfeit: %s",
+			e.name, players[0].Name, pgnResult[g.result], players[1].Name, why)}, true)
+	}
+	wres, bres := resultCodes(g.result, why != "")
+	e.set.add(&a.seed, round, w, b, resultByte(wres), resultByte(bres))
+	e.kept++
+	if e.perFile == nil {
+		e.perFile = map[int32]int64{}
+	}
+	e.perFile[g.file]++
+	date := int32(noDate)
+	if g.exact {
+		date = g.lo
+	}
+	return im.spill.write(spilled{event: int32(e.index), round: round, date: date, white: w, black: b, wres: wres[0], bres: bres[0]})
+}
+
 // addDone adds the complete events that come next in order, as tournaments.
-func (im *pgnImport) addDone(ctx context.Context, a *Archive, opt Options, st *Stats) error {
+func (im *pgnImport) addDone(ctx context.Context, a *Archive, st *Stats) error {
 	for ; im.next < len(im.order) && im.order[im.next].done; im.next++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		e := im.order[im.next]
-		im.addEvent(a, e, im.names[im.next], opt, st)
-		e.games = nil
+		im.addEvent(a, e, st)
+		e.busy, e.perFile, e.order = nil, nil, nil
 		if a.err != nil {
 			return a.err
 		}
 	}
 	return nil
-}
-
-// join widens e's dates to o's and takes o's event type when e has none.
-func (e *pgnEvent) join(o *pgnEvent) {
-	if o.hasDate {
-		if !e.hasDate {
-			e.lo, e.hi, e.hasDate = o.lo, o.hi, true
-		}
-		e.lo, e.hi = min(e.lo, o.lo), max(e.hi, o.hi)
-	}
-	if e.eventType == "" {
-		e.eventType = o.eventType
-	}
 }
 
 // player returns the index of a player in im.infos, adding it when new.
@@ -389,132 +509,117 @@ func notPlayed(termination string) bool {
 }
 
 // addEvent adds a complete event as a tournament, unless it is already in the
-// archive; its games are those e holds.
-func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, name string, opt Options, st *Stats) {
+// archive; its games are in the spill.
+func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, st *Stats) {
 	file := im.files[e.file]
 	if !e.hasDate {
 		n := int64(e.count)
-		st.skip(file, e.line, n, fmt.Errorf("event %q: none of its %d games has a date (Date or EventDate tag): %w", name, n, ErrMalformed))
+		st.skip(file, e.line, n, fmt.Errorf("event %q: none of its %d games has a date (Date, UTCDate or EventDate tag): %w", e.name, n, ErrNoDate))
 		return
 	}
-	t := archive.TournamentRow{Name: name, StartDate: e.lo, EndDate: e.hi, System: ptr(pgnSystem(e.eventType)),
-		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated)}
-	// Players and rounds first: a game can still be skipped here.
-	type key struct {
-		p     int64
-		round int32
-	}
-	busy := map[key]int64{} // player in round → line of the game
-	rows := make([]archive.GameRow, 0, len(e.games))
-	var forfeits []*Problem
-	add := func(g *pgnGame, w, b int64, round int32) {
-		busy[key{w, round}], busy[key{b, round}] = g.line, g.line
-		row := archive.GameRow{Round: round, WhiteID: w, BlackID: ptr(b)}
-		if g.dated {
-			row.Date = ptr(g.date)
-		}
-		why := forfeit(g, e.withMoves, e.count, opt.Moveless)
-		if why != "" {
-			forfeits = append(forfeits, &Problem{File: im.files[g.file], Line: g.line, Err: fmt.Errorf("%s: %s %s %s: no moves, read as a forfeit: %s",
-				name, im.infos[g.white].Name, pgnResult[g.result], im.infos[g.black].Name, why)})
-		}
-		var bres string
-		row.WhiteResult, bres = resultCodes(g.result, why != "")
-		row.BlackResult = &bres
-		rows = append(rows, row)
-	}
-	var later []int
-	ids := make([][2]int64, len(e.games))
-	for i := range e.games {
-		g := &e.games[i]
-		white, black := im.infos[g.white], im.infos[g.black]
-		w, b := im.playerID(a, g.white, st), im.playerID(a, g.black, st)
-		ids[i] = [2]int64{w, b}
-		if w == b {
-			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("White and Black are the same player %q: %w", white.Name, ErrMalformed))
-			continue
-		}
-		if g.round == 0 {
-			later = append(later, i)
-			continue
-		}
-		if l, dup := busy[key{w, g.round}]; dup {
-			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("%s already plays in round %d (line %d): %w", white.Name, g.round, l, ErrDuplicate))
-			continue
-		}
-		if l, dup := busy[key{b, g.round}]; dup {
-			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("%s already plays in round %d (line %d): %w", black.Name, g.round, l, ErrDuplicate))
-			continue
-		}
-		add(g, w, b, g.round)
-	}
-	for _, i := range later {
-		g, w, b := &e.games[i], ids[i][0], ids[i][1]
-		r := int32(1)
-		for {
-			_, bw := busy[key{w, r}]
-			_, bb := busy[key{b, r}]
-			if !bw && !bb {
-				break
-			}
-			r++
-		}
-		if r > 1000 {
-			st.skip(im.files[g.file], g.line, 1, fmt.Errorf("no round number and rounds 1–1000 are taken: %w", ErrMalformed))
-			continue
-		}
-		add(g, w, b, r)
-	}
-	if len(rows) == 0 {
+	if e.kept == 0 {
 		return
 	}
-	var rounds int32
-	for _, g := range rows {
-		rounds = max(rounds, g.Round)
-	}
-	t.Rounds = &rounds
-	if !a.addTournament(t, rows, fmt.Sprintf("%s:%d", file, e.line)) {
+	t := archive.TournamentRow{Name: e.name, StartDate: e.lo, EndDate: e.hi, System: ptr(e.system()),
+		Discipline: ptr("chess"), Rated: ptr(!im.opt.Unrated), Rounds: ptr(e.rounds), TimeClass: ptr(e.key.class)}
+	t, ok := a.addTournamentSet(t, e.set, fmt.Sprintf("%s:%d", file, e.line))
+	if !ok {
 		return // the import stops: ImportPGN counts every game as skipped
 	}
+	im.tids[e.index] = t.TournamentID
 	st.Tournaments++
-	st.Imported += int64(len(rows))
-	st.Forfeits += int64(len(forfeits))
-	for _, p := range forfeits {
-		st.keep(p, true)
+	im.fstats[e.file].Events++
+	st.Imported += e.kept
+	for f, n := range e.perFile {
+		im.fstats[f].Kept += n
 	}
+	st.Forfeits += e.forfeits
+}
+
+// sortedFiles is the files of a per-file count, in order.
+func sortedFiles(m map[int32]int64) []int32 {
+	fs := make([]int32, 0, len(m))
+	for f := range m {
+		fs = append(fs, f)
+	}
+	slices.Sort(fs)
+	return fs
+}
+
+// writeSpilled hands the spilled games of the events added to the archive
+// (keepRows: the new games part, or kept for a replacement or Options.Hold),
+// with their tournament ids, a run of one tournament's games at a time.
+func (im *pgnImport) writeSpilled(ctx context.Context, a *Archive) error {
+	rows := make([]archive.GameRow, 0, 4096)
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		if !a.keepRows(rows[0].TournamentID, rows) {
+			return a.err
+		}
+		rows = rows[:0]
+		return ctx.Err()
+	}
+	err := im.spill.each(func(g spilled) error {
+		tid := im.tids[g.event]
+		if tid == 0 {
+			return nil
+		}
+		if len(rows) == cap(rows) || (len(rows) > 0 && rows[0].TournamentID != tid) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		row := archive.GameRow{TournamentID: tid, Round: g.round, WhiteID: g.white, BlackID: ptr(g.black),
+			WhiteResult: string(g.wres), BlackResult: ptr(string(g.bres))}
+		if g.date != noDate {
+			row.Date = ptr(g.date)
+		}
+		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
 }
 
 func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
 
-// check turns a PGN game into a pgnGame, its event and its White and Black
-// players (the pgnGame's white and black are left for the caller), or a Problem.
-func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerInfo, *Problem) {
+// check turns a PGN game into a pgnGame, its event's key and type, and its
+// White and Black players, or a Problem.
+func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnKey, string, [2]PlayerInfo, *Problem) {
 	file := im.files[fi]
 	out := pgnGame{file: fi, line: int64(g.Line), moves: g.Moves}
-	ev := pgnEvent{file: fi, line: int64(g.Line)}
+	var key pgnKey
 	var players [2]PlayerInfo
-	bad := func(format string, args ...any) (pgnGame, pgnEvent, [2]PlayerInfo, *Problem) {
-		return out, ev, players, &Problem{File: file, Line: int64(g.Line), Err: fmt.Errorf(format+": %w", append(args, ErrMalformed)...)}
+	bad := func(format string, args ...any) (pgnGame, pgnKey, string, [2]PlayerInfo, *Problem) {
+		return out, key, "", players, &Problem{File: file, Line: int64(g.Line), Err: fmt.Errorf(format+": %w", append(args, ErrMalformed)...)}
 	}
 	if g.Err != nil {
-		return out, ev, players, g.Err
+		return out, key, "", players, g.Err
 	}
 	for _, k := range pgnTextTags {
 		if err := textError(k+" tag", g.Tags[k]); err != nil {
-			return out, ev, players, &Problem{File: file, Line: int64(g.Line), Err: err}
+			return out, key, "", players, &Problem{File: file, Line: int64(g.Line), Err: err}
 		}
 	}
 	tag := func(name string) string {
-		v := normName(g.Tags[name])
+		v := g.Tags[name]
+		if !isNorm(v) {
+			v = normName(v)
+		}
 		if v == "?" || v == "-" {
 			return ""
 		}
 		return v
 	}
-	ev.name, ev.site, ev.eventType = tag("Event"), tag("Site"), tag("EventType")
-	if ev.name == "" {
-		ev.name = "?"
+	key.name = tag("Event")
+	if key.name == "" {
+		key.name = "?"
 	}
+	key.class = timeClassOf(tag("TimeControl"), key.name)
 	white, black := tag("White"), tag("Black")
 	switch {
 	case white == "":
@@ -534,15 +639,15 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerIn
 	case "1/2-1/2", "½-½":
 		out.result = '='
 	case "*":
-		return out, ev, players, &Problem{File: file, Line: int64(g.Line), Err: ErrUnfinished}
+		return out, key, "", players, &Problem{File: file, Line: int64(g.Line), Err: ErrUnfinished}
 	case "":
 		return bad("no Result tag and no result after the moves")
 	default:
 		return bad("result %q", res)
 	}
 	if r := tag("Round"); r != "" {
-		head, _, _ := strings.Cut(r, ".")
-		n, err := strconv.Atoi(head)
+		parts := strings.Split(r, ".")
+		n, err := strconv.Atoi(parts[0])
 		switch {
 		case err != nil:
 			// "Final", "?" and the like: no round number.
@@ -550,16 +655,14 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerIn
 			return bad("round %q is outside 1–1000", r)
 		default:
 			out.round = int32(n)
+			if len(parts) > 1 {
+				if s, err := strconv.Atoi(parts[1]); err == nil && s >= 1 && s <= 1000 {
+					out.sub = int32(s)
+				}
+			}
 		}
 	}
-	lo, hi, exact, ok := pgnDate(tag("Date"))
-	if !ok {
-		lo, hi, _, ok = pgnDate(tag("EventDate"))
-	}
-	if ok {
-		ev.lo, ev.hi, ev.hasDate = lo, hi, true
-		out.date, out.dated = lo, exact
-	}
+	out.lo, out.hi, out.exact, out.dated = gameDate(tag("Date"), tag("UTCDate"), tag("EventDate"))
 	if t := tag("Termination"); notPlayed(t) {
 		if _, ok := im.texts[t]; !ok {
 			im.texts[t] = t
@@ -568,7 +671,24 @@ func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnEvent, [2]PlayerIn
 	}
 	players[0] = pgnPlayer(white, tag("WhiteFideId"), tag("WhiteElo"), tag("WhiteTitle"))
 	players[1] = pgnPlayer(black, tag("BlackFideId"), tag("BlackElo"), tag("BlackTitle"))
-	return out, ev, players, nil
+	return out, key, tag("EventType"), players, nil
+}
+
+// gameDate is a game's day: its Date when complete, else its UTCDate when
+// complete (lichess writes Date "????.??.??"), else the span a partial Date,
+// UTCDate or EventDate allows, in that order.
+func gameDate(date, utc, event string) (lo, hi int32, exact, ok bool) {
+	for i, s := range []string{date, utc, event} {
+		l, h, ex, good := pgnDate(s)
+		switch {
+		case !good:
+		case ex && i < 2:
+			return l, h, true, true
+		case !ok:
+			lo, hi, ok = l, h, true
+		}
+	}
+	return lo, hi, false, ok
 }
 
 // pgnTextTags are the tags whose text the archive keeps: a control character
@@ -622,7 +742,8 @@ func pgnDate(s string) (lo, hi int32, exact, ok bool) {
 	return day(from), day(to), exact, true
 }
 
-// pgnSystem maps the EventType tag to the tournaments table's system.
+// pgnSystem maps the EventType tag to the tournaments table's system, "" when
+// it names none.
 func pgnSystem(t string) string {
 	t = strings.ToLower(t)
 	switch {
@@ -632,6 +753,24 @@ func pgnSystem(t string) string {
 		return "knockout"
 	case strings.Contains(t, "match"):
 		return "match"
+	case strings.Contains(t, "swiss"):
+		return "swiss"
 	}
-	return "swiss"
+	return ""
+}
+
+// isNorm tells whether normName would leave s as it is: no space at either end,
+// no run of spaces, no other white space.
+func isNorm(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return false
+			}
+		case c < ' ' || c >= 0x80:
+			return false // control characters; other spaces are in multi-byte runes
+		}
+	}
+	return true
 }

@@ -305,12 +305,12 @@ func TestPGNCounts(t *testing.T) {
 	// A read error skips the file whole: the games read before it, and the
 	// one it cut, are counted as skipped.
 	st = &Stats{Files: 1}
-	im := newPGNImport([]string{"x.pgn"})
+	im := newPGNImport([]string{"x.pgn"}, st, Options{})
 	r := NewPGNReader(failAfter{strings.NewReader(good + "[Event \"F\"]\n\n" + after + "[Event \"E\"]\n[White")}, "x.pgn")
 	if err := im.countGames(context.Background(), r, 0, st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Read != 4 || st.Skipped != 4 || st.FilesSkipped != 1 || len(im.order) != 0 {
+	if st.Read != 4 || st.Skipped != 4 || st.FilesSkipped != 1 || len(im.events.dated) != 0 {
 		t.Errorf("read error: %+v, %d events", st, len(im.order))
 	}
 	if msg := st.Problems[len(st.Problems)-1].Error(); !strings.Contains(msg, "input/output error") {
@@ -506,17 +506,21 @@ func TestPGNChangedBetweenReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	im, st := newPGNImport([]string{name}), &Stats{}
+	st := &Stats{}
+	im := newPGNImport([]string{name}, st, Options{})
 	if err := im.countFile(context.Background(), 0, st); err != nil {
 		t.Fatal(err)
 	}
-	im.names = []string{"A"}
+	if err := im.settle(); err != nil {
+		t.Fatal(err)
+	}
+	defer im.spill.close()
 	changed := pgnGameText("A", "1", "a", "b", "1-0", "1. e4") + pgnGameText("B", "1", "b", "a", "1-0", "1. e4")
 	if err := os.WriteFile(name, []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var n int64
-	if err := im.addFile(context.Background(), a, 0, &n, Options{}, st); !errors.Is(err, errChanged) {
+	if err := im.learnRounds(context.Background(), 0, &n, st); !errors.Is(err, errChanged) {
 		t.Errorf("changed file: %v", err)
 	}
 	a.Abort()

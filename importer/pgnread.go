@@ -28,13 +28,17 @@ const (
 // PGNReader reads the games of a PGN file one by one, tolerating comments ({…} and
 // ;…), variations, NAGs, escape lines (%…) and missing termination markers. A game
 // ends where the next game's tag section starts: after its movetext, or after a
-// blank line when it has none. Its API is modelled on bufio.Scanner:
+// blank line when it has none. Lines end in LF, CRLF or a lone CR, mixed as they
+// come. Its API is modelled on bufio.Scanner:
 //
 //	for r.Next() { g := r.Game() … }
 //	if err := r.Err(); …
 type PGNReader struct {
 	br      *bufio.Reader
 	buf     []byte // the current line
+	rest    []byte // what the last read returned beyond the current line
+	rerr    error  // the error of the last read, returned once rest is used up
+	afterCR bool   // the last line ended in CR: a LF next is part of that line end
 	file    string
 	line    int
 	cp1252  bool // decode lines as Windows-1252
@@ -144,25 +148,50 @@ func (r *PGNReader) longLine() {
 	r.body, r.comment, r.depth = true, 0, 0
 }
 
-// readLine returns the next line without its line end; long when it had more than
-// maxPGNLine bytes (the rest is read and dropped). io.EOF at the end.
+// readLine returns the next line without its line end (LF, CRLF or a lone CR,
+// mixed as they come); long when it had more than maxPGNLine bytes (the rest is
+// read and dropped). io.EOF at the end.
 func (r *PGNReader) readLine() (line []byte, long bool, err error) {
 	r.buf = r.buf[:0]
+	started := false // a line is being read, possibly empty so far
 	for {
-		chunk, err := r.br.ReadSlice('\n')
-		if len(r.buf) <= maxPGNLine+1 {
-			r.buf = append(r.buf, chunk[:min(len(chunk), maxPGNLine+2-len(r.buf))]...)
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
+		if len(r.rest) == 0 {
+			if r.rerr != nil {
+				if started {
+					return r.buf, len(r.buf) > maxPGNLine, nil
+				}
+				return nil, false, r.rerr
+			}
+			chunk, err := r.br.ReadSlice('\n')
+			if err != nil && err != bufio.ErrBufferFull {
+				r.rerr = err
+			}
+			r.rest = chunk
 			continue
-		case err == io.EOF && len(r.buf) > 0:
-		case err != nil:
-			return nil, false, err
 		}
-		line = bytes.TrimSuffix(r.buf, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		return line, len(line) > maxPGNLine, nil
+		if r.afterCR {
+			r.afterCR = false
+			if r.rest[0] == '\n' {
+				r.rest = r.rest[1:]
+				continue
+			}
+		}
+		started = true
+		i := bytes.IndexAny(r.rest, "\r\n")
+		end := len(r.rest)
+		if i >= 0 {
+			end = i
+		}
+		if len(r.buf) <= maxPGNLine {
+			r.buf = append(r.buf, r.rest[:min(end, maxPGNLine+1-len(r.buf))]...)
+		}
+		if i < 0 {
+			r.rest = nil
+			continue
+		}
+		r.afterCR = r.rest[i] == '\r'
+		r.rest = r.rest[i+1:]
+		return r.buf, len(r.buf) > maxPGNLine, nil
 	}
 }
 
@@ -266,13 +295,17 @@ func (r *PGNReader) tag(s string, i int) int {
 		r.bad(r.line, "tag %s: value not in quotes", name)
 		return len(s)
 	}
-	var v strings.Builder
 	k++
+	start, escaped := k, false
 	for ; k < len(s) && s[k] != '"'; k++ {
 		if s[k] == '\\' && k+1 < len(s) && (s[k+1] == '"' || s[k+1] == '\\') {
 			k++
+			escaped = true
 		}
-		v.WriteByte(s[k])
+	}
+	value := s[start:min(k, len(s))]
+	if escaped {
+		value = unescapeTag(value)
 	}
 	if k == len(s) {
 		r.bad(r.line, "tag %s: value not closed", name)
@@ -291,9 +324,21 @@ func (r *PGNReader) tag(s string, i int) int {
 	} else if len(r.cur.Tags) >= maxTags {
 		r.bad(r.line, "more than %d tags", maxTags)
 	} else {
-		r.cur.Tags[name] = v.String() // a control character in it is the importer's to refuse (textError)
+		r.cur.Tags[name] = value // a control character in it is the importer's to refuse (textError)
 	}
 	return k + 1
+}
+
+// unescapeTag resolves the \\" and \\\\ escapes of a tag value.
+func unescapeTag(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) && (v[i+1] == '"' || v[i+1] == '\\') {
+			i++
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
 }
 
 // isMove reports whether a movetext token is a move: what is left after a move

@@ -134,7 +134,7 @@ func (r *rater) plan(opt *Options) error {
 		return fmt.Errorf("%s: %w (rate from the start instead)", path, err)
 	}
 	r.win.start, r.win.resumed = s.Key+1, true
-	r.rerate = opt.Rerate && opt.Resume
+	r.win.rerate = opt.Rerate && opt.Resume
 	r.periods.cur = r.win.start
 	r.sum.ResumedFrom = periodLabel(opt.Period, s.Key)
 	opt.Log.Info("continuing from saved state", "state", path, "first_period", periodLabel(opt.Period, r.win.start))

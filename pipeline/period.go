@@ -141,7 +141,7 @@ func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
 	prev := -1
 	for _, i := range order {
 		t := &ts[i]
-		if !rates(t) {
+		if !r.rates(t) {
 			continue
 		}
 		if prev >= 0 {

@@ -14,6 +14,7 @@ import (
 // hands its cards and its standings input to the sink.
 type rater struct {
 	players     *archive.Players
+	settings    rating.Settings // of the rule set, for the time classes it rates
 	st          *rating.State
 	rules       rating.RuleSet
 	def         *rating.Definition
@@ -25,7 +26,6 @@ type rater struct {
 	evGames     []rating.Game // scratch for the rating events
 	labelKey    int           // the period key of labelText ("" none yet)
 	labelText   string
-	rerate      bool     // stop at the first period of the window when one before is stale (errRerate)
 	sum         *Summary // the counts it keeps
 	out         sink
 }
@@ -50,6 +50,7 @@ type listTrack struct {
 type window struct {
 	start, until      int
 	resumed, hasUntil bool
+	rerate            bool // stop at the window's first period when one before is stale (errRerate)
 }
 
 // contains tells whether a tournament whose list is period key belongs to this
@@ -74,7 +75,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	copy(st.Elo, a.Players.Elo)
 	copy(st.BirthYear, a.Players.BirthYear)
 	r := &rater{
-		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st),
+		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st), settings: opt.Rules.Settings(def.Name),
 		periods:     periods{kind: opt.Period},
 		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
 		fingerprint: fingerprint(opt.Rules, opt.Period),
@@ -86,7 +87,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	r.periods.lastEnd = -1
 	for _, i := range order {
 		r.periods.lastEnd = max(r.periods.lastEnd, periodKey(opt.Period, ts[i].End))
-		if !rates(&ts[i]) {
+		if !r.rates(&ts[i]) {
 			continue
 		}
 		k := periodKey(opt.Period, r.rules.ListDay(ts[i].End))
@@ -103,12 +104,14 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 }
 
 // rates tells whether the rule set rates a tournament.
-func rates(t *archive.Tournament) bool { return t.Rated && t.Discipline == "chess" }
+func (r *rater) rates(t *archive.Tournament) bool {
+	return t.Rated && t.Discipline == "chess" && rating.RatesTimeClass(r.settings, t.TimeClass)
+}
 
 // tournament takes one complete tournament from the producer (a takeFunc).
 func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
-	rated := rates(t)
+	rated := r.rates(t)
 	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg))
 	if key >= r.win.start {
 		if err := r.checkRerate(); err != nil {
@@ -159,10 +162,10 @@ func (r *rater) label(key int) string {
 // checkRerate, once every tournament before the window has been seen, stops
 // a run that re-rates by itself when a period before it is stale.
 func (r *rater) checkRerate() error {
-	if !r.rerate {
+	if !r.win.rerate {
 		return nil
 	}
-	r.rerate = false
+	r.win.rerate = false
 	if stale := r.hashes.stale(&r.win, &r.periods); len(stale) > 0 {
 		return &errRerate{from: stale[0], published: periodLabel(r.periods.kind, r.win.start), stale: stale}
 	}

@@ -1,6 +1,11 @@
 package pipeline
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
+)
 
 // TestRaterLabel: the remembered period label is periodLabel's for every key,
 // also when a key comes back after another and for key 0.
@@ -11,6 +16,39 @@ func TestRaterLabel(t *testing.T) {
 			if got, want := r.label(key), periodLabel(kind, key); got != want {
 				t.Errorf("%s key %d: label %q, want %q", kind, key, got, want)
 			}
+		}
+	}
+}
+
+// TestRatesTimeClass: a rule set rates the time classes its settings name;
+// standard alone by default, and a tournament without a class is standard.
+func TestRatesTimeClass(t *testing.T) {
+	rapid, err := ParseRules("r.toml", []byte("base = \"fide\"\n[fide]\ntime_classes = [\"rapid\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := ParseRules("r.toml", []byte("base = \"fide\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		rules       Rules
+		class       string
+		rated, want bool
+	}{
+		{def, "standard", true, true},
+		{def, "", true, true},
+		{def, "rapid", true, false},
+		{def, "blitz", true, false},
+		{rapid, "rapid", true, true},
+		{rapid, "standard", true, false},
+		{rapid, "rapid", false, false},
+	}
+	for _, tt := range tests {
+		r := &rater{settings: tt.rules.Settings("fide")}
+		tr := &archive.Tournament{Rated: tt.rated, Discipline: "chess", TimeClass: tt.class}
+		if got := r.rates(tr); got != tt.want {
+			t.Errorf("time_classes %v, class %q, rated %v: rates %v", tt.rules.Settings("fide").(*rating.Fide).TimeClasses, tt.class, tt.rated, got)
 		}
 	}
 }

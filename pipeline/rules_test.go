@@ -69,6 +69,15 @@ base_rating = 2000`, "", func(r Rules) bool {
 		{"bad stage", "[school]\nstage = 3", "school.stage", nil},
 		{"bands out of order", "[school]\nbands = [{name = \"A\", min = 1000}, {name = \"B\", min = 2000}]", "school.bands", nil},
 		{"unknown base", `base = "glicko"`, "unknown rule set", nil},
+		{"time classes", "base = \"fide\"\n[fide]\ntime_classes = [\"rapid\", \"blitz\"]\n[school]\ntime_classes = [\"blitz\"]", "", func(r Rules) bool {
+			return fideOf(r).TimeClasses.Rates("rapid") && !fideOf(r).TimeClasses.Rates("standard") && schoolOf(r).TimeClasses.Rates("blitz")
+		}},
+		{"time classes default", "base = \"fide\"", "", func(r Rules) bool {
+			return fideOf(r).TimeClasses.Rates("standard") && !fideOf(r).TimeClasses.Rates("rapid") && schoolOf(r).TimeClasses.Rates("standard")
+		}},
+		{"unknown time class", "[school]\ntime_classes = [\"bullet\"]", "school.time_classes", nil},
+		{"no time class", "[fide]\ntime_classes = []", "fide.time_classes", nil},
+		{"time class twice", "[fide]\ntime_classes = [\"rapid\", \"rapid\"]", "given twice", nil},
 		{"not TOML", "base = ", "rules file", nil},
 	}
 	for _, tt := range tests {

@@ -138,6 +138,7 @@ func tournamentHash(t *archive.Tournament, rows []gameRow, reg []uint64) uint64 
 		b = append(b, 1)
 	}
 	b = appendText(b, t.Tiebreaks)
+	b = appendText(b, t.TimeClass)
 	h.Write(b)
 	return mix64(h.Sum64()+uint64(len(rows))) + sum*1099511628211
 }

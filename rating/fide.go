@@ -81,6 +81,10 @@ type Fide struct {
 	// StartGames is the game total of a player rated at the archive's start
 	// ("Starting list").
 	StartGames int32 `toml:"start_games"`
+	// TimeClasses are the tournaments' time classes it rates: standard for the
+	// standard list (also when not given); a rules file naming rapid (or blitz)
+	// computes that list, into an output folder of its own.
+	TimeClasses TimeClasses `toml:"time_classes,omitempty"`
 }
 
 // Initial rating methods.
@@ -132,6 +136,9 @@ func DefaultFide() Fide {
 
 // Check reports settings that cannot work.
 func (f *Fide) Check() error {
+	if err := f.TimeClasses.check("fide"); err != nil {
+		return err
+	}
 	switch f.Version {
 	case "", "current", "dated":
 	default:

@@ -3,6 +3,7 @@ package rating
 import (
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // RuleSet is what the pipeline drives, whatever the rating system. The school
@@ -53,6 +54,58 @@ type Restorer interface {
 type Settings interface {
 	Check() error
 }
+
+// The time classes of play (the tournaments table's time_class).
+const (
+	TimeStandard = "standard"
+	TimeRapid    = "rapid"
+	TimeBlitz    = "blitz"
+)
+
+// TimeClasses are the time classes a rule set rates: a setting
+// (time_classes) of the rule sets that rate chess. Not given (nil) is
+// standard alone, and leaves the rules' fingerprint as it was before the
+// setting existed, so saved states stay valid.
+type TimeClasses []string
+
+// Rates tells whether class is one of c (standard when c is not given).
+func (c TimeClasses) Rates(class string) bool {
+	if c == nil {
+		return class == TimeStandard
+	}
+	return slices.Contains(c, class)
+}
+
+func (c TimeClasses) check(table string) error {
+	if c != nil && len(c) == 0 {
+		return fmt.Errorf("%s.time_classes is empty: want some of standard, rapid, blitz", table)
+	}
+	for i, x := range c {
+		if x != TimeStandard && x != TimeRapid && x != TimeBlitz {
+			return fmt.Errorf("%s.time_classes: %q: want standard, rapid or blitz", table, x)
+		}
+		if slices.Contains(c[:i], x) {
+			return fmt.Errorf("%s.time_classes: %q given twice", table, x)
+		}
+	}
+	return nil
+}
+
+// RatesTimeClass tells whether a rule set with settings s rates tournaments of
+// time class class ("" is standard): as its time_classes setting says,
+// standard alone when it has none.
+func RatesTimeClass(s Settings, class string) bool {
+	if class == "" {
+		class = TimeStandard
+	}
+	if tc, ok := s.(interface{ timeClasses() TimeClasses }); ok {
+		return tc.timeClasses().Rates(class)
+	}
+	return class == TimeStandard
+}
+
+func (s *School) timeClasses() TimeClasses { return s.TimeClasses }
+func (f *Fide) timeClasses() TimeClasses   { return f.TimeClasses }
 
 // SummaryField is one of a rule set's own fields of the run summary.
 type SummaryField struct {

@@ -44,6 +44,9 @@ type School struct {
 	// Category bands printed in the list (§6): a rating ≥ Bands[i].Min and below
 	// the previous band's Min gets Bands[i].Name. Highest band first.
 	Bands []Band `toml:"bands"`
+	// TimeClasses are the tournaments' time classes it rates (standard, rapid,
+	// blitz); the others are not rated. Not given: standard.
+	TimeClasses TimeClasses `toml:"time_classes,omitempty"`
 }
 
 // Band is one rating category band of the list's category column.
@@ -103,6 +106,9 @@ func (s *School) Check() error {
 		if v.val < v.min {
 			return fmt.Errorf("school.%s = %d: want ≥ %d", v.key, v.val, v.min)
 		}
+	}
+	if err := s.TimeClasses.check("school"); err != nil {
+		return err
 	}
 	if s.Stage < 0 || s.Stage > 2 {
 		return fmt.Errorf("school.stage = %d: want 0 (automatic), 1 or 2", s.Stage)

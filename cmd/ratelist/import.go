@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -193,6 +194,10 @@ func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stat
 		fmt.Fprintf(stdout, " (%d unfinished)", st.Unfinished)
 	}
 	fmt.Fprintln(stdout)
+	for _, f := range st.ByFile {
+		fmt.Fprintf(stdout, "import %s: %s: %d %s read, %d kept, %d skipped%s; %d events\n", kind, f.Name, f.Read, unit, f.Kept,
+			f.Read-f.Kept, skipReasons(f.Skipped), f.Events)
+	}
 	if st.Forfeits > 0 {
 		fmt.Fprintf(stdout, "import %s: %d games without moves read as forfeits (listed as notes; --moveless played reads them as played)\n", kind, st.Forfeits)
 	}
@@ -204,4 +209,24 @@ func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stat
 	for _, w := range written {
 		fmt.Fprintf(stdout, "wrote %s\n", w)
 	}
+}
+
+// skipReasons lists a file's skipped games by reason, in the order of the
+// reasons' names: " (2 malformed, 1 unfinished)", or "" when none.
+func skipReasons(by map[string]int64) string {
+	reasons := make([]string, 0, len(by))
+	for r, n := range by {
+		if n > 0 {
+			reasons = append(reasons, fmt.Sprintf("%d %s", n, r))
+		}
+	}
+	if len(reasons) == 0 {
+		return ""
+	}
+	slices.SortFunc(reasons, func(a, b string) int {
+		_, ra, _ := strings.Cut(a, " ")
+		_, rb, _ := strings.Cut(b, " ")
+		return strings.Compare(ra, rb)
+	})
+	return " (" + strings.Join(reasons, ", ") + ")"
 }

@@ -48,7 +48,7 @@ that already holds files is refused unless --force is given.`,
        ratelist import fide-list FILE... --archive DIR [--add]
 
   trf      each TRF16 file becomes a tournament
-  pgn      PGN game collections, grouped into tournaments by Event and Site
+  pgn      PGN game collections, grouped into tournaments by Event, time class and dates
   csv      re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
            or folders holding them) as Parquet
   players  update the player registry from a CSV file: player_id and the columns

@@ -157,6 +157,13 @@ var mutations = []mutation{
 		ps.rows = append(ps.rows, row)
 		return "player " + row[0] + " added"
 	},
+	func(r *rand.Rand, tabs map[string]*table) string { // a player removed (merged into another id)
+		ps := tabs["players"]
+		i := r.IntN(len(ps.rows))
+		id := ps.rows[i][0]
+		ps.rows = append(ps.rows[:i], ps.rows[i+1:]...)
+		return "player " + id + " removed"
+	},
 	func(r *rand.Rand, tabs map[string]*table) string { // a Joker table corrected
 		tb := tabs["tables"]
 		if tb == nil {
@@ -226,7 +233,7 @@ func copyTree(t testing.TB, from, to string) {
 
 func TestResumeInvariant(t *testing.T) {
 	cases := 200
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		cases = 30
 	}
 	for _, rules := range []string{"school", "fide", "joker"} {

@@ -304,7 +304,7 @@ func playerFields(file string, rs []rune, p Player) []Finding {
 		at(70, Warning, "TRF-BIRTH", "write the birth date as YYYY/MM/DD (or YYYY/00/00), or leave it blank", "birth date %q is not YYYY/MM/DD", b)
 	}
 	if !p.HasPoints {
-		at(81, Warning, "TRF-POINTS", "write the player's points in 81–84 (ratelist check --fix does)", "no points in 81–84")
+		at(81, Warning, "TRF-NO-POINTS", "write the player's points in 81–84 (ratelist check --fix does)", "no points in 81–84")
 	}
 	return out
 }

@@ -413,12 +413,19 @@ func (f *File) readerNotes() []Finding {
 		out = append(out, fd)
 	}
 	for _, p := range f.Players {
+		certain := p.certainByes(f.pointSystem())
 		for r, rd := range p.Rounds {
-			if rd.implied {
-				out = append(out, Finding{File: f.fileName, Line: p.Line, Column: 92 + 10*r, Severity: Warning, Code: "TRF-BYE-EMPTY",
-					Message: fmt.Sprintf("starting rank %d, round %d: no result, which TRF16 reads as a zero-point bye; the points column makes it a %s", p.StartNo, r+1, byeName[rd.Result]),
-					Fix:     fmt.Sprintf("write %q in columns %d–%d", "0000 - "+string(rd.Result), 92+10*r, 99+10*r)})
+			if !rd.implied {
+				continue
 			}
+			fd := Finding{File: f.fileName, Line: p.Line, Column: 92 + 10*r, Severity: Warning, Code: "TRF-BYE-EMPTY",
+				Message: fmt.Sprintf("starting rank %d, round %d: no result, which TRF16 reads as a zero-point bye; the points column makes it a %s", p.StartNo, r+1, byeName[rd.Result]),
+				Fix:     fmt.Sprintf("write %q in columns %d–%d (ratelist check --fix does)", "0000 - "+string(rd.Result), 92+10*r, 99+10*r)}
+			if _, ok := certain[r]; !ok {
+				fd.Message += ", or other byes of his make the same points"
+				fd.Fix = fmt.Sprintf("write the bye he had (e.g. %q) in columns %d–%d", "0000 - "+string(rd.Result), 92+10*r, 99+10*r)
+			}
+			out = append(out, fd)
 		}
 	}
 	return out

@@ -268,3 +268,31 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestFixByes: --fix writes the bye a blank round's points column implies when
+// no other byes make the same points (one blank round; or F in each), and
+// leaves two blank rounds worth one point (H and H, or F and Z) alone.
+func TestFixByes(t *testing.T) {
+	src := head +
+		pl(1, "Alpha, A", "1.5", "1", "2 w 1", "0000 -  ", "3 w 0") + "\n" +
+		pl(2, "Beta, B", "1.0", "3", "1 b 0", "0000 -  ", "0000 -  ") + "\n" +
+		pl(3, "Gamma, C", "3.0", "2", "0000 -  ", "0000 -  ", "1 b 1") + "\n"
+	fixed, changes, err := Fix([]byte(src), "t.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.Code+"@"+itoa(c.Line)+":"+itoa(c.Column))
+	}
+	if want := []string{"TRF-BYE-EMPTY@5:102", "TRF-BYE-EMPTY@7:92", "TRF-BYE-EMPTY@7:102"}; !slices.Equal(got, want) {
+		t.Fatalf("changes %q, want %q", got, want)
+	}
+	want := head +
+		pl(1, "Alpha, A", "1.5", "1", "2 w 1", "0000 - H", "3 w 0") + "\n" +
+		pl(2, "Beta, B", "1.0", "3", "1 b 0", "0000 -  ", "0000 -  ") + "\n" +
+		pl(3, "Gamma, C", "3.0", "2", "0000 - F", "0000 - F", "1 b 1") + "\n"
+	if string(fixed) != want {
+		t.Errorf("fixed\n%s\nwant\n%s", fixed, want)
+	}
+}

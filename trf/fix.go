@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ratelist/ratelist/tiebreak"
 )
 
 // Fix returns a corrected copy of a TRF file, for what has one correction only:
@@ -13,7 +15,9 @@ import (
 //  1. A missing mirrored record (a player's record names an opponent whose
 //     record is blank in that round, and nobody else claims him there): the
 //     opponent's round gets the opposite colour and result.
-//  2. A points column that is blank or disagrees with the results (after 1),
+//  2. A blank round the reader read from the points column as a bye, when no
+//     other byes make up the same points (certainByes): the bye's code.
+//  3. A points column that is blank or disagrees with the results (after 1 and 2),
 //     for a player none of whose pairings contradicts its mirror: the points his
 //     results make.
 //
@@ -51,6 +55,13 @@ func Fix(data []byte, fileName string) (fixed []byte, changes []Finding, err err
 			text := mirrored(p.StartNo, rd)
 			edits[q.Line] = append(edits[q.Line], edit{92 + 10*r, text})
 			change(q.Line, 92+10*r, "TRF-MIRROR-MISSING", "starting rank %d, round %d: wrote %q, the mirror of starting rank %d's record (line %d)", q.StartNo, r+1, text, p.StartNo, p.Line)
+		}
+	}
+	for _, p := range f.Players {
+		for r, code := range p.certainByes(f.pointSystem()) {
+			text := "0000 - " + string(code)
+			edits[p.Line] = append(edits[p.Line], edit{92 + 10*r, text})
+			change(p.Line, 92+10*r, "TRF-BYE-EMPTY", "starting rank %d, round %d: wrote %q, the %s his points column counts", p.StartNo, r+1, text, byeName[code])
 		}
 	}
 	scores := f.scores()
@@ -126,6 +137,58 @@ func putColumns(line []byte, latin bool, col int, text string) []byte {
 		chars[col-1+k] = []byte{text[k]}
 	}
 	return bytes.Join(chars, nil)
+}
+
+// certainByes are the byes the reader read from a player's points column into
+// his blank rounds (round, 0-based → code) when no other byes make up the same
+// points: one blank round and one bye worth the difference, or every blank
+// round the bye worth the most (or the least) and no other bye worth as much.
+func (p *Player) certainByes(system tiebreak.PointSystem) map[int]byte {
+	byes := map[int]byte{}
+	for r, rd := range p.Rounds {
+		if rd.implied {
+			byes[r] = rd.Result
+		}
+	}
+	worth := func(c byte) int { return system.Score(c) }
+	same := func(c byte) int { // byes worth what c is
+		n := 0
+		for _, b := range []byte{'F', 'H', 'Z'} {
+			if worth(b) == worth(c) {
+				n++
+			}
+		}
+		return n
+	}
+	var first byte
+	for _, c := range byes {
+		first = c
+		break
+	}
+	switch {
+	case len(byes) == 0:
+		return nil
+	case len(byes) == 1 && same(first) == 1:
+		return byes
+	}
+	lo, hi := worth('Z'), worth('Z')
+	for _, b := range []byte{'F', 'H'} {
+		lo, hi = min(lo, worth(b)), max(hi, worth(b))
+	}
+	for _, c := range byes {
+		if c != first || same(c) != 1 || (worth(c) != lo && worth(c) != hi) {
+			return nil
+		}
+	}
+	return byes
+}
+
+// pointSystem is the file's point system, else the standard one.
+func (f *File) pointSystem() tiebreak.PointSystem {
+	if f.Points != nil {
+		return *f.Points
+	}
+	return tiebreak.StandardPoints()
 }
 
 // contradicted are the starting ranks one of whose pairings its opponent's

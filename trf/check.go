@@ -77,12 +77,13 @@ type CheckOptions struct {
 //
 //  1. The records as written (checkRecords): the 001 fields in the columns
 //     TRF16 gives them, the header records rating needs, 062/072/082 against the
-//     records, 132's round dates, duplicate starting ranks, the team records.
+//     records, duplicate starting ranks, the team records.
 //  2. A file Read refuses is one error more, and the checks stop there.
 //  3. The file as read: the reader's notes, the mirrored pairings, colours and
 //     byes per round, the points column against the results (with the byes the
 //     reader reads from writers' conventions), ranks against points, duplicate
-//     names and FIDE ids, dates, the number of rounds, and FIDE's list.
+//     names and FIDE ids, 042/052 and 132's round dates, the number of rounds,
+//     and FIDE's list.
 func Check(data []byte, fileName string, opt CheckOptions) []Finding {
 	lines := textLines(data)
 	var out []Finding
@@ -111,7 +112,7 @@ func Check(data []byte, fileName string, opt CheckOptions) []Finding {
 func textLines(data []byte) []string {
 	text, _ := decodeText(data)
 	sc := bufio.NewScanner(bytes.NewReader(text))
-	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	sc.Buffer(make([]byte, 0, 4096), max(len(text)+1, 4096)) // every line, even one Read refuses as too long
 	sc.Split(scanLines)
 	var lines []string
 	for sc.Scan() {

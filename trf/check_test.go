@@ -242,8 +242,8 @@ func TestFix(t *testing.T) {
 	}
 }
 
-// FuzzCheck: no input makes Check or Fix panic, and every finding names a line
-// of the file.
+// FuzzCheck: no input makes Check or Fix panic, every finding names a line of
+// the file, and what Fix writes reads.
 func FuzzCheck(f *testing.F) {
 	f.Add(two)
 	f.Add(head + pl(1, "A", "0.5", "1", "2 w 1", "0000 -  ") + "\n" + pl(2, "A", "", "", "1 w 1", "3 b 0") + "\n013 T" + strings.Repeat(" ", 31) + "   1    1    7\n")
@@ -263,8 +263,14 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 		fixed, _, err := Fix([]byte(src), "f.trf")
-		if err == nil && len(fixed) < len(src) {
+		if err != nil {
+			return
+		}
+		if len(fixed) < len(src) {
 			t.Fatalf("the fix lost bytes: %d < %d", len(fixed), len(src))
+		}
+		if _, err := Read(bytes.NewReader(fixed), "fixed.trf"); err != nil {
+			t.Fatalf("the fixed file does not read: %v", err)
 		}
 	})
 }

@@ -405,9 +405,9 @@ func (f *File) readerNotes() []Finding {
 		case errors.Is(w, ErrNotUTF8):
 			fd.Severity, fd.Code, fd.Fix = Note, "TRF-ENCODING", "save the file as UTF-8"
 		case errors.Is(w, ErrStartDate), errors.Is(w, ErrEndDate):
-			fd.Severity, fd.Code, fd.Fix = Warning, "TRF-DATE", "write the date as YYYY/MM/DD"
+			fd.Severity, fd.Code, fd.Fix = Warning, "TRF-DATE", "write the date as YYYY/MM/DD, as TRF16's own dates are"
 		case errors.Is(w, ErrAmbiguousDate):
-			fd.Severity, fd.Code, fd.Fix = Note, "TRF-DATE", "write the date as YYYY/MM/DD"
+			fd.Severity, fd.Code, fd.Fix = Note, "TRF-DATE", "write 042 and 052 as YYYY/MM/DD"
 		default:
 			continue // empty results and team records: checked on their own
 		}
@@ -621,11 +621,13 @@ func (f *File) checkDates(lines []string, h headers) []Finding {
 	}
 	rs := []rune(lines[line-1])
 	var prev time.Time
+	dates := 0
 	for c := 92; c <= len(rs); c += 10 {
 		text := strings.TrimSpace(cols(rs, c, c+7))
 		if text == "" {
 			continue
 		}
+		dates++
 		at := func(sev Severity, fix, format string, args ...any) {
 			out = append(out, Finding{File: f.fileName, Line: line, Column: c, Severity: sev, Code: "TRF-ROUND-DATE", Message: fmt.Sprintf("round %d: ", (c-92)/10+1) + fmt.Sprintf(format, args...), Fix: fix})
 		}
@@ -642,6 +644,10 @@ func (f *File) checkDates(lines []string, h headers) []Finding {
 			at(Warning, "correct the round date", "date %s before the previous round's %s", d.Format(time.DateOnly), prev.Format(time.DateOnly))
 		}
 		prev = d
+	}
+	if rounds := max(f.Rounds, f.playedRounds()); dates != rounds {
+		out = append(out, Finding{File: f.fileName, Line: line, Column: 92, Severity: Warning, Code: "TRF-ROUND-DATE",
+			Message: fmt.Sprintf("%d round dates for %d rounds", dates, rounds), Fix: "write one date a round in 132 (round 1 at 92–99, round 2 at 102–109, …)"})
 	}
 	return out
 }

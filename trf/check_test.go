@@ -91,6 +91,7 @@ func TestCheck(t *testing.T) {
 		{"FIDE id 0", head + at(p1("2 w 1"), 58, "          0") + "\n" + p2("1 b 0"), two, CheckOptions{}, []string{"TRF-FIDE-ID@5"}},
 		{"end before start", "042 2025/03/09\n052 2025/03/08\n" + two, "042 2025/03/08\n052 2025/03/09\n" + two, CheckOptions{}, []string{"TRF-DATES@2"}},
 		{"round dates", "042 2025/03/08\n052 2025/03/09\n" + at("132", 92, "25/03/10") + "\n" + two, "042 2025/03/08\n052 2025/03/09\n" + at("132", 92, "25/03/08") + "\n" + two, CheckOptions{}, []string{"TRF-ROUND-DATE@3"}},
+		{"round dates against rounds", "042 2025/03/08\n052 2025/03/09\n" + at("132", 92, "25/03/08  25/03/09") + "\n" + two, "042 2025/03/08\n052 2025/03/09\n" + at("132", 92, "25/03/08") + "\n" + two, CheckOptions{}, []string{"TRF-ROUND-DATE@3"}},
 		{"round date not understood", at("132", 92, "25.13.02") + "\n" + two, two, CheckOptions{}, []string{"TRF-ROUND-DATE@1"}},
 		{"start date not understood", "042 early June\n" + two, "042 2025/06/01\n" + two, CheckOptions{}, []string{"TRF-DATE@1"}},
 		{"ambiguous date", "042 10.09.13\n" + two, "042 2013/09/10\n" + two, CheckOptions{}, []string{"TRF-DATE@1"}},

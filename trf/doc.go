@@ -29,4 +29,9 @@
 //     as player ids and FIDE ratings as ratings, the point system and the 299
 //     adjustments as they are; the system is round robin or Swiss by 192, 092 or
 //     the pairings (systemOf).
+//
+// Check (check.go) runs the checks an arbiter wants before a file goes to FIDE,
+// on the records as written and on the file as Read reads it, each finding with
+// its line, column, code, severity and fix; Fix (fix.go) writes the corrections
+// that have one answer only into a copy, every other byte kept.
 package trf

@@ -67,7 +67,7 @@ func (f *File) impliedByes() {
 		}
 		for k, r := range empty {
 			rd, _ := f.roundOf(p.StartNo, r+1, p.Line, 0)
-			rd.Result, rd.Column, rd.blank = codes[k], 92+10*r, false
+			rd.Result, rd.Column, rd.blank, rd.implied = codes[k], 92+10*r, false, true
 		}
 		f.Warnings = append(f.Warnings, &SyntaxError{File: f.fileName, Line: p.Line, Column: 92 + 10*empty[0],
 			Err: fmt.Errorf("%w: starting rank %d, %s: read as %s (%s), as the points column says (%s)", ErrEmptyResult, p.StartNo, roundList(empty), byeNames(codes), string(codes), why)})

@@ -69,6 +69,8 @@ type Round struct {
 	Result byte
 	Column int  // where the triple starts, for messages
 	blank  bool // no opponent and no result: the points column decides (impliedByes)
+	// implied is a bye impliedByes read from the points column in a blank round.
+	implied bool
 }
 
 // maxLine bounds one record: 999 rounds fit.
@@ -77,16 +79,15 @@ const maxLine = 1 << 16
 // Read parses a TRF file. fileName is used in messages only. A file that is not
 // UTF-8 is read as Windows-1252, with a note.
 func Read(r io.Reader, fileName string) (*File, error) {
-	data, err := io.ReadAll(r)
+	raw, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", fileName, err)
 	}
 	f := &File{fileName: fileName}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if !utf8.Valid(data) {
-		line, col := firstInvalid(data)
+	data, latin := decodeText(raw)
+	if latin {
+		line, col := firstInvalid(bytes.TrimPrefix(raw, []byte("\ufeff")))
 		f.Warnings = append(f.Warnings, &SyntaxError{File: fileName, Line: line, Column: col, Err: ErrNotUTF8})
-		data = decodeWindows1252(data)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
@@ -196,6 +197,16 @@ func Read(r io.Reader, fileName string) (*File, error) {
 	f.impliedByes()
 	f.applyTeams()
 	return f, nil
+}
+
+// decodeText is a file's text as UTF-8 without its BOM; latin tells that it was
+// not UTF-8 and was read as Windows-1252, one character a byte.
+func decodeText(data []byte) (text []byte, latin bool) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if utf8.Valid(data) {
+		return data, false
+	}
+	return decodeWindows1252(data), true
 }
 
 // scanLines is bufio.ScanLines that also ends a line at a CR alone: some pairing

@@ -7,6 +7,7 @@
 //	             [--until YYYY-MM] [--resume] [--from YYYY-MM] [--arrow] [--report] [--memory-limit MiB]
 //	             [--as-of YYYY-MM-DD] [--provisional] [--allow-gap]
 //	ratelist validate --archive DIR [--as-of YYYY-MM-DD] [--allow-gap]
+//	ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 //	ratelist import trf|pgn|csv FILE... --archive DIR
@@ -25,6 +26,8 @@
 //	ratelist player --out DIR ID [--format text|csv]
 //	ratelist cards --out DIR --tournament ID [--format text|csv]
 //	ratelist --version
+//
+// check trf exits 0 clean (notes allowed), 3 warnings only, 1 errors.
 //
 // Exit codes: 0 success; 1 the job failed (nothing half-written is left in
 // --out); 2 bad usage; 3 success, but some input rows were rejected (see
@@ -111,6 +114,7 @@ verbs:
   run        rate an archive and write lists, cards, standings, rejects, summary
   validate   check an archive, change nothing
   standings  standings of one tournament with tiebreaks, to stdout
+  check      check a TRF file before upload: every finding with its line, column and fix
   calibrate  derive TurČAS coefficients from past Scrabble games
   generate   write a synthetic archive
   import     TRF, PGN or CSV files into an archive; a corrected report; registry updates
@@ -138,6 +142,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdValidate(ctx, rest, stdout, stderr)
 	case "standings":
 		return cmdStandings(ctx, rest, stdout, stderr)
+	case "check":
+		return cmdCheck(ctx, rest, stdout, stderr)
 	case "calibrate":
 		return cmdCalibrate(ctx, rest, stdout, stderr)
 	case "generate":

@@ -31,6 +31,20 @@ and writes nothing. Exit 0 clean, 1 failed, 2 bad usage, 3 rows rejected.`,
 
 Prints the final standings of one tournament with tiebreak columns to stdout.`,
 
+	"check trf": `ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
+
+Checks TRF files before they go to FIDE: records and field widths, mirrored
+pairings, points and ranks, byes and forfeits, duplicate players, FIDE ids,
+dates, the number of rounds and players, team records; with --list, the
+players against FIDE's players list. Each finding has its file:line:column,
+a code, a severity (error: FIDE would refuse the file or rate it wrongly;
+warning: ambiguous; note) and a fix. --fix writes a corrected copy of one file
+(points columns, missing mirrored records), prints what it changed and checks
+the copy.
+
+Exit codes: 0 clean (notes allowed); 3 warnings only; 1 errors, or a file
+that cannot be read; 2 bad usage. Flags may come before or after the files.`,
+
 	"calibrate turcas": `ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 
 Derives the TurČAS coefficients A–D from the archive's Scrabble tournaments

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
+
+	"github.com/ratelist/ratelist/internal/cp1252"
 )
 
 // FideListPlayer is one player of FIDE's players list, as ReadFideList reads
@@ -213,7 +215,7 @@ func listRunes(b []byte) []rune {
 	if utf8.Valid(b) {
 		return []rune(string(b))
 	}
-	return []rune(decodeWindows1252(b))
+	return []rune(cp1252.Decode(b))
 }
 
 // set sets field f (a listFields value) of p from its text v; tc is the time
@@ -369,7 +371,7 @@ func (c *cp1252Reader) Read(b []byte) (int, error) {
 			c.in = make([]byte, 4096)
 		}
 		n, err := c.r.Read(c.in)
-		c.out = []byte(decodeWindows1252(c.in[:n]))
+		c.out = []byte(cp1252.Decode(c.in[:n]))
 		if n == 0 && err != nil {
 			return 0, err
 		}

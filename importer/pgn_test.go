@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
+
+	"github.com/ratelist/ratelist/internal/cp1252"
 )
 
 // pgnGameText is one game as a PGN file holds it; moves "" leaves the movetext
@@ -349,7 +351,7 @@ func TestDecodeWindows1252(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		all = append(all, byte(c))
 	}
-	s := decodeWindows1252(all)
+	s := cp1252.Decode(all)
 	if !utf8.ValidString(s) || utf8.RuneCountInString(s) != 256 {
 		t.Fatalf("%q", s)
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ratelist/ratelist/internal/cp1252"
 )
 
 // PGNGame is one game of a PGN file: its tag pairs and the termination marker of
@@ -120,7 +122,7 @@ func (r *PGNReader) Next() bool {
 		}
 		var text string
 		if r.cp1252 {
-			text = decodeWindows1252(line)
+			text = cp1252.Decode(line)
 		} else {
 			text = string(line)
 		}
@@ -358,31 +360,6 @@ func isMove(tok string) bool {
 		}
 	}
 	return false
-}
-
-// cp1252 maps the bytes 0x80–0x9F of Windows-1252 to Unicode; the other bytes are
-// the code points of the same value (Latin-1). The five bytes Windows-1252 leaves
-// undefined map to the C1 controls of their value, as web browsers do.
-var cp1252 = [32]rune{
-	'€', 0x81, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 0x8D, 'Ž', 0x8F,
-	0x90, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 0x9D, 'ž', 'Ÿ',
-}
-
-// decodeWindows1252 turns a Windows-1252 line into UTF-8.
-func decodeWindows1252(b []byte) string {
-	var s strings.Builder
-	s.Grow(len(b) + len(b)/8)
-	for _, c := range b {
-		switch {
-		case c < 0x80:
-			s.WriteByte(c)
-		case c < 0xA0:
-			s.WriteRune(cp1252[c-0x80])
-		default:
-			s.WriteRune(rune(c))
-		}
-	}
-	return s.String()
 }
 
 // validUTF8 reports whether all of r is UTF-8, reading it in chunks.

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/tiebreak"
+
+	"github.com/ratelist/ratelist/internal/cp1252"
 )
 
 // File is the content of a TRF file.
@@ -206,7 +208,7 @@ func decodeText(data []byte) (text []byte, latin bool) {
 	if utf8.Valid(data) {
 		return data, false
 	}
-	return decodeWindows1252(data), true
+	return []byte(cp1252.Decode(data)), true
 }
 
 // scanLines is bufio.ScanLines that also ends a line at a CR alone: some pairing

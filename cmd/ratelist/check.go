@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -40,21 +38,9 @@ func checkTRF(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	format := fs.String("format", "text", "output `format`: text, json or csv")
 	listFile := fs.String("list", "", "FIDE's players `file` (TXT or XML): ids, names, federations, birth years and ratings checked against it")
 	fixOut := fs.String("fix", "", "write a corrected copy of the (one) file to `out.trf` (points columns, missing mirrored records) and check that")
-	// Flags may come before or after the files.
-	var files []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	files, code, ok := parseMixed(fs, args)
+	if !ok {
+		return code
 	}
 	usage := usageFunc(stderr, "check trf")
 	switch {

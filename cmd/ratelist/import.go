@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -34,21 +33,9 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitOK
 	}
 	kind := args[0]
-	// Flags may come before or after the sources.
-	var srcs []string
-	rest := args[1:]
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		srcs = append(srcs, fs.Arg(0))
-		rest = fs.Args()[1:]
+	srcs, code, ok := parseMixed(fs, args[1:])
+	if !ok {
+		return code
 	}
 	switch {
 	case kind != "trf" && kind != "pgn" && kind != "csv" && kind != "players" && kind != "fide-list":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -125,6 +126,24 @@ func printUsage(fs *flag.FlagSet, name string) {
 	}
 	fmt.Fprintf(w, "usage: %s\n\nflags:\n", strings.TrimSpace(synopsis))
 	fs.PrintDefaults()
+}
+
+// parseMixed parses args whose flags may come before or after the files
+// they name, and returns the files. Not ok: the exit code (0 for -h).
+func parseMixed(fs *flag.FlagSet, args []string) (files []string, code int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false
+			}
+			return nil, exitUsage, false
+		}
+		if fs.NArg() == 0 {
+			return files, exitOK, true
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 // isHelp tells whether arg asks for help, as flag's -h and --help do.

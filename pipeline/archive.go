@@ -3,7 +3,9 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
@@ -14,6 +16,17 @@ import (
 type runArchive struct {
 	*archive.Archive
 	rejects *rejectSink
+	// orphans are the games rows of tournaments whose own row was rejected,
+	// by tournament: one rejects line each says how many (rejectOrphans).
+	orphans map[int64]*orphanGames
+}
+
+// orphanGames are the games rows of one rejected tournament.
+type orphanGames struct {
+	file  string // of the first row
+	first int64  // its data-row number in file
+	n     int64
+	why   string
 }
 
 // archiveLoad is the load of a run's archive in two tasks, which execute runs
@@ -63,7 +76,7 @@ func (l *archiveLoad) done(ctx context.Context, err error, rejects *rejectSink) 
 	if err != nil {
 		return nil, err
 	}
-	return &runArchive{l.ld.Done(rejects.add), rejects}, nil
+	return &runArchive{Archive: l.ld.Done(rejects.add), rejects: rejects}, nil
 }
 
 func (a *runArchive) count(table string) *archive.TableCount {
@@ -79,4 +92,38 @@ func (a *runArchive) count(table string) *archive.TableCount {
 func (a *runArchive) reject(table string, b *archive.Batch, i int, p archive.Problem) {
 	a.count(table).Rejected++
 	a.rejects.add(archive.RowErrorAt(b, i, p))
+}
+
+// rejectOrphan counts games row i of b, whose tournament tid's own row was
+// rejected for why, as rejected, without a rejects line of its own.
+func (a *runArchive) rejectOrphan(b *archive.Batch, i int, tid int64, why string) {
+	a.count("games").Rejected++
+	if a.orphans == nil {
+		a.orphans = map[int64]*orphanGames{}
+	}
+	row := b.First + int64(i)
+	o := a.orphans[tid]
+	if o == nil {
+		o = &orphanGames{file: b.File, first: row, why: why}
+		a.orphans[tid] = o
+	}
+	o.n++
+}
+
+// rejectOrphans writes one rejects line per rejected tournament with games
+// rows, in tournament id order: the cause is its own row's line, and the
+// games are counted, not listed (a tournament typed a century ahead must not
+// give a rejects line per game).
+func (a *runArchive) rejectOrphans() {
+	ids := make([]int64, 0, len(a.orphans))
+	for id := range a.orphans {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		o := a.orphans[id]
+		p := archive.Problemf(archive.KindUnknownTournament, "",
+			"unknown tournament %d: its row was rejected (%s): %d games rows, the first at row %d of %s", id, o.why, o.n, o.first, o.file)
+		a.rejects.addRows(archive.RowError{File: o.file, Row: o.first, Problem: p, Values: fmt.Sprintf("tournament_id=%d", id)}, o.n)
+	}
 }

@@ -46,11 +46,14 @@ func newRejectSink(w io.Writer) *rejectSink {
 // add records one rejected row under its kind's name. The reason and the
 // values are cut to an excerpt (archive.Cut: a cell of any size makes a reject
 // of bounded size), and rejects.csv holds them as text cells (csvfield.Text).
-func (s *rejectSink) add(r archive.RowError) {
+func (s *rejectSink) add(r archive.RowError) { s.addRows(r, 1) }
+
+// addRows records one rejects line that stands for rows rows of its kind.
+func (s *rejectSink) addRows(r archive.RowError, rows int64) {
 	reason, values := archive.Cut(r.Reason, excerptBytes), archive.Cut(r.Values, valuesBytes)
 	s.n++
 	kind := r.KindName()
-	s.byKind[kind]++
+	s.byKind[kind] += rows
 	if len(s.samples[kind]) < 3 {
 		s.samples[kind] = append(s.samples[kind], fmt.Sprintf("%s:%d: %s", r.File, r.Row, reason))
 	}

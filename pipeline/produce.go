@@ -115,6 +115,7 @@ func (p *producer) run(ctx context.Context, games *archive.Prefetch, take takeFu
 	if err := p.readGames(ctx, games, take); err != nil {
 		return err
 	}
+	p.arch.rejectOrphans()
 	if p.next != len(p.order) {
 		t := p.arch.Tournaments[p.order[p.next]]
 		return fmt.Errorf("games table changed while it was read: tournament %d is incomplete", t.ID)
@@ -171,7 +172,11 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 				g = &buf[len(buf)-1]
 			}
 			if prob := p.checkGame(b, i, ti, g); prob != nil {
-				p.arch.reject("games", b, i, *prob)
+				if why, ok := p.orphan(prob, tnulls[i], tids[i]); ok {
+					p.arch.rejectOrphan(b, i, tids[i], why)
+				} else {
+					p.arch.reject("games", b, i, *prob)
+				}
 				if ti >= 0 {
 					p.bufs[ti] = buf[:len(buf)-1]
 				}
@@ -191,6 +196,15 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		games.Free <- b
 	}
 	return games.Err()
+}
+
+// orphan tells whether a row's problem is only that its tournament's own row
+// was rejected, and why that was.
+func (p *producer) orphan(prob *archive.Problem, null bool, tid int64) (string, bool) {
+	if prob.Kind != archive.KindUnknownTournament || null {
+		return "", false
+	}
+	return p.arch.RejectedTournament(tid)
 }
 
 // advance hands on tournaments in rating order while they are complete,

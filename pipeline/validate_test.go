@@ -322,6 +322,44 @@ func TestRunDate(t *testing.T) {
 	}
 }
 
+// TestRejectedTournamentGamesOneLine: the games of a tournament whose own row
+// was rejected (a year typed a century ahead) are counted on one rejects line,
+// not listed one by one, and the counts still add up.
+func TestRejectedTournamentGamesOneLine(t *testing.T) {
+	dir := t.TempDir()
+	var games strings.Builder
+	games.WriteString("tournament_id,round,white_id,black_id,white_result,black_result\n1,1,1,2,1,0\n")
+	for r := 1; r <= 40; r++ {
+		fmt.Fprintf(&games, "2,%d,3,4,=,=\n2,%d,1,2,1,0\n", r, r)
+	}
+	testutil.WriteFiles(t, dir, map[string]string{
+		"players.csv": goodPlayers,
+		"tournaments.csv": "tournament_id,name,start_date,end_date\n" +
+			"1,Spring,2025-03-01,2025-03-02\n2,Typo,2125-03-01,2125-03-02\n",
+		"games.csv": games.String(),
+	})
+	out := t.TempDir()
+	sum, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: out, Workers: 1, Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readRejects(t, out)
+	const why = "unknown tournament 2: its row was rejected (start_date 2125-03-01 is in the future"
+	if len(got) != 2 || got[1][0] != "games.csv" || got[1][1] != "2" || !strings.HasPrefix(got[1][2], why) ||
+		!strings.HasSuffix(got[1][2], ": 80 games rows, the first at row 2 of games.csv") {
+		t.Errorf("rejects %q, want the tournament's line and one line for its 80 games", got)
+	}
+	g := sum.Tables["games"]
+	if g.Read != 81 || g.Used != 1 || g.Rejected != 80 || sum.RowsRead != sum.RowsUsed+sum.RowsRejected {
+		t.Errorf("games %+v, rows %d read, %d used, %d rejected", *g, sum.RowsRead, sum.RowsUsed, sum.RowsRejected)
+	}
+	for _, k := range sum.RejectKinds {
+		if k.Kind == "unknown tournament" && k.Count != 80 {
+			t.Errorf("reject kind %q counts %d rows, want 80", k.Kind, k.Count)
+		}
+	}
+}
+
 // TestValidateSummaryLikeRun: validate, which takes no lists, reports the same
 // lists and players on the last one as a run that writes them.
 func TestValidateSummaryLikeRun(t *testing.T) {

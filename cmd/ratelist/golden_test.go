@@ -135,7 +135,7 @@ func TestExitCodes(t *testing.T) {
 		{"validate demo-less", []string{"validate"}, exitUsage},
 		{"generate without archive", []string{"generate"}, exitUsage},
 		// An archive running into the future would be rejected by every run of it.
-		{"generate into the future", []string{"generate", "--archive", t.TempDir(), "--months", "600"}, exitUsage},
+		{"generate into the future", []string{"generate", "--archive", t.TempDir(), "--months", "60", "--start", "2026-01"}, exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -336,7 +336,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	months := fs.Int("months", 12, "`months` the tournaments span")
 	seed := fs.Uint64("seed", 1, "random `seed`: the same seed gives the same archive")
 	dir := fs.String("archive", "", "archive `dir` to write (required)")
-	start := fs.String("start", "2024-09", "first month `YYYY-MM` (the archive must end by this month)")
+	start := fs.String("start", "2024-09", "first month `YYYY-MM` (default 2024-09, or later so that the archive ends with last month)")
 	format := fs.String("format", "parquet", "table `format`: parquet or csv")
 	scrabble := fs.Float64("scrabble", 0, "share of Scrabble tournaments (`0..1`)")
 	unrated := fs.Float64("unrated", 0.05, "share of chess tournaments not on the approved list (`0..1`)")
@@ -359,13 +359,19 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitUsage
 	}
 	// An archive running past this month would be rejected as in the future by
-	// the runs it is made for, a game at a time.
+	// the runs it is made for, a game at a time: without --start, a long
+	// archive ends last month instead; a --start given is refused.
 	now := time.Now().UTC()
 	thisMonth := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	if last := st.AddDate(0, *months-1, 0); last.After(thisMonth) {
-		fmt.Fprintf(stderr, "ratelist generate: parsing --start: --months %d from %s runs to %s, after this month: give an earlier --start (--start %s ends this month)\n",
-			*months, *start, last.Format("2006-01"), thisMonth.AddDate(0, 1-*months, 0).Format("2006-01"))
-		return exitUsage
+	if last := st.AddDate(0, *months-1, 0); !last.Before(thisMonth) {
+		fitting := thisMonth.AddDate(0, -*months, 0)
+		if startGiven(fs) {
+			fmt.Fprintf(stderr, "ratelist generate: parsing --start: --months %d from %s runs to %s, past the last month that has ended: give an earlier --start (--start %s ends last month)\n",
+				*months, *start, last.Format("2006-01"), fitting.Format("2006-01"))
+			return exitUsage
+		}
+		st = fitting
+		fmt.Fprintf(stderr, "ratelist generate: --months %d from the default start would run past last month: the archive starts %s\n", *months, st.Format("2006-01"))
 	}
 	err = generate.Archive(ctx, generate.Options{
 		Players: *players, Games: *games, Months: *months, Seed: *seed, Start: st, Dir: *dir,
@@ -379,6 +385,13 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitCode(err)
 	}
 	return exitOK
+}
+
+// startGiven tells whether generate's --start was on the command line.
+func startGiven(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "start" })
+	return given
 }
 
 // startCPUProfile starts --cpuprofile's profile of verb into path (none when

@@ -86,7 +86,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "log errors only")
 	verbose := fs.Bool("v", false, "log debug details")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
-	memLimit := fs.Int("memory-limit", 320, "soft memory limit in `MiB` for the Go runtime (GC works harder near it; 0 = none; the GOMEMLIMIT variable wins)")
+	memLimit := fs.Int("memory-limit", 320, "soft memory limit in `MiB` for the Go runtime (GC works harder near it; the default rises with a larger working set, a value given stays; 0 = none; the GOMEMLIMIT variable wins)")
 	withReport := fs.Bool("report", false, "also write the HTML site of the outputs into OUT/site (see ratelist report)")
 	asOfFlag := fs.String("as-of", "", "the run's `date` YYYY-MM-DD (default today, UTC): only periods ended before it are listed")
 	provisional := fs.Bool("provisional", false, "also list the period still open on the run's date, marked provisional")
@@ -111,6 +111,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			// With the limit in place the GC need not also run at every doubling
 			// of the live heap: less CPU, the same peak RSS.
 			debug.SetGCPercent(400)
+		}
+		if !flagGiven(fs, "memory-limit") {
+			// The default follows a working set larger than it (a large registry).
+			defer followLiveHeap(int64(*memLimit) << 20)()
 		}
 	}
 	stop, code, ok := startCPUProfile("run", *cpuProfile, stderr)
@@ -365,7 +369,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	thisMonth := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	if last := st.AddDate(0, *months-1, 0); !last.Before(thisMonth) {
 		fitting := thisMonth.AddDate(0, -*months, 0)
-		if startGiven(fs) {
+		if flagGiven(fs, "start") {
 			fmt.Fprintf(stderr, "ratelist generate: parsing --start: --months %d from %s runs to %s, past the last month that has ended: give an earlier --start (--start %s ends last month)\n",
 				*months, *start, last.Format("2006-01"), fitting.Format("2006-01"))
 			return exitUsage
@@ -387,10 +391,10 @@ func cmdGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return exitOK
 }
 
-// startGiven tells whether generate's --start was on the command line.
-func startGiven(fs *flag.FlagSet) bool {
+// flagGiven tells whether the flag name was on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "start" })
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }
 

@@ -187,3 +187,16 @@ func TestNoListRefused(t *testing.T) {
 		t.Errorf("message %q does not name the output folder", err)
 	}
 }
+
+// TestNewPlayerChangeEmpty: a player not on the list before has an empty
+// change in the list (new), and the site's list data says null, not 0.
+func TestNewPlayerChangeEmpty(t *testing.T) {
+	rows := []listRow{
+		{Rank: 1, ID: 7, Name: "Old", Rating: 1500, Change: 0},
+		{Rank: 2, ID: 8, Name: "New", Rating: 1400, NoChange: true, Flags: "new"},
+	}
+	got := string(ratingData(rows, nil, []int{0, 0}))
+	if !strings.Contains(got, `[1,7,"Old",1500,0,0,0,0,`) || !strings.Contains(got, `[2,8,"New",1400,null,0,0,0,`) {
+		t.Errorf("list data %s: want change 0 for Old, null for New", got)
+	}
+}

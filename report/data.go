@@ -25,6 +25,7 @@ type listRow struct {
 	Name        string
 	Rating      int
 	Change      int
+	NoChange    bool // change empty: not on the list before
 	GamesPeriod int
 	GamesTotal  int
 	K           int
@@ -267,7 +268,7 @@ func readList(path string) ([]listRow, error) {
 		}
 		rows[i] = listRow{
 			Rank: atoi(field(rec, pos[0])), ID: id, Name: field(rec, pos[2]), Rating: atoi(field(rec, pos[3])),
-			Change: atoi(field(rec, pos[4])), GamesPeriod: atoi(field(rec, pos[5])), GamesTotal: atoi(field(rec, pos[6])),
+			Change: atoi(field(rec, pos[4])), NoChange: field(rec, pos[4]) == "", GamesPeriod: atoi(field(rec, pos[5])), GamesTotal: atoi(field(rec, pos[6])),
 			K: atoi(field(rec, pos[7])), Category: field(rec, pos[8]), Flags: field(rec, pos[9]),
 		}
 	}

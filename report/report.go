@@ -1273,7 +1273,14 @@ func ratingData(rows []listRow, clubs []string, pos []int) []byte {
 		b = append(b, ',')
 		b = appendJSONString(b, r.Name)
 		b = append(b, ',')
-		b = appendInts(b, int64(r.Rating), int64(r.Change), int64(r.GamesPeriod), int64(r.GamesTotal), int64(r.K))
+		b = strconv.AppendInt(b, int64(r.Rating), 10)
+		if r.NoChange {
+			b = append(b, ",null,"...)
+		} else {
+			b = strconv.AppendInt(append(b, ','), int64(r.Change), 10)
+			b = append(b, ',')
+		}
+		b = appendInts(b, int64(r.GamesPeriod), int64(r.GamesTotal), int64(r.K))
 		b = append(b, ',')
 		b = appendJSONString(b, r.Category)
 		b = append(b, ',')

@@ -50,7 +50,8 @@
     tr.appendChild(td);
     return td;
   }
-  function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; }
+  // null: not on the list before (a new player), shown empty as on the list itself.
+  function signed(n) { return n === null ? "" : n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; }
   function sign(n) { return n > 0 ? " up" : n < 0 ? " down" : ""; }
 
   function render() {

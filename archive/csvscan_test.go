@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -260,6 +261,9 @@ func refRows(t *testing.T, data []byte, cols []Column) []refRow {
 				row.nulls[c], row.strs[c] = false, cell
 			default:
 				v, err := ParseCell(col.Type, cell)
+				if err == nil && col.Type == Int32 && (v < math.MinInt32 || v > math.MaxInt32) {
+					err = fmt.Errorf("%d does not fit int32", v)
+				}
 				if err != nil {
 					if row.bad == "" {
 						row.bad = col.Name + ": " + err.Error()

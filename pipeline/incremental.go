@@ -142,11 +142,15 @@ func (r *rater) plan(opt *Options) error {
 }
 
 // closeOpen bounds the run by its date (opt.Now): a period still open on it
-// is listed only when asked (--provisional, or --until naming it or a later
+// (not every tournament its list takes in has ended) is listed only when asked (--provisional, or --until naming it or a later
 // period), and no later period ever is. Its tournaments otherwise wait, as
 // after --until, for the run that follows its end.
 func (r *rater) closeOpen(opt *Options) {
-	open := periodKey(opt.Period, int32(floorDiv(opt.Now.Unix(), 86400)))
+	// The open period is the one whose list would take in a tournament ending
+	// on the run's date: under FIDE's rules (lists published on the 1st, taking
+	// tournaments ended days before) the list of the 1st of M is complete, and
+	// listed, from a few days before M begins.
+	open := periodKey(opt.Period, r.rules.ListDay(int32(floorDiv(opt.Now.Unix(), 86400))))
 	last := open - 1
 	if opt.Provisional || (r.win.hasUntil && r.win.until >= open) {
 		last = open
@@ -156,6 +160,7 @@ func (r *rater) closeOpen(opt *Options) {
 	}
 	if r.win.until == open {
 		opt.open = periodLabel(opt.Period, open)
+		r.periods.provisional = true
 	}
 }
 

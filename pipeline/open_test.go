@@ -147,3 +147,23 @@ func TestNothingEnded(t *testing.T) {
 		t.Errorf("%d lists; log:\n%s\nwant none and one warning", sum.Lists, log.String())
 	}
 }
+
+// TestOpenPeriodFide: under FIDE's rules the list of the 1st of M takes the
+// tournaments that ended 3 days or more before it, so on 2026-11-02 the
+// November list is complete and listed, and the December one, which takes a
+// tournament ended on 2026-11-07, is not; a day after the last tournament
+// that list could take (2026-11-28), 2026-11-29, lists it too.
+func TestOpenPeriodFide(t *testing.T) {
+	dir := t.TempDir()
+	monthsArchive(t, dir, []string{"2026-09-12", "2026-10-10", "2026-11-07"}, "")
+	r, err := DefaultRules("fide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ day, last string }{{"2026-11-02", "2026-11"}, {"2026-11-28", "2026-11"}, {"2026-11-29", "2026-12"}} {
+		sum := runOpt(t, Options{Archive: os.DirFS(dir), ArchiveName: "a", Out: t.TempDir(), Rules: r, Now: asOf(tc.day)})
+		if sum.LastList != tc.last || sum.Provisional != "" {
+			t.Errorf("FIDE run on %s: last list %s (provisional %q), want %s", tc.day, sum.LastList, sum.Provisional, tc.last)
+		}
+	}
+}

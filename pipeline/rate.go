@@ -37,6 +37,7 @@ type periods struct {
 	first, last int    // the first and last period with a list
 	any         bool   // whether any tournament is rated (else no lists)
 	lastEnd     int    // the period of the last end date of any tournament (-1: none)
+	provisional bool   // the run lists the period still open on its date (--provisional)
 }
 
 // listTrack is what a list needs from the lists before it, per player.

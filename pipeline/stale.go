@@ -36,8 +36,7 @@ type periodHashes struct {
 	reg  []uint64 // registryHash per dense player index
 	// start is what a rule set rated before any game (FIDE's starting list,
 	// from the registry's FIDE ratings) per player, 0 for none; its sum is
-	// the first period's too. startOld is the resumed state's sum, over its
-	// players: players added to the registry since are not a change of it.
+	// the first period's too. startOld is the resumed state's sum.
 	start              []uint64
 	startOld, startNow uint64
 	startChanged       bool
@@ -56,17 +55,12 @@ func (h *periodHashes) startHashes(st *rating.State) {
 	}
 }
 
-// resumeStart compares the start of the resumed state, over its players
-// (ids), with today's.
-func (h *periodHashes) resumeStart(old uint64, ids []int64, players *archive.Players) {
-	h.startOld = old
-	var sum uint64
-	for _, id := range ids {
-		if p := players.Index(id); p >= 0 {
-			sum += h.start[p]
-		}
-	}
-	h.startChanged = sum != old
+// resumeStart compares the start of the resumed state with today's. A player
+// added to the registry whom the rule set rates before any game (FIDE's
+// starting list: a fide_rating of 1400 or more) is on every list of a full
+// run, the published ones too: that is a change of the first list.
+func (h *periodHashes) resumeStart(old uint64) {
+	h.startOld, h.startChanged = old, old != h.startNow
 }
 
 // savedStart is the start a state keeps: the resumed one's while it differs
@@ -92,12 +86,15 @@ func registryHashes(p *archive.Players) []uint64 {
 		b = binary.AppendVarint(b, int64(p.Category[i]))
 		b = binary.AppendVarint(b, int64(p.Elo[i]))
 		b = appendText(b, p.Club[i])
+		// By value: a registry with no such field anywhere hashes as one whose
+		// players all lack it (Info is nil until some player has one).
+		in := archive.PlayerInfo{BirthDate: archive.NoDate}
 		if p.Info != nil {
-			in := &p.Info[i]
-			b = binary.AppendVarint(b, in.FideID)
-			b = appendText(appendText(appendText(b, in.Federation), in.Sex), in.Title)
-			b = binary.AppendVarint(b, int64(in.BirthDate))
+			in = p.Info[i]
 		}
+		b = binary.AppendVarint(b, in.FideID)
+		b = appendText(appendText(appendText(b, in.Federation), in.Sex), in.Title)
+		b = binary.AppendVarint(b, int64(in.BirthDate))
 		h.Reset()
 		h.Write(b)
 		out[i] = mix64(h.Sum64())
@@ -224,14 +221,19 @@ func (h *periodHashes) firstStale(w *window, p *periods) (first int, ok bool) {
 
 // stale lists the periods whose written outputs differ from what the archive
 // gives now: the first changed period and every period after it up to the
-// last this run lists (or the last one kept), whose ratings follow from it.
+// last this run lists (or the last one kept), whose ratings follow from it;
+// this run's own lists among them are written from stale ratings.
 func (h *periodHashes) stale(w *window, p *periods) []string {
 	first, ok := h.firstStale(w, p)
 	if !ok {
 		return nil
 	}
+	end := max(p.last, w.start-1)
+	if p.provisional && end == p.last {
+		end-- // a provisional list was never final: it is never named stale
+	}
 	var out []string
-	for k := first; k <= max(p.last, w.start-1); k++ {
+	for k := first; k <= end; k++ {
 		out = append(out, periodLabel(p.kind, k))
 	}
 	return out

@@ -261,7 +261,7 @@ func (r *rater) restore(s *savedState) error {
 		l.prevOn[p], l.everOn[p], l.prevRating[p] = s.PrevOn[i], s.EverOn[i], s.PrevRating[i]
 	}
 	r.hashes.old, r.hashes.oldFirst = s.Periods, s.First
-	r.hashes.resumeStart(s.Start, s.PlayerIDs, r.players)
+	r.hashes.resumeStart(s.Start)
 	if sn, ok := r.rules.(rating.Snapshotter); ok {
 		if err := sn.UnmarshalState(s.RuleSet, remap); err != nil {
 			return fmt.Errorf("%w: rule set: %w", ErrBadState, err)

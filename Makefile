@@ -45,7 +45,7 @@ golden:
 FUZZTIME ?=
 FUZZ = ./archive:FuzzCSVTables:8000x ./archive:FuzzCSVRecords:80000x \
 	./archive:FuzzCSVRows:25000x ./archive:FuzzParquetTable:8000x \
-	./trf:FuzzRead:400000x ./trf:FuzzCheck:20000x ./importer:FuzzPGN:50000x \
+	./trf:FuzzRead:400000x ./trf:FuzzCheck:20000x ./importer:FuzzPGN:15000x \
 	./importer:FuzzCSVTable:80000x ./importer:FuzzTRFImport:70000x \
 	./report:FuzzSplitPlainCSV:50000x ./report:FuzzPageText:20000x \
 	./officer:FuzzTRFExport:20000x ./officer:FuzzListTXT:20000x \

@@ -40,9 +40,12 @@ func (c *changedLists) compare(stage *staging, out, label, rel string) error {
 	if err != nil {
 		return err
 	}
-	oldRows, err := listRowsByPlayer(filepath.Join(out, filepath.FromSlash(rel)))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+	var oldRows map[string]string
+	// A symlink in --out is not ratelist's (the commit replaces it): not read.
+	if p := filepath.Join(out, filepath.FromSlash(rel)); !isSymlink(p) {
+		if oldRows, err = listRowsByPlayer(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	n := 0
 	for id, row := range newRows {
@@ -61,6 +64,11 @@ func (c *changedLists) compare(stage *staging, out, label, rel string) error {
 		c.mu.Unlock()
 	}
 	return nil
+}
+
+func isSymlink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 // sorted returns the changed lists by name.

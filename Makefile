@@ -1,7 +1,7 @@
 # Everything here delegates to the go tool.
 GO ?= go
 
-.PHONY: build test vet fmt bench demo golden fuzz
+.PHONY: build test test-all vet fmt bench demo golden fuzz
 
 build:
 	$(GO) build -o bin/ratelist ./cmd/ratelist
@@ -11,6 +11,11 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# make test, then what it runs only in part: the resume invariant's full 200
+# cases per rule set, without -race (make test runs the first 10 under it).
+test-all: test
+	$(GO) test -count=1 -run '^TestResumeInvariant$$' ./pipeline
 
 vet:
 	$(GO) vet ./...

@@ -14,6 +14,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 var now = time.Date(2026, 12, 2, 9, 30, 0, 0, time.UTC)
@@ -49,28 +50,10 @@ func forms(t *testing.T) map[string]string {
 	return dirs
 }
 
-// snapshot is every file of dir with its bytes.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		files[p] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // unchanged fails unless dir holds exactly the files of before.
 func unchanged(t *testing.T, dir string, before map[string]string) {
 	t.Helper()
-	after := snapshot(t, dir)
+	after := testutil.Snapshot(t, dir)
 	if len(after) != len(before) {
 		t.Errorf("%d files, were %d", len(after), len(before))
 	}
@@ -173,7 +156,7 @@ func TestSetPlayer(t *testing.T) {
 			}
 
 			// Setting what is there changes nothing, not even the log.
-			before := snapshot(t, dir)
+			before := testutil.Snapshot(t, dir)
 			if e, err := SetPlayer(context.Background(), dir, 10001, set[:1], now); err != nil || len(e.Changes) != 0 {
 				t.Errorf("same value again: %v %+v", err, e)
 			}
@@ -228,7 +211,7 @@ func TestRemoveTournament(t *testing.T) {
 				!strings.Contains(e.String(), "games: "+strconv.Itoa(n)+" → 0") {
 				t.Errorf("log: %s", e)
 			}
-			before := snapshot(t, dir)
+			before := testutil.Snapshot(t, dir)
 			if _, err := RemoveTournament(context.Background(), dir, 1002, now); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "no tournament 1002") {
 				t.Errorf("removed twice: %v", err)
 			}
@@ -272,7 +255,7 @@ func TestMergePlayers(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, byP, atT := games(t, dir)
-			before := snapshot(t, dir)
+			before := testutil.Snapshot(t, dir)
 			for _, bad := range []struct {
 				keep, drop int64
 				want       string
@@ -326,7 +309,7 @@ func TestMergeJokerTable(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "players.csv"), []byte("player_id,name\n1,A\n2,B\n3,C\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "tables.csv"), []byte("game_id,tournament_id,played_at,player_id,place,score\n7,,2024-09-11,1,1,30\n7,,2024-09-11,2,2,10\n8,,2024-09-12,3,1,5\n"), 0o644)
-	before := snapshot(t, dir)
+	before := testutil.Snapshot(t, dir)
 	if _, err := MergePlayers(context.Background(), dir, 1, 2, now); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "both sit at Joker game 7 (tables.csv row 2)") {
 		t.Errorf("merge at one table: %v", err)
 	}
@@ -363,7 +346,7 @@ func TestImportPlayers(t *testing.T) {
 				t.Errorf("log: %v", log)
 			}
 
-			before := snapshot(t, dir)
+			before := testutil.Snapshot(t, dir)
 			for _, bad := range []struct{ file, want string }{
 				{"player_id,fide_rating\n10001,2200\n10003,99999\n", "row 2 column fide_rating: fide_rating=99999: out of range"},
 				{"player_id,elo\n10001,2200\n", `header column 2: unknown field "elo"`},
@@ -412,7 +395,7 @@ func TestReplace(t *testing.T) {
 
 			// The same file over another tournament is refused, naming 1001; so is
 			// a second replacement file with two tournaments.
-			before := snapshot(t, dir)
+			before := testutil.Snapshot(t, dir)
 			_, _, err = Replace(context.Background(), dir, "trf", []string{"../importer/testdata/spring.trf"}, importer.Options{Replace: 1003}, now)
 			if !errors.Is(err, importer.ErrInArchive) || !strings.Contains(err.Error(), "tournament 1001") {
 				t.Errorf("over 1003: %v", err)
@@ -505,14 +488,14 @@ func TestFailureChangesNothing(t *testing.T) {
 	g := filepath.Join(dir, "games.csv")
 	b, _ := os.ReadFile(g)
 	os.WriteFile(g, append(b, []byte("1002,9,10001,\"10002,1,0,,\n")...), 0o644) // a quote never closed
-	before := snapshot(t, dir)
+	before := testutil.Snapshot(t, dir)
 	if _, err := RemoveTournament(context.Background(), dir, 1002, now); err == nil || !strings.Contains(err.Error(), "games.csv") {
 		t.Errorf("remove over a broken games.csv: %v", err)
 	}
 	unchanged(t, dir, before)
 
 	dir = dirs["parquet"]
-	before = snapshot(t, dir)
+	before = testutil.Snapshot(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := RemoveTournament(ctx, dir, 1002, now); !errors.Is(err, context.Canceled) {
@@ -540,7 +523,7 @@ func TestReplacePGN(t *testing.T) {
 		os.WriteFile(f, []byte(b.String()), 0o644)
 		return f
 	}
-	before := snapshot(t, dir)
+	before := testutil.Snapshot(t, dir)
 	_, _, err := Replace(context.Background(), dir, "pgn", []string{pgn("A", "B")}, importer.Options{Replace: 1001}, now)
 	if !errors.Is(err, importer.ErrUsage) || !strings.Contains(err.Error(), "second tournament") {
 		t.Errorf("two events: %v", err)
@@ -602,7 +585,7 @@ func TestLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
+	before := testutil.Snapshot(t, dir)
 	if _, err := SetPlayer(context.Background(), dir, 10001, []Assignment{{Field: "club", Value: "X"}}, now); !errors.Is(err, ErrBusy) {
 		t.Errorf("while locked: %v", err)
 	}

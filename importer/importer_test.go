@@ -12,6 +12,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -53,7 +54,7 @@ func importFiles(t *testing.T, dir, kind string, files ...string) *Stats {
 // as it was; it returns the error.
 func importRefused(t *testing.T, dir, kind string, files ...string) error {
 	t.Helper()
-	before := snapshot(t, dir)
+	before := testutil.Snapshot(t, dir)
 	a, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +75,7 @@ func importRefused(t *testing.T, dir, kind string, files ...string) error {
 	if w, err := a.Commit(); err == nil || len(w) > 0 {
 		t.Errorf("%s refused: Commit wrote %v, %v", files, w, err)
 	}
-	after := snapshot(t, dir)
+	after := testutil.Snapshot(t, dir)
 	if len(after) != len(before) {
 		t.Errorf("%s refused: %d files, were %d", files, len(after), len(before))
 	}

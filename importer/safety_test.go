@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // trfVariant writes src with its first lines (012, 042, 052) replaced.
@@ -23,24 +25,6 @@ func trfVariant(t *testing.T, src, name, start, end string) string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// snapshot is every file of dir with its bytes.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		files[p] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
 
 // TestFirstIDCollisionRefused: a --first-id range that reaches a tournament_id
@@ -73,7 +57,7 @@ func TestFirstIDCollisionRefused(t *testing.T) {
 	if err := os.WriteFile(twoEvents, []byte(pgnGameText("A", "1", "a", "b", "1-0", "1. e4")+pgnGameText("B", "1", "a", "b", "0-1", "1. d4")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
+	before := testutil.Snapshot(t, dir)
 	for _, tc := range []struct {
 		first int64
 		kind  string
@@ -100,7 +84,7 @@ func TestFirstIDCollisionRefused(t *testing.T) {
 		if w, err := a.Commit(); !errors.Is(err, ErrIDTaken) || len(w) > 0 {
 			t.Errorf("first id %d: Commit wrote %v, %v", tc.first, w, err)
 		}
-		after := snapshot(t, dir)
+		after := testutil.Snapshot(t, dir)
 		if len(after) != len(before) {
 			t.Errorf("first id %d: %d files, were %d", tc.first, len(after), len(before))
 		}

@@ -9,25 +9,8 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
-
-// snapshotDir is every file under dir with its bytes.
-func snapshotDir(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		files[p] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
 
 // TestCorrections drives every correction verb on a CSV and a Parquet
 // archive as an officer would: each change is made and logged, each refusal
@@ -83,14 +66,14 @@ func TestCorrections(t *testing.T) {
 				{[]string{"run", "--archive", dir, "--out", filepath.Join(tmp, "out"), "--quiet"}, exitOK, "", "", true},
 			}
 			for _, s := range steps {
-				before := snapshotDir(t, dir)
+				before := testutil.Snapshot(t, dir)
 				var stdout, stderr bytes.Buffer
 				got := run(context.Background(), s.args, &stdout, &stderr)
 				if got != s.want || !strings.Contains(stdout.String(), s.out) || !strings.Contains(stderr.String(), s.err) {
 					t.Fatalf("%v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.args[:2], got, s.want, stdout.String(), stderr.String())
 				}
 				if s.unchanged {
-					after := snapshotDir(t, dir)
+					after := testutil.Snapshot(t, dir)
 					for f, b := range before {
 						if after[f] != b {
 							t.Errorf("%v: %s changed", s.args[:2], f)
@@ -119,13 +102,13 @@ func TestDuplicateImport(t *testing.T) {
 	if got := run(context.Background(), []string{"import", "trf", importData + "spring.trf", "--archive", dir}, &stdout, &stderr); got != exitOK {
 		t.Fatalf("exit %d: %s", got, stderr.String())
 	}
-	before := snapshotDir(t, dir)
+	before := testutil.Snapshot(t, dir)
 	stderr.Reset()
 	if got := run(context.Background(), []string{"import", "trf", importData + "spring.trf", "--archive", dir}, &stdout, &stderr); got != exitUsage ||
 		!strings.Contains(stderr.String(), "has the same games as tournament 1; nothing was imported (to correct tournament 1 with it, import it with --replace 1)") {
 		t.Errorf("exit %d: %s", got, stderr.String())
 	}
-	if after := snapshotDir(t, dir); len(after) != len(before) {
+	if after := testutil.Snapshot(t, dir); len(after) != len(before) {
 		t.Errorf("%d files, were %d", len(after), len(before))
 	}
 	if got := run(context.Background(), []string{"import", "trf", importData + "spring.trf", "--archive", dir, "--replace", "1"}, &stdout, &stderr); got != exitOK {

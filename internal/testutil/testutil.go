@@ -70,3 +70,22 @@ func ReadCSV(tb testing.TB, path string) [][]string {
 	}
 	return recs
 }
+
+// Snapshot is every file under dir, by path, with its bytes: taken before
+// and after an operation, it shows whether the operation changed anything.
+func Snapshot(tb testing.TB, dir string) map[string]string {
+	tb.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[p] = string(b)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}

@@ -34,10 +34,9 @@ type periodHashes struct {
 	this map[int]uint64
 	old  []periodHash
 	reg  []uint64 // registryHash per dense player index
-	// start is what a rule set rated before any game (FIDE's starting list,
-	// from the registry's FIDE ratings) per player, 0 for none; its sum is
-	// the first period's too. startOld is the resumed state's sum.
-	start              []uint64
+	// startNow fingerprints what the rule set rated before any game (FIDE's
+	// starting list, from the registry's FIDE ratings): a change of it is a
+	// change of the first period. startOld is the resumed state's.
 	startOld, startNow uint64
 	startChanged       bool
 	oldFirst           int // the first list period of the resumed state's run
@@ -45,12 +44,10 @@ type periodHashes struct {
 
 // startHashes notes who the rule set rated before any game, and with what.
 func (h *periodHashes) startHashes(st *rating.State) {
-	h.start = make([]uint64, len(st.Rated))
 	h.startNow = 0
 	for p, rated := range st.Rated {
 		if rated {
-			h.start[p] = mix64(h.reg[p] ^ mix64(uint64(st.Rating[p])))
-			h.startNow += h.start[p]
+			h.startNow += mix64(h.reg[p] ^ mix64(uint64(st.Rating[p])))
 		}
 	}
 }

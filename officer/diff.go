@@ -87,7 +87,7 @@ func DiffLists(out, from, to string) (*Diff, error) {
 	floor := map[int64]bool{}
 	if len(gone) > 0 {
 		cards, err := ReadCards(out, func(c *output.Card) bool {
-			return gone[c.PlayerID] && c.Period > from && c.Period <= to && c.Reason == belowFloor
+			return gone[c.PlayerID] && c.Period > from && c.Period <= to && rating.Removes(c.Reason)
 		})
 		if err != nil {
 			return nil, err
@@ -98,10 +98,6 @@ func DiffLists(out, from, to string) (*Diff, error) {
 	}
 	return Compare(from, to, before, after, floor), nil
 }
-
-// belowFloor is the reason of the card of a player who fell below the rating
-// floor and so left the list.
-var belowFloor = rating.ReasonFideBelowFloor.String()
 
 // Compare is the diff of the lists before (labelled from) and after (to).
 // belowFloor holds the players who fell below the rating floor in the periods

@@ -14,7 +14,6 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
-	"github.com/ratelist/ratelist/rating"
 )
 
 // parsePeriodLabel reads a period label of the kind: 2025-03, 2025-Q1 or 2025.
@@ -178,9 +177,6 @@ func (r *rater) keepBefore() string {
 // run's files equal a full run's.
 func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Logger) error {
 	err := carryRows(out, "cards.parquet", log, func(c *output.Card) error {
-		if c.Reason == fideGame || c.Reason == fidePoolGame {
-			return fmt.Errorf("a per-game row (%s) of a run from before card_games.parquet held them: rate from the start instead", c.Reason)
-		}
 		if c.Period < label {
 			return cw.push(ctx, c)
 		}
@@ -196,9 +192,6 @@ func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Lo
 		return nil
 	})
 }
-
-// The reasons of per-game cards: rows of card_games.parquet, never of cards.parquet.
-var fideGame, fidePoolGame = rating.ReasonFideGame.String(), rating.ReasonFidePoolGame.String()
 
 // carryRows hands each row of the file name in out to push, in file order.
 func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) error {

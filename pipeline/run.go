@@ -72,6 +72,9 @@ type Options struct {
 	KeepSite bool
 
 	open string // the open period's label when this run lists it (closeOpen)
+	// cards is what the rule set's cards hold (newCardShape), nil before the
+	// rule set is made.
+	cards *cardShape
 }
 
 // Summary is summary.json: what was read, used, rejected and written. The
@@ -306,6 +309,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	if err != nil {
 		return nil, err
 	}
+	opt.cards = newCardShape(rt.def, rt.rules)
 	if err := rt.plan(opt); err != nil {
 		return nil, err
 	}

@@ -147,7 +147,7 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 	s.changed.before = cmp.Or(s.opt.published, keepBefore)
 	n := len(players.ID)
 	s.std.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
-	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
+	cw, err := newCardWriter(s.stage, s.players, s.opt.Period, cmp.Or(s.opt.cards, plainCards))
 	if err != nil {
 		return err
 	}

@@ -24,10 +24,10 @@ import (
 // The run state kept under --out/state/ lets a later run continue (--resume) or
 // re-rate from a period on (--from) without reprocessing from the start. One file
 // per list period, LABEL.state, holds everything the run knew right after writing
-// that list. Format: a header line "ratelist-state v6 SHA256HEX\n", then the
+// that list. Format: a header line "ratelist-state v7 SHA256HEX\n", then the
 // data of appendState as an S2 block; the checksum covers the compressed
 // bytes. Other versions are refused: a full run rebuilds them.
-const stateVersion = 6
+const stateVersion = 7
 
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
@@ -51,10 +51,12 @@ type savedState struct {
 	Start   uint64
 }
 
-// fingerprint identifies the rules and period kind a state was made with.
-func fingerprint(r Rules, period string) string {
+// fingerprint identifies the rules and period kind a state was made with:
+// the settings of the rule set def in use (not of every registered one, so
+// that registering another leaves it as it was), Joker's and the tiebreaks'.
+func fingerprint(r Rules, def *rating.Definition, period string) string {
 	var buf bytes.Buffer
-	toml.NewEncoder(&buf).Encode(r.document().Interface())
+	toml.NewEncoder(&buf).Encode(r.documentOf([]*rating.Definition{def}).Interface())
 	sum := sha256.Sum256(append(buf.Bytes(), period...))
 	return hex.EncodeToString(sum[:8])
 }

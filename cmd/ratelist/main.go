@@ -57,6 +57,7 @@ import (
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
+	_ "github.com/ratelist/ratelist/rating/all" // the rule sets --rules names
 	sitereport "github.com/ratelist/ratelist/report"
 )
 

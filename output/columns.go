@@ -1,0 +1,104 @@
+package output
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/rating"
+)
+
+// Shape is a file's row type with a rule set's columns (rating.Columns)
+// added: its schema, and rows made of a record of the contract's columns
+// and the added values. Without added columns it is the record type's own.
+type Shape struct {
+	Schema *parquet.Schema
+	typ    reflect.Type // the row type: the record's fields with the added ones at at
+	base   int          // the record's fields
+	at     int          // where the added fields are
+	added  []rating.Column
+}
+
+// ListShape is the shape of a rating list, lists/LABEL.parquet, with cols
+// after flags.
+func ListShape(cols []rating.Column) *Shape {
+	return newShape("listRow", reflect.TypeFor[ListRow](), "Flags", cols, ListSchema)
+}
+
+// CardShape is the shape of cards.parquet with cols after the contract's
+// columns.
+func CardShape(cols []rating.Column) *Shape {
+	return newShape("cardRow", reflect.TypeFor[cardFile](), "", cols, CardSchema)
+}
+
+// CardGameShape is the shape of card_games.parquet with cols after the
+// contract's columns.
+func CardGameShape(cols []rating.Column) *Shape {
+	return newShape("cardGameRow", reflect.TypeFor[cardGameFile](), "", cols, CardGameSchema)
+}
+
+// newShape adds cols to record type t after its field named after (at the
+// end when ""). A Float64 column is dictionary-encoded, as the cards'
+// other measured values are.
+func newShape(root string, t reflect.Type, after string, cols []rating.Column, own *parquet.Schema) *Shape {
+	at := t.NumField()
+	if f, ok := t.FieldByName(after); ok {
+		at = f.Index[0] + 1
+	}
+	sh := &Shape{Schema: own, base: t.NumField(), at: at, added: cols}
+	if len(cols) == 0 {
+		return sh
+	}
+	fields := make([]reflect.StructField, 0, t.NumField()+len(cols))
+	for i := range t.NumField() {
+		fields = append(fields, t.Field(i))
+	}
+	added := make([]reflect.StructField, len(cols))
+	for i, c := range cols {
+		f := reflect.StructField{Name: fmt.Sprintf("Added%d", i), Tag: reflect.StructTag(`parquet:"` + c.Name + `"`)}
+		switch c.Type {
+		case rating.Int64:
+			f.Type, f.Tag = reflect.TypeFor[int64](), reflect.StructTag(`parquet:"`+c.Name+`,delta"`)
+		case rating.Float64:
+			f.Type, f.Tag = reflect.TypeFor[float64](), reflect.StructTag(`parquet:"`+c.Name+`,dict"`)
+		default:
+			f.Type = reflect.TypeFor[string]()
+		}
+		added[i] = f
+	}
+	fields = slices.Insert(fields, at, added...)
+	sh.typ = reflect.StructOf(fields)
+	sh.Schema = parquet.NewSchema(root, parquet.SchemaOf(reflect.New(sh.typ).Elem().Interface()))
+	return sh
+}
+
+// Added reports whether the shape has added columns.
+func (sh *Shape) Added() bool { return sh.typ != nil }
+
+// Row returns a row of the shape: the fields of record (a value of the
+// record type) and vals, one per added column.
+func (sh *Shape) Row(record any, vals []rating.Value) any {
+	row := reflect.New(sh.typ).Elem()
+	rec := reflect.ValueOf(record)
+	for i := range sh.base {
+		j := i
+		if i >= sh.at {
+			j += len(sh.added)
+		}
+		row.Field(j).Set(rec.Field(i))
+	}
+	for i, c := range sh.added {
+		f := row.Field(sh.at + i)
+		switch c.Type {
+		case rating.Int64:
+			f.SetInt(vals[i].Int)
+		case rating.Float64:
+			f.SetFloat(vals[i].Float)
+		default:
+			f.SetString(vals[i].Str)
+		}
+	}
+	return row.Interface()
+}

@@ -73,7 +73,8 @@ func Idle(p Player) Player {
 }
 
 // volatility is step 5: σ′ as the root of f by the Illinois algorithm,
-// stopping when |B − A| ≤ epsilon.
+// stopping when |B − A| ≤ epsilon, with the 2022 revision's test
+// f(C)·f(B) ≤ 0.
 func volatility(phi, sigma, v, delta, tau, epsilon float64) float64 {
 	a := math.Log(sigma * sigma)
 	phi2, delta2, tau2 := phi*phi, delta*delta, tau*tau

@@ -174,3 +174,255 @@ func text(r Result) string {
 	WriteText(&b, []Result{r})
 	return b.String()
 }
+
+func TestFewerGames(t *testing.T) {
+	base := gmNorm()
+	// Two losses to GMs after the norm: 7/11 = 64 % (dp 102) against 26420/11
+	// = 2401.8 → 2402 is Rp 2504; the first 9 rounds are the norm (1.4.1e).
+	late := append(slices.Clone(base), o{"GM", "SWE", 2400, '0'}, o{"GM", "SWE", 2400, '0'})
+	// A first-round win against an untitled 2000 (raised to 2200): 8/10 = 80 %
+	// (dp 240), Ra 23820/10 = 2382, Rp 2622, but 3 GMs of 10 games is less than
+	// 4; without that game it is the norm (1.4.1f).
+	early := append([]o{{"", "ITA", 2000, '1'}}, base...)
+	// Two first-round wins against unrated players: 9/11 = 82 % (dp 262), Ra
+	// (21620+2200+1400)/11 = 2292.7 → 2293, Rp 2555. Without one of them: 8/10,
+	// Ra 2382, Rp 2622; the GMs needed are 4 of 11 or 10 games.
+	unrated := append([]o{{"", "ITA", 0, '1'}, {"", "BEL", 0, '1'}}, base...)
+	fourGMs := titles(unrated, "", "", "GM", "GM", "GM", "IM", "IM", "GM")
+	tests := []struct {
+		name     string
+		t        Tournament
+		achieved bool
+		fails    string
+		games    int
+		ra, rp   int
+		rounds   string
+	}{
+		{"1.4.1e: later rounds left out", event(Swiss, late...), true, "", 9, 2402, 2622, "1-9"},
+		{"1.4.1e misses: predetermined pairings", func() Tournament {
+			t := event(Swiss, late...)
+			t.Predetermined = true
+			return t
+		}(), false, "1.4.8", 11, 2402, 2504, "1-11"},
+		{"1.4.1e misses: a round robin", event(RoundRobin, late...), false, "1.4.8", 11, 2402, 2504, "1-11"},
+		{"1.4.1f: a defeated opponent left out", event(Swiss, early...), true, "", 9, 2402, 2622, "2-10"},
+		{"1.4.1f: with predetermined pairings too", func() Tournament {
+			t := event(Swiss, early...)
+			t.Predetermined = true
+			return t
+		}(), true, "", 9, 2402, 2622, "2-10"},
+		{"1.4.1f: Swiss, two defeated opponents left out", event(Swiss, unrated...), true, "", 9, 2402, 2622, "3-11"},
+		{"1.4.1f: round robin whose mix makes a norm possible", event(RoundRobin, fourGMs...), true, "", 10, 2382, 2622, "2-11"},
+		{"1.4.1f misses: round robin whose mix does not", event(RoundRobin, unrated...), false, "1.4.5b;1.4.8;1.4.8a", 11, 2293, 2555, "1-11"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := CheckPlayer(tt.t, 0, GM)
+			got := strings.Join(r.Fails(), ";")
+			if r.Achieved != tt.achieved || got != tt.fails || r.Games != tt.games || r.Ra != tt.ra || r.Rp != tt.rp || RoundList(r.Rounds) != tt.rounds {
+				t.Errorf("got achieved %v fails %q games %d Ra %d Rp %d rounds %s, want %v %q %d %d %d %s\n%s",
+					r.Achieved, got, r.Games, r.Ra, r.Rp, RoundList(r.Rounds), tt.achieved, tt.fails, tt.games, tt.ra, tt.rp, tt.rounds, text(r))
+			}
+		})
+	}
+}
+
+// doubleRR is a 6-player double round robin: the applicant meets A–E twice
+// (round r: opponent (r−1) mod 5), 6/10 = 60 % (dp 72) against
+// (2·2600·2 + 3·2500·2)/10 = 2540: Rp 2612.
+func doubleRR(titlesAE ...string) Tournament {
+	opps := []o{{"GM", "GER", 2600, 0}, {"GM", "FRA", 2600, 0}, {"IM", "ESP", 2500, 0}, {"IM", "USA", 2500, 0}, {"IM", "ENG", 2500, 0}}
+	for i, t := range titlesAE {
+		opps[i].title = t
+	}
+	t := Tournament{Kind: DoubleRoundRobin, Rounds: 10}
+	t.Players = append(t.Players, Player{StartNo: 1, Name: "Applicant", Title: "IM", Federation: "NED", Rating: 2450})
+	for i, x := range opps {
+		t.Players = append(t.Players, Player{StartNo: i + 2, Name: "Opponent " + string(rune('A'+i)), Title: x.title, Federation: x.fed, Rating: x.rating})
+	}
+	for r, res := range "11==0=1=10" {
+		t.Players[0].Rounds = append(t.Players[0].Rounds, Round{Opp: 1 + r%5, Colour: "wb"[r/5], Result: byte(res)})
+	}
+	return t
+}
+
+func TestDoubleRoundRobin(t *testing.T) {
+	// 2 GMs met twice are 4 games of 10, a third; but a double round robin
+	// counts players: 3 of the 5.
+	miss := CheckPlayer(doubleRR(), 0, GM)
+	if miss.Achieved || strings.Join(miss.Fails(), ";") != "1.4.5b" || miss.Ra != 2540 || miss.Rp != 2612 {
+		t.Errorf("2 GMs of 5 players: %s", text(miss))
+	}
+	var q Requirement
+	for _, x := range miss.Requirements {
+		if x.Article == "1.4.5b" {
+			q = x
+		}
+	}
+	if q.Value != 2 || q.Need != 3 {
+		t.Errorf("1.4.5b counts %v of %v, want 2 of 3", q.Value, q.Need)
+	}
+	meet := CheckPlayer(doubleRR("GM", "GM", "GM"), 0, GM)
+	if !meet.Achieved || RoundList(meet.Rounds) != "1-10" {
+		t.Errorf("3 GMs of 5 players: %s", text(meet))
+	}
+}
+
+// tenGMs is a 10-round Swiss against GMs rated rating from four federations.
+func tenGMs(rating int, res string) Tournament {
+	var rounds []o
+	for i := range 10 {
+		rounds = append(rounds, o{"GM", []string{"GER", "FRA", "ESP", "USA"}[i%4], rating, res[i]})
+	}
+	return event(Swiss, rounds...)
+}
+
+func TestScoreAndRounding(t *testing.T) {
+	tests := []struct {
+		name          string
+		t             Tournament
+		achieved      bool
+		fails         string
+		percent, ra   int
+		rp            int
+		score, scored float64
+	}{
+		// 1.4.8b: 35 % of 10 games is 3.5 points: p 35 %, dp −110, Ra 2710.
+		{"1.4.8b: 35 %", tenGMs(2710, "000000=111"), true, "", 35, 2710, 2600, 3.5, 3.5},
+		{"1.4.8b misses: 30 % though Rp 2611", tenGMs(2760, "0000000111"), false, "1.4.8b", 30, 2760, 2611, 3, 3.5},
+		// 1.4.7: 23805/10 = 2380.5 is 2381.
+		{"1.4.7: Ra .5 up", func() Tournament {
+			t := tenGMs(2380, "1111111==0")
+			t.Players[10].Rating = 2385
+			return t
+		}(), true, "", 80, 2381, 2621, 8, 3.5},
+		// 1.4.9: 5/8 = 62.5 % is 63 % (dp 95), over the 8 games of 1.4.1c.
+		{"1.4.9: p .5 up", func() Tournament {
+			t := tenGMs(2510, "11111000==")
+			t.Rounds = 9
+			t.Players[0].Rounds = append(t.Players[0].Rounds[:8], Round{Opp: -1, Result: 'U'})
+			return t
+		}(), true, "", 63, 2510, 2605, 5, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := CheckPlayer(tt.t, 0, GM)
+			var need float64
+			for _, q := range r.Requirements {
+				if q.Article == "1.4.8b" {
+					need = q.Need
+				}
+			}
+			if r.Achieved != tt.achieved || strings.Join(r.Fails(), ";") != tt.fails || r.Percent != tt.percent || r.Ra != tt.ra || r.Rp != tt.rp || r.Score != tt.score || need != tt.scored {
+				t.Errorf("got %v %q p %d Ra %d Rp %d score %v of %v, want %v %q %d %d %d %v of %v\n%s", r.Achieved, strings.Join(r.Fails(), ";"), r.Percent, r.Ra, r.Rp, r.Score, need,
+					tt.achieved, tt.fails, tt.percent, tt.ra, tt.rp, tt.score, tt.scored, text(r))
+			}
+		})
+	}
+}
+
+// TestRegulationCounts checks the opponents the regulations' table asks for,
+// by number of games: title holders (1.4.5a), holders of the title (1.4.5b),
+// and the most from the applicant's federation and from one federation
+// (1.4.4).
+func TestRegulationCounts(t *testing.T) {
+	table := []struct{ games, holders, titled, own, one int }{
+		{7, 4, 3, 4, 4},
+		{8, 4, 3, 4, 5},
+		{9, 5, 3, 5, 6},
+		{10, 5, 4, 6, 6},
+		{11, 6, 4, 6, 7},
+		{12, 6, 4, 7, 8},
+		{13, 7, 5, 7, 8},
+	}
+	for _, row := range table {
+		var rounds []o
+		for range row.games {
+			rounds = append(rounds, o{"GM", "GER", 2500, '='})
+		}
+		r := CheckPlayer(event(Swiss, rounds...), 0, GM)
+		got := map[string][]float64{}
+		for _, q := range r.Requirements {
+			got[q.Article+" "+q.What] = append(got[q.Article+" "+q.What], q.Need)
+		}
+		want := map[string]float64{
+			"1.4.5a title holders":                         float64(row.holders),
+			"1.4.5b opponents holding GM":                  float64(row.titled),
+			"1.4.4 opponents from the player's federation": float64(row.own),
+			"1.4.4 opponents from one federation":          float64(row.one),
+		}
+		for k, v := range want {
+			if len(got[k]) != 1 || got[k][0] != v {
+				t.Errorf("%d games: %s needs %v, want %v", row.games, k, got[k], v)
+			}
+		}
+	}
+}
+
+// TestGMScoreTable checks the score a GM norm needs in 9 games by Ra, from
+// table 8.1.1: 7 (78 %, dp 220) from 2380, 6.5 (72 %, 166) from 2434, 6 (67 %,
+// 125) from 2475, 5.5 (61 %, dp 80) from 2520.
+func TestGMScoreTable(t *testing.T) {
+	for _, c := range []struct {
+		points string // results of 9 games
+		minRa  int
+	}{
+		{"11111====", 2380},
+		{"1111=====", 2434},
+		{"111======", 2475},
+		{"11=======", 2520},
+	} {
+		for _, ra := range []int{c.minRa - 1, c.minRa} {
+			var rounds []o
+			for i := range 9 {
+				rounds = append(rounds, o{"GM", []string{"GER", "FRA", "ESP"}[i%3], ra, c.points[i]})
+			}
+			r := CheckPlayer(event(Swiss, rounds...), 0, GM)
+			if r.Achieved != (ra == c.minRa) {
+				t.Errorf("%s at Ra %d: achieved %v\n%s", c.points, ra, r.Achieved, text(r))
+			}
+		}
+	}
+}
+
+func TestTitles(t *testing.T) {
+	tests := []struct {
+		title  string
+		female bool
+		want   string
+	}{
+		{"GM", false, ""},
+		{"IM", false, "GM"},
+		{"IM", true, "GM"},
+		{"FM", false, "GM IM"},
+		{"", false, "GM IM"},
+		{"CM", false, "GM IM"},
+		{"", true, "GM IM WGM WIM"},
+		{"WFM", true, "GM IM WGM WIM"},
+		{"WGM", true, "GM IM"},
+		{"WIM", true, "GM IM WGM"},
+		{"FM", true, "GM IM WGM WIM"},
+	}
+	for _, tt := range tests {
+		got := strings.Join(Titles(Player{Title: tt.title, Female: tt.female}), " ")
+		if got != tt.want {
+			t.Errorf("Titles(%q, female %v) = %q, want %q", tt.title, tt.female, got, tt.want)
+		}
+	}
+	for in, want := range map[string]string{"g": GM, "GM": GM, "wg": WGM, " wim": WIM, "m": IM, "WFM": "WFM", "c": "CM", "XY": "", "": ""} {
+		if got := Title(in); got != want {
+			t.Errorf("Title(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRoundList(t *testing.T) {
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{{[]int{1, 2, 3, 4, 5, 6, 7, 8, 9}, "1-9"}, {[]int{1, 2, 3, 4, 6, 7, 8, 9}, "1-4,6-9"}, {[]int{3}, "3"}, {nil, ""}, {[]int{1, 3, 5, 6}, "1,3,5-6"}} {
+		if got := RoundList(c.in); got != c.want {
+			t.Errorf("RoundList(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -367,7 +367,7 @@ func (m measurer) measureUpTo(games []game, k int) Result {
 	t, p := m.t, m.t.Players[m.p]
 	lim := limitsOf[m.title]
 	n := len(games)
-	r := Result{Player: m.p, StartNo: p.StartNo, Name: p.Name, Title: m.title, Games: n, Counted: n}
+	r := Result{Player: m.p, StartNo: p.StartNo, Name: p.Name, Title: m.title, Games: n, Counted: n, Rounds: []int{}, Opponents: []Opponent{}}
 	for _, g := range games {
 		r.Rounds = append(r.Rounds, g.round)
 	}

@@ -53,15 +53,14 @@ func WriteText(w io.Writer, results []Result) error {
 			fmt.Fprintf(&b, "  %-7s %-45s %6s %s %-6s %s\n", q.Article, q.What, formatPoints(q.Value), op, formatPoints(q.Need), mark)
 		}
 		for _, o := range r.Opponents {
-			raised := ""
-			if o.Raised {
-				raised = fmt.Sprintf(" (raised to %d)", o.Counted)
-			}
 			rating := strconv.Itoa(o.Rating)
 			if o.Rating == 0 {
-				rating = fmt.Sprintf("unrated (%d)", o.Counted)
+				rating = "unrated " + strconv.Itoa(Unrated)
 			}
-			fmt.Fprintf(&b, "  round %2d %-1s %4d %-3s %-30s %-3s %s%s %s\n", o.Round, o.Colour, o.StartNo, o.Title, o.Name, o.Federation, rating, raised, formatPoints(o.Result))
+			if o.Raised {
+				rating += fmt.Sprintf(" raised to %d", o.Counted)
+			}
+			fmt.Fprintf(&b, "  round %2d %-1s %4d %-3s %-30s %-3s %-27s %s\n", o.Round, o.Colour, o.StartNo, o.Title, o.Name, o.Federation, rating, formatPoints(o.Result))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -1,7 +1,6 @@
 package norms
 
 import (
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -228,7 +227,7 @@ type game struct {
 
 // maxDrop bounds the defeated opponents whose games are tried without: the
 // lowest-rated ones, whose removal raises the average most.
-const maxDrop = 12
+const maxDrop = 8
 
 // CheckPlayer checks player i for title.
 func CheckPlayer(t Tournament, i int, title string) Result {
@@ -249,76 +248,97 @@ func CheckPlayer(t Tournament, i int, title string) Result {
 		}
 	}
 	m := measurer{t: t, p: i, title: title, rounds: rounds, bye: bye}
-	full := m.measure(games)
-	best := full
-	if !full.Achieved {
-		dropWins := t.Kind == Swiss || mixHolds(full)
-		lastK := 1
-		if t.Kind != Swiss || t.Predetermined {
-			lastK = rounds
+	best := m.measure(games)
+	if best.Achieved {
+		return best
+	}
+	// Fewer games than these cannot make a norm.
+	least := 9
+	switch {
+	case t.SevenGames:
+		least = 7
+	case rounds == 9 && bye > 0:
+		least = 8
+	}
+	dropWins := t.Kind == Swiss || mixHolds(best)
+	lastK := 1
+	if t.Kind != Swiss || t.Predetermined {
+		lastK = rounds
+	}
+	found := false
+	for k := rounds; k >= lastK; k-- {
+		var prefix []game
+		for _, g := range games {
+			if g.round <= k {
+				prefix = append(prefix, g)
+			}
 		}
-		found := false
-		for k := rounds; k >= lastK; k-- {
-			var prefix []game
-			for _, g := range games {
-				if g.round <= k {
-					prefix = append(prefix, g)
+		var wins []int // indexes into prefix, lowest-rated opponent first
+		if dropWins {
+			for j, g := range prefix {
+				if g.half == 2 {
+					wins = append(wins, j)
 				}
 			}
-			for _, sub := range subsets(t, prefix, dropWins) {
-				if found && len(sub) <= best.Games {
-					continue
-				}
-				if len(sub) == len(games) {
-					continue // the full set, measured already
-				}
-				if r := m.measureUpTo(sub, k); r.Achieved {
-					best, found = r, true
-				}
+			slices.SortStableFunc(wins, func(a, b int) int {
+				return ratingOf(t.Players[prefix[a].opp]) - ratingOf(t.Players[prefix[b].opp])
+			})
+			wins = wins[:min(len(wins), maxDrop)]
+		}
+		// Leave out d of the wins, fewest first: the first norm found at d has
+		// the most games this prefix gives.
+		for d := 0; d <= len(wins) && len(prefix)-d >= least; d++ {
+			if found && len(prefix)-d <= best.Games {
+				break
+			}
+			if len(prefix)-d == len(games) {
+				continue // the whole event, measured already
+			}
+			if r, ok := firstNorm(m, k, prefix, wins, d); ok {
+				best, found = r, true
+				break
 			}
 		}
 	}
 	return best
 }
 
-// subsets are the prefix and, when allowed, the prefix without the games of
-// every choice of defeated opponents (at most maxDrop of them, lowest-rated
-// first), most games first.
-func subsets(t Tournament, prefix []game, dropWins bool) [][]game {
-	var wins []int // indexes into prefix
-	if dropWins {
-		for j, g := range prefix {
-			if g.half == 2 {
-				wins = append(wins, j)
-			}
-		}
-		slices.SortStableFunc(wins, func(a, b int) int {
-			return ratingOf(t.Players[prefix[a].opp]) - ratingOf(t.Players[prefix[b].opp])
-		})
-		wins = wins[:min(len(wins), maxDrop)]
+// firstNorm measures prefix without d of the games wins indexes, choice by
+// choice in lexicographic order, and returns the first that gives a norm.
+func firstNorm(m measurer, k int, prefix []game, wins []int, d int) (Result, bool) {
+	choice := make([]int, d) // indexes into wins, ascending
+	for j := range choice {
+		choice[j] = j
 	}
-	masks := make([]uint32, 0, 1<<len(wins))
-	for mask := uint32(0); mask < 1<<len(wins); mask++ {
-		masks = append(masks, mask)
-	}
-	slices.SortStableFunc(masks, func(a, b uint32) int { return bits.OnesCount32(a) - bits.OnesCount32(b) })
-	out := make([][]game, 0, len(masks))
-	for _, mask := range masks {
-		drop := map[int]bool{}
-		for b, j := range wins {
-			if mask&(1<<b) != 0 {
-				drop[j] = true
-			}
+	drop := make([]bool, len(prefix))
+	sub := make([]game, 0, len(prefix))
+	for {
+		clear(drop)
+		for _, c := range choice {
+			drop[wins[c]] = true
 		}
-		var sub []game
+		sub = sub[:0]
 		for j, g := range prefix {
 			if !drop[j] {
 				sub = append(sub, g)
 			}
 		}
-		out = append(out, sub)
+		if r := m.measureUpTo(sub, k); r.Achieved {
+			return r, true
+		}
+		// The next choice: raise the last index that can still rise.
+		j := d - 1
+		for j >= 0 && choice[j] == len(wins)-d+j {
+			j--
+		}
+		if j < 0 {
+			return Result{}, false
+		}
+		choice[j]++
+		for l := j + 1; l < d; l++ {
+			choice[l] = choice[l-1] + 1
+		}
 	}
-	return out
 }
 
 // mixHolds reports whether the federation and title requirements hold: a

@@ -165,7 +165,12 @@ type Result struct {
 	// Rounds are the rounds counted, the 1.4.1c round included.
 	Rounds       []int         `json:"rounds_used"`
 	Requirements []Requirement `json:"requirements"`
-	Opponents    []Opponent    `json:"opponents"` // the IT1 certificate's list
+	// The IT1 certificate's counts: games against each title, federations
+	// met, unrated opponents; and its list of games.
+	ByTitle     map[string]int `json:"games_by_title"`
+	Federations int            `json:"federations"`
+	Unrated     int            `json:"unrated_games"`
+	Opponents   []Opponent     `json:"opponents"`
 }
 
 // Requirement is one requirement's number and whether it holds: Value ≥ Need,
@@ -387,7 +392,7 @@ func (m measurer) measureUpTo(games []game, k int) Result {
 	t, p := m.t, m.t.Players[m.p]
 	lim := limitsOf[m.title]
 	n := len(games)
-	r := Result{Player: m.p, StartNo: p.StartNo, Name: p.Name, Title: m.title, Games: n, Counted: n, Rounds: []int{}, Opponents: []Opponent{}}
+	r := Result{Player: m.p, StartNo: p.StartNo, Name: p.Name, Title: m.title, Games: n, Counted: n, Rounds: []int{}, Opponents: []Opponent{}, ByTitle: map[string]int{}}
 	for _, g := range games {
 		r.Rounds = append(r.Rounds, g.round)
 	}
@@ -418,6 +423,7 @@ func (m measurer) measureUpTo(games []game, k int) Result {
 			own++
 		}
 	}
+	r.Federations = len(perFed)
 	others, most := 0, 0
 	for f, c := range perFed {
 		if f != fed {
@@ -443,6 +449,12 @@ func (m measurer) measureUpTo(games []game, k int) Result {
 	strongOpps := map[int]bool{}
 	opps := map[int]bool{}
 	for _, g := range games {
+		if title := t.Players[g.opp].Title; title != "" {
+			r.ByTitle[title]++
+		}
+		if t.Players[g.opp].Rating <= 0 {
+			r.Unrated++
+		}
 		rk := rankOf(t.Players[g.opp].Title)
 		if rk < rankOf("CM") {
 			holders++

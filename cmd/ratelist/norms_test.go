@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,10 +70,13 @@ func TestNormsJSON(t *testing.T) {
 	var doc struct {
 		Kind    string `json:"kind"`
 		Results []struct {
-			StartNo   int      `json:"start_no"`
-			Title     string   `json:"norm_title"`
-			Achieved  bool     `json:"achieved"`
-			Fails     []string `json:"fails"`
+			StartNo   int            `json:"start_no"`
+			Title     string         `json:"norm_title"`
+			Achieved  bool           `json:"achieved"`
+			Fails     []string       `json:"fails"`
+			ByTitle   map[string]int `json:"games_by_title"`
+			Feds      int            `json:"federations"`
+			Unrated   int            `json:"unrated_games"`
 			Opponents []struct {
 				Name    string `json:"name"`
 				Counted int    `json:"counted_rating"`
@@ -86,6 +90,10 @@ func TestNormsJSON(t *testing.T) {
 	r := doc.Results[0]
 	if doc.Kind != "round-robin" || r.StartNo != 1 || r.Title != "GM" || r.Achieved || strings.Join(r.Fails, ";") != "1.4.5b;1.4.8;1.4.8a" || len(r.Opponents) != 9 {
 		t.Fatalf("got %+v", doc)
+	}
+	// The IT1 counts: Leko untitled and unrated; ENG, FRA, NED, GER, ESP, USA.
+	if fmt.Sprint(r.ByTitle) != "map[FM:2 GM:2 IM:3 WIM:1]" || r.Feds != 6 || r.Unrated != 1 {
+		t.Errorf("IT1 counts %v, %d federations, %d unrated", r.ByTitle, r.Feds, r.Unrated)
 	}
 	for _, o := range r.Opponents {
 		if (o.Name == "Leko, Peter") != o.Raised || o.Raised && o.Counted != 2200 {

@@ -60,7 +60,8 @@ type Round struct {
 	Opp    int  // index into Tournament.Players; -1 without an opponent
 	Colour byte // 'w', 'b' or 0
 	// Result is a TRF code: 1 = 0 W D L a played game; + - a forfeit; U the
-	// pairing-allocated bye; F H Z the other byes and an absence.
+	// pairing-allocated bye; F a full-point bye (writers write the
+	// pairing-allocated bye so); H Z a half-point and a zero-point bye.
 	Result byte
 }
 
@@ -244,11 +245,11 @@ func CheckPlayer(t Tournament, i int, title string) Result {
 		}
 	}
 	var games []game
-	bye := 0 // the round of a forfeit win or pairing-allocated bye
+	bye := 0 // the round of a forfeit win or a full-point bye (1.4.1c)
 	for r, rd := range p.Rounds {
 		if h, ok := playedHalf(rd.Result); ok && rd.Opp >= 0 && rd.Opp < len(t.Players) {
 			games = append(games, game{round: r + 1, opp: rd.Opp, colour: rd.Colour, half: h})
-		} else if bye == 0 && (rd.Result == '+' || rd.Result == 'U') {
+		} else if bye == 0 && strings.IndexByte("+UF", rd.Result) >= 0 {
 			bye = r + 1
 		}
 	}

@@ -110,6 +110,8 @@ func TestProvisions(t *testing.T) {
 		// 1.4.1c: 8 games and a pairing-allocated bye or a forfeit win in 9
 		// rounds: 6/8 = 75 % (dp 193) against 19370/8 = 2421.25 → 2421.
 		{"1.4.1c: pairing-allocated bye", event(Swiss, with(base, 9, bye('U'))...), GM, true, "", 8, 2421, 2614, "1-9"},
+		{"1.4.1c: full-point bye", event(Swiss, with(base, 9, bye('F'))...), GM, true, "", 8, 2421, 2614, "1-9"},
+		{"1.4.1c misses: zero-point bye", event(Swiss, with(base, 9, bye('Z'))...), GM, false, "1.4.1a", 8, 2421, 2614, "1-8"},
 		{"1.4.1c: forfeit win", event(Swiss, with(base, 9, o{"CM", "ENG", 2250, '+'})...), GM, true, "", 8, 2421, 2614, "1-9"},
 		{"1.4.1c: bye in round 1", event(Swiss, append([]o{bye('U')}, base[:8]...)...), GM, true, "", 8, 2421, 2614, "1-9"},
 		// 1.4.1b: a 7-round team event needs 7 games.

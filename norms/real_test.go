@@ -1,6 +1,7 @@
 package norms
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -80,3 +81,50 @@ func TestBunratty(t *testing.T) {
 }
 
 func itoa(n int) string { return formatPoints(float64(n)) }
+
+// TestFromTRF reads a 4-player double round robin: titles as writers write
+// them, sex, a forfeit and a pairing each record settles.
+func TestFromTRF(t *testing.T) {
+	line := func(sno int, sex, title, name string, rating int, fed string, rounds string) string {
+		return fmt.Sprintf("001 %4d %1s%3s %-33s %4d %3s %11d %10s %4.1f %4d%s", sno, sex, title, name, rating, fed, 1000+sno, "", 0.0, sno, rounds)
+	}
+	// Rounds: 1-2 / 3-4, 1-3 / 2-4, 1-4 / 2-3, then again with colours swapped;
+	// 1 beats 4 by forfeit in round 6.
+	text := strings.Join([]string{
+		"012 Double",
+		line(1, "m", "g", "One, A", 2500, "GER", "     2 w 1     3 w =     4 w =     2 b 0     3 b 1     4 b +"),
+		line(2, "w", "wm", "Two, B", 2300, "ned", "     1 b 0     4 w =     3 b 1     1 w 1     4 b =     3 w 0"),
+		line(3, "", "WGM", "Three, C", 0, "FRA", "     4 w 1     1 b =     2 w 0     4 b =     1 w 0     2 b 1"),
+		line(4, "m", "", "Four, D", 2100, "ESP", "     3 b 0     2 b =     1 b =     3 w =     2 w =     1 w -"),
+	}, "\n") + "\n"
+	f, err := trf.Read(strings.NewReader(text), "double.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt, err := FromTRF(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tt.Kind != DoubleRoundRobin || tt.Rounds != 6 {
+		t.Fatalf("kind %v, %d rounds", tt.Kind, tt.Rounds)
+	}
+	p := tt.Players
+	got := fmt.Sprintf("%s %s %s %q %v %v %v %s", p[0].Title, p[1].Title, p[2].Title, p[3].Title, p[0].Female, p[1].Female, p[2].Female, p[1].Federation)
+	if got != `GM WIM WGM "" false true true NED` {
+		t.Errorf("titles, sex, federation: %s", got)
+	}
+	if r := tt.Players[0].Rounds[5]; r.Opp != 3 || r.Result != '+' || r.Colour != 'b' {
+		t.Errorf("round 6 of One: %+v", r)
+	}
+	if r := tt.Players[1].Rounds[0]; r.Opp != 0 || r.Result != '0' || r.Colour != 'b' {
+		t.Errorf("round 1 of Two: %+v", r)
+	}
+	// Two (WIM) is checked for GM, IM and WGM; One (GM) for nothing.
+	var titles []string
+	for _, r := range Check(tt) {
+		titles = append(titles, fmt.Sprint(r.StartNo, r.Title))
+	}
+	if strings.Join(titles, " ") != "2GM 2IM 2WGM 3GM 3IM 4GM 4IM" {
+		t.Errorf("checked %v", titles)
+	}
+}

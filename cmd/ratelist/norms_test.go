@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/importer"
+	"github.com/ratelist/ratelist/norms"
 )
 
 // ../../testdata/norms/rr10.trf is a 10-player round robin: Applicant (FM,
@@ -126,5 +129,29 @@ func TestNormsExitCodes(t *testing.T) {
 		if code != c.code || !strings.Contains(stderr, c.err) {
 			t.Errorf("norms %v: exit %d, stderr %q; want %d naming %q", c.args, code, stderr, c.code, c.err)
 		}
+	}
+}
+
+// TestFillFromList: the list fills what the TRF leaves blank and nothing else;
+// a woman by the list is checked for the women's norms.
+func TestFillFromList(t *testing.T) {
+	tt := norms.Tournament{Players: []norms.Player{
+		{FideID: 1, Title: "", Federation: "", Rating: 0},
+		{FideID: 2, Title: "FM", Federation: "NED", Rating: 2300},
+		{FideID: 3},
+	}}
+	fillFromList(&tt, map[int64]importer.FideListPlayer{
+		1: {Title: "IM", WTitle: "WGM", Federation: "hun", Sex: "F", Rating: 2450},
+		2: {Title: "IM", Federation: "GER", Sex: "M", Rating: 2400},
+	})
+	got := fmt.Sprintf("%+v", tt.Players)
+	want := "[{StartNo:0 Name: Title:IM Federation:HUN Female:true Rating:2450 FideID:1 Rounds:[]} " +
+		"{StartNo:0 Name: Title:FM Federation:NED Female:false Rating:2300 FideID:2 Rounds:[]} " +
+		"{StartNo:0 Name: Title: Federation: Female:false Rating:0 FideID:3 Rounds:[]}]"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if ts := norms.Titles(tt.Players[0]); fmt.Sprint(ts) != "[GM]" {
+		t.Errorf("an IM and WGM is checked for %v", ts)
 	}
 }

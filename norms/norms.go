@@ -156,13 +156,15 @@ type Result struct {
 	Achieved bool   `json:"achieved"`
 	// Games are the games played that the figures are over; Counted adds the
 	// forfeit win or bye of 1.4.1c.
-	Games   int     `json:"games"`
-	Counted int     `json:"games_counted"`
-	Score   float64 `json:"score"`
-	Percent int     `json:"percent"` // p to a whole percent, .5 up
-	Ra      int     `json:"ra"`
-	Dp      int     `json:"dp"`
-	Rp      int     `json:"rp"`
+	Games   int `json:"games"`
+	Counted int `json:"games_counted"`
+	// ByeRound is the round of the forfeit win or bye 1.4.1c counts, 0 none.
+	ByeRound int     `json:"bye_round,omitempty"`
+	Score    float64 `json:"score"`
+	Percent  int     `json:"percent"` // p to a whole percent, .5 up
+	Ra       int     `json:"ra"`
+	Dp       int     `json:"dp"`
+	Rp       int     `json:"rp"`
 	// Rounds are the rounds counted, the 1.4.1c round included.
 	Rounds       []int         `json:"rounds_used"`
 	Requirements []Requirement `json:"requirements"`
@@ -388,7 +390,8 @@ type measurer struct {
 
 func (m measurer) measure(games []game) Result { return m.measureUpTo(games, m.rounds) }
 
-// measureUpTo measures the games of the first k rounds' set games.
+// measureUpTo measures games, a set taken from the first k rounds: 1.4.1c
+// applies to the whole of a 9-round event only.
 func (m measurer) measureUpTo(games []game, k int) Result {
 	t, p := m.t, m.t.Players[m.p]
 	lim := limitsOf[m.title]
@@ -404,7 +407,7 @@ func (m measurer) measureUpTo(games []game, k int) Result {
 		need = 7
 	}
 	if m.rounds == 9 && k == 9 && n == 8 && m.bye > 0 && !t.SevenGames {
-		r.Counted = 9
+		r.Counted, r.ByeRound = 9, m.bye
 		r.Rounds = append(r.Rounds, m.bye)
 		slices.Sort(r.Rounds)
 	}

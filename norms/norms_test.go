@@ -171,6 +171,16 @@ func TestProvisions(t *testing.T) {
 	}
 }
 
+// TestByeRoundText: a bye in round 4 instead of the draw with an IM (2400):
+// 6.5/8 = 81.25 % is 81 % (dp 251), Ra 19220/8 = 2402.5 is 2403, Rp 2654.
+func TestByeRoundText(t *testing.T) {
+	r := CheckPlayer(event(Swiss, with(gmNorm(), 4, bye('U'))...), 0, GM)
+	want := "1 Applicant: GM NORM, 6.5/8 games (and round 4's forfeit win or bye, 1.4.1c) (81%), Ra 2403, dp 251, Rp 2654, rounds 1-9\n"
+	if got, _, _ := strings.Cut(text(r), "\n"); got+"\n" != want || r.ByeRound != 4 || r.Counted != 9 {
+		t.Errorf("got %q (bye round %d, counted %d), want %q", got, r.ByeRound, r.Counted, want)
+	}
+}
+
 func text(r Result) string {
 	var b strings.Builder
 	WriteText(&b, []Result{r})

@@ -36,8 +36,12 @@ func WriteText(w io.Writer, results []Result) error {
 		if r.Achieved {
 			verdict = "NORM"
 		}
-		fmt.Fprintf(&b, "%d %s: %s %s, %s/%d games (%d%%), Ra %d, dp %d, Rp %d, rounds %s\n",
-			r.StartNo, r.Name, r.Title, verdict, formatPoints(r.Score), r.Games, r.Percent, r.Ra, r.Dp, r.Rp, RoundList(r.Rounds))
+		bye := ""
+		if r.ByeRound > 0 {
+			bye = fmt.Sprintf(" (and round %d's forfeit win or bye, 1.4.1c)", r.ByeRound)
+		}
+		fmt.Fprintf(&b, "%d %s: %s %s, %s/%d games%s (%d%%), Ra %d, dp %d, Rp %d, rounds %s\n",
+			r.StartNo, r.Name, r.Title, verdict, formatPoints(r.Score), r.Games, bye, r.Percent, r.Ra, r.Dp, r.Rp, RoundList(r.Rounds))
 		for _, q := range r.Requirements {
 			op := "≥"
 			if q.Max {

@@ -34,10 +34,13 @@ type Tournament struct {
 	// Predetermined marks a Swiss event whose pairings were fixed in advance
 	// (Scheveningen, team events); round robins always are.
 	Predetermined bool
-	// Exempt marks an event of 1.4.3a–d (national championship, national team
-	// championship, zonal or subzonal, large Swiss): the federation
-	// requirements 1.4.3 and 1.4.4 do not apply.
+	// Exempt marks an event of 1.4.3a–c (national championship, national team
+	// championship, zonal or subzonal, one the QC approved): the federation
+	// requirements 1.4.3 and 1.4.4 do not apply. A large Swiss (1.4.3d) is
+	// found from the players (LargeSwiss).
 	Exempt bool
+	// Host is the host federation (TRF 032), for 1.4.3d; "" unknown.
+	Host string
 	// SevenGames marks a 7-round team event of 1.4.1b: 7 games suffice.
 	SevenGames bool
 	Players    []Player
@@ -184,7 +187,7 @@ type Requirement struct {
 	Value   float64 `json:"value"`
 	Need    float64 `json:"need"`
 	Max     bool    `json:"max,omitempty"`
-	Exempt  bool    `json:"exempt,omitempty"` // lifted by Tournament.Exempt
+	Exempt  bool    `json:"exempt,omitempty"` // lifted: Tournament.Exempt or LargeSwiss
 	Holds   bool    `json:"holds"`
 }
 
@@ -211,6 +214,30 @@ func (r Result) Fails() []string {
 		}
 	}
 	return out
+}
+
+// LargeSwiss reports whether t is a Swiss event of 1.4.3d, exempt from the
+// federation requirements: at least 20 FIDE-rated players not of the host
+// federation, from at least 3 federations, at least 10 of them GM, IM, WGM or
+// WIM. An unknown host federation is no exemption.
+func LargeSwiss(t Tournament) bool {
+	if t.Kind != Swiss || t.Host == "" {
+		return false
+	}
+	foreign, titled := 0, 0
+	feds := map[string]bool{}
+	for _, p := range t.Players {
+		f := strings.ToUpper(p.Federation)
+		if p.Rating <= 0 || f == "" || f == strings.ToUpper(t.Host) {
+			continue
+		}
+		foreign++
+		feds[f] = true
+		if rankOf(p.Title) <= rankOf(WIM) {
+			titled++
+		}
+	}
+	return foreign >= 20 && len(feds) >= 3 && titled >= 10
 }
 
 // Check returns the results of every player for every title Titles chooses, in
@@ -255,7 +282,7 @@ func CheckPlayer(t Tournament, i int, title string) Result {
 			bye = r + 1
 		}
 	}
-	m := measurer{t: t, p: i, title: title, rounds: rounds, bye: bye}
+	m := measurer{t: t, p: i, title: title, rounds: rounds, bye: bye, exempt: t.Exempt || LargeSwiss(t)}
 	best := m.measure(games)
 	if best.Achieved {
 		return best
@@ -386,6 +413,7 @@ type measurer struct {
 	title  string
 	rounds int
 	bye    int
+	exempt bool // from 1.4.3 and 1.4.4
 }
 
 func (m measurer) measure(games []game) Result { return m.measureUpTo(games, m.rounds) }
@@ -441,7 +469,7 @@ func (m measurer) measureUpTo(games []game, k int) Result {
 		atMost("1.4.4", "opponents from one federation", most, 2*n/3),
 	}
 	for j := range fedReqs {
-		if t.Exempt {
+		if m.exempt {
 			fedReqs[j].Exempt, fedReqs[j].Holds = true, true
 		}
 	}

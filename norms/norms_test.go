@@ -438,3 +438,60 @@ func TestRoundList(t *testing.T) {
 		}
 	}
 }
+
+// largeSwiss is the event of gmNorm with 6 of the 9 opponents from NED, the
+// host (1.4.4 fails: 6 > 5), so that 3 foreign rated players met him: IM GER,
+// FM FRA, CM ESP. Extra players who did not meet him add foreign players rated
+// 2100 from fs in turn, the first titled of them IMs.
+func largeSwiss(foreign, titled int, fs ...string) Tournament {
+	t := event(Swiss, feds(gmNorm(), "NED", "NED", "NED", "NED", "NED", "NED", "GER", "FRA", "ESP")...)
+	t.Host = "NED"
+	for i := range foreign {
+		p := Player{StartNo: len(t.Players) + 1, Federation: fs[i%len(fs)], Rating: 2100}
+		if i < titled {
+			p.Title = IM
+		}
+		t.Players = append(t.Players, p)
+	}
+	return t
+}
+
+// TestLargeSwiss: 1.4.3d lifts 1.4.3 and 1.4.4 in a Swiss with 20 foreign
+// rated players from 3 federations, 10 of them GM, IM, WGM or WIM.
+func TestLargeSwiss(t *testing.T) {
+	tests := []struct {
+		name string
+		t    Tournament
+		want bool
+	}{
+		// 3 met him (1 IM) and 17 more (9 IMs); GER, FRA, ESP, SWE, NOR.
+		{"20 foreign from 3, 10 titled", largeSwiss(17, 9, "SWE", "NOR"), true},
+		{"19 foreign", largeSwiss(16, 9, "SWE", "NOR"), false},
+		{"9 titled", largeSwiss(17, 8, "SWE", "NOR"), false},
+		{"host unknown", func() Tournament { t := largeSwiss(17, 9, "SWE", "NOR"); t.Host = ""; return t }(), false},
+		{"a round robin", func() Tournament { t := largeSwiss(17, 9, "SWE", "NOR"); t.Kind = RoundRobin; return t }(), false},
+		{"unrated foreigners do not count", func() Tournament {
+			t := largeSwiss(17, 9, "SWE", "NOR")
+			t.Players[len(t.Players)-1].Rating = 0
+			return t
+		}(), false},
+		{"2 federations", func() Tournament {
+			t := largeSwiss(17, 9, "GER", "FRA")
+			t.Players[9].Federation = "GER" // ESP, round 9
+			return t
+		}(), false},
+	}
+	for _, tt := range tests {
+		if got := LargeSwiss(tt.t); got != tt.want {
+			t.Errorf("%s: LargeSwiss = %v, want %v", tt.name, got, tt.want)
+		}
+		r := CheckPlayer(tt.t, 0, GM)
+		wantFails := "1.4.4"
+		if tt.want {
+			wantFails = ""
+		}
+		if got := strings.Join(r.Fails(), ";"); got != wantFails {
+			t.Errorf("%s: fails %q, want %q\n%s", tt.name, got, wantFails, text(r))
+		}
+	}
+}

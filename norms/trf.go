@@ -8,13 +8,14 @@ import (
 
 // FromTRF converts a TRF file: its players with title, federation, sex, rating
 // and FIDE id; each pairing once, as the file's two records settle it; a round
-// robin in which every pair met twice is a double round robin.
+// robin in which every pair met twice is a double round robin; the host
+// federation from 032.
 func FromTRF(f *trf.File) (Tournament, error) {
 	tt, err := f.Tournament()
 	if err != nil {
 		return Tournament{}, err
 	}
-	t := Tournament{Rounds: tt.Rounds}
+	t := Tournament{Rounds: tt.Rounds, Host: strings.ToUpper(strings.TrimSpace(f.Federation))}
 	for _, p := range f.Players {
 		sex := strings.ToLower(p.Sex)
 		title := Title(p.Title)

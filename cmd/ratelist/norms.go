@@ -32,7 +32,7 @@ func cmdNorms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	format := fs.String("format", "csv", "output `format`: csv, text or json")
 	kind := fs.String("kind", "auto", "tournament `system`: auto (from the file), swiss, round-robin or double-round-robin")
 	predetermined := fs.Bool("predetermined", false, "a Swiss event whose pairings were fixed in advance: later rounds may not be left out (1.4.1e)")
-	exempt := fs.Bool("exempt", false, "an event of 1.4.3a–d (national or national team championship, zonal, large Swiss): no federation requirements")
+	exempt := fs.Bool("exempt", false, "an event of 1.4.3a–c (national or national team championship, zonal, approved by the QC): no federation requirements (a large Swiss of 1.4.3d is found from the file)")
 	seven := fs.Bool("seven-games", false, "a 7-round team event of 1.4.1b: 7 games suffice")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -88,8 +88,12 @@ func cmdNorms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch *format {
 	case "text":
 		if name != "" {
-			fmt.Fprintf(stdout, "%s (%s, %d rounds)\n\n", name, t.Kind, t.Rounds)
+			fmt.Fprintf(stdout, "%s (%s, %d rounds)\n", name, t.Kind, t.Rounds)
 		}
+		if norms.LargeSwiss(t) {
+			fmt.Fprintf(stdout, "A Swiss of 1.4.3d (20 foreign rated players, 10 of them titled): no federation requirements.\n")
+		}
+		fmt.Fprintln(stdout)
 		err = norms.WriteText(stdout, results)
 	case "json":
 		err = writeNormsJSON(stdout, name, t, results)
@@ -158,8 +162,10 @@ func writeNormsJSON(w io.Writer, name string, t norms.Tournament, results []norm
 		Tournament string   `json:"tournament"`
 		Kind       string   `json:"kind"`
 		Rounds     int      `json:"rounds"`
+		Exempt     bool     `json:"exempt"`      // --exempt (1.4.3a–c)
+		LargeSwiss bool     `json:"large_swiss"` // 1.4.3d
 		Results    []result `json:"results"`
-	}{name, t.Kind.String(), t.Rounds, []result{}}
+	}{name, t.Kind.String(), t.Rounds, t.Exempt, norms.LargeSwiss(t), []result{}}
 	for _, r := range results {
 		fails := r.Fails()
 		if fails == nil {

@@ -16,13 +16,14 @@
 //     any of these without games against opponents the player defeated
 //     (1.4.1f; in a round robin only when the whole event's opponents meet the
 //     federation and title requirements).
-//  4. Measure each set (measure): games, federations (1.4.3, 1.4.4), title
+//  4. Measure each set (measureUpTo): games, federations (1.4.3, 1.4.4; lifted
+//     in the events 1.4.3 exempts, a large Swiss found by LargeSwiss), title
 //     holders (1.4.5), the opponents' rating average with the rating floor
 //     (1.4.6, 1.4.7), the performance and score (1.4.8, 1.4.9).
 //  5. Report the set with the most games that gives a norm; without one, the set
 //     of all games, with the requirements it fails.
 //
-// WriteCSV and WriteText write the results; a Result also marshals to JSON with
-// the IT1 certificate's figures (the opponents, with title, federation, rating
-// and result).
+// FromTRF converts a TRF file. WriteCSV and WriteText write the results; a
+// Result also marshals to JSON with the IT1 certificate's figures (the
+// opponents, with title, federation, rating and result).
 package norms

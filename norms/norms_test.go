@@ -181,6 +181,21 @@ func TestByeRoundText(t *testing.T) {
 	}
 }
 
+func TestWriteCSV(t *testing.T) {
+	tt := event(Swiss, gmNorm()...)
+	tt.Players[0].Name = "=HYPERLINK(1)"
+	var b strings.Builder
+	if err := WriteCSV(&b, []Result{CheckPlayer(tt, 0, GM), CheckPlayer(tt, 0, IM)}); err != nil {
+		t.Fatal(err)
+	}
+	want := "start_no,name,norm_title,achieved,games,ra,rp,score,fails,rounds_used\n" +
+		"1,'=HYPERLINK(1),GM,yes,9,2402,2622,7,,1-9\n" +
+		"1,'=HYPERLINK(1),IM,yes,9,2402,2622,7,,1-9\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
 func text(r Result) string {
 	var b strings.Builder
 	WriteText(&b, []Result{r})

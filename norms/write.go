@@ -6,18 +6,21 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ratelist/ratelist/internal/csvfield"
 )
 
 // Header is the CSV header WriteCSV writes.
 var Header = []string{"start_no", "name", "norm_title", "achieved", "games", "ra", "rp", "score", "fails", "rounds_used"}
 
-// WriteCSV writes one row per result: achieved yes/no, the failing articles
-// separated by ';', the rounds counted as ranges (1-9, or 1-4,6-9).
+// WriteCSV writes one row per result: the name as a text cell safe for
+// spreadsheets, achieved yes/no, the failing articles separated by ';', the
+// rounds counted as ranges (1-9, or 1-4,6-9).
 func WriteCSV(w io.Writer, results []Result) error {
 	cw := csv.NewWriter(w)
 	cw.Write(Header)
 	for _, r := range results {
-		cw.Write([]string{strconv.Itoa(r.StartNo), r.Name, r.Title, yesNo(r.Achieved), strconv.Itoa(r.Games),
+		cw.Write([]string{strconv.Itoa(r.StartNo), csvfield.Text(r.Name), r.Title, yesNo(r.Achieved), strconv.Itoa(r.Games),
 			strconv.Itoa(r.Ra), strconv.Itoa(r.Rp), formatPoints(r.Score), strings.Join(r.Fails(), ";"), RoundList(r.Rounds)})
 	}
 	cw.Flush()

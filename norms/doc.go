@@ -9,9 +9,9 @@
 //  1. Choose the titles to check for each player (Titles): those above the
 //     strongest title he holds, women's titles for women only.
 //  2. Collect the player's played games; forfeits and byes are not games
-//     (1.4.2c), but in a 9-round event a forfeit win or a pairing-allocated bye
-//     makes 8 played games count as 9 (1.4.1c).
-//  3. List the sets of games that may be counted (subsets): all of them; the
+//     (1.4.2), but in a 9-round event a forfeit win or a pairing-allocated bye
+//     (U, or F as writers write it) makes 8 played games count as 9 (1.4.1c).
+//  3. List the sets of games that may be counted (CheckPlayer): all of them; the
 //     first k rounds only, unless the pairings were predetermined (1.4.1e); and
 //     any of these without games against opponents the player defeated
 //     (1.4.1f; in a round robin only when the whole event's opponents meet the

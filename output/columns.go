@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 
@@ -74,8 +75,8 @@ func newShape(root string, t reflect.Type, after string, cols []rating.Column, o
 	return sh
 }
 
-// Added reports whether the shape has added columns.
-func (sh *Shape) Added() bool { return sh.typ != nil }
+// Added is the shape's added columns (none: the record type's own shape).
+func (sh *Shape) Added() []rating.Column { return sh.added }
 
 // Row returns a row of the shape: the fields of record (a value of the
 // record type) and vals, one per added column.
@@ -102,3 +103,45 @@ func (sh *Shape) Row(record any, vals []rating.Value) any {
 	}
 	return row.Interface()
 }
+
+// AddedReader reads the added columns of a file of a shape, a row at a
+// time, in file order.
+type AddedReader struct {
+	r    *parquet.Reader
+	row  reflect.Value // a pointer to a struct of the added fields
+	cols []rating.Column
+}
+
+// AddedReader returns a reader of the added columns of f, a file of the
+// shape.
+func (sh *Shape) AddedReader(f io.ReaderAt) *AddedReader {
+	fields := make([]reflect.StructField, len(sh.added))
+	for i := range sh.added {
+		fields[i] = sh.typ.Field(sh.at + i)
+	}
+	row := reflect.New(reflect.StructOf(fields))
+	schema := parquet.SchemaOf(row.Elem().Interface())
+	return &AddedReader{r: parquet.NewReader(f, schema), row: row, cols: sh.added}
+}
+
+// Read fills vals, one per added column, from the next row.
+func (a *AddedReader) Read(vals []rating.Value) error {
+	if err := a.r.Read(a.row.Interface()); err != nil {
+		return err
+	}
+	row := a.row.Elem()
+	for i, c := range a.cols {
+		switch f := row.Field(i); c.Type {
+		case rating.Int64:
+			vals[i].Int = f.Int()
+		case rating.Float64:
+			vals[i].Float = f.Float()
+		default:
+			vals[i].Str = f.String()
+		}
+	}
+	return nil
+}
+
+// Close closes the reader.
+func (a *AddedReader) Close() error { return a.r.Close() }

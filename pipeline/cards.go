@@ -74,15 +74,20 @@ func newAddedCols(cols []rating.Column, n int) addedCols {
 func (a *addedCols) add(ex rating.Extras, ix []int32) {
 	for _, x := range ix {
 		ex.CardValues(int(x), a.row)
-		for i, c := range a.cols {
-			switch v := a.row[i]; c.Type {
-			case rating.Int64:
-				a.ints[i] = append(a.ints[i], v.Int)
-			case rating.Float64:
-				a.flts[i] = append(a.flts[i], v.Float)
-			default:
-				a.strs[i] = append(a.strs[i], v.Str)
-			}
+		a.push(a.row)
+	}
+}
+
+// push appends a row of values, one per column.
+func (a *addedCols) push(vals []rating.Value) {
+	for i, c := range a.cols {
+		switch v := vals[i]; c.Type {
+		case rating.Int64:
+			a.ints[i] = append(a.ints[i], v.Int)
+		case rating.Float64:
+			a.flts[i] = append(a.flts[i], v.Float)
+		default:
+			a.strs[i] = append(a.strs[i], v.Str)
 		}
 	}
 }
@@ -116,6 +121,7 @@ func addedColumns[C any](cols []rating.Column, added func(*C) *addedCols) []colu
 type cardShape struct {
 	ex                    rating.Extras // nil when it adds no card column
 	rowAdded, gameAdded   []rating.Column
+	rowShape, gameShape   *output.Shape // nil without added columns
 	rowSchema, gameSchema *parquet.Schema
 	rowCols               []column[cardCols]
 	gameCols              []column[gameCols]
@@ -135,7 +141,8 @@ func newCardShape(def *rating.Definition, rules rating.RuleSet) *cardShape {
 		return plainCards
 	}
 	sh := &cardShape{ex: rules.(rating.Extras), rowAdded: rows, gameAdded: games,
-		rowSchema: output.CardShape(rows).Schema, gameSchema: output.CardGameShape(games).Schema}
+		rowShape: output.CardShape(rows), gameShape: output.CardGameShape(games)}
+	sh.rowSchema, sh.gameSchema = sh.rowShape.Schema, sh.gameShape.Schema
 	sh.rowCols = append(slices.Clip(cardColumns), addedColumns(rows, func(c *cardCols) *addedCols { return &c.added })...)
 	sh.gameCols = append(slices.Clip(gameColumns), addedColumns(games, func(g *gameCols) *addedCols { return &g.added })...)
 	sh.rowLeaves, sh.gameLeaves = columnIndex(sh.rowSchema, sh.rowCols), columnIndex(sh.gameSchema, sh.gameCols)
@@ -552,9 +559,11 @@ func extend[T any](s *[]T, n int) []T {
 // extend lengthens the column by n rows and returns their values and flags.
 func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
 
-// push queues one card row read back from a cards.parquet (carry).
-func (cw *cardWriter) push(ctx context.Context, row *output.Card) error {
+// push queues one card row read back from a cards.parquet (carry), with
+// its values of the rule set's columns.
+func (cw *cardWriter) push(ctx context.Context, row *output.Card, vals []rating.Value) error {
 	b := cw.buf
+	b.added.push(vals)
 	b.period.add(row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
 	b.end = append(b.end, row.EndDate)
@@ -576,12 +585,14 @@ func (cw *cardWriter) push(ctx context.Context, row *output.Card) error {
 	return cw.added(ctx)
 }
 
-// pushGame queues one game row read back from a card_games.parquet (carry).
-func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame) error {
+// pushGame queues one game row read back from a card_games.parquet (carry),
+// with its values of the rule set's columns.
+func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame, vals []rating.Value) error {
 	if cw.games == nil {
 		cw.games = newGameCols(cw.shape.gameAdded)
 	}
 	g := cw.games
+	g.added.push(vals)
 	g.period.add(row.Period)
 	g.player = append(g.player, row.PlayerID)
 	g.tournament = append(g.tournament, row.TournamentID)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // parsePeriodLabel reads a period label of the kind: 2025-03, 2025-Q1 or 2025.
@@ -176,25 +177,27 @@ func (r *rater) keepBefore() string {
 // previous cards.parquet and card_games.parquet in out, so that a resumed
 // run's files equal a full run's.
 func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Logger) error {
-	err := carryRows(out, "cards.parquet", log, func(c *output.Card) error {
+	err := carryRows(out, "cards.parquet", log, cw.shape.rowShape, func(c *output.Card, vals []rating.Value) error {
 		if c.Period < label {
-			return cw.push(ctx, c)
+			return cw.push(ctx, c, vals)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return carryRows(out, "card_games.parquet", log, func(g *output.CardGame) error {
+	return carryRows(out, "card_games.parquet", log, cw.shape.gameShape, func(g *output.CardGame, vals []rating.Value) error {
 		if g.Period < label {
-			return cw.pushGame(ctx, g)
+			return cw.pushGame(ctx, g, vals)
 		}
 		return nil
 	})
 }
 
-// carryRows hands each row of the file name in out to push, in file order.
-func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) error {
+// carryRows hands each row of the file name in out to push, in file order,
+// with its values of the rule set's columns when the file's shape sh has
+// them (sh nil: none).
+func carryRows[T any](out, name string, log *slog.Logger, sh *output.Shape, push func(*T, []rating.Value) error) error {
 	p := filepath.Join(out, name)
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -207,12 +210,23 @@ func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) e
 	defer f.Close()
 	rd := parquet.NewGenericReader[T](f)
 	defer rd.Close()
+	var added *output.AddedReader
+	var vals []rating.Value
+	if sh != nil && len(sh.Added()) > 0 {
+		added, vals = sh.AddedReader(f), make([]rating.Value, len(sh.Added()))
+		defer added.Close()
+	}
 	buf := make([]T, 4096)
 	for {
 		clear(buf) // a row read has no pointer left from an earlier one
 		n, err := rd.Read(buf)
 		for i := range buf[:n] {
-			if werr := push(&buf[i]); werr != nil {
+			if added != nil {
+				if aerr := added.Read(vals); aerr != nil {
+					return fmt.Errorf("carry %s from %s: %w", name, p, aerr)
+				}
+			}
+			if werr := push(&buf[i], vals); werr != nil {
 				return fmt.Errorf("carry %s: %w", name, werr)
 			}
 		}

@@ -522,9 +522,10 @@ func (a *listArrow) add(rows []output.ListRow) {
 }
 
 // keptListArrow writes lists/LABEL.arrow from the kept lists/LABEL.parquet of
-// an earlier run: a resumed --arrow run after one without --arrow then holds
-// what a fresh --arrow run would.
-func keptListArrow(stage *staging, out, label string) error {
+// an earlier run, with the rule set's own columns (add, nil for none): a
+// resumed --arrow run after one without --arrow then holds what a fresh
+// --arrow run would.
+func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 	p := filepath.Join(out, "lists", label+".parquet")
 	f, err := os.Open(p)
 	if err != nil {
@@ -533,14 +534,26 @@ func keptListArrow(stage *staging, out, label string) error {
 	defer f.Close()
 	rd := parquet.NewGenericReader[output.ListRow](f)
 	defer rd.Close()
-	if n := len(rd.Schema().Columns()); n != len(output.ListSchema.Columns()) {
-		return fmt.Errorf("Arrow list of %s: %s has its rule set's own columns, which a resumed run does not carry into Arrow: run without --resume", label, p)
+	var cols []rating.Column
+	var added *output.AddedReader
+	if add != nil {
+		cols, added = add.cols, add.shape.AddedReader(f)
+		defer added.Close()
 	}
-	a := newListArrow(int(rd.NumRows()), nil)
+	a := newListArrow(int(rd.NumRows()), cols)
 	buf := make([]output.ListRow, listChunk)
+	vals := make([]rating.Value, listChunk*len(cols))
 	for {
 		n, err := rd.Read(buf)
 		a.add(buf[:n])
+		if added != nil {
+			for i := range n {
+				if err := added.Read(vals[i*len(cols) : (i+1)*len(cols)]); err != nil {
+					return fmt.Errorf("read %s: %w", p, err)
+				}
+			}
+			a.addValues(vals[:n*len(cols)], cols)
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}

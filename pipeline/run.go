@@ -72,9 +72,10 @@ type Options struct {
 	KeepSite bool
 
 	open string // the open period's label when this run lists it (closeOpen)
-	// cards is what the rule set's cards hold (newCardShape), nil before the
-	// rule set is made.
+	// cards and list are what the rule set's cards and lists hold
+	// (newCardShape, newListAdded), nil before the rule set is made.
 	cards *cardShape
+	list  *listAdded
 }
 
 // Summary is summary.json: what was read, used, rejected and written. The
@@ -309,7 +310,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	if err != nil {
 		return nil, err
 	}
-	opt.cards = newCardShape(rt.def, rt.rules)
+	opt.cards, opt.list = newCardShape(rt.def, rt.rules), rt.lists.add
 	if err := rt.plan(opt); err != nil {
 		return nil, err
 	}

@@ -492,7 +492,7 @@ func (s *writeSink) missingArrows() error {
 		if fi, err := os.Lstat(filepath.Join(dir, label+".arrow")); err == nil && fi.Mode().IsRegular() {
 			continue
 		}
-		if err := keptListArrow(s.stage, s.opt.Out, label); err != nil {
+		if err := keptListArrow(s.stage, s.opt.Out, label, s.opt.list); err != nil {
 			return err
 		}
 	}

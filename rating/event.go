@@ -26,8 +26,9 @@ func otbScore(code byte) (int32, bool) {
 	return 0, false
 }
 
-// Scores returns the scores of a rated game played over the board, in half
-// points; ok is false for a bye and for any result not played over the board.
+// Scores returns the scores of a game played over the board (results 1, =
+// and 0), in half points; ok is false for a bye, a forfeit and an unrated
+// game (W, D, L).
 func (g *Game) Scores() (ws, bs int32, ok bool) {
 	if g.Black < 0 {
 		return 0, 0, false

@@ -8,10 +8,12 @@ package all
 import (
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/fide"
+	"github.com/ratelist/ratelist/rating/glicko2"
 	"github.com/ratelist/ratelist/rating/school"
 )
 
 func init() {
 	rating.Register(&school.Definition) // the default
 	rating.Register(&fide.Definition)
+	rating.Register(&glicko2.Definition)
 }

@@ -329,8 +329,8 @@ func newCardWriter(stage *staging, players *archive.Players, kind string, sh *ca
 	}, nil
 }
 
-// cardEncoders is how many goroutines encode the row groups: a FIDE run makes
-// a row per game, more than one core encodes in time.
+// cardEncoders is how many goroutines encode the row groups: for a rule set
+// that makes a row per game, more than one core encodes in time.
 const cardEncoders = 2
 
 // cardsQueued is how many full row groups wait for the encoders.

@@ -147,9 +147,9 @@ func (r *rater) plan(opt *Options) error {
 // after --until, for the run that follows its end.
 func (r *rater) closeOpen(opt *Options) {
 	// The open period is the one whose list would take in a tournament ending
-	// on the run's date: under FIDE's rules (lists published on the 1st, taking
-	// tournaments ended days before) the list of the 1st of M is complete, and
-	// listed, from a few days before M begins.
+	// on the run's date: for a rule set whose lists take tournaments in later
+	// (published on the 1st, taking tournaments ended days before) the list of
+	// the 1st of M is complete, and listed, from a few days before M begins.
 	open := periodKey(opt.Period, r.rules.ListDay(int32(floorDiv(opt.Now.Unix(), 86400))))
 	last := open - 1
 	if opt.Provisional || (r.win.hasUntil && r.win.until >= open) {

@@ -95,7 +95,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		k := periodKey(opt.Period, r.rules.ListDay(ts[i].End))
 		if !r.periods.any {
 			// The first list is the period of the first end date: for rule sets whose
-			// lists take tournaments in later (FIDE), it shows the starting ratings.
+			// lists take tournaments in later, it shows the starting ratings.
 			r.periods.first, r.periods.any = periodKey(opt.Period, ts[i].End), true
 		}
 		r.periods.last = k

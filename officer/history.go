@@ -3,9 +3,13 @@ package officer
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // ErrNoPlayer is a player on no list and in no card.
@@ -64,38 +68,55 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 	name := ""
 	lists = Table{Header: listHeader}
 	for _, l := range labels {
-		rows, err := readParquet(listPath(out, l), func(e *output.ListRow) bool { return e.PlayerID == id })
+		add := &added{own: output.ListSchema}
+		rows, err := readParquet(listPath(out, l), func(e *output.ListRow) bool { return e.PlayerID == id }, add)
 		if err != nil {
 			return lists, cards, err
 		}
-		for _, e := range rows {
+		if len(lists.Header) == len(listHeader) { // the rule set's own columns, after flags
+			lists.Header = append(slices.Clip(listHeader), names(add.cols)...)
+		}
+		for i, e := range rows {
+			row := []string{l, itoa(e.Rank), itoa(e.Rating), i32(e.Change), itoa(e.GamesPeriod), itoa(e.GamesTotal), itoa(e.K), e.Category, e.Flags}
+			if i < len(add.rows) {
+				row = append(row, add.rows[i]...)
+			}
+			lists.Rows = append(lists.Rows, row)
 			name = e.Name
-			lists.Rows = append(lists.Rows, []string{l, itoa(e.Rank), itoa(e.Rating), i32(e.Change), itoa(e.GamesPeriod), itoa(e.GamesTotal), itoa(e.K), e.Category, e.Flags})
 		}
 	}
-	cs, err := ReadCards(out, func(c *output.Card) bool { return c.PlayerID == id })
+	cadd, gadd := &added{own: output.CardSchema}, &added{own: output.CardGameSchema}
+	cs, err := readParquet(filepath.Join(out, "cards.parquet"), func(c *output.Card) bool { return c.PlayerID == id }, cadd)
 	if err != nil {
 		return lists, cards, err
 	}
-	gs, err := ReadCardGames(out, func(g *output.CardGame) bool { return g.PlayerID == id })
+	gs, err := readParquet(filepath.Join(out, "card_games.parquet"), func(g *output.CardGame) bool { return g.PlayerID == id }, gadd)
+	if errors.Is(err, fs.ErrNotExist) {
+		gs, err = nil, nil
+	}
 	if err != nil {
 		return lists, cards, err
 	}
-	cards = Table{Header: append([]string{"period", "tournament_id", "end_date"}, cardHeader...)}
-	game := func(g *output.CardGame, row periodRow) {
-		cards.Rows = append(cards.Rows, append([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, row)...))
+	// The rule set's own columns of either file, after the others, each empty
+	// in the other file's rows.
+	cblank, gblank := make([]string, len(gadd.cols)), make([]string, len(cadd.cols))
+	cards = Table{Header: slices.Concat([]string{"period", "tournament_id", "end_date"}, cardHeader, names(cadd.cols), names(gadd.cols))}
+	game := func(i int, row periodRow) {
+		g := &gs[i]
+		cards.Rows = append(cards.Rows, slices.Concat([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, row), gblank, cellsOf(gadd, i)))
 	}
+	gi := 0
 	for i := range cs {
 		c := &cs[i]
 		name = c.Name
 		// A period's games come right before its row, as they were rated.
-		for ; owned(c) && len(gs) > 0 && gs[0].Period == c.Period; gs = gs[1:] {
-			game(&gs[0], periodRow{c.RatingBefore, c.K})
+		for ; owned(c) && gi < len(gs) && gs[gi].Period == c.Period; gi++ {
+			game(gi, periodRow{c.RatingBefore, c.K})
 		}
-		cards.Rows = append(cards.Rows, append([]string{c.Period, itoa(c.TournamentID), day(c.EndDate)}, cardCells(c)...))
+		cards.Rows = append(cards.Rows, slices.Concat([]string{c.Period, itoa(c.TournamentID), day(c.EndDate)}, cardCells(c), cellsOf(cadd, i), cblank))
 	}
-	for i := range gs { // games without their period's row: not from the same run
-		game(&gs[i], periodRow{})
+	for ; gi < len(gs); gi++ { // games without their period's row: not from the same run
+		game(gi, periodRow{})
 	}
 	if len(lists.Rows) == 0 && len(cards.Rows) == 0 {
 		return lists, cards, fmt.Errorf("player %d: %w", id, ErrNoPlayer)
@@ -181,6 +202,22 @@ func (t Table) DropEmptyColumns() Table {
 	out.Header = pick(t.Header)
 	for _, r := range t.Rows {
 		out.Rows = append(out.Rows, pick(r))
+	}
+	return out
+}
+
+// cellsOf is row i's cells of a's columns, empty ones when the file had none.
+func cellsOf(a *added, i int) []string {
+	if i < len(a.rows) {
+		return a.rows[i]
+	}
+	return make([]string, len(a.cols))
+}
+
+func names(cols []rating.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
 	}
 	return out
 }

@@ -56,6 +56,15 @@ func newShape(root string, t reflect.Type, after string, cols []rating.Column, o
 	for i := range t.NumField() {
 		fields = append(fields, t.Field(i))
 	}
+	fields = slices.Insert(fields, at, addedFields(cols)...)
+	sh.typ = reflect.StructOf(fields)
+	sh.Schema = parquet.NewSchema(root, parquet.SchemaOf(reflect.New(sh.typ).Elem().Interface()))
+	return sh
+}
+
+// addedFields are the struct fields of added columns. A Float64 column is
+// dictionary-encoded, as the cards' other measured values are.
+func addedFields(cols []rating.Column) []reflect.StructField {
 	added := make([]reflect.StructField, len(cols))
 	for i, c := range cols {
 		f := reflect.StructField{Name: fmt.Sprintf("Added%d", i), Tag: reflect.StructTag(`parquet:"` + c.Name + `"`)}
@@ -69,10 +78,29 @@ func newShape(root string, t reflect.Type, after string, cols []rating.Column, o
 		}
 		added[i] = f
 	}
-	fields = slices.Insert(fields, at, added...)
-	sh.typ = reflect.StructOf(fields)
-	sh.Schema = parquet.NewSchema(root, parquet.SchemaOf(reflect.New(sh.typ).Elem().Interface()))
-	return sh
+	return added
+}
+
+// AddedColumns are the columns of a file's schema that own (the record
+// type's schema) does not have: a rule set's own, typed as the file has them.
+// Decimals and titles are not in a file: they stay zero.
+func AddedColumns(file, own *parquet.Schema) []rating.Column {
+	var cols []rating.Column
+	for _, path := range file.Columns() {
+		if _, ok := own.Lookup(path...); ok || len(path) != 1 {
+			continue
+		}
+		leaf, _ := file.Lookup(path...)
+		c := rating.Column{Name: path[0], Type: rating.String}
+		switch leaf.Node.Type().Kind() {
+		case parquet.Int64, parquet.Int32:
+			c.Type = rating.Int64
+		case parquet.Double, parquet.Float:
+			c.Type = rating.Float64
+		}
+		cols = append(cols, c)
+	}
+	return cols
 }
 
 // Added is the shape's added columns (none: the record type's own shape).
@@ -114,14 +142,13 @@ type AddedReader struct {
 
 // AddedReader returns a reader of the added columns of f, a file of the
 // shape.
-func (sh *Shape) AddedReader(f io.ReaderAt) *AddedReader {
-	fields := make([]reflect.StructField, len(sh.added))
-	for i := range sh.added {
-		fields[i] = sh.typ.Field(sh.at + i)
-	}
-	row := reflect.New(reflect.StructOf(fields))
+func (sh *Shape) AddedReader(f io.ReaderAt) *AddedReader { return NewAddedReader(f, sh.added) }
+
+// NewAddedReader returns a reader of the columns cols of f (AddedColumns).
+func NewAddedReader(f io.ReaderAt, cols []rating.Column) *AddedReader {
+	row := reflect.New(reflect.StructOf(addedFields(cols)))
 	schema := parquet.SchemaOf(row.Elem().Interface())
-	return &AddedReader{r: parquet.NewReader(f, schema), row: row, cols: sh.added}
+	return &AddedReader{r: parquet.NewReader(f, schema), row: row, cols: cols}
 }
 
 // Read fills vals, one per added column, from the next row.

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -63,15 +62,7 @@ func TestRuleSetContract(t *testing.T) {
 			for j, c := range def.Columns.List {
 				for i, row := range rows {
 					v := row[10+j]
-					var s string
-					switch c.Type {
-					case rating.Float64:
-						s = strconv.FormatFloat(v.Double(), 'f', c.Decimals, 64)
-					case rating.Int64:
-						s = strconv.FormatInt(v.Int64(), 10)
-					default:
-						s = v.String()
-					}
+					s := c.Format(rating.Value{Int: v.Int64(), Float: v.Double(), Str: v.String()})
 					if csv[1+i][10+j] != s {
 						t.Fatalf("row %d, %s: CSV %q, Parquet %v", i+1, c.Name, csv[1+i][10+j], v)
 					}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -406,7 +407,7 @@ func appendValue(b []byte, c *rating.Column, v rating.Value) []byte {
 	case rating.Int64:
 		return csvfield.AppendInt(b, v.Int)
 	case rating.Float64:
-		return strconv.AppendFloat(b, v.Float, 'f', c.Decimals, 64)
+		return strconv.AppendFloat(b, v.Float, 'f', cmp.Or(c.Decimals, -1), 64)
 	}
 	return csvfield.Append(b, v.Str)
 }

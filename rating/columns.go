@@ -1,9 +1,11 @@
 package rating
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 )
 
 // Type is the type of a column a rule set declares.
@@ -23,9 +25,21 @@ type Column struct {
 	Name string // in the Parquet schema, the CSV header and the site's data
 	Type Type
 	// Decimals is how many digits a Float64 is printed with after the point
-	// (CSV, site); the rule set rounds the value it hands on to them.
+	// (CSV, site, officer's tables), the rule set rounding the value it hands
+	// on to them; 0 prints the shortest form that reads back exactly.
 	Decimals int
 	Title    string // the site's column heading; "" is Name
+}
+
+// Format prints a value of the column as the CSV and the tables do.
+func (c *Column) Format(v Value) string {
+	switch c.Type {
+	case Int64:
+		return strconv.FormatInt(v.Int, 10)
+	case Float64:
+		return strconv.FormatFloat(v.Float, 'f', cmp.Or(c.Decimals, -1), 64)
+	}
+	return v.Str
 }
 
 // Heading is the site's column heading.

@@ -199,7 +199,7 @@ func TestNewPlayerChangeEmpty(t *testing.T) {
 		{Rank: 1, ID: 7, Name: "Old", Rating: 1500, Change: 0},
 		{Rank: 2, ID: 8, Name: "New", Rating: 1400, NoChange: true, Flags: "new"},
 	}
-	got := string(ratingData(rows, nil, []int{0, 0}))
+	got := string(ratingData(rows, nil, nil, []int{0, 0}))
 	if !strings.Contains(got, `[1,7,"Old",1500,0,0,0,0,`) || !strings.Contains(got, `[2,8,"New",1400,null,0,0,0,`) {
 		t.Errorf("list data %s: want change 0 for Old, null for New", got)
 	}

@@ -10,12 +10,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // listRow is one row of lists/PERIOD.csv.
@@ -31,6 +33,7 @@ type listRow struct {
 	K           int
 	Category    string
 	Flags       string
+	Added       []string // the cells of the rule set's own columns, after flags (site.added)
 }
 
 // jokerRow is one row of lists/joker/PERIOD.csv.
@@ -271,8 +274,38 @@ func readList(path string) ([]listRow, error) {
 			Change: atoi(field(rec, pos[4])), NoChange: field(rec, pos[4]) == "", GamesPeriod: atoi(field(rec, pos[5])), GamesTotal: atoi(field(rec, pos[6])),
 			K: atoi(field(rec, pos[7])), Category: field(rec, pos[8]), Flags: field(rec, pos[9]),
 		}
+		if pos[9] >= 0 && len(rec) > pos[9]+1 {
+			rows[i].Added = rec[pos[9]+1:]
+		}
 	}
 	return rows, nil
+}
+
+// addedColumns are the columns a rating list has after flags, the rule
+// set's own, with the headings its declaration gives them (the registered
+// rule set that declares exactly these list columns; their names otherwise).
+func addedColumns(path string) ([]rating.Column, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	head, _, _ := strings.Cut(string(b), "\n")
+	names := strings.Split(head, ",")
+	i := slices.Index(names, "flags")
+	if i < 0 || i == len(names)-1 {
+		return nil, nil
+	}
+	names = names[i+1:]
+	for _, d := range rating.Definitions() {
+		if slices.EqualFunc(d.Columns.List, names, func(c rating.Column, n string) bool { return c.Name == n }) {
+			return d.Columns.List, nil
+		}
+	}
+	cols := make([]rating.Column, len(names))
+	for i, n := range names {
+		cols[i].Name = n
+	}
+	return cols, nil
 }
 
 func readJokerList(path string) ([]jokerRow, error) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // listFile is the page of a list period; the latest rating list is index.html.
@@ -36,6 +37,7 @@ type listPage struct {
 	ToursCount int
 	ToursFile  string
 	Rows       []listRow
+	Added      []rating.Column // the rule set's own columns, after flags
 	JokerRows  []jokerRow
 	Clubs      []string
 	Categories []string
@@ -220,12 +222,12 @@ func (s *site) writeRatingList(period string, rows []listRow, withData bool, dat
 	clubs, pos := s.clubIndex(ids)
 	dataFile := "data/list-" + period + ".js"
 	if withData {
-		if err := s.out.put(dataFile, ratingData(rows, clubs, pos), dataKey); err != nil {
+		if err := s.out.put(dataFile, ratingData(rows, s.added, clubs, pos), dataKey); err != nil {
 			return err
 		}
 	}
 	lp := listPage{page: s.page("Rating list "+period, "", "list"), Kind: "rating", Period: period,
-		Rules: s.sum.Rules, Count: len(rows), DataFile: dataFile, Clubs: clubs, ToursFile: tourListFile(period)}
+		Rules: s.sum.Rules, Count: len(rows), DataFile: dataFile, Clubs: clubs, ToursFile: tourListFile(period), Added: s.added}
 	for c := range cats {
 		lp.Categories = append(lp.Categories, c)
 	}
@@ -274,9 +276,17 @@ func topGains(rows []listRow, n int) []listRow {
 	return top
 }
 
-// ratingData is a rating list's data file.
-func ratingData(rows []listRow, clubs []string, pos []int) []byte {
-	b := listDataHead(make([]byte, 0, 64*len(rows)), "rating", clubs)
+// ratingData is a rating list's data file, with the rule set's own columns
+// added after flags: a number as the list prints it, other text as a string.
+func ratingData(rows []listRow, added []rating.Column, clubs []string, pos []int) []byte {
+	cols := listCols["rating"]
+	if len(added) > 0 {
+		cols = slices.Clone(cols)
+		for i, c := range added {
+			cols = slices.Insert(cols, 10+i, c.Name)
+		}
+	}
+	b := listDataHead(make([]byte, 0, 64*len(rows)), "rating", cols, clubs)
 	for i, r := range rows {
 		if i > 0 {
 			b = append(b, ',')
@@ -299,6 +309,14 @@ func ratingData(rows []listRow, clubs []string, pos []int) []byte {
 		b = append(b, ',')
 		b = appendJSONString(b, r.Flags)
 		b = append(b, ',')
+		for j := range added {
+			if j < len(r.Added) && added[j].Type != rating.String && r.Added[j] != "" {
+				b = append(b, r.Added[j]...)
+			} else {
+				b = appendJSONString(b, field(r.Added, j))
+			}
+			b = append(b, ',')
+		}
 		b = strconv.AppendInt(b, int64(pos[i]), 10)
 		b = append(b, ']')
 	}
@@ -332,7 +350,7 @@ func (s *site) writeJokerList(period string, rows []jokerRow, withData bool, dat
 
 // jokerData is a Joker list's data file.
 func jokerData(rows []jokerRow, clubs []string, pos []int) []byte {
-	b := listDataHead(make([]byte, 0, 64*len(rows)), "joker", clubs)
+	b := listDataHead(make([]byte, 0, 64*len(rows)), "joker", listCols["joker"], clubs)
 	for i, r := range rows {
 		if i > 0 {
 			b = append(b, ',')
@@ -355,11 +373,11 @@ func jokerData(rows []jokerRow, clubs []string, pos []int) []byte {
 // listDataHead starts a list's data file: a script that sets
 // window.RATELIST_LIST to the list as compact JSON, so that pages opened from
 // file:// can load it with a <script> element.
-func listDataHead(b []byte, kind string, clubs []string) []byte {
+func listDataHead(b []byte, kind string, cols, clubs []string) []byte {
 	b = append(b, `window.RATELIST_LIST={"kind":"`...)
 	b = append(b, kind...)
 	b = append(b, `","cols":[`...)
-	for i, c := range listCols[kind] {
+	for i, c := range cols {
 		if i > 0 {
 			b = append(b, ',')
 		}

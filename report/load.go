@@ -41,6 +41,9 @@ func (s *site) load(ctx context.Context) error {
 		if s.latest, err = readList(outPath(out, "lists", s.periods[n-1]+".csv")); err != nil {
 			return err
 		}
+		if s.added, err = addedColumns(outPath(out, "lists", s.periods[n-1]+".csv")); err != nil {
+			return err
+		}
 		for i := range s.latest {
 			r := &s.latest[i]
 			s.listed[r.ID] = int32(i)

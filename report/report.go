@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // Options configure Build.
@@ -74,6 +75,7 @@ type runLists struct {
 	periods    []string // rating lists, sorted
 	jperiods   []string // Joker lists, sorted
 	latest     []listRow
+	added      []rating.Column // the rating lists' columns after flags, the rule set's own
 	listed     map[int64]int32 // latest list by player: index into latest
 	joker      map[int64][]jokerHist
 	jokerCards map[int64][]jokerCard

@@ -17,6 +17,10 @@
   var heads = table.tHead.rows[0].cells;
   var numeric = { rank: 1, player_id: 1, rating: 1, change: 1, games_period: 1, games_total: 1, k: 1, player_rating: 1, level: 1, personal_rating: 1 };
   var view = rows;
+  // The rule set's own columns sort as numbers when they hold numbers.
+  for (var c = col.flags + 1; d.kind === "rating" && c < d.cols.length && d.cols[c] !== "club"; c++) {
+    if (rows.length && typeof rows[0][c] === "number") numeric[d.cols[c]] = 1;
+  }
 
   function fold(s) { return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
   var folded = rows.map(function (r) { return fold(r[col.name] + " " + r[col.player_id]); });
@@ -75,6 +79,8 @@
         cell(tr, r[col.k], "n");
         cell(tr, r[col.category], "n");
         cell(tr, r[col.flags]);
+        // The rule set's own columns, after flags.
+        for (var c = col.flags + 1; c < d.cols.length && d.cols[c] !== "club"; c++) cell(tr, r[c], "n");
       } else {
         cell(tr, r[col.player_rating], "n strong");
         cell(tr, r[col.level], "n");

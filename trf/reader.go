@@ -34,6 +34,8 @@ type File struct {
 	Players     []Player
 	// Teams are the team records (013, TRF-2026 310) in file order.
 	Teams []Team
+	// TeamPABs are the TRF-2026 320 records: the teams' pairing-allocated byes.
+	TeamPABs []TeamPAB
 	// Warnings are problems that did not stop the file from being read, and notes
 	// on how the reader read what the file leaves open: a date that is not
 	// understood (ErrStartDate, ErrEndDate) is left zero; an ambiguous date
@@ -150,6 +152,12 @@ func Read(r io.Reader, fileName string) (*File, error) {
 				t.Number = teams013
 			}
 			f.Teams = append(f.Teams, t)
+		case "320":
+			p, err := parseTeamPAB(rs, line, bad, badPoints)
+			if err != nil {
+				return nil, err
+			}
+			f.TeamPABs = append(f.TeamPABs, p)
 		case "162", "XXS":
 			if f.Points == nil {
 				ps := tiebreak.StandardPoints()

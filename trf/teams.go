@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ratelist/ratelist/tiebreak"
 )
 
 // Team is a team record: TRF16's 013 (no number: Number is the order of its record
@@ -118,4 +120,88 @@ func looseTeam(text string) (string, []int, bool) {
 		players = append(players, n)
 	}
 	return strings.Join(words[:k], " "), players, true
+}
+
+// TeamPAB is a TRF-2026 320 record: the match and game points of the
+// pairing-allocated team bye (half-points) and the team that had it in each round.
+type TeamPAB struct {
+	Line   int
+	MP, GP int
+	Teams  []int // by round − 1: the team number, 0 for none
+}
+
+// parseTeamPAB reads `320 MMMM GGGG TTT TTT ...`: match points in 5–8, game points
+// in 10–13, then one team number a round in 15–17, 19–21, and so on.
+func parseTeamPAB(rs []rune, line int, bad, badPoints func(int, string, ...any) error) (TeamPAB, error) {
+	p := TeamPAB{Line: line}
+	var err error
+	if p.MP, err = halfPoints(strings.TrimSpace(cols(rs, 5, 8))); err != nil {
+		return p, badPoints(5, "match points %q", cols(rs, 5, 8))
+	}
+	if p.GP, err = halfPoints(strings.TrimSpace(cols(rs, 10, 13))); err != nil {
+		return p, badPoints(10, "game points %q", cols(rs, 10, 13))
+	}
+	for c := 15; c <= len(rs); c += 4 {
+		s := strings.TrimSpace(cols(rs, c, c+2))
+		n := 0
+		if s != "" {
+			if n, err = strconv.Atoi(s); err != nil || n < 0 {
+				return p, bad(c, "team number %q", s)
+			}
+		}
+		p.Teams = append(p.Teams, n)
+	}
+	return p, nil
+}
+
+// TeamTournament converts the file's teams and games to a team competition. The
+// system is a round robin or a Swiss as 192 or 092 names it, else the team
+// standings infer it; the 320 record's team byes and points are carried over.
+func (f *File) TeamTournament() (*tiebreak.TeamTournament, error) {
+	if len(f.Teams) == 0 {
+		return nil, &SyntaxError{File: f.fileName, Err: ErrNoTeams}
+	}
+	t, err := f.Tournament()
+	if err != nil {
+		return nil, err
+	}
+	index := make(map[int]int, len(f.Players))
+	for i, p := range f.Players {
+		index[p.StartNo] = i
+	}
+	tt := &tiebreak.TeamTournament{Tournament: t}
+	for _, s := range []string{f.EncodedType, f.Type} {
+		if tt.System = namedSystem(s); tt.System != "" {
+			break
+		}
+	}
+	number := map[int]int{}
+	for k, team := range f.Teams {
+		number[team.Number] = k
+		tm := tiebreak.Team{Number: team.Number, Name: team.Name}
+		for _, sno := range team.Players {
+			i, ok := index[sno]
+			if sno == 0 || !ok {
+				i = -1
+			}
+			tm.Players = append(tm.Players, i)
+		}
+		tt.Teams = append(tt.Teams, tm)
+	}
+	for _, pab := range f.TeamPABs {
+		pts := tiebreak.StandardTeamPoints()
+		pts.PAB, pts.PABGame = pab.MP, pab.GP
+		tt.Points = &pts
+		for r, n := range pab.Teams {
+			k, ok := number[n]
+			switch {
+			case n == 0:
+			case !ok:
+				return nil, &SyntaxError{File: f.fileName, Line: pab.Line, Column: 15 + 4*r, Err: fmt.Errorf("round %d: team %d: %w", r+1, n, ErrTeam)}
+			default:
+				tt.Byes = append(tt.Byes, tiebreak.TeamBye{Team: k, Round: r + 1, Code: 'U'})
+			}
+		}
+	}
+	return tt, nil
 }

@@ -129,7 +129,9 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			seen[p.StartNo] = line
 			f.Players = append(f.Players, p)
 		case "012":
-			f.Name = rest
+			if f.Name == "" { // a column ruler under the header starts "012345…"
+				f.Name = rest
+			}
 		case "022":
 			f.City = rest
 		case "032":

@@ -29,8 +29,11 @@ Reads and checks the whole archive, prints every problem grouped by kind,
 and writes nothing. Exit 0 clean, 1 failed, 2 bad usage, 3 rows rejected.`,
 
 	"standings": `ratelist standings (--trf FILE | --archive DIR --tournament ID) [flags]
+       ratelist standings --trf FILE --team [--match-points W,D,L] [--primary mp|gp] [flags]
 
-Prints the final standings of one tournament with tiebreak columns to stdout.`,
+Prints the final standings of one tournament with tiebreak columns to stdout.
+With --team, the team standings of a team competition (the TRF's team
+records): match points, game points and FIDE's team tie-breaks (docs/teams.md).`,
 
 	"check trf": `ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
 

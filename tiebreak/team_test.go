@@ -1,6 +1,7 @@
 package tiebreak
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -205,6 +206,9 @@ func TestHeldTeamRanking(t *testing.T) {
 	if got, _ := order([]string{"EDE"}, TeamOptions{}); !equalInts(got[:5], []int{4, 2, 1, 3, 5}) {
 		t.Errorf("exercise 45: %v", got[:5])
 	}
+	if _, rank := order([]string{"DE"}, TeamOptions{}); rank[6] >= rank[8] {
+		t.Errorf("DE: 6 beat 8 in round 3: %v", rank)
+	}
 	for _, code := range []string{"TBR", "BBE"} {
 		if _, rank := order([]string{code}, TeamOptions{}); rank[11] >= rank[14] {
 			t.Errorf("%s: 11 before 14: %v", code, rank)
@@ -222,4 +226,119 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// smallTeams builds a competition of one-board teams: player k is team k's only
+// player; games are "round white black result" as build takes them.
+func smallTeams(t *testing.T, teams, rounds int, system string, games ...string) *TeamTournament {
+	t.Helper()
+	tour := build(t, rounds, make([]int, teams), games...)
+	tour.System = system
+	tt := &TeamTournament{Tournament: tour, System: system}
+	for k := range teams {
+		tt.Teams = append(tt.Teams, Team{Number: k + 1, Name: "T" + strconv.Itoa(k+1), Players: []int{k}})
+	}
+	return tt
+}
+
+// TestTeamByes: in a Swiss the one team of a round that met no team has the
+// pairing-allocated bye (a drawn match, half the game points), whatever its
+// players' rounds say; two such teams do not; a round robin's lone team rests.
+func TestTeamByes(t *testing.T) {
+	tests := []struct {
+		name   string
+		tt     *TeamTournament
+		mp, gp []float64
+		codes  [][]byte
+	}{
+		{"swiss, one team alone", smallTeams(t, 3, 2, "swiss", "1 1 2 1-0", "2 1 3 ="),
+			[]float64{3, 1, 2}, []float64{1.5, 0.5, 1}, [][]byte{{'1', '='}, {'0', 'U'}, {'U', '='}}},
+		{"swiss, two teams alone", smallTeams(t, 4, 1, "swiss", "1 1 2 1-0"),
+			[]float64{2, 0, 0, 0}, []float64{1, 0, 0, 0}, [][]byte{{'1'}, {'0'}, {'Z'}, {'Z'}}},
+		{"swiss, a player's U", smallTeams(t, 4, 1, "swiss", "1 1 2 1-0", "1 3 - U"),
+			[]float64{2, 0, 1, 0}, []float64{1, 0, 0.5, 0}, [][]byte{{'1'}, {'0'}, {'U'}, {'Z'}}},
+		{"round robin rest round", smallTeams(t, 3, 1, "round-robin", "1 1 2 ="),
+			[]float64{1, 1, 0}, []float64{0.5, 0.5, 0}, [][]byte{{'='}, {'='}, {'Z'}}},
+		{"round robin, a forfeit written on one side", smallTeams(t, 4, 1, "round-robin", "1 1 2 =", "1 3 - F"),
+			[]float64{1, 1, 2, 0}, []float64{0.5, 0.5, 1, 0}, [][]byte{{'='}, {'='}, {'+'}, {'-'}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms, err := Matches(tt.tt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := TeamStandings(tt.tt, nil, TeamOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rows {
+				k := r.Index
+				if r.MP != tt.mp[k] || r.GP != tt.gp[k] {
+					t.Errorf("team %d: MP %v GP %v, want %v %v", k+1, r.MP, r.GP, tt.mp[k], tt.gp[k])
+				}
+				for rd, m := range ms[k] {
+					if m.Code != tt.codes[k][rd] {
+						t.Errorf("team %d round %d: %c, want %c", k+1, rd+1, m.Code, tt.codes[k][rd])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTeamMatchErrors: pairings that make no team match are refused.
+func TestTeamMatchErrors(t *testing.T) {
+	two := func(games ...string) *TeamTournament {
+		tour := build(t, 1, make([]int, 4), games...)
+		return &TeamTournament{Tournament: tour, Teams: []Team{{Number: 1, Players: []int{0, 1}}, {Number: 2, Players: []int{2}}, {Number: 3, Players: []int{3}}}}
+	}
+	tests := []struct {
+		name string
+		tt   *TeamTournament
+	}{
+		{"team met two teams", two("1 1 3 1-0", "1 2 4 1-0")},
+		{"team-mates paired", two("1 1 2 1-0")},
+		{"player in two teams", &TeamTournament{Tournament: build(t, 1, make([]int, 2), "1 1 2 ="), Teams: []Team{{Number: 1, Players: []int{0}}, {Number: 2, Players: []int{0, 1}}}}},
+		{"player in no team", &TeamTournament{Tournament: build(t, 1, make([]int, 2), "1 1 2 ="), Teams: []Team{{Number: 1, Players: []int{0}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := TeamStandings(tt.tt, nil, TeamOptions{}); !errors.Is(err, ErrBadGame) {
+				t.Errorf("error %v, want ErrBadGame", err)
+			}
+		})
+	}
+}
+
+// TestTeamForfeitedMatch: a Swiss match lost by forfeit is a round against a dummy
+// with the team's own score (2023), capped by the scheduled opponent's score
+// (2026), and the one cut first. Teams of one board, 3 rounds: R1 T1 beats T2, T3
+// draws T4; R2 T1 beats T3 by forfeit, T4 beats T2; R3 T1 draws T4, T2 beats T3.
+func TestTeamForfeitedMatch(t *testing.T) {
+	tt := smallTeams(t, 4, 3, "swiss", "1 1 2 1-0", "1 3 4 =", "2 1 3 +-", "2 2 4 0-1", "3 1 4 =", "3 2 3 1-0")
+	// MP: T1 2+2+1 = 5, T2 0+0+2 = 2, T3 1+0+0 = 1, T4 1+2+1 = 4.
+	// T3's BH:MP: T4 4 + dummy (forfeit loss: own 1; 2026: min(1, T1's 5) = 1) + T2 2 = 7.
+	// T1's BH:MP: T2 2 + dummy (forfeit win: own 5; 2026 min(5, T3's 1) = 1) + T4 4 = 11 / 7.
+	// /C1 drops the least: T1 2 (the dummy of a forfeit win is no voluntarily
+	// unplayed round), T2 1, T4 1, but T3 its forfeit loss first: 4+2 = 6.
+	// /M1 also drops the most: T1 4, T2 4, T3 2, T4 2.
+	for _, tc := range []struct {
+		code   string
+		policy Policy
+		want   []string
+	}{
+		{"BH:MP", Fide2023, []string{"11", "10", "7", "8"}},
+		{"BH:MP", Fide2026, []string{"7", "10", "7", "8"}},
+		{"BH:MP/C1", Fide2023, []string{"9", "9", "6", "7"}},
+		{"BH:MP/M1", Fide2023, []string{"4", "4", "2", "2"}},
+		{"DE", Fide2023, []string{"0", "0", "0", "0"}},
+	} {
+		got := teamColumn(t, tt, tc.code, TeamOptions{Unplayed: tc.policy})
+		for k, want := range tc.want {
+			if got[k+1] != want {
+				t.Errorf("%s %s: team %d = %s, want %s", tc.code, tc.policy, k+1, got[k+1], want)
+			}
+		}
+	}
 }

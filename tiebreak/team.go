@@ -65,8 +65,13 @@ type Match struct {
 	Code   byte
 	MP, GP int
 	// Boards are the game points on each board, board 1 first, as many as the
-	// competition has boards.
-	Boards []int
+	// competition has boards; Players the player on each board (an index into
+	// Tournament.Players), -1 for an empty board.
+	Boards  []int
+	Players []int
+	// OutOfOrder is the first board (1-based) whose player met an opponent out of
+	// the opposing team's list order, 0 when the boards met in list order.
+	OutOfOrder int
 }
 
 // played reports a match with at least one board played over the board.
@@ -158,7 +163,9 @@ func matches(tt *TeamTournament) (*teamMatches, error) {
 				}
 				opp[k][r] = o
 			}
-			tm.boards = max(tm.boards, fielded)
+			if opp[k][r] < 0 {
+				tm.boards = max(tm.boards, fielded) // a bye's boards
+			}
 		}
 	}
 	tm.roundRobin = teamRoundRobin(tt.System, opp, n)
@@ -169,6 +176,16 @@ func matches(tt *TeamTournament) (*teamMatches, error) {
 		}
 		if b.Round <= n {
 			byes[[2]int{b.Team, b.Round - 1}] = b.Code
+		}
+	}
+	layout := map[[2]int]boardLayout{} // {team, round} → its match's boards
+	for r := range n {
+		for k := range nt {
+			if o := opp[k][r]; o > k {
+				a, b := matchBoards(m, tt.Teams[k], tt.Teams[o], r)
+				layout[[2]int{k, r}], layout[[2]int{o, r}] = a, b
+				tm.boards = max(tm.boards, len(a.players))
+			}
 		}
 	}
 	for r := range n {
@@ -200,8 +217,12 @@ func matches(tt *TeamTournament) (*teamMatches, error) {
 			if o < 0 {
 				continue
 			}
-			mine, theirs := boardPoints(m, team, r, tm.boards), boardPoints(m, tt.Teams[o], r, tm.boards)
-			mt := Match{Opp: o, Boards: mine}
+			if _, ok := layout[[2]int{k, r}]; !ok { // a pairing inferred above
+				a, b := matchBoards(m, team, tt.Teams[o], r)
+				layout[[2]int{k, r}], layout[[2]int{o, r}] = a, b
+			}
+			mine, theirs := layout[[2]int{k, r}].points(m, r, tm.boards), layout[[2]int{o, r}].points(m, r, tm.boards)
+			mt := Match{Opp: o, Boards: mine, Players: layout[[2]int{k, r}].padded(tm.boards), OutOfOrder: layout[[2]int{k, r}].outOfOrder}
 			var gpO int
 			for _, b := range mine {
 				mt.GP += b
@@ -272,19 +293,85 @@ func byeOf(m *model, team Team, r int) byte {
 	return best
 }
 
-// boardPoints are a team's game points by board in round r: the players who took
-// part, in list order.
-func boardPoints(m *model, team Team, r, boards int) []int {
-	out := make([]int, 0, boards)
-	for _, p := range team.Players {
-		if p < 0 {
-			continue
-		}
-		if s := m.slots[p][r]; (s.opp >= 0 || s.code != 'Z') && len(out) < boards {
-			out = append(out, s.pts)
+// boardLayout is one team's side of a match: its player on each board (-1 for
+// an empty board) and the first board met out of list order (0 for none).
+type boardLayout struct {
+	players    []int
+	outOfOrder int
+}
+
+// matchBoards lays out a match's boards: the players of the two teams who took
+// part in round r, each team in its list order, board by board. A player without
+// an opponent (a forfeit written on one side only) takes a board whose other side
+// is empty; a player who met an opponent out of that team's list order takes his
+// opponent with him to his board, and the board is marked.
+func matchBoards(m *model, ta, tb Team, r int) (a, b boardLayout) {
+	la, lb := takingPart(m, ta, r), takingPart(m, tb, r)
+	placed := map[int]bool{}
+	mark := func(l *boardLayout) {
+		if l.outOfOrder == 0 {
+			l.outOfOrder = len(l.players)
 		}
 	}
-	return append(out, make([]int, boards-len(out))...)
+	for {
+		for len(lb) > 0 && placed[lb[0]] {
+			lb = lb[1:]
+		}
+		switch {
+		case len(la) == 0 && len(lb) == 0:
+			return a, b
+		case len(la) > 0 && m.slots[la[0]][r].opp < 0:
+			a.players, b.players = append(a.players, la[0]), append(b.players, -1)
+			la = la[1:]
+		case len(lb) > 0 && m.slots[lb[0]][r].opp < 0 || len(la) == 0:
+			a.players, b.players = append(a.players, -1), append(b.players, lb[0])
+			lb = lb[1:]
+		default:
+			o := m.slots[la[0]][r].opp
+			a.players, b.players = append(a.players, la[0]), append(b.players, o)
+			if len(lb) == 0 || lb[0] != o {
+				mark(&a)
+				mark(&b)
+			}
+			placed[o] = true
+			la = la[1:]
+		}
+	}
+}
+
+// takingPart are a team's players who took part in round r (a game, a forfeit, a
+// bye result other than zero), in list order.
+func takingPart(m *model, team Team, r int) []int {
+	var out []int
+	for _, p := range team.Players {
+		if p >= 0 && (m.slots[p][r].opp >= 0 || m.slots[p][r].code != 'Z') {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// points are the side's game points by board, padded to the competition's boards.
+func (l boardLayout) points(m *model, r, boards int) []int {
+	out := make([]int, boards)
+	for b, p := range l.players {
+		if p >= 0 && b < boards {
+			out[b] = m.slots[p][r].pts
+		}
+	}
+	return out
+}
+
+// padded is the side's players by board, padded with empty boards.
+func (l boardLayout) padded(boards int) []int {
+	out := make([]int, boards)
+	for b := range out {
+		out[b] = -1
+		if b < len(l.players) {
+			out[b] = l.players[b]
+		}
+	}
+	return out
 }
 
 // fieldedOTB reports whether a player of the team played a game over the board in

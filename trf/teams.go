@@ -1,6 +1,7 @@
 package trf
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,7 +16,11 @@ type Team struct {
 	Number  int
 	Name    string
 	Players []int // starting ranks by board (index = board − 1); 0 = an empty board
-	err     error // why the record is left out
+	// MP and GP are the match and game points a TRF-2026 310 record declares
+	// (columns 55–60, 62–67), in half-points; HasScore tells they are written.
+	MP, GP   int
+	HasScore bool
+	err      error // why the record is left out
 }
 
 // parseTeam reads a team record. 013: name in columns 5–36, then the starting
@@ -38,6 +43,11 @@ func parseTeam(rs []rune, line int) Team {
 		}
 		t.Number = n
 		t.Name = strings.TrimSpace(cols(rs, 9, 40))
+		mp, errMP := halfPoints(strings.TrimSpace(cols(rs, 55, 60)))
+		gp, errGP := halfPoints(strings.TrimSpace(cols(rs, 62, 67)))
+		if errMP == nil && errGP == nil && strings.TrimSpace(cols(rs, 55, 60)) != "" {
+			t.MP, t.GP, t.HasScore = mp, gp, true
+		}
 	} else {
 		t.Name = strings.TrimSpace(cols(rs, 5, 36))
 	}
@@ -204,4 +214,99 @@ func (f *File) TeamTournament() (*tiebreak.TeamTournament, error) {
 		}
 	}
 	return tt, nil
+}
+
+// checkTeamMatches checks the team competition as read: the pairings make team
+// matches (TRF-TEAM-MATCH: one opposing team a round, never a team-mate), the
+// boards of a match meet board for board in the teams' list order
+// (TRF-TEAM-BOARDS), and a 310 record's match and game points are those its
+// matches make (TRF-TEAM-SCORE).
+func (f *File) checkTeamMatches() []Finding {
+	if len(f.Teams) == 0 {
+		return nil
+	}
+	for _, w := range f.Warnings {
+		if errors.Is(w, ErrTeam) {
+			return nil // a team record left out (TRF-TEAM): its players are in no team
+		}
+	}
+	var out []Finding
+	at := func(line, col int, sev Severity, code, fix, format string, args ...any) {
+		out = append(out, Finding{File: f.fileName, Line: line, Column: col, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...), Fix: fix})
+	}
+	rounds := 0
+	for _, p := range f.Players {
+		rounds = max(rounds, len(p.Rounds))
+	}
+	broken := false
+	for r := range rounds {
+		opp := map[int]int{} // team → the team it met in round r
+		for _, p := range f.Players {
+			if r >= len(p.Rounds) || p.Rounds[r].Opp == 0 || p.Team == 0 {
+				continue
+			}
+			q := f.player(p.Rounds[r].Opp)
+			col := 92 + 10*r
+			switch prev, ok := opp[p.Team]; {
+			case q == nil || q.Team == 0:
+				at(p.Line, col, Error, "TRF-TEAM-MATCH", "put every player of a team competition in a team (013)", "round %d: starting rank %d of team %d met starting rank %d, who is in no team", r+1, p.StartNo, p.Team, p.Rounds[r].Opp)
+				broken = true
+			case q.Team == p.Team:
+				at(p.Line, col, Error, "TRF-TEAM-MATCH", "correct the pairing or the team records", "round %d: starting ranks %d and %d of team %d met", r+1, p.StartNo, q.StartNo, p.Team)
+				broken = true
+			case ok && prev != q.Team:
+				at(p.Line, col, Error, "TRF-TEAM-MATCH", "correct the pairing or the team records", "round %d: team %d met teams %d and %d", r+1, p.Team, prev, q.Team)
+				broken = true
+			default:
+				opp[p.Team] = q.Team
+			}
+		}
+	}
+	if broken {
+		return out
+	}
+	tt, err := f.TeamTournament()
+	if err != nil {
+		return out
+	}
+	rows, err := tiebreak.TeamStandings(tt, nil, tiebreak.TeamOptions{})
+	if err != nil {
+		return out
+	}
+	ms, err := tiebreak.Matches(tt)
+	if err != nil {
+		return out
+	}
+	for k, row := range ms {
+		for r, m := range row {
+			if m.OutOfOrder == 0 || k > m.Opp {
+				continue // one finding a match, on the lower-numbered team
+			}
+			p := f.Players[m.Players[m.OutOfOrder-1]]
+			at(p.Line, 92+10*r, Warning, "TRF-TEAM-BOARDS", "list each team's players in board order in its team record (TRF-2026: give the round's board order in a 300 record)",
+				"round %d: team %d against team %d: starting rank %d, board %d, met an opponent out of team %d's list order; the board points (BC, TBR, BBE) follow the pairings",
+				r+1, tt.Teams[k].Number, tt.Teams[m.Opp].Number, p.StartNo, m.OutOfOrder, tt.Teams[m.Opp].Number)
+		}
+	}
+	for _, row := range rows {
+		t := f.Teams[row.Index]
+		if !t.HasScore {
+			continue
+		}
+		if mp := int(2 * row.MP); mp != t.MP {
+			at(t.Line, 55, Warning, "TRF-TEAM-SCORE", fmt.Sprintf("write %s in 55–60, or declare the difference (a penalty) in a 299 record", formatHalf(mp)), "team %d declares %s match points, its matches make %s", t.Number, formatHalf(t.MP), formatHalf(mp))
+		}
+		if gp := int(2 * row.GP); gp != t.GP {
+			at(t.Line, 62, Warning, "TRF-TEAM-SCORE", fmt.Sprintf("write %s in 62–67, or declare the difference in a 299 record", formatHalf(gp)), "team %d declares %s game points, its boards make %s", t.Number, formatHalf(t.GP), formatHalf(gp))
+		}
+	}
+	return out
+}
+
+// formatHalf prints half-points as points: 7, 7.5.
+func formatHalf(h int) string {
+	if h%2 == 0 {
+		return strconv.Itoa(h / 2)
+	}
+	return fmt.Sprintf("%d.5", h/2)
 }

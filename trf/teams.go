@@ -249,13 +249,13 @@ func (f *File) checkTeamMatches() []Finding {
 			col := 92 + 10*r
 			switch prev, ok := opp[p.Team]; {
 			case q == nil || q.Team == 0:
-				at(p.Line, col, Error, "TRF-TEAM-MATCH", "put every player of a team competition in a team (013)", "round %d: starting rank %d of team %d met starting rank %d, who is in no team", r+1, p.StartNo, p.Team, p.Rounds[r].Opp)
+				at(p.Line, col, Warning, "TRF-TEAM-MATCH", "put every player of a team competition in a team (013)", "round %d: starting rank %d of team %d met starting rank %d, who is in no team", r+1, p.StartNo, p.Team, p.Rounds[r].Opp)
 				broken = true
 			case q.Team == p.Team:
-				at(p.Line, col, Error, "TRF-TEAM-MATCH", "correct the pairing or the team records", "round %d: starting ranks %d and %d of team %d met", r+1, p.StartNo, q.StartNo, p.Team)
+				at(p.Line, col, Warning, "TRF-TEAM-MATCH", "correct the pairing or the team records", "round %d: starting ranks %d and %d of team %d met", r+1, p.StartNo, q.StartNo, p.Team)
 				broken = true
 			case ok && prev != q.Team:
-				at(p.Line, col, Error, "TRF-TEAM-MATCH", "correct the pairing or the team records", "round %d: team %d met teams %d and %d", r+1, p.Team, prev, q.Team)
+				at(p.Line, col, Warning, "TRF-TEAM-MATCH", "correct the pairing or the team records", "round %d: team %d met teams %d and %d", r+1, p.Team, prev, q.Team)
 				broken = true
 			default:
 				opp[p.Team] = q.Team

@@ -2,6 +2,8 @@ package trf
 
 import (
 	"os"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ratelist/ratelist/tiebreak"
@@ -118,5 +120,60 @@ func TestArmstrong2011(t *testing.T) {
 	}
 	if len(six) != 3 || six[0] != "Malahide" || six[1] != "Rathmines B" || six[2] != "Dublin" {
 		t.Errorf("6 match points by EDE: %q", six)
+	}
+}
+
+// TestTeamFilesIndividualGames: the team records change none of the individual
+// games a team file is rated by.
+func TestTeamFilesIndividualGames(t *testing.T) {
+	for _, file := range []string{"../testdata/teams/armstrong_2011.trf", "../testdata/teams/friendship_cup_2024.trf"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var without []string
+		for _, l := range strings.Split(string(data), "\n") {
+			if !strings.HasPrefix(l, "013") {
+				without = append(without, l)
+			}
+		}
+		with, err1 := ReadTournament(strings.NewReader(string(data)), file)
+		bare, err2 := ReadTournament(strings.NewReader(strings.Join(without, "\n")), file)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(with, bare) {
+			t.Errorf("%s: the games differ without the team records (%v, %v)", file, err1, err2)
+		}
+	}
+}
+
+// TestTRF2026Teams: 310 records (number, name, declared points, players from
+// column 74) and a 320 record (the pairing-allocated bye's match and game points,
+// one team a round). Three one-board teams, two rounds: round 1 team 1 beats team
+// 2, team 3 has the bye; round 2 team 1 draws team 3, team 2 has the bye. The 320
+// bye is worth 1 match point and 1 game point: MP 1: 3, 2: 1, 3: 2; GP 1: 1.5,
+// 2: 1, 3: 1.5.
+func TestTRF2026Teams(t *testing.T) {
+	file := "012 T26\n" +
+		"310   1 " + padRight("One", 32) + strings.Repeat(" ", 33) + "   1\n" +
+		"310   2 " + padRight("Two", 32) + strings.Repeat(" ", 33) + "   2\n" +
+		"310   3 " + padRight("Three", 32) + strings.Repeat(" ", 33) + "   3\n" +
+		"320  1.0  1.0   3   2\n" +
+		rec(1, "A", "", "2 w 1", "3 b =") + "\n" + rec(2, "B", "", "1 b 0", "0000 - -") + "\n" + rec(3, "C", "", "0000 - -", "1 w =") + "\n"
+	f, err := Read(strings.NewReader(file), "t.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt, err := f.TeamTournament()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tiebreak.TeamStandings(tt, []string{"MPvGP"}, tiebreak.TeamOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][2]float64{1: {3, 1.5}, 2: {1, 1}, 3: {2, 1.5}}
+	for _, r := range rows {
+		if w := want[r.Team.Number]; r.MP != w[0] || r.GP != w[1] {
+			t.Errorf("team %d: MP %v GP %v, want %v", r.Team.Number, r.MP, r.GP, w)
+		}
 	}
 }

@@ -342,3 +342,25 @@ func TestTeamForfeitedMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamStandingsShapes: every code, under both rules and both primary scores,
+// on competitions of odd shapes (no rounds, an empty place in a list, a team
+// without players, a double forfeit, byes) computes without an error.
+func TestTeamStandingsShapes(t *testing.T) {
+	all := []string{"MPvGP", "WIN", "WON", "PS/C1", "BH:GP/M1", "FB:MP", "AOB", "EMMSB/C1", "EMGSB", "EGMSB", "EGGSB", "SSSC", "BC", "DE", "EDE", "TBR", "BBE"}
+	shapes := []*TeamTournament{
+		{Tournament: &Tournament{}},
+		{Tournament: &Tournament{Players: []Player{{StartNo: 1}}}, Teams: []Team{{Number: 1, Players: []int{-1, 0}}}},
+		{Tournament: &Tournament{Rounds: 3, Players: []Player{{StartNo: 1}, {StartNo: 2}}}, Teams: []Team{{Number: 1, Players: []int{0}}, {Number: 2}}},
+		smallTeams(t, 2, 2, "", "1 1 2 --", "2 1 2 +-"),
+		smallTeams(t, 5, 3, "swiss", "1 1 2 1-0", "1 3 4 =", "2 5 1 0-1", "3 2 - H"),
+	}
+	for i, tt := range shapes {
+		for _, opt := range []TeamOptions{{Unplayed: Fide2023}, {Unplayed: Fide2026, GamePointsFirst: true}} {
+			rows, err := TeamStandings(tt, all, opt)
+			if err != nil || len(rows) != len(tt.Teams) {
+				t.Errorf("shape %d %+v: %d rows, %v", i, opt, len(rows), err)
+			}
+		}
+	}
+}

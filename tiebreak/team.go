@@ -52,6 +52,16 @@ type TeamTournament struct {
 	System string
 	Points *TeamPoints // nil is StandardTeamPoints
 	Byes   []TeamBye
+	// Orders are board orders the file declares for a round (TRF-2026 300); a
+	// match without one is laid out in list order (matchBoards).
+	Orders []BoardOrder
+}
+
+// BoardOrder is a team's board order in one round: the player on each board (an
+// index into Tournament.Players), -1 for an empty board.
+type BoardOrder struct {
+	Team, Round int // index into TeamTournament.Teams; 1-based
+	Players     []int
 }
 
 // Match is one team's round. Points are in half-points.
@@ -178,11 +188,23 @@ func matches(tt *TeamTournament) (*teamMatches, error) {
 			byes[[2]int{b.Team, b.Round - 1}] = b.Code
 		}
 	}
+	orders := map[[2]int][]int{}
+	for _, bo := range tt.Orders {
+		if bo.Team < 0 || bo.Team >= nt || bo.Round < 1 {
+			return nil, fmt.Errorf("board order of team index %d, round %d: %w", bo.Team, bo.Round, ErrBadGame)
+		}
+		orders[[2]int{bo.Team, bo.Round - 1}] = bo.Players
+	}
 	layout := map[[2]int]boardLayout{} // {team, round} → its match's boards
 	for r := range n {
 		for k := range nt {
 			if o := opp[k][r]; o > k {
 				a, b := matchBoards(m, tt.Teams[k], tt.Teams[o], r)
+				if order, ok := orders[[2]int{k, r}]; ok {
+					a, b = orderedBoards(m, order, orders[[2]int{o, r}], tt.Teams[o], r)
+				} else if order, ok := orders[[2]int{o, r}]; ok {
+					b, a = orderedBoards(m, order, nil, tt.Teams[k], r)
+				}
 				layout[[2]int{k, r}], layout[[2]int{o, r}] = a, b
 				tm.boards = max(tm.boards, len(a.players))
 			}
@@ -337,6 +359,49 @@ func matchBoards(m *model, ta, tb Team, r int) (a, b boardLayout) {
 			la = la[1:]
 		}
 	}
+}
+
+// orderedBoards lays out a match whose team a has a declared board order: its
+// players on the boards the order gives them, the other team's as its own order
+// gives them, else each opposite his opponent, and those without an opponent (a
+// forfeit written on their side only) on the boards team a left empty, in list
+// order.
+func orderedBoards(m *model, order, other []int, tb Team, r int) (a, b boardLayout) {
+	a.players = slices.Clone(order)
+	if other != nil {
+		b.players = slices.Clone(other)
+	} else {
+		b.players = make([]int, len(order))
+		placed := map[int]bool{}
+		for k, p := range order {
+			b.players[k] = -1
+			if p >= 0 && m.slots[p][r].opp >= 0 {
+				b.players[k] = m.slots[p][r].opp
+				placed[m.slots[p][r].opp] = true
+			}
+		}
+		free := 0
+		for _, q := range takingPart(m, tb, r) {
+			if placed[q] {
+				continue
+			}
+			for free < len(b.players) && (b.players[free] >= 0 || order[free] >= 0) {
+				free++
+			}
+			if free == len(b.players) {
+				b.players = append(b.players, q)
+			} else {
+				b.players[free] = q
+			}
+		}
+	}
+	for len(b.players) < len(a.players) {
+		b.players = append(b.players, -1)
+	}
+	for len(a.players) < len(b.players) {
+		a.players = append(a.players, -1)
+	}
+	return a, b
 }
 
 // takingPart are a team's players who took part in round r (a game, a forfeit, a

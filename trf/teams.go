@@ -164,9 +164,59 @@ func parseTeamPAB(rs []rune, line int, bad, badPoints func(int, string, ...any) 
 	return p, nil
 }
 
+// teamWarning is a team record's positional error as a note: ErrTeam, the record
+// left out.
+func teamWarning(err error) *SyntaxError {
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		return &SyntaxError{Err: fmt.Errorf("%w: %w", ErrTeam, err)}
+	}
+	return &SyntaxError{File: se.File, Line: se.Line, Column: se.Column, Err: fmt.Errorf("%w: %w", ErrTeam, se.Err)}
+}
+
+// BoardOrder is a TRF-2026 300 record: a team's board order in one round.
+type BoardOrder struct {
+	Line        int
+	Round, Team int
+	Players     []int // starting ranks by board; 0 = an empty board
+}
+
+// parseBoardOrder reads `300 RRR TTT OOO PPPP PPPP ...`: round in 5–7, the team in
+// 9–11, its opponent in 13–15, then the starting ranks by board in 17–20, 22–25,
+// and so on.
+func parseBoardOrder(rs []rune, line int, bad func(int, string, ...any) error) (BoardOrder, error) {
+	o := BoardOrder{Line: line}
+	num := func(c, to int, what string) (int, error) {
+		s := strings.TrimSpace(cols(rs, c, to))
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return 0, bad(c, "%s %q", what, s)
+		}
+		return n, nil
+	}
+	var err error
+	if o.Round, err = num(5, 7, "round"); err != nil {
+		return o, err
+	}
+	if o.Team, err = num(9, 11, "team"); err != nil {
+		return o, err
+	}
+	for c := 17; c <= len(rs); c += 5 {
+		n := 0
+		if strings.TrimSpace(cols(rs, c, c+3)) != "" {
+			if n, err = num(c, c+3, "starting rank"); err != nil {
+				return o, err
+			}
+		}
+		o.Players = append(o.Players, n)
+	}
+	return o, nil
+}
+
 // TeamTournament converts the file's teams and games to a team competition. The
 // system is a round robin or a Swiss as 192 or 092 names it, else the team
-// standings infer it; the 320 record's team byes and points are carried over.
+// standings infer it; the 320 records' team byes and points and the 300 records'
+// board orders are carried over.
 func (f *File) TeamTournament() (*tiebreak.TeamTournament, error) {
 	if len(f.Teams) == 0 {
 		return nil, &SyntaxError{File: f.fileName, Err: ErrNoTeams}
@@ -197,6 +247,24 @@ func (f *File) TeamTournament() (*tiebreak.TeamTournament, error) {
 			tm.Players = append(tm.Players, i)
 		}
 		tt.Teams = append(tt.Teams, tm)
+	}
+	for _, bo := range f.BoardOrders {
+		k, ok := number[bo.Team]
+		if !ok {
+			return nil, &SyntaxError{File: f.fileName, Line: bo.Line, Column: 9, Err: fmt.Errorf("team %d: %w", bo.Team, ErrTeam)}
+		}
+		order := tiebreak.BoardOrder{Team: k, Round: bo.Round}
+		for c, sno := range bo.Players {
+			i, ok := index[sno]
+			switch {
+			case sno == 0:
+				i = -1
+			case !ok:
+				return nil, &SyntaxError{File: f.fileName, Line: bo.Line, Column: 17 + 5*c, Err: fmt.Errorf("starting rank %d: %w", sno, ErrUnknownOpponent)}
+			}
+			order.Players = append(order.Players, i)
+		}
+		tt.Orders = append(tt.Orders, order)
 	}
 	for _, pab := range f.TeamPABs {
 		pts := tiebreak.StandardTeamPoints()

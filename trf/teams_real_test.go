@@ -177,3 +177,51 @@ func TestTRF2026Teams(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardOrder300: a TRF-2026 300 record gives a round's board order. Team One
+// (1, 2) meets Team Two (3, 4): 1 beats 4, 2 draws 3. In list order board 1 is
+// 1–4 and board 2 is 2–3, out of Team Two's order (TRF-TEAM-BOARDS); One's BC is
+// 1·1 + 2·½ = 2. With `300   1   1   2    2    1` One played 2 on board 1: the
+// boards are 2–3 and 1–4, in Two's list order, and One's BC is 1·½ + 2·1 = 2.5.
+func TestBoardOrder300(t *testing.T) {
+	base := "012 T26\n" +
+		"310   1 " + padRight("One", 32) + strings.Repeat(" ", 33) + "   1    2\n" +
+		"310   2 " + padRight("Two", 32) + strings.Repeat(" ", 33) + "   3    4\n" +
+		rec(1, "A", "", "4 w 1") + "\n" + rec(2, "B", "", "3 b =") + "\n" + rec(3, "C", "", "2 w =") + "\n" + rec(4, "D", "", "1 b 0") + "\n"
+	for _, tc := range []struct {
+		file   string
+		bc     string
+		boards bool // TRF-TEAM-BOARDS
+	}{
+		{base, "2", true},
+		{base + "300   1   1   2    2    1\n", "2.5", false},
+	} {
+		f, err := Read(strings.NewReader(tc.file), "t.trf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt, err := f.TeamTournament()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := tiebreak.TeamStandings(tt, []string{"BC"}, tiebreak.TeamOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tiebreak.FormatValue(rows[0].Values[0]); rows[0].Team.Number != 1 || got != tc.bc {
+			t.Errorf("team %d BC %s, want team 1 BC %s", rows[0].Team.Number, got, tc.bc)
+		}
+		found := false
+		for _, fd := range Check([]byte(tc.file), "t.trf", CheckOptions{}) {
+			found = found || fd.Code == "TRF-TEAM-BOARDS"
+		}
+		if found != tc.boards {
+			t.Errorf("TRF-TEAM-BOARDS %v, want %v", found, tc.boards)
+		}
+	}
+	// A 300 record that does not read is noted and left out; the games are read.
+	f, err := Read(strings.NewReader(base+"300   x\n"), "t.trf")
+	if err != nil || len(warningsOf(f, ErrTeam)) != 1 {
+		t.Errorf("bad 300: %v %v", err, f.Warnings)
+	}
+}

@@ -19,7 +19,7 @@ import (
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
-	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/joker"
 )
 
 // jokerPlayers are the players of the hand-made Joker archives; Gus never
@@ -400,7 +400,7 @@ func TestJokerTiesAllowed(t *testing.T) {
 		t.Errorf("joker summary %+v", sum.Joker)
 	}
 	recs := testutil.ReadCSV(t, filepath.Join(out, "rejects.csv"))
-	if len(recs) != 5 || !strings.HasPrefix(recs[1][2], rating.ErrJokerPlaceRanking.Error()) {
+	if len(recs) != 5 || !strings.HasPrefix(recs[1][2], joker.ErrPlaceRanking.Error()) {
 		t.Errorf("rejects %v", recs)
 	}
 	list := testutil.ReadCSV(t, filepath.Join(out, "lists", "joker", "2025-03.csv"))

@@ -412,7 +412,7 @@ func TestJokerTiesAllowed(t *testing.T) {
 // ---- An independent implementation of docs/joker.md, for random archives ----
 //
 // Written from the rules' text, map-based and simple; it shares no code with
-// rating/joker.go. It reads tables.csv with encoding/csv.
+// package rating/joker. It reads tables.csv with encoding/csv.
 
 type refJokerSettings struct {
 	threshold   int  // multiplier_threshold

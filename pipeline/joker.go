@@ -218,8 +218,17 @@ type jokerGameRef struct {
 // groupGames is step 2: it sorts rows by game and seat, rejects bad
 // games and returns the good ones in rating order.
 func (j *jokerPass) groupGames(rows []jokerRow, tainted map[int64]bool) []jokerGameRef {
-	slices.SortFunc(rows, func(a, b jokerRow) int {
-		return cmp.Or(joker.CompareSeats(&a.Row, &b.Row), cmp.Compare(a.file, b.file), cmp.Compare(a.row, b.row))
+	// sort.Slice compares rows in place; slices.SortFunc copies both rows per
+	// comparison.
+	sort.Slice(rows, func(i, k int) bool {
+		a, b := &rows[i], &rows[k]
+		if c := joker.CompareSeats(&a.Row, &b.Row); c != 0 {
+			return c < 0
+		}
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		return a.row < b.row
 	})
 	cnt := j.arch.count("tables")
 	sum := j.sum

@@ -26,7 +26,8 @@
 //  4. At the close of each list period (by Key.Day), take Rules.List: every
 //     player with a game, ranked.
 //
-// Every run rates the Joker games from the first, so the state has no saved
-// form. Settings come from DefaultRules, overridden key by key by the rules
-// file's [joker] table (Name), and are checked with Rules.Check.
+// CheckGame and Rate allocate nothing for a valid game. Every run rates the
+// Joker games from the first, so the state has no saved form. Settings come
+// from DefaultRules, overridden key by key by the rules file's [joker] table
+// (Name), and are checked with Rules.Check.
 package joker

@@ -1,7 +1,6 @@
 package joker
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -49,7 +48,22 @@ func PulkaOf(v int64, null bool) int32 {
 // take a game's rows in this order; the seat order breaks ties for "best
 // placed" (Rules.Apply).
 func CompareSeats(a, b *Row) int {
-	return cmp.Or(cmp.Compare(a.Game, b.Game), cmp.Compare(a.Player, b.Player))
+	switch {
+	case a.Game != b.Game:
+		return sign(a.Game < b.Game)
+	case a.Player != b.Player:
+		return sign(a.Player < b.Player)
+	}
+	return 0
+}
+
+// sign is -1 when less, else 1. CompareSeats and Key.Compare use it rather
+// than cmp.Compare so that they inline into sorts.
+func sign(less bool) int {
+	if less {
+		return -1
+	}
+	return 1
 }
 
 // Key is a game's place in rating order: played_at, then game_id.
@@ -59,7 +73,15 @@ type Key struct{ At, Game int64 }
 func (r *Row) Key() Key { return Key{r.At, r.Game} }
 
 // Compare orders keys in rating order.
-func (k Key) Compare(o Key) int { return cmp.Or(cmp.Compare(k.At, o.At), cmp.Compare(k.Game, o.Game)) }
+func (k Key) Compare(o Key) int {
+	switch {
+	case k.At != o.At:
+		return sign(k.At < o.At)
+	case k.Game != o.Game:
+		return sign(k.Game < o.Game)
+	}
+	return 0
+}
 
 // Day is the day the game was played, in days since 1970-01-01 UTC: the
 // day that places it in a list period.
@@ -84,6 +106,9 @@ var validateSentinels = []error{
 // reason. In this order: four rows, one played_at, one tournament, one
 // stopped_pulka, then the game's rules (GameOf, Validate).
 func (r *Rules) CheckGame(rows []Row, partial bool, ids []int64) error {
+	if len(rows) == 0 {
+		return ErrSeatCount
+	}
 	id := rows[0].Game
 	bad := func(err error, format string, a ...any) error {
 		return &GameError{Game: id, Err: err, Reason: fmt.Sprintf(format, a...)}

@@ -329,3 +329,23 @@ func TestRateErrors(t *testing.T) {
 		t.Errorf("state changed on error: %+v", st)
 	}
 }
+
+// TestNoAllocs: checking and rating a valid game allocate nothing, so the
+// pipeline's loop over millions of games does not feed the collector.
+func TestNoAllocs(t *testing.T) {
+	r := DefaultRules()
+	var st State
+	st.Grow(4)
+	rows := fourRows()
+	allocs := testing.AllocsPerRun(100, func() {
+		if r.CheckGame(rows, false, ids) != nil {
+			t.Fatal("valid game rejected")
+		}
+		if _, err := r.Rate(&st, rows); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per valid game", allocs)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -717,5 +718,13 @@ func TestJokerResume(t *testing.T) {
 		if strings.HasPrefix(name, "lists/joker/") && !bytes.Equal(b, g[name]) {
 			t.Errorf("%s differs from the full run's", name)
 		}
+	}
+}
+
+// TestJokerRowSize: a kept tables row stays at the 56 bytes docs/joker.md
+// counts on for the memory of a Joker pass.
+func TestJokerRowSize(t *testing.T) {
+	if n := unsafe.Sizeof(jokerRow{}); n > 56 {
+		t.Errorf("jokerRow is %d bytes, docs/joker.md §8 says about 56", n)
 	}
 }

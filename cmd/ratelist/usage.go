@@ -46,6 +46,19 @@ the copy.
 Exit codes: 0 clean (notes allowed); 3 warnings only; 1 errors, or a file
 that cannot be read; 2 bad usage. Flags may come before or after the files.`,
 
+	"norms": `ratelist norms --trf FILE [--list FIDE-LIST] [--format csv|text|json] [flags]
+
+Decides title norms (GM, IM, WGM, WIM) by FIDE's title regulations (B.01,
+2024) for every player and every norm he can still earn: a GM none, an IM the
+GM norm, WGM and WIM norms for women only. csv prints one row per player and
+title: start_no,name,norm_title,achieved,games,ra,rp,score,fails,rounds_used
+(fails: the articles not met, e.g. 1.4.1a;1.4.5b); text adds each
+requirement's number and the games counted; json adds the IT1 certificate's
+figures. --list fills titles, federations, sex and ratings the TRF leaves
+blank; the TRF's own values win.
+
+Exit codes: 0 ok; 1 the file or the list cannot be read; 2 bad usage.`,
+
 	"calibrate turcas": `ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 
 Derives the TurČAS coefficients A–D from the archive's Scrabble tournaments

@@ -8,6 +8,7 @@
 //	             [--as-of YYYY-MM-DD] [--provisional] [--allow-gap]
 //	ratelist validate --archive DIR [--as-of YYYY-MM-DD] [--allow-gap]
 //	ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
+//	ratelist rate --trf FILE [--rules fide|school|FILE] [--list FIDE-LIST] [--format csv|text|json]
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 //	ratelist import trf|pgn|csv FILE... --archive DIR
@@ -115,6 +116,7 @@ verbs:
   validate   check an archive, change nothing
   standings  standings of one tournament with tiebreaks, to stdout
   check      check a TRF file before upload: every finding with its line, column and fix
+  rate       the rating changes a TRF file's tournament brings, per player
   calibrate  derive TurČAS coefficients from past Scrabble games
   generate   write a synthetic archive
   import     TRF, PGN or CSV files into an archive; a corrected report; registry updates
@@ -144,6 +146,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdStandings(ctx, rest, stdout, stderr)
 	case "check":
 		return cmdCheck(ctx, rest, stdout, stderr)
+	case "rate":
+		return cmdRate(ctx, rest, stdout, stderr)
 	case "calibrate":
 		return cmdCalibrate(ctx, rest, stdout, stderr)
 	case "generate":

@@ -87,6 +87,9 @@ const (
 	whyNotRated   = "played, marked not rated (W/D/L)"
 	whyOppUnrated = "opponent unrated"
 	whyUnrated    = "player unrated: toward an initial rating"
+	// noPool is an unrated player without a card: no game against a rated
+	// player, unless rounds finds some (a pool too small for a rating).
+	noPool = "unrated: no game against a rated player"
 )
 
 // RateTRF rates one TRF file as a run holding only its tournament does, and
@@ -240,7 +243,7 @@ func (rep *RateReport) fill(out string, f *trf.File, t *tiebreak.Tournament) err
 		} else if r, ok := before[int64(i+1)]; ok {
 			rp.Ro, rp.New, rp.Reason = &r, &r, "no rated game"
 		} else {
-			rp.Reason = "unrated: no rating computed"
+			rp.Reason = noPool
 		}
 		rep.Players[i] = rp
 	}
@@ -291,7 +294,7 @@ func (rep *RateReport) rounds(t *tiebreak.Tournament) {
 	}
 	for i := range rep.Players {
 		p := &rep.Players[i]
-		if p.Ro != nil || p.Reason != "unrated: no rating computed" || p.OppRated == 0 {
+		if p.Ro != nil || p.Reason != noPool || p.OppRated == 0 {
 			continue
 		}
 		p.Reason, p.Games = "unrated: pool below an initial rating", int32(p.OppRated)

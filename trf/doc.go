@@ -11,7 +11,8 @@
 //  2. Read it line by line; a line ends at LF, CRLF or CR alone. Record 001 is a
 //     player with his round triples; 012, 042, 052, 132, 092, 142/XXR and 192 fill
 //     the header; 013 and 310 are teams (File.Teams); 162/XXS set the point system
-//     (File.Points); other records are skipped.
+//     (File.Points); 202 (else 212) names the tie-breaks (File.Tiebreaks); other
+//     records are skipped.
 //  3. Check every field by its columns (counted in characters, so UTF-8 names do not
 //     shift them). Real-world files are read tolerantly: short lines, missing rounds,
 //     lowercase codes, the byes writers write (`0000 - =` is H, `+` F, `-` Z) are

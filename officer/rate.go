@@ -29,6 +29,9 @@ type RateOptions struct {
 	// List is FIDE's players list (TXT or XML), "" for none: its standard
 	// ratings replace the file's, as `import fide-list` does.
 	List string
+	// Date is the start date of a file that gives none (042, 132); zero for
+	// none.
+	Date time.Time
 	// Scratch is the folder the run's archive and outputs are made in and
 	// removed from ("" is the system's temporary folder).
 	Scratch string
@@ -124,7 +127,7 @@ func RateTRF(ctx context.Context, file string, opt RateOptions) (*RateReport, er
 	defer os.RemoveAll(scratch)
 	rep := &RateReport{File: file, Tournament: t.Name, Rules: opt.RulesName}
 	dir, out := filepath.Join(scratch, "archive"), filepath.Join(scratch, "out")
-	end, err := importOne(ctx, dir, file, f, opt.List, rep)
+	end, err := importOne(ctx, dir, file, f, opt, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -149,14 +152,14 @@ func RateTRF(ctx context.Context, file string, opt RateOptions) (*RateReport, er
 // importOne imports f (read from file) into a new archive in dir, and FIDE's
 // list when list is not "", and returns the tournament's end date. The
 // archive's player_id of the i-th player of f is i + 1.
-func importOne(ctx context.Context, dir, file string, f *trf.File, list string, rep *RateReport) (time.Time, error) {
-	name := cmp.Or(strings.TrimSpace(f.Name), filepath.Base(file))
-	a, err := importer.Open(dir, importer.Options{Name: name})
+func importOne(ctx context.Context, dir, file string, f *trf.File, opt RateOptions, rep *RateReport) (time.Time, error) {
+	iopt := importer.Options{Name: cmp.Or(strings.TrimSpace(f.Name), filepath.Base(file)), Date: opt.Date}
+	a, err := importer.Open(dir, iopt)
 	if err != nil {
 		return time.Time{}, err
 	}
 	defer a.Abort()
-	st, err := importer.ImportTRF(ctx, a, []string{file}, importer.Options{Name: name})
+	st, err := importer.ImportTRF(ctx, a, []string{file}, iopt)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -172,12 +175,12 @@ func importOne(ctx context.Context, dir, file string, f *trf.File, list string, 
 	if len(a.Players) != len(f.Players) {
 		return time.Time{}, fmt.Errorf("%s: %d players imported for %d records", file, len(a.Players), len(f.Players))
 	}
-	if list != "" {
-		lst, err := importer.ImportFideList(ctx, a, []string{list}, importer.FideListOptions{})
+	if opt.List != "" {
+		lst, err := importer.ImportFideList(ctx, a, []string{opt.List}, importer.FideListOptions{})
 		if err != nil {
-			return time.Time{}, fmt.Errorf("read --list %s: %w", list, err)
+			return time.Time{}, fmt.Errorf("read --list %s: %w", opt.List, err)
 		}
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d of the file's players found, %d ratings taken", list, lst.Matched, lst.Updated["fide_rating"]))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d of the file's players found, %d ratings taken", opt.List, lst.Matched, lst.Updated["fide_rating"]))
 	}
 	end := a.Tournaments[0].EndDate
 	if _, err := a.Commit(); err != nil {

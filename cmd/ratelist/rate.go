@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/ratelist/ratelist/officer"
 	"github.com/ratelist/ratelist/pipeline"
@@ -12,7 +13,7 @@ import (
 
 // cmdRate implements
 //
-//	ratelist rate --trf FILE [--rules fide|school|FILE] [--list FIDE-LIST] [--format csv|text|json]
+//	ratelist rate --trf FILE [--rules fide|school|FILE] [--list FIDE-LIST] [--date YYYY-MM-DD] [--format csv|text|json]
 //
 // It prints the rating changes the tournament of a TRF file would bring, as a
 // run holding only that tournament rates it (docs/arbiter.md).
@@ -22,6 +23,7 @@ func cmdRate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rules := fs.String("rules", "fide", "rule set: "+pipeline.RuleSetNames()+" or a TOML `file`")
 	list := fs.String("list", "", "FIDE's players `file` (TXT or XML): its standard ratings replace the file's")
 	format := fs.String("format", "csv", "output `format`: csv, text or json")
+	date := fs.String("date", "", "start `date` YYYY-MM-DD for a file without one (records 042, 132)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -36,8 +38,14 @@ func cmdRate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage("parsing --rules: %v", err)
 	}
+	opt := officer.RateOptions{Rules: r, RulesName: *rules, List: *list}
+	if *date != "" {
+		if opt.Date, err = time.Parse(time.DateOnly, *date); err != nil {
+			return usage("parsing --date: %q is not YYYY-MM-DD", *date)
+		}
+	}
 	fail := failFunc(stderr, "rate")
-	rep, err := officer.RateTRF(ctx, *file, officer.RateOptions{Rules: r, RulesName: *rules, List: *list})
+	rep, err := officer.RateTRF(ctx, *file, opt)
 	if err != nil {
 		return fail(err)
 	}

@@ -46,7 +46,7 @@ the copy.
 Exit codes: 0 clean (notes allowed); 3 warnings only; 1 errors, or a file
 that cannot be read; 2 bad usage. Flags may come before or after the files.`,
 
-	"rate": `ratelist rate --trf FILE [--rules fide|school|FILE] [--list FIDE-LIST] [--format csv|text|json]
+	"rate": `ratelist rate --trf FILE [--rules fide|school|FILE] [--list FIDE-LIST] [--date YYYY-MM-DD] [--format csv|text|json]
 
 Prints the rating changes the tournament of a TRF file brings, per player,
 as a run of an archive holding only that tournament computes them: Ro, K,

@@ -354,7 +354,7 @@ func (rep *RateReport) Tables() (players, notRated Table) {
 		players.Rows = append(players.Rows, []string{itoa(p.StartNo), p.Name, id, i32(p.Ro), i32(p.K), itoa(p.Games), itoa(p.OppRated), itoa(p.OppUnrated),
 			num(p.Score), i32(p.OppAverage), f64(p.We), f64(p.ChangeUnrounded), itoa(p.Change), i32(p.New), p.Reason})
 	}
-	notRated = Table{Title: "\nGames not rated", Header: []string{"start_rank", "round", "opponent", "result", "why"}}
+	notRated = Table{Title: "Games not rated", Header: []string{"start_rank", "round", "opponent", "result", "why"}}
 	for _, u := range rep.NotRated {
 		opp := ""
 		if u.Opponent != 0 {

@@ -133,3 +133,27 @@ func TestRateTRFErrors(t *testing.T) {
 		t.Errorf("with a date: %v %+v", err, rep)
 	}
 }
+
+// TestRateTRFPublished: the changes FIDE published for the tournaments of
+// testdata/fide-published (its PROVENANCE.md), by starting rank.
+func TestRateTRFPublished(t *testing.T) {
+	tests := []struct {
+		file    string
+		changes map[int]int32
+	}{
+		// FIDE's March 2021 list.
+		{"tata_steel_masters_2021.trf", map[int]int32{1: 30, 2: 12, 3: 24, 4: -3, 5: 10, 6: -15, 9: 7, 10: -14, 12: -11, 13: -26}},
+	}
+	for _, tt := range tests {
+		rep, err := RateTRF(context.Background(), filepath.Join("../testdata/fide-published", tt.file), RateOptions{Rules: rateRules(t, "fide"), RulesName: "fide", Scratch: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range rep.Players {
+			want, ok := tt.changes[p.StartNo]
+			if ok && (p.Change != want || p.New == nil || *p.New != *p.Ro+want) {
+				t.Errorf("%s: %s: change %d (new %s), FIDE published %+d", tt.file, p.Name, p.Change, i32(p.New), want)
+			}
+		}
+	}
+}

@@ -146,6 +146,12 @@ func RateTRF(ctx context.Context, file string, opt RateOptions) (*RateReport, er
 	if err := rep.fill(out, f, t); err != nil {
 		return nil, err
 	}
+	if rep.NotRated == nil {
+		rep.NotRated = []UnratedGame{}
+	}
+	if rep.Notes == nil {
+		rep.Notes = []string{}
+	}
 	return rep, nil
 }
 

@@ -55,9 +55,6 @@ func cmdRate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if rep.NotRated == nil {
-			rep.NotRated = []officer.UnratedGame{}
-		}
 		if err := enc.Encode(rep); err != nil {
 			return fail(err)
 		}

@@ -263,6 +263,8 @@ func FuzzCheck(f *testing.F) {
 	f.Add(two)
 	f.Add(head + pl(1, "A", "0.5", "1", "2 w 1", "0000 -  ") + "\n" + pl(2, "A", "", "", "1 w 1", "3 b 0") + "\n013 T" + strings.Repeat(" ", 31) + "   1    1    7\n")
 	f.Add("042 10.09.13\n052 09.09.13\n" + at("132", 92, "13/09/10  xx") + "\nXXR 1\n062 5\n" + two)
+	f.Add(byBH("3", "2", "202 BH/C1,SB,DE,WIN"))
+	f.Add(byBH("2", "3", "212 ARO,TPR,XYZ"))
 	for _, name := range []string{"../testdata/trf-real/irish_junior_champs_2011.trf", "../testdata/trf-real/bunratty_masters_2011.trf", "testdata/lichess-shape.trf"} {
 		data, err := os.ReadFile(name)
 		if err != nil {

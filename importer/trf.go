@@ -84,7 +84,11 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	if err != nil {
 		return err
 	}
-	if (t.Points != nil && *t.Points != tiebreak.StandardPoints()) || len(t.Adjustments) > 0 {
+	switch {
+	case (t.Points == nil || *t.Points == tiebreak.StandardPoints()) && len(t.Adjustments) == 0:
+	case opt.ForRating:
+		st.note(name, 0, "points other than 1-½-0 (records 162/XXS/299): the results are rated as they are")
+	default:
 		return fmt.Errorf("points other than 1-½-0 (records 162/XXS/299): the archive keeps only result codes, so the standings would change: %w", ErrPoints)
 	}
 	if strings.TrimSpace(t.Name) == "" {

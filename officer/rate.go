@@ -159,7 +159,7 @@ func RateTRF(ctx context.Context, file string, opt RateOptions) (*RateReport, er
 // list when list is not "", and returns the tournament's end date. The
 // archive's player_id of the i-th player of f is i + 1.
 func importOne(ctx context.Context, dir, file string, f *trf.File, opt RateOptions, rep *RateReport) (time.Time, error) {
-	iopt := importer.Options{Name: cmp.Or(strings.TrimSpace(f.Name), filepath.Base(file)), Date: opt.Date}
+	iopt := importer.Options{Name: cmp.Or(strings.TrimSpace(f.Name), filepath.Base(file)), Date: opt.Date, ForRating: true}
 	a, err := importer.Open(dir, iopt)
 	if err != nil {
 		return time.Time{}, err

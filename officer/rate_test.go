@@ -112,6 +112,20 @@ func TestRateTRFList(t *testing.T) {
 	}
 }
 
+// TestRateTRFPoints: a file scoring a win 3 (XXS) is rated on its results,
+// with a note; ratings do not use the points.
+func TestRateTRFPoints(t *testing.T) {
+	trf := "012 Football\n042 2025/03/10\nXXS W=3 D=1\n" +
+		rec001(1, "Alpha, A", 2000, 0, "3.0", "   2 w 1") + rec001(2, "Beta, B", 2000, 0, "0.0", "   1 b 0")
+	rep, err := RateTRF(context.Background(), writeTemp(t, "football.trf", trf), RateOptions{Rules: rateRules(t, "fide"), RulesName: "fide", Scratch: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Players[0].Change != 10 || rep.Players[1].Change != -10 || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "points other than 1-½-0") }) {
+		t.Errorf("%+v", rep)
+	}
+}
+
 // TestRateTRFErrors: a file that cannot be rated says why, naming it.
 func TestRateTRFErrors(t *testing.T) {
 	noDate := "012 Undated\n" + rec001(1, "Alpha, A", 2000, 0, "1.0", "   2 w 1") + rec001(2, "Beta, B", 2000, 0, "0.0", "   1 b 0")

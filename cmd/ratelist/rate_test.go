@@ -206,6 +206,9 @@ func f64s(p *float64) string {
 	return strconv.FormatFloat(*p, 'f', -1, 64)
 }
 
+// reach counts the cases the comparisons with a run went through.
+type reach struct{ rated, initial, pool, unratedOpp, forfeit, bye int }
+
 // TestRateTRFEqualsRun: over generated tournaments, `rate --trf` gives every
 // player the numbers a `run` of a one-tournament archive made by `import trf`
 // gives him (`cards`), under the school and FIDE rules; under FIDE each new
@@ -213,7 +216,7 @@ func f64s(p *float64) string {
 // read from the last list it writes.
 func TestRateTRFEqualsRun(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 2026))
-	var reached struct{ rated, initial, pool, unratedOpp, forfeit, bye int }
+	var reached reach
 	for c := range 8 {
 		gt := genTRF(rng)
 		dir := t.TempDir()
@@ -222,62 +225,7 @@ func TestRateTRFEqualsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, rules := range []string{"fide", "school"} {
-			rep := rateJSON(t, file, "--rules", rules)
-			cards := cardsOfRun(t, file, rules, gt.end)
-			for _, p := range rep.Players {
-				id := strconv.Itoa(p.StartNo)
-				rows := cards[id]
-				where := fmt.Sprintf("case %d, %s, starting rank %d", c, rules, p.StartNo)
-				if rules == "school" {
-					if len(rows) != 1 {
-						t.Fatalf("%s: %d cards", where, len(rows))
-					}
-					r := rows[0]
-					want := []string{cmpOrS(r["rating_used"], r["rating_before"]), r["k"], r["games"], r["score"], r["opponents_average"], r["expected"], r["change_unrounded"], r["change"], r["rating_after"], r["reason"]}
-					got := []string{i32s(p.Ro), i32s(p.K), strconv.Itoa(int(p.Games)), strconv.FormatFloat(p.Score, 'f', -1, 64), i32s(p.OppAverage), f64s(p.We), f64s(p.ChangeUnrounded), strconv.Itoa(int(p.Change)), i32s(p.New), p.Reason}
-					if !slices.Equal(got, want) {
-						t.Errorf("%s: rate --trf %v, run's card %v", where, got, want)
-					}
-					continue
-				}
-				// FIDE: the card_games rows of his period, as cards shows them.
-				var n int
-				var w, we, ch float64
-				for _, r := range rows {
-					if r["reason"] != "fide-game" && r["reason"] != "fide-pool-game" {
-						continue
-					}
-					n++
-					w += atof(r["w"])
-					we += atof(r["pd"])
-					ch += atof(r["change_unrounded"])
-					if r["reason"] == "fide-game" && (r["rating_before"] != i32s(p.Ro) || r["k"] != i32s(p.K)) {
-						t.Errorf("%s: Ro %s K %s, run's card Ro %s K %s", where, i32s(p.Ro), i32s(p.K), r["rating_before"], r["k"])
-					}
-				}
-				if n > 0 && (int32(n) != p.Games || w != p.Score || (p.Ro != nil && (!near(we, p.We) || !near(ch, p.ChangeUnrounded)))) {
-					t.Errorf("%s: rate --trf n %d W %v We %s ΔR %s; run's cards n %d W %v We %v ΔR %v", where, p.Games, p.Score, f64s(p.We), f64s(p.ChangeUnrounded), n, w, we, ch)
-				}
-				switch {
-				case p.Ro != nil && p.Games > 0:
-					reached.rated++
-				case p.Ro == nil && n > 0:
-					reached.initial++
-				case p.Ro == nil && p.Games > 0:
-					reached.pool++
-				}
-				if p.OppUnrated > 0 {
-					reached.unratedOpp++
-				}
-			}
-			for _, u := range rep.NotRated {
-				switch u.Why {
-				case "forfeit":
-					reached.forfeit++
-				case "bye":
-					reached.bye++
-				}
-			}
+			rep := compareWithRun(t, fmt.Sprintf("case %d", c), file, rules, &reached)
 			if rules == "fide" {
 				checkReference(t, c, gt, rep)
 			}
@@ -287,6 +235,98 @@ func TestRateTRFEqualsRun(t *testing.T) {
 	if reached.rated == 0 || reached.initial == 0 || reached.pool == 0 || reached.unratedOpp == 0 || reached.forfeit == 0 || reached.bye == 0 {
 		t.Errorf("the generated tournaments miss a case: %+v", reached)
 	}
+}
+
+// TestRateTRFFilesEqualRun: `rate --trf` equals a run of `import trf` for
+// every player of the repository's TRF files (real files, the published FIDE
+// tournament, six of the tie-break reference files), under the FIDE rules.
+func TestRateTRFFilesEqualRun(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"../../testdata/trf-real/*.trf", "../../testdata/fide-published/*.trf", "../../testdata/tiebreak-reference/t_010[1-6].trf",
+		"../../importer/testdata/*.trf", "../../trf/testdata/*.trf"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 12 {
+		t.Fatalf("%d TRF files", len(files))
+	}
+	var reached reach
+	for _, f := range files {
+		compareWithRun(t, filepath.Base(f), f, "fide", &reached)
+	}
+	t.Logf("%d files, reached: %+v", len(files), reached)
+}
+
+// compareWithRun compares `rate --trf file` under rules with `cards` of a run
+// of `import trf file`, player by player, and returns rate's report.
+func compareWithRun(t *testing.T, name, file, rules string, reached *reach) officer.RateReport {
+	t.Helper()
+	rep := rateJSON(t, file, "--rules", rules)
+	end, err := time.Parse(time.DateOnly, rep.End)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := cardsOfRun(t, file, rules, end)
+	for _, p := range rep.Players {
+		rows := cards[strconv.Itoa(p.StartNo)]
+		where := fmt.Sprintf("%s, %s, starting rank %d", name, rules, p.StartNo)
+		if rules == "school" {
+			if len(rows) != 1 {
+				t.Fatalf("%s: %d cards", where, len(rows))
+			}
+			r := rows[0]
+			want := []string{cmpOrS(r["rating_used"], r["rating_before"]), r["k"], r["games"], r["score"], r["opponents_average"], r["expected"], r["change_unrounded"], r["change"], r["rating_after"], r["reason"]}
+			got := []string{i32s(p.Ro), i32s(p.K), strconv.Itoa(int(p.Games)), strconv.FormatFloat(p.Score, 'f', -1, 64), i32s(p.OppAverage), f64s(p.We), f64s(p.ChangeUnrounded), strconv.Itoa(int(p.Change)), i32s(p.New), p.Reason}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: rate --trf %v, run's card %v", where, got, want)
+			}
+			continue
+		}
+		// FIDE: the card_games rows of his period, as cards shows them.
+		var n int
+		var w, we, ch float64
+		for _, r := range rows {
+			if r["reason"] != "fide-game" && r["reason"] != "fide-pool-game" {
+				continue
+			}
+			n++
+			w += atof(r["w"])
+			we += atof(r["pd"])
+			ch += atof(r["change_unrounded"])
+			if r["reason"] == "fide-game" && (r["rating_before"] != i32s(p.Ro) || r["k"] != i32s(p.K)) {
+				t.Errorf("%s: Ro %s K %s, run's card Ro %s K %s", where, i32s(p.Ro), i32s(p.K), r["rating_before"], r["k"])
+			}
+		}
+		if n > 0 && (int32(n) != p.Games || w != p.Score || (p.Ro != nil && (!near(we, p.We) || !near(ch, p.ChangeUnrounded)))) {
+			t.Errorf("%s: rate --trf n %d W %v We %s ΔR %s; run's cards n %d W %v We %v ΔR %v", where, p.Games, p.Score, f64s(p.We), f64s(p.ChangeUnrounded), n, w, we, ch)
+		}
+		if p.Ro != nil && p.Games > 0 && n == 0 {
+			t.Errorf("%s: rate --trf has %d rated games, the run's cards none", where, p.Games)
+		}
+		switch {
+		case p.Ro != nil && p.Games > 0:
+			reached.rated++
+		case p.Ro == nil && n > 0:
+			reached.initial++
+		case p.Ro == nil && p.Games > 0:
+			reached.pool++
+		}
+		if p.OppUnrated > 0 {
+			reached.unratedOpp++
+		}
+	}
+	for _, u := range rep.NotRated {
+		switch u.Why {
+		case "forfeit":
+			reached.forfeit++
+		case "bye":
+			reached.bye++
+		}
+	}
+	return rep
 }
 
 // checkReference compares the new ratings with the reference rater's last

@@ -230,6 +230,9 @@ func (rep *RateReport) fill(out string, f *trf.File, t *tiebreak.Tournament) err
 	if err != nil {
 		return err
 	}
+	if rep.List == "" && len(periods) > 0 {
+		rep.List = periods[len(periods)-1] // no card: the last list is the one that took the tournament
+	}
 	// The first list is the rule set's starting list when it comes before the
 	// list that took the tournament (FIDE's): Ro of a rated player without games.
 	before := map[int64]int32{}

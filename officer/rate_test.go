@@ -126,6 +126,21 @@ func TestRateTRFPoints(t *testing.T) {
 	}
 }
 
+// TestRateTRFNoGame: rated players whose only game is a forfeit keep their
+// rating, Ro from the starting list.
+func TestRateTRFNoGame(t *testing.T) {
+	trf := "012 Forfeit\n042 2025/03/10\n" + rec001(1, "Alpha, A", 2000, 0, "1.0", "   2 w +") + rec001(2, "Beta, B", 1900, 0, "0.0", "   1 b -")
+	rep, err := RateTRF(context.Background(), writeTemp(t, "forfeit.trf", trf), RateOptions{Rules: rateRules(t, "fide"), RulesName: "fide", Scratch: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"2000", "1900"} {
+		if p := rep.Players[i]; i32(p.Ro) != want || i32(p.New) != want || p.Reason != "no rated game" {
+			t.Errorf("%+v", p)
+		}
+	}
+}
+
 // TestRateTRFErrors: a file that cannot be rated says why, naming it.
 func TestRateTRFErrors(t *testing.T) {
 	noDate := "012 Undated\n" + rec001(1, "Alpha, A", 2000, 0, "1.0", "   2 w 1") + rec001(2, "Beta, B", 2000, 0, "0.0", "   1 b 0")

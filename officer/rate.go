@@ -125,7 +125,7 @@ func RateTRF(ctx context.Context, file string, opt RateOptions) (*RateReport, er
 		return nil, err
 	}
 	defer os.RemoveAll(scratch)
-	rep := &RateReport{File: file, Tournament: t.Name, Rules: opt.RulesName}
+	rep := &RateReport{File: file, Tournament: cmp.Or(t.Name, filepath.Base(file)), Rules: opt.RulesName}
 	dir, out := filepath.Join(scratch, "archive"), filepath.Join(scratch, "out")
 	end, err := importOne(ctx, dir, file, f, opt, rep)
 	if err != nil {
@@ -156,8 +156,9 @@ func RateTRF(ctx context.Context, file string, opt RateOptions) (*RateReport, er
 }
 
 // importOne imports f (read from file) into a new archive in dir, and FIDE's
-// list when list is not "", and returns the tournament's end date. The
-// archive's player_id of the i-th player of f is i + 1.
+// list when opt.List names one, and returns the tournament's end date. The
+// archive's player_id of the i-th player of f is i + 1: each record of a new
+// archive's only file is a new player, a namesake too.
 func importOne(ctx context.Context, dir, file string, f *trf.File, opt RateOptions, rep *RateReport) (time.Time, error) {
 	iopt := importer.Options{Name: cmp.Or(strings.TrimSpace(f.Name), filepath.Base(file)), Date: opt.Date, ForRating: true}
 	a, err := importer.Open(dir, iopt)
@@ -176,7 +177,7 @@ func importOne(ctx context.Context, dir, file string, f *trf.File, opt RateOptio
 		return time.Time{}, st.Problems[0]
 	}
 	if st.Tournaments != 1 {
-		return time.Time{}, fmt.Errorf("%s: no rated games to rate", file)
+		return time.Time{}, fmt.Errorf("%s: no games to rate", file)
 	}
 	if len(a.Players) != len(f.Players) {
 		return time.Time{}, fmt.Errorf("%s: %d players imported for %d records", file, len(a.Players), len(f.Players))

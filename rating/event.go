@@ -10,6 +10,11 @@ type Game struct {
 	WhiteResult, BlackResult byte
 }
 
+// Scores returns the scores of a game played over the board (results 1, =
+// and 0), in half points; ok is false for a bye, a forfeit and an unrated
+// game (W, D, L).
+func (g *Game) Scores() (ws, bs int32, ok bool) { return otbScores(g) }
+
 // Event is one tournament handed to a rule set, in rating order.
 type Event struct {
 	ID    int64
@@ -87,7 +92,7 @@ type Card struct {
 // buffers (the FIDE rule set makes a card per rated game).
 type Reason uint8
 
-// Card reasons: the school system's, then the FIDE rule set's.
+// Card reasons: the school system's, then the FIDE and Glicko-2 rule sets'.
 const (
 	ReasonRated          Reason = iota + 1
 	ReasonMinGames              // fewer than MinGames rated games: unchanged
@@ -101,6 +106,9 @@ const (
 	ReasonFideInitial           // initial rating from the pool
 	ReasonFideInitialLow        // the pool's rating is below the floor: still unrated
 	ReasonFideZeroFirst         // zero score in the first tournament: its games disregarded
+	ReasonGlickoGame            // one game of a Glicko-2 period
+	ReasonGlickoPeriod          // a player's Glicko-2 period
+	ReasonGlickoFirst           // a player's first Glicko-2 period, from the initial values
 )
 
 var reasonNames = [...]string{
@@ -108,7 +116,8 @@ var reasonNames = [...]string{
 	ReasonInitialStage2: "initial-stage2", ReasonNoInitial: "unrated-no-result",
 	ReasonFideGame: "fide-game", ReasonFidePeriod: "fide-period", ReasonFideBelowFloor: "fide-below-floor",
 	ReasonFidePoolGame: "fide-pool-game", ReasonFideInitial: "fide-initial", ReasonFideInitialLow: "fide-initial-low",
-	ReasonFideZeroFirst: "fide-zero-first",
+	ReasonFideZeroFirst: "fide-zero-first", ReasonGlickoGame: "glicko2-game", ReasonGlickoPeriod: "glicko2-period",
+	ReasonGlickoFirst: "glicko2-first",
 }
 
 // String returns the audit trail's spelling (the reason column of cards.parquet).

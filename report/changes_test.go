@@ -37,7 +37,7 @@ func TestChangesPages(t *testing.T) {
 	if err != nil || len(labels) < 3 {
 		t.Fatalf("demo lists %v, %v", labels, err)
 	}
-	s := &site{periods: labels}
+	s := &site{runLists: runLists{periods: labels}}
 	for i, to := range labels {
 		page := readString(t, filepath.Join(dir, s.listFile(to)))
 		link := `<a href="` + changesFile(to) + `">`
@@ -104,7 +104,7 @@ func TestChangesPages(t *testing.T) {
 func TestBelowFloor(t *testing.T) {
 	cs := &cardSet{strs: []string{"2025-02", "fide-below-floor", "fide-period"}}
 	cs.cards = []card{{PlayerID: 7, Period: 0, Reason: 1}, {PlayerID: 8, Period: 0, Reason: 2}}
-	s := &site{belowFloor: belowFloorCards(cs)}
+	s := &site{cardIndex: cardIndex{belowFloor: belowFloorCards(cs)}}
 	if got := s.fellBelowFloor("2025-01", "2025-02"); len(got) != 1 || !got[7] {
 		t.Errorf("2025-01 → 2025-02: %v, want player 7", got)
 	}

@@ -37,6 +37,13 @@
 //  3. Remove the files of the earlier site that the new one does not have and
 //     write the manifest.
 //
+// The files of the package follow the steps: reading the run's outputs
+// (data.go, cards.go, standings.go) and indexing them (load.go); rendering
+// the pages (pages.go for what every page shares, lists.go, indexes.go,
+// changes.go, charts.go, tournaments.go, players.go) and the embedded assets
+// and templates (assets.go); and the incremental update: a key per file of
+// what it is made from (keys.go) and the manifest and atomic writes (sink.go).
+//
 // The pages need no network: data files are scripts, not fetched JSON. Output
 // is deterministic: the same inputs give the same bytes.
 package report

@@ -19,7 +19,7 @@ func FuzzPageText(f *testing.F) {
 		f.Add(s, "Club ratings")
 	}
 	plain := func(title string) *site {
-		return &site{title: title, cs: &cardSet{}, names: map[int64]string{7: "Plain"}}
+		return &site{title: title, cardIndex: cardIndex{cs: &cardSet{}}, playerIndex: playerIndex{names: map[int64]string{7: "Plain"}}}
 	}
 	f.Fuzz(func(t *testing.T, name, title string) {
 		want := plain("Site").renderPlayer(nil, 7)

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -305,4 +306,74 @@ func (s *site) readStandingsFiles(dir string) error {
 		}
 	}
 	return nil
+}
+
+// changesKey is the key of the changes page from one list to the next: both
+// list files, the pages it links, and the players who fell below the floor
+// in between (an exit's reason).
+func (s *site) changesKey(k *keyer, from, to string, fromHash, toHash, pages uint64) uint64 {
+	k.ints(int64(s.key), int64(fromHash), int64(toHash), int64(pages))
+	k.str(from)
+	k.str(to)
+	k.str(s.listFile(from))
+	k.str(s.listFile(to))
+	below := s.fellBelowFloor(from, to)
+	ids := make([]int64, 0, len(below))
+	for id := range below {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	k.ints(ids...)
+	return k.sum()
+}
+
+// pagesKey is the key of which players have a page (a changes page links
+// them).
+func (s *site) pagesKey() uint64 {
+	ids := make([]int64, 0, len(s.names))
+	for id := range s.names {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var k keyer
+	k.ints(ids...)
+	return k.sum()
+}
+
+// listKeys returns the keys of a list's data file and page: the list file's
+// hash and the clubs, and for the page also its links (listNav), whether it
+// is provisional and the period's tournaments.
+func (s *site) listKeys(k *keyer, kind, period string, file, clubs uint64) (data, page uint64) {
+	k.ints(int64(s.key), int64(file), int64(clubs))
+	k.str(kind)
+	k.str(period)
+	data = k.sum()
+	k.ints(int64(data))
+	k.str(s.listFile(period))
+	nav := navOf(s.jperiods, period, jokerFile)
+	if kind == "rating" {
+		nav = navOf(s.periods, period, s.listFile)
+	}
+	nav.key(k)
+	if period == s.sum.Provisional {
+		k.str("provisional")
+	}
+	if kind == "rating" {
+		for _, t := range s.periodTours[period] {
+			k.tourFacts(t)
+		}
+	}
+	return data, k.sum()
+}
+
+// clubsKey is a hash of every player's club.
+func (s *site) clubsKey() uint64 {
+	var k keyer
+	if s.arch != nil {
+		for i, id := range s.arch.Players.ID {
+			k.ints(id)
+			k.str(s.arch.Players.Club[i])
+		}
+	}
+	return k.sum()
 }

@@ -80,7 +80,8 @@ type CheckOptions struct {
 //     records, duplicate starting ranks, the team records.
 //  2. A file Read refuses is one error more, and the checks stop there.
 //  3. The file as read: the reader's notes, the mirrored pairings, colours and
-//     byes per round, the points column against the results (with the byes the
+//     byes per round, the team matches (one opposing team a round, boards in
+//     list order, a 310 record's points), the points column against the results (with the byes the
 //     reader reads from writers' conventions), ranks against points, duplicate
 //     names and FIDE ids, 042/052 and 132's round dates, the number of rounds,
 //     and FIDE's list.
@@ -97,6 +98,7 @@ func Check(data []byte, fileName string, opt CheckOptions) []Finding {
 	scores := f.scores()
 	add(f.readerNotes()...)
 	add(f.checkPairings()...)
+	add(f.checkTeamMatches()...)
 	add(f.checkPoints(scores)...)
 	add(f.checkRanks(scores)...)
 	add(f.checkIdentities()...)

@@ -43,6 +43,19 @@ func byBH(rank2, rank3, tb string) string {
 		pl(3, "Gamma, C", "1.0", rank3, "4 w 1", "2 b 0") + "\n" + pl(4, "Delta, D", "0.0", "4", "3 b 0", "1 w 0") + "\n"
 }
 
+// four is a clean file of two two-board teams' players: 1 beats 4, 2 draws 3.
+var four = head + pl(1, "Alpha, A", "1.0", "1", "4 w 1") + "\n" + pl(2, "Beta, B", "0.5", "2", "3 b =") + "\n" +
+	pl(3, "Gamma, C", "0.5", "2", "2 w =") + "\n" + pl(4, "Delta, D", "0.0", "4", "1 b 0") + "\n"
+
+// team310 is a TRF-2026 310 record: number, name, match and game points, players.
+func team310(n int, name, mp, gp string, players ...int) string {
+	s := at(at(at(at("310", 5, padLeft(itoa(n), 3)), 9, name), 55, padLeft(mp, 6)), 62, padLeft(gp, 6))
+	for k, p := range players {
+		s = at(s, 74+5*k, padLeft(itoa(p), 4))
+	}
+	return s
+}
+
 // latin1 is s in Latin-1: each character below U+0100 one byte.
 func latin1(s string) string {
 	var b []byte
@@ -114,6 +127,12 @@ func TestCheck(t *testing.T) {
 		{"team: unknown player", two + "013 Cork" + strings.Repeat(" ", 28) + "   1    9\n", two + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n", CheckOptions{}, []string{"TRF-TEAM@7"}},
 		{"team: a player twice", two + "013 Cork" + strings.Repeat(" ", 28) + "   1\n013 Kerry" + strings.Repeat(" ", 27) + "   1    2\n",
 			two + "013 Cork" + strings.Repeat(" ", 28) + "   1\n013 Kerry" + strings.Repeat(" ", 27) + "   2\n", CheckOptions{}, []string{"TRF-TEAM@8"}},
+		{"team: team-mates paired", two + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n", two + "013 Cork" + strings.Repeat(" ", 28) + "   1\n013 Kerry" + strings.Repeat(" ", 27) + "   2\n",
+			CheckOptions{}, []string{"TRF-TEAM-MATCH@5", "TRF-TEAM-MATCH@6"}},
+		{"team: boards out of list order", four + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n013 Kerry" + strings.Repeat(" ", 27) + "   3    4\n",
+			four + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n013 Kerry" + strings.Repeat(" ", 27) + "   4    3\n", CheckOptions{}, []string{"TRF-TEAM-BOARDS@5"}},
+		{"team: 310 points", four + team310(1, "Cork", "2.0", "1.0", 1, 2) + "\n" + team310(2, "Kerry", "0.0", "1.0", 4, 3) + "\n",
+			four + team310(1, "Cork", "2.0", "1.5", 1, 2) + "\n" + team310(2, "Kerry", "0.0", "0.5", 4, 3) + "\n", CheckOptions{}, []string{"TRF-TEAM-SCORE@9", "TRF-TEAM-SCORE@10"}},
 		{"sex, title, federation, birth", head + at(at(at(at(p1("2 w 1"), 10, "x"), 11, " XM"), 54, "C.C"), 70, "1990-01-01") + "\n" + p2("1 b 0"),
 			head + at(at(at(at(p1("2 w 1"), 10, "w"), 11, "WFM"), 54, "IRL"), 70, "1990/01/01") + "\n" + p2("1 b 0"), CheckOptions{}, []string{"TRF-SEX@5", "TRF-TITLE@5", "TRF-FED@5", "TRF-BIRTH@5"}},
 		{"not UTF-8", latin1(head + pl(1, "Ó Alpha", "1.0", "1", "2 w 1") + "\n" + p2("1 b 0")), two, CheckOptions{}, []string{"TRF-ENCODING@5"}},

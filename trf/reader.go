@@ -37,6 +37,10 @@ type File struct {
 	Players     []Player
 	// Teams are the team records (013, TRF-2026 310) in file order.
 	Teams []Team
+	// TeamPABs are the TRF-2026 320 records: the teams' pairing-allocated byes.
+	TeamPABs []TeamPAB
+	// BoardOrders are the TRF-2026 300 records: teams' board orders by round.
+	BoardOrders []BoardOrder
 	// Warnings are problems that did not stop the file from being read, and notes
 	// on how the reader read what the file leaves open: a date that is not
 	// understood (ErrStartDate, ErrEndDate) is left zero; an ambiguous date
@@ -130,7 +134,9 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			seen[p.StartNo] = line
 			f.Players = append(f.Players, p)
 		case "012":
-			f.Name = rest
+			if f.Name == "" { // a column ruler under the header starts "012345…"
+				f.Name = rest
+			}
 		case "022":
 			f.City = rest
 		case "032":
@@ -159,6 +165,18 @@ func Read(r io.Reader, fileName string) (*File, error) {
 				t.Number = teams013
 			}
 			f.Teams = append(f.Teams, t)
+		case "300": // team records: one not understood is noted, the games are read
+			if o, err := parseBoardOrder(rs, line, bad); err != nil {
+				f.Warnings = append(f.Warnings, teamWarning(err))
+			} else {
+				f.BoardOrders = append(f.BoardOrders, o)
+			}
+		case "320":
+			if p, err := parseTeamPAB(rs, line, bad, badPoints); err != nil {
+				f.Warnings = append(f.Warnings, teamWarning(err))
+			} else {
+				f.TeamPABs = append(f.TeamPABs, p)
+			}
 		case "162", "XXS":
 			if f.Points == nil {
 				ps := tiebreak.StandardPoints()

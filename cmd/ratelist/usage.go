@@ -29,8 +29,11 @@ Reads and checks the whole archive, prints every problem grouped by kind,
 and writes nothing. Exit 0 clean, 1 failed, 2 bad usage, 3 rows rejected.`,
 
 	"standings": `ratelist standings (--trf FILE | --archive DIR --tournament ID) [flags]
+       ratelist standings --trf FILE --team [--match-points W,D,L] [--primary mp|gp] [flags]
 
-Prints the final standings of one tournament with tiebreak columns to stdout.`,
+Prints the final standings of one tournament with tiebreak columns to stdout.
+With --team, the team standings of a team competition (the TRF's team
+records): match points, game points and FIDE's team tie-breaks (docs/teams.md).`,
 
 	"check trf": `ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
 
@@ -58,6 +61,19 @@ with --list FIDE's list's standard rating.
 
 Exit codes: 0 success; 1 failed (a file that cannot be read or rated); 2 bad
 usage.`,
+
+	"norms": `ratelist norms --trf FILE [--list FIDE-LIST] [--format csv|text|json] [flags]
+
+Decides title norms (GM, IM, WGM, WIM) by FIDE's title regulations (B.01,
+2024) for every player and every norm he can still earn: a GM none, an IM the
+GM norm, WGM and WIM norms for women only. csv prints one row per player and
+title: start_no,name,norm_title,achieved,games,ra,rp,score,fails,rounds_used
+(fails: the articles not met, e.g. 1.4.1a;1.4.5b); text adds each
+requirement's number and the games counted; json adds the IT1 certificate's
+figures. --list fills titles, federations, sex and ratings the TRF leaves
+blank; the TRF's own values win.
+
+Exit codes: 0 ok; 1 the file or the list cannot be read; 2 bad usage.`,
 
 	"calibrate turcas": `ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 

@@ -1,0 +1,170 @@
+package glicko2
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ratelist/ratelist/rating"
+)
+
+// Rater is the Glicko-2 rule set as the pipeline drives it (rating.RuleSet):
+// Rate gathers each tournament's rated games into the open period,
+// ClosePeriod rates the period and writes the whole ratings back into the
+// pipeline's rating.State. One Rater serves one goroutine.
+type Rater struct {
+	S      Settings
+	state  *State
+	period Period
+	cards  []rating.Card
+}
+
+// NewRater returns a rater for st's players, none of them listed: FIDE
+// ratings and categories are not used.
+func NewRater(s Settings, st *rating.State) *Rater {
+	return &Rater{S: s, state: NewState(len(st.Rated))}
+}
+
+// State is the players' Glicko-2 values, for the list and card columns.
+func (r *Rater) State() *State { return r.state }
+
+// ListDay: a game belongs to the period of its tournament's end date.
+func (r *Rater) ListDay(end int32) int32 { return end }
+
+// Rate gathers the tournament's games played over the board (1, =, 0);
+// nothing is rated before ClosePeriod, so it returns no cards.
+func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
+	for i := range ev.Games {
+		g := &ev.Games[i]
+		if ws, bs, ok := g.Scores(); ok {
+			r.period.Add(g.White, g.Black, float64(ws)/2, float64(bs)/2)
+		}
+	}
+	return nil
+}
+
+// closeChunk is about how many cards ClosePeriod hands on at a time.
+const closeChunk = 4096
+
+// ClosePeriod rates the period (Period.Close) and hands emit a card per game
+// and one per player's period, in player order; then every listed player is
+// rated in st with their whole rating.
+func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rating.Card) error) error {
+	r.cards = r.cards[:0]
+	err := r.period.Close(r.state, &r.S, first, func(row *CardRow) error {
+		n := int32(len(row.Games))
+		st.GamesTotal[row.Player] += n
+		st.GamesPeriod[row.Player] = n
+		r.cards = appendCards(r.cards, row)
+		if len(r.cards) < closeChunk {
+			return nil
+		}
+		err := emit(r.cards)
+		r.cards = r.cards[:0]
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for p, on := range r.state.Listed {
+		if on {
+			st.Rated[p], st.Rating[p] = true, r.state.List(int32(p)).Rating()
+		}
+	}
+	if len(r.cards) > 0 {
+		return emit(r.cards)
+	}
+	return nil
+}
+
+// appendCards adds a card row as today's cards: one per game (the
+// opponent's whole rating, E in hundredths), then the period's total.
+func appendCards(cards []rating.Card, row *CardRow) []rating.Card {
+	before, after := whole(row.Before), whole(row.After)
+	var score2 int32
+	var expected float64
+	for _, g := range row.Games {
+		s2 := int32(g.Score * 2)
+		score2 += s2
+		expected += g.E
+		cards = append(cards, rating.Card{
+			Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: s2,
+			Expected: int64(math.Round(g.E * 100)), Reason: rating.ReasonGlickoGame,
+			PerGame: true, Opponent: g.Opponent, OppRating: whole(Player{Mu: g.Mu}),
+		})
+	}
+	reason := rating.ReasonGlickoPeriod
+	if row.New {
+		reason = rating.ReasonGlickoFirst
+	}
+	return append(cards, rating.Card{
+		Player: row.Player, RatedBefore: true, Before: before, RatedAfter: true, After: after,
+		RatedUsed: true, Used: before, Games: int32(len(row.Games)), Score2: score2,
+		Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
+	})
+}
+
+// whole is p's rating as the rating column prints it.
+func whole(p Player) int32 {
+	r, _ := p.Glicko()
+	return ListExtra{GlickoRating: roundTo(r, 100)}.Rating()
+}
+
+// ListInfo: every player with a rated game is listed, flagged "p" while
+// provisional; k and category are empty.
+func (r *Rater) ListInfo(st *rating.State, p int32) (bool, int32, string, string) {
+	if !r.state.Listed[p] {
+		return false, 0, "", ""
+	}
+	if r.state.List(p).Provisional(r.S.ProvisionalRD) {
+		return true, 0, "", "p"
+	}
+	return true, 0, "", ""
+}
+
+// MarshalState saves the players' full values after a period's close (State.MarshalBinary).
+func (r *Rater) MarshalState() ([]byte, error) {
+	if r.period.Len() > 0 {
+		return nil, errors.New("glicko2 state: a period is open (its games are kept only until its close)")
+	}
+	return r.state.MarshalBinary()
+}
+
+// UnmarshalState restores what MarshalState saved; remap maps the saved
+// player indexes to today's (-1 for a player no longer there), nil for the
+// same registry. On an error the rater is left as it was.
+func (r *Rater) UnmarshalState(data []byte, remap []int32) error {
+	var saved State
+	if err := saved.UnmarshalBinary(data); err != nil {
+		return err
+	}
+	n := len(r.state.Listed)
+	if remap == nil {
+		if len(saved.Listed) != n {
+			return fmt.Errorf("glicko2 state: made for %d players, not %d", len(saved.Listed), n)
+		}
+		r.state = &saved
+		return nil
+	}
+	if len(saved.Listed) != len(remap) {
+		return fmt.Errorf("glicko2 state: made for %d players, not %d", len(saved.Listed), len(remap))
+	}
+	s := NewState(n)
+	for i, on := range saved.Listed {
+		if j := remap[i]; on && j >= 0 {
+			s.R[j], s.RD[j], s.Sigma[j], s.First[j], s.Listed[j] = saved.R[i], saved.RD[i], saved.Sigma[i], saved.First[i], true
+		}
+	}
+	r.state = s
+	return nil
+}
+
+// Definition is the Glicko-2 rule set's registry entry, "glicko2"; the
+// package registers it when imported. Its lists follow --period.
+var Definition = rating.Definition{
+	Name:     "glicko2",
+	Defaults: func() rating.Settings { s := Defaults(); return &s },
+	New:      func(s rating.Settings, st *rating.State) rating.RuleSet { return NewRater(*s.(*Settings), st) },
+}
+
+func init() { rating.Register(&Definition) }

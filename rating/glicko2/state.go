@@ -1,0 +1,300 @@
+package glicko2
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ratelist/ratelist/internal/varbin"
+)
+
+// State is every player's Glicko-2 values between periods, by dense player
+// index, in full float64 precision so that a resumed run rates exactly as a
+// full one. R, RD, Sigma and First are valid when Listed.
+type State struct {
+	R, RD, Sigma []float64 // on the Glicko scale: r, RD, σ
+	// First is the first day (days since 1970-01-01) of the period of the
+	// player's first rated game.
+	First []int32
+	// Listed: the player has had a rated game, so is on every later list.
+	Listed []bool
+}
+
+// NewState returns a state for n players, none listed.
+func NewState(n int) *State {
+	return &State{R: make([]float64, n), RD: make([]float64, n), Sigma: make([]float64, n), First: make([]int32, n), Listed: make([]bool, n)}
+}
+
+// Player returns listed player p's values on the Glicko-2 scale.
+func (s *State) Player(p int32) Player { return FromGlicko(s.R[p], s.RD[p], s.Sigma[p]) }
+
+// set stores player p's values from the Glicko-2 scale.
+func (s *State) set(p int32, v Player) {
+	s.R[p], s.RD[p] = v.Glicko()
+	s.Sigma[p] = v.Sigma
+}
+
+// ListExtra is what a Glicko-2 list shows of a player after the ten standard
+// columns: the columns glicko_rating (2 decimals), rd (2 decimals) and
+// volatility (6 decimals). The values are already rounded half away from zero
+// from the unrounded ones, so that a writer prints exactly them and the
+// ranking (by GlickoRating, then player_id) is by the printed value.
+type ListExtra struct {
+	GlickoRating float64
+	RD           float64
+	Volatility   float64
+}
+
+// List returns listed player p's list values.
+func (s *State) List(p int32) ListExtra {
+	return ListExtra{GlickoRating: roundTo(s.R[p], 100), RD: roundTo(s.RD[p], 100), Volatility: roundTo(s.Sigma[p], 1e6)}
+}
+
+// Rating is the list's rating column: GlickoRating rounded half away from zero
+// to a whole number, so that it agrees with the printed glicko_rating.
+func (e ListExtra) Rating() int32 { return int32(math.Round(e.GlickoRating)) }
+
+// Provisional tells whether the list flags the player "p": the printed RD is
+// above provisionalRD.
+func (e ListExtra) Provisional(provisionalRD float64) bool { return e.RD > provisionalRD }
+
+// roundTo rounds x half away from zero to a multiple of 1/per.
+func roundTo(x, per float64) float64 { return math.Round(x*per) / per }
+
+// CardRow is one player's rating period on the cards, for every player with
+// a rated game in it: the columns mu_before, phi_before, sigma_before (the
+// values the period was rated from: a new player's initial values),
+// mu_after, phi_after, sigma_after, v, delta and games, all on the Glicko-2
+// scale and unrounded, so that a card recomputes the change exactly.
+type CardRow struct {
+	Player int32
+	// New: the period of the player's first rated game (Before holds the
+	// initial values).
+	New      bool
+	Before   Player
+	After    Player
+	V, Delta float64
+	Games    []CardGame
+}
+
+// CardGame is one game of a CardRow, in the order the games came: the
+// columns opponent (the opponent's player), mu and phi (the opponent's at
+// the period's start), g, e and score (1, 0.5 or 0).
+type CardGame struct {
+	Opponent int32
+	Result
+}
+
+// Period is an open rating period: Add gathers its rated games, Close rates
+// them all together from the values at the period's start. Its buffers are
+// reused from one period to the next.
+type Period struct {
+	games []pairing
+
+	// Close's scratch.
+	start   []int32 // per player: where their sides begin in order
+	order   []int32 // side entries (2 × game + 0 white, 1 black) in player order
+	pos     []int32
+	after   []Player
+	results []Result
+	row     CardRow
+}
+
+// pairing is one rated game of the open period.
+type pairing struct {
+	white, black int32
+	ws, bs       float64 // scores: 1, 0.5 or 0
+}
+
+// Add gathers a rated game between players white and black with their
+// scores (1, 0.5 or 0).
+func (pd *Period) Add(white, black int32, whiteScore, blackScore float64) {
+	pd.games = append(pd.games, pairing{white: white, black: black, ws: whiteScore, bs: blackScore})
+}
+
+// Len is the number of games gathered since the last Close.
+func (pd *Period) Len() int { return len(pd.games) }
+
+// ErrPlayer is the error of a game whose player index is outside the state.
+var ErrPlayer = errors.New("player index out of range")
+
+// Close rates the period whose first day is first and starts the next one.
+//
+//  1. Every player with games starts from their values in s, or from the
+//     initial values in set for a player not listed yet.
+//  2. Each is rated (Update) against all their games of the period, with
+//     their opponents' values at the period's start; emit gets their card
+//     row, in player order (emit must not keep the row: it is reused).
+//  3. Then s takes the new values; every listed player without a game gets
+//     Idle's φ; the new players are listed, with first as their First.
+//
+// On an error (emit's first, or ErrPlayer) s is left as it was.
+func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow) error) error {
+	n := len(s.Listed)
+	for _, g := range pd.games {
+		if g.white < 0 || int(g.white) >= n || g.black < 0 || int(g.black) >= n {
+			return fmt.Errorf("glicko2: game %d–%d of %d players: %w", g.white, g.black, n, ErrPlayer)
+		}
+	}
+	initial := set.initial()
+	startOf := func(p int32) Player {
+		if s.Listed[p] {
+			return s.Player(p)
+		}
+		return initial
+	}
+	start, order := pd.byPlayer(n)
+	after := pd.after[:0]
+	for p := range int32(n) {
+		sides := order[start[p]:start[p+1]]
+		if len(sides) == 0 {
+			continue
+		}
+		results, games := pd.results[:0], pd.row.Games[:0]
+		for _, ix := range sides {
+			g := &pd.games[ix>>1]
+			opp, score := g.black, g.ws
+			if ix&1 == 1 {
+				opp, score = g.white, g.bs
+			}
+			o := startOf(opp)
+			results = append(results, Result{Mu: o.Mu, Phi: o.Phi, Score: score})
+			games = append(games, CardGame{Opponent: opp})
+		}
+		before := startOf(p)
+		a, v, delta := Update(before, results, set.Tau, set.Epsilon)
+		for i := range games {
+			games[i].Result = results[i]
+		}
+		pd.results, pd.row = results, CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta, Games: games}
+		after = append(after, a)
+		if err := emit(&pd.row); err != nil {
+			pd.after = after
+			return err
+		}
+	}
+	pd.after = after
+	i := 0
+	for p := range int32(n) {
+		switch {
+		case start[p] < start[p+1]:
+			if !s.Listed[p] {
+				s.Listed[p], s.First[p] = true, first
+			}
+			s.set(p, after[i])
+			i++
+		case s.Listed[p]:
+			s.set(p, Idle(s.Player(p)))
+		}
+	}
+	pd.games = pd.games[:0]
+	return nil
+}
+
+// byPlayer sorts the sides of the period's games by player, each player's
+// in the order the games came (a stable counting sort over the n players):
+// player p's sides are order[start[p]:start[p+1]].
+func (pd *Period) byPlayer(n int) (start, order []int32) {
+	start = growZero(pd.start, n+1)
+	for _, g := range pd.games {
+		start[g.white+1]++
+		start[g.black+1]++
+	}
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	pos := append(pd.pos[:0], start[:n]...) // each player's next free place
+	order = growZero(pd.order, 2*len(pd.games))
+	for i, g := range pd.games {
+		order[pos[g.white]] = int32(2 * i)
+		pos[g.white]++
+		order[pos[g.black]] = int32(2*i + 1)
+		pos[g.black]++
+	}
+	pd.start, pd.order, pd.pos = start, order, pos
+	return start, order
+}
+
+// growZero returns n zeroed values in buf's room.
+func growZero(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		return make([]int32, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// stateRevision names the layout of MarshalBinary.
+const stateRevision = 1
+
+// MarshalBinary encodes s for --resume: the revision and the player count
+// as uvarints, Listed as bits, then for each listed player in order First
+// (a varint, the difference from the listed player before) and R, RD, Sigma
+// as float64 bits, little-endian: the full values, not the printed ones.
+func (s *State) MarshalBinary() ([]byte, error) {
+	listed := 0
+	for _, on := range s.Listed {
+		if on {
+			listed++
+		}
+	}
+	b := make([]byte, 0, 16+(len(s.Listed)+7)/8+28*listed)
+	b = binary.AppendUvarint(b, stateRevision)
+	b = binary.AppendUvarint(b, uint64(len(s.Listed)))
+	b = varbin.AppendBools(b, s.Listed)
+	var prev int32
+	for p, on := range s.Listed {
+		if !on {
+			continue
+		}
+		b = binary.AppendVarint(b, int64(s.First[p])-int64(prev))
+		prev = s.First[p]
+		for _, x := range []float64{s.R[p], s.RD[p], s.Sigma[p]} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+	}
+	return b, nil
+}
+
+// UnmarshalBinary replaces s with the state MarshalBinary encoded. On an
+// error s is left as it was.
+func (s *State) UnmarshalBinary(data []byte) error {
+	d := varbin.NewDecoder(data)
+	if rev := d.Uvarint(); d.Err() == nil && rev != stateRevision {
+		return fmt.Errorf("glicko2 state: layout %d, this ratelist reads %d", rev, stateRevision)
+	}
+	n := d.Uvarint()
+	if d.Err() == nil && n > 8*uint64(d.Len()) {
+		d.Fail(varbin.ErrShort)
+	}
+	if d.Err() != nil {
+		return fmt.Errorf("glicko2 state: %w", d.Err())
+	}
+	t := NewState(int(n))
+	d.Bools(t.Listed)
+	var prev int32
+	for p, on := range t.Listed {
+		if !on {
+			continue
+		}
+		t.First[p] = prev + int32(d.Varint())
+		prev = t.First[p]
+		t.R[p], t.RD[p], t.Sigma[p] = math.Float64frombits(d.Uint64()), math.Float64frombits(d.Uint64()), math.Float64frombits(d.Uint64())
+		if d.Err() != nil {
+			break
+		}
+		if !finite(t.R[p]) || !(t.RD[p] > 0) || !(t.Sigma[p] > 0) || math.IsInf(t.RD[p], 0) || math.IsInf(t.Sigma[p], 0) {
+			d.Fail(fmt.Errorf("player %d: values %v/%v/%v", p, t.R[p], t.RD[p], t.Sigma[p]))
+		}
+	}
+	d.End()
+	if d.Err() != nil {
+		return fmt.Errorf("glicko2 state: %w", d.Err())
+	}
+	*s = *t
+	return nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

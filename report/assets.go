@@ -1,0 +1,29 @@
+package report
+
+import (
+	"embed"
+	"html/template"
+	"io/fs"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed assets/*
+var assetFS embed.FS
+
+var pages = template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
+
+// writeAssets writes the style sheet and scripts every page uses.
+func writeAssets(k *sink) error {
+	return fs.WalkDir(assetFS, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := assetFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return k.put(p, b, 0)
+	})
+}

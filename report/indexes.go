@@ -1,0 +1,152 @@
+package report
+
+import (
+	"slices"
+	"sort"
+)
+
+// tourListFile is the page of the tournaments of a period.
+func tourListFile(period string) string {
+	if period == "" {
+		return "tournaments-undated.html"
+	}
+	return "tournaments-" + period + ".html"
+}
+
+// tourIndexPage is tournaments.html (Periods) or tournaments-PERIOD.html (Groups).
+type tourIndexPage struct {
+	page
+	Periods []tourPeriod
+	Groups  []tourGroup
+}
+
+type tourPeriod struct {
+	Period, File string
+	Count        int
+}
+
+type tourGroup struct {
+	Period string
+	Tours  []*tourInfo
+}
+
+// writeTournamentIndex writes tournaments.html, the periods newest first, and
+// one page per period with its tournaments; each page's key is what it lists.
+func (s *site) writeTournamentIndex() error {
+	// A tournament's period is its list's, which under per-period rules can
+	// come after a later tournament's: the periods' groups, newest first.
+	groups := make([]tourGroup, 0, len(s.periodTours))
+	for period, ts := range s.periodTours {
+		g := tourGroup{Period: period, Tours: slices.Clone(ts)}
+		slices.Reverse(g.Tours)
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool { // each period once: a total order
+		a, b := groups[i].Period, groups[j].Period
+		if (a == "") != (b == "") {
+			return b == ""
+		}
+		return a > b
+	})
+	idx := tourIndexPage{page: s.page("Tournaments", "", "tournaments")}
+	var k, ik keyer
+	ik.ints(int64(s.key))
+	for _, g := range groups {
+		f := tourListFile(g.Period)
+		idx.Periods = append(idx.Periods, tourPeriod{Period: g.Period, File: f, Count: len(g.Tours)})
+		ik.str(g.Period)
+		ik.str(f)
+		ik.ints(int64(len(g.Tours)))
+		k.ints(int64(s.key))
+		k.str(f)
+		for _, t := range g.Tours {
+			k.tourFacts(t)
+		}
+		key := k.sum()
+		if s.out.kept(f, key) {
+			continue
+		}
+		label := g.Period
+		if label == "" {
+			label = "undated"
+		}
+		tp := tourIndexPage{page: s.page("Tournaments "+label, "", "tournaments"), Groups: []tourGroup{g}}
+		if err := s.putPage(f, "tournaments.html", &tp, key); err != nil {
+			return err
+		}
+	}
+	key := ik.sum()
+	if s.out.kept("tournaments.html", key) {
+		return nil
+	}
+	return s.putPage("tournaments.html", "tournaments.html", &idx, key)
+}
+
+// listIndexPage is lists.html (Years) or lists-YEAR.html (Rating, Joker).
+type listIndexPage struct {
+	page
+	Years         []listYearLink
+	Rating, Joker []periodLink
+	Year          string
+	Provisional   string
+}
+
+type listYearLink struct {
+	Year, File    string
+	Rating, Joker int
+}
+
+// writeListIndex writes lists.html, the years newest first, and one page per
+// year with its rating and Joker lists: every list is linked from one page,
+// and each page's key is what it links.
+func (s *site) writeListIndex() error {
+	byYear := map[string]*listIndexPage{}
+	var years []string
+	at := func(period string) *listIndexPage {
+		y := listYear(period)
+		if byYear[y] == nil {
+			byYear[y] = &listIndexPage{page: s.page("Lists of "+y, "", "lists"), Year: y, Provisional: s.sum.Provisional}
+			years = append(years, y)
+		}
+		return byYear[y]
+	}
+	for i := len(s.periods) - 1; i >= 0; i-- {
+		p := at(s.periods[i])
+		p.Rating = append(p.Rating, periodLink{s.periods[i], s.listFile(s.periods[i])})
+	}
+	for i := len(s.jperiods) - 1; i >= 0; i-- {
+		p := at(s.jperiods[i])
+		p.Joker = append(p.Joker, periodLink{s.jperiods[i], jokerFile(s.jperiods[i])})
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(years)))
+	idx := listIndexPage{page: s.page("All lists", "", "lists")}
+	var ik keyer
+	ik.ints(int64(s.key))
+	for _, y := range years {
+		p := byYear[y]
+		l := listYearLink{Year: y, File: yearFile(y), Rating: len(p.Rating), Joker: len(p.Joker)}
+		idx.Years = append(idx.Years, l)
+		ik.str(l.File)
+		ik.ints(int64(l.Rating), int64(l.Joker))
+		var k keyer
+		k.ints(int64(s.key))
+		k.str(l.File)
+		k.str(p.Provisional)
+		for _, ls := range [][]periodLink{p.Rating, p.Joker} {
+			k.ints(int64(len(ls)))
+			for _, pl := range ls {
+				k.str(pl.Period)
+				k.str(pl.File)
+			}
+		}
+		if key := k.sum(); !s.out.kept(l.File, key) {
+			if err := s.putPage(l.File, "lists.html", p, key); err != nil {
+				return err
+			}
+		}
+	}
+	if key := ik.sum(); !s.out.kept("lists.html", key) {
+		return s.putPage("lists.html", "lists.html", &idx, key)
+	}
+	return nil
+}

@@ -1,0 +1,391 @@
+package report
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/pipeline"
+)
+
+// load reads the run's outputs and the archive's small tables.
+func (s *site) load(ctx context.Context) error {
+	out := s.opt.Out
+	sum, err := readSummary(outPath(out, "summary.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%s: %w", out, ErrNoRun)
+	}
+	if err != nil {
+		return err
+	}
+	s.sum = sum
+	if s.periods, err = periods(outPath(out, "lists")); err != nil {
+		return err
+	}
+	if s.jperiods, err = periods(outPath(out, "lists", "joker")); err != nil {
+		return err
+	}
+	if len(s.periods) == 0 && len(s.jperiods) == 0 {
+		return fmt.Errorf("%s: %w", out, ErrNoList)
+	}
+	s.names = map[int64]string{}
+	s.listed = map[int64]int32{}
+	if n := len(s.periods); n > 0 {
+		if s.latest, err = readList(outPath(out, "lists", s.periods[n-1]+".csv")); err != nil {
+			return err
+		}
+		for i := range s.latest {
+			r := &s.latest[i]
+			s.listed[r.ID] = int32(i)
+			s.names[r.ID] = r.Name
+		}
+	}
+	// The archive's small tables load while the cards are read.
+	type loaded struct {
+		a   *archive.Archive
+		err error
+	}
+	archc := make(chan loaded, 1)
+	if s.opt.Archive != nil {
+		go func() {
+			a, err := pipeline.LoadArchive(ctx, s.opt.Archive)
+			archc <- loaded{a, err}
+		}()
+	} else {
+		archc <- loaded{}
+	}
+	s.cs = &cardSet{names: map[int64]string{}}
+	if p := outPath(out, "cards.parquet"); exists(p) {
+		if s.cs, err = readCards(p, outPath(out, "card_games.parquet")); err != nil {
+			return err
+		}
+	}
+	s.belowFloor = belowFloorCards(s.cs)
+	for id, name := range s.cs.names {
+		if _, ok := s.names[id]; !ok {
+			s.names[id] = name
+		}
+	}
+	s.cs.names = nil
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.joker = map[int64][]jokerHist{}
+	for _, p := range s.jperiods {
+		rows, err := readJokerList(outPath(out, "lists", "joker", p+".csv"))
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			s.joker[r.ID] = append(s.joker[r.ID], jokerHist{Period: p, jokerRow: r})
+			if _, ok := s.names[r.ID]; !ok {
+				s.names[r.ID] = r.Name
+			}
+		}
+	}
+	s.jokerCards = map[int64][]jokerCard{}
+	if p := outPath(out, "joker_cards.parquet"); exists(p) {
+		jc, err := readJokerCards(p)
+		if err != nil {
+			return err
+		}
+		for _, c := range jc {
+			s.jokerCards[c.PlayerID] = append(s.jokerCards[c.PlayerID], c)
+		}
+	}
+	l := <-archc
+	if l.err != nil {
+		return fmt.Errorf("archive: %w", l.err)
+	}
+	if l.a != nil {
+		s.arch = l.a
+		s.paged = make([]bool, len(l.a.Players.ID))
+		for i, id := range l.a.Players.ID {
+			_, s.paged[i] = s.names[id]
+		}
+	}
+	// The standings files are read while the cards are sorted.
+	stErr := make(chan error, 1)
+	go func() { stErr <- s.readStandingsFiles(outPath(s.opt.Out, "standings")) }()
+	s.cardOrders()
+	if err := <-stErr; err != nil {
+		return err
+	}
+	if err := s.loadTournaments(); err != nil {
+		return err
+	}
+	s.players = make([]int64, 0, len(s.names))
+	for id := range s.names {
+		s.players = append(s.players, id)
+	}
+	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
+	s.key, err = s.siteKey()
+	return err
+}
+
+// cardOrders sets byPlayer and byTP. With the archive, whose dense indexes
+// are in id order, the cards are bucketed by player and then by tournament,
+// each stably, in linear time; without it, or with a card of a player or
+// tournament it lacks, they are sorted (cardOrder), to the same order. It
+// says whether they were bucketed.
+func (s *site) cardOrders() bool {
+	cards := s.cs.cards
+	if a := s.arch; a != nil && (len(a.Tournaments) == 0 || a.Tournaments[0].ID > 0) {
+		pb, tb := make([]int32, len(cards)), make([]int32, len(cards))
+		ok := true
+		for i := range cards {
+			c := &cards[i]
+			p, t := a.Players.Index(c.PlayerID), 0 // bucket 0: no tournament (id 0), before every id
+			if c.TournamentID != 0 {
+				t = a.TournamentIndex(c.TournamentID) + 1
+			}
+			if p < 0 || t < 0 || (t == 0 && c.TournamentID != 0) {
+				ok = false
+				break
+			}
+			pb[i], tb[i] = p, int32(t)
+		}
+		if ok {
+			s.byPlayer = bucketOrder(nil, pb, len(a.Players.ID))
+			s.byTP = bucketOrder(s.byPlayer, tb, len(a.Tournaments)+1)
+			return true
+		}
+	}
+	s.byPlayer = cardOrder(cards, func(c *card) int64 { return c.PlayerID })
+	s.byTP = cardOrder(cards, func(c *card) int64 { return c.TournamentID })
+	return false
+}
+
+// bucketOrder returns the indexes of order (nil: 0, 1, ...) grouped by their
+// bucket (below nb), keeping their order within a bucket.
+func bucketOrder(order, bucket []int32, nb int) []int32 {
+	start := make([]int32, nb+1)
+	for _, b := range bucket {
+		start[b+1]++
+	}
+	for i := 1; i <= nb; i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]int32, len(bucket))
+	for k := range bucket {
+		i := int32(k)
+		if order != nil {
+			i = order[k]
+		}
+		b := bucket[i]
+		out[start[b]] = i
+		start[b]++
+	}
+	return out
+}
+
+// cardOrder returns the indexes of cards sorted by key, then by player, then
+// in file order.
+func cardOrder(cards []card, key func(*card) int64) []int32 {
+	type k struct {
+		key, player int64
+		i           int32
+	}
+	ks := make([]k, len(cards))
+	for i := range cards {
+		ks[i] = k{key(&cards[i]), cards[i].PlayerID, int32(i)}
+	}
+	slices.SortFunc(ks, func(a, b k) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.player, b.player), cmp.Compare(a.i, b.i))
+	})
+	idx := make([]int32, len(ks))
+	for i := range ks {
+		idx[i] = ks[i].i
+	}
+	return idx
+}
+
+// loadTournaments collects the tournaments from the archive, standings/
+// (readStandingsFiles) and the cards.
+func (s *site) loadTournaments() error {
+	s.tours = map[int64]*tourInfo{}
+	if a := s.arch; a != nil {
+		s.tourAt = make([]*tourInfo, len(a.Tournaments))
+		for i, t := range a.Tournaments {
+			s.tourAt[i] = &tourInfo{ID: t.ID, Name: t.Name, Start: t.Start, End: t.End, System: t.System,
+				Rounds: int(t.Rounds), Discipline: t.Discipline, Rated: t.Rated}
+			s.tours[t.ID] = s.tourAt[i]
+		}
+	}
+	// Tournaments known only from their standings or their cards.
+	for id := range s.stFile {
+		if s.tours[id] == nil {
+			s.tours[id] = &tourInfo{ID: id, Name: fmt.Sprintf("Tournament %d", id)}
+		}
+	}
+	for _, i := range s.byTP {
+		c := &s.cs.cards[i]
+		if c.TournamentID == 0 {
+			continue
+		}
+		t := s.tours[c.TournamentID]
+		if t == nil {
+			t = &tourInfo{ID: c.TournamentID, Name: fmt.Sprintf("Tournament %d", c.TournamentID), End: c.EndDate, Start: c.EndDate}
+			s.tours[c.TournamentID] = t
+		}
+		t.Rated = true
+		t.Period = s.cs.str(c.Period)
+	}
+	for id, t := range s.tours {
+		if t.Period == "" && t.End != 0 {
+			t.Period = periodLabel(s.sum.Period, t.End)
+		}
+		s.torder = append(s.torder, id)
+	}
+	sort.Slice(s.torder, func(i, j int) bool {
+		a, b := s.tours[s.torder[i]], s.tours[s.torder[j]]
+		if a.End != b.End {
+			return a.End < b.End
+		}
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.ID < b.ID
+	})
+	s.periodTours = map[string][]*tourInfo{}
+	for _, id := range s.torder {
+		t := s.tours[id]
+		s.periodTours[t.Period] = append(s.periodTours[t.Period], t)
+	}
+	s.numberClubs()
+	return nil
+}
+
+// periodLabel names the list period of a day, as the run's list files do.
+func periodLabel(kind string, day int32) string {
+	t := dayTime(day)
+	switch kind {
+	case "quarter":
+		return fmt.Sprintf("%d-Q%d", t.Year(), (int(t.Month())+2)/3)
+	case "year":
+		return strconv.Itoa(t.Year())
+	}
+	return t.Format("2006-01")
+}
+
+func dayTime(day int32) time.Time { return time.Unix(int64(day)*86400, 0).UTC() }
+
+// cardOf returns the card of player p in tournament t, or nil.
+func (x *cardIndex) cardOf(t, p int64) *card {
+	cards := x.cs.cards
+	i := sort.Search(len(x.byTP), func(i int) bool {
+		c := &cards[x.byTP[i]]
+		return c.TournamentID > t || (c.TournamentID == t && c.PlayerID >= p)
+	})
+	if i < len(x.byTP) {
+		if c := &cards[x.byTP[i]]; c.TournamentID == t && c.PlayerID == p {
+			return c
+		}
+	}
+	return nil
+}
+
+// playerCards returns the indexes of player id's cards, in rating order.
+func (x *cardIndex) playerCards(id int64) []int32 {
+	cards := x.cs.cards
+	i := sort.Search(len(x.byPlayer), func(i int) bool { return cards[x.byPlayer[i]].PlayerID >= id })
+	j := i
+	for j < len(x.byPlayer) && cards[x.byPlayer[j]].PlayerID == id {
+		j++
+	}
+	return x.byPlayer[i:j]
+}
+
+// tour returns tournament id, or nil.
+func (s *site) tour(id int64) *tourInfo {
+	if s.tourAt != nil {
+		if i := s.arch.TournamentIndex(id); i >= 0 {
+			return s.tourAt[i]
+		}
+	}
+	return s.tours[id]
+}
+
+// hasPage says whether player id has a page.
+func (s *site) hasPage(id int64) bool {
+	if s.paged != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			return s.paged[i]
+		}
+	}
+	_, ok := s.names[id]
+	return ok
+}
+
+// club returns a player's club from the archive.
+func (s *site) club(id int64) string {
+	if s.arch == nil {
+		return ""
+	}
+	if i := s.arch.Players.Index(id); i >= 0 {
+		return s.arch.Players.Club[i]
+	}
+	return ""
+}
+
+// numberClubs numbers the archive's clubs in sorted order, for clubIndex.
+func (s *site) numberClubs() {
+	if s.arch == nil {
+		return
+	}
+	club := s.arch.Players.Club
+	set := map[string]bool{}
+	for _, c := range club {
+		if c != "" {
+			set[c] = true
+		}
+	}
+	s.clubs = make([]string, 0, len(set))
+	for c := range set {
+		s.clubs = append(s.clubs, c)
+	}
+	sort.Strings(s.clubs)
+	s.clubNo = make([]int32, len(club))
+	for i, c := range club {
+		s.clubNo[i] = -1
+		if c != "" {
+			s.clubNo[i] = int32(sort.SearchStrings(s.clubs, c))
+		}
+	}
+}
+
+// clubIndex returns the sorted clubs of ids and each id's position in it.
+func (s *site) clubIndex(ids []int64) ([]string, []int) {
+	pos := make([]int, len(ids))
+	used := make([]int, len(s.clubs)) // 1 for a club of ids, then its position
+	for i, id := range ids {
+		pos[i] = -1
+		if s.arch == nil {
+			continue
+		}
+		if j := s.arch.Players.Index(id); j >= 0 && s.clubNo[j] >= 0 {
+			pos[i] = int(s.clubNo[j])
+			used[pos[i]] = 1
+		}
+	}
+	var clubs []string
+	for c, u := range used {
+		if u != 0 {
+			used[c] = len(clubs)
+			clubs = append(clubs, s.clubs[c])
+		}
+	}
+	for i, c := range pos {
+		if c >= 0 {
+			pos[i] = used[c]
+		}
+	}
+	return clubs, pos
+}

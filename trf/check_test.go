@@ -32,6 +32,17 @@ var two = head + pl(1, "Alpha, A", "1.0", "1", "2 w 1") + "\n" + pl(2, "Beta, B"
 // twoRounds is a clean two-round file: 1 beats 2, then they draw.
 var twoRounds = head + pl(1, "Alpha, A", "1.5", "1", "2 w 1", "2 b =") + "\n" + pl(2, "Beta, B", "0.5", "2", "1 b 0", "1 w =") + "\n"
 
+// byBH is a two-round Swiss of four: 1 beats 2 and 4; 2 beats 3, who beats
+// 4. Players 2 and 3 have 1 point each, and 2 the better Buchholz (3 against
+// 1); rank2 and rank3 are their ranks, tb the tie-break record (or "").
+func byBH(rank2, rank3, tb string) string {
+	if tb != "" {
+		tb += "\n"
+	}
+	return head + tb + pl(1, "Alpha, A", "2.0", "1", "2 w 1", "4 b 1") + "\n" + pl(2, "Beta, B", "1.0", rank2, "1 b 0", "3 w 1") + "\n" +
+		pl(3, "Gamma, C", "1.0", rank3, "4 w 1", "2 b 0") + "\n" + pl(4, "Delta, D", "0.0", "4", "3 b 0", "1 w 0") + "\n"
+}
+
 // four is a clean file of two two-board teams' players: 1 beats 4, 2 draws 3.
 var four = head + pl(1, "Alpha, A", "1.0", "1", "4 w 1") + "\n" + pl(2, "Beta, B", "0.5", "2", "3 b =") + "\n" +
 	pl(3, "Gamma, C", "0.5", "2", "2 w =") + "\n" + pl(4, "Delta, D", "0.0", "4", "1 b 0") + "\n"
@@ -97,6 +108,9 @@ func TestCheck(t *testing.T) {
 		{"bye from the points column", head + pl(1, "Alpha, A", "1.5", "1", "2 w 1", "0000 -  ") + "\n" + pl(2, "Beta, B", "1.0", "2", "1 b 0", "0000 - F"),
 			head + pl(1, "Alpha, A", "1.5", "1", "2 w 1", "0000 - H") + "\n" + pl(2, "Beta, B", "1.0", "2", "1 b 0", "0000 - F"), CheckOptions{}, []string{"TRF-BYE-EMPTY@5"}},
 		{"ranks against points", head + pl(1, "Alpha, A", "1.0", "2", "2 w 1") + "\n" + pl(2, "Beta, B", "0.0", "1", "1 b 0"), two, CheckOptions{}, []string{"TRF-RANK@5"}},
+		{"ranks against the tie-breaks of 202", byBH("3", "2", "202 BH"), byBH("2", "3", "202 BH"), CheckOptions{}, []string{"TRF-RANK@7"}},
+		{"ranks against the tie-breaks of 212", byBH("3", "2", "212 BH"), byBH("3", "2", ""), CheckOptions{}, []string{"TRF-RANK@7"}},
+		{"tie-breaks not known", byBH("2", "3", "202 BH,XYZ"), byBH("2", "3", "202 BH,SB"), CheckOptions{}, []string{"TRF-RANK@6"}},
 		{"no ranks", head + pl(1, "Alpha, A", "1.0", "", "2 w 1") + "\n" + pl(2, "Beta, B", "0.0", "", "1 b 0"),
 			head + pl(1, "Alpha, A", "0.5", "1", "2 w =") + "\n" + pl(2, "Beta, B", "0.5", "1", "1 b ="), CheckOptions{}, []string{"TRF-RANK@5"}},
 		{"duplicate FIDE id", head + at(p1("2 w 1"), 58, "    2500035") + "\n" + at(p2("1 b 0"), 58, "    2500035"), head + at(p1("2 w 1"), 58, "    2500035") + "\n" + at(p2("1 b 0"), 58, "    2500036"), CheckOptions{}, []string{"TRF-DUP-ID@6"}},
@@ -268,6 +282,8 @@ func FuzzCheck(f *testing.F) {
 	f.Add(two)
 	f.Add(head + pl(1, "A", "0.5", "1", "2 w 1", "0000 -  ") + "\n" + pl(2, "A", "", "", "1 w 1", "3 b 0") + "\n013 T" + strings.Repeat(" ", 31) + "   1    1    7\n")
 	f.Add("042 10.09.13\n052 09.09.13\n" + at("132", 92, "13/09/10  xx") + "\nXXR 1\n062 5\n" + two)
+	f.Add(byBH("3", "2", "202 BH/C1,SB,DE,WIN"))
+	f.Add(byBH("2", "3", "212 ARO,TPR,XYZ"))
 	for _, name := range []string{"../testdata/trf-real/irish_junior_champs_2011.trf", "../testdata/trf-real/bunratty_masters_2011.trf", "testdata/lichess-shape.trf"} {
 		data, err := os.ReadFile(name)
 		if err != nil {

@@ -12,8 +12,9 @@
 //     player with his round triples; 012, 042, 052, 132, 092, 142/XXR and 192 fill
 //     the header; 013 and 310 are teams (File.Teams), 320 the teams'
 //     pairing-allocated byes (File.TeamPABs), 300 their board orders
-//     (File.BoardOrders); 162/XXS set the point system
-//     (File.Points); other records are skipped.
+//     (File.BoardOrders); 162/XXS set the point system (File.Points); 202
+//     (else 212) names the tie-breaks (File.Tiebreaks); other records are
+//     skipped.
 //  3. Check every field by its columns (counted in characters, so UTF-8 names do not
 //     shift them). Real-world files are read tolerantly: short lines, missing rounds,
 //     lowercase codes, the byes writers write (`0000 - =` is H, `+` F, `-` Z) are

@@ -26,6 +26,9 @@ type File struct {
 	Type        string // 092, free text
 	EncodedType string // 192 (TRF-2026), e.g. FIDE_DUTCH_2026 or FIDE_ROUNDROBIN
 	Rounds      int    // 142 or XXR; 0 when absent
+	// Tiebreaks are the tie-breaks the file names (TRF-2026 202, else 212), as
+	// written: the order Check expects of the ranks within equal points.
+	Tiebreaks string
 	// Points is the point system of 162 or XXS (over the standard one); nil when
 	// the file has neither.
 	Points *tiebreak.PointSystem
@@ -149,6 +152,12 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			f.Type = rest
 		case "192":
 			f.EncodedType = rest
+		case "202":
+			f.Tiebreaks = rest
+		case "212":
+			if f.Tiebreaks == "" {
+				f.Tiebreaks = rest
+			}
 		case "013", "310":
 			t := parseTeam(rs, line)
 			if rs[0] == '0' {

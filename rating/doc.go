@@ -15,6 +15,9 @@
 //     tables (Table 1 p → dp, Table 2 D → PD) from package rating/tables, the
 //     change K × (W − We), rounding.
 //
+// Package rating/joker, the Joker card game's two ratings (docs/joker.md),
+// rates tables of four rather than two-player games, beside the rule set.
+//
 // A rule set is applied in steps, as the pipeline drives it:
 //
 //  1. the pipeline fills a State with the registry facts (category, Elo) and

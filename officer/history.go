@@ -128,7 +128,7 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 
 // TournamentCards is every card of tournament id in out: each player's change
 // with the numbers to check it (Ro, n, W, Ra, D, We, K, K × (W − We)), and
-// under a per-period rule set (FIDE) each game of the tournament from
+// under a per-period rule set each game of the tournament from
 // card_games.parquet as a card of one game, with the Ro and K of its period's
 // row.
 // The tournament's own rows come first: they were made when it was rated, its
@@ -178,7 +178,8 @@ func TournamentCards(out string, id int64) (Table, error) {
 }
 
 // DropEmptyColumns leaves out the columns that are empty in every row (the
-// FIDE columns of a school run, say), for reading on a screen.
+// per-game columns of a run without per-game cards, say), for reading on a
+// screen.
 func (t Table) DropEmptyColumns() Table {
 	if len(t.Rows) == 0 {
 		return t

@@ -113,8 +113,8 @@ type SummaryField struct {
 }
 
 // Definition is one rule set as the pipeline finds it: by name, in the
-// registry. Adding a rule set is a file with its RuleSet and its Definition,
-// registered with Register.
+// registry. Adding a rule set is a package with its RuleSet and its
+// Definition, registered with Register by one line of package rating/all.
 type Definition struct {
 	Name string
 	// Defaults returns a new pointer to the built-in settings; a rules file

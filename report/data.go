@@ -68,7 +68,7 @@ type card struct {
 	Score           float64
 	Expected        float64
 	ChangeUnrounded float64
-	// PerGame marks the folded per-game rows of one tournament (FIDE): the
+	// PerGame marks the folded per-game rows of one tournament (a per-period rule set): the
 	// change is rounded once per period, on the period's row.
 	PerGame bool
 }

@@ -105,7 +105,7 @@ type levelChange struct {
 // [end day (days since 1970, 0 = none), tournament id to link (0 = none),
 // tournament or period text, start rating, games, score, opponents' average,
 // D, expected, K, exact change, change, rating after, reason]; empty numbers
-// are null. Rows of folded per-game cards (FIDE) have a null change: the
+// are null. Rows of folded per-game cards (a per-period rule set's) have a null change: the
 // period's row carries it.
 func (s *site) appendCard(b []byte, idx []int32) []byte {
 	b = append(b, "<section aria-labelledby=\"card-h\" id=\"card\">\n<h2 id=\"card-h\">Rating card</h2>\n<p class=\"muted small\">Start: the rating the tournament was rated with. Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average.</p>\n<noscript><p class=\"muted\">Turn on JavaScript to see the rating card.</p></noscript>\n<script type=\"application/json\">["...)

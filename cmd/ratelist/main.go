@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	ratelist run [--archive DIR] --out DIR [--rules school|fide|FILE] [--period month|quarter|year] [--workers N]
+//	ratelist run [--archive DIR] --out DIR [--rules school|fide|glicko2|FILE] [--period month|quarter|year] [--workers N]
 //	             [--until YYYY-MM] [--resume] [--from YYYY-MM] [--arrow] [--report] [--memory-limit MiB]
 //	             [--as-of YYYY-MM-DD] [--provisional] [--allow-gap]
 //	ratelist validate --archive DIR [--as-of YYYY-MM-DD] [--allow-gap]

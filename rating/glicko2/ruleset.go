@@ -46,7 +46,7 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 	for i := range ev.Games {
 		g := &ev.Games[i]
 		if ws, bs, ok := g.Scores(); ok {
-			r.period.Add(g.White, g.Black, float64(ws)/2, float64(bs)/2)
+			r.period.AddFrom(Tournament{ev.ID, ev.End}, g.White, g.Black, float64(ws)/2, float64(bs)/2)
 		}
 	}
 	return nil
@@ -100,7 +100,7 @@ func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) 
 		cards = append(cards, rating.Card{
 			Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: s2,
 			Expected: int64(math.Round(g.E * 100)), Reason: ReasonGame,
-			PerGame: true, Opponent: g.Opponent, OppRating: whole(Player{Mu: g.Mu}),
+			PerGame: true, Opponent: g.Opponent, OppRating: whole(Player{Mu: g.Mu}), Tournament: g.Tournament.ID, End: g.Tournament.End,
 		})
 		vals = append(vals, [cardValues]float64{g.Mu, g.Phi, g.G, g.E})
 	}

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 
 	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/output"
 	sitereport "github.com/ratelist/ratelist/report"
 )
 
@@ -95,18 +96,19 @@ func reportArchive(out, dir string) (fs.FS, error) {
 		fsys, _, err := openArchive(dir)
 		return fsys, err
 	}
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	sumPath := output.Summary.Path(out, "")
+	b, err := os.ReadFile(sumPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(out, "summary.json"), err)
+		return nil, fmt.Errorf("read %s: %w", sumPath, err)
 	}
 	var sum struct {
 		Archive string `json:"archive"`
 	}
 	if err := json.Unmarshal(b, &sum); err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(out, "summary.json"), err)
+		return nil, fmt.Errorf("read %s: %w", sumPath, err)
 	}
 	if sum.Archive == demoName {
 		return ratelist.Demo(), nil
@@ -116,5 +118,5 @@ func reportArchive(out, dir string) (fs.FS, error) {
 			return os.DirFS(sum.Archive), nil
 		}
 	}
-	return nil, fmt.Errorf("the archive %q that %s names is not a folder here: give --archive DIR", sum.Archive, filepath.Join(out, "summary.json"))
+	return nil, fmt.Errorf("the archive %q that %s names is not a folder here: give --archive DIR", sum.Archive, sumPath)
 }

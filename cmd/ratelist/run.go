@@ -17,6 +17,7 @@ import (
 
 	"github.com/ratelist/ratelist"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 	sitereport "github.com/ratelist/ratelist/report"
 )
@@ -171,7 +172,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Now: asOf, Provisional: *provisional, AllowGap: *allowGap,
 		// A site that `ratelist report` wrote is ratelist's: it stays for the
 		// next report to update in place.
-		KeepSite: sitereport.IsSite(filepath.Join(*out, "site")),
+		KeepSite: sitereport.IsSite(output.Site.Path(*out, "")),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)

@@ -86,20 +86,6 @@ type cardSet struct {
 
 func (cs *cardSet) str(i uint16) string { return cs.strs[i] }
 
-func opt32(p *int32) int32 {
-	if p == nil {
-		return none
-	}
-	return *p
-}
-
-func optF(p *float64) float64 {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
-
 // perGame says whether reason is a per-game row of a per-period rule set.
 func perGame(reason string) bool { return strings.HasSuffix(reason, "-game") }
 

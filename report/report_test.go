@@ -687,7 +687,9 @@ func TestInterruptedUpdate(t *testing.T) {
 	if _, err := Build(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newSink(site, true); err != nil { // begins an update, never finished
+	man := make(chan manifest, 1)
+	man <- readManifest(site)
+	if _, err := openSink(site, true, man); err != nil { // begins an update, never finished
 		t.Fatal(err)
 	}
 	page := filepath.Join(site, "players", demoLatest(t).idString()+".html")

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/ratelist/ratelist"
 	"github.com/ratelist/ratelist/output"
@@ -28,6 +27,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	logFormat := fs.String("log-format", "text", "log `format`: text or json")
 	quiet := fs.Bool("quiet", false, "log errors only")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
+	memLimit := memoryLimitFlag(fs, reportMemory, "")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -49,7 +49,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist report: parsing --workers: must be ≥ 0")
 		return exitUsage
 	}
-	limitMemory()
+	if _, ok := setMemoryLimit("report", *memLimit, stderr); !ok {
+		return exitUsage
+	}
 	arch, err := reportArchive(*out, *archive)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist report:", err)
@@ -65,16 +67,10 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return exitOK
 }
 
-// reportMemory is the soft memory limit of a report: the garbage collector
-// works harder near it rather than let the heap grow to twice what is live.
-const reportMemory = 768 << 20
-
-// limitMemory sets the soft memory limit of a report unless GOMEMLIMIT does.
-func limitMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(reportMemory)
-	}
-}
+// reportMemory is the default soft memory limit of a report, in MiB: the
+// garbage collector works harder near it rather than let the heap grow to
+// twice what is live.
+const reportMemory = 768
 
 // runReport writes the site of a run's outputs, for `run --report`, under
 // the run's own memory limit (--memory-limit).

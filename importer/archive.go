@@ -565,14 +565,11 @@ func (a *Archive) Abort() {
 	}
 }
 
-// Err is the error that stopped the import, if any (ErrIDTaken).
-func (a *Archive) Err() error { return a.err }
-
 // Commit writes the merged archive. Temporary files are written first and renamed
 // into place last, players before tournaments before games, so that a crash leaves
 // either the old archive or one whose new games all have their players and
 // tournament. It writes nothing when nothing is new. When the import was stopped
-// (Err) or a file cannot be written, the archive is left as it was.
+// (it returns why) or a file cannot be written, the archive is left as it was.
 func (a *Archive) Commit() (written []string, err error) {
 	defer a.Abort()
 	if a.err != nil {

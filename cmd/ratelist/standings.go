@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,12 +9,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/pipeline"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
@@ -68,7 +71,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return usage("parsing --unplayed: %v", err)
 	}
 	if *team {
-		return teamStandings(teamFlags{trf: *trfFile, archive: *archive, codes: *codes, policy: policy, matchPoints: *matchPoints, primary: *primary, format: *format}, stdout, stderr)
+		return teamStandings(ctx, teamFlags{trf: *trfFile, archive: *archive, id: *id, codes: *codes, policy: policy, matchPoints: *matchPoints, primary: *primary, format: *format}, stdout, stderr)
 	}
 	if *matchPoints != "" || *primary != "mp" {
 		return usage("--match-points and --primary need --team")
@@ -192,6 +195,7 @@ func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.T
 // teamFlags are the flags of standings --team.
 type teamFlags struct {
 	trf, archive, codes string
+	id                  int64
 	policy              tiebreak.Policy
 	matchPoints         string
 	primary             string
@@ -199,13 +203,10 @@ type teamFlags struct {
 }
 
 // teamStandings prints the team standings of a team competition.
-func teamStandings(f teamFlags, stdout, stderr io.Writer) int {
+func teamStandings(ctx context.Context, f teamFlags, stdout, stderr io.Writer) int {
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "ratelist standings: "+format+"\n", a...)
 		return exitUsage
-	}
-	if f.archive != "" {
-		return usage("--team: the archive keeps no teams yet; give --trf FILE")
 	}
 	opt := tiebreak.TeamOptions{Unplayed: f.policy}
 	if _, err := tiebreak.TeamPolicy(time.Time{}, opt); err != nil {
@@ -225,7 +226,13 @@ func teamStandings(f teamFlags, stdout, stderr io.Writer) int {
 		}
 		list = tiebreak.SplitCodes(f.codes)
 	}
-	tt, err := readTeamTRF(f.trf, f.policy, slog.New(slog.NewTextHandler(stderr, nil)))
+	var tt *tiebreak.TeamTournament
+	var err error
+	if f.trf != "" {
+		tt, err = readTeamTRF(f.trf, f.policy, slog.New(slog.NewTextHandler(stderr, nil)))
+	} else {
+		tt, err = loadTeamTournament(ctx, f.archive, f.id)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)
@@ -303,4 +310,76 @@ func readTeamTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebre
 		log.Warn(w.Error())
 	}
 	return f.TeamTournament()
+}
+
+// loadTeamTournament reads tournament id of the archive in dir and its teams
+// (the teams and team_players tables) as the team standings take them.
+// Rejected rows are left out, as in a run (validate lists them).
+func loadTeamTournament(ctx context.Context, dir string, id int64) (*tiebreak.TeamTournament, error) {
+	t, err := pipeline.LoadTournament(ctx, dir, id)
+	if err != nil {
+		return nil, fmt.Errorf("load tournament %d from %s: %w", id, dir, err)
+	}
+	a, err := archive.Load(ctx, os.DirFS(dir), func(archive.RowError) {})
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	all, _, err := a.LoadTeams(ctx, func(archive.RowError) {})
+	if err != nil {
+		return nil, fmt.Errorf("load the teams of %s: %w", dir, err)
+	}
+	teams, players := all.Of(id)
+	if len(teams) == 0 {
+		return nil, fmt.Errorf("tournament %d of %s: %w", id, dir, errNoTeams)
+	}
+	return teamTournament(t, teams, players), nil
+}
+
+// errNoTeams is a tournament the archive's teams table has no team of.
+var errNoTeams = errors.New("no teams in the teams table: not a team competition")
+
+// teamTournament is tournament t with the archive's teams rows: teams in the
+// order of their numbers, each player at his board's place in the team's list
+// (-1 for a place nobody holds, or a player without a game in t), and the
+// rounds' board orders. The system is t's: the one the file named, empty to
+// read it from the matches.
+func teamTournament(t *tiebreak.Tournament, teams []archive.TeamRow, players []archive.TeamPlayerRow) *tiebreak.TeamTournament {
+	tt := &tiebreak.TeamTournament{Tournament: t, System: t.System}
+	slices.SortFunc(teams, func(a, b archive.TeamRow) int { return cmp.Compare(a.Team, b.Team) })
+	index := make(map[int64]int, len(t.Players))
+	for i, p := range t.Players {
+		index[p.ID] = i
+	}
+	number := make(map[int32]int, len(teams))
+	for k, team := range teams {
+		number[team.Team] = k
+		tt.Teams = append(tt.Teams, tiebreak.Team{Number: int(team.Team), Name: team.Name})
+	}
+	orders := map[[2]int]int{} // {team, round} → position in tt.Orders
+	for _, p := range players {
+		k, ok := number[p.Team]
+		if !ok {
+			continue
+		}
+		list := &tt.Teams[k].Players
+		if p.Round != nil {
+			key := [2]int{k, int(*p.Round)}
+			o, ok := orders[key]
+			if !ok {
+				o = len(tt.Orders)
+				orders[key] = o
+				tt.Orders = append(tt.Orders, tiebreak.BoardOrder{Team: k, Round: int(*p.Round)})
+			}
+			list = &tt.Orders[o].Players
+		}
+		for len(*list) < int(p.Board) {
+			*list = append(*list, -1)
+		}
+		i, ok := index[p.PlayerID]
+		if !ok {
+			i = -1
+		}
+		(*list)[p.Board-1] = i
+	}
+	return tt
 }

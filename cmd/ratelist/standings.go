@@ -308,4 +308,3 @@ func readTeamTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebre
 	}
 	return f.TeamTournament()
 }
-

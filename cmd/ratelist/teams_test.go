@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,5 +161,42 @@ func TestValidateTeams(t *testing.T) {
 	}
 	if want := "rank,team,name,mp,gp,MPvGP\n1,1,Rooks,2,1.5,1.5\n2,2,Knights,0,0.5,0.5\n"; stdout.String() != want {
 		t.Errorf("standings:\n%s\nwant\n%s", stdout.String(), want)
+	}
+}
+
+// trfPlayer is a TRF 001 record: starting rank, name, and a round "OPP COLOUR
+// RESULT" from column 92.
+func trfPlayer(sno int, name, round string) string {
+	s := []rune(fmt.Sprintf("001 %4d      %-33s", sno, name) + strings.Repeat(" ", 91))[:91]
+	f := strings.Fields(round)
+	return strings.TrimRight(string(s)+fmt.Sprintf("%4s %s %s", f[0], f[1], f[2]), " ") + "\n"
+}
+
+// TestTeamBoardOrderArchive: a TRF-2026 300 record's board order goes through
+// the archive. Team One (1, 2) meets Team Two (3, 4): 1 beats 4, 2 draws 3. In
+// list order One's BC is 1·1 + 2·½ = 2; with `300   1   1   2    2    1` (2 on
+// board 1) it is 1·½ + 2·1 = 2.5.
+func TestTeamBoardOrderArchive(t *testing.T) {
+	base := "012 T26\n042 2026/03/10\n" +
+		fmt.Sprintf("310   1 %-32s%33s   1    2\n", "One", "") +
+		fmt.Sprintf("310   2 %-32s%33s   3    4\n", "Two", "") +
+		trfPlayer(1, "A", "4 w 1") + trfPlayer(2, "B", "3 b =") + trfPlayer(3, "C", "2 w =") + trfPlayer(4, "D", "1 b 0")
+	for _, tc := range []struct{ file, bc string }{{base, "2"}, {base + "300   1   1   2    2    1\n", "2.5"}} {
+		name := filepath.Join(t.TempDir(), "t.trf")
+		if err := os.WriteFile(name, []byte(tc.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := importTRF(t, name)
+		var want, got, errb bytes.Buffer
+		args := []string{"--team", "--tiebreaks", "BC"}
+		if rc := cmdStandings(context.Background(), append([]string{"--trf", name}, args...), &want, &errb); rc != exitOK {
+			t.Fatalf("--trf: exit %d: %s", rc, errb.String())
+		}
+		if rc := cmdStandings(context.Background(), append([]string{"--archive", dir, "--tournament", "1"}, args...), &got, &errb); rc != exitOK {
+			t.Fatalf("--archive: exit %d: %s", rc, errb.String())
+		}
+		if got.String() != want.String() || !strings.Contains(got.String(), "1,1,One,2,1.5,"+tc.bc+"\n") {
+			t.Errorf("the archive gives\n%s\nthe TRF\n%s\nwant One's BC %s", got.String(), want.String(), tc.bc)
+		}
 	}
 }

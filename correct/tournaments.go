@@ -17,8 +17,9 @@ import (
 )
 
 // RemoveTournament removes tournament id: its row, its games, its Joker
-// table rows and its teams. Games first: a crash before the tournaments table is replaced
-// leaves the tournament without games, and the command can be run again.
+// table rows and its teams. Games first: a crash before the tournaments table
+// is replaced leaves the tournament without games, and the command can be run
+// again.
 func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) (Entry, error) {
 	e := Entry{Time: now, Verb: "remove", Tournament: id}
 	unlock, err := Lock(dir)
@@ -79,7 +80,7 @@ func describe(s *sheet, r int) string {
 
 // Replace imports a corrected TRF or PGN report (kind "trf" or "pgn") over
 // tournament opt.Replace: the tournament keeps its id, its games are replaced
-// by the file's, its name, dates, system and rounds are the file's (its
+// by the file's, its name, dates, system, rounds and teams are the file's (its
 // discipline, rated and tiebreaks are kept; opt.Unrated sets rated false),
 // and the file's players are matched and added as an import does. The file
 // must hold one tournament, which must not look like another tournament of

@@ -95,10 +95,11 @@ func (a *Archive) LoadTeams(ctx context.Context, reject func(RowError)) (*Teams,
 			round = int32(b.Ints[4][i])
 			r.Round = &round
 		}
+		_, known := teams[team{r.TournamentID, r.Team}]
 		switch {
 		case a.TournamentIndex(r.TournamentID) < 0:
 			return a.UnknownTournament(r.TournamentID)
-		case teams[team{r.TournamentID, r.Team}] == rowRef{}:
+		case !known:
 			return Problemf(KindUnknownTeam, "", "unknown team %d of tournament %d (not in the teams table)", r.Team, r.TournamentID)
 		case a.Players.Index(r.PlayerID) < 0:
 			return Problemf(KindUnknownPlayer, "", "unknown player %d", r.PlayerID)

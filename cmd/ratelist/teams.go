@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -38,9 +37,6 @@ func loadTeamTournament(ctx context.Context, dir string, id int64) (*tiebreak.Te
 	}
 	return teamTournament(t, teams, players), nil
 }
-
-// errNoTeams is a tournament the archive's teams table has no team of.
-var errNoTeams = errors.New("no teams in the teams table: not a team competition")
 
 // teamTournament is tournament t with the archive's teams rows: teams in the
 // order of their numbers, each player at his board's place in the team's list

@@ -320,6 +320,10 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "ratelist validate:", message(err))
 		return exitCode(err)
 	}
+	if err := addTeamRejects(ctx, fsys, asOf, sum); err != nil {
+		fmt.Fprintln(stderr, "ratelist validate:", message(err))
+		return exitCode(err)
+	}
 	fmt.Fprintf(stdout, "%s: %d rows read, %d used, %d rejected\n", name, sum.RowsRead, sum.RowsUsed, sum.RowsRejected)
 	for _, k := range sum.RejectKinds {
 		fmt.Fprintf(stdout, "%6d  %s\n", k.Count, k.Kind)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -86,11 +85,11 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 		}
 	}
 	cadd, gadd := &added{own: output.CardSchema}, &added{own: output.CardGameSchema}
-	cs, err := readParquet(filepath.Join(out, "cards.parquet"), func(c *output.Card) bool { return c.PlayerID == id }, cadd)
+	cs, err := readParquet(output.Cards.Path(out, ""), func(c *output.Card) bool { return c.PlayerID == id }, cadd)
 	if err != nil {
 		return lists, cards, err
 	}
-	gs, err := readParquet(filepath.Join(out, "card_games.parquet"), func(g *output.CardGame) bool { return g.PlayerID == id }, gadd)
+	gs, err := readParquet(output.CardGames.Path(out, ""), func(g *output.CardGame) bool { return g.PlayerID == id }, gadd)
 	if errors.Is(err, fs.ErrNotExist) {
 		gs, err = nil, nil
 	}

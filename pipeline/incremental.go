@@ -7,10 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
@@ -127,7 +125,7 @@ func (r *rater) plan(opt *Options) error {
 		}
 		if s == nil {
 			return &OptionError{"From", fmt.Errorf("%s: no state saved after %s in %s: rate from the start once first",
-				opt.From, periodLabel(opt.Period, f-1), filepath.Join(opt.Out, "state"))}
+				opt.From, periodLabel(opt.Period, f-1), output.State.Dir(opt.Out))}
 		}
 	}
 	if err := r.restore(s); err != nil {
@@ -177,7 +175,7 @@ func (r *rater) keepBefore() string {
 // previous cards.parquet and card_games.parquet in out, so that a resumed
 // run's files equal a full run's.
 func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Logger) error {
-	err := carryRows(out, "cards.parquet", log, cw.shape.rowShape, func(c *output.Card, vals []rating.Value) error {
+	err := carryRows(out, output.Cards.Rel(""), log, cw.shape.rowShape, func(c *output.Card, vals []rating.Value) error {
 		if c.Period < label {
 			return cw.push(ctx, c, vals)
 		}
@@ -186,7 +184,7 @@ func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Lo
 	if err != nil {
 		return err
 	}
-	return carryRows(out, "card_games.parquet", log, cw.shape.gameShape, func(g *output.CardGame, vals []rating.Value) error {
+	return carryRows(out, output.CardGames.Rel(""), log, cw.shape.gameShape, func(g *output.CardGame, vals []rating.Value) error {
 		if g.Period < label {
 			return cw.pushGame(ctx, g, vals)
 		}
@@ -241,7 +239,7 @@ func carryRows[T any](out, name string, log *slog.Logger, sh *output.Shape, push
 
 // writeState is a pool job: state/LABEL.state after that period's list.
 func writeState(stage *staging, label string, s *savedState) error {
-	o, err := stage.create("state/" + label + ".state")
+	o, err := stage.create(output.State.Rel(label))
 	if err != nil {
 		return err
 	}
@@ -253,9 +251,10 @@ func writeState(stage *staging, label string, s *savedState) error {
 }
 
 // keptOutputs are the files of an earlier run that a resumed run (--resume,
-// --from) leaves in --out: the lists and states of the periods
-// before the first one it writes, and the standings of the tournaments of
-// those periods. Everything else an earlier run left is replaced or removed.
+// --from) leaves in --out: those output.Files keeps by period, of the periods
+// before the first one it writes, and those it keeps by tournament, of the
+// tournaments of those periods; each only when this run would write it.
+// Everything else an earlier run left is replaced or removed.
 type keptOutputs struct {
 	before      string // the first period label this run writes; "" keeps nothing
 	period      string
@@ -269,18 +268,18 @@ func (k *keptOutputs) has(rel string) bool {
 	if k.before == "" {
 		return false
 	}
-	dir, name := path.Split(rel)
-	label, ext, _ := strings.Cut(name, ".")
-	switch {
-	case dir == "standings/" && ext == "csv":
-		id, err := strconv.ParseInt(label, 10, 64)
+	f, key, ok := output.Match(rel)
+	if !ok || (f == output.ListArrow && !k.arrow) || (f == output.StandingsCSV && !k.allCSV) {
+		return false
+	}
+	switch f.Kept {
+	case output.KeptByTournament:
+		id, err := strconv.ParseInt(key, 10, 64)
 		_, kept := k.tournaments[id]
-		return err == nil && k.allCSV && kept
-	case dir == "standings/" && ext == "parquet", // a period's standings
-		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
-		dir == "state/" && ext == "state":
-		_, err := parsePeriodLabel(k.period, label)
-		return err == nil && label < k.before
+		return err == nil && kept
+	case output.KeptByPeriod:
+		_, err := parsePeriodLabel(k.period, key)
+		return err == nil && key < k.before
 	}
 	return false
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -241,10 +240,10 @@ func joinFlags(a, b string) string {
 	return a + " " + b
 }
 
-// listFiles writes one list as CSV and Parquet (REL.csv and REL.parquet), a
-// chunk of rows at a time: the rating lists and the Joker lists alike.
+// listFiles writes one list as CSV and Parquet, a chunk of rows at a time: the
+// rating lists and the Joker lists alike.
 type listFiles[T any] struct {
-	rel       string
+	pqRel     string
 	csv, pq   *outFile
 	w         *parquet.GenericWriter[T]
 	line      []byte
@@ -252,18 +251,18 @@ type listFiles[T any] struct {
 }
 
 // createList creates a list's files and writes the CSV header.
-func createList[T any](stage *staging, rel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
-	csv, err := stage.create(rel + ".csv")
+func createList[T any](stage *staging, csvRel, pqRel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
+	csv, err := stage.create(csvRel)
 	if err != nil {
 		return nil, err
 	}
-	pq, err := stage.create(rel + ".parquet")
+	pq, err := stage.create(pqRel)
 	if err != nil {
 		csv.abort()
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles[T]{rel: rel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
+	return &listFiles[T]{pqRel: pqRel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
 }
 
 // write adds rows; a multiple of 64 rows at a time but for the last, so that
@@ -277,7 +276,7 @@ func (lf *listFiles[T]) write(rows []T) error {
 func (lf *listFiles[T]) writeParts(line []byte, rows []T) error {
 	lf.csv.Write(line)
 	if _, err := lf.w.Write(rows); err != nil {
-		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	return nil
 }
@@ -285,7 +284,7 @@ func (lf *listFiles[T]) writeParts(line []byte, rows []T) error {
 // finish completes both files.
 func (lf *listFiles[T]) finish() error {
 	if err := lf.w.Close(); err != nil {
-		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	if err := lf.csv.finish(); err != nil {
 		return err
@@ -309,7 +308,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	if l.add != nil {
 		return writeListAdded(stage, players, label, l, order, arrow)
 	}
-	lf, err := createList(stage, "lists/"+label, listHeader, output.ListSchema, appendListCSV)
+	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema, appendListCSV)
 	if err != nil {
 		return err
 	}
@@ -347,7 +346,7 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	for _, c := range add.cols {
 		header += "," + c.Name
 	}
-	lf, err := createList[any](stage, "lists/"+label, header+"\n", add.shape.Schema, nil)
+	lf, err := createList[any](stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), header+"\n", add.shape.Schema, nil)
 	if err != nil {
 		return err
 	}
@@ -527,7 +526,7 @@ func (a *listArrow) add(rows []output.ListRow) {
 // resumed --arrow run after one without --arrow then holds what a fresh
 // --arrow run would.
 func keptListArrow(stage *staging, out, label string, add *listAdded) error {
-	p := filepath.Join(out, "lists", label+".parquet")
+	p := output.ListParquet.Path(out, label)
 	f, err := os.Open(p)
 	if err != nil {
 		return fmt.Errorf("Arrow list of %s: %w", label, err)
@@ -567,7 +566,7 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 
 // writeListArrow writes lists/LABEL.arrow through the Arrow adapter.
 func writeListArrow(stage *staging, label string, a *listArrow) error {
-	p, err := stage.path("lists/" + label + ".arrow")
+	p, err := stage.path(output.ListArrow.Rel(label))
 	if err != nil {
 		return err
 	}

@@ -133,7 +133,11 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 // The tournament's own rows come first: they were made when it was rated, its
 // games at its period's close.
 func TournamentCards(out string, id int64) (Table, error) {
-	gs, err := ReadCardGames(out, func(g *output.CardGame) bool { return g.TournamentID == id })
+	cadd, gadd := &added{own: output.CardSchema}, &added{own: output.CardGameSchema}
+	gs, err := readParquet(output.CardGames.Path(out, ""), func(g *output.CardGame) bool { return g.TournamentID == id }, gadd)
+	if errors.Is(err, fs.ErrNotExist) {
+		gs, err = nil, nil
+	}
 	if err != nil {
 		return Table{}, err
 	}
@@ -142,7 +146,7 @@ func TournamentCards(out string, id int64) (Table, error) {
 		ro[playerPeriod{gs[i].Period, gs[i].PlayerID}] = periodRow{}
 	}
 	name := map[int64]string{}
-	cs, err := ReadCards(out, func(c *output.Card) bool {
+	cs, err := readParquet(output.Cards.Path(out, ""), func(c *output.Card) bool {
 		if c.TournamentID == id {
 			return true
 		}
@@ -151,20 +155,22 @@ func TournamentCards(out string, id int64) (Table, error) {
 			ro[k], name[c.PlayerID] = periodRow{c.RatingBefore, c.K}, c.Name
 		}
 		return false
-	})
+	}, cadd)
 	if err != nil {
 		return Table{}, err
 	}
 	if len(cs) == 0 && len(gs) == 0 {
 		return Table{}, fmt.Errorf("tournament %d: %w", id, ErrNoCards)
 	}
-	t := Table{Header: append([]string{"player_id", "name"}, cardHeader...)}
+	// The rule set's own columns of either file, as PlayerHistory shows them.
+	cblank, gblank := make([]string, len(gadd.cols)), make([]string, len(cadd.cols))
+	t := Table{Header: slices.Concat([]string{"player_id", "name"}, cardHeader, names(cadd.cols), names(gadd.cols))}
 	for i := range cs {
-		t.Rows = append(t.Rows, append([]string{itoa(cs[i].PlayerID), cs[i].Name}, cardCells(&cs[i])...))
+		t.Rows = append(t.Rows, slices.Concat([]string{itoa(cs[i].PlayerID), cs[i].Name}, cardCells(&cs[i]), cellsOf(cadd, i), cblank))
 	}
 	for i := range gs {
 		g := &gs[i]
-		t.Rows = append(t.Rows, append([]string{itoa(g.PlayerID), name[g.PlayerID]}, gameCells(g, ro[playerPeriod{g.Period, g.PlayerID}])...))
+		t.Rows = append(t.Rows, slices.Concat([]string{itoa(g.PlayerID), name[g.PlayerID]}, gameCells(g, ro[playerPeriod{g.Period, g.PlayerID}]), gblank, cellsOf(gadd, i)))
 	}
 	end, period := int32(0), ""
 	if len(cs) > 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -307,6 +308,23 @@ func TestPlayerAddedColumns(t *testing.T) {
 	for _, c := range slices.Concat(def.Columns.Cards, def.Columns.Games) {
 		if !slices.Contains(cards.Header, c.Name) {
 			t.Errorf("cards header %q lacks %s", cards.Header, c.Name)
+		}
+	}
+	// The tournament's cards show the rule set's card columns too.
+	var tour int64
+	for _, r := range cards.Rows {
+		if id, _ := strconv.ParseInt(r[1], 10, 64); id != 0 {
+			tour = id
+			break
+		}
+	}
+	tc, err := TournamentCards(out, tour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range def.Columns.Games {
+		if !slices.Contains(tc.Header, c.Name) {
+			t.Errorf("tournament %d cards header %q lacks %s", tour, tc.Header, c.Name)
 		}
 	}
 	// The first added list column as declared: its decimals, the rating's value.

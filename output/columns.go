@@ -41,8 +41,7 @@ func CardGameShape(cols []rating.Column) *Shape {
 }
 
 // newShape adds cols to record type t after its field named after (at the
-// end when ""). A Float64 column is dictionary-encoded, as the cards'
-// other measured values are.
+// end when "").
 func newShape(root string, t reflect.Type, after string, cols []rating.Column, own *parquet.Schema) *Shape {
 	at := t.NumField()
 	if f, ok := t.FieldByName(after); ok {

@@ -16,4 +16,9 @@
 //   - StandingsRow, TiebreakCell: standings/LABEL.parquet;
 //   - JokerListRow: lists/joker/LABEL.parquet, a Joker list;
 //   - JokerCard: joker_cards.parquet.
+//
+// A rule set may add columns of its own to the lists and the card files
+// (rating.Columns): Shape is such a file's schema and rows, the record
+// type's columns with the added ones (ListShape, CardShape, CardGameShape),
+// and AddedReader reads the added columns back.
 package output

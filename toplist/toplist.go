@@ -13,12 +13,12 @@ import (
 // Settings are the top lists' sizes and age limits: the [toplists] table of a
 // rules file.
 type Settings struct {
-	Size          int   `toml:"size"`           // rows of each list (the site and `ratelist top`)
-	GroupSize     int   `toml:"group_size"`     // rows of each list on a federation's or a club's page
-	JuniorAge     int   `toml:"junior_age"`     // juniors and girls: under this age
-	SeniorAges    []int `toml:"senior_ages"`    // one seniors list per age: this age or older
-	AgeCategories []int `toml:"age_categories"` // one list per age: under this age
-	ActiveMonths  int   `toml:"active_months"`  // active: a rated game in this many months up to the list's end
+	Size          int   `toml:"size" json:"size"`                     // rows of each list (the site and `ratelist top`)
+	GroupSize     int   `toml:"group_size" json:"group_size"`         // rows of each list on a federation's or a club's page
+	JuniorAge     int   `toml:"junior_age" json:"junior_age"`         // juniors and girls: under this age
+	SeniorAges    []int `toml:"senior_ages" json:"senior_ages"`       // one seniors list per age: this age or older
+	AgeCategories []int `toml:"age_categories" json:"age_categories"` // one list per age: under this age
+	ActiveMonths  int   `toml:"active_months" json:"active_months"`   // active: a rated game in this many months up to the list's end
 }
 
 // Defaults are FIDE's top lists: the top 100 open, women, juniors (U20),

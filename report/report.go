@@ -127,6 +127,9 @@ type tourInfo struct {
 	// Paired says that the tournament's pairings were read and its data file
 	// (tournaments/ID.js, the games) written.
 	Paired bool
+	// Reported says that the tournament has a rating report
+	// (markRatingReports).
+	Reported bool
 }
 
 // jokerHist is one player's row in one Joker list.

@@ -257,8 +257,10 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 	others.Add(2)
 	g.Go(func() (err error) {
 		defer others.Done()
-		st.Lists, err = s.writeLists(gctx)
-		return err
+		if st.Lists, err = s.writeLists(gctx); err != nil {
+			return err
+		}
+		return s.writeTopLists()
 	})
 	g.Go(func() error {
 		defer others.Done()

@@ -27,7 +27,7 @@ func (s *site) tourCards(id int64) []int32 {
 // maxReportedCards bounds the cards the rating reports show: the tournaments
 // of the latest periods get one, as many periods as hold this many cards
 // (always the latest), so that a big site stays within its size.
-const maxReportedCards = 400_000
+const maxReportedCards = 250_000
 
 // markRatingReports marks the tournaments that get a rating report: those
 // with cards of the latest periods, newest first, while their cards number

@@ -22,7 +22,8 @@ type Settings struct {
 }
 
 // Defaults are FIDE's top lists: the top 100 open, women, juniors (U20),
-// girls, seniors 50+ and 65+, the age categories U8 to U18, active players.
+// girls, seniors 50+ and 65+, the age categories U8 to U18 (each also for
+// girls), active players.
 func Defaults() Settings {
 	return Settings{Size: 100, GroupSize: 10, JuniorAge: 20, SeniorAges: []int{50, 65},
 		AgeCategories: []int{8, 10, 12, 14, 16, 18}, ActiveMonths: 12}
@@ -75,7 +76,7 @@ func (s Settings) Lists() []List {
 	}
 	for _, a := range s.AgeCategories {
 		n := strconv.Itoa(a)
-		ls = append(ls, List{Name: "u" + n, Title: "U" + n, under: a})
+		ls = append(ls, List{Name: "u" + n, Title: "U" + n, under: a}, List{Name: "girls-u" + n, Title: "Girls U" + n, under: a, women: true})
 	}
 	return ls
 }

@@ -64,6 +64,9 @@ func TestAdmits(t *testing.T) {
 		{"women", senior, true},
 		{"women", noage, true},
 		{"u8", noage, false},
+		{"girls-u12", girl12, true},
+		{"girls-u12", boy12, false},
+		{"girls-u14", Player{Sex: "m", BirthYear: 2013, BirthDate: NoDate}, false},
 	}
 	for _, tt := range tests {
 		if got := list(tt.list).Admits(&tt.p, 2025); got != tt.want {
@@ -178,7 +181,7 @@ func TestCheck(t *testing.T) {
 	if err := s.Check(); err == nil {
 		t.Error("size 0 and age 0: no error")
 	}
-	if got := Defaults().Names(); got != "open|women|juniors|girls|seniors50|seniors65|u8|u10|u12|u14|u16|u18" {
+	if got := Defaults().Names(); got != "open|women|juniors|girls|seniors50|seniors65|u8|girls-u8|u10|girls-u10|u12|girls-u12|u14|girls-u14|u16|girls-u16|u18|girls-u18" {
 		t.Errorf("Names = %s", got)
 	}
 }

@@ -18,7 +18,7 @@ func cmdTop(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("top", stderr)
 	out := fs.String("out", "", "a run's output `dir`")
 	period := fs.String("period", "", "the list's `label`, e.g. 2025-06 (default: the latest)")
-	name := fs.String("list", "open", "which `list`: open, women, juniors, girls, seniors50, seniors65, u8 … u18 (as the rules file's [toplists] sets them)")
+	name := fs.String("list", "open", "which `list`: open, women, juniors, girls, seniors50, seniors65, u8 … u18, girls-u8 … girls-u18 (as the rules file's [toplists] sets them)")
 	fed := fs.String("federation", "", "only the players of federation `F` (a three-letter code)")
 	club := fs.String("club", "", "only the players of club `C`, as the players table names it")
 	n := fs.Int("n", 0, "the first `n` players (default: the rules file's toplists.size, 100); ties at the last place are all shown")

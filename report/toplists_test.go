@@ -1,0 +1,120 @@
+package report
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/officer"
+	"github.com/ratelist/ratelist/toplist"
+)
+
+// officerTop is a top list as `ratelist top` makes it (package officer's
+// reading of the list and the players table): rank, rank before, player.
+func officerTop(t *testing.T, out string, periods []string, list string, f toplist.Filter, n int) [][]string {
+	t.Helper()
+	players, err := officer.ReadPlayers(ratelist.Demo())
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := officer.LastGames(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := toplist.Defaults()
+	l, _ := st.Lookup(list)
+	sel := func(period string, n int) []toplist.Row {
+		rows, err := officer.ReadList(out, period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := officer.TopPlayers(rows, players, last, period, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		year, _, _ := toplist.Period(period)
+		return toplist.Select(ps, l, year, f, n)
+	}
+	was := map[int64]int{}
+	for _, r := range sel(periods[len(periods)-2], 0) {
+		was[r.ID] = r.Rank
+	}
+	var out2 [][]string
+	for _, r := range sel(periods[len(periods)-1], n) {
+		before := "new"
+		if k, ok := was[r.ID]; ok {
+			before = strconv.Itoa(k)
+		}
+		out2 = append(out2, []string{strconv.Itoa(r.Rank), before, strconv.FormatInt(r.ID, 10)})
+	}
+	return out2
+}
+
+// siteTop reads a top list's CSV file of the site: rank, rank before,
+// player, of the rows of list.
+func siteTop(t *testing.T, path, list string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, r := range recs[1:] {
+		if r[0] == list {
+			out = append(out, []string{r[1], r[2], r[3]})
+		}
+	}
+	return out
+}
+
+// TestTopLists: the site's top lists are the lists `ratelist top` prints
+// (package officer's reading of the outputs), with the ranks on the list
+// before; a club's page holds its own; the pages need no script and link
+// the changes page.
+func TestTopLists(t *testing.T) {
+	out := demoRun(t)
+	site := buildDemo(t, 2)
+	periods, err := officer.Periods(out)
+	if err != nil || len(periods) < 2 {
+		t.Fatalf("periods %v, %v", periods, err)
+	}
+	for _, l := range toplist.Defaults().Lists() {
+		got := siteTop(t, filepath.Join(site, csvName(topFile(l.Name))), l.Name)
+		want := officerTop(t, out, periods, l.Name, toplist.Filter{}, 100)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the site's top list\n%v\nis not ratelist top's\n%v", l.Name, got, want)
+		}
+	}
+	if len(siteTop(t, filepath.Join(site, "top-u12.csv"), "u12")) == 0 {
+		t.Error("the demo's U12 list is empty")
+	}
+	club := groupFile("club", "Belovo")
+	for _, list := range []string{"open", "u12"} {
+		got := siteTop(t, filepath.Join(site, csvName(club)), list)
+		want := officerTop(t, out, periods, list, toplist.Filter{Club: "Belovo"}, 10)
+		if len(got) == 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("club Belovo, %s: the site's\n%v\nis not ratelist top's\n%v", list, got, want)
+		}
+	}
+	for _, f := range []string{"top.html", topFile("u12"), club, "clubs.html"} {
+		html := readString(t, filepath.Join(site, f))
+		if strings.Contains(html, "<script") {
+			t.Errorf("%s needs a script", f)
+		}
+		if f != "top.html" && f != "clubs.html" && !strings.Contains(html, changesFile(periods[len(periods)-1])+`">what changed</a>`) {
+			t.Errorf("%s does not link what changed since the list before", f)
+		}
+		if !strings.Contains(html, "<caption>") || !strings.Contains(html, `<th scope="col"`) {
+			t.Errorf("%s: a table without a caption or column headings", f)
+		}
+	}
+}

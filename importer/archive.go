@@ -45,6 +45,11 @@ type Options struct {
 	// instead of writing them: for a caller that writes an archive Commit
 	// cannot (CSV tables), which is small.
 	Hold bool
+	// ForRating imports a TRF file whose points are not 1-½-0 (162/XXS, 299)
+	// as its results, with a note, instead of skipping it: for an archive that
+	// is only rated (the archive keeps result codes, which make the ratings
+	// and not such standings).
+	ForRating bool
 }
 
 // Archive is an archive folder being merged into. Players and tournaments are held

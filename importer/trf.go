@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -32,17 +33,20 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 			return st, err
 		}
 		st.Files++
-		src, err := os.Open(name)
+		fs := st.fileStats(name)
+		read, kept, tours := st.Read, st.Imported, st.Tournaments
+		data, err := os.ReadFile(name)
 		if err != nil {
 			st.FilesSkipped++
 			st.skip(name, 0, 0, err)
 			continue
 		}
-		f, err := trf.Read(src, name)
-		src.Close()
+		f, err := trf.Read(bytes.NewReader(data), name)
 		if err == nil {
 			err = importTRF(a, f, name, opt, st)
+			checkTRF(data, name, fs, st)
 		}
+		fs.Read, fs.Kept, fs.Events = st.Read-read, st.Imported-kept, st.Tournaments-tours
 		if a.err != nil {
 			st.abandon()
 			return st, a.err
@@ -55,6 +59,23 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 	return st, nil
 }
 
+// checkTRF runs `check trf`'s checks on a file being imported: their counts
+// go to its FileStats, each error and warning to the notes. It refuses
+// nothing: a file imports as it would without them. The reader's own notes
+// (encoding, dates, byes read from the points column) are noted already.
+func checkTRF(data []byte, name string, fs *FileStats, st *Stats) {
+	for _, fd := range trf.Check(data, name, trf.CheckOptions{}) {
+		fs.Findings[fd.Severity]++
+		switch fd.Code {
+		case "TRF-ENCODING", "TRF-DATE", "TRF-BYE-EMPTY":
+			continue
+		}
+		if fd.Severity > trf.Note {
+			st.note(name, int64(fd.Line), "check trf: %s %s: %s", fd.Severity, fd.Code, fd.Message)
+		}
+	}
+}
+
 func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) error {
 	for _, w := range f.Warnings {
 		st.note(name, int64(w.Line), "%v", w.Err)
@@ -63,7 +84,11 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	if err != nil {
 		return err
 	}
-	if (t.Points != nil && *t.Points != tiebreak.StandardPoints()) || len(t.Adjustments) > 0 {
+	switch {
+	case (t.Points == nil || *t.Points == tiebreak.StandardPoints()) && len(t.Adjustments) == 0:
+	case opt.ForRating:
+		st.note(name, 0, "points other than 1-½-0 (records 162/XXS/299): the results are rated as they are")
+	default:
 		return fmt.Errorf("points other than 1-½-0 (records 162/XXS/299): the archive keeps only result codes, so the standings would change: %w", ErrPoints)
 	}
 	if strings.TrimSpace(t.Name) == "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/joker"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/toplist"
 )
@@ -25,7 +26,7 @@ import (
 type Rules struct {
 	Base      string
 	sets      map[string]rating.Settings // by rule set name, every registered one
-	Joker     rating.JokerRules
+	Joker     joker.Rules
 	Tiebreaks tiebreak.Options
 	// TopLists are the sizes and age limits of the top lists (`ratelist top`,
 	// the report). They rate nothing, so they are not in the fingerprint of
@@ -64,7 +65,7 @@ func DefaultRules(name string) (Rules, error) {
 	if name == "" {
 		name = rating.Default().Name
 	}
-	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: rating.DefaultJokerRules(), TopLists: toplist.Defaults()}
+	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: joker.DefaultRules(), TopLists: toplist.Defaults()}
 	if _, err := r.definition(); err != nil {
 		return Rules{}, err
 	}
@@ -157,7 +158,7 @@ func (r Rules) documentOf(defs []*rating.Definition) reflect.Value {
 		})
 	}
 	fields = append(fields,
-		reflect.StructField{Name: "Joker", Type: reflect.TypeOf(r.Joker), Tag: `toml:"joker"`},
+		reflect.StructField{Name: "Joker", Type: reflect.TypeOf(r.Joker), Tag: reflect.StructTag(`toml:"` + joker.Name + `"`)},
 		reflect.StructField{Name: "Tiebreaks", Type: reflect.TypeOf(r.Tiebreaks), Tag: `toml:"tiebreaks"`})
 	doc := reflect.New(reflect.StructOf(fields)).Elem()
 	doc.Field(0).SetString(r.Base)
@@ -183,6 +184,6 @@ func (r *Rules) fromDocument(doc reflect.Value) {
 		s.Elem().Set(doc.Field(1 + i))
 		r.sets[d.Name] = s.Interface().(rating.Settings)
 	}
-	r.Joker = doc.Field(1 + len(defs)).Interface().(rating.JokerRules)
+	r.Joker = doc.Field(1 + len(defs)).Interface().(joker.Rules)
 	r.Tiebreaks = doc.Field(2 + len(defs)).Interface().(tiebreak.Options)
 }

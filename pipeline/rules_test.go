@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/joker"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -19,11 +20,11 @@ func fideOf(r Rules) *rating.Fide     { return r.Settings("fide").(*rating.Fide)
 // rule sets as fields would, so that state fingerprints stay what they were.
 func TestRulesDocument(t *testing.T) {
 	type fixed struct {
-		Base      string            `toml:"base"`
-		School    rating.School     `toml:"school"`
-		Fide      rating.Fide       `toml:"fide"`
-		Joker     rating.JokerRules `toml:"joker"`
-		Tiebreaks tiebreak.Options  `toml:"tiebreaks"`
+		Base      string           `toml:"base"`
+		School    rating.School    `toml:"school"`
+		Fide      rating.Fide      `toml:"fide"`
+		Joker     joker.Rules      `toml:"joker"`
+		Tiebreaks tiebreak.Options `toml:"tiebreaks"`
 	}
 	r, err := ParseRules("r.toml", []byte("base = \"fide\"\n[school]\ncap = 400\n[fide]\ncap = 350\n[tiebreaks.ljv]\nbase_rating = 2000\n"))
 	if err != nil {

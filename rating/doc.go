@@ -12,9 +12,10 @@
 //     whose rater keeps the stage in force (its saved state and summary fields);
 //   - fide.go, fide_state.go: FIDE's rating regulations, rated per monthly
 //     period (docs/fide.md), and the rater's saved state for --resume;
-//   - joker.go: the Joker card game's two ratings (docs/joker.md);
 //   - package rating/glicko2: the Glicko-2 system, rated per list period
 //     (docs/glicko2.md), a package of its own that registers itself;
+//   - package rating/joker: the Joker card game's two ratings (docs/joker.md),
+//     which rate tables of four rather than two-player games;
 //   - event.go: the plain values they share (State, Event, Game, Card);
 //   - tables.go: FIDE's conversion tables (Table 1 p → dp, Table 2 D → PD),
 //     read from package rating/tables, their one embedded copy.

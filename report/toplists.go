@@ -238,11 +238,10 @@ func (s *site) writeTopLists() error {
 	for _, g := range clubs {
 		files = append(files, groupFile("club", g.Name), csvName(groupFile("club", g.Name)))
 	}
-	kept := true
-	for _, f := range files {
-		kept = s.out.kept(f, key) && kept
-	}
-	if kept {
+	if !slices.ContainsFunc(files, func(f string) bool { return !s.out.has(f, key) }) {
+		for _, f := range files {
+			s.out.kept(f, key)
+		}
 		return nil
 	}
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -117,4 +118,34 @@ func TestTopLists(t *testing.T) {
 			t.Errorf("%s: a table without a caption or column headings", f)
 		}
 	}
+}
+
+// TestTopListsPartlyKept: over a site whose manifest lacks one top-list
+// file (a new club's, say), the top-list files are all made again, none
+// kept and then written twice, and the site is a full build's.
+func TestTopListsPartlyKept(t *testing.T) {
+	out := demoRun(t)
+	full := buildDemo(t, 2)
+	site := buildDemo(t, 2)
+	man := filepath.Join(site, marker)
+	b, err := os.ReadFile(man)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasSuffix(l, " "+csvName(groupFile("club", "Belovo"))) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == len(strings.Split(string(b), "\n")) {
+		t.Fatal("the manifest names no CSV file of club Belovo")
+	}
+	if err := os.WriteFile(man, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), Options{Out: out, Site: site, Archive: ratelist.Demo(), Workers: 2}); err != nil {
+		t.Fatalf("Build over the site: %v", err)
+	}
+	sameSite(t, site, full)
 }

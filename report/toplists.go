@@ -218,8 +218,12 @@ type groupRow struct {
 // file per federation and per club, all of the latest list.
 func (s *site) writeTopLists() error {
 	d, err := s.topLists()
-	if err != nil || d == nil {
+	if err != nil {
 		return err
+	}
+	if d == nil { // no rating list: the navigation's page says so
+		p := topPage{page: s.page("Top lists", "", "top")}
+		return s.putPage("top.html", "top.html", &p, s.key)
 	}
 	key := s.topKey(d, s.pagesKey())
 	reg := s.registry(d)

@@ -58,7 +58,11 @@ func TestRatingReport(t *testing.T) {
 	if page := readString(t, filepath.Join(site, tourPage(id))); !strings.Contains(page, `href="1043-rating.html"`) {
 		t.Errorf("%s does not link its rating report", tourPage(id))
 	}
-	rows := reportRows(readString(t, filepath.Join(site, ratingPage(id))))
+	html := readString(t, filepath.Join(site, ratingPage(id)))
+	if strings.Contains(html, "<script") || !strings.Contains(html, "<caption>") {
+		t.Error("the rating report needs a script, or its table has no caption")
+	}
+	rows := reportRows(html)
 	cards, err := officer.ReadCards(out, func(c *output.Card) bool { return c.TournamentID == id })
 	if err != nil {
 		t.Fatal(err)

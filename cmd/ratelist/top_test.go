@@ -73,3 +73,27 @@ func TestTop(t *testing.T) {
 		}
 	}
 }
+
+// TestTopWomenFederation: the players table's sex and federation select the
+// girls' lists and a federation's players.
+func TestTopWomenFederation(t *testing.T) {
+	dir, out := infoArchive(t), t.TempDir()
+	if code, _, stderr := officerRun("run", "--archive", dir, "--out", out, "--quiet"); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := officerRun("top", "--out", out, "--list", "girls-u14", "--federation", "ISL", "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("top: exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("top: %v: %q; want girls U14 of ISL", err, stdout)
+	}
+	for _, r := range recs[1:] {
+		// The list is of 2025 (the demo's last): under 14 on 2025-01-01 with
+		// a birth date of 15 March is born 2011 or later.
+		if by, _ := strconv.Atoi(r[8]); r[7] != "w" || r[5] != "ISL" || by < 2011 {
+			t.Errorf("girls U14 of ISL: row %v", r)
+		}
+	}
+}

@@ -176,6 +176,7 @@ type topRow struct {
 	Change   int
 	Changed  bool // on the list before: Change holds
 	Title    string
+	Sex      string
 	Fed      string
 	Club     string
 	Born     string
@@ -271,7 +272,7 @@ func (s *site) writeTopLists() error {
 		}
 		for _, r := range toplist.Select(now, l, d.year, toplist.Filter{}, n) {
 			row := topRow{Rank: r.Rank, ID: r.ID, Name: r.Name, Link: s.hasPage(r.ID), Rating: r.Rating,
-				Title: r.Title, Fed: r.Federation, Club: r.Club, Born: born(r.Player)}
+				Title: r.Title, Sex: r.Sex, Fed: r.Federation, Club: r.Club, Born: born(r.Player)}
 			row.Change, row.Changed = d.change[r.ID]
 			if d.prev != "" {
 				row.Before = "new"
@@ -406,12 +407,12 @@ func titles(ts []toplist.TitleCount) string {
 func topCSV(ts []topTable) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"list", "rank", "rank_before", "player_id", "name", "rating", "change", "title", "federation", "club", "birth_year"})
+	w.Write([]string{"list", "rank", "rank_before", "player_id", "name", "rating", "change", "title", "sex", "federation", "club", "birth_year"})
 	t := func(s string) string { return csvfield.Text(archive.SafeText(s)) }
 	for _, tb := range ts {
 		for _, r := range tb.Rows {
 			w.Write([]string{tb.Name, strconv.Itoa(r.Rank), r.Before, strconv.FormatInt(r.ID, 10), t(r.Name), strconv.Itoa(int(r.Rating)),
-				change(r), t(r.Title), t(r.Fed), t(r.Club), r.Born})
+				change(r), t(r.Title), t(r.Sex), t(r.Fed), t(r.Club), r.Born})
 		}
 	}
 	w.Flush()

@@ -153,6 +153,13 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		used[ids[i]] = i
 	}
+	teams, teamPlayers, system, teamNote := trfTeams(f, ids)
+	if teamNote != "" {
+		st.note(name, 0, "%s", teamNote)
+	}
+	if teams != nil {
+		tr.System = system
+	}
 	rows := make([]archive.GameRow, 0, len(t.Games))
 	for _, g := range t.Games {
 		row := archive.GameRow{Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
@@ -162,13 +169,61 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		rows = append(rows, row)
 	}
-	if !a.addTournament(tr, rows, name) {
+	id, ok := a.addTournament(tr, rows, name)
+	if !ok {
 		st.Skipped += n
 		return a.err
+	}
+	if teams != nil {
+		a.addTeams(id, teams, teamPlayers)
 	}
 	st.Tournaments++
 	st.Imported += n
 	return nil
+}
+
+// trfTeams is the team tables' rows of a team competition's file (013 or 310
+// teams, 300 board orders), its players' archive ids by their place in
+// f.Players: nil when the file has no teams. The tournament's system is the
+// one the file names, nil when it names none: the team standings then read it
+// from the matches, as they do from the file (an individual system read from
+// the pairings would say swiss of a league). note says what is not kept.
+func trfTeams(f *trf.File, ids []int64) (teams []archive.TeamRow, players []archive.TeamPlayerRow, system *string, note string) {
+	if len(f.Teams) == 0 {
+		return nil, nil, nil, ""
+	}
+	tt, err := f.TeamTournament()
+	if err != nil {
+		return nil, nil, nil, fmt.Sprintf("team records not kept: %v", err)
+	}
+	if tt.System != "" {
+		system = ptr(tt.System)
+	}
+	index := make(map[int]int64, len(f.Players))
+	for i, p := range f.Players {
+		index[p.StartNo] = ids[i]
+	}
+	add := func(team int, round *int32, snos []int) {
+		for b, sno := range snos {
+			if id, ok := index[sno]; ok && sno != 0 {
+				players = append(players, archive.TeamPlayerRow{Team: int32(team), PlayerID: id, Board: int32(b + 1), Round: round})
+			}
+		}
+	}
+	for _, t := range f.Teams {
+		if err := textError("team name", t.Name); err != nil {
+			return nil, nil, nil, fmt.Sprintf("team records not kept: line %d: %v", t.Line, err)
+		}
+		teams = append(teams, archive.TeamRow{Team: int32(t.Number), Name: strings.TrimSpace(t.Name)})
+		add(t.Number, nil, t.Players)
+	}
+	for _, bo := range f.BoardOrders {
+		add(bo.Team, ptr(int32(bo.Round)), bo.Players)
+	}
+	if len(f.TeamPABs) > 0 {
+		note = "team byes of 320 records not kept: the archive's team standings read a team's bye from its players' rounds"
+	}
+	return teams, players, system, note
 }
 
 // normSex is a TRF or PGN sex as the players table keeps it: m or w ("f" is

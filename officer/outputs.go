@@ -6,9 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
@@ -19,17 +16,10 @@ var ErrNoList = errors.New("no such list")
 
 // Periods is the labels of the lists in out (lists/LABEL.parquet), oldest first.
 func Periods(out string) ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(out, "lists"))
+	labels, err := output.ListParquet.Keys(out)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a run's output folder: %w", out, err)
 	}
-	var labels []string
-	for _, e := range ents {
-		if l, ok := strings.CutSuffix(e.Name(), ".parquet"); ok && !e.IsDir() {
-			labels = append(labels, l)
-		}
-	}
-	sort.Strings(labels)
 	return labels, nil
 }
 
@@ -46,14 +36,14 @@ func ReadList(out, period string) ([]output.ListRow, error) {
 // ReadCards reads the rows of out's cards.parquet that keep accepts, in file
 // order (rating order).
 func ReadCards(out string, keep func(*output.Card) bool) ([]output.Card, error) {
-	return readParquet(filepath.Join(out, "cards.parquet"), keep)
+	return readParquet(output.Cards.Path(out, ""), keep)
 }
 
 // ReadCardGames reads the rows of out's card_games.parquet that keep accepts,
 // in file order (rating order); none when the file is missing (the outputs
 // of a run before it was written).
 func ReadCardGames(out string, keep func(*output.CardGame) bool) ([]output.CardGame, error) {
-	gs, err := readParquet(filepath.Join(out, "card_games.parquet"), keep)
+	gs, err := readParquet(output.CardGames.Path(out, ""), keep)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -89,4 +79,4 @@ func readParquet[T any](path string, keep func(*T) bool) ([]T, error) {
 	}
 }
 
-func listPath(out, period string) string { return filepath.Join(out, "lists", period+".parquet") }
+func listPath(out, period string) string { return output.ListParquet.Path(out, period) }

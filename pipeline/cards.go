@@ -201,11 +201,11 @@ type cardWriter struct {
 
 // newCardWriter creates cards.parquet and card_games.parquet in stage.
 func newCardWriter(stage *staging, players *archive.Players, kind string) (*cardWriter, error) {
-	f, err := stage.create("cards.parquet")
+	f, err := stage.create(output.Cards.Rel(""))
 	if err != nil {
 		return nil, err
 	}
-	gf, err := stage.create("card_games.parquet")
+	gf, err := stage.create(output.CardGames.Rel(""))
 	if err != nil {
 		f.abort()
 		return nil, err

@@ -7,10 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
@@ -127,7 +125,7 @@ func (r *rater) plan(opt *Options) error {
 		}
 		if s == nil {
 			return &OptionError{"From", fmt.Errorf("%s: no state saved after %s in %s: rate from the start once first",
-				opt.From, periodLabel(opt.Period, f-1), filepath.Join(opt.Out, "state"))}
+				opt.From, periodLabel(opt.Period, f-1), output.State.Dir(opt.Out))}
 		}
 	}
 	if err := r.restore(s); err != nil {
@@ -177,7 +175,7 @@ func (r *rater) keepBefore() string {
 // previous cards.parquet and card_games.parquet in out, so that a resumed
 // run's files equal a full run's.
 func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Logger) error {
-	err := carryRows(out, "cards.parquet", log, func(c *output.Card) error {
+	err := carryRows(out, output.Cards.Rel(""), log, func(c *output.Card) error {
 		if c.Reason == fideGame || c.Reason == fidePoolGame {
 			return fmt.Errorf("a per-game row (%s) of a run from before card_games.parquet held them: rate from the start instead", c.Reason)
 		}
@@ -189,7 +187,7 @@ func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Lo
 	if err != nil {
 		return err
 	}
-	return carryRows(out, "card_games.parquet", log, func(g *output.CardGame) error {
+	return carryRows(out, output.CardGames.Rel(""), log, func(g *output.CardGame) error {
 		if g.Period < label {
 			return cw.pushGame(ctx, g)
 		}
@@ -234,7 +232,7 @@ func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) e
 
 // writeState is a pool job: state/LABEL.state after that period's list.
 func writeState(stage *staging, label string, s *savedState) error {
-	o, err := stage.create("state/" + label + ".state")
+	o, err := stage.create(output.State.Rel(label))
 	if err != nil {
 		return err
 	}
@@ -246,9 +244,10 @@ func writeState(stage *staging, label string, s *savedState) error {
 }
 
 // keptOutputs are the files of an earlier run that a resumed run (--resume,
-// --from) leaves in --out: the lists and states of the periods
-// before the first one it writes, and the standings of the tournaments of
-// those periods. Everything else an earlier run left is replaced or removed.
+// --from) leaves in --out: those output.Files keeps by period, of the periods
+// before the first one it writes, and those it keeps by tournament, of the
+// tournaments of those periods; each only when this run would write it.
+// Everything else an earlier run left is replaced or removed.
 type keptOutputs struct {
 	before      string // the first period label this run writes; "" keeps nothing
 	period      string
@@ -262,18 +261,18 @@ func (k *keptOutputs) has(rel string) bool {
 	if k.before == "" {
 		return false
 	}
-	dir, name := path.Split(rel)
-	label, ext, _ := strings.Cut(name, ".")
-	switch {
-	case dir == "standings/" && ext == "csv":
-		id, err := strconv.ParseInt(label, 10, 64)
+	f, key, ok := output.Match(rel)
+	if !ok || (f == output.ListArrow && !k.arrow) || (f == output.StandingsCSV && !k.allCSV) {
+		return false
+	}
+	switch f.Kept {
+	case output.KeptByTournament:
+		id, err := strconv.ParseInt(key, 10, 64)
 		_, kept := k.tournaments[id]
-		return err == nil && k.allCSV && kept
-	case dir == "standings/" && ext == "parquet", // a period's standings
-		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
-		dir == "state/" && ext == "state":
-		_, err := parsePeriodLabel(k.period, label)
-		return err == nil && label < k.before
+		return err == nil && kept
+	case output.KeptByPeriod:
+		_, err := parsePeriodLabel(k.period, key)
+		return err == nil && key < k.before
 	}
 	return false
 }

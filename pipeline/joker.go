@@ -402,7 +402,7 @@ const jokerListHeader = "rank,player_id,name,player_rating,level,level_name,pers
 
 // writeJokerList writes lists/joker/LABEL.{csv,parquet} (a pool job).
 func writeJokerList(stage *staging, label string, rows []output.JokerListRow) error {
-	lf, err := createList(stage, "lists/joker/"+label, jokerListHeader, output.JokerListSchema, appendJokerListCSV)
+	lf, err := createList(stage, output.JokerListCSV.Rel(label), output.JokerListParquet.Rel(label), jokerListHeader, output.JokerListSchema, appendJokerListCSV)
 	if err != nil {
 		return err
 	}
@@ -443,7 +443,7 @@ type jokerCardWriter struct {
 }
 
 func newJokerCardWriter(stage *staging) (*jokerCardWriter, error) {
-	f, err := stage.create("joker_cards.parquet")
+	f, err := stage.create(output.JokerCards.Rel(""))
 	if err != nil {
 		return nil, err
 	}

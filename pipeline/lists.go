@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
@@ -184,10 +183,10 @@ func joinFlags(a, b string) string {
 	return a + " " + b
 }
 
-// listFiles writes one list as CSV and Parquet (REL.csv and REL.parquet), a
-// chunk of rows at a time: the rating lists and the Joker lists alike.
+// listFiles writes one list as CSV and Parquet, a chunk of rows at a time: the
+// rating lists and the Joker lists alike.
 type listFiles[T any] struct {
-	rel       string
+	pqRel     string
 	csv, pq   *outFile
 	w         *parquet.GenericWriter[T]
 	line      []byte
@@ -195,18 +194,18 @@ type listFiles[T any] struct {
 }
 
 // createList creates a list's files and writes the CSV header.
-func createList[T any](stage *staging, rel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
-	csv, err := stage.create(rel + ".csv")
+func createList[T any](stage *staging, csvRel, pqRel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
+	csv, err := stage.create(csvRel)
 	if err != nil {
 		return nil, err
 	}
-	pq, err := stage.create(rel + ".parquet")
+	pq, err := stage.create(pqRel)
 	if err != nil {
 		csv.abort()
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles[T]{rel: rel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
+	return &listFiles[T]{pqRel: pqRel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
 }
 
 // write adds rows; a multiple of 64 rows at a time but for the last, so that
@@ -215,7 +214,7 @@ func (lf *listFiles[T]) write(rows []T) error {
 	lf.line = lf.appendCSV(lf.line[:0], rows)
 	lf.csv.Write(lf.line)
 	if _, err := lf.w.Write(rows); err != nil {
-		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	return nil
 }
@@ -223,7 +222,7 @@ func (lf *listFiles[T]) write(rows []T) error {
 // finish completes both files.
 func (lf *listFiles[T]) finish() error {
 	if err := lf.w.Close(); err != nil {
-		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	if err := lf.csv.finish(); err != nil {
 		return err
@@ -244,7 +243,7 @@ const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k
 // arrow), a chunk of rows at a time. It runs in a pool job.
 func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
 	order := rankOrder(l.entries)
-	lf, err := createList(stage, "lists/"+label, listHeader, output.ListSchema, appendListCSV)
+	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema, appendListCSV)
 	if err != nil {
 		return err
 	}
@@ -349,7 +348,7 @@ func (a *listArrow) add(rows []output.ListRow) {
 // an earlier run: a resumed --arrow run after one without --arrow then holds
 // what a fresh --arrow run would.
 func keptListArrow(stage *staging, out, label string) error {
-	p := filepath.Join(out, "lists", label+".parquet")
+	p := output.ListParquet.Path(out, label)
 	f, err := os.Open(p)
 	if err != nil {
 		return fmt.Errorf("Arrow list of %s: %w", label, err)
@@ -374,7 +373,7 @@ func keptListArrow(stage *staging, out, label string) error {
 
 // writeListArrow writes lists/LABEL.arrow through the Arrow adapter.
 func writeListArrow(stage *staging, label string, a *listArrow) error {
-	p, err := stage.path("lists/" + label + ".arrow")
+	p, err := stage.path(output.ListArrow.Rel(label))
 	if err != nil {
 		return err
 	}

@@ -13,12 +13,12 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/toplist"
@@ -216,7 +216,7 @@ func runStaged(ctx context.Context, opt *Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	rejects, err := stage.create("rejects.csv")
+	rejects, err := stage.create(output.Rejects.Rel(""))
 	if err != nil {
 		stage.abort()
 		return nil, err
@@ -238,9 +238,11 @@ func runStaged(ctx context.Context, opt *Options) (*Summary, error) {
 		stage.abort()
 		return nil, err
 	}
-	keep := out.kept.has
-	if opt.KeepSite {
-		keep = func(rel string) bool { return strings.HasPrefix(rel, "site/") || out.kept.has(rel) }
+	keep := func(rel string) bool {
+		if f, _, ok := output.Match(rel); ok && f.Kept == output.KeptAlways {
+			return opt.KeepSite
+		}
+		return out.kept.has(rel)
 	}
 	if err := stage.commit(keep); err != nil {
 		return nil, err
@@ -412,7 +414,7 @@ func writeSummary(stage *staging, sum *Summary) error {
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
-	o, err := stage.create("summary.json")
+	o, err := stage.create(output.Summary.Rel(""))
 	if err != nil {
 		return err
 	}

@@ -9,15 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/klauspost/compress/s2"
 
 	"github.com/ratelist/ratelist/internal/varbin"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -190,50 +188,39 @@ func readState(d *varbin.Decoder) *savedState {
 // latest state at or before it (upTo), or the latest state when key < 0. It
 // returns nil when there is none.
 func loadStateFor(out, kind string, key int, upTo bool) (*savedState, string, error) {
-	dir := filepath.Join(out, "state")
-	ents, err := os.ReadDir(dir)
+	labels, err := output.State.Keys(out)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("read %s: %w", dir, err)
+		return nil, "", err
 	}
-	var names []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".state") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
 	want := ""
 	if key >= 0 {
-		want = periodLabel(kind, key) + ".state"
+		want = periodLabel(kind, key)
 		if upTo {
-			i, _ := slices.BinarySearch(names, want+"\xff")
+			i, _ := slices.BinarySearch(labels, want+"\xff")
 			want = ""
 			if i > 0 {
-				want = names[i-1]
+				want = labels[i-1]
 			}
 		}
-	} else if len(names) > 0 {
-		want = names[len(names)-1]
+	} else if len(labels) > 0 {
+		want = labels[len(labels)-1]
 	}
-	for _, n := range names {
-		if n != want {
-			continue
-		}
-		p := filepath.Join(dir, n)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, "", fmt.Errorf("read %s: %w", p, err)
-		}
-		s, err := decodeState(data)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", p, err)
-		}
-		return s, p, nil
+	if want == "" || !slices.Contains(labels, want) {
+		return nil, "", nil
 	}
-	return nil, "", nil
+	p := output.State.Path(out, want)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", p, err)
+	}
+	s, err := decodeState(data)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", p, err)
+	}
+	return s, p, nil
 }
 
 // restore puts a saved state into the run, matching players by id: players

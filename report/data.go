@@ -9,8 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -88,20 +86,6 @@ type cardSet struct {
 }
 
 func (cs *cardSet) str(i uint16) string { return cs.strs[i] }
-
-func opt32(p *int32) int32 {
-	if p == nil {
-		return none
-	}
-	return *p
-}
-
-func optF(p *float64) float64 {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
 
 // perGame says whether reason is a per-game row of a per-period rule set.
 func perGame(reason string) bool { return strings.HasSuffix(reason, "-game") }
@@ -301,23 +285,13 @@ func readJokerList(path string) ([]jokerRow, error) {
 	return rows, nil
 }
 
-// periods lists the periods of the files dir/*.csv, sorted.
-func periods(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+// periods lists the periods of the files of kind f (a list) in out, sorted.
+func periods(out string, f *output.File) ([]string, error) {
+	ps, err := f.Keys(out)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	var ps []string
-	for _, e := range ents {
-		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".csv") {
-			ps = append(ps, strings.TrimSuffix(n, ".csv"))
-		}
-	}
-	sort.Strings(ps)
-	return ps, nil
+	return ps, err
 }
 
 func readSummary(path string) (*summary, error) {
@@ -368,8 +342,4 @@ func readJokerCards(path string) ([]jokerCard, error) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-func outPath(out string, rel ...string) string {
-	return filepath.Join(append([]string{out}, rel...)...)
 }

@@ -121,7 +121,7 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 			return n, err
 		}
 		n++
-		path := outPath(s.opt.Out, "lists", p+".csv")
+		path := output.ListCSV.Path(s.opt.Out, p)
 		h, err := fileHash(path)
 		if err != nil {
 			return n, err
@@ -170,7 +170,7 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 	}
 	for _, p := range s.jperiods {
 		n++
-		path := outPath(s.opt.Out, "lists", "joker", p+".csv")
+		path := output.JokerListCSV.Path(s.opt.Out, p)
 		h, err := fileHash(path)
 		if err != nil {
 			return n, err
@@ -197,7 +197,7 @@ func (s *site) readRatingList(i int) ([]listRow, error) {
 	if i == len(s.periods)-1 {
 		return s.latest, nil
 	}
-	return readList(outPath(s.opt.Out, "lists", s.periods[i]+".csv"))
+	return readList(output.ListCSV.Path(s.opt.Out, s.periods[i]))
 }
 
 // listCols are the columns of a list's data file, by kind.

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 )
 
 // Options configure Build.
@@ -142,7 +143,7 @@ type jokerHist struct {
 // Over an earlier site it rewrites only the files whose content changed.
 func Build(ctx context.Context, opt Options) (*Stats, error) {
 	if opt.Site == "" {
-		opt.Site = filepath.Join(opt.Out, "site")
+		opt.Site = output.Site.Path(opt.Out, "")
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)

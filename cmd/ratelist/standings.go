@@ -68,7 +68,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return usage("parsing --unplayed: %v", err)
 	}
 	if *team {
-		return teamStandings(teamFlags{trf: *trfFile, archive: *archive, codes: *codes, policy: policy, matchPoints: *matchPoints, primary: *primary, format: *format}, stdout, stderr)
+		return teamStandings(ctx, teamFlags{trf: *trfFile, archive: *archive, id: *id, codes: *codes, policy: policy, matchPoints: *matchPoints, primary: *primary, format: *format}, stdout, stderr)
 	}
 	if *matchPoints != "" || *primary != "mp" {
 		return usage("--match-points and --primary need --team")
@@ -192,6 +192,7 @@ func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.T
 // teamFlags are the flags of standings --team.
 type teamFlags struct {
 	trf, archive, codes string
+	id                  int64
 	policy              tiebreak.Policy
 	matchPoints         string
 	primary             string
@@ -199,13 +200,10 @@ type teamFlags struct {
 }
 
 // teamStandings prints the team standings of a team competition.
-func teamStandings(f teamFlags, stdout, stderr io.Writer) int {
+func teamStandings(ctx context.Context, f teamFlags, stdout, stderr io.Writer) int {
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "ratelist standings: "+format+"\n", a...)
 		return exitUsage
-	}
-	if f.archive != "" {
-		return usage("--team: the archive keeps no teams yet; give --trf FILE")
 	}
 	opt := tiebreak.TeamOptions{Unplayed: f.policy}
 	if _, err := tiebreak.TeamPolicy(time.Time{}, opt); err != nil {
@@ -225,7 +223,13 @@ func teamStandings(f teamFlags, stdout, stderr io.Writer) int {
 		}
 		list = tiebreak.SplitCodes(f.codes)
 	}
-	tt, err := readTeamTRF(f.trf, f.policy, slog.New(slog.NewTextHandler(stderr, nil)))
+	var tt *tiebreak.TeamTournament
+	var err error
+	if f.trf != "" {
+		tt, err = readTeamTRF(f.trf, f.policy, slog.New(slog.NewTextHandler(stderr, nil)))
+	} else {
+		tt, err = loadTeamTournament(ctx, f.archive, f.id)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)

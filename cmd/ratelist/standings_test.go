@@ -237,7 +237,7 @@ func TestStandingsTeamUsage(t *testing.T) {
 		{"bad primary", []string{"--trf", "testdata/teams.trf", "--team", "--primary", "xp"}, 2},
 		{"bad match points", []string{"--trf", "testdata/teams.trf", "--team", "--match-points", "2,1"}, 2},
 		{"match points without --team", []string{"--trf", "testdata/teams.trf", "--match-points", "2,1,0"}, 2},
-		{"archive", []string{"--archive", "x", "--tournament", "1", "--team"}, 2},
+		{"archive not there", []string{"--archive", "x", "--tournament", "1", "--team"}, 1},
 		{"no teams", []string{"--trf", "testdata/rr.trf", "--team"}, 1},
 		{"game points first", []string{"--trf", "testdata/teams.trf", "--team", "--primary", "gp"}, 0},
 	}

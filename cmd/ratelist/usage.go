@@ -29,11 +29,12 @@ Reads and checks the whole archive, prints every problem grouped by kind,
 and writes nothing. Exit 0 clean, 1 failed, 2 bad usage, 3 rows rejected.`,
 
 	"standings": `ratelist standings (--trf FILE | --archive DIR --tournament ID) [flags]
-       ratelist standings --trf FILE --team [--match-points W,D,L] [--primary mp|gp] [flags]
+       ratelist standings (--trf FILE | --archive DIR --tournament ID) --team [--match-points W,D,L] [--primary mp|gp] [flags]
 
 Prints the final standings of one tournament with tiebreak columns to stdout.
 With --team, the team standings of a team competition (the TRF's team
-records): match points, game points and FIDE's team tie-breaks (docs/teams.md).`,
+records, or the archive's teams and team_players tables): match points, game
+points and FIDE's team tie-breaks (docs/teams.md).`,
 
 	"check trf": `ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
 
@@ -94,7 +95,7 @@ that already holds files is refused unless --force is given.`,
   trf      each TRF16 file becomes a tournament
   pgn      PGN game collections, grouped into tournaments by Event, time class and dates
   csv      re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
-           or folders holding them) as Parquet
+           teams.csv, team_players.csv, or folders holding them) as Parquet
   players  update the player registry from a CSV file: player_id and the columns
            to change (a non-empty cell sets the field, an empty one leaves it);
            an id not in the archive is a new player (name required)

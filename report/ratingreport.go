@@ -212,3 +212,19 @@ func cardNote(r string) string {
 	}
 	return r
 }
+
+// appendOpt appends an optional number, nothing when it is none.
+func appendOpt(b []byte, v int32) []byte {
+	if v == none {
+		return b
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// appendF appends a number with prec decimals, nothing when it is NaN.
+func appendF(b []byte, f float64, prec int) []byte {
+	if math.IsNaN(f) {
+		return b
+	}
+	return strconv.AppendFloat(b, f, 'f', prec, 64)
+}

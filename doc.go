@@ -2,7 +2,7 @@
 // and golden tests. The code lives in the packages docs/architecture.md
 // describes: cmd/ratelist (flags and wiring), archive (the archive's schema
 // and reader), pipeline (one run), rating (the rule sets), tiebreak
-// (standings), norms (title norms), output (the run's Parquet records),
+// (standings), norms (title norms), toplist (the top lists), output (the run's Parquet records),
 // officer and report (views of a run's outputs), trf and importer (other
 // formats).
 //

@@ -20,13 +20,14 @@ type Player struct {
 	Title      string
 	BirthDate  time.Time
 	FideRating int32 // 0 = none
+	Club       string
 }
 
 // playerCols are the players columns read, in the order of Player's fields.
 var playerCols = append(append([]archive.Column{
 	{Name: "player_id", Type: archive.Int, Required: true}, {Name: "name", Type: archive.String},
 	{Name: "birth_year", Type: archive.Int32},
-}, archive.PlayerInfoColumns...), archive.Column{Name: "fide_rating", Type: archive.Int32})
+}, archive.PlayerInfoColumns...), archive.Column{Name: "fide_rating", Type: archive.Int32}, archive.Column{Name: "club", Type: archive.String})
 
 // ReadPlayers reads the players table of the archive in fsys (Parquet, CSV or
 // a folder of parts), keyed by player_id. Rows without a player_id are left
@@ -65,6 +66,7 @@ func ReadPlayers(fsys fs.FS) (map[int64]Player, error) {
 			if !b.Nulls[8][i] {
 				p.FideRating = int32(b.Ints[8][i])
 			}
+			p.Club = b.Strs[9][i]
 			if _, dup := out[p.ID]; !dup {
 				out[p.ID] = p
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/joker"
 	"github.com/ratelist/ratelist/tiebreak"
+	"github.com/ratelist/ratelist/toplist"
 )
 
 // Rules is everything configurable about a run: the rule set and the settings
@@ -27,6 +28,10 @@ type Rules struct {
 	sets      map[string]rating.Settings // by rule set name, every registered one
 	Joker     joker.Rules
 	Tiebreaks tiebreak.Options
+	// TopLists are the sizes and age limits of the top lists (`ratelist top`,
+	// the report). They rate nothing, so they are not in the fingerprint of
+	// a saved state.
+	TopLists toplist.Settings
 }
 
 // Settings returns the settings of the rule set registered as name (nil for
@@ -60,7 +65,7 @@ func DefaultRules(name string) (Rules, error) {
 	if name == "" {
 		name = rating.Default().Name
 	}
-	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: joker.DefaultRules()}
+	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: joker.DefaultRules(), TopLists: toplist.Defaults()}
 	if _, err := r.definition(); err != nil {
 		return Rules{}, err
 	}
@@ -86,11 +91,19 @@ func LoadRules(arg string) (Rules, error) {
 // ParseRules reads a rules file's text. Unknown keys are errors: a misspelt
 // setting must not be silently ignored.
 func ParseRules(name string, data []byte) (Rules, error) {
-	var head struct {
-		Base string `toml:"base"`
-	}
-	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&head); err != nil {
+	head := struct {
+		Base     string           `toml:"base"`
+		TopLists toplist.Settings `toml:"toplists"`
+	}{TopLists: toplist.Defaults()}
+	hmd, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&head)
+	if err != nil {
 		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
+	}
+	var unknown []string // the [toplists] keys the head did not know
+	for _, k := range hmd.Undecoded() {
+		if k[0] == "toplists" {
+			unknown = append(unknown, k.String())
+		}
 	}
 	r, err := DefaultRules(head.Base)
 	if err != nil {
@@ -101,12 +114,13 @@ func ParseRules(name string, data []byte) (Rules, error) {
 	if err != nil {
 		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		var keys []string
-		for _, k := range und {
-			keys = append(keys, k.String())
+	for _, k := range md.Undecoded() {
+		if k[0] != "toplists" { // read with the head
+			unknown = append(unknown, k.String())
 		}
-		return Rules{}, fmt.Errorf("%w: rules file %s: unknown settings: %s", ErrUsage, name, strings.Join(keys, ", "))
+	}
+	if len(unknown) > 0 {
+		return Rules{}, fmt.Errorf("%w: rules file %s: unknown settings: %s", ErrUsage, name, strings.Join(unknown, ", "))
 	}
 	r.fromDocument(doc)
 	if r.Base == "" {
@@ -121,6 +135,10 @@ func ParseRules(name string, data []byte) (Rules, error) {
 		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
 	}
 	if err := r.Tiebreaks.Check(); err != nil {
+		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
+	}
+	r.TopLists = head.TopLists
+	if err := r.TopLists.Check(); err != nil {
 		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
 	}
 	return r, nil

@@ -121,3 +121,31 @@ func TestDocumentedRulesFile(t *testing.T) {
 		t.Errorf("the example's coefficient set was not read: %+v", r.Tiebreaks.Scrabble.Sets)
 	}
 }
+
+// TestTopListsSettings: the [toplists] table of a rules file sets the top
+// lists, is checked, and leaves the rules' fingerprint as it was (it rates
+// nothing, so a saved state stays valid).
+func TestTopListsSettings(t *testing.T) {
+	plain, err := ParseRules("a.toml", []byte("base = \"fide\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ParseRules("b.toml", []byte("base = \"fide\"\n[toplists]\nsize = 50\nage_categories = [10, 12]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TopLists.Size != 50 || r.TopLists.GroupSize != 10 || len(r.TopLists.AgeCategories) != 2 {
+		t.Errorf("top lists %+v: want size 50, group size 10 (default), ages [10 12]", r.TopLists)
+	}
+	if plain.TopLists.Size != 100 {
+		t.Errorf("default size %d, want 100", plain.TopLists.Size)
+	}
+	if fingerprint(r, "month") != fingerprint(plain, "month") {
+		t.Error("the top-list settings changed the fingerprint")
+	}
+	for _, bad := range []string{"[toplists]\nsize = 0\n", "[toplists]\nsizes = 5\n"} {
+		if _, err := ParseRules("c.toml", []byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
+	"github.com/ratelist/ratelist/toplist"
 )
 
 // Options configure a run.
@@ -105,6 +107,9 @@ type Summary struct {
 	RerateFrom   string        `json:"rerated_from,omitempty"`
 	ChangedLists []ChangedList `json:"changed_lists,omitempty"`
 	Joker        *JokerSummary `json:"joker,omitempty"`
+	// TopLists are the rules file's top-list settings when they are not the
+	// defaults, for `ratelist top` and the report.
+	TopLists *toplist.Settings `json:"toplists,omitempty"`
 }
 
 // RowCounts are the rows read, used and rejected, in all and per table: every
@@ -308,6 +313,9 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	prod.open(arch)
 	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period, RerateFrom: opt.rerated,
 		TournamentCounts: TournamentCounts{Tournaments: len(arch.Tournaments)}}
+	if tl := opt.Rules.TopLists; tl.Size > 0 && !reflect.DeepEqual(tl, toplist.Defaults()) {
+		sum.TopLists = &tl
+	}
 	rt, err := newRater(opt, arch, prod.order, sum)
 	if err != nil {
 		return nil, err

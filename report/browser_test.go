@@ -61,16 +61,28 @@ func TestBrowser(t *testing.T) {
 	if len(changes) == 0 {
 		t.Fatal("no list changes page")
 	}
+	// The top lists and the rating report are read on phones; they hold no
+	// script (TestTopLists, TestRatingReport), so JavaScript off reads them
+	// the same.
+	phone := []string{"--window-size=375,812"}
 	for _, tc := range []struct {
 		name, file string
+		args       []string
 	}{
-		{"index", filepath.Join(site, "index.html")},
-		{"player", player},
-		{"changes", changes[len(changes)-1]},
+		{"index", filepath.Join(site, "index.html"), nil},
+		{"player", player, nil},
+		{"changes", changes[len(changes)-1], nil},
+		{"top list on a phone", filepath.Join(site, topFile("u12")), phone},
+		{"club on a phone", filepath.Join(site, groupFile("club", "Belovo")), phone},
+		{"rating report on a phone", filepath.Join(site, ratingPage(1043)), phone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			shot := filepath.Join(t.TempDir(), "out.png")
-			runChromium(t, bin, "--screenshot="+shot, "--window-size=1280,900", "file://"+tc.file)
+			args := tc.args
+			if args == nil {
+				args = []string{"--window-size=1280,900"}
+			}
+			runChromium(t, bin, append([]string{"--screenshot=" + shot}, append(args, "file://"+tc.file)...)...)
 			f, err := os.Open(shot)
 			if err != nil {
 				t.Fatalf("no screenshot: %v", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/toplist"
 )
 
 // listRow is one row of lists/PERIOD.csv.
@@ -129,6 +130,8 @@ type summary struct {
 	Listed     int    `json:"players_listed"`
 	// Provisional is the period listed while still open, "" when none.
 	Provisional string `json:"provisional"`
+	// TopLists are the rules file's top-list settings, nil for the defaults.
+	TopLists *toplist.Settings `json:"toplists"`
 }
 
 // csvTable reads a CSV file with a header and returns, for each wanted column,

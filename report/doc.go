@@ -15,9 +15,13 @@
 //	                         neighbours and its year's index, never every list
 //	lists.html               the years with lists; lists-YEAR.html: a year's lists
 //	joker-PERIOD.html        Joker lists
+//	top.html                 the latest list's top lists; top-LIST.html and .csv: one
+//	                         top list; federations.html, clubs.html: their numbers;
+//	                         top/fed-*.html, top/club-*.html (and .csv): their top lists
 //	tournaments.html         the periods; tournaments-PERIOD.html: a period's tournaments
 //	tournaments/ID.html      facts; standings and crosstable drawn from tournaments/ID.js
 //	tournaments/ID.js        players, standings and games as compact JSON in a script
+//	tournaments/ID-rating.html  the rating report: every player's card of the tournament
 //	players/ID.html          facts and the rating card as JSON; card, chart and games drawn by site.js
 //	data/*.js                each list as compact JSON in a script (file:// safe)
 //	assets/style.css, list.js, site.js
@@ -41,7 +45,8 @@
 // The files of the package follow the steps: reading the run's outputs
 // (data.go, cards.go, standings.go) and indexing them (load.go); rendering
 // the pages (pages.go for what every page shares, lists.go, indexes.go,
-// changes.go, charts.go, tournaments.go, players.go) and the embedded assets
+// changes.go, charts.go, tournaments.go, ratingreport.go, toplists.go,
+// players.go) and the embedded assets
 // and templates (assets.go); and the incremental update: a key per file of
 // what it is made from (keys.go) and the manifest and atomic writes (sink.go).
 //

@@ -137,17 +137,29 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 	return k.sum()
 }
 
-// tourKey is the key of tournament t's page and data file: its facts, its
-// period's standings file, its players' cards, and its games as the archive
+// tourKey is the key of tournament t's page, data file and rating report: its
+// facts, its period's standings file, its players' cards, and its games as the archive
 // has them (pairs, a readPairKeys hash), each player with whether they have a page.
 func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
 	k.ints(int64(s.key), int64(s.stHash[s.stFile[t.ID]]), int64(s.stPlayers[t.ID]), int64(pairs))
 	k.tourFacts(t)
+	if t.Reported {
+		k.ints(1)
+	}
 	cards := s.cs.cards
 	i, _ := findTP(s, t.ID, 0)
 	for ; i < len(s.byTP) && cards[s.byTP[i]].TournamentID == t.ID; i++ {
 		c := &cards[s.byTP[i]]
-		k.ints(c.PlayerID, int64(c.Ro()))
+		// Every number of the card: the rating report shows them.
+		k.ints(c.PlayerID, int64(c.Ro()), int64(c.OppAverage), int64(c.Games), int64(c.K), int64(c.Change), int64(c.RatingAfter))
+		k.float(c.Score)
+		k.float(c.Expected)
+		k.float(c.ChangeUnrounded)
+		k.str(s.cs.str(c.Reason))
+		k.str(s.names[c.PlayerID])
+		if s.hasPage(c.PlayerID) {
+			k.ints(1)
+		}
 	}
 	return k.sum()
 }

@@ -263,6 +263,7 @@ func (s *site) loadTournaments() error {
 		t := s.tours[id]
 		s.periodTours[t.Period] = append(s.periodTours[t.Period], t)
 	}
+	s.markRatingReports()
 	s.numberClubs()
 	return nil
 }

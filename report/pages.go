@@ -114,6 +114,12 @@ func appendHead(b []byte, p page) []byte {
 	}
 	b = append(b, ">All lists</a></li>\n<li><a href=\""...)
 	b = append(b, p.Root...)
+	b = append(b, "top.html\""...)
+	if p.Nav == "top" {
+		b = append(b, " aria-current=\"page\""...)
+	}
+	b = append(b, ">Top lists</a></li>\n<li><a href=\""...)
+	b = append(b, p.Root...)
 	b = append(b, "tournaments.html\""...)
 	if p.Nav == "tournaments" {
 		b = append(b, " aria-current=\"page\""...)

@@ -130,6 +130,9 @@ type tourInfo struct {
 	// Paired says that the tournament's pairings were read and its data file
 	// (tournaments/ID.js, the games) written.
 	Paired bool
+	// Reported says that the tournament has a rating report
+	// (markRatingReports).
+	Reported bool
 }
 
 // jokerHist is one player's row in one Joker list.
@@ -257,8 +260,10 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 	others.Add(2)
 	g.Go(func() (err error) {
 		defer others.Done()
-		st.Lists, err = s.writeLists(gctx)
-		return err
+		if st.Lists, err = s.writeLists(gctx); err != nil {
+			return err
+		}
+		return s.writeTopLists()
 	})
 	g.Go(func() error {
 		defer others.Done()

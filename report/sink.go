@@ -30,7 +30,7 @@ func IsSite(dir string) bool {
 
 // siteDirs are the folders of a site; Build removes files in them (and in the
 // site's root) that the new site does not have.
-var siteDirs = []string{"", "assets", "data", "players", "tournaments"}
+var siteDirs = []string{"", "assets", "data", "players", "top", "tournaments"}
 
 var crcTable = crc64.MakeTable(crc64.ECMA)
 

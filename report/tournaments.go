@@ -35,6 +35,9 @@ func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, 
 		html, data := tourPage(id), fmt.Sprintf("tournaments/%d.js", id)
 		if s.out.kept(html, key) {
 			s.out.kept(data, key) // the same key has the same files
+			if s.hasRatingReport(t) {
+				s.out.kept(ratingPage(id), key)
+			}
 			continue
 		}
 		keys[id] = key
@@ -61,6 +64,11 @@ func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, 
 				}
 				if data != nil {
 					if err := s.out.put(fmt.Sprintf("tournaments/%d.js", j.t.ID), data, key); err != nil {
+						return err
+					}
+				}
+				if s.hasRatingReport(j.t) {
+					if err := s.out.put(ratingPage(j.t.ID), s.renderRatingReport(j.t, j.tt), key); err != nil {
 						return err
 					}
 				}
@@ -249,6 +257,11 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standi
 		b = appendFact(b, "Players", strconv.Itoa(len(tt.Players)))
 	}
 	b = append(b, "</dl>\n"...)
+	if s.hasRatingReport(t) {
+		b = append(b, "<p><a href=\""...)
+		b = strconv.AppendInt(b, t.ID, 10)
+		b = append(b, "-rating.html\">Rating report</a>: every player's rating before, opponents, score, expected score, K and change.</p>\n"...)
+	}
 	if st != nil {
 		b = append(b, "<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the standings.</p></noscript>\n</section>\n<p class=\"muted small\">Tiebreak columns are headed by their FIDE codes, in the order they break ties.</p>\n"...)
 	}

@@ -27,6 +27,7 @@
 //	ratelist diff --out DIR [P1] [P2] [--top N] [--format text|csv]
 //	ratelist player --out DIR ID [--format text|csv]
 //	ratelist cards --out DIR --tournament ID [--format text|csv]
+//	ratelist top --out DIR [--period P] [--list L] [--federation F] [--club C] [--n N]
 //	ratelist --version
 //
 // check trf exits 0 clean (notes allowed), 3 warnings only, 1 errors.
@@ -133,6 +134,7 @@ verbs:
   diff       entries, exits and movers between two lists
   player     one player's lists and cards
   cards      every player's card of one tournament
+  top        the top players of a list: open, women, juniors, girls, seniors, age categories
 
 Run 'ratelist VERB -h' for the flags of a verb, 'ratelist --version' for the version.
 `
@@ -175,6 +177,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdPlayer(rest, stdout, stderr)
 	case "cards":
 		return cmdCards(rest, stdout, stderr)
+	case "top":
+		return cmdTop(rest, stdout, stderr)
 	case "--version", "-version":
 		fmt.Fprintln(stdout, "ratelist", currentVersion())
 		return exitOK

@@ -144,6 +144,15 @@ ID is the player_id.`,
 	"cards": `ratelist cards --out DIR --tournament ID [flags]
 
 Every player's card of one tournament, from a run's outputs.`,
+
+	"top": `ratelist top --out DIR [--period P] [--list L] [--federation F] [--club C] [--n N] [flags]
+
+The first N active players of a list of a run (default: the latest list):
+open, women, juniors, girls, seniors50, seniors65, an age category u8 … u18
+or its girls alone, girls-u8 … girls-u18 (ages on 1 January of the list's
+year), of one federation or club. The sizes and ages are the rules file's
+[toplists]. Active: not flagged i, and a rated game in the last
+toplists.active_months (12) months.`,
 }
 
 // printUsage prints the usage of the verb whose flag set fs newFlags made

@@ -83,7 +83,10 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		fingerprint: fingerprint(opt.Rules, def, opt.Period),
 		hashes:      periodHashes{reg: registryHashes(&a.Players)},
 		sum:         sum,
-		norms:       newNormFinder(&a.Players),
+		norms:       &normFinder{},
+	}
+	if opt.Out != "" { // validate and the loads of one tournament want none
+		r.norms = newNormFinder(&a.Players)
 	}
 	r.lists.add = newListAdded(def, r.rules)
 	r.hashes.startHashes(st)

@@ -22,10 +22,9 @@ func FromTRF(f *trf.File) (Tournament, error) {
 		t.Players = append(t.Players, Player{
 			StartNo: p.StartNo, Name: p.Name, Title: title, Federation: strings.ToUpper(p.Federation),
 			Female: sex == "w" || sex == "f" || title == WGM || title == WIM || title == "WFM" || title == "WCM",
-			Rating: p.Rating, FideID: p.FideID, Rounds: emptyRounds(tt.Rounds),
+			Rating: p.Rating, FideID: p.FideID, Rounds: EmptyRounds(tt.Rounds),
 		})
 	}
-	met := map[[2]int]int{}
 	for _, g := range tt.Games {
 		r := g.Round - 1
 		if g.Black < 0 {
@@ -34,23 +33,38 @@ func FromTRF(f *trf.File) (Tournament, error) {
 		}
 		t.Players[g.White].Rounds[r] = Round{Opp: g.Black, Colour: 'w', Result: g.WhiteResult}
 		t.Players[g.Black].Rounds[r] = Round{Opp: g.White, Colour: 'b', Result: g.BlackResult}
-		met[[2]int{min(g.White, g.Black), max(g.White, g.Black)}]++
 	}
 	if tt.System == "round-robin" {
-		t.Kind = RoundRobin
-		n := len(t.Players)
-		double := n > 1 && len(met) == n*(n-1)/2
-		for _, c := range met {
-			double = double && c == 2
-		}
-		if double {
-			t.Kind = DoubleRoundRobin
-		}
+		t.Kind = RoundRobinKind(t)
 	}
 	return t, nil
 }
 
-func emptyRounds(n int) []Round {
+// RoundRobinKind is the kind of a round robin as its pairings show: a double
+// round robin when every pair of players met twice, else a round robin.
+func RoundRobinKind(t Tournament) Kind {
+	met := map[[2]int]int{}
+	for i, p := range t.Players {
+		for _, rd := range p.Rounds {
+			if rd.Opp > i {
+				met[[2]int{i, rd.Opp}]++
+			}
+		}
+	}
+	n := len(t.Players)
+	if n < 2 || len(met) != n*(n-1)/2 {
+		return RoundRobin
+	}
+	for _, c := range met {
+		if c != 2 {
+			return RoundRobin
+		}
+	}
+	return DoubleRoundRobin
+}
+
+// EmptyRounds are n rounds without a game, for a player's Rounds to fill.
+func EmptyRounds(n int) []Round {
 	rs := make([]Round, n)
 	for i := range rs {
 		rs[i] = Round{Opp: -1, Result: 'Z'}

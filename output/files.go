@@ -47,6 +47,7 @@ const (
 var (
 	Summary          = &File{"summary.json", "pipeline: writeSummary", Rewritten, true}
 	Rejects          = &File{"rejects.csv", "pipeline: rejectSink", Rewritten, false}
+	Norms            = &File{"norms.csv", "pipeline: writeNorms", Rewritten, false}
 	Cards            = &File{"cards.parquet", "pipeline: cardWriter", Rewritten, true}
 	CardGames        = &File{"card_games.parquet", "pipeline: cardWriter", Rewritten, true}
 	JokerCards       = &File{"joker_cards.parquet", "pipeline: jokerCardWriter", Rewritten, true}
@@ -64,7 +65,7 @@ var (
 // Files is every kind of file a run's output folder holds, besides
 // ratelist's own marker, lock and staging folders.
 var Files = []*File{
-	Summary, Rejects, Cards, CardGames, JokerCards,
+	Summary, Rejects, Norms, Cards, CardGames, JokerCards,
 	ListCSV, ListParquet, ListArrow, JokerListCSV, JokerListParquet,
 	StandingsPeriod, StandingsCSV, State, Site,
 }

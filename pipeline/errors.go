@@ -14,6 +14,8 @@ var (
 	// ErrNoTournament is a tournament id the archive does not have, or whose
 	// games were all rejected.
 	ErrNoTournament = errors.New("not in the archive or it has no valid games")
+	// ErrNoTeams is a tournament the archive's teams table has no team of.
+	ErrNoTeams = errors.New("no teams in the teams table: not a team competition")
 )
 
 // OptionError is a problem with one field of Options, named as in Options

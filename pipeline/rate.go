@@ -26,6 +26,7 @@ type rater struct {
 	labelKey    int           // the period key of labelText ("" none yet)
 	labelText   string
 	sum         *Summary // the counts it keeps
+	norms       *normFinder
 	out         sink
 }
 
@@ -82,6 +83,10 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		fingerprint: fingerprint(opt.Rules, def, opt.Period),
 		hashes:      periodHashes{reg: registryHashes(&a.Players)},
 		sum:         sum,
+		norms:       &normFinder{},
+	}
+	if opt.Out != "" { // validate and the loads of one tournament want none
+		r.norms = newNormFinder(&a.Players)
 	}
 	r.lists.add = newListAdded(def, r.rules)
 	r.hashes.startHashes(st)
@@ -119,6 +124,10 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 		if err := r.checkRerate(); err != nil {
 			return err
 		}
+	}
+	if rated && (!r.win.hasUntil || key <= r.win.until) {
+		// Every listed period's, those an earlier run listed included.
+		r.norms.check(t, rows, r.label(key))
 	}
 	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
 		if r.win.resumed && key < r.win.start && len(rows) > 0 {

@@ -110,6 +110,10 @@ type Summary struct {
 	// TopLists are the rules file's top-list settings when they are not the
 	// defaults, for `ratelist top` and the report.
 	TopLists *toplist.Settings `json:"toplists,omitempty"`
+	// Norms are the title norms made in the periods this run listed;
+	// allNorms, norms.csv's, those of every listed period.
+	Norms    []Norm `json:"norms,omitempty"`
+	allNorms []Norm
 }
 
 // RowCounts are the rows read, used and rejected, in all and per table: every
@@ -236,6 +240,9 @@ func runStaged(ctx context.Context, opt *Options) (*Summary, error) {
 	}
 	if err == nil {
 		err = writeSummary(stage, sum)
+	}
+	if err == nil {
+		err = writeNorms(stage, sum.allNorms)
 	}
 	if err != nil {
 		out.abort()
@@ -364,6 +371,8 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.summarize()
+	sum.allNorms = rt.norms.sorted()
+	sum.Norms = within(sum.allNorms, sum.FirstList, sum.LastList)
 	if o := opt.open; o != "" && (sum.LastList == o || sum.Joker != nil && sum.Joker.LastList == o) {
 		sum.Provisional = o
 	}

@@ -80,10 +80,6 @@ var (
 	errStale    = errors.New("listed periods are stale")
 )
 
-// errNoTeams is a tournament the archive's teams table has no team of
-// (standings --team).
-var errNoTeams = errors.New("no teams in the teams table: not a team competition")
-
 func main() {
 	if version == "" {
 		version = buildVersion(debug.ReadBuildInfo())

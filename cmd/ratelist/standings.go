@@ -228,7 +228,7 @@ func teamStandings(ctx context.Context, f teamFlags, stdout, stderr io.Writer) i
 	if f.trf != "" {
 		tt, err = readTeamTRF(f.trf, f.policy, slog.New(slog.NewTextHandler(stderr, nil)))
 	} else {
-		tt, err = loadTeamTournament(ctx, f.archive, f.id)
+		tt, err = pipeline.LoadTeamTournament(ctx, f.archive, f.id)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))

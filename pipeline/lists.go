@@ -356,19 +356,19 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 		arrowCols = newListArrow(len(order), add.cols)
 	}
 	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
-	pq := make([]any, listChunk)
 	vals := make([]rating.Value, listChunk*k)
+	var cols listColumns
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
 		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
 		for i := range n {
 			e := int(order[first+i])
 			copy(vals[i*k:(i+1)*k], l.vals[e*k:(e+1)*k])
-			pq[i] = add.shape.Row(rows[i], vals[i*k:(i+1)*k])
 		}
 		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], vals[:n*k], add.cols)
-		if err := lf.writeParts(lf.line, pq[:n]); err != nil {
-			return err
+		lf.csv.Write(lf.line)
+		if err := cols.write(lf.w.ColumnWriters(), add.shape.Schema, rows[:n], vals[:n*k], add.cols); err != nil {
+			return fmt.Errorf("write %s: %w", lf.pqRel, err)
 		}
 		if arrowCols != nil {
 			arrowCols.add(rows[:n])
@@ -380,6 +380,113 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	}
 	if arrowCols != nil {
 		return writeListArrow(stage, label, arrowCols)
+	}
+	return nil
+}
+
+// listColumns writes a chunk of a list's rows with added columns through its
+// file's column writers, column by column, as GenericWriter.Write would write
+// them (rowChunk rows at a time): the generic writer takes a row whose type is
+// made at run time (output.Shape) a value at a time, by reflection. Its
+// slices are scratch, reused from chunk to chunk.
+type listColumns struct {
+	i32 []int32
+	i64 []int64
+	str []string
+	f64 []float64
+	set []bool
+	buf []parquet.Value
+}
+
+// write writes rows, with vals[i*len(cols):] the added values of row i, to
+// the columns cw of a file of schema (a ListShape).
+func (lc *listColumns) write(cw []*parquet.ColumnWriter, schema *parquet.Schema, rows []output.ListRow, vals []rating.Value, cols []rating.Column) error {
+	n, k := len(rows), len(cols)
+	lc.buf = resize(lc.buf, rowChunk)
+	lc.set = resize(lc.set, n)
+	col := func(name string) int { return schemaLeaf(schema, name).ColumnIndex }
+	i32 := func(name string, set bool, get func(*output.ListRow) (int32, bool)) error {
+		lc.i32 = resize(lc.i32, n)
+		for i := range rows {
+			lc.i32[i], lc.set[i] = get(&rows[i])
+		}
+		return writeColumn(cw, col(name), lc.buf, lc.i32, optionalSet(set, lc.set))
+	}
+	i64 := func(name string, set bool, get func(*output.ListRow) (int64, bool)) error {
+		lc.i64 = resize(lc.i64, n)
+		for i := range rows {
+			lc.i64[i], lc.set[i] = get(&rows[i])
+		}
+		return writeColumn(cw, col(name), lc.buf, lc.i64, optionalSet(set, lc.set))
+	}
+	str := func(name string, set bool, get func(*output.ListRow) string) error {
+		lc.str = resize(lc.str, n)
+		for i := range rows {
+			lc.str[i] = get(&rows[i])
+			lc.set[i] = lc.str[i] != ""
+		}
+		return writeColumn(cw, col(name), lc.buf, lc.str, optionalSet(set, lc.set))
+	}
+	ptr := func(p *int32) (int32, bool) {
+		if p == nil {
+			return 0, false
+		}
+		return *p, true
+	}
+	err := errors.Join(
+		i32("rank", false, func(r *output.ListRow) (int32, bool) { return r.Rank, true }),
+		i64("player_id", false, func(r *output.ListRow) (int64, bool) { return r.PlayerID, true }),
+		str("name", false, func(r *output.ListRow) string { return r.Name }),
+		i32("rating", false, func(r *output.ListRow) (int32, bool) { return r.Rating, true }),
+		i32("change", true, func(r *output.ListRow) (int32, bool) { return ptr(r.Change) }),
+		i32("games_period", false, func(r *output.ListRow) (int32, bool) { return r.GamesPeriod, true }),
+		i32("games_total", false, func(r *output.ListRow) (int32, bool) { return r.GamesTotal, true }),
+		i32("k", false, func(r *output.ListRow) (int32, bool) { return r.K, true }),
+		str("category", false, func(r *output.ListRow) string { return r.Category }),
+		str("flags", false, func(r *output.ListRow) string { return r.Flags }),
+		str("federation", true, func(r *output.ListRow) string { return r.Federation }),
+		str("sex", true, func(r *output.ListRow) string { return r.Sex }),
+		str("title", true, func(r *output.ListRow) string { return r.Title }),
+		i64("fide_id", true, func(r *output.ListRow) (int64, bool) { return r.FideID, r.FideID != 0 }),
+		i32("birth_date", true, func(r *output.ListRow) (int32, bool) { return ptr(r.BirthDate) }),
+	)
+	if err != nil {
+		return err
+	}
+	for j, c := range cols {
+		var err error
+		switch c.Type {
+		case rating.Int64:
+			lc.i64 = resize(lc.i64, n)
+			for i := range n {
+				lc.i64[i] = vals[i*k+j].Int
+			}
+			err = writeColumn(cw, col(c.Name), lc.buf, lc.i64, nil)
+		case rating.Float64:
+			lc.f64 = resize(lc.f64, n)
+			for i := range n {
+				lc.f64[i] = vals[i*k+j].Float
+			}
+			err = writeColumn(cw, col(c.Name), lc.buf, lc.f64, nil)
+		default:
+			lc.str = resize(lc.str, n)
+			for i := range n {
+				lc.str[i] = vals[i*k+j].Str
+			}
+			err = writeColumn(cw, col(c.Name), lc.buf, lc.str, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// optionalSet is set for an optional column (which rows have a value), nil
+// for a required one.
+func optionalSet(optional bool, set []bool) []bool {
+	if optional {
+		return set
 	}
 	return nil
 }

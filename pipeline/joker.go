@@ -52,6 +52,18 @@ type jokerPass struct {
 	log      *slog.Logger
 }
 
+// newTablesPass is the pass of the archive's tables table; the summary gets
+// its part when there is a tables table.
+func newTablesPass(opt *Options, arch *runArchive, win *window, out sink, sum *Summary) *jokerPass {
+	rules, _ := opt.Rules.Settings(joker.Name).(*joker.Rules) // nil fails Check when there are tables
+	j := &jokerPass{arch: arch, rules: rules, kind: opt.Period, win: win, out: out, allowGap: opt.AllowGap, log: opt.Log}
+	if len(arch.TableFiles) > 0 {
+		sum.Joker = &JokerSummary{}
+		j.sum = sum.Joker
+	}
+	return j
+}
+
 // The accepted span of played_at, in microseconds since 1970-01-01 UTC.
 var (
 	jokerMinTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()

@@ -320,11 +320,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.out = out
-	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out, allowGap: opt.AllowGap, log: opt.Log}
-	if len(arch.TableFiles) > 0 {
-		sum.Joker = &JokerSummary{}
-		joker.sum = sum.Joker
-	}
+	tables := newTablesPass(opt, arch, &rt.win, out, sum)
 
 	g, gctx := errgroup.WithContext(ctx)
 	if err := out.start(gctx, g, &arch.Players, rt.keepBefore(), rt.lastList()); err != nil {
@@ -337,7 +333,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	g.Go(func() error {
 		err := prod.run(gctx, games, rt.tournament)
 		if err == nil {
-			err = joker.run(gctx)
+			err = tables.run(gctx)
 		}
 		if err == nil {
 			err = rt.finish(gctx)

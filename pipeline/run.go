@@ -100,7 +100,7 @@ type Summary struct {
 	RerunFrom    string   `json:"rerun_from,omitempty"`
 	// RerateFrom is where --rerate re-rated from, by itself (RerunFrom of the
 	// run it started as); ChangedLists are the published lists it (or any
-	// resumed run, for the Joker lists it always writes) wrote again with
+	// resumed run, for the table rule sets' lists it always writes) wrote again with
 	// other rows.
 	RerateFrom   string        `json:"rerated_from,omitempty"`
 	ChangedLists []ChangedList `json:"changed_lists,omitempty"`
@@ -280,7 +280,7 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, want func(i
 //	rating        one goroutine, in rating order:
 //	                producer (check rows, hold them per tournament)
 //	                  → rater (periods, rule set) → out
-//	                then the Joker pass (check, rate) → out
+//	                then the tables pass (check, rate) → out
 //	out (a writeSink):
 //	              cards ──row groups──→ cards writer (1 goroutine)
 //	                  ──→ 2 encoders, committing in turn (2 goroutines) → cards.parquet, card_games.parquet

@@ -80,6 +80,20 @@ type jokerRow struct {
 	file int32 // index into Archive.TableFiles
 }
 
+// tablesSummary is the part of summary.json of the table rule sets: its
+// fields follow the others.
+type tablesSummary struct {
+	Joker *JokerSummary `json:"joker,omitempty"`
+}
+
+// tablesLastList is the last list the tables pass wrote ("" for none).
+func (s *tablesSummary) tablesLastList() string {
+	if s.Joker == nil {
+		return ""
+	}
+	return s.Joker.LastList
+}
+
 // JokerSummary is the Joker part of summary.json.
 type JokerSummary struct {
 	GamesRead     int64  `json:"games_read"` // distinct game_ids among rows that passed the row checks

@@ -104,7 +104,7 @@ type Summary struct {
 	// other rows.
 	RerateFrom   string        `json:"rerated_from,omitempty"`
 	ChangedLists []ChangedList `json:"changed_lists,omitempty"`
-	Joker        *JokerSummary `json:"joker,omitempty"`
+	tablesSummary
 }
 
 // RowCounts are the rows read, used and rejected, in all and per table: every
@@ -352,7 +352,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.summarize()
-	if o := opt.open; o != "" && (sum.LastList == o || sum.Joker != nil && sum.Joker.LastList == o) {
+	if o := opt.open; o != "" && (sum.LastList == o || sum.tablesLastList() == o) {
 		sum.Provisional = o
 	}
 	if opt.Out != "" && rt.periods.any && !rt.win.resumed && sum.Lists == 0 {

@@ -111,7 +111,7 @@ type gapCheck struct {
 	win   *window
 	allow bool
 	log   *slog.Logger
-	what  string // "rated tournament" or, say, "Joker game", for the log
+	what  string // "rated tournament", or a table rule set's title and " game", for the log
 }
 
 // tooLong says whether the stretch from day a (list period k1) to day b

@@ -14,8 +14,8 @@ import (
 )
 
 // ChangedList is a list that an earlier run published and this run wrote
-// again with other rows (a correction taken in by --rerate, or a Joker list,
-// which every run writes): the rows of players who entered, left, or whose
+// again with other rows (a correction taken in by --rerate, or a table rule
+// set's list, which every run writes): the rows of players who entered, left, or whose
 // row differs, rank aside.
 type ChangedList struct {
 	List        string `json:"list"`

@@ -17,6 +17,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/joker"
 )
 
@@ -41,6 +42,7 @@ import (
 
 // jokerPass rates the Joker games of an archive into a sink.
 type jokerPass struct {
+	def   *rating.TableDefinition
 	arch  *runArchive
 	rules *joker.Rules
 	kind  string  // the period kind
@@ -50,6 +52,18 @@ type jokerPass struct {
 	// allowGap and log are the run's, for checkGaps.
 	allowGap bool
 	log      *slog.Logger
+}
+
+// newTablesPass is the pass of the archive's tables table; the summary gets
+// its part when there is a tables table.
+func newTablesPass(opt *Options, arch *runArchive, win *window, out sink, sum *Summary) *jokerPass {
+	rules, _ := opt.Rules.Settings(joker.Name).(*joker.Rules) // nil fails Check when there are tables
+	j := &jokerPass{def: &joker.Definition, arch: arch, rules: rules, kind: opt.Period, win: win, out: out, allowGap: opt.AllowGap, log: opt.Log}
+	if len(arch.TableFiles) > 0 {
+		sum.Joker = &JokerSummary{}
+		j.sum = sum.Joker
+	}
+	return j
 }
 
 // The accepted span of played_at, in microseconds since 1970-01-01 UTC.
@@ -64,6 +78,20 @@ type jokerRow struct {
 	joker.Row
 	row  int64 // data-row number in its file
 	file int32 // index into Archive.TableFiles
+}
+
+// tablesSummary is the part of summary.json of the table rule sets: its
+// fields follow the others.
+type tablesSummary struct {
+	Joker *JokerSummary `json:"joker,omitempty"`
+}
+
+// tablesLastList is the last list the tables pass wrote ("" for none).
+func (s *tablesSummary) tablesLastList() string {
+	if s.Joker == nil {
+		return ""
+	}
+	return s.Joker.LastList
 }
 
 // JokerSummary is the Joker part of summary.json.
@@ -206,6 +234,22 @@ func (j *jokerPass) checkTableRow(b *archive.Batch, i int) (jokerRow, archive.Pr
 	jr.Pulka = joker.PulkaOf(ints(archive.TableStoppedPulka), b.Nulls[archive.TableStoppedPulka][i])
 	jr.Left = !b.Nulls[archive.TableLeftTable][i] && ints(archive.TableLeftTable) != 0
 	return jr, archive.Problem{}
+}
+
+// checkGaps checks the stretches between the games, in rating order
+// (gapCheck): one too long is a GapError naming the game before it.
+func (j *jokerPass) checkGaps(rows []jokerRow, games []jokerGameRef) error {
+	g := gapCheck{kind: j.kind, win: j.win, allow: j.allowGap, log: j.log, what: j.def.Title + " game"}
+	for i := 1; i < len(games); i++ {
+		a, b := games[i-1].Day(), games[i].Day()
+		if empty, refuse := g.tooLong(a, b, periodKey(j.kind, a), periodKey(j.kind, b)); refuse {
+			r := &rows[games[i-1].first]
+			return &GapError{File: j.arch.TableFiles[r.file], Row: r.row, EmptyLists: empty,
+				What: fmt.Sprintf("%s game %d played %s", j.def.Title, games[i-1].Game, day(int64(a))),
+				Next: fmt.Sprintf("%s game %d, played %s", j.def.Title, games[i].Game, day(int64(b)))}
+		}
+	}
+	return nil
 }
 
 // jokerGameRef is a checked game: its rating-order key and where its four

@@ -395,7 +395,7 @@ func TestJokerTiesAllowed(t *testing.T) {
 `,
 	})
 	rules, _ := DefaultRules("school")
-	rules.Joker.AllowTiedPlaces = true
+	jokerOf(rules).AllowTiedPlaces = true
 	out, sum := jokerRun(t, dir, &rules)
 	if sum.Joker.GamesRated != 1 || sum.Joker.GamesRejected != 1 {
 		t.Errorf("joker summary %+v", sum.Joker)
@@ -587,11 +587,11 @@ func TestJokerIndependent(t *testing.T) {
 				t.Fatal(err)
 			}
 			rules, _ := DefaultRules("school")
-			rules.Joker.MultiplierThreshold = int32(tc.s.threshold)
-			rules.Joker.RatedFromPulka = int8(tc.s.ratedFrom)
-			rules.Joker.LeaverAlsoPlaced = tc.s.alsoPlaced
-			for k := range rules.Joker.LeaveBonus {
-				rules.Joker.LeaveBonus[k] = int32(tc.s.leaveBonus5 * (k + 1))
+			jokerOf(rules).MultiplierThreshold = int32(tc.s.threshold)
+			jokerOf(rules).RatedFromPulka = int8(tc.s.ratedFrom)
+			jokerOf(rules).LeaverAlsoPlaced = tc.s.alsoPlaced
+			for k := range jokerOf(rules).LeaveBonus {
+				jokerOf(rules).LeaveBonus[k] = int32(tc.s.leaveBonus5 * (k + 1))
 			}
 			out, sum := jokerRun(t, dir, &rules)
 			if sum.RowsRejected != 0 {

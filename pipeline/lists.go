@@ -241,7 +241,7 @@ func joinFlags(a, b string) string {
 }
 
 // listFiles writes one list as CSV and Parquet, a chunk of rows at a time: the
-// rating lists and the Joker lists alike.
+// rating lists and the table rule sets' lists alike.
 type listFiles[T any] struct {
 	pqRel     string
 	csv, pq   *outFile

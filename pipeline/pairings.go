@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -94,7 +95,7 @@ func (c *Pairings) Held() int { return c.n }
 // forgets them: its games in file order, without the rows a run rejects (a
 // player paired twice in a round among them), as a run hands them to its
 // standings. ok is false when some of its rows were dropped. A tournament
-// without valid rows, and a Joker tournament, has none (nil), as in a run.
+// without valid rows, and a tournament a table rule set rates, has none (nil), as in a run.
 func (c *Pairings) Tournament(id int64) (tt *tiebreak.Tournament, ok bool) {
 	ti := c.p.arch.TournamentIndex(id)
 	h := c.held[ti]
@@ -108,7 +109,7 @@ func (c *Pairings) Tournament(id int64) (tt *tiebreak.Tournament, ok bool) {
 	}
 	t := &c.p.arch.Tournaments[ti]
 	rows := c.p.checkPairings(t, h.rows)
-	if len(rows) == 0 || t.Discipline == "joker" {
+	if len(rows) == 0 || rating.TablesOf(t.Discipline) != nil {
 		return nil, true
 	}
 	return standingsInput(&c.p.arch.Players, t, rows, &standingsScratch{local: c.p.pairs.local}), true

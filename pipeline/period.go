@@ -87,7 +87,7 @@ func floorDiv[T int | int64](a, b T) T {
 const maxGapYears = 10
 
 // GapError is a stretch of more than maxGapYears without a rated tournament
-// (or a Joker game): the row before it, and what comes next.
+// (or a game of a table rule set): the row before it, and what comes next.
 type GapError struct {
 	File       string
 	Row        int64
@@ -105,13 +105,13 @@ func (e *GapError) Error() string {
 func (e *GapError) Unwrap() error { return ErrUsage }
 
 // gapCheck looks at the stretches between consecutive dated events (rated
-// tournaments, or Joker games) whose lists a run writes.
+// tournaments, or games of a table rule set) whose lists a run writes.
 type gapCheck struct {
 	kind  string
 	win   *window
 	allow bool
 	log   *slog.Logger
-	what  string // "rated tournament" or "Joker game", for the log
+	what  string // "rated tournament", or a table rule set's title and " game", for the log
 }
 
 // tooLong says whether the stretch from day a (list period k1) to day b
@@ -156,22 +156,6 @@ func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
 			}
 		}
 		prev = i
-	}
-	return nil
-}
-
-// checkGaps checks the stretches between the Joker games, in rating order
-// (gapCheck): one too long is a GapError naming the game before it.
-func (j *jokerPass) checkGaps(rows []jokerRow, games []jokerGameRef) error {
-	g := gapCheck{kind: j.kind, win: j.win, allow: j.allowGap, log: j.log, what: "Joker game"}
-	for i := 1; i < len(games); i++ {
-		a, b := games[i-1].Day(), games[i].Day()
-		if empty, refuse := g.tooLong(a, b, periodKey(j.kind, a), periodKey(j.kind, b)); refuse {
-			r := &rows[games[i-1].first]
-			return &GapError{File: j.arch.TableFiles[r.file], Row: r.row, EmptyLists: empty,
-				What: fmt.Sprintf("Joker game %d played %s", games[i-1].Game, day(int64(a))),
-				Next: fmt.Sprintf("Joker game %d, played %s", games[i].Game, day(int64(b)))}
-		}
 	}
 	return nil
 }

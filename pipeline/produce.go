@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // gameRow is one validated games row, compact, waiting for its tournament.
@@ -208,8 +209,8 @@ func (p *producer) orphan(prob *archive.Problem, null bool, tid int64) (string, 
 }
 
 // advance hands on tournaments in rating order while they are complete,
-// after the checks across their rows. A Joker tournament's games are in the
-// tables table: its games rows were rejected, and it is not handed on.
+// after the checks across their rows. The games of a tournament a table rule
+// set rates are in the tables table: its games rows were rejected, and it is not handed on.
 func (p *producer) advance(ctx context.Context, take takeFunc) error {
 	for p.next < len(p.order) && p.remaining[p.order[p.next]] == 0 {
 		ti := p.order[p.next]
@@ -218,7 +219,7 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		rows := p.checkPairings(t, p.bufs[ti])
 		p.bufs[ti] = nil
 		p.arch.count("games").Used += int64(len(rows))
-		if t.Discipline == "joker" {
+		if rating.TablesOf(t.Discipline) != nil {
 			continue
 		}
 		if err := take(ctx, t, rows); err != nil {
@@ -244,8 +245,8 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 		return p.problem(p.arch.UnknownTournament(b.Ints[0][i]))
 	}
 	t := &p.arch.Tournaments[ti]
-	if t.Discipline == "joker" {
-		return p.problem(archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a Joker tournament: its games belong in the tables table", t.ID))
+	if td := rating.TablesOf(t.Discipline); td != nil {
+		return p.problem(archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a %s tournament: its games belong in the tables table", t.ID, td.Title))
 	}
 	if b.Nulls[1][i] {
 		return p.problem(archive.MissingCell("round"))

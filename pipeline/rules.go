@@ -9,13 +9,13 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/ratelist/ratelist/rating"
-	"github.com/ratelist/ratelist/rating/joker"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/toplist"
 )
 
 // Rules is everything configurable about a run: the rule set and the settings
-// of every registered rule set, the Joker rules and the standings options. A
+// of every registered rule set (table ones included) and the standings
+// options. A
 // rules file (TOML) names a base rule set and overrides any setting:
 //
 //	base = "school"
@@ -26,7 +26,6 @@ import (
 type Rules struct {
 	Base      string
 	sets      map[string]rating.Settings // by rule set name, every registered one
-	Joker     joker.Rules
 	Tiebreaks tiebreak.Options
 	// TopLists are the sizes and age limits of the top lists (`ratelist top`,
 	// the report). They rate nothing, so they are not in the fingerprint of
@@ -65,11 +64,14 @@ func DefaultRules(name string) (Rules, error) {
 	if name == "" {
 		name = rating.Default().Name
 	}
-	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: joker.DefaultRules(), TopLists: toplist.Defaults()}
+	r := Rules{Base: name, sets: map[string]rating.Settings{}, TopLists: toplist.Defaults()}
 	if _, err := r.definition(); err != nil {
 		return Rules{}, err
 	}
 	for _, d := range rating.Definitions() {
+		r.sets[d.Name] = d.Defaults()
+	}
+	for _, d := range rating.TableDefinitions() {
 		r.sets[d.Name] = d.Defaults()
 	}
 	return r, nil
@@ -131,8 +133,10 @@ func ParseRules(name string, data []byte) (Rules, error) {
 			return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
 		}
 	}
-	if err := r.Joker.Check(); err != nil {
-		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
+	for _, d := range rating.TableDefinitions() {
+		if err := r.sets[d.Name].Check(); err != nil {
+			return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
+		}
 	}
 	if err := r.Tiebreaks.Check(); err != nil {
 		return Rules{}, fmt.Errorf("%w: rules file %s: %w", ErrUsage, name, err)
@@ -146,7 +150,7 @@ func ParseRules(name string, data []byte) (Rules, error) {
 
 // document returns r as the TOML document of a rules file: a struct built for
 // the registered rule sets, with base, then one table per rule set in
-// registration order, then joker and tiebreaks.
+// registration order, then one per table rule set, then tiebreaks.
 func (r Rules) document() reflect.Value { return r.documentOf(rating.Definitions()) }
 
 // documentOf is document for the rule sets defs.
@@ -157,33 +161,47 @@ func (r Rules) documentOf(defs []*rating.Definition) reflect.Value {
 			Name: fmt.Sprintf("Set%d", i), Type: reflect.TypeOf(d.Defaults()).Elem(), Tag: reflect.StructTag(`toml:"` + d.Name + `"`),
 		})
 	}
-	fields = append(fields,
-		reflect.StructField{Name: "Joker", Type: reflect.TypeOf(r.Joker), Tag: reflect.StructTag(`toml:"` + joker.Name + `"`)},
-		reflect.StructField{Name: "Tiebreaks", Type: reflect.TypeOf(r.Tiebreaks), Tag: `toml:"tiebreaks"`})
+	tables := rating.TableDefinitions()
+	for i, d := range tables {
+		fields = append(fields, reflect.StructField{
+			Name: fmt.Sprintf("Tables%d", i), Type: reflect.TypeOf(d.Defaults()).Elem(), Tag: reflect.StructTag(`toml:"` + d.Name + `"`),
+		})
+	}
+	fields = append(fields, reflect.StructField{Name: "Tiebreaks", Type: reflect.TypeOf(r.Tiebreaks), Tag: `toml:"tiebreaks"`})
 	doc := reflect.New(reflect.StructOf(fields)).Elem()
 	doc.Field(0).SetString(r.Base)
-	for i, d := range defs {
-		s := r.sets[d.Name]
+	set := func(field int, name string, defaults func() rating.Settings) {
+		s := r.sets[name]
 		if s == nil {
-			s = d.Defaults()
+			s = defaults()
 		}
-		doc.Field(1 + i).Set(reflect.ValueOf(s).Elem())
+		doc.Field(field).Set(reflect.ValueOf(s).Elem())
 	}
-	doc.Field(1 + len(defs)).Set(reflect.ValueOf(r.Joker))
-	doc.Field(2 + len(defs)).Set(reflect.ValueOf(r.Tiebreaks))
+	for i, d := range defs {
+		set(1+i, d.Name, d.Defaults)
+	}
+	for i, d := range tables {
+		set(1+len(defs)+i, d.Name, d.Defaults)
+	}
+	doc.Field(1 + len(defs) + len(tables)).Set(reflect.ValueOf(r.Tiebreaks))
 	return doc
 }
 
 // fromDocument takes the settings back from a decoded document.
 func (r *Rules) fromDocument(doc reflect.Value) {
-	defs := rating.Definitions()
+	var names []string
+	for _, d := range rating.Definitions() {
+		names = append(names, d.Name)
+	}
+	for _, d := range rating.TableDefinitions() {
+		names = append(names, d.Name)
+	}
 	r.Base = doc.Field(0).String()
 	r.sets = map[string]rating.Settings{}
-	for i, d := range defs {
+	for i, name := range names {
 		s := reflect.New(doc.Field(1 + i).Type())
 		s.Elem().Set(doc.Field(1 + i))
-		r.sets[d.Name] = s.Interface().(rating.Settings)
+		r.sets[name] = s.Interface().(rating.Settings)
 	}
-	r.Joker = doc.Field(1 + len(defs)).Interface().(joker.Rules)
-	r.Tiebreaks = doc.Field(2 + len(defs)).Interface().(tiebreak.Options)
+	r.Tiebreaks = doc.Field(1 + len(names)).Interface().(tiebreak.Options)
 }

@@ -17,6 +17,7 @@ import (
 
 func schoolOf(r Rules) *school.Settings { return r.Settings("school").(*school.Settings) }
 func fideOf(r Rules) *fide.Settings     { return r.Settings("fide").(*fide.Settings) }
+func jokerOf(r Rules) *joker.Rules      { return r.Settings(joker.Name).(*joker.Rules) }
 
 // TestRulesDocument: a rules document encodes as a struct with the built-in
 // rule sets as fields would, so that state fingerprints stay what they were.
@@ -33,7 +34,7 @@ func TestRulesDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want, got bytes.Buffer
-	toml.NewEncoder(&want).Encode(fixed{r.Base, *schoolOf(r), *fideOf(r), r.Joker, r.Tiebreaks})
+	toml.NewEncoder(&want).Encode(fixed{r.Base, *schoolOf(r), *fideOf(r), *jokerOf(r), r.Tiebreaks})
 	toml.NewEncoder(&got).Encode(r.documentOf(rating.Definitions()[:2]).Interface()) // school, fide
 	if got.String() != want.String() {
 		t.Errorf("document encodes as\n%s\nwant\n%s", got.String(), want.String())
@@ -66,7 +67,7 @@ allow_tied_places = true
 [tiebreaks.ljv]
 base_rating = 2000`, "", func(r Rules) bool {
 			return schoolOf(r).CategoryRating[0] == 2100 && !schoolOf(r).UseEloFloor && schoolOf(r).PerGame && schoolOf(r).Stage == 2 &&
-				len(schoolOf(r).Bands) == 2 && schoolOf(r).Category(1500) == "B" && r.Joker.AllowTiedPlaces && r.Tiebreaks.LJV.BaseRating == 2000
+				len(schoolOf(r).Bands) == 2 && schoolOf(r).Category(1500) == "B" && jokerOf(r).AllowTiedPlaces && r.Tiebreaks.LJV.BaseRating == 2000
 		}},
 		{"misspelt setting", "[school]\ncapp = 300", "unknown settings: school.capp", nil},
 		{"bad stage", "[school]\nstage = 3", "school.stage", nil},

@@ -102,11 +102,11 @@ type Summary struct {
 	RerunFrom    string   `json:"rerun_from,omitempty"`
 	// RerateFrom is where --rerate re-rated from, by itself (RerunFrom of the
 	// run it started as); ChangedLists are the published lists it (or any
-	// resumed run, for the Joker lists it always writes) wrote again with
+	// resumed run, for the table rule sets' lists it always writes) wrote again with
 	// other rows.
 	RerateFrom   string        `json:"rerated_from,omitempty"`
 	ChangedLists []ChangedList `json:"changed_lists,omitempty"`
-	Joker        *JokerSummary `json:"joker,omitempty"`
+	tablesSummary
 	// TopLists are the rules file's top-list settings when they are not the
 	// defaults, for `ratelist top` and the report.
 	TopLists *toplist.Settings `json:"toplists,omitempty"`
@@ -292,7 +292,7 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, want func(i
 //	rating        one goroutine, in rating order:
 //	                producer (check rows, hold them per tournament)
 //	                  → rater (periods, rule set) → out
-//	                then the Joker pass (check, rate) → out
+//	                then the tables pass (check, rate) → out
 //	out (a writeSink):
 //	              cards ──row groups──→ cards writer (1 goroutine)
 //	                  ──→ 2 encoders, committing in turn (2 goroutines) → cards.parquet, card_games.parquet
@@ -335,11 +335,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.out = out
-	joker := &jokerPass{arch: arch, rules: &opt.Rules.Joker, kind: opt.Period, win: &rt.win, out: out, allowGap: opt.AllowGap, log: opt.Log}
-	if len(arch.TableFiles) > 0 {
-		sum.Joker = &JokerSummary{}
-		joker.sum = sum.Joker
-	}
+	tables := newTablesPass(opt, arch, &rt.win, out, sum)
 
 	g, gctx := errgroup.WithContext(ctx)
 	if err := out.start(gctx, g, &arch.Players, rt.keepBefore(), rt.lastList()); err != nil {
@@ -352,7 +348,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	g.Go(func() error {
 		err := prod.run(gctx, games, rt.tournament)
 		if err == nil {
-			err = joker.run(gctx)
+			err = tables.run(gctx)
 		}
 		if err == nil {
 			err = rt.finish(gctx)
@@ -373,7 +369,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	rt.summarize()
 	sum.allNorms = rt.norms.sorted()
 	sum.Norms = within(sum.allNorms, sum.FirstList, sum.LastList)
-	if o := opt.open; o != "" && (sum.LastList == o || sum.Joker != nil && sum.Joker.LastList == o) {
+	if o := opt.open; o != "" && (sum.LastList == o || sum.tablesLastList() == o) {
 		sum.Provisional = o
 	}
 	if opt.Out != "" && rt.periods.any && !rt.win.resumed && sum.Lists == 0 {

@@ -51,7 +51,8 @@ type savedState struct {
 
 // fingerprint identifies the rules and period kind a state was made with:
 // the settings of the rule set def in use (not of every registered one, so
-// that registering another leaves it as it was), Joker's and the tiebreaks'.
+// that registering another leaves it as it was), the table rule sets' and
+// the tiebreaks'.
 func fingerprint(r Rules, def *rating.Definition, period string) string {
 	var buf bytes.Buffer
 	toml.NewEncoder(&buf).Encode(r.documentOf([]*rating.Definition{def}).Interface())

@@ -9,6 +9,7 @@ import (
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/fide"
 	"github.com/ratelist/ratelist/rating/glicko2"
+	"github.com/ratelist/ratelist/rating/joker"
 	"github.com/ratelist/ratelist/rating/school"
 )
 
@@ -16,4 +17,5 @@ func init() {
 	rating.Register(&school.Definition) // the default
 	rating.Register(&fide.Definition)
 	rating.Register(&glicko2.Definition)
+	rating.RegisterTables(&joker.Definition)
 }

@@ -3,6 +3,8 @@ package joker
 import (
 	"fmt"
 	"math"
+
+	"github.com/ratelist/ratelist/rating"
 )
 
 // Name is the rule set's name: its table in a rules file ([joker]).
@@ -164,4 +166,10 @@ func (r *Rules) LevelNameKa(level int) string {
 		return ""
 	}
 	return r.LevelNamesKa[level]
+}
+
+// Definition registers Joker as the table rule set of the joker discipline.
+var Definition = rating.TableDefinition{
+	Name: Name, Title: "Joker", Discipline: "joker",
+	Defaults: func() rating.Settings { r := DefaultRules(); return &r },
 }

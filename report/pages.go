@@ -97,7 +97,13 @@ func appendHead(b []byte, p page) []byte {
 	b = appendEsc(b, p.Site)
 	b = append(b, "</title>\n<link rel=\"stylesheet\" href=\""...)
 	b = append(b, p.Root...)
-	b = append(b, "assets/style.css\">\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\">\n<a class=\"brand\" href=\""...)
+	b = append(b, "assets/style.css\">\n"...)
+	if p.Style != "" {
+		b = append(b, "<style>"...)
+		b = append(b, p.Style...)
+		b = append(b, "</style>\n"...)
+	}
+	b = append(b, "</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\">\n<a class=\"brand\" href=\""...)
 	b = append(b, p.Root...)
 	b = append(b, "index.html\">"...)
 	b = appendEsc(b, p.Site)
@@ -128,8 +134,8 @@ func appendFoot(b []byte) []byte {
 }
 
 // headHTML and footHTML give the template pages the same head and foot.
-func headHTML(site, title, root, nav string) template.HTML {
-	return template.HTML(appendHead(nil, page{Site: site, Title: title, Root: root, Nav: nav}))
+func headHTML(site, title, root, nav, style string) template.HTML {
+	return template.HTML(appendHead(nil, page{Site: site, Title: title, Root: root, Nav: nav, Style: style}))
 }
 
 func footHTML() template.HTML { return template.HTML(appendFoot(nil)) }
@@ -190,6 +196,7 @@ type page struct {
 	Title string // page title
 	Root  string // relative path to the site root: "" or "../"
 	Nav   string // active navigation entry
+	Style string // the page's own style: which columns a phone shows (narrowCSS)
 }
 
 func (s *site) page(title, root, nav string) page {

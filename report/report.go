@@ -101,17 +101,13 @@ type tourIndex struct {
 	stPlayers   map[int64]uint64       // a hash of each tournament's standings players
 }
 
-// playerIndex is who has a page, and the clubs.
+// playerIndex is who has a page.
 type playerIndex struct {
 	players []int64 // every player with a page, sorted
 	names   map[int64]string
 	// paged says, by the archive's dense index, whether a player has a page
 	// (names has him): a games table asks for every row's two players.
 	paged []bool
-	// clubs are the archive's clubs, sorted; clubNo is each player's, by
-	// dense index (-1: none).
-	clubs  []string
-	clubNo []int32
 }
 
 // tourInfo is one tournament: the archive row and its list period.

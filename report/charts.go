@@ -154,9 +154,7 @@ func appendLineChart(b []byte, id, label, ylabel string, xs, ys []float64, xText
 	y0, y1 = math.Floor((y0-pad)/10)*10, math.Ceil((y1+pad)/10)*10
 	X := func(v float64) float64 { return lineL + (v-x0)/(x1-x0)*lineInnerW }
 	Y := func(v float64) float64 { return lineT + (y1-v)/(y1-y0)*lineInnerH }
-	b = fmt.Appendf(b, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" aria-label=\"", lineW, lineH)
-	b = appendEsc(b, label)
-	b = append(b, "\"><title>"...)
+	b = fmt.Appendf(b, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\"><title>", lineW, lineH)
 	b = appendEsc(b, label)
 	b = fmt.Appendf(b, "</title><defs><marker id=\"%s\" viewBox=\"0 0 8 8\" refX=\"4\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\"><circle cx=\"4\" cy=\"4\" r=\"4\"/></marker></defs>\n<path class=\"grid\" d=\"", id)
 	step := niceStep(y1-y0, 4)

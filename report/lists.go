@@ -198,7 +198,7 @@ var ratingCols = []col{
 	{head: "Rank", key: "rank"},
 	{head: "Name", key: "name", text: true},
 	{head: "Club", key: "club", text: true, extra: true},
-	{head: "Rating", key: "rating"},
+	{head: "Rating", key: "rating", bold: true},
 	{head: "Change", key: "change", title: "rating change since the list before"},
 	{head: "Games", key: "games_period", title: "rated games this period", extra: true},
 	{head: "Total", key: "games_total", title: "rated games in all", extra: true},
@@ -212,7 +212,7 @@ var jokerCols = []col{
 	{head: "Rank", key: "rank"},
 	{head: "Name", key: "name", text: true},
 	{head: "Club", key: "club", text: true, extra: true},
-	{head: "Player rating", key: "player_rating"},
+	{head: "Player rating", key: "player_rating", bold: true},
 	{head: "Level", key: "level"},
 	{head: "Level name", key: "level_name", text: true, extra: true},
 	{head: "Personal rating", key: "personal_rating", extra: true},
@@ -245,8 +245,7 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 		b = appendRatingRow(b, r, club)
 	}
 	b = appendTableEnd(b)
-	b = append(b, "<p class=\"legend\">Change: since the list before; empty for a player new to the list. Games: rated games this period; Total: in all."...)
-	b = append(b, "</p>\n"...)
+	b = append(b, "<p class=\"legend\">Change: since the list before; empty for a player new to the list. <a href=\"help.html#list\">How to read the list</a></p>\n"...)
 	b = appendFlagLegend(b, flags)
 	lp := listPage{page: s.page("Rating list "+period, "", "list"), Kind: "rating", Period: period,
 		Rules: s.sum.Rules, Count: len(rows), Clubs: sortedKeys(clubs), Categories: sortedKeys(cats), ToursFile: tourListFile(period)}
@@ -349,7 +348,7 @@ func (s *site) writeJokerList(period string, rows []jokerRow, pageKey uint64) er
 		b = appendNameCell(b, "", r.ID, r.Name)
 		b = append(b, "<td>"...)
 		b = appendEsc(b, club)
-		b = append(b, "<td class=\"strong\">"...)
+		b = append(b, "<td>"...)
 		b = strconv.AppendInt(b, int64(r.PlayerRating), 10)
 		b = append(b, "<td>"...)
 		b = strconv.AppendInt(b, int64(r.Level), 10)

@@ -44,11 +44,7 @@ func (s *site) writePlayers(ctx context.Context) error {
 func (s *site) renderPlayer(b []byte, id int64) []byte {
 	name := s.names[id]
 	idx := s.playerCards(id)
-	p := s.page(name, "../", "")
-	if len(idx) > 0 {
-		p.Style = tableCSS("card", cardCols)
-	}
-	b = appendHead(b, p)
+	b = appendHead(b, s.page(name, "../", ""))
 	b = append(b, "<h1>"...)
 	b = appendEsc(b, name)
 	b = append(b, "</h1>\n<dl class=\"facts\">\n"...)
@@ -93,9 +89,11 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 		alt := ratingAlt(name, "Rating", xs, ys)
 		b = append(b, "<section aria-labelledby=\"hist-h\">\n<h2 id=\"hist-h\">Rating history</h2>\n<figure class=\"chartbox\">\n"...)
 		b = appendLineChart(b, "dot", alt, "Rating", xs, ys, func(d float64) string { return string(appendDate(nil, int32(d))) })
-		b = append(b, "<figcaption>"...)
-		b = appendEsc(b, alt)
-		b = append(b, ". Every rating is in the card below.</figcaption>\n</figure>\n</section>\n"...)
+		b = append(b, "<figcaption>From "...)
+		b = appendEsc(b, string(appendDate(nil, int32(xs[0]))))
+		b = append(b, " to "...)
+		b = appendEsc(b, string(appendDate(nil, int32(xs[len(xs)-1]))))
+		b = append(b, "; every rating is in the card below.</figcaption>\n</figure>\n</section>\n"...)
 	}
 	if len(idx) > 0 {
 		b = s.appendCard(b, id, idx)
@@ -113,21 +111,13 @@ type levelChange struct {
 	From, To int32
 }
 
-// cardCols are the rating card's columns.
+// cardCols are the rating card's columns; assets/style.css aligns them and
+// says which a phone shows (Tournament, Score, Change, After), the same on
+// every page.
 var cardCols = []col{
-	{head: "Date", text: true, extra: true},
-	{head: "Tournament", text: true},
-	{head: "Start", title: "the rating the tournament was rated with", extra: true},
-	{head: "Games", extra: true},
-	{head: "Score"},
-	{head: "Opp. avg", title: "opponents' average rating", extra: true},
-	{head: "D", title: "rating difference to the opponents' average", extra: true},
-	{head: "Exp.", title: "expected score", extra: true},
-	{head: "K", extra: true},
-	{head: "Exact", title: "exact change, K × (score − expected)", extra: true},
-	{head: "Change"},
-	{head: "After", title: "rating after the tournament"},
-	{head: "Note", text: true, extra: true},
+	{head: "Date", extra: true}, {head: "Tournament"}, {head: "Start", extra: true}, {head: "Games", extra: true},
+	{head: "Score"}, {head: "Opp. avg", extra: true}, {head: "D", extra: true}, {head: "Exp.", extra: true},
+	{head: "K", extra: true}, {head: "Exact", extra: true}, {head: "Change"}, {head: "After"}, {head: "Note", extra: true},
 }
 
 // appendCard appends the rating card of player id (cards idx) as a table, a
@@ -147,9 +137,7 @@ func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
 		case t != nil:
 			b = append(b, "<a href=\"../tournaments/"...)
 			b = strconv.AppendInt(b, t.ID, 10)
-			b = append(b, ".html#p"...)
-			b = strconv.AppendInt(b, id, 10)
-			b = append(b, "\">"...)
+			b = append(b, ".html\">"...)
 			b = appendEsc(b, t.Name)
 			b = append(b, "</a>"...)
 		case c.TournamentID != 0:
@@ -175,15 +163,15 @@ func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
 		b = appendOpt(b, c.K)
 		b = append(b, "<td>"...)
 		b = appendF(b, c.ChangeUnrounded, 2)
-		b = appendChange(b, int(c.Change), !c.PerGame && c.Ro() != none)
-		b = append(b, "<td class=\"strong\">"...)
+		b = appendColoredChange(b, int(c.Change), !c.PerGame && c.Ro() != none)
+		b = append(b, "<td>"...)
 		b = appendOpt(b, c.RatingAfter)
 		b = append(b, "<td>"...)
 		b = appendEsc(b, s.cs.str(c.Reason))
 		b = append(b, '\n')
 	}
 	b = appendTableEnd(b)
-	return append(b, "<p class=\"legend\">Start: the rating the tournament was rated with. Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average. A change is empty where there was no rating before (a first rating) or where the period's row carries it.</p>\n</section>\n"...)
+	return append(b, "<p class=\"legend\"><a href=\"../help.html#card\">How to read the card</a></p>\n</section>\n"...)
 }
 
 // appendJoker appends the Joker section of a Joker player's page.
@@ -226,7 +214,7 @@ func (s *site) appendJoker(b []byte, id int64, name string) []byte {
 		}
 	}
 	b = append(b, `<h3>Level in each Joker list</h3>
-<table class="compact">
+<div class="scroll"><table class="compact">
 <thead><tr><th scope="col">List</th><th scope="col" class="n">Rank</th><th scope="col" class="n">Player rating</th><th scope="col" class="n">Level</th><th scope="col">Level name</th><th scope="col" class="n">Personal rating</th><th scope="col" class="n">Games</th></tr></thead>
 <tbody>
 `...)
@@ -249,7 +237,7 @@ func (s *site) appendJoker(b []byte, id int64, name string) []byte {
 		b = strconv.AppendInt(b, int64(h.GamesTotal), 10)
 		b = append(b, "</td></tr>\n"...)
 	}
-	return append(b, "</tbody>\n</table>\n</section>\n"...)
+	return append(b, "</tbody>\n</table></div>\n</section>\n"...)
 }
 
 // ratingAlt describes a rating chart in words, for its caption and label.

@@ -241,6 +241,9 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 	if err := writeAssets(k); err != nil {
 		return nil, err
 	}
+	if err := s.writeHelp(); err != nil {
+		return nil, err
+	}
 	// The lists, the tournaments and the players are made at the same time:
 	// each of the first two is mostly one goroutine's reading. Rating the
 	// archive again, for tournaments whose pairings were not held, waits

@@ -1,8 +1,8 @@
 package report
 
 import (
+	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -15,6 +15,7 @@ import (
 // col is one column of a table.
 type col struct {
 	head  string // the heading, HTML
+	bold  bool   // the column the table is about (rating, points)
 	key   string // the column's name, for assets/list.js to sort by
 	title string // the heading's full name, when head is an abbreviation
 	text  bool   // text, left-aligned (numbers are right-aligned)
@@ -28,31 +29,39 @@ const narrowWidth = "40em"
 // tableCSS returns the style of table id: its text columns left-aligned,
 // and its extra columns hidden at phone width unless its "All columns" box is
 // ticked. A page's style, not a class on each cell: the big tables' cells
-// then carry no attributes.
+// then carry no attributes. Runs of columns take one selector each.
 func tableCSS(id string, cols []col) string {
-	var text, extra []byte
-	for i, c := range cols {
-		sel := "#" + id + " :is(td,th):nth-child(" + strconv.Itoa(i+1) + ")"
-		if c.text {
-			if len(text) > 0 {
-				text = append(text, ',')
+	runs := func(in func(c col) bool) []byte {
+		var b []byte
+		for i := 0; i < len(cols); i++ {
+			if !in(cols[i]) {
+				continue
 			}
-			text = append(text, sel...)
-		}
-		if c.extra {
-			if len(extra) > 0 {
-				extra = append(extra, ',')
+			j := i
+			for j+1 < len(cols) && in(cols[j+1]) {
+				j++
 			}
-			extra = append(extra, "#"+id+"-all:not(:checked)~.scroll "+sel...)
+			if len(b) > 0 {
+				b = append(b, ',')
+			}
+			if i == j {
+				b = fmt.Appendf(b, ":nth-child(%d)", i+1)
+			} else {
+				b = fmt.Appendf(b, ":nth-child(n+%d):nth-child(-n+%d)", i+1, j+1)
+			}
+			i = j
 		}
+		return b
 	}
 	var b []byte
-	if len(text) > 0 {
-		b = append(append(b, text...), "{text-align:left}"...)
+	if bold := runs(func(c col) bool { return c.bold }); len(bold) > 0 {
+		b = fmt.Appendf(b, "#%s td:is(%s){font-weight:600}", id, bold)
 	}
-	if len(extra) > 0 {
-		b = append(b, "@media(max-width:"+narrowWidth+"){"...)
-		b = append(append(b, extra...), "{display:none}}"...)
+	if text := runs(func(c col) bool { return c.text }); len(text) > 0 {
+		b = fmt.Appendf(b, "#%s :is(td,th):is(%s){text-align:left}", id, text)
+	}
+	if extra := runs(func(c col) bool { return c.extra }); len(extra) > 0 {
+		b = fmt.Appendf(b, "@media(max-width:%s){#%s-all:not(:checked)~.scroll #%s :is(td,th):is(%s){display:none}}", narrowWidth, id, id, extra)
 	}
 	return string(b)
 }
@@ -102,9 +111,20 @@ func appendTableEnd(b []byte) []byte {
 	return append(b, "</tbody>\n</table>\n</div>\n"...)
 }
 
-// appendChange appends a rating change cell: signed and coloured, empty
-// when there is none (a player new to the list).
+// appendChange appends a rating change cell: signed, empty when there is
+// none (a player new to the list).
 func appendChange(b []byte, n int, ok bool) []byte {
+	b = append(b, "<td>"...)
+	if ok {
+		b = appendSigned(b, n)
+	}
+	return b
+}
+
+// appendColoredChange appends a rating change cell as appendChange, in the
+// colour of a gain or a loss: for the small tables (a card), where the
+// class costs little.
+func appendColoredChange(b []byte, n int, ok bool) []byte {
 	if !ok {
 		return append(b, "<td>"...)
 	}

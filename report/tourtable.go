@@ -34,16 +34,15 @@ type tourTable struct {
 
 // tourRow is one player's row.
 type tourRow struct {
-	id        int64
-	name      string
-	rank      int // 0: no standings
-	rankTo    int // the last place of a shared rank
-	startNo   int
-	points    string
-	tb        []string
-	player    int // index into tt.Players, -1 for none
-	cells     []string
-	cellTitle []string
+	id      int64
+	name    string
+	rank    int // 0: no standings
+	rankTo  int // the last place of a shared rank
+	startNo int
+	points  string
+	tb      []string
+	player  int // index into tt.Players, -1 for none
+	cells   []string
 }
 
 func (s *site) newTourTable(t *tourInfo, tt *tiebreak.Tournament, st *standings) *tourTable {
@@ -130,13 +129,12 @@ func (x *tourTable) fillGames() {
 	}
 	for r := range x.rows {
 		x.rows[r].cells = make([]string, x.rounds)
-		x.rows[r].cellTitle = make([]string, x.rounds)
 		if p := x.rows[r].player; p >= 0 {
 			rowOf[p] = r
 		}
 	}
 	half := make([]int, len(x.rows))
-	put := func(me, opp, round int, colour string, res byte) {
+	put := func(me, opp, round int, colour byte, res byte) {
 		r := rowOf[me]
 		if r < 0 {
 			return
@@ -154,33 +152,25 @@ func (x *tourTable) fillGames() {
 		if k < 0 || k >= len(row.cells) {
 			return
 		}
-		title := "Round " + strconv.Itoa(round) + ": "
 		cell := text
 		switch {
+		case x.grid:
 		case opp < 0:
-			title += "bye, " + text
-			if !x.grid {
-				cell = "bye " + text
-			}
+			cell = "bye " + text
 		default:
-			title += colour + " against " + tt.Players[opp].Name + ", " + text
-			if !x.grid {
-				cell = strconv.Itoa(x.sn[opp]) + colour[:1] + text
-			}
+			cell = strconv.Itoa(x.sn[opp]) + string(colour) + text
 		}
 		if row.cells[k] != "" {
 			row.cells[k] += " "
-			row.cellTitle[k] += "; "
 		}
 		row.cells[k] += cell
-		row.cellTitle[k] += title
 	}
 	for _, g := range tt.Games {
 		if g.White >= 0 {
-			put(g.White, g.Black, g.Round, "white", g.WhiteResult)
+			put(g.White, g.Black, g.Round, 'w', g.WhiteResult)
 		}
 		if g.Black >= 0 {
-			put(g.Black, g.White, g.Round, "black", g.BlackResult)
+			put(g.Black, g.White, g.Round, 'b', g.BlackResult)
 		}
 	}
 	for r := range x.rows {
@@ -229,7 +219,7 @@ func (x *tourTable) columns() []col {
 	case x.s.arch != nil:
 		cols = append(cols, col{head: "Club", text: true, extra: true})
 	}
-	cols = append(cols, col{head: "Rating"})
+	cols = append(cols, col{head: "Rating", bold: true})
 	for i := 1; i <= x.rounds; i++ {
 		h := strconv.Itoa(i)
 		if !x.grid {
@@ -237,7 +227,7 @@ func (x *tourTable) columns() []col {
 		}
 		cols = append(cols, col{head: h, extra: true})
 	}
-	cols = append(cols, col{head: "Pts", title: "Points"})
+	cols = append(cols, col{head: "Pts", title: "Points", bold: true})
 	for _, c := range x.codes {
 		cols = append(cols, col{head: appendEscString(c), title: tiebreakName(c), extra: true})
 	}
@@ -270,13 +260,7 @@ func (x *tourTable) appendRow(b []byte, r *tourRow) []byte {
 	s := x.s
 	in := s.info(r.id)
 	c := s.cardOf(x.t.ID, r.id)
-	b = append(b, "<tr"...)
-	if r.id > 0 {
-		b = append(b, " id=\"p"...)
-		b = strconv.AppendInt(b, r.id, 10)
-		b = append(b, '"')
-	}
-	b = append(b, '>')
+	b = append(b, "<tr>"...)
 	if r.rank != 0 {
 		b = append(b, "<td>"...)
 		b = strconv.AppendInt(b, int64(r.rank), 10)
@@ -319,19 +303,12 @@ func (x *tourTable) appendRow(b []byte, r *tourRow) []byte {
 		b = strconv.AppendInt(b, int64(c.Ro()), 10)
 	}
 	for k := 0; k < x.rounds; k++ {
-		if r.cells == nil || r.cellTitle[k] == "" {
-			b = append(b, "<td>"...)
-			if r.cells != nil {
-				b = appendEsc(b, r.cells[k])
-			}
-			continue
+		b = append(b, "<td>"...)
+		if r.cells != nil {
+			b = appendEsc(b, r.cells[k])
 		}
-		b = append(b, "<td title=\""...)
-		b = appendEsc(b, r.cellTitle[k])
-		b = append(b, "\">"...)
-		b = appendEsc(b, r.cells[k])
 	}
-	b = append(b, "<td class=\"strong\">"...)
+	b = append(b, "<td>"...)
 	b = appendEsc(b, r.points)
 	for _, v := range r.tb {
 		b = append(b, "<td>"...)
@@ -351,9 +328,9 @@ func (x *tourTable) appendRow(b []byte, r *tourRow) []byte {
 
 // appendTourChange appends a player's rating change in the tournament: the
 // card's, summed exactly where it is rounded once per period (then with one
-// decimal); empty when he was not rated.
+// decimal); empty when he was not rated or had no rating before.
 func appendTourChange(b []byte, c *card) []byte {
-	if c == nil || c.K == none && c.Change == 0 && c.RatingBefore == none {
+	if c == nil || c.Ro() == none {
 		return append(b, "<td>"...)
 	}
 	if !c.PerGame {
@@ -363,14 +340,13 @@ func appendTourChange(b []byte, c *card) []byte {
 		return append(b, "<td>"...)
 	}
 	v := c.ChangeUnrounded
+	b = append(b, "<td>"...)
 	switch {
 	case v > 0:
-		b = append(b, "<td class=\"up\">+"...)
+		b = append(b, '+')
 	case v < 0:
-		b = append(b, "<td class=\"down\">−"...)
+		b = append(b, "−"...)
 		v = -v
-	default:
-		b = append(b, "<td>"...)
 	}
 	return strconv.AppendFloat(b, v, 'f', 1, 64)
 }
@@ -396,39 +372,13 @@ func performance(c *card) (int32, bool) {
 	return c.OppAverage + dp, true
 }
 
-// appendLegend says what the columns mean.
+// appendLegend links the help page's explanation of the table.
 func (x *tourTable) appendLegend(b []byte) []byte {
 	b = append(b, "<p class=\"legend\">"...)
-	if x.rows[0].rank != 0 {
-		b = append(b, "Rank: the final place; players who share places show them all (5–6). "...)
+	if x.tt != nil && !x.grid {
+		b = append(b, "Each round: the opponent's start number, the colour (w, b) and the result. "...)
 	}
-	b = append(b, "Start no.: the pairing number"...)
-	switch {
-	case x.tt == nil:
-		b = append(b, ". "...)
-	case x.grid:
-		b = append(b, "; the numbered columns are the results against the player of that start number (1, ½, 0; + and − forfeits). "...)
-	default:
-		b = append(b, "; each round shows the opponent's start number, the colour (w white, b black) and the result (1, ½, 0; + and − forfeits). "...)
-	}
-	if len(x.codes) > 0 {
-		b = append(b, "Tie-breaks, in the order they break ties: "...)
-		for i, c := range x.codes {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = appendEsc(b, c)
-			if n := tiebreakName(c); n != "" {
-				b = append(b, " "...)
-				b = appendEsc(b, n)
-			}
-		}
-		b = append(b, ". "...)
-	}
-	if x.t.Rated {
-		b = append(b, "Rating: the rating the player was rated with. Perf: the rating performance, the opponents' average plus the rating difference of the score. Change: the rating change of the tournament."...)
-	}
-	return append(b, "</p>\n"...)
+	return append(b, "<a href=\"../help.html#standings\">How to read the standings</a></p>\n"...)
 }
 
 // tiebreakNames name the tiebreak codes' bases.

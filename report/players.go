@@ -125,7 +125,7 @@ var cardCols = []col{
 // (FIDE) have no change: the period's row carries it; a row without a rating
 // before (a newcomer's first) has none either.
 func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
-	b = append(b, "<section aria-labelledby=\"card-h\" id=\"card\">\n<h2 id=\"card-h\">Rating card</h2>\n"...)
+	b = append(b, "<section aria-labelledby=\"card-h\">\n<h2 id=\"card-h\">Rating card</h2>\n"...)
 	b = appendTableStart(b, "card", "list card", "Rating card: a row per tournament rated, in the order rated", cardCols)
 	for _, ci := range idx {
 		c := &s.cs.cards[ci]

@@ -120,8 +120,8 @@ type tourInfo struct {
 	Discipline string
 	Rated      bool
 	Period     string
-	// Paired says that the tournament's pairings were read and its data file
-	// (tournaments/ID.js, the games) written.
+	// Paired says that the tournament's pairings were read and its page
+	// written with its games.
 	Paired bool
 }
 

@@ -15,8 +15,7 @@ import (
 // tourPage is the page of tournament id.
 func tourPage(id int64) string { return fmt.Sprintf("tournaments/%d.html", id) }
 
-// writeTournaments writes the page and data file of every tournament whose
-// key changed. Over an earlier site the pairings of those tournaments were
+// writeTournaments writes the page of every tournament whose key changed. Over an earlier site the pairings of those tournaments were
 // held as the keys were read; the others in the archive (all, in a first
 // build) come as the archive is rated again, and those without pairings
 // after; wait is called before the archive is rated. The pages are rendered

@@ -2,8 +2,9 @@
 // and golden tests. The code lives in the packages docs/architecture.md
 // describes: cmd/ratelist (flags and wiring), archive (the archive's schema
 // and reader), pipeline (one run), rating (the rule sets), tiebreak
-// (standings), output (the run's Parquet records), officer and report (views
-// of a run's outputs), trf and importer (other formats).
+// (standings), norms (title norms), output (the run's Parquet records),
+// officer and report (views of a run's outputs), trf and importer (other
+// formats).
 //
 // Reading order for a newcomer: docs/architecture.md, then pipeline/doc.go.
 package ratelist

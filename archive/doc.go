@@ -3,7 +3,8 @@
 // and tournaments.
 //
 // An archive is a folder holding the tables players (required), tournaments,
-// games and tables (Joker), each as NAME.parquet, NAME.csv or a folder NAME/
+// games, tables (Joker), and teams and team_players (team competitions), each
+// as NAME.parquet, NAME.csv or a folder NAME/
 // of Parquet parts (Files). A Reader streams one table in batches of rows,
 // column by column: CSV cells are parsed by the column's Type (csv.go);
 // Parquet is read page by page, integers and dictionary-encoded result codes
@@ -14,7 +15,8 @@
 //
 // Load reads players and tournaments whole, checks every row and hands each
 // rejected one on as a RowError (file, row, problem, values); the games and
-// tables are left to the caller's Readers. Open and its Loading do the same in
+// tables are left to the caller's Readers; LoadTeams reads and checks the two
+// small team tables against the loaded archive. Open and its Loading do the same in
 // steps, for a caller that loads the two tables at the same time; likewise a
 // Reader's Prefetch decodes ahead on a goroutine the caller starts (Run). A Problem carries its Kind, set
 // where the row is rejected (kind.go): rejects are grouped by it, never by

@@ -52,6 +52,10 @@ const (
 	KindJokerLeavers
 	KindJokerLeaverNotStopped
 	KindJokerGame // any other problem of the game
+
+	// The team tables.
+	KindUnknownTeam // a team_players row of a team the teams table lacks
+	KindTwoTeams    // a player in two teams, or twice in one list, of a tournament
 )
 
 // kindNames are the kinds' names as summary.json and validate show them; a
@@ -93,6 +97,9 @@ var kindNames = [...]string{
 	KindJokerLeavers:          "joker game has more than one leaver: game",
 	KindJokerLeaverNotStopped: "joker leaver in a game played to the end: game",
 	KindJokerGame:             "game",
+
+	KindUnknownTeam: "unknown team",
+	KindTwoTeams:    "player listed twice in a tournament's teams",
 }
 
 // Problem is why a row is rejected.

@@ -55,4 +55,19 @@ type (
 		LeftTable    *bool  `parquet:"left_table,optional"`
 		StoppedPulka *int32 `parquet:"stopped_pulka,optional"`
 	}
+	// TeamRow is one row of the teams table.
+	TeamRow struct {
+		TournamentID int64   `parquet:"tournament_id"`
+		Team         int32   `parquet:"team"`
+		Name         string  `parquet:"name"`
+		Club         *string `parquet:"club,optional"`
+	}
+	// TeamPlayerRow is one row of the team_players table.
+	TeamPlayerRow struct {
+		TournamentID int64  `parquet:"tournament_id"`
+		Team         int32  `parquet:"team"`
+		PlayerID     int64  `parquet:"player_id"`
+		Board        int32  `parquet:"board"`
+		Round        *int32 `parquet:"round,optional"`
+	}
 )

@@ -62,6 +62,18 @@ var (
 		{"player_id", Int, true}, {"place", Int32, true}, {"score", Int32, true},
 		{"left_table", Bool, false}, {"stopped_pulka", Int32, false},
 	}
+	// TeamColumns are the columns of the teams table: the teams of a team
+	// competition, one row per team.
+	TeamColumns = []Column{
+		{"tournament_id", Int, true}, {"team", Int32, true}, {"name", String, true},
+		{"club", String, false},
+	}
+	// TeamPlayerColumns are the columns of the team_players table: a team's
+	// players in its list order (round empty), or its board order in one round.
+	TeamPlayerColumns = []Column{
+		{"tournament_id", Int, true}, {"team", Int32, true}, {"player_id", Int, true},
+		{"board", Int32, true}, {"round", Int32, false},
+	}
 )
 
 // Positions of the columns in GameColumns, as a Batch of games holds them.
@@ -107,6 +119,7 @@ var PlayerInfoColumns = []Column{
 var Tables = []Table{
 	{"players", PlayerColumns}, {"tournaments", TournamentColumns},
 	{"games", GameColumns}, {"tables", TableColumns},
+	{"teams", TeamColumns}, {"team_players", TeamPlayerColumns},
 }
 
 // Lookup returns the table called name.

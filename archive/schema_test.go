@@ -19,6 +19,8 @@ func TestRowsFollowSchema(t *testing.T) {
 		{TournamentRow{}, TournamentColumns},
 		{GameRow{}, GameColumns},
 		{TableRow{}, TableColumns},
+		{TeamRow{}, TeamColumns},
+		{TeamPlayerRow{}, TeamPlayerColumns},
 	} {
 		s := parquet.SchemaOf(tc.row)
 		name := reflect.TypeOf(tc.row).Name()

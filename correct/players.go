@@ -337,10 +337,11 @@ func ImportPlayers(ctx context.Context, dir, file string, now time.Time) (Player
 	return res, c.apply(ctx)
 }
 
-// MergePlayers makes drop's games and Joker table rows keep's, fills keep's
-// empty fields from drop's and removes drop from the registry. It is refused
-// when the two meet in a game, both play in one round of a tournament or sit
-// at one Joker table: they are then two people.
+// MergePlayers makes drop's games, Joker table rows and team places keep's,
+// fills keep's empty fields from drop's and removes drop from the registry.
+// It is refused when the two meet in a game, both play in one round of a
+// tournament, sit at one Joker table or are both listed in the teams of a
+// tournament: they are then two people.
 func MergePlayers(ctx context.Context, dir string, keep, drop int64, now time.Time) (Entry, error) {
 	e := Entry{Time: now, Verb: "merge-players", Player: keep}
 	unlock, err := Lock(dir)
@@ -384,10 +385,17 @@ func MergePlayers(ctx context.Context, dir string, keep, drop int64, now time.Ti
 	if err != nil {
 		return e, err
 	}
+	teams, err := editTable(ctx, c, "team_players", rowEdit{[]string{"player_id"}, move}, nil)
+	if err != nil {
+		return e, err
+	}
 	dropName, _ := ds.get(dr, "name")
 	e.Changes = append(e.Changes, Change{fmt.Sprintf("games of player %d", drop), games.changed, 0})
 	if tables.changed > 0 {
 		e.Changes = append(e.Changes, Change{fmt.Sprintf("Joker table rows of player %d", drop), tables.changed, 0})
+	}
+	if teams.changed > 0 {
+		e.Changes = append(e.Changes, Change{fmt.Sprintf("team places of player %d", drop), teams.changed, 0})
 	}
 	var fill []Assignment
 	for _, col := range ds.cols {
@@ -490,6 +498,36 @@ func checkMerge(ctx context.Context, dir string, keep, drop int64) error {
 				return fmt.Errorf("players %d and %d both sit at Joker game %d (%s row %d): they are two people: %w", keep, drop, g, b.File, b.First+int64(i), ErrUsage)
 			}
 			atTable[g] |= p
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if files, err = archive.Files(fsys, "team_players"); err != nil {
+		return err
+	}
+	type list struct {
+		t int64
+		r int64 // 0: the teams' lists
+	}
+	listed := map[list]uint8{}
+	r = archive.NewReader(fsys, files, archive.TeamPlayerColumns)
+	defer r.Close()
+	for r.Next() {
+		b := r.Batch()
+		for i := 0; i < b.N; i++ {
+			p := bit(b.Ints[2][i])
+			if p == 0 {
+				continue
+			}
+			k := list{b.Ints[0][i], b.Ints[4][i]}
+			if b.Nulls[4][i] {
+				k.r = 0
+			}
+			if listed[k]|p == 3 {
+				return fmt.Errorf("players %d and %d are both listed in the teams of tournament %d (%s row %d): they are two people: %w", keep, drop, k.t, b.File, b.First+int64(i), ErrUsage)
+			}
+			listed[k] |= p
 		}
 	}
 	return r.Err()

@@ -16,9 +16,10 @@ import (
 	"github.com/ratelist/ratelist/importer"
 )
 
-// RemoveTournament removes tournament id: its row, its games and its Joker
-// table rows. Games first: a crash before the tournaments table is replaced
-// leaves the tournament without games, and the command can be run again.
+// RemoveTournament removes tournament id: its row, its games, its Joker
+// table rows and its teams. Games first: a crash before the tournaments table
+// is replaced leaves the tournament without games, and the command can be run
+// again.
 func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) (Entry, error) {
 	e := Entry{Time: now, Verb: "remove", Tournament: id}
 	unlock, err := Lock(dir)
@@ -52,6 +53,13 @@ func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) 
 	if tables.dropped > 0 {
 		e.Changes = append(e.Changes, Change{"Joker table rows", tables.dropped, 0})
 	}
+	teams, teamPlayers, err := putTeams(ctx, c, tournaments, other, nil, nil)
+	if err != nil {
+		return e, err
+	}
+	if teams.dropped+teamPlayers.dropped > 0 {
+		e.Changes = append(e.Changes, Change{"teams", teams.dropped, 0}, Change{"team players", teamPlayers.dropped, 0})
+	}
 	s.delete(r)
 	if err := tournaments.write(c); err != nil {
 		return e, err
@@ -72,7 +80,7 @@ func describe(s *sheet, r int) string {
 
 // Replace imports a corrected TRF or PGN report (kind "trf" or "pgn") over
 // tournament opt.Replace: the tournament keeps its id, its games are replaced
-// by the file's, its name, dates, system and rounds are the file's (its
+// by the file's, its name, dates, system, rounds and teams are the file's (its
 // discipline, rated and tiebreaks are kept; opt.Unrated sets rated false),
 // and the file's players are matched and added as an import does. The file
 // must hold one tournament, which must not look like another tournament of
@@ -120,6 +128,14 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 		return e, st, err
 	}
 	e.Changes = append(e.Changes, Change{"games", games.dropped, games.inserted})
+	teams, teamPlayers := a.ReplacementTeams()
+	tn, pn, err := putTeams(ctx, c, im.tournaments, this, teams, teamPlayers)
+	if err != nil {
+		return e, st, err
+	}
+	if tn.any() || pn.any() {
+		e.Changes = append(e.Changes, Change{"teams", tn.dropped, tn.inserted}, Change{"team players", pn.dropped, pn.inserted})
+	}
 
 	cells := tournamentCells(t)
 	delete(cells, "discipline")
@@ -137,6 +153,14 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 			}
 			e.Changes = append(e.Changes, Change{col, logValue(col, was, !had), logValue(col, v, false)})
 		}
+	}
+	if was, had := ts.get(tr, "system"); len(teams) > 0 && t.System == nil && had {
+		// A team file that names no system: the team standings read it from
+		// the matches, as import writes it.
+		if err := ts.set(tr, "system", "", true); err != nil {
+			return e, st, err
+		}
+		e.Changes = append(e.Changes, Change{"system", logValue("system", was, false), nil})
 	}
 	if err := im.tournaments.write(c); err != nil {
 		return e, st, err
@@ -197,6 +221,10 @@ func Import(ctx context.Context, dir, kind string, files []string, opt importer.
 		if _, err := putGames(ctx, c, im.tournaments, keep, all); err != nil {
 			return st, nil, err
 		}
+	}
+	teams, teamPlayers := a.HeldTeams()
+	if _, _, err := putTeams(ctx, c, im.tournaments, keep, teams, teamPlayers); err != nil {
+		return st, nil, err
 	}
 	written := c.files()
 	return st, written, c.apply(ctx)
@@ -301,34 +329,52 @@ func tournamentCells(t archive.TournamentRow) map[string]string {
 // else at the end of a single games file, else in a new part of a games
 // folder, else in a new games table of the archive's form.
 func putGames(ctx context.Context, c *change, tournaments *smallTable, e rowEdit, rows []archive.GameRow) (edited, error) {
+	return putRows(ctx, c, tournaments, "games", archive.GameColumns, e, rows, gameCells)
+}
+
+// putTeams puts the team tables' rows in place of those e drops, as putGames
+// puts games.
+func putTeams(ctx context.Context, c *change, tournaments *smallTable, e rowEdit, teams []archive.TeamRow, players []archive.TeamPlayerRow) (edited, edited, error) {
+	t, err := putRows(ctx, c, tournaments, "teams", archive.TeamColumns, e, teams, teamCells)
+	if err != nil {
+		return t, edited{}, err
+	}
+	p, err := putRows(ctx, c, tournaments, "team_players", archive.TeamPlayerColumns, e, players, teamPlayerCells)
+	return t, p, err
+}
+
+// putRows puts rows in place of the rows of table name that e drops: where
+// the first was, else at the end of a single file, else in a new part of a
+// folder, else in a new table of the archive's form (none for no rows).
+func putRows[T any](ctx context.Context, c *change, tournaments *smallTable, name string, cols []archive.Column, e rowEdit, rows []T, cells func(T) map[string]string) (edited, error) {
 	ins := make([]map[string]string, len(rows))
 	for i, g := range rows {
-		ins[i] = gameCells(g)
+		ins[i] = cells(g)
 	}
-	t, err := locate(c.dir, "games")
+	t, err := locate(c.dir, name)
 	if err != nil {
 		return edited{}, err
 	}
-	n, err := editTable(ctx, c, "games", e, ins)
-	if err != nil || n.inserted > 0 {
+	n, err := editTable(ctx, c, name, e, ins)
+	if err != nil || n.inserted > 0 || len(rows) == 0 {
 		return n, err
 	}
-	// No old games to take the place of: a new file.
-	dst := "games.parquet"
+	// No old rows to take the place of: a new file.
+	dst := name + ".parquet"
 	switch {
 	case t.folder():
-		dst = filepath.Join("games", nextPart(t.files))
+		dst = filepath.Join(name, nextPart(t.files))
 	case len(tournaments.sheets) > 0 && tournaments.sheets[0].schema == nil:
-		dst = "games.csv"
+		dst = name + ".csv"
 	}
 	f, err := c.create(dst)
 	if err != nil {
 		return n, err
 	}
 	if isCSV(dst) {
-		err = writeCSVRows(f, ins)
+		err = writeCSVRows(f, cols, ins)
 	} else {
-		w := parquet.NewGenericWriter[archive.GameRow](f, parquet.Compression(&parquet.Zstd))
+		w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd))
 		if _, err = w.Write(rows); err == nil {
 			err = w.Close()
 		}
@@ -352,9 +398,9 @@ func nextPart(files []string) string {
 	return fmt.Sprintf("part-%04d.parquet", next)
 }
 
-func writeCSVRows(f *os.File, rows []map[string]string) error {
+func writeCSVRows(f *os.File, cols []archive.Column, rows []map[string]string) error {
 	var names []string
-	for _, c := range archive.GameColumns {
+	for _, c := range cols {
 		names = append(names, c.Name)
 	}
 	var b strings.Builder
@@ -418,6 +464,26 @@ func gameCells(g archive.GameRow) map[string]string {
 	}
 	if g.BlackPoints != nil {
 		m["black_points"] = strconv.Itoa(int(*g.BlackPoints))
+	}
+	return m
+}
+
+// teamCells is a teams row as text by column; a null club is left out.
+func teamCells(t archive.TeamRow) map[string]string {
+	m := map[string]string{"tournament_id": strconv.FormatInt(t.TournamentID, 10), "team": strconv.Itoa(int(t.Team)), "name": t.Name}
+	if t.Club != nil {
+		m["club"] = *t.Club
+	}
+	return m
+}
+
+// teamPlayerCells is a team_players row as text by column; a null round is
+// left out.
+func teamPlayerCells(p archive.TeamPlayerRow) map[string]string {
+	m := map[string]string{"tournament_id": strconv.FormatInt(p.TournamentID, 10), "team": strconv.Itoa(int(p.Team)),
+		"player_id": strconv.FormatInt(p.PlayerID, 10), "board": strconv.Itoa(int(p.Board))}
+	if p.Round != nil {
+		m["round"] = strconv.Itoa(int(*p.Round))
 	}
 	return m
 }

@@ -45,6 +45,11 @@ type Options struct {
 	// instead of writing them: for a caller that writes an archive Commit
 	// cannot (CSV tables), which is small.
 	Hold bool
+	// ForRating imports a TRF file whose points are not 1-½-0 (162/XXS, 299)
+	// as its results, with a note, instead of skipping it: for an archive that
+	// is only rated (the archive keeps result codes, which make the ratings
+	// and not such standings).
+	ForRating bool
 }
 
 // Archive is an archive folder being merged into. Players and tournaments are held
@@ -54,8 +59,12 @@ type Archive struct {
 	Dir         string
 	Players     []archive.PlayerRow
 	Tournaments []archive.TournamentRow
+	// Teams and TeamPlayers are the team tables (teams, team_players).
+	Teams       []archive.TeamRow
+	TeamPlayers []archive.TeamPlayerRow
 
 	oldPlayers, oldTournaments int
+	oldTeams, oldTeamPlayers   int
 	byFide                     map[int64]int  // FIDE id → Players index
 	byName                     map[string]int // normalised name → Players index, -1 when several
 	matched                    map[int]bool
@@ -90,7 +99,7 @@ func Open(dir string, opt Options) (*Archive, error) {
 	if _, err := os.Stat(dir); err == nil {
 		a.existed = true
 	}
-	for _, name := range []string{"players.csv", "tournaments.csv", "games.csv", "players", "tournaments"} {
+	for _, name := range []string{"players.csv", "tournaments.csv", "games.csv", "teams.csv", "team_players.csv", "players", "tournaments", "teams", "team_players"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			hint := "convert it first: ratelist import csv " + filepath.Join(dir, name) + " --archive " + dir
 			if !strings.HasSuffix(name, ".csv") {
@@ -107,6 +116,13 @@ func Open(dir string, opt Options) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a.Teams, err = readParquet[archive.TeamRow](filepath.Join(dir, "teams.parquet")); err != nil {
+		return nil, err
+	}
+	if a.TeamPlayers, err = readParquet[archive.TeamPlayerRow](filepath.Join(dir, "team_players.parquet")); err != nil {
+		return nil, err
+	}
+	a.oldTeams, a.oldTeamPlayers = len(a.Teams), len(a.TeamPlayers)
 	return a.load(players, tournaments, opt)
 }
 
@@ -388,16 +404,17 @@ func (a *Archive) player(in PlayerInfo, st *Stats) int64 {
 // addTournament appends a tournament with the next id and writes its games rows
 // (their TournamentID set) to the new games part; under Options.Replace the one
 // tournament takes that id, and under Options.Hold the rows are kept for the
-// caller (keepRows). It returns false when the import stops (addTournamentSet).
-func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow, source string) bool {
+// caller (keepRows). It returns the tournament's id, and false when the
+// import stops (addTournamentSet).
+func (a *Archive) addTournament(t archive.TournamentRow, rows []archive.GameRow, source string) (int64, bool) {
 	t, ok := a.addTournamentSet(t, a.gameSetOf(t, rows), source)
 	if !ok {
-		return false
+		return 0, false
 	}
 	for i := range rows {
 		rows[i].TournamentID = t.TournamentID
 	}
-	return a.keepRows(t.TournamentID, rows)
+	return t.TournamentID, a.keepRows(t.TournamentID, rows)
 }
 
 // addTournamentSet is addTournament for a tournament known by its games' set,
@@ -485,8 +502,52 @@ func (a *Archive) Held() (tournaments []archive.TournamentRow, games [][]archive
 
 // replacement is the tournament an import under Options.Replace read.
 type replacement struct {
-	t    archive.TournamentRow
-	rows []archive.GameRow
+	t           archive.TournamentRow
+	rows        []archive.GameRow
+	teams       []archive.TeamRow
+	teamPlayers []archive.TeamPlayerRow
+}
+
+// addTeams takes the team tables' rows of tournament id, added by
+// addTournamentSet, as keepRows takes its games.
+func (a *Archive) addTeams(id int64, teams []archive.TeamRow, players []archive.TeamPlayerRow) {
+	for i := range teams {
+		teams[i].TournamentID = id
+	}
+	for i := range players {
+		players[i].TournamentID = id
+	}
+	switch {
+	case a.replacement != nil && a.replacement.t.TournamentID == id:
+		a.replacement.teams = append(a.replacement.teams, teams...)
+		a.replacement.teamPlayers = append(a.replacement.teamPlayers, players...)
+	case a.hold:
+		h := &a.held[len(a.held)-1]
+		h.teams = append(h.teams, teams...)
+		h.teamPlayers = append(h.teamPlayers, players...)
+	default:
+		a.Teams = append(a.Teams, teams...)
+		a.TeamPlayers = append(a.TeamPlayers, players...)
+	}
+}
+
+// HeldTeams is the team tables' rows of the new tournaments of an import
+// under Options.Hold, and ReplacementTeams those of the replacement.
+func (a *Archive) HeldTeams() (teams []archive.TeamRow, players []archive.TeamPlayerRow) {
+	for _, h := range a.held {
+		teams = append(teams, h.teams...)
+		players = append(players, h.teamPlayers...)
+	}
+	return teams, players
+}
+
+// ReplacementTeams is the team tables' rows of the tournament an import under
+// Options.Replace read (none when it has no teams).
+func (a *Archive) ReplacementTeams() ([]archive.TeamRow, []archive.TeamPlayerRow) {
+	if a.replacement == nil {
+		return nil, nil
+	}
+	return a.replacement.teams, a.replacement.teamPlayers
 }
 
 // Replacement is the tournament an import under Options.Replace read, with
@@ -560,14 +621,11 @@ func (a *Archive) Abort() {
 	}
 }
 
-// Err is the error that stopped the import, if any (ErrIDTaken).
-func (a *Archive) Err() error { return a.err }
-
 // Commit writes the merged archive. Temporary files are written first and renamed
 // into place last, players before tournaments before games, so that a crash leaves
 // either the old archive or one whose new games all have their players and
 // tournament. It writes nothing when nothing is new. When the import was stopped
-// (Err) or a file cannot be written, the archive is left as it was.
+// (it returns why) or a file cannot be written, the archive is left as it was.
 func (a *Archive) Commit() (written []string, err error) {
 	defer a.Abort()
 	if a.err != nil {
@@ -575,6 +633,7 @@ func (a *Archive) Commit() (written []string, err error) {
 	}
 	newT := len(a.Tournaments) > a.oldTournaments
 	newP := a.dirtyPlayers || len(a.Players) > a.oldPlayers
+	newTeams := len(a.Teams) > a.oldTeams || len(a.TeamPlayers) > a.oldTeamPlayers
 	if !newT && !newP && a.games == nil {
 		return nil, nil
 	}
@@ -602,6 +661,17 @@ func (a *Archive) Commit() (written []string, err error) {
 			return nil, err
 		}
 		todo = append(todo, pending{tmp, "tournaments.parquet"})
+	}
+	if newTeams {
+		tmp, err := writeTemp(a.Dir, "teams", a.Teams)
+		if err != nil {
+			return nil, err
+		}
+		todo = append(todo, pending{tmp, "teams.parquet"})
+		if tmp, err = writeTemp(a.Dir, "team_players", a.TeamPlayers); err != nil {
+			return nil, err
+		}
+		todo = append(todo, pending{tmp, "team_players.parquet"})
 	}
 	if a.games != nil {
 		if err := gamesFolder(a.Dir); err != nil {

@@ -239,13 +239,13 @@ func csvSources(args []string) ([]csvSource, error) {
 				}
 			}
 			if len(out) == n {
-				return nil, fmt.Errorf("%s: no players.csv, tournaments.csv, games.csv or tables.csv: %w", arg, ErrUsage)
+				return nil, fmt.Errorf("%s: no players.csv, tournaments.csv, games.csv, tables.csv, teams.csv or team_players.csv: %w", arg, ErrUsage)
 			}
 			continue
 		}
 		t := strings.TrimSuffix(filepath.Base(arg), ".csv")
 		if _, ok := archive.Lookup(t); !ok || !strings.HasSuffix(arg, ".csv") {
-			return nil, fmt.Errorf("%s: name a CSV table players.csv, tournaments.csv, games.csv or tables.csv: %w", arg, ErrUsage)
+			return nil, fmt.Errorf("%s: name a CSV table players.csv, tournaments.csv, games.csv, tables.csv, teams.csv or team_players.csv: %w", arg, ErrUsage)
 		}
 		if err := add(t, arg); err != nil {
 			return nil, err
@@ -367,6 +367,14 @@ func convertCSV(ctx context.Context, dir string, s csvSource, st *Stats) (string
 		n, err = writeRows(ctx, out, t, func(c []cell) archive.TableRow {
 			return archive.TableRow{GameID: c[0].i, TournamentID: optI64(c[1]), PlayedAt: c[2].i, PlayerID: c[3].i,
 				Place: int32(c[4].i), Score: int32(c[5].i), LeftTable: optBool(c[6]), StoppedPulka: optI32(c[7])}
+		})
+	case "teams":
+		n, err = writeRows(ctx, out, t, func(c []cell) archive.TeamRow {
+			return archive.TeamRow{TournamentID: c[0].i, Team: int32(c[1].i), Name: c[2].s, Club: optStr(c[3])}
+		})
+	case "team_players":
+		n, err = writeRows(ctx, out, t, func(c []cell) archive.TeamPlayerRow {
+			return archive.TeamPlayerRow{TournamentID: c[0].i, Team: int32(c[1].i), PlayerID: c[2].i, Board: int32(c[3].i), Round: optI32(c[4])}
 		})
 	}
 	if err == nil {

@@ -75,7 +75,7 @@ type Stats struct {
 	Tables       []string
 	Problems     []*Problem // skipped games, rows and files, in source order
 	Notes        []*Problem // things worth knowing that skipped nothing
-	// ByFile counts per source file, in the order given (PGN).
+	// ByFile counts per source file, in the order given.
 	ByFile []*FileStats
 
 	report func(p *Problem, note bool) // Options.Report
@@ -91,6 +91,8 @@ type FileStats struct {
 	Kept    int64
 	Skipped map[string]int64 // reason (SkipReason) → games
 	Events  int
+	// Findings count `check trf`'s findings by trf.Severity (TRF).
+	Findings [3]int
 }
 
 // fileStats returns the counts of file name, adding them when new.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -534,16 +533,6 @@ func (im *pgnImport) addEvent(a *Archive, e *pgnEvent, st *Stats) {
 		im.fstats[f].Kept += n
 	}
 	st.Forfeits += e.forfeits
-}
-
-// sortedFiles is the files of a per-file count, in order.
-func sortedFiles(m map[int32]int64) []int32 {
-	fs := make([]int32, 0, len(m))
-	for f := range m {
-		fs = append(fs, f)
-	}
-	slices.Sort(fs)
-	return fs
 }
 
 // writeSpilled hands the spilled games of the events added to the archive

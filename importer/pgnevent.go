@@ -69,14 +69,6 @@ func (b *bitset) add(i int32) {
 
 func (b bitset) has(i int32) bool { return int(i>>6) < len(b) && b[i>>6]&(1<<(i&63)) != 0 }
 
-func (b bitset) count() int {
-	n := 0
-	for _, w := range b {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
-
 // or adds o's members to b.
 func (b *bitset) or(o bitset) {
 	for len(*b) < len(o) {

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -32,17 +33,20 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 			return st, err
 		}
 		st.Files++
-		src, err := os.Open(name)
+		fs := st.fileStats(name)
+		read, kept, tours := st.Read, st.Imported, st.Tournaments
+		data, err := os.ReadFile(name)
 		if err != nil {
 			st.FilesSkipped++
 			st.skip(name, 0, 0, err)
 			continue
 		}
-		f, err := trf.Read(src, name)
-		src.Close()
+		f, err := trf.Read(bytes.NewReader(data), name)
 		if err == nil {
 			err = importTRF(a, f, name, opt, st)
+			checkTRF(data, name, fs, st)
 		}
+		fs.Read, fs.Kept, fs.Events = st.Read-read, st.Imported-kept, st.Tournaments-tours
 		if a.err != nil {
 			st.abandon()
 			return st, a.err
@@ -55,6 +59,23 @@ func ImportTRF(ctx context.Context, a *Archive, files []string, opt Options) (*S
 	return st, nil
 }
 
+// checkTRF runs `check trf`'s checks on a file being imported: their counts
+// go to its FileStats, each error and warning to the notes. It refuses
+// nothing: a file imports as it would without them. The reader's own notes
+// (encoding, dates, byes read from the points column) are noted already.
+func checkTRF(data []byte, name string, fs *FileStats, st *Stats) {
+	for _, fd := range trf.Check(data, name, trf.CheckOptions{}) {
+		fs.Findings[fd.Severity]++
+		switch fd.Code {
+		case "TRF-ENCODING", "TRF-DATE", "TRF-BYE-EMPTY":
+			continue
+		}
+		if fd.Severity > trf.Note {
+			st.note(name, int64(fd.Line), "check trf: %s %s: %s", fd.Severity, fd.Code, fd.Message)
+		}
+	}
+}
+
 func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) error {
 	for _, w := range f.Warnings {
 		st.note(name, int64(w.Line), "%v", w.Err)
@@ -63,7 +84,11 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	if err != nil {
 		return err
 	}
-	if (t.Points != nil && *t.Points != tiebreak.StandardPoints()) || len(t.Adjustments) > 0 {
+	switch {
+	case (t.Points == nil || *t.Points == tiebreak.StandardPoints()) && len(t.Adjustments) == 0:
+	case opt.ForRating:
+		st.note(name, 0, "points other than 1-½-0 (records 162/XXS/299): the results are rated as they are")
+	default:
 		return fmt.Errorf("points other than 1-½-0 (records 162/XXS/299): the archive keeps only result codes, so the standings would change: %w", ErrPoints)
 	}
 	if strings.TrimSpace(t.Name) == "" {
@@ -128,6 +153,13 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		used[ids[i]] = i
 	}
+	teams, teamPlayers, system, teamNote := trfTeams(f, ids)
+	if teamNote != "" {
+		st.note(name, 0, "%s", teamNote)
+	}
+	if teams != nil {
+		tr.System = system
+	}
 	rows := make([]archive.GameRow, 0, len(t.Games))
 	for _, g := range t.Games {
 		row := archive.GameRow{Round: int32(g.Round), WhiteID: ids[g.White], WhiteResult: string(g.WhiteResult)}
@@ -137,13 +169,61 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		rows = append(rows, row)
 	}
-	if !a.addTournament(tr, rows, name) {
+	id, ok := a.addTournament(tr, rows, name)
+	if !ok {
 		st.Skipped += n
 		return a.err
+	}
+	if teams != nil {
+		a.addTeams(id, teams, teamPlayers)
 	}
 	st.Tournaments++
 	st.Imported += n
 	return nil
+}
+
+// trfTeams is the team tables' rows of a team competition's file (013 or 310
+// teams, 300 board orders), its players' archive ids by their place in
+// f.Players: nil when the file has no teams. The tournament's system is the
+// one the file names, nil when it names none: the team standings then read it
+// from the matches, as they do from the file (an individual system read from
+// the pairings would say swiss of a league). note says what is not kept.
+func trfTeams(f *trf.File, ids []int64) (teams []archive.TeamRow, players []archive.TeamPlayerRow, system *string, note string) {
+	if len(f.Teams) == 0 {
+		return nil, nil, nil, ""
+	}
+	tt, err := f.TeamTournament()
+	if err != nil {
+		return nil, nil, nil, fmt.Sprintf("team records not kept: %v", err)
+	}
+	if tt.System != "" {
+		system = ptr(tt.System)
+	}
+	index := make(map[int]int64, len(f.Players))
+	for i, p := range f.Players {
+		index[p.StartNo] = ids[i]
+	}
+	add := func(team int, round *int32, snos []int) {
+		for b, sno := range snos {
+			if id, ok := index[sno]; ok && sno != 0 {
+				players = append(players, archive.TeamPlayerRow{Team: int32(team), PlayerID: id, Board: int32(b + 1), Round: round})
+			}
+		}
+	}
+	for _, t := range f.Teams {
+		if err := textError("team name", t.Name); err != nil {
+			return nil, nil, nil, fmt.Sprintf("team records not kept: line %d: %v", t.Line, err)
+		}
+		teams = append(teams, archive.TeamRow{Team: int32(t.Number), Name: strings.TrimSpace(t.Name)})
+		add(t.Number, nil, t.Players)
+	}
+	for _, bo := range f.BoardOrders {
+		add(bo.Team, ptr(int32(bo.Round)), bo.Players)
+	}
+	if len(f.TeamPABs) > 0 {
+		note = "team byes of 320 records not kept: the archive's team standings read a team's bye from its players' rounds"
+	}
+	return teams, players, system, note
 }
 
 // normSex is a TRF or PGN sex as the players table keeps it: m or w ("f" is

@@ -12,18 +12,23 @@ import (
 
 // TestImportTRFRealFiles imports the real files of testdata/trf-real and a file
 // in lichess's layout: every game and bye of the trf reader becomes a row (the
-// counts are derived in trf's TestRealFiles: 82 games + 6 byes, 97 + 6, 11 + 2).
+// counts are derived in trf's TestRealFiles: 82 games + 6 byes, 97 + 6, 11 + 2),
+// with the reader's notes, and check trf's findings counted (as `check trf`
+// prints them in docs/arbiter.md and trf's TestCheckFiles), each error and
+// warning a note of its own.
 func TestImportTRFRealFiles(t *testing.T) {
 	tests := []struct {
-		file  string
-		rows  int64
-		start string
-		end   string
-		notes int
+		file     string
+		rows     int64
+		start    string
+		end      string
+		notes    int    // the reader's
+		findings [3]int // notes, warnings, errors
+		noted    int    // of the findings' errors and warnings, those the reader has not noted
 	}{
-		{"../testdata/trf-real/irish_junior_champs_2011.trf", 88, "2011-07-02", "2011-07-03", 6}, // not UTF-8, 5 players' byes
-		{"../testdata/trf-real/bunratty_masters_2011.trf", 103, "2011-02-25", "2011-02-27", 5},
-		{"../trf/testdata/lichess-shape.trf", 13, "2020-05-29", "2020-05-29", 0}, // unfinished: end = start
+		{"../testdata/trf-real/irish_junior_champs_2011.trf", 88, "2011-07-02", "2011-07-03", 6, [3]int{1, 7, 0}, 1}, // not UTF-8, 5 players' byes; a birth date
+		{"../testdata/trf-real/bunratty_masters_2011.trf", 103, "2011-02-25", "2011-02-27", 5, [3]int{0, 13, 1}, 8},
+		{"../trf/testdata/lichess-shape.trf", 13, "2020-05-29", "2020-05-29", 0, [3]int{2, 1, 0}, 1}, // unfinished: end = start
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.file), func(t *testing.T) {
@@ -32,8 +37,17 @@ func TestImportTRFRealFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := mustStats(t)(ImportTRF(context.Background(), a, []string{tt.file}, Options{}))
-			if st.Imported != tt.rows || st.Skipped != 0 || st.Tournaments != 1 || len(st.Notes) != tt.notes {
-				t.Errorf("%+v", st)
+			checked := 0
+			for _, n := range st.Notes {
+				if strings.Contains(n.Error(), ": check trf: ") {
+					checked++
+				}
+			}
+			if st.Imported != tt.rows || st.Skipped != 0 || st.Tournaments != 1 || len(st.Notes)-checked != tt.notes || checked != tt.noted {
+				t.Errorf("%d reader notes, %d check notes: %+v", len(st.Notes)-checked, checked, st)
+			}
+			if len(st.ByFile) != 1 || st.ByFile[0].Findings != tt.findings || st.ByFile[0].Read != tt.rows || st.ByFile[0].Kept != tt.rows || st.ByFile[0].Events != 1 {
+				t.Errorf("per file: %+v", st.ByFile)
 			}
 			tr := a.Tournaments[0]
 			if day(mustDate(t, tt.start)) != tr.StartDate || day(mustDate(t, tt.end)) != tr.EndDate {

@@ -40,7 +40,7 @@ type Move struct {
 
 // The reasons an exit is given, as far as the outputs tell them.
 const (
-	ExitBelowFloor = "below-floor" // a fide-below-floor card between the lists
+	ExitBelowFloor = "below-floor" // a card that took the player off the list (rating.Removes) between the lists
 	ExitInactive   = "inactive"    // flagged i on the earlier list
 	ExitUnknown    = "not-listed"  // the outputs do not say why
 )
@@ -72,7 +72,8 @@ func LatestTwo(out string, args []string) (from, to string, err error) {
 }
 
 // DiffLists compares the lists from and to of out. An exit's reason comes from
-// the cards of the periods after from up to to (a fide-below-floor card) or
+// the cards of the periods after from up to to (a card whose reason removes
+// the player, rating.Removes) or
 // from the earlier list's flags (i: inactive).
 func DiffLists(out, from, to string) (*Diff, error) {
 	before, err := ReadList(out, from)
@@ -87,7 +88,7 @@ func DiffLists(out, from, to string) (*Diff, error) {
 	floor := map[int64]bool{}
 	if len(gone) > 0 {
 		cards, err := ReadCards(out, func(c *output.Card) bool {
-			return gone[c.PlayerID] && c.Period > from && c.Period <= to && c.Reason == belowFloor
+			return gone[c.PlayerID] && c.Period > from && c.Period <= to && rating.Removes(c.Reason)
 		})
 		if err != nil {
 			return nil, err
@@ -98,10 +99,6 @@ func DiffLists(out, from, to string) (*Diff, error) {
 	}
 	return Compare(from, to, before, after, floor), nil
 }
-
-// belowFloor is the reason of the card of a player who fell below the rating
-// floor and so left the list.
-var belowFloor = rating.ReasonFideBelowFloor.String()
 
 // Compare is the diff of the lists before (labelled from) and after (to).
 // belowFloor holds the players who fell below the rating floor in the periods

@@ -3,9 +3,12 @@ package officer
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // ErrNoPlayer is a player on no list and in no card.
@@ -64,38 +67,55 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 	name := ""
 	lists = Table{Header: listHeader}
 	for _, l := range labels {
-		rows, err := readParquet(listPath(out, l), func(e *output.ListRow) bool { return e.PlayerID == id })
+		add := &added{own: output.ListSchema}
+		rows, err := readParquet(listPath(out, l), func(e *output.ListRow) bool { return e.PlayerID == id }, add)
 		if err != nil {
 			return lists, cards, err
 		}
-		for _, e := range rows {
+		if len(lists.Header) == len(listHeader) { // the rule set's own columns, after flags
+			lists.Header = append(slices.Clip(listHeader), names(add.cols)...)
+		}
+		for i, e := range rows {
+			row := []string{l, itoa(e.Rank), itoa(e.Rating), i32(e.Change), itoa(e.GamesPeriod), itoa(e.GamesTotal), itoa(e.K), e.Category, e.Flags}
+			if i < len(add.rows) {
+				row = append(row, add.rows[i]...)
+			}
+			lists.Rows = append(lists.Rows, row)
 			name = e.Name
-			lists.Rows = append(lists.Rows, []string{l, itoa(e.Rank), itoa(e.Rating), i32(e.Change), itoa(e.GamesPeriod), itoa(e.GamesTotal), itoa(e.K), e.Category, e.Flags})
 		}
 	}
-	cs, err := ReadCards(out, func(c *output.Card) bool { return c.PlayerID == id })
+	cadd, gadd := &added{own: output.CardSchema}, &added{own: output.CardGameSchema}
+	cs, err := readParquet(output.Cards.Path(out, ""), func(c *output.Card) bool { return c.PlayerID == id }, cadd)
 	if err != nil {
 		return lists, cards, err
 	}
-	gs, err := ReadCardGames(out, func(g *output.CardGame) bool { return g.PlayerID == id })
+	gs, err := readParquet(output.CardGames.Path(out, ""), func(g *output.CardGame) bool { return g.PlayerID == id }, gadd)
+	if errors.Is(err, fs.ErrNotExist) {
+		gs, err = nil, nil
+	}
 	if err != nil {
 		return lists, cards, err
 	}
-	cards = Table{Header: append([]string{"period", "tournament_id", "end_date"}, cardHeader...)}
-	game := func(g *output.CardGame, row periodRow) {
-		cards.Rows = append(cards.Rows, append([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, row)...))
+	// The rule set's own columns of either file, after the others, each empty
+	// in the other file's rows.
+	cblank, gblank := make([]string, len(gadd.cols)), make([]string, len(cadd.cols))
+	cards = Table{Header: slices.Concat([]string{"period", "tournament_id", "end_date"}, cardHeader, names(cadd.cols), names(gadd.cols))}
+	game := func(i int, row periodRow) {
+		g := &gs[i]
+		cards.Rows = append(cards.Rows, slices.Concat([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, row), gblank, cellsOf(gadd, i)))
 	}
+	gi := 0
 	for i := range cs {
 		c := &cs[i]
 		name = c.Name
 		// A period's games come right before its row, as they were rated.
-		for ; owned(c) && len(gs) > 0 && gs[0].Period == c.Period; gs = gs[1:] {
-			game(&gs[0], periodRow{c.RatingBefore, c.K})
+		for ; owned(c) && gi < len(gs) && gs[gi].Period == c.Period; gi++ {
+			game(gi, periodRow{c.RatingBefore, c.K})
 		}
-		cards.Rows = append(cards.Rows, append([]string{c.Period, itoa(c.TournamentID), day(c.EndDate)}, cardCells(c)...))
+		cards.Rows = append(cards.Rows, slices.Concat([]string{c.Period, itoa(c.TournamentID), day(c.EndDate)}, cardCells(c), cellsOf(cadd, i), cblank))
 	}
-	for i := range gs { // games without their period's row: not from the same run
-		game(&gs[i], periodRow{})
+	for ; gi < len(gs); gi++ { // games without their period's row: not from the same run
+		game(gi, periodRow{})
 	}
 	if len(lists.Rows) == 0 && len(cards.Rows) == 0 {
 		return lists, cards, fmt.Errorf("player %d: %w", id, ErrNoPlayer)
@@ -107,13 +127,17 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 
 // TournamentCards is every card of tournament id in out: each player's change
 // with the numbers to check it (Ro, n, W, Ra, D, We, K, K × (W − We)), and
-// under a per-period rule set (FIDE) each game of the tournament from
+// under a per-period rule set each game of the tournament from
 // card_games.parquet as a card of one game, with the Ro and K of its period's
 // row.
 // The tournament's own rows come first: they were made when it was rated, its
 // games at its period's close.
 func TournamentCards(out string, id int64) (Table, error) {
-	gs, err := ReadCardGames(out, func(g *output.CardGame) bool { return g.TournamentID == id })
+	cadd, gadd := &added{own: output.CardSchema}, &added{own: output.CardGameSchema}
+	gs, err := readParquet(output.CardGames.Path(out, ""), func(g *output.CardGame) bool { return g.TournamentID == id }, gadd)
+	if errors.Is(err, fs.ErrNotExist) {
+		gs, err = nil, nil
+	}
 	if err != nil {
 		return Table{}, err
 	}
@@ -122,7 +146,7 @@ func TournamentCards(out string, id int64) (Table, error) {
 		ro[playerPeriod{gs[i].Period, gs[i].PlayerID}] = periodRow{}
 	}
 	name := map[int64]string{}
-	cs, err := ReadCards(out, func(c *output.Card) bool {
+	cs, err := readParquet(output.Cards.Path(out, ""), func(c *output.Card) bool {
 		if c.TournamentID == id {
 			return true
 		}
@@ -131,20 +155,22 @@ func TournamentCards(out string, id int64) (Table, error) {
 			ro[k], name[c.PlayerID] = periodRow{c.RatingBefore, c.K}, c.Name
 		}
 		return false
-	})
+	}, cadd)
 	if err != nil {
 		return Table{}, err
 	}
 	if len(cs) == 0 && len(gs) == 0 {
 		return Table{}, fmt.Errorf("tournament %d: %w", id, ErrNoCards)
 	}
-	t := Table{Header: append([]string{"player_id", "name"}, cardHeader...)}
+	// The rule set's own columns of either file, as PlayerHistory shows them.
+	cblank, gblank := make([]string, len(gadd.cols)), make([]string, len(cadd.cols))
+	t := Table{Header: slices.Concat([]string{"player_id", "name"}, cardHeader, names(cadd.cols), names(gadd.cols))}
 	for i := range cs {
-		t.Rows = append(t.Rows, append([]string{itoa(cs[i].PlayerID), cs[i].Name}, cardCells(&cs[i])...))
+		t.Rows = append(t.Rows, slices.Concat([]string{itoa(cs[i].PlayerID), cs[i].Name}, cardCells(&cs[i]), cellsOf(cadd, i), cblank))
 	}
 	for i := range gs {
 		g := &gs[i]
-		t.Rows = append(t.Rows, append([]string{itoa(g.PlayerID), name[g.PlayerID]}, gameCells(g, ro[playerPeriod{g.Period, g.PlayerID}])...))
+		t.Rows = append(t.Rows, slices.Concat([]string{itoa(g.PlayerID), name[g.PlayerID]}, gameCells(g, ro[playerPeriod{g.Period, g.PlayerID}]), gblank, cellsOf(gadd, i)))
 	}
 	end, period := int32(0), ""
 	if len(cs) > 0 {
@@ -157,7 +183,8 @@ func TournamentCards(out string, id int64) (Table, error) {
 }
 
 // DropEmptyColumns leaves out the columns that are empty in every row (the
-// FIDE columns of a school run, say), for reading on a screen.
+// per-game columns of a run without per-game cards, say), for reading on a
+// screen.
 func (t Table) DropEmptyColumns() Table {
 	if len(t.Rows) == 0 {
 		return t
@@ -181,6 +208,22 @@ func (t Table) DropEmptyColumns() Table {
 	out.Header = pick(t.Header)
 	for _, r := range t.Rows {
 		out.Rows = append(out.Rows, pick(r))
+	}
+	return out
+}
+
+// cellsOf is row i's cells of a's columns, empty ones when the file had none.
+func cellsOf(a *added, i int) []string {
+	if i < len(a.rows) {
+		return a.rows[i]
+	}
+	return make([]string, len(a.cols))
+}
+
+func names(cols []rating.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
 	}
 	return out
 }

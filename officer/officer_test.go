@@ -2,15 +2,20 @@ package officer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/rating"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -269,4 +274,72 @@ func TestCardGames(t *testing.T) {
 	if !slices.Equal(got, want) || !strings.Contains(tb.Title, "3 cards") {
 		t.Errorf("tournament 7: %s\n%q, want %q", tb.Title, got, want)
 	}
+}
+
+// TestPlayerAddedColumns: the player view shows the columns a rule set adds
+// to its lists and cards, named and printed as it declares them.
+func TestPlayerAddedColumns(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	if err := generate.Archive(context.Background(), generate.Options{Players: 60, Games: 2000, Months: 3, Seed: 5, Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	def, ok := rating.Lookup("glicko2")
+	if !ok {
+		t.Skip("no rule set with columns of its own registered")
+	}
+	rules, err := pipeline.DefaultRules(def.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Run(context.Background(), pipeline.Options{Archive: os.DirFS(dir), Out: out, Rules: rules, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := ReadList(out, mustLatest(t, out))
+	if err != nil || len(list) == 0 {
+		t.Fatalf("list: %v", err)
+	}
+	lists, cards, err := PlayerHistory(out, list[0].PlayerID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append(slices.Clip(listHeader), names(def.Columns.List)...); !slices.Equal(lists.Header, want) {
+		t.Errorf("lists header %q, want %q", lists.Header, want)
+	}
+	for _, c := range slices.Concat(def.Columns.Cards, def.Columns.Games) {
+		if !slices.Contains(cards.Header, c.Name) {
+			t.Errorf("cards header %q lacks %s", cards.Header, c.Name)
+		}
+	}
+	// The tournament's cards show the rule set's card columns too.
+	var tour int64
+	for _, r := range cards.Rows {
+		if id, _ := strconv.ParseInt(r[1], 10, 64); id != 0 {
+			tour = id
+			break
+		}
+	}
+	tc, err := TournamentCards(out, tour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range def.Columns.Games {
+		if !slices.Contains(tc.Header, c.Name) {
+			t.Errorf("tournament %d cards header %q lacks %s", tour, tc.Header, c.Name)
+		}
+	}
+	// The first added list column as declared: its decimals, the rating's value.
+	c := def.Columns.List[0]
+	cell := lists.Rows[len(lists.Rows)-1][len(listHeader)]
+	if dot := strings.IndexByte(cell, '.'); c.Decimals > 0 && (dot < 0 || len(cell)-dot-1 != c.Decimals) {
+		t.Errorf("%s = %q: want %d decimals", c.Name, cell, c.Decimals)
+	}
+}
+
+func mustLatest(t *testing.T, out string) string {
+	t.Helper()
+	ps, err := Periods(out)
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("periods: %v %v", ps, err)
+	}
+	return ps[len(ps)-1]
 }

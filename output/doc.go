@@ -1,7 +1,10 @@
-// Package output owns the record types of the files a run writes: one Go type
-// per Parquet output, whose parquet tags are the file's columns, their order and
-// their encodings. It is the output side's twin of package archive, which owns
-// the input schema.
+// Package output owns the files a run writes: their table (Files: each kind's
+// path, writer, whether a resumed run keeps it and whether the report reads
+// it), from which the writers, the run's staging and resume, officer and
+// report take their paths; and their record types, one Go type per Parquet
+// output, whose parquet tags are the file's columns, their order and their
+// encodings. It is the output side's twin of package archive, which owns the
+// input schema.
 //
 // The pipeline writes these types; officer and report read them back. A reader
 // reads by column name, so it may read a file written with fewer or more
@@ -13,4 +16,9 @@
 //   - StandingsRow, TiebreakCell: standings/LABEL.parquet;
 //   - JokerListRow: lists/joker/LABEL.parquet, a Joker list;
 //   - JokerCard: joker_cards.parquet.
+//
+// A rule set may add columns of its own to the lists and the card files
+// (rating.Columns): Shape is such a file's schema and rows, the record
+// type's columns with the added ones (ListShape, CardShape, CardGameShape),
+// and AddedReader reads the added columns back.
 package output

@@ -13,6 +13,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/school"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -135,7 +136,7 @@ func BenchmarkRate(b *testing.B) {
 		for i := range st.Category {
 			st.Category[i] = int8(1 + i%4)
 		}
-		r := rating.NewSchoolRater(rating.DefaultSchool(), st)
+		r := school.NewRater(school.Defaults(), st)
 		for _, ev := range evs {
 			r.Rate(st, ev)
 		}

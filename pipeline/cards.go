@@ -30,6 +30,7 @@ type cardCols struct {
 
 	before, oppAverage, d, k, after, used optional[int32]
 	expected, changeExact                 optional[float64]
+	added                                 addedCols // the rule set's own columns
 }
 
 // gameCols holds the rows of one row group of card_games.parquet column by
@@ -41,6 +42,111 @@ type gameCols struct {
 	w                            []float64
 	d                            optional[int32]
 	pd, changeExact              optional[float64]
+	added                        addedCols // the rule set's own columns
+}
+
+// addedCols are a rule set's own columns of a row group (its declared
+// Columns.Cards or Columns.Games), a slice per column of the column's type.
+type addedCols struct {
+	cols []rating.Column
+	ints [][]int64
+	flts [][]float64
+	strs [][]string
+	row  []rating.Value // CardValues' scratch
+}
+
+func newAddedCols(cols []rating.Column, n int) addedCols {
+	a := addedCols{cols: cols, ints: make([][]int64, len(cols)), flts: make([][]float64, len(cols)), strs: make([][]string, len(cols)), row: make([]rating.Value, len(cols))}
+	for i, c := range cols {
+		switch c.Type {
+		case rating.Int64:
+			a.ints[i] = make([]int64, 0, n)
+		case rating.Float64:
+			a.flts[i] = make([]float64, 0, n)
+		default:
+			a.strs[i] = make([]string, 0, n)
+		}
+	}
+	return a
+}
+
+// add appends the values of the cards cards[x] for x in ix, which ex gives.
+func (a *addedCols) add(ex rating.Extras, ix []int32) {
+	for _, x := range ix {
+		ex.CardValues(int(x), a.row)
+		a.push(a.row)
+	}
+}
+
+// push appends a row of values, one per column.
+func (a *addedCols) push(vals []rating.Value) {
+	for i, c := range a.cols {
+		switch v := vals[i]; c.Type {
+		case rating.Int64:
+			a.ints[i] = append(a.ints[i], v.Int)
+		case rating.Float64:
+			a.flts[i] = append(a.flts[i], v.Float)
+		default:
+			a.strs[i] = append(a.strs[i], v.Str)
+		}
+	}
+}
+
+func (a *addedCols) reset() {
+	for i := range a.cols {
+		clear(a.strs[i]) // drop the strings they point to
+		a.ints[i], a.flts[i], a.strs[i] = a.ints[i][:0], a.flts[i][:0], a.strs[i][:0]
+	}
+}
+
+// addedColumns are the columns of a file that added (of C's row group)
+// fills: after the contract's columns.
+func addedColumns[C any](cols []rating.Column, added func(*C) *addedCols) []column[C] {
+	out := make([]column[C], len(cols))
+	for i, c := range cols {
+		switch c.Type {
+		case rating.Int64:
+			out[i] = required(c.Name, func(x *C) []int64 { return added(x).ints[i] })
+		case rating.Float64:
+			out[i] = required(c.Name, func(x *C) []float64 { return added(x).flts[i] })
+		default:
+			out[i] = required(c.Name, func(x *C) []string { return added(x).strs[i] })
+		}
+	}
+	return out
+}
+
+// cardShape is what the two card files hold: the contract's columns and the
+// rule set's own (rating.Columns.Cards and .Games), which it gives through ex.
+type cardShape struct {
+	ex                    rating.Extras // nil when it adds no card column
+	rowAdded, gameAdded   []rating.Column
+	rowShape, gameShape   *output.Shape // nil without added columns
+	rowSchema, gameSchema *parquet.Schema
+	rowCols               []column[cardCols]
+	gameCols              []column[gameCols]
+	rowLeaves, gameLeaves []int
+}
+
+// plainCards is the shape of a rule set that adds no card column.
+var plainCards = &cardShape{
+	rowSchema: output.CardSchema, gameSchema: output.CardGameSchema,
+	rowCols: cardColumns, gameCols: gameColumns, rowLeaves: cardLeaves, gameLeaves: gameLeaves,
+}
+
+// newCardShape is the shape of def's cards; rules is its rater.
+func newCardShape(def *rating.Definition, rules rating.RuleSet) *cardShape {
+	rows, games := def.Columns.Cards, def.Columns.Games
+	if len(rows) == 0 && len(games) == 0 {
+		return plainCards
+	}
+	sh := &cardShape{ex: rules.(rating.Extras), rowAdded: rows, gameAdded: games,
+		rowShape: output.CardShape(rows), gameShape: output.CardGameShape(games)}
+	sh.rowSchema, sh.gameSchema = sh.rowShape.Schema, sh.gameShape.Schema
+	sh.rowCols = append(slices.Clip(cardColumns), addedColumns(rows, func(c *cardCols) *addedCols { return &c.added })...)
+	sh.gameCols = append(slices.Clip(gameColumns), addedColumns(games, func(g *gameCols) *addedCols { return &g.added })...)
+	sh.rowLeaves, sh.gameLeaves = columnIndex(sh.rowSchema, sh.rowCols), columnIndex(sh.gameSchema, sh.gameCols)
+	return sh
 }
 
 // labels is a text column whose rows repeat a few values (a period, a
@@ -108,10 +214,11 @@ func (o *optional[T]) addPtr(p *T) {
 
 func (o *optional[T]) reset() { o.v, o.set = o.v[:0], o.set[:0] }
 
-// newCardCols returns empty columns with room for a row group.
-func newCardCols() *cardCols {
+// newCardCols returns empty columns with room for a row group, added the
+// rule set's own.
+func newCardCols(added []rating.Column) *cardCols {
 	const n = cardsPerRowGroup
-	c := &cardCols{}
+	c := &cardCols{added: newAddedCols(added, n)}
 	c.period, c.reason, c.name = newLabels(n), newLabels(n), make([]string, 0, n)
 	c.tournament, c.player = make([]int64, 0, n), make([]int64, 0, n)
 	c.end, c.stage, c.games, c.change = make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
@@ -141,12 +248,14 @@ func (c *cardCols) reset() {
 	for _, o := range []*optional[float64]{&c.expected, &c.changeExact} {
 		o.reset()
 	}
+	c.added.reset()
 }
 
-// newGameCols returns empty columns with room for a row group.
-func newGameCols() *gameCols {
+// newGameCols returns empty columns with room for a row group, added the
+// rule set's own.
+func newGameCols(added []rating.Column) *gameCols {
 	const n = cardsPerRowGroup
-	g := &gameCols{}
+	g := &gameCols{added: newAddedCols(added, n)}
 	g.period, g.reason = newLabels(n), newLabels(n)
 	g.player, g.tournament, g.opponent = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 	g.end, g.oppRating, g.w = make([]int32, 0, n), make([]int32, 0, n), make([]float64, 0, n)
@@ -165,6 +274,7 @@ func (g *gameCols) reset() {
 	g.d.reset()
 	g.pd.reset()
 	g.changeExact.reset()
+	g.added.reset()
 }
 
 // cardChunk is a full row group on its way to an encoder: of cards.parquet
@@ -187,39 +297,40 @@ type cardWriter struct {
 	gf        *outFile
 	gw        *parquet.GenericWriter[output.CardGame]
 	players   *archive.Players
+	shape     *cardShape
 	kind      string    // the period kind
 	buf       *cardCols // the row group of cards.parquet being filled
 	games     *gameCols // the row group of card_games.parquet being filled (nil: no game yet)
 	full      chan cardChunk
 	free      chan *cardCols // buffers the goroutine has finished with
 	freeGames chan *gameCols
-	key       int    // the period key of label
-	label     string // the label of the last cards' period ("": none yet)
-	rowIx     []int32
-	gameIx    []int32 // add's scratch: which cards are rows, which are games
+	key       int                           // the period key of label
+	label     string                        // the label of the last cards' period ("": none yet)
+	ix        struct{ rows, games []int32 } // add's scratch: which cards are rows, which are games
 }
 
-// newCardWriter creates cards.parquet and card_games.parquet in stage.
-func newCardWriter(stage *staging, players *archive.Players, kind string) (*cardWriter, error) {
-	f, err := stage.create("cards.parquet")
+// newCardWriter creates cards.parquet and card_games.parquet of shape sh in
+// stage.
+func newCardWriter(stage *staging, players *archive.Players, kind string, sh *cardShape) (*cardWriter, error) {
+	f, err := stage.create(output.Cards.Rel(""))
 	if err != nil {
 		return nil, err
 	}
-	gf, err := stage.create("card_games.parquet")
+	gf, err := stage.create(output.CardGames.Rel(""))
 	if err != nil {
 		f.abort()
 		return nil, err
 	}
 	return &cardWriter{
-		f: f, w: newParquetWriter[output.Card](f, output.CardSchema), players: players, kind: kind,
-		gf: gf, gw: newParquetWriter[output.CardGame](gf, output.CardGameSchema),
-		buf: newCardCols(), full: make(chan cardChunk, cardsQueued),
+		f: f, w: newParquetWriter[output.Card](f, sh.rowSchema), players: players, kind: kind, shape: sh,
+		gf: gf, gw: newParquetWriter[output.CardGame](gf, sh.gameSchema),
+		buf: newCardCols(sh.rowAdded), full: make(chan cardChunk, cardsQueued),
 		free: make(chan *cardCols, cardBuffers), freeGames: make(chan *gameCols, cardBuffers),
 	}, nil
 }
 
-// cardEncoders is how many goroutines encode the row groups: a FIDE run makes
-// a row per game, more than one core encodes in time.
+// cardEncoders is how many goroutines encode the row groups: for a rule set
+// that makes a row per game, more than one core encodes in time.
 const cardEncoders = 2
 
 // cardsQueued is how many full row groups wait for the encoders.
@@ -270,10 +381,10 @@ func (cw *cardWriter) encode(ctx context.Context, in <-chan cardChunk, turn <-ch
 		file, group := "cards.parquet", rg
 		var err error
 		if chunk.rows != nil {
-			err = writeColumns(rg.ColumnWriters(), cardColumns, cardLeaves, chunk.rows)
+			err = writeColumns(rg.ColumnWriters(), cw.shape.rowCols, cw.shape.rowLeaves, chunk.rows)
 		} else {
 			file, group = "card_games.parquet", grg
-			err = writeColumns(grg.ColumnWriters(), gameColumns, gameLeaves, chunk.games)
+			err = writeColumns(grg.ColumnWriters(), cw.shape.gameCols, cw.shape.gameLeaves, chunk.games)
 		}
 		if err == nil {
 			err = group.Flush()
@@ -317,7 +428,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	if cw.label == "" || key != cw.key {
 		cw.key, cw.label = key, periodLabel(cw.kind, key)
 	}
-	rows, games := cw.rowIx[:0], cw.gameIx[:0]
+	rows, games := cw.ix.rows[:0], cw.ix.games[:0]
 	for i := range cards {
 		if cards[i].PerGame {
 			games = append(games, int32(i))
@@ -325,10 +436,13 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 			rows = append(rows, int32(i))
 		}
 	}
-	cw.rowIx, cw.gameIx = rows, games
+	cw.ix.rows, cw.ix.games = rows, games
 	for len(rows) > 0 {
 		n := min(len(rows), cardsPerRowGroup-cw.buf.len())
 		cw.buf.add(cw.players, cw.label, tournament, end, cards, rows[:n])
+		if cw.shape.ex != nil {
+			cw.buf.added.add(cw.shape.ex, rows[:n])
+		}
 		rows = rows[n:]
 		if err := cw.added(ctx); err != nil {
 			return err
@@ -336,10 +450,13 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	}
 	for len(games) > 0 {
 		if cw.games == nil { // a rule set without per-game cards never needs the buffer
-			cw.games = newGameCols()
+			cw.games = newGameCols(cw.shape.gameAdded)
 		}
 		n := min(len(games), cardsPerRowGroup-cw.games.len())
 		cw.games.add(cw.players, cw.label, cards, games[:n])
+		if cw.shape.ex != nil {
+			cw.games.added.add(cw.shape.ex, games[:n])
+		}
 		games = games[n:]
 		if err := cw.addedGames(ctx); err != nil {
 			return err
@@ -442,9 +559,11 @@ func extend[T any](s *[]T, n int) []T {
 // extend lengthens the column by n rows and returns their values and flags.
 func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
 
-// push queues one card row read back from a cards.parquet (carry).
-func (cw *cardWriter) push(ctx context.Context, row *output.Card) error {
+// push queues one card row read back from a cards.parquet (carry), with
+// its values of the rule set's columns.
+func (cw *cardWriter) push(ctx context.Context, row *output.Card, vals []rating.Value) error {
 	b := cw.buf
+	b.added.push(vals)
 	b.period.add(row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
 	b.end = append(b.end, row.EndDate)
@@ -466,12 +585,14 @@ func (cw *cardWriter) push(ctx context.Context, row *output.Card) error {
 	return cw.added(ctx)
 }
 
-// pushGame queues one game row read back from a card_games.parquet (carry).
-func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame) error {
+// pushGame queues one game row read back from a card_games.parquet (carry),
+// with its values of the rule set's columns.
+func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame, vals []rating.Value) error {
 	if cw.games == nil {
-		cw.games = newGameCols()
+		cw.games = newGameCols(cw.shape.gameAdded)
 	}
 	g := cw.games
+	g.added.push(vals)
 	g.period.add(row.Period)
 	g.player = append(g.player, row.PlayerID)
 	g.tournament = append(g.tournament, row.TournamentID)
@@ -512,7 +633,7 @@ func (cw *cardWriter) flush(ctx context.Context) error {
 	case b := <-cw.free:
 		cw.buf = b
 	default:
-		cw.buf = newCardCols()
+		cw.buf = newCardCols(cw.shape.rowAdded)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/school"
 )
 
 // benchCardRows is how many card rows one BenchmarkCards iteration writes:
@@ -29,16 +30,16 @@ func benchCards(players int) [][]rating.Card {
 			p := int32(uint64(t*10+i) * 2654435761 % uint64(players)) // scattered, as in a big registry
 			c := rating.Card{Player: p, Games: 7, Score2: 9, OppAverage: 1650, Stage: 1,
 				Before: 1600, RatedBefore: true, After: 1612, RatedAfter: true, Used: 1600, RatedUsed: true,
-				D: -50, Expected: 431, K: 20, ChangeExact: 1180, Change: 12, Reason: rating.ReasonRated}
+				D: -50, Expected: 431, K: 20, ChangeExact: 1180, Change: 12, Reason: school.ReasonRated}
 			switch i % 5 {
 			case 1: // a FIDE game row
 				c.PerGame, c.Opponent, c.OppRating, c.Score2, c.Games = true, (p+1)%int32(players), 1700, 2, 1
 			case 2: // a FIDE period total at a tournament's row
 				c.PeriodTotal, c.Tournament, c.End = true, int64(t+1), 19000
 			case 3: // a newcomer without a rating yet
-				c.RatedBefore, c.RatedAfter, c.RatedUsed, c.K, c.Reason = false, false, false, 0, rating.ReasonNoInitial
+				c.RatedBefore, c.RatedAfter, c.RatedUsed, c.K, c.Reason = false, false, false, 0, school.ReasonNoInitial
 			case 4: // too few games
-				c.K, c.Games, c.Reason = 0, 0, rating.ReasonMinGames
+				c.K, c.Games, c.Reason = 0, 0, school.ReasonMinGames
 			}
 			cs[i] = c
 		}
@@ -82,7 +83,7 @@ func benchWriteCards(b *testing.B, chunks [][]rating.Card, at func(i int) (int64
 		if err != nil {
 			b.Fatal(err)
 		}
-		cw, err := newCardWriter(stage, &arch.Players, PeriodMonth)
+		cw, err := newCardWriter(stage, &arch.Players, PeriodMonth, plainCards)
 		if err != nil {
 			b.Fatal(err)
 		}

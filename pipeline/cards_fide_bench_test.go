@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/fide"
 )
 
 // benchFidePeriods is how many player-periods one BenchmarkCardsFide
@@ -28,12 +29,12 @@ func benchFideCards(players int) [][]rating.Card {
 			d := int32((i*7+g*13)%800 - 400)
 			cs = append(cs, rating.Card{Player: p, RatedBefore: true, Before: 1800, Games: 1, Score2: s, D: d,
 				Expected: int64(50 + d/8), K: 20, ChangeExact: int64(20 * (int64(s)*50 - int64(50+d/8))),
-				Reason: rating.ReasonFideGame, Tournament: int64(1 + (i+g)%5000), End: int32(19000 + g),
+				Reason: fide.ReasonGame, Tournament: int64(1 + (i+g)%5000), End: int32(19000 + g),
 				PerGame: true, Opponent: (p + int32(g) + 1) % int32(players), OppRating: 1700 + d})
 		}
 		cs = append(cs, rating.Card{Player: p, RatedBefore: true, Before: 1800, After: 1805, RatedAfter: true,
 			Games: benchFideGames, Score2: w2, OppAverage: 1790, Expected: 350, K: 20, ChangeExact: 480, Change: 5,
-			Reason: rating.ReasonFidePeriod, PeriodTotal: true})
+			Reason: fide.ReasonPeriod, PeriodTotal: true})
 		if len(cs) >= 4096 {
 			chunks, cs = append(chunks, cs), nil
 		}

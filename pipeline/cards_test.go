@@ -16,6 +16,7 @@ import (
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/fide"
 )
 
 // cardRowOf is a card as a output.Card, field by field: the reference for the
@@ -84,7 +85,7 @@ func TestCardsFile(t *testing.T) {
 	for i := range closes {
 		for j := range closes[i] {
 			if c := &closes[i][j]; j%11 == 0 && c.PerGame { // a pooled game
-				c.RatedBefore, c.Before, c.D, c.Expected, c.K, c.ChangeExact, c.Reason = false, 0, 0, 0, 0, 0, rating.ReasonFidePoolGame
+				c.RatedBefore, c.Before, c.D, c.Expected, c.K, c.ChangeExact, c.Reason = false, 0, 0, 0, 0, 0, fide.ReasonPoolGame
 			}
 		}
 	}
@@ -94,7 +95,7 @@ func TestCardsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cw, err := newCardWriter(stage, &arch.Players, PeriodMonth)
+	cw, err := newCardWriter(stage, &arch.Players, PeriodMonth, plainCards)
 	if err != nil {
 		t.Fatal(err)
 	}

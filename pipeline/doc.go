@@ -18,8 +18,9 @@
 //     in package rating, found by name): it closes the list periods that end
 //     before the tournament, rates it, and hands cards, lists, states and
 //     standings input to the sink.
-//  4. The Joker pass (joker.go) rates the tables table after the games into
-//     the same sink.
+//  4. The Joker pass (joker.go) reads the tables table after the games, rates
+//     it with package rating/joker and hands its lists and audit rows to the
+//     same sink.
 //  5. The sink (sink.go) decides what becomes of it: writeSink writes every
 //     output into a staging folder (cards.go, lists.go, standings.go, state.go)
 //     that moves into --out only when the whole run succeeded (output.go);

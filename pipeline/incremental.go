@@ -7,10 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
@@ -127,7 +125,7 @@ func (r *rater) plan(opt *Options) error {
 		}
 		if s == nil {
 			return &OptionError{"From", fmt.Errorf("%s: no state saved after %s in %s: rate from the start once first",
-				opt.From, periodLabel(opt.Period, f-1), filepath.Join(opt.Out, "state"))}
+				opt.From, periodLabel(opt.Period, f-1), output.State.Dir(opt.Out))}
 		}
 	}
 	if err := r.restore(s); err != nil {
@@ -147,9 +145,9 @@ func (r *rater) plan(opt *Options) error {
 // after --until, for the run that follows its end.
 func (r *rater) closeOpen(opt *Options) {
 	// The open period is the one whose list would take in a tournament ending
-	// on the run's date: under FIDE's rules (lists published on the 1st, taking
-	// tournaments ended days before) the list of the 1st of M is complete, and
-	// listed, from a few days before M begins.
+	// on the run's date: for a rule set whose lists take tournaments in later
+	// (published on the 1st, taking tournaments ended days before) the list of
+	// the 1st of M is complete, and listed, from a few days before M begins.
 	open := periodKey(opt.Period, r.rules.ListDay(int32(floorDiv(opt.Now.Unix(), 86400))))
 	last := open - 1
 	if opt.Provisional || (r.win.hasUntil && r.win.until >= open) {
@@ -177,31 +175,27 @@ func (r *rater) keepBefore() string {
 // previous cards.parquet and card_games.parquet in out, so that a resumed
 // run's files equal a full run's.
 func (cw *cardWriter) carry(ctx context.Context, out, label string, log *slog.Logger) error {
-	err := carryRows(out, "cards.parquet", log, func(c *output.Card) error {
-		if c.Reason == fideGame || c.Reason == fidePoolGame {
-			return fmt.Errorf("a per-game row (%s) of a run from before card_games.parquet held them: rate from the start instead", c.Reason)
-		}
+	err := carryRows(out, output.Cards.Rel(""), log, cw.shape.rowShape, func(c *output.Card, vals []rating.Value) error {
 		if c.Period < label {
-			return cw.push(ctx, c)
+			return cw.push(ctx, c, vals)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return carryRows(out, "card_games.parquet", log, func(g *output.CardGame) error {
+	return carryRows(out, output.CardGames.Rel(""), log, cw.shape.gameShape, func(g *output.CardGame, vals []rating.Value) error {
 		if g.Period < label {
-			return cw.pushGame(ctx, g)
+			return cw.pushGame(ctx, g, vals)
 		}
 		return nil
 	})
 }
 
-// The reasons of per-game cards: rows of card_games.parquet, never of cards.parquet.
-var fideGame, fidePoolGame = rating.ReasonFideGame.String(), rating.ReasonFidePoolGame.String()
-
-// carryRows hands each row of the file name in out to push, in file order.
-func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) error {
+// carryRows hands each row of the file name in out to push, in file order,
+// with its values of the rule set's columns when the file's shape sh has
+// them (sh nil: none).
+func carryRows[T any](out, name string, log *slog.Logger, sh *output.Shape, push func(*T, []rating.Value) error) error {
 	p := filepath.Join(out, name)
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -214,12 +208,23 @@ func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) e
 	defer f.Close()
 	rd := parquet.NewGenericReader[T](f)
 	defer rd.Close()
+	var added *output.AddedReader
+	var vals []rating.Value
+	if sh != nil && len(sh.Added()) > 0 {
+		added, vals = sh.AddedReader(f), make([]rating.Value, len(sh.Added()))
+		defer added.Close()
+	}
 	buf := make([]T, 4096)
 	for {
 		clear(buf) // a row read has no pointer left from an earlier one
 		n, err := rd.Read(buf)
 		for i := range buf[:n] {
-			if werr := push(&buf[i]); werr != nil {
+			if added != nil {
+				if aerr := added.Read(vals); aerr != nil {
+					return fmt.Errorf("carry %s from %s: %w", name, p, aerr)
+				}
+			}
+			if werr := push(&buf[i], vals); werr != nil {
 				return fmt.Errorf("carry %s: %w", name, werr)
 			}
 		}
@@ -234,7 +239,7 @@ func carryRows[T any](out, name string, log *slog.Logger, push func(*T) error) e
 
 // writeState is a pool job: state/LABEL.state after that period's list.
 func writeState(stage *staging, label string, s *savedState) error {
-	o, err := stage.create("state/" + label + ".state")
+	o, err := stage.create(output.State.Rel(label))
 	if err != nil {
 		return err
 	}
@@ -246,9 +251,10 @@ func writeState(stage *staging, label string, s *savedState) error {
 }
 
 // keptOutputs are the files of an earlier run that a resumed run (--resume,
-// --from) leaves in --out: the lists and states of the periods
-// before the first one it writes, and the standings of the tournaments of
-// those periods. Everything else an earlier run left is replaced or removed.
+// --from) leaves in --out: those output.Files keeps by period, of the periods
+// before the first one it writes, and those it keeps by tournament, of the
+// tournaments of those periods; each only when this run would write it.
+// Everything else an earlier run left is replaced or removed.
 type keptOutputs struct {
 	before      string // the first period label this run writes; "" keeps nothing
 	period      string
@@ -262,18 +268,18 @@ func (k *keptOutputs) has(rel string) bool {
 	if k.before == "" {
 		return false
 	}
-	dir, name := path.Split(rel)
-	label, ext, _ := strings.Cut(name, ".")
-	switch {
-	case dir == "standings/" && ext == "csv":
-		id, err := strconv.ParseInt(label, 10, 64)
+	f, key, ok := output.Match(rel)
+	if !ok || (f == output.ListArrow && !k.arrow) || (f == output.StandingsCSV && !k.allCSV) {
+		return false
+	}
+	switch f.Kept {
+	case output.KeptByTournament:
+		id, err := strconv.ParseInt(key, 10, 64)
 		_, kept := k.tournaments[id]
-		return err == nil && k.allCSV && kept
-	case dir == "standings/" && ext == "parquet", // a period's standings
-		dir == "lists/" && (ext == "csv" || ext == "parquet" || (ext == "arrow" && k.arrow)),
-		dir == "state/" && ext == "state":
-		_, err := parsePeriodLabel(k.period, label)
-		return err == nil && label < k.before
+		return err == nil && kept
+	case output.KeptByPeriod:
+		_, err := parsePeriodLabel(k.period, key)
+		return err == nil && key < k.before
 	}
 	return false
 }

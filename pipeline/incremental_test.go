@@ -14,7 +14,6 @@ import (
 
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
-	"github.com/ratelist/ratelist/output"
 )
 
 func genArchive(t *testing.T, seed uint64, csv bool) string {
@@ -310,27 +309,6 @@ func TestResumeFide(t *testing.T) {
 	}
 	if len(want["lists/2025-03.csv"]) < 200 {
 		t.Fatalf("lists/2025-03.csv is nearly empty:\n%s", want["lists/2025-03.csv"])
-	}
-}
-
-// TestResumeFideOverOldCards: a --resume over a cards.parquet that still
-// holds per-game rows (written before card_games.parquet) refuses to carry
-// them over instead of writing them back into cards.parquet.
-func TestResumeFideOverOldCards(t *testing.T) {
-	dir := genArchive(t, 14, false)
-	rules, err := DefaultRules("fide")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, out := os.DirFS(dir), t.TempDir()
-	runOpt(t, Options{Archive: fs, Out: out, Rules: rules, Until: "2024-12"})
-	old := []output.Card{{Period: "2024-11", TournamentID: 5, PlayerID: 1, Games: 1, Score: 1, Reason: "fide-game"}}
-	if err := parquet.WriteFile(filepath.Join(out, "cards.parquet"), old); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Run(context.Background(), Options{Archive: fs, Out: out, Rules: rules, Resume: true, Workers: 2})
-	if err == nil || !strings.Contains(err.Error(), "rate from the start") {
-		t.Errorf("resume over per-game rows in cards.parquet: %v, want an error saying to rate from the start", err)
 	}
 }
 

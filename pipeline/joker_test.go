@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -19,7 +20,7 @@ import (
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
-	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/joker"
 )
 
 // jokerPlayers are the players of the hand-made Joker archives; Gus never
@@ -400,7 +401,7 @@ func TestJokerTiesAllowed(t *testing.T) {
 		t.Errorf("joker summary %+v", sum.Joker)
 	}
 	recs := testutil.ReadCSV(t, filepath.Join(out, "rejects.csv"))
-	if len(recs) != 5 || !strings.HasPrefix(recs[1][2], rating.ErrJokerPlaceRanking.Error()) {
+	if len(recs) != 5 || !strings.HasPrefix(recs[1][2], joker.ErrPlaceRanking.Error()) {
 		t.Errorf("rejects %v", recs)
 	}
 	list := testutil.ReadCSV(t, filepath.Join(out, "lists", "joker", "2025-03.csv"))
@@ -412,7 +413,7 @@ func TestJokerTiesAllowed(t *testing.T) {
 // ---- An independent implementation of docs/joker.md, for random archives ----
 //
 // Written from the rules' text, map-based and simple; it shares no code with
-// rating/joker.go. It reads tables.csv with encoding/csv.
+// package rating/joker. It reads tables.csv with encoding/csv.
 
 type refJokerSettings struct {
 	threshold   int  // multiplier_threshold
@@ -717,5 +718,13 @@ func TestJokerResume(t *testing.T) {
 		if strings.HasPrefix(name, "lists/joker/") && !bytes.Equal(b, g[name]) {
 			t.Errorf("%s differs from the full run's", name)
 		}
+	}
+}
+
+// TestJokerRowSize: a kept tables row stays at the 56 bytes docs/joker.md
+// counts on for the memory of a Joker pass.
+func TestJokerRowSize(t *testing.T) {
+	if n := unsafe.Sizeof(jokerRow{}); n > 56 {
+		t.Errorf("jokerRow is %d bytes, docs/joker.md §8 says about 56", n)
 	}
 }

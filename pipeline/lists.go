@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"path/filepath"
 	"slices"
+	"strconv"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
@@ -32,18 +34,46 @@ type listInfo struct{ category, flags string }
 type listData struct {
 	entries []listEntry
 	infos   []listInfo
+	add     *listAdded
+	vals    []rating.Value // with add: entry i's values are vals[i*len(add.cols):]
+	keys    []int32        // with add.rank: what the entries are ranked by
+}
+
+// listAdded is what a rule set adds to its lists (rating.Columns.List).
+type listAdded struct {
+	ex    rating.Extras
+	cols  []rating.Column
+	shape *output.Shape
+	rank  int     // the RankBy column, -1: the list is ranked by rating
+	scale float64 // 10^decimals of the RankBy column: its printed values are whole numbers
+}
+
+// newListAdded is what def's lists add, nil for nothing.
+func newListAdded(def *rating.Definition, rules rating.RuleSet) *listAdded {
+	cols := def.Columns.List
+	if len(cols) == 0 {
+		return nil
+	}
+	a := &listAdded{ex: rules.(rating.Extras), cols: cols, shape: output.ListShape(cols), rank: -1}
+	for i, c := range cols {
+		if c.Name == def.Columns.RankBy {
+			a.rank, a.scale = i, math.Pow10(c.Decimals)
+		}
+	}
+	return a
 }
 
 // take collects the players on the list of the period just closed and moves
 // prevOn, everOn and prevRating on to this list.
 func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
+	add := lt.add
 	nRated := 0 // at most this many are listed
 	for _, ok := range st.Rated {
 		if ok {
 			nRated++
 		}
 	}
-	l := &listData{entries: make([]listEntry, 0, nRated)}
+	l := &listData{entries: make([]listEntry, 0, nRated), add: add}
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false
@@ -57,11 +87,37 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: lt.prevOn[p], isNew: !lt.everOn[p],
 				})
 				lt.everOn[p], lt.prevRating[p] = true, st.Rating[p]
+				if add != nil {
+					l.addValues(st, p)
+				}
 			}
 		}
 		lt.prevOn[p] = on
 	}
 	return l
+}
+
+// addValues adds the rule set's values of the list's last entry, player p.
+func (l *listData) addValues(st *rating.State, p int32) {
+	k := len(l.add.cols)
+	row := extend(&l.vals, k)
+	l.add.ex.ListValues(st, p, row)
+	if l.add.rank >= 0 {
+		l.keys = append(l.keys, int32(math.Round(row[l.add.rank].Float*l.add.scale)))
+	}
+}
+
+// rankKeys is what the list is ranked by: the rule set's RankBy column as
+// printed, or the rating.
+func (l *listData) rankKeys() []int32 {
+	if l.keys != nil {
+		return l.keys
+	}
+	keys := make([]int32, len(l.entries))
+	for i := range l.entries {
+		keys[i] = l.entries[i].rating
+	}
+	return keys
 }
 
 // countListed is how many players take would list.
@@ -88,41 +144,41 @@ func (l *listData) infoID(category, flags string) int32 {
 	return int32(len(l.infos) - 1)
 }
 
-// rankOrder sorts a list: the entries' indexes, highest rating first, then in
-// entry order, which is player_id order. Ratings span a few thousand points,
-// so a counting sort by rating (stable) does it in two passes; a wider span
-// falls back to sorting packed keys.
-func rankOrder(entries []listEntry) []int32 {
-	order := make([]int32, len(entries))
-	if len(entries) == 0 {
+// rankOrder sorts a list: the entries' indexes, highest key first (keys
+// from rankKeys), then in entry order, which is player_id order. Ratings span
+// a few thousand points, so a counting sort by key (stable) does it in two
+// passes; a wider span falls back to sorting packed keys.
+func rankOrder(keys []int32) []int32 {
+	order := make([]int32, len(keys))
+	if len(keys) == 0 {
 		return order
 	}
-	lo, hi := entries[0].rating, entries[0].rating
-	for _, e := range entries {
-		lo, hi = min(lo, e.rating), max(hi, e.rating)
+	lo, hi := keys[0], keys[0]
+	for _, k := range keys {
+		lo, hi = min(lo, k), max(hi, k)
 	}
-	if span := int64(hi) - int64(lo); span > int64(len(entries))+1<<16 {
-		keys := make([]int64, len(entries))
-		for i, e := range entries {
-			keys[i] = -int64(e.rating)<<32 | int64(i)
+	if span := int64(hi) - int64(lo); span > int64(len(keys))+1<<16 {
+		packed := make([]int64, len(keys))
+		for i, k := range keys {
+			packed[i] = -int64(k)<<32 | int64(i)
 		}
-		slices.Sort(keys)
-		for i, key := range keys {
+		slices.Sort(packed)
+		for i, key := range packed {
 			order[i] = int32(key & 0xffffffff)
 		}
 		return order
 	}
-	next := make([]int32, int(hi-lo)+1) // per rating from hi down: the next free place
-	for _, e := range entries {
-		next[hi-e.rating]++
+	next := make([]int32, int(hi-lo)+1) // per key from hi down: the next free place
+	for _, k := range keys {
+		next[hi-k]++
 	}
 	sum := int32(0)
 	for i, c := range next {
 		next[i], sum = sum, sum+c
 	}
-	for i, e := range entries {
-		order[next[hi-e.rating]] = int32(i)
-		next[hi-e.rating]++
+	for i, k := range keys {
+		order[next[hi-k]] = int32(i)
+		next[hi-k]++
 	}
 	return order
 }
@@ -184,10 +240,10 @@ func joinFlags(a, b string) string {
 	return a + " " + b
 }
 
-// listFiles writes one list as CSV and Parquet (REL.csv and REL.parquet), a
-// chunk of rows at a time: the rating lists and the Joker lists alike.
+// listFiles writes one list as CSV and Parquet, a chunk of rows at a time: the
+// rating lists and the Joker lists alike.
 type listFiles[T any] struct {
-	rel       string
+	pqRel     string
 	csv, pq   *outFile
 	w         *parquet.GenericWriter[T]
 	line      []byte
@@ -195,27 +251,32 @@ type listFiles[T any] struct {
 }
 
 // createList creates a list's files and writes the CSV header.
-func createList[T any](stage *staging, rel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
-	csv, err := stage.create(rel + ".csv")
+func createList[T any](stage *staging, csvRel, pqRel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
+	csv, err := stage.create(csvRel)
 	if err != nil {
 		return nil, err
 	}
-	pq, err := stage.create(rel + ".parquet")
+	pq, err := stage.create(pqRel)
 	if err != nil {
 		csv.abort()
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles[T]{rel: rel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
+	return &listFiles[T]{pqRel: pqRel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
 }
 
 // write adds rows; a multiple of 64 rows at a time but for the last, so that
 // the Parquet pages end where they would if all rows came at once.
 func (lf *listFiles[T]) write(rows []T) error {
 	lf.line = lf.appendCSV(lf.line[:0], rows)
-	lf.csv.Write(lf.line)
+	return lf.writeParts(lf.line, rows)
+}
+
+// writeParts adds rows whose CSV lines are line (as write).
+func (lf *listFiles[T]) writeParts(line []byte, rows []T) error {
+	lf.csv.Write(line)
 	if _, err := lf.w.Write(rows); err != nil {
-		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	return nil
 }
@@ -223,7 +284,7 @@ func (lf *listFiles[T]) write(rows []T) error {
 // finish completes both files.
 func (lf *listFiles[T]) finish() error {
 	if err := lf.w.Close(); err != nil {
-		return fmt.Errorf("write %s.parquet: %w", lf.rel, err)
+		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	if err := lf.csv.finish(); err != nil {
 		return err
@@ -243,15 +304,18 @@ const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k
 // writeList sorts a list and writes it as CSV and Parquet (and Arrow IPC with
 // arrow), a chunk of rows at a time. It runs in a pool job.
 func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
-	order := rankOrder(l.entries)
-	lf, err := createList(stage, "lists/"+label, listHeader, output.ListSchema, appendListCSV)
+	order := rankOrder(l.rankKeys())
+	if l.add != nil {
+		return writeListAdded(stage, players, label, l, order, arrow)
+	}
+	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema, appendListCSV)
 	if err != nil {
 		return err
 	}
 	defer lf.abort()
 	var arrowCols *listArrow
 	if arrow {
-		arrowCols = newListArrow(len(order))
+		arrowCols = newListArrow(len(order), nil)
 	}
 	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	for first := 0; first < len(order); first += listChunk {
@@ -271,6 +335,80 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 		return writeListArrow(stage, label, arrowCols)
 	}
 	return nil
+}
+
+// writeListAdded is writeList for a list with the rule set's own columns
+// after flags: its Parquet rows are of the list's Shape.
+func writeListAdded(stage *staging, players *archive.Players, label string, l *listData, order []int32, arrow bool) error {
+	add := l.add
+	k := len(add.cols)
+	header := listHeader[:len(listHeader)-1]
+	for _, c := range add.cols {
+		header += "," + c.Name
+	}
+	lf, err := createList[any](stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), header+"\n", add.shape.Schema, nil)
+	if err != nil {
+		return err
+	}
+	defer lf.abort()
+	var arrowCols *listArrow
+	if arrow {
+		arrowCols = newListArrow(len(order), add.cols)
+	}
+	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
+	pq := make([]any, listChunk)
+	vals := make([]rating.Value, listChunk*k)
+	for first := 0; first < len(order); first += listChunk {
+		n := min(listChunk, len(order)-first)
+		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
+		for i := range n {
+			e := int(order[first+i])
+			copy(vals[i*k:(i+1)*k], l.vals[e*k:(e+1)*k])
+			pq[i] = add.shape.Row(rows[i], vals[i*k:(i+1)*k])
+		}
+		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], vals[:n*k], add.cols)
+		if err := lf.writeParts(lf.line, pq[:n]); err != nil {
+			return err
+		}
+		if arrowCols != nil {
+			arrowCols.add(rows[:n])
+			arrowCols.addValues(vals[:n*k], add.cols)
+		}
+	}
+	if err := lf.finish(); err != nil {
+		return err
+	}
+	if arrowCols != nil {
+		return writeListArrow(stage, label, arrowCols)
+	}
+	return nil
+}
+
+// appendListCSVAdded appends the CSV lines of rows, each with its values
+// vals[i*len(cols):] of the columns cols after flags.
+func appendListCSVAdded(b []byte, rows []output.ListRow, vals []rating.Value, cols []rating.Column) []byte {
+	k := len(cols)
+	for i := range rows {
+		b = appendListCSV(b, rows[i:i+1])
+		b = b[:len(b)-1] // the line's end
+		for j, c := range cols {
+			b = append(b, ',')
+			b = appendValue(b, &c, vals[i*k+j])
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendValue appends a declared column's value as the CSV prints it.
+func appendValue(b []byte, c *rating.Column, v rating.Value) []byte {
+	switch c.Type {
+	case rating.Int64:
+		return csvfield.AppendInt(b, v.Int)
+	case rating.Float64:
+		return strconv.AppendFloat(b, v.Float, 'f', cmp.Or(c.Decimals, -1), 64)
+	}
+	return csvfield.Append(b, v.Str)
 }
 
 // appendListCSV appends the CSV lines of rows.
@@ -303,10 +441,13 @@ func appendListCSV(b []byte, rows []output.ListRow) []byte {
 }
 
 // listArrow collects a list's columns for the Arrow adapter.
-type listArrow struct{ cols []arrowipc.Column }
+type listArrow struct {
+	cols  []arrowipc.Column
+	added int // the rule set's columns, after flags
+}
 
-func newListArrow(n int) *listArrow {
-	return &listArrow{cols: []arrowipc.Column{
+func newListArrow(n int, added []rating.Column) *listArrow {
+	a := &listArrow{cols: []arrowipc.Column{
 		{Name: "rank", Int32: make([]int32, 0, n)}, {Name: "player_id", Int64: make([]int64, 0, n)},
 		{Name: "name", String: make([]string, 0, n)}, {Name: "rating", Int32: make([]int32, 0, n)},
 		{Name: "change", Int32: make([]int32, 0, n), Null: make([]bool, 0, n)},
@@ -319,10 +460,45 @@ func newListArrow(n int) *listArrow {
 		{Name: "fide_id", Int64: make([]int64, 0, n), Null: make([]bool, 0, n)},
 		{Name: "birth_date", Date: make([]int32, 0, n), Null: make([]bool, 0, n)},
 	}}
+	// The rule set's own columns, after flags as in the other files.
+	ac := make([]arrowipc.Column, len(added))
+	for i, c := range added {
+		ac[i].Name = c.Name
+		switch c.Type {
+		case rating.Int64:
+			ac[i].Int64 = make([]int64, 0, n)
+		case rating.Float64:
+			ac[i].Float64 = make([]float64, 0, n)
+		default:
+			ac[i].String = make([]string, 0, n)
+		}
+	}
+	a.cols, a.added = slices.Insert(a.cols, listFlagsColumn+1, ac...), len(ac)
+	return a
+}
+
+// listFlagsColumn is the flags column's index in a list's Arrow columns.
+const listFlagsColumn = 9
+
+// addValues adds the rule set's values of the rows add took last: vals[i*len(cols):].
+func (a *listArrow) addValues(vals []rating.Value, cols []rating.Column) {
+	for j, c := range cols {
+		col := &a.cols[listFlagsColumn+1+j]
+		for i := j; i < len(vals); i += len(cols) {
+			switch c.Type {
+			case rating.Int64:
+				col.Int64 = append(col.Int64, vals[i].Int)
+			case rating.Float64:
+				col.Float64 = append(col.Float64, vals[i].Float)
+			default:
+				col.String = append(col.String, vals[i].Str)
+			}
+		}
+	}
 }
 
 func (a *listArrow) add(rows []output.ListRow) {
-	c := a.cols
+	c, in := a.cols, a.cols[listFlagsColumn+1+a.added:] // the contract's columns, the registry's
 	for _, row := range rows {
 		c[0].Int32, c[1].Int64 = append(c[0].Int32, row.Rank), append(c[1].Int64, row.PlayerID)
 		c[2].String, c[3].Int32 = append(c[2].String, row.Name), append(c[3].Int32, row.Rating)
@@ -334,22 +510,23 @@ func (a *listArrow) add(rows []output.ListRow) {
 		c[5].Int32, c[6].Int32, c[7].Int32 = append(c[5].Int32, row.GamesPeriod), append(c[6].Int32, row.GamesTotal), append(c[7].Int32, row.K)
 		c[8].String, c[9].String = append(c[8].String, row.Category), append(c[9].String, row.Flags)
 		for j, v := range []string{row.Federation, row.Sex, row.Title} {
-			c[10+j].String, c[10+j].Null = append(c[10+j].String, v), append(c[10+j].Null, v == "")
+			in[j].String, in[j].Null = append(in[j].String, v), append(in[j].Null, v == "")
 		}
-		c[13].Int64, c[13].Null = append(c[13].Int64, row.FideID), append(c[13].Null, row.FideID == 0)
+		in[3].Int64, in[3].Null = append(in[3].Int64, row.FideID), append(in[3].Null, row.FideID == 0)
 		date := int32(0)
 		if row.BirthDate != nil {
 			date = *row.BirthDate
 		}
-		c[14].Date, c[14].Null = append(c[14].Date, date), append(c[14].Null, row.BirthDate == nil)
+		in[4].Date, in[4].Null = append(in[4].Date, date), append(in[4].Null, row.BirthDate == nil)
 	}
 }
 
 // keptListArrow writes lists/LABEL.arrow from the kept lists/LABEL.parquet of
-// an earlier run: a resumed --arrow run after one without --arrow then holds
-// what a fresh --arrow run would.
-func keptListArrow(stage *staging, out, label string) error {
-	p := filepath.Join(out, "lists", label+".parquet")
+// an earlier run, with the rule set's own columns (add, nil for none): a
+// resumed --arrow run after one without --arrow then holds what a fresh
+// --arrow run would.
+func keptListArrow(stage *staging, out, label string, add *listAdded) error {
+	p := output.ListParquet.Path(out, label)
 	f, err := os.Open(p)
 	if err != nil {
 		return fmt.Errorf("Arrow list of %s: %w", label, err)
@@ -357,11 +534,26 @@ func keptListArrow(stage *staging, out, label string) error {
 	defer f.Close()
 	rd := parquet.NewGenericReader[output.ListRow](f)
 	defer rd.Close()
-	a := newListArrow(int(rd.NumRows()))
+	var cols []rating.Column
+	var added *output.AddedReader
+	if add != nil {
+		cols, added = add.cols, add.shape.AddedReader(f)
+		defer added.Close()
+	}
+	a := newListArrow(int(rd.NumRows()), cols)
 	buf := make([]output.ListRow, listChunk)
+	vals := make([]rating.Value, listChunk*len(cols))
 	for {
 		n, err := rd.Read(buf)
 		a.add(buf[:n])
+		if added != nil {
+			for i := range n {
+				if err := added.Read(vals[i*len(cols) : (i+1)*len(cols)]); err != nil {
+					return fmt.Errorf("read %s: %w", p, err)
+				}
+			}
+			a.addValues(vals[:n*len(cols)], cols)
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -374,7 +566,7 @@ func keptListArrow(stage *staging, out, label string) error {
 
 // writeListArrow writes lists/LABEL.arrow through the Arrow adapter.
 func writeListArrow(stage *staging, label string, a *listArrow) error {
-	p, err := stage.path("lists/" + label + ".arrow")
+	p, err := stage.path(output.ListArrow.Rel(label))
 	if err != nil {
 		return err
 	}

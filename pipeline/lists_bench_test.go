@@ -9,6 +9,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/school"
 )
 
 const benchListPlayers = 200000
@@ -30,7 +31,7 @@ func benchListRater(b *testing.B, jobs chan func() error) *rater {
 		b.Fatal(err)
 	}
 	return &rater{
-		players: &ps, st: st, rules: rating.NewSchoolRater(rating.DefaultSchool(), st),
+		players: &ps, st: st, rules: school.NewRater(school.Defaults(), st),
 		periods: periods{kind: PeriodMonth, cur: 2025 * 12},
 		lists:   listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
 		sum:     &Summary{},

@@ -24,21 +24,21 @@ import (
 )
 
 // TestRankOrder: the counting sort and its wide-span fallback give the order
-// rating high to low, then entry order.
+// key high to low, then entry order.
 func TestRankOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, span := range []int32{1, 3, 400, 3000, 1 << 30} {
 		for _, n := range []int{0, 1, 2, 17, 5000} {
-			entries := make([]listEntry, n)
-			for i := range entries {
-				entries[i].rating = int32(rng.Int64N(int64(span))) - span/2
+			keys := make([]int32, n)
+			for i := range keys {
+				keys[i] = int32(rng.Int64N(int64(span))) - span/2
 			}
 			want := make([]int32, n)
 			for i := range want {
 				want[i] = int32(i)
 			}
-			slices.SortStableFunc(want, func(a, b int32) int { return int(entries[b].rating) - int(entries[a].rating) })
-			if got := rankOrder(entries); !slices.Equal(got, want) {
+			slices.SortStableFunc(want, func(a, b int32) int { return int(keys[b]) - int(keys[a]) })
+			if got := rankOrder(keys); !slices.Equal(got, want) {
 				t.Fatalf("span %d, n %d: order %v, want %v", span, n, got[:min(n, 20)], want[:min(n, 20)])
 			}
 		}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/output"
 )
 
 // rejectSink receives rejected rows. It writes them to rejects.csv as they come
@@ -159,7 +160,7 @@ func (s *staging) commit(keep func(rel string) bool) error {
 	}
 	stays := func(e outEntry) bool { return !e.link && keep(e.rel) }
 	for _, e := range old {
-		if !e.dir && (e.rel == "state" || strings.HasPrefix(e.rel, "state/")) && !stays(e) {
+		if !e.dir && (e.rel == output.State.Top() || strings.HasPrefix(e.rel, output.State.Top()+"/")) && !stays(e) {
 			if err := removeOut(s.out, e.rel); err != nil {
 				return err
 			}
@@ -177,9 +178,9 @@ func (s *staging) commit(keep func(rel string) bool) error {
 	}
 	rank := func(name string) int {
 		switch name {
-		case "state":
+		case output.State.Top():
 			return 2
-		case "summary.json":
+		case output.Summary.Top():
 			return 1
 		}
 		return 0

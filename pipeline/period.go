@@ -165,12 +165,12 @@ func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
 func (j *jokerPass) checkGaps(rows []jokerRow, games []jokerGameRef) error {
 	g := gapCheck{kind: j.kind, win: j.win, allow: j.allowGap, log: j.log, what: "Joker game"}
 	for i := 1; i < len(games); i++ {
-		a, b := jokerDays(games[i-1].at), jokerDays(games[i].at)
+		a, b := games[i-1].Day(), games[i].Day()
 		if empty, refuse := g.tooLong(a, b, periodKey(j.kind, a), periodKey(j.kind, b)); refuse {
 			r := &rows[games[i-1].first]
 			return &GapError{File: j.arch.TableFiles[r.file], Row: r.row, EmptyLists: empty,
-				What: fmt.Sprintf("Joker game %d played %s", games[i-1].game, day(int64(a))),
-				Next: fmt.Sprintf("Joker game %d, played %s", games[i].game, day(int64(b)))}
+				What: fmt.Sprintf("Joker game %d played %s", games[i-1].Game, day(int64(a))),
+				Next: fmt.Sprintf("Joker game %d, played %s", games[i].Game, day(int64(b)))}
 		}
 	}
 	return nil

@@ -14,7 +14,6 @@ import (
 // hands its cards and its standings input to the sink.
 type rater struct {
 	players     *archive.Players
-	settings    rating.Settings // of the rule set, for the time classes it rates
 	st          *rating.State
 	rules       rating.RuleSet
 	def         *rating.Definition
@@ -44,6 +43,7 @@ type periods struct {
 type listTrack struct {
 	prevOn, everOn []bool
 	prevRating     []int32
+	add            *listAdded // the rule set's own columns, nil for none
 }
 
 // window is the periods this run rates and writes: --resume and --from start
@@ -76,13 +76,14 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	copy(st.Elo, a.Players.Elo)
 	copy(st.BirthYear, a.Players.BirthYear)
 	r := &rater{
-		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st), settings: opt.Rules.Settings(def.Name),
+		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st),
 		periods:     periods{kind: opt.Period},
 		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
-		fingerprint: fingerprint(opt.Rules, opt.Period),
+		fingerprint: fingerprint(opt.Rules, def, opt.Period),
 		hashes:      periodHashes{reg: registryHashes(&a.Players)},
 		sum:         sum,
 	}
+	r.lists.add = newListAdded(def, r.rules)
 	r.hashes.startHashes(st)
 	ts := a.Tournaments
 	r.periods.lastEnd = -1
@@ -94,7 +95,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		k := periodKey(opt.Period, r.rules.ListDay(ts[i].End))
 		if !r.periods.any {
 			// The first list is the period of the first end date: for rule sets whose
-			// lists take tournaments in later (FIDE), it shows the starting ratings.
+			// lists take tournaments in later, it shows the starting ratings.
 			r.periods.first, r.periods.any = periodKey(opt.Period, ts[i].End), true
 		}
 		r.periods.last = k
@@ -106,7 +107,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 
 // rates tells whether the rule set rates a tournament.
 func (r *rater) rates(t *archive.Tournament) bool {
-	return t.Rated && t.Discipline == "chess" && rating.RatesTimeClass(r.settings, t.TimeClass)
+	return t.Rated && r.rules.Rates(t.Discipline, t.TimeClass)
 }
 
 // tournament takes one complete tournament from the producer (a takeFunc).

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/fide"
 )
 
 // TestRaterLabel: the remembered period label is periodLabel's for every key,
@@ -45,10 +46,10 @@ func TestRatesTimeClass(t *testing.T) {
 		{rapid, "rapid", false, false},
 	}
 	for _, tt := range tests {
-		r := &rater{settings: tt.rules.Settings("fide")}
+		r := &rater{rules: fide.NewRater(*tt.rules.Settings("fide").(*fide.Settings), rating.NewState(0))}
 		tr := &archive.Tournament{Rated: tt.rated, Discipline: "chess", TimeClass: tt.class}
 		if got := r.rates(tr); got != tt.want {
-			t.Errorf("time_classes %v, class %q, rated %v: rates %v", tt.rules.Settings("fide").(*rating.Fide).TimeClasses, tt.class, tt.rated, got)
+			t.Errorf("time_classes %v, class %q, rated %v: rates %v", tt.rules.Settings("fide").(*fide.Settings).TimeClasses, tt.class, tt.rated, got)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/joker"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -24,7 +25,7 @@ import (
 type Rules struct {
 	Base      string
 	sets      map[string]rating.Settings // by rule set name, every registered one
-	Joker     rating.JokerRules
+	Joker     joker.Rules
 	Tiebreaks tiebreak.Options
 }
 
@@ -59,7 +60,7 @@ func DefaultRules(name string) (Rules, error) {
 	if name == "" {
 		name = rating.Default().Name
 	}
-	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: rating.DefaultJokerRules()}
+	r := Rules{Base: name, sets: map[string]rating.Settings{}, Joker: joker.DefaultRules()}
 	if _, err := r.definition(); err != nil {
 		return Rules{}, err
 	}
@@ -139,7 +140,7 @@ func (r Rules) documentOf(defs []*rating.Definition) reflect.Value {
 		})
 	}
 	fields = append(fields,
-		reflect.StructField{Name: "Joker", Type: reflect.TypeOf(r.Joker), Tag: `toml:"joker"`},
+		reflect.StructField{Name: "Joker", Type: reflect.TypeOf(r.Joker), Tag: reflect.StructTag(`toml:"` + joker.Name + `"`)},
 		reflect.StructField{Name: "Tiebreaks", Type: reflect.TypeOf(r.Tiebreaks), Tag: `toml:"tiebreaks"`})
 	doc := reflect.New(reflect.StructOf(fields)).Elem()
 	doc.Field(0).SetString(r.Base)
@@ -165,6 +166,6 @@ func (r *Rules) fromDocument(doc reflect.Value) {
 		s.Elem().Set(doc.Field(1 + i))
 		r.sets[d.Name] = s.Interface().(rating.Settings)
 	}
-	r.Joker = doc.Field(1 + len(defs)).Interface().(rating.JokerRules)
+	r.Joker = doc.Field(1 + len(defs)).Interface().(joker.Rules)
 	r.Tiebreaks = doc.Field(2 + len(defs)).Interface().(tiebreak.Options)
 }

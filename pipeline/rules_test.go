@@ -9,21 +9,24 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/ratelist/ratelist/rating"
+	"github.com/ratelist/ratelist/rating/fide"
+	"github.com/ratelist/ratelist/rating/joker"
+	"github.com/ratelist/ratelist/rating/school"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
-func schoolOf(r Rules) *rating.School { return r.Settings("school").(*rating.School) }
-func fideOf(r Rules) *rating.Fide     { return r.Settings("fide").(*rating.Fide) }
+func schoolOf(r Rules) *school.Settings { return r.Settings("school").(*school.Settings) }
+func fideOf(r Rules) *fide.Settings     { return r.Settings("fide").(*fide.Settings) }
 
 // TestRulesDocument: a rules document encodes as a struct with the built-in
 // rule sets as fields would, so that state fingerprints stay what they were.
 func TestRulesDocument(t *testing.T) {
 	type fixed struct {
-		Base      string            `toml:"base"`
-		School    rating.School     `toml:"school"`
-		Fide      rating.Fide       `toml:"fide"`
-		Joker     rating.JokerRules `toml:"joker"`
-		Tiebreaks tiebreak.Options  `toml:"tiebreaks"`
+		Base      string           `toml:"base"`
+		School    school.Settings  `toml:"school"`
+		Fide      fide.Settings    `toml:"fide"`
+		Joker     joker.Rules      `toml:"joker"`
+		Tiebreaks tiebreak.Options `toml:"tiebreaks"`
 	}
 	r, err := ParseRules("r.toml", []byte("base = \"fide\"\n[school]\ncap = 400\n[fide]\ncap = 350\n[tiebreaks.ljv]\nbase_rating = 2000\n"))
 	if err != nil {

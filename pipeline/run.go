@@ -12,12 +12,12 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -72,6 +72,10 @@ type Options struct {
 	KeepSite bool
 
 	open string // the open period's label when this run lists it (closeOpen)
+	// cards and list are what the rule set's cards and lists hold
+	// (newCardShape, newListAdded), nil before the rule set is made.
+	cards *cardShape
+	list  *listAdded
 }
 
 // Summary is summary.json: what was read, used, rejected and written. The
@@ -211,7 +215,7 @@ func runStaged(ctx context.Context, opt *Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	rejects, err := stage.create("rejects.csv")
+	rejects, err := stage.create(output.Rejects.Rel(""))
 	if err != nil {
 		stage.abort()
 		return nil, err
@@ -233,9 +237,11 @@ func runStaged(ctx context.Context, opt *Options) (*Summary, error) {
 		stage.abort()
 		return nil, err
 	}
-	keep := out.kept.has
-	if opt.KeepSite {
-		keep = func(rel string) bool { return strings.HasPrefix(rel, "site/") || out.kept.has(rel) }
+	keep := func(rel string) bool {
+		if f, _, ok := output.Match(rel); ok && f.Kept == output.KeptAlways {
+			return opt.KeepSite
+		}
+		return out.kept.has(rel)
 	}
 	if err := stage.commit(keep); err != nil {
 		return nil, err
@@ -306,6 +312,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	if err != nil {
 		return nil, err
 	}
+	opt.cards, opt.list = newCardShape(rt.def, rt.rules), rt.lists.add
 	if err := rt.plan(opt); err != nil {
 		return nil, err
 	}
@@ -404,7 +411,7 @@ func writeSummary(stage *staging, sum *Summary) error {
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
-	o, err := stage.create("summary.json")
+	o, err := stage.create(output.Summary.Rel(""))
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -147,7 +146,7 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 	s.changed.before = cmp.Or(s.opt.published, keepBefore)
 	n := len(players.ID)
 	s.std.scratch.New = func() any { return &standingsScratch{local: newLocal(n)} }
-	cw, err := newCardWriter(s.stage, s.players, s.opt.Period)
+	cw, err := newCardWriter(s.stage, s.players, s.opt.Period, cmp.Or(s.opt.cards, plainCards))
 	if err != nil {
 		return err
 	}
@@ -362,7 +361,7 @@ func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) (*standingsCo
 		return nil, fmt.Errorf("standings of tournament %d: %w", t.ID, err)
 	}
 	if j.csv {
-		fb.add("standings/"+strconv.FormatInt(t.ID, 10)+".csv", sc.engine.CSV(codes, st))
+		fb.add(output.StandingsCSV.Rel(strconv.FormatInt(t.ID, 10)), sc.engine.CSV(codes, st))
 	}
 	c, _ := s.std.cols.Get().(*standingsCols)
 	if c == nil {
@@ -401,7 +400,7 @@ func (s *writeSink) list(ctx context.Context, label string, l *listData, snapsho
 		if err := writeList(s.stage, s.players, label, l, s.opt.Arrow); err != nil {
 			return err
 		}
-		return s.changed.compare(s.stage, s.opt.Out, label, "lists/"+label+".csv")
+		return s.changed.compare(s.stage, s.opt.Out, label, output.ListCSV.Rel(label))
 	})
 }
 
@@ -421,7 +420,7 @@ func (s *writeSink) jokerList(ctx context.Context, label string, rows []output.J
 		if err := writeJokerList(s.stage, label, rows); err != nil {
 			return err
 		}
-		return s.changed.compare(s.stage, s.opt.Out, label, "lists/joker/"+label+".csv")
+		return s.changed.compare(s.stage, s.opt.Out, label, output.JokerListCSV.Rel(label))
 	})
 }
 
@@ -458,7 +457,7 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 func (s *writeSink) missingCSVs() error {
 	var periods []string
 	for id, period := range s.kept.tournaments {
-		fi, err := os.Lstat(filepath.Join(s.opt.Out, "standings", strconv.FormatInt(id, 10)+".csv"))
+		fi, err := os.Lstat(output.StandingsCSV.Path(s.opt.Out, strconv.FormatInt(id, 10)))
 		if (err != nil || !fi.Mode().IsRegular()) && !slices.Contains(periods, period) {
 			periods = append(periods, period)
 		}
@@ -476,23 +475,22 @@ func (s *writeSink) missingCSVs() error {
 // the earlier run did not write (it ran without --arrow), from their Parquet
 // lists.
 func (s *writeSink) missingArrows() error {
-	dir := filepath.Join(s.opt.Out, "lists")
-	ents, err := os.ReadDir(dir)
+	labels, err := output.ListParquet.Keys(s.opt.Out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("kept lists: %w", err)
 	}
-	for _, e := range ents {
-		label, ok := strings.CutSuffix(e.Name(), ".parquet")
-		if !ok || !e.Type().IsRegular() || !s.kept.has("lists/"+e.Name()) {
+	for _, label := range labels {
+		fi, err := os.Lstat(output.ListParquet.Path(s.opt.Out, label))
+		if err != nil || !fi.Mode().IsRegular() || !s.kept.has(output.ListParquet.Rel(label)) {
 			continue
 		}
-		if fi, err := os.Lstat(filepath.Join(dir, label+".arrow")); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Lstat(output.ListArrow.Path(s.opt.Out, label)); err == nil && fi.Mode().IsRegular() {
 			continue
 		}
-		if err := keptListArrow(s.stage, s.opt.Out, label); err != nil {
+		if err := keptListArrow(s.stage, s.opt.Out, label, s.opt.list); err != nil {
 			return err
 		}
 	}

@@ -34,8 +34,8 @@ type periodHashes struct {
 	this map[int]uint64
 	old  []periodHash
 	reg  []uint64 // registryHash per dense player index
-	// startNow fingerprints what the rule set rated before any game (FIDE's
-	// starting list, from the registry's FIDE ratings): a change of it is a
+	// startNow fingerprints what the rule set rated before any game (a
+	// starting list, from the registry's Elo ratings): a change of it is a
 	// change of the first period. startOld is the resumed state's.
 	startOld, startNow uint64
 	startChanged       bool
@@ -53,8 +53,8 @@ func (h *periodHashes) startHashes(st *rating.State) {
 }
 
 // resumeStart compares the start of the resumed state with today's. A player
-// added to the registry whom the rule set rates before any game (FIDE's
-// starting list: a fide_rating of 1400 or more) is on every list of a full
+// added to the registry whom the rule set rates before any game (on its
+// starting list: with a high enough fide_rating) is on every list of a full
 // run, the published ones too: that is a change of the first list.
 func (h *periodHashes) resumeStart(old uint64) {
 	h.startOld, h.startChanged = old, old != h.startNow

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,7 +72,7 @@ func resize[T any](s []T, n int) []T { return slices.Grow(s[:0], n)[:n] }
 // the CSVs written when the standings were computed (tiebreak.AppendCSV of the
 // same rows). A period without that file has no tournaments, so no CSVs.
 func keptStandingsCSV(stage *staging, out, label string) error {
-	p := filepath.Join(out, "standings", label+".parquet")
+	p := output.StandingsPeriod.Path(out, label)
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -96,7 +95,7 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 		}
 		csv = tiebreak.AppendCSV(csv[:0], codes, rows)
 		rows = rows[:0]
-		return stage.writeFile("standings/"+strconv.FormatInt(id, 10)+".csv", csv)
+		return stage.writeFile(output.StandingsCSV.Rel(strconv.FormatInt(id, 10)), csv)
 	}
 	buf := make([]output.StandingsRow, 1024)
 	for {
@@ -145,7 +144,7 @@ type periodStandings struct {
 }
 
 // name is the file's path in --out.
-func (p *periodStandings) name() string { return "standings/" + p.label + ".parquet" }
+func (p *periodStandings) name() string { return output.StandingsPeriod.Rel(p.label) }
 
 // write appends one tournament's rows, creating the file first.
 func (p *periodStandings) write(stage *staging, c *standingsCols) error {

@@ -9,25 +9,23 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/klauspost/compress/s2"
 
 	"github.com/ratelist/ratelist/internal/varbin"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
 
 // The run state kept under --out/state/ lets a later run continue (--resume) or
 // re-rate from a period on (--from) without reprocessing from the start. One file
 // per list period, LABEL.state, holds everything the run knew right after writing
-// that list. Format: a header line "ratelist-state v6 SHA256HEX\n", then the
+// that list. Format: a header line "ratelist-state v7 SHA256HEX\n", then the
 // data of appendState as an S2 block; the checksum covers the compressed
 // bytes. Other versions are refused: a full run rebuilds them.
-const stateVersion = 6
+const stateVersion = 7
 
 // ErrBadState marks a state file that is damaged or of another version.
 var ErrBadState = errors.New("bad state file")
@@ -51,10 +49,12 @@ type savedState struct {
 	Start   uint64
 }
 
-// fingerprint identifies the rules and period kind a state was made with.
-func fingerprint(r Rules, period string) string {
+// fingerprint identifies the rules and period kind a state was made with:
+// the settings of the rule set def in use (not of every registered one, so
+// that registering another leaves it as it was), Joker's and the tiebreaks'.
+func fingerprint(r Rules, def *rating.Definition, period string) string {
 	var buf bytes.Buffer
-	toml.NewEncoder(&buf).Encode(r.document().Interface())
+	toml.NewEncoder(&buf).Encode(r.documentOf([]*rating.Definition{def}).Interface())
 	sum := sha256.Sum256(append(buf.Bytes(), period...))
 	return hex.EncodeToString(sum[:8])
 }
@@ -190,50 +190,39 @@ func readState(d *varbin.Decoder) *savedState {
 // latest state at or before it (upTo), or the latest state when key < 0. It
 // returns nil when there is none.
 func loadStateFor(out, kind string, key int, upTo bool) (*savedState, string, error) {
-	dir := filepath.Join(out, "state")
-	ents, err := os.ReadDir(dir)
+	labels, err := output.State.Keys(out)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("read %s: %w", dir, err)
+		return nil, "", err
 	}
-	var names []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".state") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
 	want := ""
 	if key >= 0 {
-		want = periodLabel(kind, key) + ".state"
+		want = periodLabel(kind, key)
 		if upTo {
-			i, _ := slices.BinarySearch(names, want+"\xff")
+			i, _ := slices.BinarySearch(labels, want+"\xff")
 			want = ""
 			if i > 0 {
-				want = names[i-1]
+				want = labels[i-1]
 			}
 		}
-	} else if len(names) > 0 {
-		want = names[len(names)-1]
+	} else if len(labels) > 0 {
+		want = labels[len(labels)-1]
 	}
-	for _, n := range names {
-		if n != want {
-			continue
-		}
-		p := filepath.Join(dir, n)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, "", fmt.Errorf("read %s: %w", p, err)
-		}
-		s, err := decodeState(data)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", p, err)
-		}
-		return s, p, nil
+	if want == "" || !slices.Contains(labels, want) {
+		return nil, "", nil
 	}
-	return nil, "", nil
+	p := output.State.Path(out, want)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", p, err)
+	}
+	s, err := decodeState(data)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", p, err)
+	}
+	return s, p, nil
 }
 
 // restore puts a saved state into the run, matching players by id: players

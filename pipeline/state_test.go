@@ -76,11 +76,12 @@ func TestStateRefused(t *testing.T) {
 		data    []byte
 		wantMsg string
 	}{
-		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 6 (a full run rebuilds it)"},
-		{"version 3", []byte("ratelist-state v3 00\nxx"), "version 3, this ratelist reads version 6"},
+		{"version 1", []byte("ratelist-state v1 00\nxx"), "version 1, this ratelist reads version 7 (a full run rebuilds it)"},
+		{"version 3", []byte("ratelist-state v3 00\nxx"), "version 3, this ratelist reads version 7"},
 		// Version 4 held the same data zstd-compressed.
-		{"version 4", zstdStateV4(raw), "version 4, this ratelist reads version 6"},
-		{"version 5", []byte("ratelist-state v5 00\nxx"), "version 5, this ratelist reads version 6"},
+		{"version 4", zstdStateV4(raw), "version 4, this ratelist reads version 7"},
+		{"version 5", []byte("ratelist-state v5 00\nxx"), "version 5, this ratelist reads version 7"},
+		{"version 6", []byte("ratelist-state v6 00\nxx"), "version 6, this ratelist reads version 7"},
 		{"no header", []byte("ratelist"), "no header"},
 		{"checksum", append(bytes.Clone(good.Bytes()), 0), "checksum"},
 		// A block of 7 bytes whose first tag needs 4 bytes after it: a small

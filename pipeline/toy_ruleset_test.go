@@ -38,6 +38,12 @@ func (r *toyRater) ClosePeriod(st *rating.State, first, last int32, emit func([]
 	return nil
 }
 
+var toyGame = rating.NewReason("toy-game")
+
+func (r *toyRater) Rates(discipline, timeClass string) bool {
+	return discipline == "chess" && (timeClass == "" || timeClass == rating.TimeStandard)
+}
+
 func (r *toyRater) ListInfo(st *rating.State, p int32) (bool, int32, string, string) {
 	return st.Rated[p], 1, "", ""
 }
@@ -53,7 +59,7 @@ func (r *toyRater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 			res byte
 		}{{g.White, g.WhiteResult}, {g.Black, g.BlackResult}} {
 			p := side.p
-			c := rating.Card{Player: p, RatedBefore: st.Rated[p], Before: st.Rating[p], Games: 1, Reason: rating.ReasonRated}
+			c := rating.Card{Player: p, RatedBefore: st.Rated[p], Before: st.Rating[p], Games: 1, Reason: toyGame}
 			if !st.Rated[p] {
 				st.Rated[p], st.Rating[p] = true, r.start
 			}

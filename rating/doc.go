@@ -1,35 +1,32 @@
-// Package rating holds the rule sets: pure functions and small state on plain Go
-// values, with no I/O and no goroutines. One file per rule set:
+// Package rating is the contract between the pipeline and the rule sets: what
+// a rule set is, what it is handed and what it hands back. It holds no rule
+// set itself; each is a package of its own (rating/school, rating/fide, ...)
+// that owns its settings, its state, its card reasons and the columns it adds
+// to lists and cards, and registers one Definition (package rating/all
+// registers them all, one line each).
 //
-//   - ruleset.go: the RuleSet interface the pipeline drives (ListDay, Rate,
-//     ClosePeriod, ListInfo), so tournament-by-tournament and period-at-once
-//     systems fit one pipeline, and the registry: each rule set is one
-//     Definition (name, default settings with Check, constructor, optional
-//     summary fields; Snapshotter and Restorer for its saved state), which
-//     the pipeline finds by name. A new rule set is a file with its RuleSet
-//     and a Register call;
-//   - school.go, school_rate.go: the youth-school Elo system (docs/school-elo.md),
-//     whose rater keeps the stage in force (its saved state and summary fields);
-//   - fide.go, fide_state.go: FIDE's rating regulations, rated per monthly
-//     period (docs/fide.md), and the rater's saved state for --resume;
-//   - joker.go: the Joker card game's two ratings (docs/joker.md);
-//   - package rating/glicko2: the Glicko-2 system, rated per list period
-//     (docs/glicko2.md), a package of its own that registers itself;
-//   - event.go: the plain values they share (State, Event, Game, Card);
-//   - tables.go: FIDE's conversion tables (Table 1 p → dp, Table 2 D → PD),
-//     read from package rating/tables, their one embedded copy.
+//   - ruleset.go: the RuleSet interface the pipeline drives (Rates, ListDay,
+//     Rate, ClosePeriod, ListInfo), so tournament-by-tournament and
+//     period-at-once systems fit one pipeline; Snapshotter and Restorer for
+//     the rule set's own saved state; Definition and the registry;
+//   - event.go: the plain values a rule set is handed and hands back: State,
+//     Event, Game, Card, and the card reasons each rule set makes (NewReason);
+//   - tables.go: the arithmetic the Elo rule sets share: FIDE's conversion
+//     tables (Table 1 p → dp, Table 2 D → PD) from package rating/tables, the
+//     change K × (W − We), rounding.
 //
-// A rule set is data (a settings struct with toml tags, so a rules file can
-// override any setting) plus a little code. The school system is applied in
-// steps, tournament by tournament in rating order:
+// Package rating/joker, the Joker card game's two ratings (docs/joker.md),
+// rates tables of four rather than two-player games, beside the rule set.
 //
-//  1. the pipeline fills a State with the registry facts (category, Elo);
-//  2. SchoolRater.Rate takes one Event (a tournament's games) and computes
-//     every participant's change from the ratings at the tournament's start;
-//  3. it applies the changes, updates the game and tournament counts, and
-//     evaluates the stage switch;
-//  4. it returns one Card per participant: the audit trail.
+// A rule set is applied in steps, as the pipeline drives it:
 //
-// All arithmetic is integer: expected scores and changes are held in hundredths
-// of a point, so rounding at .5 is exact.
+//  1. the pipeline fills a State with the registry facts (category, Elo) and
+//     makes the rule set's rater from its settings (Definition.New);
+//  2. for each rated tournament in rating order that the rule set Rates, Rate
+//     takes one Event (a tournament's games) and returns its cards;
+//  3. at each list period's end, ClosePeriod finishes the period (a
+//     period-at-once system rates it here) and hands on its cards;
+//  4. ListInfo says who is on the list, with K, category and flags.
+//
+// Everything is plain Go values: no I/O, no goroutines.
 package rating

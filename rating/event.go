@@ -1,6 +1,9 @@
 package rating
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Game is one two-player game of an Event, by dense player index, with the
 // players' TRF result codes. Black is -1 for a bye: the player took part in the
@@ -10,10 +13,30 @@ type Game struct {
 	WhiteResult, BlackResult byte
 }
 
+// otbScore returns a played-over-the-board rated game's score in half points.
+func otbScore(code byte) (int32, bool) {
+	switch code {
+	case '1':
+		return 2, true
+	case '=':
+		return 1, true
+	case '0':
+		return 0, true
+	}
+	return 0, false
+}
+
 // Scores returns the scores of a game played over the board (results 1, =
 // and 0), in half points; ok is false for a bye, a forfeit and an unrated
 // game (W, D, L).
-func (g *Game) Scores() (ws, bs int32, ok bool) { return otbScores(g) }
+func (g *Game) Scores() (ws, bs int32, ok bool) {
+	if g.Black < 0 {
+		return 0, 0, false
+	}
+	ws, wok := otbScore(g.WhiteResult)
+	bs, bok := otbScore(g.BlackResult)
+	return ws, bs, wok && bok
+}
 
 // Event is one tournament handed to a rule set, in rating order.
 type Event struct {
@@ -89,40 +112,41 @@ type Card struct {
 
 // Reason says why a card's rating changed (or did not). It is a number, not
 // a string, so that cards hold no pointers and the GC need not scan the card
-// buffers (the FIDE rule set makes a card per rated game).
+// buffers (the FIDE rule set makes a card per rated game). Each rule set
+// makes its own with NewReason.
 type Reason uint8
 
-// Card reasons: the school system's, then the FIDE and Glicko-2 rule sets'.
-const (
-	ReasonRated          Reason = iota + 1
-	ReasonMinGames              // fewer than MinGames rated games: unchanged
-	ReasonInitialStage1         // stage-one initial rating, then rated
-	ReasonInitialStage2         // stage-two initial rating from performance
-	ReasonNoInitial             // newcomer who could not get a rating
-	ReasonFideGame              // one rated game of a period
-	ReasonFidePeriod            // a rated player's change for a period
-	ReasonFideBelowFloor        // the period's change left the rating below the floor: removed
-	ReasonFidePoolGame          // one pooled game of an unrated player
-	ReasonFideInitial           // initial rating from the pool
-	ReasonFideInitialLow        // the pool's rating is below the floor: still unrated
-	ReasonFideZeroFirst         // zero score in the first tournament: its games disregarded
-	ReasonGlickoGame            // one game of a Glicko-2 period
-	ReasonGlickoPeriod          // a player's Glicko-2 period
-	ReasonGlickoFirst           // a player's first Glicko-2 period, from the initial values
+var (
+	reasonNames = []string{""} // by Reason; 0 is no reason
+	removals    []string       // the names of the reasons made with NewRemoval
 )
 
-var reasonNames = [...]string{
-	ReasonRated: "rated", ReasonMinGames: "below-min-games", ReasonInitialStage1: "initial-stage1",
-	ReasonInitialStage2: "initial-stage2", ReasonNoInitial: "unrated-no-result",
-	ReasonFideGame: "fide-game", ReasonFidePeriod: "fide-period", ReasonFideBelowFloor: "fide-below-floor",
-	ReasonFidePoolGame: "fide-pool-game", ReasonFideInitial: "fide-initial", ReasonFideInitialLow: "fide-initial-low",
-	ReasonFideZeroFirst: "fide-zero-first", ReasonGlickoGame: "glicko2-game", ReasonGlickoPeriod: "glicko2-period",
-	ReasonGlickoFirst: "glicko2-first",
+// NewReason returns the reason spelled name in the audit trail (the reason
+// column of the cards). Rule sets call it when their package is
+// initialized; a name taken twice, or too many reasons, is a program error.
+func NewReason(name string) Reason {
+	if name == "" || slices.Contains(reasonNames, name) || len(reasonNames) > 255 {
+		panic(fmt.Sprintf("rating: reason %q: empty, taken or one too many", name))
+	}
+	reasonNames = append(reasonNames, name)
+	return Reason(len(reasonNames) - 1)
 }
+
+// NewRemoval is NewReason for a card that takes its player off the list
+// (FIDE's rating below the floor): list changes name it as why the player left.
+func NewRemoval(name string) Reason {
+	r := NewReason(name)
+	removals = append(removals, name)
+	return r
+}
+
+// Removes tells whether a card whose reason column is name took its player
+// off the list (a reason made with NewRemoval by a registered rule set).
+func Removes(name string) bool { return slices.Contains(removals, name) }
 
 // String returns the audit trail's spelling (the reason column of cards.parquet).
 func (x Reason) String() string {
-	if int(x) < len(reasonNames) && reasonNames[x] != "" {
+	if x > 0 && int(x) < len(reasonNames) {
 		return reasonNames[x]
 	}
 	return fmt.Sprintf("Reason(%d)", uint8(x))

@@ -15,6 +15,9 @@ import (
 // whose ListDay falls in that period (in rating order), then ClosePeriod, then
 // ListInfo for every player to write the list.
 type RuleSet interface {
+	// Rates tells whether it rates the rated tournaments of a discipline
+	// (chess, scrabble, ...) and time class (standard, rapid, blitz).
+	Rates(discipline, timeClass string) bool
 	// ListDay maps a tournament's end date (days since 1970-01-01) to a day in
 	// the period of the list that first takes it in.
 	ListDay(end int32) int32
@@ -76,7 +79,9 @@ func (c TimeClasses) Rates(class string) bool {
 	return slices.Contains(c, class)
 }
 
-func (c TimeClasses) check(table string) error {
+// Check reports a time_classes setting of the rules file's table that cannot
+// work.
+func (c TimeClasses) Check(table string) error {
 	if c != nil && len(c) == 0 {
 		return fmt.Errorf("%s.time_classes is empty: want some of standard, rapid, blitz", table)
 	}
@@ -91,21 +96,14 @@ func (c TimeClasses) check(table string) error {
 	return nil
 }
 
-// RatesTimeClass tells whether a rule set with settings s rates tournaments of
-// time class class ("" is standard): as its time_classes setting says,
-// standard alone when it has none.
-func RatesTimeClass(s Settings, class string) bool {
+// RatesChess tells whether a chess rule set whose time_classes setting is c
+// rates a tournament of discipline and time class class ("" is standard).
+func (c TimeClasses) RatesChess(discipline, class string) bool {
 	if class == "" {
 		class = TimeStandard
 	}
-	if tc, ok := s.(interface{ timeClasses() TimeClasses }); ok {
-		return tc.timeClasses().Rates(class)
-	}
-	return class == TimeStandard
+	return discipline == "chess" && c.Rates(class)
 }
-
-func (s *School) timeClasses() TimeClasses { return s.TimeClasses }
-func (f *Fide) timeClasses() TimeClasses   { return f.TimeClasses }
 
 // SummaryField is one of a rule set's own fields of the run summary.
 type SummaryField struct {
@@ -115,8 +113,8 @@ type SummaryField struct {
 }
 
 // Definition is one rule set as the pipeline finds it: by name, in the
-// registry. Adding a rule set is a file with its RuleSet and its Definition,
-// registered with Register.
+// registry. Adding a rule set is a package with its RuleSet and its
+// Definition, registered with Register by one line of package rating/all.
 type Definition struct {
 	Name string
 	// Defaults returns a new pointer to the built-in settings; a rules file
@@ -129,13 +127,17 @@ type Definition struct {
 	// Summary, when set, gives the rule set's own summary fields, in order,
 	// from the rater New made (rs) and the state at the run's end.
 	Summary func(rs RuleSet, st *State) []SummaryField
+	// Columns are the columns it adds to lists and cards; a rule set that
+	// declares any implements Extras.
+	Columns Columns
 }
 
 var registry []*Definition
 
 // Register adds a rule set. It panics on a definition without a name,
-// defaults or constructor, or with a name already taken: a program error,
-// found when the program starts.
+// defaults or constructor, with a name already taken, or whose columns
+// cannot be written (Columns.Check): a program error, found when the
+// program starts.
 func Register(d *Definition) {
 	if d.Name == "" || d.Defaults == nil || d.New == nil {
 		panic(fmt.Sprintf("rating: incomplete rule set definition %q", d.Name))
@@ -145,6 +147,13 @@ func Register(d *Definition) {
 	}
 	if t := reflect.TypeOf(d.Defaults()); t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		panic(fmt.Sprintf("rating: rule set %q: settings must be a pointer to a struct, not %s", d.Name, t))
+	}
+	if err := d.Columns.Check(); err != nil {
+		panic(fmt.Sprintf("rating: rule set %q: %v", d.Name, err))
+	}
+	rs := d.New(d.Defaults(), NewState(0))
+	if _, ok := rs.(Extras); !ok && (len(d.Columns.List) > 0 || len(d.Columns.Cards) > 0 || len(d.Columns.Games) > 0) {
+		panic(fmt.Sprintf("rating: rule set %q declares columns but does not implement Extras", d.Name))
 	}
 	registry = append(registry, d)
 }
@@ -160,14 +169,8 @@ func Lookup(name string) (*Definition, bool) {
 }
 
 // Default is the rule set a run uses when none is named: the first
-// registered (school).
+// registered.
 func Default() *Definition { return registry[0] }
 
-// Definitions returns every registered rule set, in registration order (the
-// built-in ones first: school, fide).
+// Definitions returns every registered rule set, in registration order.
 func Definitions() []*Definition { return registry }
-
-func init() {
-	Register(&schoolDefinition)
-	Register(&fideDefinition)
-}

@@ -14,16 +14,24 @@ func DP(p int) (dp int32, ok bool) {
 	return int32(v), ok
 }
 
-// roundDiv returns n/d rounded half away from zero (d > 0).
-func roundDiv(n, d int64) int64 {
+// Change returns K × (W − We) in hundredths of a point (exact) and rounded half
+// away from zero to a whole number (docs/school-elo.md §2, FIDE's the same). w2 is the score in
+// half points, we the expected score in hundredths.
+func Change(k int32, w2 int32, we int64) (hundredths int64, rounded int32) {
+	h := int64(k) * (int64(w2)*50 - we)
+	return h, int32(RoundDiv(h, 100))
+}
+
+// RoundDiv returns n/d rounded half away from zero (d > 0).
+func RoundDiv(n, d int64) int64 {
 	if n >= 0 {
 		return (n + d/2) / d
 	}
 	return -((-n + d/2) / d)
 }
 
-// roundHalfUp returns n/d rounded half up, toward +∞ at .5 (d > 0).
-func roundHalfUp(n, d int64) int64 {
+// RoundHalfUp returns n/d rounded half up, toward +∞ at .5 (d > 0).
+func RoundHalfUp(n, d int64) int64 {
 	q := n / d
 	r := n % d
 	if r < 0 {

@@ -15,10 +15,10 @@ import (
 
 // readCards reads cards.parquet column by column, a row group at a time, and
 // the games of card_games.parquet (gamesPath; none when it is missing) beside
-// it. The games of one player in one tournament (FIDE) become one row: games
-// counted, scores, expected scores and exact changes summed, so a tournament
-// shows once on the card, before the row of the period they were rated in,
-// as they were rated. Per-game rows in cards.parquet itself (an older run's)
+// it. The games of one player in one tournament (a per-period rule set's)
+// become one row: games counted, scores, expected scores and exact changes
+// summed, so a tournament shows once on the card, before the row of the
+// period they were rated in, as they were rated. Per-game rows in cards.parquet itself (an older run's)
 // fold the same way. Columns are read by name; a missing column reads as
 // empty.
 func readCards(path, gamesPath string) (*cardSet, error) {

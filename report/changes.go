@@ -112,10 +112,9 @@ func (s *site) fellBelowFloor(from, to string) map[int64]bool {
 // belowFloorCards is, by player, the periods of his cards that left him below
 // the rating floor.
 func belowFloorCards(cs *cardSet) map[int64][]string {
-	reason := rating.ReasonFideBelowFloor.String()
 	out := map[int64][]string{}
 	for i := range cs.cards {
-		if c := &cs.cards[i]; cs.str(c.Reason) == reason {
+		if c := &cs.cards[i]; rating.Removes(cs.str(c.Reason)) {
 			out[c.PlayerID] = append(out[c.PlayerID], cs.str(c.Period))
 		}
 	}

@@ -198,10 +198,10 @@ func TestNoListRefused(t *testing.T) {
 func TestNewPlayerChangeEmpty(t *testing.T) {
 	old := string(appendRatingRow(nil, &listRow{Rank: 1, ID: 7, Name: "Old", Rating: 1500}, ""))
 	young := string(appendRatingRow(nil, &listRow{Rank: 2, ID: 8, Name: "New", Rating: 1400, NoChange: true, Flags: "new"}, ""))
-	if !strings.Contains(old, `<td class="strong">1500<td>0<td>`) {
+	if !strings.Contains(old, `<td>1500<td>0<td>`) {
 		t.Errorf("row %q: want change 0 for Old", old)
 	}
-	if !strings.Contains(young, `<td class="strong">1400<td><td>`) {
+	if !strings.Contains(young, `<td>1400<td><td>`) {
 		t.Errorf("row %q: want an empty change for New", young)
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // listRow is one row of lists/PERIOD.csv.
@@ -31,6 +31,7 @@ type listRow struct {
 	K           int
 	Category    string
 	Flags       string
+	Added       []string // the cells of the rule set's own columns, after flags (site.added)
 }
 
 // jokerRow is one row of lists/joker/PERIOD.csv.
@@ -65,7 +66,7 @@ type card struct {
 	Score           float64
 	Expected        float64
 	ChangeUnrounded float64
-	// PerGame marks the folded per-game rows of one tournament (FIDE): the
+	// PerGame marks the folded per-game rows of one tournament (a per-period rule set): the
 	// change is rounded once per period, on the period's row.
 	PerGame bool
 }
@@ -87,20 +88,6 @@ type cardSet struct {
 }
 
 func (cs *cardSet) str(i uint16) string { return cs.strs[i] }
-
-func opt32(p *int32) int32 {
-	if p == nil {
-		return none
-	}
-	return *p
-}
-
-func optF(p *float64) float64 {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
 
 // perGame says whether reason is a per-game row of a per-period rule set.
 func perGame(reason string) bool { return strings.HasSuffix(reason, "-game") }
@@ -271,8 +258,38 @@ func readList(path string) ([]listRow, error) {
 			Change: atoi(field(rec, pos[4])), NoChange: field(rec, pos[4]) == "", GamesPeriod: atoi(field(rec, pos[5])), GamesTotal: atoi(field(rec, pos[6])),
 			K: atoi(field(rec, pos[7])), Category: field(rec, pos[8]), Flags: field(rec, pos[9]),
 		}
+		if pos[9] >= 0 && len(rec) > pos[9]+1 {
+			rows[i].Added = rec[pos[9]+1:]
+		}
 	}
 	return rows, nil
+}
+
+// addedColumns are the columns a rating list has after flags, the rule
+// set's own, with the headings its declaration gives them (the registered
+// rule set that declares exactly these list columns; their names otherwise).
+func addedColumns(path string) ([]rating.Column, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	head, _, _ := strings.Cut(string(b), "\n")
+	names := strings.Split(head, ",")
+	i := slices.Index(names, "flags")
+	if i < 0 || i == len(names)-1 {
+		return nil, nil
+	}
+	names = names[i+1:]
+	for _, d := range rating.Definitions() {
+		if slices.EqualFunc(d.Columns.List, names, func(c rating.Column, n string) bool { return c.Name == n }) {
+			return d.Columns.List, nil
+		}
+	}
+	cols := make([]rating.Column, len(names))
+	for i, n := range names {
+		cols[i].Name = n
+	}
+	return cols, nil
 }
 
 func readJokerList(path string) ([]jokerRow, error) {
@@ -298,23 +315,13 @@ func readJokerList(path string) ([]jokerRow, error) {
 	return rows, nil
 }
 
-// periods lists the periods of the files dir/*.csv, sorted.
-func periods(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+// periods lists the periods of the files of kind f (a list) in out, sorted.
+func periods(out string, f *output.File) ([]string, error) {
+	ps, err := f.Keys(out)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	var ps []string
-	for _, e := range ents {
-		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".csv") {
-			ps = append(ps, strings.TrimSuffix(n, ".csv"))
-		}
-	}
-	sort.Strings(ps)
-	return ps, nil
+	return ps, err
 }
 
 func readSummary(path string) (*summary, error) {
@@ -365,8 +372,4 @@ func readJokerCards(path string) ([]jokerCard, error) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-func outPath(out string, rel ...string) string {
-	return filepath.Join(append([]string{out}, rel...)...)
 }

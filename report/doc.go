@@ -1,8 +1,9 @@
 // Package report turns the outputs of a run (docs/operations.md) into a static,
 // self-contained HTML site that a rating officer can upload as one folder.
 //
-// Input: the --out folder of a finished `ratelist run` (summary.json,
-// lists/, lists/joker/, cards.parquet, card_games.parquet, joker_cards.parquet,
+// Input: the --out folder of a finished `ratelist run` (the files that
+// output.Files marks as read by the report: summary.json, lists/,
+// lists/joker/, cards.parquet, card_games.parquet, joker_cards.parquet,
 // standings/) and, optionally, the archive the run read (for clubs, tournament
 // names and dates and the pairings behind crosstables and games). Columns are read by name,
 // so columns added to the outputs later are ignored.

@@ -7,15 +7,15 @@ import (
 	"fmt"
 	"hash/crc64"
 	"io"
+	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -279,14 +279,14 @@ func mixString(h uint64, str string) uint64 {
 // readStandingsFiles reads the hash of each period's standings file (by
 // label) and, per tournament, the label of the file holding it and a hash of
 // its players, each with whether they have a page.
-func (s *site) readStandingsFiles(dir string) error {
-	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
-	if err != nil {
+func (s *site) readStandingsFiles(out string) error {
+	labels, err := output.StandingsPeriod.Keys(out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	s.stHash, s.stFile, s.stPlayers = map[string]uint64{}, map[int64]string{}, map[int64]uint64{}
-	for _, p := range files {
-		label := strings.TrimSuffix(filepath.Base(p), ".parquet")
+	for _, label := range labels {
+		p := output.StandingsPeriod.Path(out, label)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err

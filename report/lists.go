@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // listFile is the page of a list period; the latest rating list is index.html.
@@ -118,7 +119,7 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 			return n, err
 		}
 		n++
-		path := outPath(s.opt.Out, "lists", p+".csv")
+		path := output.ListCSV.Path(s.opt.Out, p)
 		h, err := fileHash(path)
 		if err != nil {
 			return n, err
@@ -165,7 +166,7 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 	}
 	for _, p := range s.jperiods {
 		n++
-		path := outPath(s.opt.Out, "lists", "joker", p+".csv")
+		path := output.JokerListCSV.Path(s.opt.Out, p)
 		h, err := fileHash(path)
 		if err != nil {
 			return n, err
@@ -190,7 +191,7 @@ func (s *site) readRatingList(i int) ([]listRow, error) {
 	if i == len(s.periods)-1 {
 		return s.latest, nil
 	}
-	return readList(outPath(s.opt.Out, "lists", s.periods[i]+".csv"))
+	return readList(output.ListCSV.Path(s.opt.Out, s.periods[i]))
 }
 
 // ratingCols are a rating list's columns; listTable fills them.
@@ -205,6 +206,20 @@ var ratingCols = []col{
 	{head: "K", key: "k", extra: true},
 	{head: "Cat.", key: "category", title: "category", extra: true},
 	{head: "Flags", key: "flags", text: true, extra: true},
+}
+
+// ratingCols are ratingCols and the rule set's own columns after them, extra
+// on a phone.
+func (s *site) ratingCols() []col {
+	cols := slices.Clip(ratingCols)
+	for _, c := range s.added {
+		h := c.Title
+		if h == "" {
+			h = c.Name
+		}
+		cols = append(cols, col{head: appendEscString(h), key: c.Name, text: c.Type == rating.String, extra: true})
+	}
+	return cols
 }
 
 // jokerCols are a Joker list's columns.
@@ -228,7 +243,8 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 	cats := map[string]bool{}
 	flags := map[string]bool{}
 	clubs := map[string]bool{}
-	b := appendTableStart(make([]byte, 0, 110*len(rows)+1024), listTableID, "list", "Rating list "+period+": select a column heading to sort", ratingCols)
+	cols := s.ratingCols()
+	b := appendTableStart(make([]byte, 0, 110*len(rows)+1024), listTableID, "list", "Rating list "+period+": select a column heading to sort", cols)
 	for i := range rows {
 		r := &rows[i]
 		ratings[i] = r.Rating
@@ -249,7 +265,7 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 	b = appendFlagLegend(b, flags)
 	lp := listPage{page: s.page("Rating list "+period, "", "list"), Kind: "rating", Period: period,
 		Rules: s.sum.Rules, Count: len(rows), Clubs: sortedKeys(clubs), Categories: sortedKeys(cats), ToursFile: tourListFile(period)}
-	lp.Style = tableCSS(listTableID, ratingCols)
+	lp.Style = tableCSS(listTableID, cols)
 	lp.Table = template.HTML(b)
 	lp.Links = navOf(s.periods, period, s.listFile)
 	lp.Provisional = period == s.sum.Provisional
@@ -277,7 +293,7 @@ func appendRatingRow(b []byte, r *listRow, club string) []byte {
 	b = appendNameCell(b, "", r.ID, r.Name)
 	b = append(b, "<td>"...)
 	b = appendEsc(b, club)
-	b = append(b, "<td class=\"strong\">"...)
+	b = append(b, "<td>"...)
 	b = strconv.AppendInt(b, int64(r.Rating), 10)
 	b = appendChange(b, r.Change, !r.NoChange)
 	b = append(b, "<td>"...)

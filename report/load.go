@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
 // load reads the run's outputs and the archive's small tables.
 func (s *site) load(ctx context.Context) error {
 	out := s.opt.Out
-	sum, err := readSummary(outPath(out, "summary.json"))
+	sum, err := readSummary(output.Summary.Path(out, ""))
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%s: %w", out, ErrNoRun)
 	}
@@ -26,10 +27,10 @@ func (s *site) load(ctx context.Context) error {
 		return err
 	}
 	s.sum = sum
-	if s.periods, err = periods(outPath(out, "lists")); err != nil {
+	if s.periods, err = periods(out, output.ListCSV); err != nil {
 		return err
 	}
-	if s.jperiods, err = periods(outPath(out, "lists", "joker")); err != nil {
+	if s.jperiods, err = periods(out, output.JokerListCSV); err != nil {
 		return err
 	}
 	if len(s.periods) == 0 && len(s.jperiods) == 0 {
@@ -38,7 +39,10 @@ func (s *site) load(ctx context.Context) error {
 	s.names = map[int64]string{}
 	s.listed = map[int64]int32{}
 	if n := len(s.periods); n > 0 {
-		if s.latest, err = readList(outPath(out, "lists", s.periods[n-1]+".csv")); err != nil {
+		if s.latest, err = readList(output.ListCSV.Path(out, s.periods[n-1])); err != nil {
+			return err
+		}
+		if s.added, err = addedColumns(output.ListCSV.Path(out, s.periods[n-1])); err != nil {
 			return err
 		}
 		for i := range s.latest {
@@ -62,8 +66,8 @@ func (s *site) load(ctx context.Context) error {
 		archc <- loaded{}
 	}
 	s.cs = &cardSet{names: map[int64]string{}}
-	if p := outPath(out, "cards.parquet"); exists(p) {
-		if s.cs, err = readCards(p, outPath(out, "card_games.parquet")); err != nil {
+	if p := output.Cards.Path(out, ""); exists(p) {
+		if s.cs, err = readCards(p, output.CardGames.Path(out, "")); err != nil {
 			return err
 		}
 	}
@@ -79,7 +83,7 @@ func (s *site) load(ctx context.Context) error {
 	}
 	s.joker = map[int64][]jokerHist{}
 	for _, p := range s.jperiods {
-		rows, err := readJokerList(outPath(out, "lists", "joker", p+".csv"))
+		rows, err := readJokerList(output.JokerListCSV.Path(out, p))
 		if err != nil {
 			return err
 		}
@@ -91,7 +95,7 @@ func (s *site) load(ctx context.Context) error {
 		}
 	}
 	s.jokerCards = map[int64][]jokerCard{}
-	if p := outPath(out, "joker_cards.parquet"); exists(p) {
+	if p := output.JokerCards.Path(out, ""); exists(p) {
 		jc, err := readJokerCards(p)
 		if err != nil {
 			return err
@@ -113,7 +117,7 @@ func (s *site) load(ctx context.Context) error {
 	}
 	// The standings files are read while the cards are sorted.
 	stErr := make(chan error, 1)
-	go func() { stErr <- s.readStandingsFiles(outPath(s.opt.Out, "standings")) }()
+	go func() { stErr <- s.readStandingsFiles(s.opt.Out) }()
 	s.cardOrders()
 	if err := <-stErr; err != nil {
 		return err

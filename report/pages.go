@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"math"
 	"strconv"
 )
 
@@ -141,20 +140,6 @@ func appendDate(b []byte, d int32) []byte {
 		return b
 	}
 	return dayTime(d).AppendFormat(b, "2006-01-02")
-}
-
-func appendOpt(b []byte, v int32) []byte {
-	if v == none {
-		return b
-	}
-	return strconv.AppendInt(b, int64(v), 10)
-}
-
-func appendF(b []byte, f float64, prec int) []byte {
-	if math.IsNaN(f) {
-		return b
-	}
-	return strconv.AppendFloat(b, f, 'f', prec, 64)
 }
 
 func appendSigned(b []byte, n int) []byte {

@@ -14,6 +14,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // Options configure Build.
@@ -74,6 +76,7 @@ type runLists struct {
 	periods    []string // rating lists, sorted
 	jperiods   []string // Joker lists, sorted
 	latest     []listRow
+	added      []rating.Column // the rating lists' columns after flags, the rule set's own
 	listed     map[int64]int32 // latest list by player: index into latest
 	joker      map[int64][]jokerHist
 	jokerCards map[int64][]jokerCard
@@ -135,7 +138,7 @@ type jokerHist struct {
 // Over an earlier site it rewrites only the files whose content changed.
 func Build(ctx context.Context, opt Options) (*Stats, error) {
 	if opt.Site == "" {
-		opt.Site = filepath.Join(opt.Out, "site")
+		opt.Site = output.Site.Path(opt.Out, "")
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)

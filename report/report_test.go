@@ -22,6 +22,7 @@ import (
 	"github.com/ratelist/ratelist"
 	"github.com/ratelist/ratelist/internal/golden"
 	"github.com/ratelist/ratelist/internal/testutil"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -117,7 +118,7 @@ func TestDemoSite(t *testing.T) {
 		}
 	}
 	// Every tournament with standings has a tournament page.
-	allStandings, err := readAllStandings(filepath.Join(out, "standings"))
+	allStandings, err := readAllStandings(out)
 	if err != nil || len(allStandings) == 0 {
 		t.Fatalf("standings of the demo run: %d tournaments, %v", len(allStandings), err)
 	}
@@ -579,7 +580,7 @@ func TestFidePlayer(t *testing.T) {
 // and records.
 func TestStandingsFromParquet(t *testing.T) {
 	out := demoRun(t)
-	st, err := readAllStandings(filepath.Join(out, "standings"))
+	st, err := readAllStandings(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,17 +608,13 @@ func TestStandingsFromParquet(t *testing.T) {
 	}
 }
 
-// readAllStandings reads every standings file in dir.
-func readAllStandings(dir string) (map[int64]*standings, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
+// readAllStandings reads every standings file in the output folder out.
+func readAllStandings(out string) (map[int64]*standings, error) {
+	labels, err := output.StandingsPeriod.Keys(out)
 	if err != nil {
 		return nil, err
 	}
-	var labels []string
-	for _, f := range files {
-		labels = append(labels, strings.TrimSuffix(filepath.Base(f), ".parquet"))
-	}
-	return readStandings(dir, labels, func(int64) bool { return true })
+	return readStandings(out, labels, func(int64) bool { return true })
 }
 
 // TestIncremental rates the demo up to a period and builds its site, resumes
@@ -684,7 +681,9 @@ func TestInterruptedUpdate(t *testing.T) {
 	if _, err := Build(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newSink(site, true); err != nil { // begins an update, never finished
+	man := make(chan manifest, 1)
+	man <- readManifest(site)
+	if _, err := openSink(site, true, man); err != nil { // begins an update, never finished
 		t.Fatal(err)
 	}
 	page := filepath.Join(site, "players", demoLatest(t).idString()+".html")
@@ -743,4 +742,41 @@ func sameSite(t *testing.T, a, b string) {
 			t.Errorf("%s differs from a full build's", f)
 		}
 	}
+}
+
+// TestReadsTheTablesFiles: the report reads the files of a run that
+// output.Files marks as read by it, and no other: from a copy of the demo
+// run's outputs that holds only those, it builds the same site.
+func TestReadsTheTablesFiles(t *testing.T) {
+	out := demoRun(t)
+	only := t.TempDir()
+	kinds := map[*output.File]bool{}
+	for _, rel := range golden.ListFiles(t, out) {
+		f, _, ok := output.Match(rel)
+		if !ok || !f.Report {
+			continue
+		}
+		kinds[f] = true
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(only, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range output.Files {
+		if f.Report && !kinds[f] {
+			t.Errorf("the demo run wrote no %s", f.Pattern)
+		}
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(context.Background(), Options{Out: only, Site: site, Archive: ratelist.Demo()}); err != nil {
+		t.Fatal(err)
+	}
+	sameSite(t, buildDemo(t, 0), site)
 }

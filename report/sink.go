@@ -56,16 +56,8 @@ type sink struct {
 // entry is a file of the manifest: its content hash and its key.
 type entry struct{ hash, key uint64 }
 
-func newSink(dir string, update bool) (*sink, error) {
-	man := make(chan manifest, 1)
-	if update {
-		man <- readManifest(dir)
-	}
-	return openSink(dir, update, man)
-}
-
-// openSink is newSink with the earlier site's manifest, when update, read
-// by readManifest into man.
+// openSink opens the sink of the site in dir: a fresh one, or over the
+// earlier site there when update, whose manifest readManifest sends on man.
 func openSink(dir string, update bool, man <-chan manifest) (*sink, error) {
 	k := &sink{dir: dir, update: update, old: map[string]entry{}, now: map[string]entry{}}
 	var m manifest

@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -26,17 +25,17 @@ func (s *standings) rowID(r []string, k int) int64 {
 	return -int64(k) - 1
 }
 
-// readStandings reads the standings files of the given periods in dir
-// (standings/) into the standings of the tournaments want accepts, with the
-// columns and cells of their CSV files.
-func readStandings(dir string, labels []string, want func(int64) bool) (map[int64]*standings, error) {
-	out := map[int64]*standings{}
+// readStandings reads the standings files of the given periods in the
+// output folder out into the standings of the tournaments want accepts, with
+// the columns and cells of their CSV files.
+func readStandings(out string, labels []string, want func(int64) bool) (map[int64]*standings, error) {
+	st := map[int64]*standings{}
 	for _, l := range labels {
-		if err := readStandingsFile(filepath.Join(dir, l+".parquet"), want, out); err != nil {
+		if err := readStandingsFile(output.StandingsPeriod.Path(out, l), want, st); err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	return st, nil
 }
 
 // readStandingsFile adds the standings of path's tournaments that want

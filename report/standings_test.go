@@ -2,7 +2,7 @@ package report
 
 import (
 	"errors"
-	"path/filepath"
+	"os"
 	"slices"
 	"testing"
 
@@ -35,7 +35,8 @@ func TestReadStandingsFile(t *testing.T) {
 		{TournamentID: 8, Rank: 2, StartNo: 2, PlayerID: 202, Name: "Fay", Points: 0},
 	}
 	dir := t.TempDir()
-	if err := parquet.WriteFile(filepath.Join(dir, "2025-01.parquet"), rows, output.StandingsSchema, parquet.MaxRowsPerRowGroup(2)); err != nil {
+	os.Mkdir(output.StandingsPeriod.Dir(dir), 0o755)
+	if err := parquet.WriteFile(output.StandingsPeriod.Path(dir, "2025-01"), rows, output.StandingsSchema, parquet.MaxRowsPerRowGroup(2)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readStandings(dir, []string{"2025-01"}, func(id int64) bool { return id != 9 })
@@ -82,11 +83,12 @@ func TestReadStandingsOtherFiles(t *testing.T) {
 	i64, i32, str, f64 := func(v int64) *int64 { return &v }, func(v int32) *int32 { return &v },
 		func(v string) *string { return &v }, func(v float64) *float64 { return &v }
 	dir := t.TempDir()
+	os.Mkdir(output.StandingsPeriod.Dir(dir), 0o755)
 	rows := []optional{
 		{i64(7), i32(1), i32(1), i64(101), str("Ann"), f64(1), []cell{{str("BH"), f64(2)}, {str("SB"), nil}}},
 		{i64(7), i32(2), i32(2), i64(102), str("Bob"), f64(0), []cell{{str("BH"), nil}, {str("SB"), f64(0.5)}}},
 	}
-	if err := parquet.WriteFile(filepath.Join(dir, "2025-01.parquet"), rows); err != nil {
+	if err := parquet.WriteFile(output.StandingsPeriod.Path(dir, "2025-01"), rows); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readStandings(dir, []string{"2025-01"}, func(int64) bool { return true })
@@ -103,7 +105,7 @@ func TestReadStandingsOtherFiles(t *testing.T) {
 		Name         int64                 `parquet:"name"`
 		Tiebreaks    []output.TiebreakCell `parquet:"tiebreaks,list"`
 	}
-	if err := parquet.WriteFile(filepath.Join(dir, "2025-02.parquet"), []numberName{{7, 12, nil}}); err != nil {
+	if err := parquet.WriteFile(output.StandingsPeriod.Path(dir, "2025-02"), []numberName{{7, 12, nil}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := readStandings(dir, []string{"2025-02"}, func(int64) bool { return true }); !errors.Is(err, ErrBadOutput) {

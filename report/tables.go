@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -89,7 +91,12 @@ func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
 	for _, c := range cols {
 		b = append(b, "<th scope=\"col\""...)
 		if c.key != "" {
-			b = append(b, " data-col=\""+c.key+"\""...)
+			b = append(b, " data-col=\""...)
+			b = appendEsc(b, c.key)
+			b = append(b, '"')
+			if !c.text {
+				b = append(b, " data-num"...)
+			}
 		}
 		b = append(b, '>')
 		if c.title != "" {
@@ -186,4 +193,20 @@ func appendFlagLegend(b []byte, used map[string]bool) []byte {
 		}
 	}
 	return append(b, ".</p>\n"...)
+}
+
+// appendOpt appends an optional number, nothing when there is none.
+func appendOpt(b []byte, v int32) []byte {
+	if v == none {
+		return b
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// appendF appends f with prec decimals, nothing when it is NaN.
+func appendF(b []byte, f float64, prec int) []byte {
+	if math.IsNaN(f) {
+		return b
+	}
+	return strconv.AppendFloat(b, f, 'f', prec, 64)
 }

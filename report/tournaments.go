@@ -37,7 +37,7 @@ func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, 
 		keys[id] = key
 	}
 	want := func(id int64) bool { _, ok := keys[id]; return ok }
-	stc := &standingsCache{dir: outPath(s.opt.Out, "standings"), files: s.stFile, want: want}
+	stc := &standingsCache{out: s.opt.Out, files: s.stFile, want: want}
 	g, gctx := errgroup.WithContext(ctx)
 	type job struct {
 		t  *tourInfo
@@ -158,7 +158,7 @@ func standsAll(st *standings, tt *tiebreak.Tournament) bool {
 // period's file at a time, as they come (in rating order, so by period),
 // and holds the last few files' only.
 type standingsCache struct {
-	dir   string
+	out   string           // the run's output folder
 	files map[int64]string // each tournament's file, by label
 	want  func(int64) bool
 	held  []heldStandings
@@ -184,7 +184,7 @@ func (c *standingsCache) get(id int64) (*standings, error) {
 			return h.st[id], nil
 		}
 	}
-	st, err := readStandings(c.dir, []string{label}, c.want)
+	st, err := readStandings(c.out, []string{label}, c.want)
 	if err != nil {
 		return nil, err
 	}

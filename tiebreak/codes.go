@@ -30,29 +30,38 @@ func ParseCode(s string) (Code, error) {
 		c.Base = "TURCAS"
 	}
 	def, ok := codeTable[c.Base]
-	allowed := def.mods
 	if !ok {
 		return Code{}, fmt.Errorf("%q: %w", name, ErrUnknownCode)
 	}
-	for _, m := range parts[1:] {
+	if err := c.parseModifiers(parts[1:], def.mods); err != nil {
+		return Code{}, err
+	}
+	return c, nil
+}
+
+// parseModifiers reads the modifiers after a code's base into c; allowed are the
+// ones its base takes (c = /Cn, m = /Mn, l = /L±n; /P goes everywhere).
+func (c *Code) parseModifiers(mods []string, allowed string) error {
+	name := c.Name
+	for _, m := range mods {
 		m = strings.TrimSpace(m)
 		if m == "P" {
 			c.Played = true
 			continue
 		}
 		if len(m) < 2 {
-			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
+			return fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
 		}
 		k, err := strconv.Atoi(m[1:])
 		if m[0] == 'L' && err == nil && k >= -99 && k <= 99 {
 			c.Limit = k
 			if !strings.ContainsRune(allowed, 'l') {
-				return Code{}, fmt.Errorf("%q: %s takes no /L modifier: %w", name, c.Base, ErrBadModifier)
+				return fmt.Errorf("%q: %s takes no /L modifier: %w", name, c.Base, ErrBadModifier)
 			}
 			continue
 		}
 		if err != nil || k < 1 || k > 99 {
-			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
+			return fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
 		}
 		var letter byte
 		switch m[0] {
@@ -61,16 +70,16 @@ func ParseCode(s string) (Code, error) {
 		case 'M':
 			letter, c.Median = 'm', c.Median+k
 		default:
-			return Code{}, fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
+			return fmt.Errorf("%q: modifier %q: %w", name, m, ErrBadModifier)
 		}
 		if !strings.ContainsRune(allowed, rune(letter)) {
-			return Code{}, fmt.Errorf("%q: %s takes no /%c modifier: %w", name, c.Base, m[0], ErrBadModifier)
+			return fmt.Errorf("%q: %s takes no /%c modifier: %w", name, c.Base, m[0], ErrBadModifier)
 		}
 	}
 	if c.Cut > 0 && c.Median > 0 {
-		return Code{}, fmt.Errorf("%q: cut and median together: %w", name, ErrBadModifier)
+		return fmt.Errorf("%q: cut and median together: %w", name, ErrBadModifier)
 	}
-	return c, nil
+	return nil
 }
 
 // ParseCodes parses a comma-separated list such as "BH/C1,BH,SB". Empty items are

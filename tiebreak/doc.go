@@ -25,5 +25,12 @@
 //     evaluated inside the tie group it has to break.
 //  6. Write the rows with WriteCSV, AppendCSV (Engine.CSV) or WriteText.
 //
+// TeamStandings ranks the teams of a team competition (TeamTournament: the teams and
+// the individual games) by match or game points and the C.07 team codes (MPvGP, WIN,
+// WON, PS, BH, FB, AOB with :MP or :GP, EMMSB, EMGSB, EGMSB, EGGSB, SSSC, BC, DE,
+// EDE, TBR, BBE): Matches infers every team's match of each round from which
+// teams' players met, and the codes are the individual computations run on a model
+// whose players are the teams and whose games are the matches.
+//
 // Calibrate (or a streaming Calibrator) derives TurČAS coefficients from past games.
 package tiebreak

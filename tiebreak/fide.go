@@ -20,6 +20,9 @@ type calc struct {
 	off     []int
 	totals  []total // per player
 	haveAll bool
+	// own, when set, holds the results that multiply the opponents' scores in SB
+	// (the team codes that weigh match points by game points or the reverse).
+	own *model
 }
 
 // item is one round's addend. val is the opponent's (or dummy's) score in
@@ -38,7 +41,7 @@ func newCalc(m *model, policy Policy, rr bool, score []int) *calc {
 
 // reset makes c the calc of m, reusing c's storage.
 func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
-	c.m, c.policy, c.rr, c.score = m, policy, rr, score
+	c.m, c.policy, c.rr, c.score, c.own = m, policy, rr, score, nil
 	c.adj = resize(c.adj, len(score))
 	clear(c.adj)
 	c.haveAll = false
@@ -106,6 +109,9 @@ func (c *calc) appendItems(dst []item, i int) []item {
 			it.vur = c.policy != Fide2009 && s.vur(c.rr)
 		}
 		it.contrib = it.val * s.pts
+		if c.own != nil {
+			it.contrib = it.val * c.own.slots[i][r].pts
+		}
 		dst = append(dst, it)
 		spr += s.pts
 	}

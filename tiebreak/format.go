@@ -143,3 +143,62 @@ func WriteText(w io.Writer, codes []string, rows []Row) error {
 	}
 	return nil
 }
+
+// WriteTeamCSV writes team standings as CSV: header rank,team,name,mp,gp and one
+// column per code, headed by the code as requested.
+func WriteTeamCSV(w io.Writer, codes []string, rows []TeamRow) error {
+	b := []byte("rank,team,name,mp,gp")
+	for _, c := range codes {
+		b = append(b, ',')
+		b = csvfield.Append(b, strings.TrimSpace(c))
+	}
+	b = append(b, '\n')
+	for _, r := range rows {
+		b = csvfield.AppendInt(b, int64(r.Rank))
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(r.Team.Number))
+		b = append(b, ',')
+		b = csvfield.Append(b, r.Team.Name)
+		b = append(b, ',')
+		b = appendFloat(b, r.MP)
+		b = append(b, ',')
+		b = appendFloat(b, r.GP)
+		for _, v := range r.Values {
+			b = append(b, ',')
+			if v.OK {
+				b = appendFloat(b, v.V)
+			}
+		}
+		b = append(b, '\n')
+	}
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("write team standings: %w", err)
+	}
+	return nil
+}
+
+// WriteTeamText writes team standings as an aligned table for people.
+func WriteTeamText(w io.Writer, codes []string, rows []TeamRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	width := len("Team")
+	for _, r := range rows {
+		width = max(width, len([]rune(r.Team.Name)))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", width-len([]rune(s))) }
+	cells := []string{"Rk", "No", pad("Team"), "MP", "GP"}
+	for _, c := range codes {
+		cells = append(cells, strings.TrimSpace(c))
+	}
+	fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	for _, r := range rows {
+		cells = []string{strconv.Itoa(r.Rank), strconv.Itoa(r.Team.Number), pad(r.Team.Name), formatFloat(r.MP), formatFloat(r.GP)}
+		for _, v := range r.Values {
+			cells = append(cells, FormatValue(v))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write team standings: %w", err)
+	}
+	return nil
+}

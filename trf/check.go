@@ -80,7 +80,8 @@ type CheckOptions struct {
 //     records, duplicate starting ranks, the team records.
 //  2. A file Read refuses is one error more, and the checks stop there.
 //  3. The file as read: the reader's notes, the mirrored pairings, colours and
-//     byes per round, the points column against the results (with the byes the
+//     byes per round, the team matches (one opposing team a round, boards in
+//     list order, a 310 record's points), the points column against the results (with the byes the
 //     reader reads from writers' conventions), ranks against points, duplicate
 //     names and FIDE ids, 042/052 and 132's round dates, the number of rounds,
 //     and FIDE's list.
@@ -97,6 +98,7 @@ func Check(data []byte, fileName string, opt CheckOptions) []Finding {
 	scores := f.scores()
 	add(f.readerNotes()...)
 	add(f.checkPairings()...)
+	add(f.checkTeamMatches()...)
 	add(f.checkPoints(scores)...)
 	add(f.checkRanks(scores)...)
 	add(f.checkIdentities()...)
@@ -571,14 +573,78 @@ func (f *File) checkRanks(scores []int) []Finding {
 		}
 	}
 	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(a.p.Rank, b.p.Rank) })
+	codes, byStart, note := f.tiebreakRows()
+	if note != nil {
+		out = append(out, *note)
+	}
 	for k := 1; k < len(rs); k++ {
-		if prev, cur := rs[k-1], rs[k]; cur.points > prev.points {
+		prev, cur := rs[k-1], rs[k]
+		switch {
+		case cur.points > prev.points:
 			out = append(out, Finding{File: f.fileName, Line: cur.p.Line, Column: 86, Severity: Warning, Code: "TRF-RANK",
 				Message: fmt.Sprintf("rank %d with %s points, below rank %d (starting rank %d) with %s", cur.p.Rank, pointsText(cur.points), prev.p.Rank, prev.p.StartNo, pointsText(prev.points)),
 				Fix:     "rank the players by points, then by the tournament's tiebreaks"})
+		case cur.points == prev.points && byStart != nil && cur.p.Rank > prev.p.Rank:
+			a, b := byStart[prev.p.StartNo], byStart[cur.p.StartNo]
+			if a.Points != b.Points || b.Rank >= a.Rank {
+				continue // the results' points differ (TRF-POINTS), or the tie-breaks agree
+			}
+			out = append(out, Finding{File: f.fileName, Line: cur.p.Line, Column: 86, Severity: Warning, Code: "TRF-RANK",
+				Message: fmt.Sprintf("rank %d, below rank %d (starting rank %d) with the same %s points, but the tie-breaks %s put him ahead: %s",
+					cur.p.Rank, prev.p.Rank, prev.p.StartNo, pointsText(cur.points), strings.Join(codes, ","), firstDifference(codes, b, a)),
+				Fix: "rank the players with equal points by the tie-breaks the file names (202/212), or correct 202/212"})
 		}
 	}
 	return out
+}
+
+// tiebreakRows are the standings by the tie-breaks the file names (202/212),
+// by starting rank: nil without them, or with a note when they cannot be
+// computed.
+func (f *File) tiebreakRows() ([]string, map[int]tiebreak.Row, *Finding) {
+	if strings.TrimSpace(f.Tiebreaks) == "" {
+		return nil, nil, nil
+	}
+	codes := tiebreak.SplitCodes(f.Tiebreaks)
+	note := func(err error) *Finding {
+		return &Finding{File: f.fileName, Line: f.Players[0].Line, Column: 86, Severity: Note, Code: "TRF-RANK",
+			Message: fmt.Sprintf("tie-breaks %q (202/212): %v: the order within equal points is not checked", f.Tiebreaks, err),
+			Fix:     "name the tie-breaks by FIDE's codes (C.07), e.g. \"BH/C1,BH,SB\""}
+	}
+	if _, err := tiebreak.ParseCodes(f.Tiebreaks); err != nil {
+		return nil, nil, note(err)
+	}
+	t, err := f.Tournament()
+	if err != nil {
+		return nil, nil, nil // the pairings' own findings say why
+	}
+	rows, err := tiebreak.Standings(t, codes, tiebreak.Options{})
+	if err != nil {
+		return nil, nil, note(err)
+	}
+	by := make(map[int]tiebreak.Row, len(rows))
+	for _, r := range rows {
+		by[r.Player.StartNo] = r
+	}
+	return codes, by, nil
+}
+
+// firstDifference names the first tie-break on which a and b differ, with
+// both values.
+func firstDifference(codes []string, a, b tiebreak.Row) string {
+	for k, c := range codes {
+		if va, vb := a.Values[k], b.Values[k]; va != vb {
+			return fmt.Sprintf("%s %s against %s", c, tbValue(va), tbValue(vb))
+		}
+	}
+	return "equal on every tie-break"
+}
+
+func tbValue(v tiebreak.Value) string {
+	if !v.OK {
+		return "none"
+	}
+	return strconv.FormatFloat(v.V, 'f', -1, 64)
 }
 
 // checkIdentities finds two records of one person: the same FIDE id, or the

@@ -32,6 +32,30 @@ var two = head + pl(1, "Alpha, A", "1.0", "1", "2 w 1") + "\n" + pl(2, "Beta, B"
 // twoRounds is a clean two-round file: 1 beats 2, then they draw.
 var twoRounds = head + pl(1, "Alpha, A", "1.5", "1", "2 w 1", "2 b =") + "\n" + pl(2, "Beta, B", "0.5", "2", "1 b 0", "1 w =") + "\n"
 
+// byBH is a two-round Swiss of four: 1 beats 2 and 4; 2 beats 3, who beats
+// 4. Players 2 and 3 have 1 point each, and 2 the better Buchholz (3 against
+// 1); rank2 and rank3 are their ranks, tb the tie-break record (or "").
+func byBH(rank2, rank3, tb string) string {
+	if tb != "" {
+		tb += "\n"
+	}
+	return head + tb + pl(1, "Alpha, A", "2.0", "1", "2 w 1", "4 b 1") + "\n" + pl(2, "Beta, B", "1.0", rank2, "1 b 0", "3 w 1") + "\n" +
+		pl(3, "Gamma, C", "1.0", rank3, "4 w 1", "2 b 0") + "\n" + pl(4, "Delta, D", "0.0", "4", "3 b 0", "1 w 0") + "\n"
+}
+
+// four is a clean file of two two-board teams' players: 1 beats 4, 2 draws 3.
+var four = head + pl(1, "Alpha, A", "1.0", "1", "4 w 1") + "\n" + pl(2, "Beta, B", "0.5", "2", "3 b =") + "\n" +
+	pl(3, "Gamma, C", "0.5", "2", "2 w =") + "\n" + pl(4, "Delta, D", "0.0", "4", "1 b 0") + "\n"
+
+// team310 is a TRF-2026 310 record: number, name, match and game points, players.
+func team310(n int, name, mp, gp string, players ...int) string {
+	s := at(at(at(at("310", 5, padLeft(itoa(n), 3)), 9, name), 55, padLeft(mp, 6)), 62, padLeft(gp, 6))
+	for k, p := range players {
+		s = at(s, 74+5*k, padLeft(itoa(p), 4))
+	}
+	return s
+}
+
 // latin1 is s in Latin-1: each character below U+0100 one byte.
 func latin1(s string) string {
 	var b []byte
@@ -84,6 +108,9 @@ func TestCheck(t *testing.T) {
 		{"bye from the points column", head + pl(1, "Alpha, A", "1.5", "1", "2 w 1", "0000 -  ") + "\n" + pl(2, "Beta, B", "1.0", "2", "1 b 0", "0000 - F"),
 			head + pl(1, "Alpha, A", "1.5", "1", "2 w 1", "0000 - H") + "\n" + pl(2, "Beta, B", "1.0", "2", "1 b 0", "0000 - F"), CheckOptions{}, []string{"TRF-BYE-EMPTY@5"}},
 		{"ranks against points", head + pl(1, "Alpha, A", "1.0", "2", "2 w 1") + "\n" + pl(2, "Beta, B", "0.0", "1", "1 b 0"), two, CheckOptions{}, []string{"TRF-RANK@5"}},
+		{"ranks against the tie-breaks of 202", byBH("3", "2", "202 BH"), byBH("2", "3", "202 BH"), CheckOptions{}, []string{"TRF-RANK@7"}},
+		{"ranks against the tie-breaks of 212", byBH("3", "2", "212 BH"), byBH("3", "2", ""), CheckOptions{}, []string{"TRF-RANK@7"}},
+		{"tie-breaks not known", byBH("2", "3", "202 BH,XYZ"), byBH("2", "3", "202 BH,SB"), CheckOptions{}, []string{"TRF-RANK@6"}},
 		{"no ranks", head + pl(1, "Alpha, A", "1.0", "", "2 w 1") + "\n" + pl(2, "Beta, B", "0.0", "", "1 b 0"),
 			head + pl(1, "Alpha, A", "0.5", "1", "2 w =") + "\n" + pl(2, "Beta, B", "0.5", "1", "1 b ="), CheckOptions{}, []string{"TRF-RANK@5"}},
 		{"duplicate FIDE id", head + at(p1("2 w 1"), 58, "    2500035") + "\n" + at(p2("1 b 0"), 58, "    2500035"), head + at(p1("2 w 1"), 58, "    2500035") + "\n" + at(p2("1 b 0"), 58, "    2500036"), CheckOptions{}, []string{"TRF-DUP-ID@6"}},
@@ -100,6 +127,12 @@ func TestCheck(t *testing.T) {
 		{"team: unknown player", two + "013 Cork" + strings.Repeat(" ", 28) + "   1    9\n", two + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n", CheckOptions{}, []string{"TRF-TEAM@7"}},
 		{"team: a player twice", two + "013 Cork" + strings.Repeat(" ", 28) + "   1\n013 Kerry" + strings.Repeat(" ", 27) + "   1    2\n",
 			two + "013 Cork" + strings.Repeat(" ", 28) + "   1\n013 Kerry" + strings.Repeat(" ", 27) + "   2\n", CheckOptions{}, []string{"TRF-TEAM@8"}},
+		{"team: team-mates paired", two + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n", two + "013 Cork" + strings.Repeat(" ", 28) + "   1\n013 Kerry" + strings.Repeat(" ", 27) + "   2\n",
+			CheckOptions{}, []string{"TRF-TEAM-MATCH@5", "TRF-TEAM-MATCH@6"}},
+		{"team: boards out of list order", four + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n013 Kerry" + strings.Repeat(" ", 27) + "   3    4\n",
+			four + "013 Cork" + strings.Repeat(" ", 28) + "   1    2\n013 Kerry" + strings.Repeat(" ", 27) + "   4    3\n", CheckOptions{}, []string{"TRF-TEAM-BOARDS@5"}},
+		{"team: 310 points", four + team310(1, "Cork", "2.0", "1.0", 1, 2) + "\n" + team310(2, "Kerry", "0.0", "1.0", 4, 3) + "\n",
+			four + team310(1, "Cork", "2.0", "1.5", 1, 2) + "\n" + team310(2, "Kerry", "0.0", "0.5", 4, 3) + "\n", CheckOptions{}, []string{"TRF-TEAM-SCORE@9", "TRF-TEAM-SCORE@10"}},
 		{"sex, title, federation, birth", head + at(at(at(at(p1("2 w 1"), 10, "x"), 11, " XM"), 54, "C.C"), 70, "1990-01-01") + "\n" + p2("1 b 0"),
 			head + at(at(at(at(p1("2 w 1"), 10, "w"), 11, "WFM"), 54, "IRL"), 70, "1990/01/01") + "\n" + p2("1 b 0"), CheckOptions{}, []string{"TRF-SEX@5", "TRF-TITLE@5", "TRF-FED@5", "TRF-BIRTH@5"}},
 		{"not UTF-8", latin1(head + pl(1, "Ó Alpha", "1.0", "1", "2 w 1") + "\n" + p2("1 b 0")), two, CheckOptions{}, []string{"TRF-ENCODING@5"}},
@@ -249,6 +282,8 @@ func FuzzCheck(f *testing.F) {
 	f.Add(two)
 	f.Add(head + pl(1, "A", "0.5", "1", "2 w 1", "0000 -  ") + "\n" + pl(2, "A", "", "", "1 w 1", "3 b 0") + "\n013 T" + strings.Repeat(" ", 31) + "   1    1    7\n")
 	f.Add("042 10.09.13\n052 09.09.13\n" + at("132", 92, "13/09/10  xx") + "\nXXR 1\n062 5\n" + two)
+	f.Add(byBH("3", "2", "202 BH/C1,SB,DE,WIN"))
+	f.Add(byBH("2", "3", "212 ARO,TPR,XYZ"))
 	for _, name := range []string{"../testdata/trf-real/irish_junior_champs_2011.trf", "../testdata/trf-real/bunratty_masters_2011.trf", "testdata/lichess-shape.trf"} {
 		data, err := os.ReadFile(name)
 		if err != nil {

@@ -10,8 +10,11 @@
 //     byte so the columns stay (noted); a BOM is dropped.
 //  2. Read it line by line; a line ends at LF, CRLF or CR alone. Record 001 is a
 //     player with his round triples; 012, 042, 052, 132, 092, 142/XXR and 192 fill
-//     the header; 013 and 310 are teams (File.Teams); 162/XXS set the point system
-//     (File.Points); other records are skipped.
+//     the header; 013 and 310 are teams (File.Teams), 320 the teams'
+//     pairing-allocated byes (File.TeamPABs), 300 their board orders
+//     (File.BoardOrders); 162/XXS set the point system (File.Points); 202
+//     (else 212) names the tie-breaks (File.Tiebreaks); other records are
+//     skipped.
 //  3. Check every field by its columns (counted in characters, so UTF-8 names do not
 //     shift them). Real-world files are read tolerantly: short lines, missing rounds,
 //     lowercase codes, the byes writers write (`0000 - =` is H, `+` F, `-` Z) are
@@ -28,7 +31,8 @@
 //     other are an error naming both lines), byes as games without Black, FIDE ids
 //     as player ids and FIDE ratings as ratings, the point system and the 299
 //     adjustments as they are; the system is round robin or Swiss by 192, 092 or
-//     the pairings (systemOf).
+//     the pairings (systemOf). File.TeamTournament gives the same games with the
+//     teams, for team standings.
 //
 // Check (check.go) runs the checks an arbiter wants before a file goes to FIDE,
 // on the records as written and on the file as Read reads it, each finding with

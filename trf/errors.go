@@ -44,6 +44,8 @@ var (
 	// ErrTeam is a team record (013, 310) that is not understood: the team is
 	// left out, the individual games are read.
 	ErrTeam = errors.New("team record not understood")
+	// ErrNoTeams is a file asked for team standings that has no team records.
+	ErrNoTeams = errors.New("no team records (013 or 310)")
 )
 
 // SyntaxError is a problem at a position of a TRF file. Column is 1-based and counts

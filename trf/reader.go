@@ -26,6 +26,9 @@ type File struct {
 	Type        string // 092, free text
 	EncodedType string // 192 (TRF-2026), e.g. FIDE_DUTCH_2026 or FIDE_ROUNDROBIN
 	Rounds      int    // 142 or XXR; 0 when absent
+	// Tiebreaks are the tie-breaks the file names (TRF-2026 202, else 212), as
+	// written: the order Check expects of the ranks within equal points.
+	Tiebreaks string
 	// Points is the point system of 162 or XXS (over the standard one); nil when
 	// the file has neither.
 	Points *tiebreak.PointSystem
@@ -34,6 +37,10 @@ type File struct {
 	Players     []Player
 	// Teams are the team records (013, TRF-2026 310) in file order.
 	Teams []Team
+	// TeamPABs are the TRF-2026 320 records: the teams' pairing-allocated byes.
+	TeamPABs []TeamPAB
+	// BoardOrders are the TRF-2026 300 records: teams' board orders by round.
+	BoardOrders []BoardOrder
 	// Warnings are problems that did not stop the file from being read, and notes
 	// on how the reader read what the file leaves open: a date that is not
 	// understood (ErrStartDate, ErrEndDate) is left zero; an ambiguous date
@@ -127,7 +134,9 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			seen[p.StartNo] = line
 			f.Players = append(f.Players, p)
 		case "012":
-			f.Name = rest
+			if f.Name == "" { // a column ruler under the header starts "012345…"
+				f.Name = rest
+			}
 		case "022":
 			f.City = rest
 		case "032":
@@ -143,6 +152,12 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			f.Type = rest
 		case "192":
 			f.EncodedType = rest
+		case "202":
+			f.Tiebreaks = rest
+		case "212":
+			if f.Tiebreaks == "" {
+				f.Tiebreaks = rest
+			}
 		case "013", "310":
 			t := parseTeam(rs, line)
 			if rs[0] == '0' {
@@ -150,6 +165,18 @@ func Read(r io.Reader, fileName string) (*File, error) {
 				t.Number = teams013
 			}
 			f.Teams = append(f.Teams, t)
+		case "300": // team records: one not understood is noted, the games are read
+			if o, err := parseBoardOrder(rs, line, bad); err != nil {
+				f.Warnings = append(f.Warnings, teamWarning(err))
+			} else {
+				f.BoardOrders = append(f.BoardOrders, o)
+			}
+		case "320":
+			if p, err := parseTeamPAB(rs, line, bad, badPoints); err != nil {
+				f.Warnings = append(f.Warnings, teamWarning(err))
+			} else {
+				f.TeamPABs = append(f.TeamPABs, p)
+			}
 		case "162", "XXS":
 			if f.Points == nil {
 				ps := tiebreak.StandardPoints()

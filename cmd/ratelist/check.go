@@ -161,22 +161,36 @@ func printFindings(w io.Writer, format string, changes, findings []trf.Finding, 
 	return err
 }
 
-// readFideList reads the players of FIDE's list whose ids are wanted (the
-// list has a million players: only those are kept).
+// readFideList reads the players of FIDE's list whose ids are wanted, as
+// check trf compares them.
 func readFideList(ctx context.Context, name string, want map[int64]bool, stderr io.Writer) (map[int64]trf.ListPlayer, error) {
+	players, err := readListPlayers(ctx, name, want, stderr)
+	if err != nil {
+		return nil, err
+	}
+	list := make(map[int64]trf.ListPlayer, len(players))
+	for id, p := range players {
+		list[id] = trf.ListPlayer{Name: p.Name, Federation: p.Federation, BirthYear: int(p.BirthYear), Rating: int(p.Rating)}
+	}
+	return list, nil
+}
+
+// readListPlayers reads the players of FIDE's list whose ids are wanted (the
+// list has a million players: only those are kept).
+func readListPlayers(ctx context.Context, name string, want map[int64]bool, stderr io.Writer) (map[int64]importer.FideListPlayer, error) {
 	src, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	list := map[int64]trf.ListPlayer{}
+	list := map[int64]importer.FideListPlayer{}
 	n := 0
 	err = importer.ReadFideList(src, name, func(p *importer.FideListPlayer) error {
 		if n++; n%100000 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if want[p.ID] {
-			list[p.ID] = trf.ListPlayer{Name: p.Name, Federation: p.Federation, BirthYear: int(p.BirthYear), Rating: int(p.Rating)}
+			list[p.ID] = *p
 		}
 		return nil
 	}, func(p *importer.Problem) { fmt.Fprintln(stderr, "note:", p) })

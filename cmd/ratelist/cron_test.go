@@ -317,3 +317,37 @@ func TestReportKeepsMemoryLimit(t *testing.T) {
 		t.Errorf("memory limit after run --report: %d MiB, want 200", got>>20)
 	}
 }
+
+// TestReportMemoryLimit: the report verb sets its --memory-limit (768 MiB by
+// default), none with 0 or GOMEMLIMIT set, and refuses a negative one.
+func TestReportMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	arch := &cronArchive{dir: t.TempDir(), players: 8, tours: []cronTour{{id: 101, end: "2025-01-11", first: 1, rated: true}}}
+	arch.write(t)
+	out := filepath.Join(t.TempDir(), "out")
+	mustRun(t, exitOK, "run", "--archive", arch.dir, "--out", out, "--as-of", "2025-02-02", "--quiet")
+	const unset = 1 << 40 // a limit no verb sets
+	tests := []struct {
+		name, env string
+		args      []string
+		code      int
+		want      int64
+	}{
+		{"default", "", nil, exitOK, 768 << 20},
+		{"given", "", []string{"--memory-limit", "300"}, exitOK, 300 << 20},
+		{"none", "", []string{"--memory-limit", "0"}, exitOK, unset},
+		{"GOMEMLIMIT wins", "1GiB", []string{"--memory-limit", "300"}, exitOK, unset},
+		{"negative", "", []string{"--memory-limit", "-1"}, exitUsage, unset},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", tt.env)
+			debug.SetMemoryLimit(unset)
+			mustRun(t, tt.code, append([]string{"report", "--out", out, "--quiet"}, tt.args...)...)
+			if got := debug.SetMemoryLimit(-1); got != tt.want {
+				t.Errorf("memory limit after report: %d MiB, want %d MiB", got>>20, tt.want>>20)
+			}
+		})
+	}
+}

@@ -105,6 +105,7 @@ func TestGoldenCommands(t *testing.T) {
 		{"validate-reject-kinds", []string{"validate", "--archive", "testdata/rejectkinds"}},
 		{"standings-text", []string{"standings", "--trf", "testdata/rr.trf", "--tiebreaks", "BH,BH/C1,SB,LJV", "--format", "text"}},
 		{"standings-bad-code", []string{"standings", "--trf", "testdata/rr.trf", "--tiebreaks", "BH/Q"}},
+		{"norms-text", []string{"norms", "--trf", "../../testdata/norms/rr10.trf", "--list", "../../importer/testdata/fidelist/players_list_foa.txt", "--format", "text"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

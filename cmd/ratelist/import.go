@@ -11,6 +11,7 @@ import (
 
 	"github.com/ratelist/ratelist/correct"
 	"github.com/ratelist/ratelist/importer"
+	"github.com/ratelist/ratelist/trf"
 )
 
 // cmdImport converts TRF, PGN or CSV files into an archive (docs/import.md).
@@ -182,6 +183,12 @@ func printImportSummary(stdout, stderr io.Writer, kind string, st *importer.Stat
 	}
 	fmt.Fprintln(stdout)
 	for _, f := range st.ByFile {
+		if kind == "trf" {
+			// A TRF file is one tournament: what check trf finds in it instead of events.
+			fmt.Fprintf(stdout, "import trf: %s: %d games read, %d kept, %d skipped%s; check trf: %d errors, %d warnings, %d notes\n", f.Name, f.Read, f.Kept,
+				f.Read-f.Kept, skipReasons(f.Skipped), f.Findings[trf.Error], f.Findings[trf.Warning], f.Findings[trf.Note])
+			continue
+		}
 		fmt.Fprintf(stdout, "import %s: %s: %d %s read, %d kept, %d skipped%s; %d events\n", kind, f.Name, f.Read, unit, f.Kept,
 			f.Read-f.Kept, skipReasons(f.Skipped), f.Events)
 	}

@@ -3,12 +3,14 @@
 //
 // Usage:
 //
-//	ratelist run [--archive DIR] --out DIR [--rules school|fide|FILE] [--period month|quarter|year] [--workers N]
+//	ratelist run [--archive DIR] --out DIR [--rules school|fide|glicko2|FILE] [--period month|quarter|year] [--workers N]
 //	             [--until YYYY-MM] [--resume] [--from YYYY-MM] [--arrow] [--report] [--memory-limit MiB]
 //	             [--as-of YYYY-MM-DD] [--provisional] [--allow-gap]
 //	ratelist validate --archive DIR [--as-of YYYY-MM-DD] [--allow-gap]
 //	ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
+//	ratelist rate --trf FILE [--rules fide|school|FILE] [--list FIDE-LIST] [--date YYYY-MM-DD] [--format csv|text|json]
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES] [--format csv|text]
+//	ratelist norms --trf FILE [--list FIDE-LIST] [--format csv|text|json]
 //	ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 //	ratelist import trf|pgn|csv FILE... --archive DIR
 //	ratelist import trf|pgn FILE --archive DIR --replace ID
@@ -57,6 +59,7 @@ import (
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/pipeline"
+	_ "github.com/ratelist/ratelist/rating/all" // the rule sets --rules names
 	sitereport "github.com/ratelist/ratelist/report"
 )
 
@@ -75,6 +78,10 @@ var (
 	errRejected = errors.New("rows were rejected")
 	errStale    = errors.New("listed periods are stale")
 )
+
+// errNoTeams is a tournament the archive's teams table has no team of
+// (standings --team).
+var errNoTeams = errors.New("no teams in the teams table: not a team competition")
 
 func main() {
 	if version == "" {
@@ -115,6 +122,8 @@ verbs:
   validate   check an archive, change nothing
   standings  standings of one tournament with tiebreaks, to stdout
   check      check a TRF file before upload: every finding with its line, column and fix
+  rate       the rating changes a TRF file's tournament brings, per player
+  norms      title norms (GM, IM, WGM, WIM) of one TRF file, per player and requirement
   calibrate  derive TurČAS coefficients from past Scrabble games
   generate   write a synthetic archive
   import     TRF, PGN or CSV files into an archive; a corrected report; registry updates
@@ -144,6 +153,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdStandings(ctx, rest, stdout, stderr)
 	case "check":
 		return cmdCheck(ctx, rest, stdout, stderr)
+	case "rate":
+		return cmdRate(ctx, rest, stdout, stderr)
+	case "norms":
+		return cmdNorms(ctx, rest, stdout, stderr)
 	case "calibrate":
 		return cmdCalibrate(ctx, rest, stdout, stderr)
 	case "generate":

@@ -1,10 +1,36 @@
 package main
 
 import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
 )
+
+// memoryLimitFlag adds --memory-limit, in MiB, to a verb's flags: the soft
+// memory limit of the Go runtime, def by default. what says how the verb
+// treats it, for the help text.
+func memoryLimitFlag(fs *flag.FlagSet, def int, what string) *int {
+	return fs.Int("memory-limit", def, "soft memory limit in `MiB` for the Go runtime (GC works harder near it"+what+"; 0 = none; the GOMEMLIMIT variable wins)")
+}
+
+// setMemoryLimit sets the soft memory limit to mib MiB, unless it is 0 or
+// GOMEMLIMIT sets it; it says whether it did. A negative mib is a usage
+// error, reported for verb.
+func setMemoryLimit(verb string, mib int, stderr io.Writer) (set, ok bool) {
+	if mib < 0 {
+		fmt.Fprintf(stderr, "ratelist %s: parsing --memory-limit: must be ≥ 0\n", verb)
+		return false, false
+	}
+	if mib == 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return false, true
+	}
+	debug.SetMemoryLimit(int64(mib) << 20)
+	return true, true
+}
 
 // followLiveHeap raises the soft memory limit, starting at limit, whenever the
 // live heap passes half of it (nextLimit), until stop is called: a run whose

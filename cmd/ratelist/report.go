@@ -10,9 +10,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/output"
 	sitereport "github.com/ratelist/ratelist/report"
 )
 
@@ -27,6 +27,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	logFormat := fs.String("log-format", "text", "log `format`: text or json")
 	quiet := fs.Bool("quiet", false, "log errors only")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
+	memLimit := memoryLimitFlag(fs, reportMemory, "")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -48,7 +49,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ratelist report: parsing --workers: must be ≥ 0")
 		return exitUsage
 	}
-	limitMemory()
+	if _, ok := setMemoryLimit("report", *memLimit, stderr); !ok {
+		return exitUsage
+	}
 	arch, err := reportArchive(*out, *archive)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratelist report:", err)
@@ -64,16 +67,10 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return exitOK
 }
 
-// reportMemory is the soft memory limit of a report: the garbage collector
-// works harder near it rather than let the heap grow to twice what is live.
-const reportMemory = 768 << 20
-
-// limitMemory sets the soft memory limit of a report unless GOMEMLIMIT does.
-func limitMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(reportMemory)
-	}
-}
+// reportMemory is the default soft memory limit of a report, in MiB: the
+// garbage collector works harder near it rather than let the heap grow to
+// twice what is live.
+const reportMemory = 768
 
 // runReport writes the site of a run's outputs, for `run --report`, under
 // the run's own memory limit (--memory-limit).
@@ -95,18 +92,19 @@ func reportArchive(out, dir string) (fs.FS, error) {
 		fsys, _, err := openArchive(dir)
 		return fsys, err
 	}
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	sumPath := output.Summary.Path(out, "")
+	b, err := os.ReadFile(sumPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(out, "summary.json"), err)
+		return nil, fmt.Errorf("read %s: %w", sumPath, err)
 	}
 	var sum struct {
 		Archive string `json:"archive"`
 	}
 	if err := json.Unmarshal(b, &sum); err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(out, "summary.json"), err)
+		return nil, fmt.Errorf("read %s: %w", sumPath, err)
 	}
 	if sum.Archive == demoName {
 		return ratelist.Demo(), nil
@@ -116,5 +114,5 @@ func reportArchive(out, dir string) (fs.FS, error) {
 			return os.DirFS(sum.Archive), nil
 		}
 	}
-	return nil, fmt.Errorf("the archive %q that %s names is not a folder here: give --archive DIR", sum.Archive, filepath.Join(out, "summary.json"))
+	return nil, fmt.Errorf("the archive %q that %s names is not a folder here: give --archive DIR", sum.Archive, sumPath)
 }

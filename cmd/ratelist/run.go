@@ -17,6 +17,7 @@ import (
 
 	"github.com/ratelist/ratelist"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 	sitereport "github.com/ratelist/ratelist/report"
 )
@@ -86,7 +87,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "log errors only")
 	verbose := fs.Bool("v", false, "log debug details")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
-	memLimit := fs.Int("memory-limit", 320, "soft memory limit in `MiB` for the Go runtime (GC works harder near it; the default rises with a larger working set, a value given stays; 0 = none; the GOMEMLIMIT variable wins)")
+	memLimit := memoryLimitFlag(fs, 320, "; the default rises with a larger working set, a value given stays; --report writes the site under it too")
 	withReport := fs.Bool("report", false, "also write the HTML site of the outputs into OUT/site (see ratelist report)")
 	asOfFlag := fs.String("as-of", "", "the run's `date` YYYY-MM-DD (default today, UTC): only periods ended before it are listed")
 	provisional := fs.Bool("provisional", false, "also list the period still open on the run's date, marked provisional")
@@ -99,14 +100,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ratelist run:", err)
 		return exitUsage
 	}
-	if *memLimit < 0 {
-		fmt.Fprintln(stderr, "ratelist run: parsing --memory-limit: must be ≥ 0")
+	// The limit keeps peak RSS near it at any archive size, for some more CPU
+	// (docs/performance.md).
+	limited, ok := setMemoryLimit("run", *memLimit, stderr)
+	if !ok {
 		return exitUsage
 	}
-	if *memLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
-		// Keeps peak RSS near the limit at any archive size, for some more CPU
-		// (docs/performance.md).
-		debug.SetMemoryLimit(int64(*memLimit) << 20)
+	if limited {
 		if os.Getenv("GOGC") == "" {
 			// With the limit in place the GC need not also run at every doubling
 			// of the live heap: less CPU, the same peak RSS.
@@ -171,7 +171,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Now: asOf, Provisional: *provisional, AllowGap: *allowGap,
 		// A site that `ratelist report` wrote is ratelist's: it stays for the
 		// next report to update in place.
-		KeepSite: sitereport.IsSite(filepath.Join(*out, "site")),
+		KeepSite: sitereport.IsSite(output.Site.Path(*out, "")),
 	}
 	// On a terminal: a progress bar and a summary for people; in cron: slog lines.
 	tty := !*quiet && *logFormat == "text" && isTerminal(stderr)
@@ -317,6 +317,10 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	sum, err := pipeline.Run(ctx, pipeline.Options{Archive: fsys, ArchiveName: name, Workers: 1, Now: asOf, AllowGap: *allowGap})
 	if err != nil {
+		fmt.Fprintln(stderr, "ratelist validate:", message(err))
+		return exitCode(err)
+	}
+	if err := addTeamRejects(ctx, fsys, asOf, sum); err != nil {
 		fmt.Fprintln(stderr, "ratelist validate:", message(err))
 		return exitCode(err)
 	}

@@ -37,6 +37,9 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	turcas := fs.String("turcas", "", "TurČAS coefficients `A,B,C,D` or the name of a coefficient set")
 	setsFile := fs.String("turcas-sets", "", "TOML `file` of named TurČAS sets ([NAME] a = .. b = .. c = .. d = ..)")
 	format := fs.String("format", "csv", "output `format`: csv or text")
+	team := fs.Bool("team", false, "team standings of a team competition (the TRF's team records)")
+	matchPoints := fs.String("match-points", "", "with --team: match points of a match won, drawn, lost `W,D,L` (default 2,1,0)")
+	primary := fs.String("primary", "mp", "with --team: the `score` ranked first, mp (match points) or gp (game points)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -63,6 +66,12 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	policy, err := tiebreak.ParsePolicy(*unplayed)
 	if err != nil {
 		return usage("parsing --unplayed: %v", err)
+	}
+	if *team {
+		return teamStandings(ctx, teamFlags{trf: *trfFile, archive: *archive, id: *id, codes: *codes, policy: policy, matchPoints: *matchPoints, primary: *primary, format: *format}, stdout, stderr)
+	}
+	if *matchPoints != "" || *primary != "mp" {
+		return usage("--match-points and --primary need --team")
 	}
 	opt.Unplayed = policy
 	var list []string
@@ -178,4 +187,124 @@ func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.T
 		}
 	}
 	return f.Tournament()
+}
+
+// teamFlags are the flags of standings --team.
+type teamFlags struct {
+	trf, archive, codes string
+	id                  int64
+	policy              tiebreak.Policy
+	matchPoints         string
+	primary             string
+	format              string
+}
+
+// teamStandings prints the team standings of a team competition.
+func teamStandings(ctx context.Context, f teamFlags, stdout, stderr io.Writer) int {
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "ratelist standings: "+format+"\n", a...)
+		return exitUsage
+	}
+	opt := tiebreak.TeamOptions{Unplayed: f.policy}
+	if _, err := tiebreak.TeamPolicy(time.Time{}, opt); err != nil {
+		return usage("parsing --unplayed: %v", err)
+	}
+	switch f.primary {
+	case "mp":
+	case "gp":
+		opt.GamePointsFirst = true
+	default:
+		return usage("parsing --primary: %q is neither mp nor gp", f.primary)
+	}
+	list := tiebreak.DefaultTeamCodes()
+	if f.codes != "" {
+		if _, err := tiebreak.ParseTeamCodes(f.codes); err != nil {
+			return usage("parsing --tiebreaks: %v", err)
+		}
+		list = tiebreak.SplitCodes(f.codes)
+	}
+	var tt *tiebreak.TeamTournament
+	var err error
+	if f.trf != "" {
+		tt, err = readTeamTRF(f.trf, f.policy, slog.New(slog.NewTextHandler(stderr, nil)))
+	} else {
+		tt, err = loadTeamTournament(ctx, f.archive, f.id)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
+		return exitCode(err)
+	}
+	if f.matchPoints != "" {
+		pts, err := parseMatchPoints(f.matchPoints, tt.Points)
+		if err != nil {
+			return usage("parsing --match-points: %v", err)
+		}
+		tt.Points = &pts
+	}
+	rows, err := tiebreak.TeamStandings(tt, list, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
+		return exitCode(err)
+	}
+	if f.format == "text" {
+		if tt.Tournament.Name != "" {
+			fmt.Fprintf(stdout, "%s\n\n", tt.Tournament.Name)
+		}
+		err = tiebreak.WriteTeamText(stdout, list, rows)
+	} else {
+		err = tiebreak.WriteTeamCSV(stdout, list, rows)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
+		return exitCode(err)
+	}
+	return exitOK
+}
+
+// parseMatchPoints reads "W,D,L" match points over the file's team points (or the
+// standard ones).
+func parseMatchPoints(s string, base *tiebreak.TeamPoints) (tiebreak.TeamPoints, error) {
+	pts := tiebreak.StandardTeamPoints()
+	declared := base != nil // a 320 record's bye points stay
+	if declared {
+		pts = *base
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return pts, fmt.Errorf("%q: want three numbers W,D,L", s)
+	}
+	var v [3]int
+	for k, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || f < 0 || f*2 != float64(int(f*2)) {
+			return pts, fmt.Errorf("%q: %q is not a whole or half number of points", s, p)
+		}
+		v[k] = int(f * 2)
+	}
+	pts.Win, pts.Draw, pts.Loss = v[0], v[1], v[2]
+	if !declared {
+		pts.PAB = pts.Draw // the bye is a drawn match
+	}
+	return pts, nil
+}
+
+// readTeamTRF reads a TRF file's team competition and logs the file's warnings.
+func readTeamTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.TeamTournament, error) {
+	src, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	f, err := trf.Read(src, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range f.Warnings {
+		if errors.Is(w, trf.ErrStartDate) && policy == "" {
+			log.Warn(w.Error(), "unplayed", string(tiebreak.Fide2026), "note", "unknown start date: the newest rules apply; give --unplayed to choose")
+			continue
+		}
+		log.Warn(w.Error())
+	}
+	return f.TeamTournament()
 }

@@ -181,3 +181,72 @@ func TestStandingsReferenceFilesCR(t *testing.T) {
 		}
 	}
 }
+
+// testdata/teams.trf is a league of four teams of two boards, a single round robin
+// (four teams, three rounds). Hand calculation, match points 2–1–0:
+// round 1 Athy–Bray 1.5–0.5, Cork–Derry 0–2 (Cork's board 2 unfielded, Derry's
+// written `0000 - +`); round 2 Athy–Cork 1–1, Bray–Derry 2–0 by forfeit on both
+// boards; round 3 Athy–Derry 1–1, Bray–Cork a double forfeit (0–0, both lose).
+// MP/GP: Athy 4/3.5, Derry 3/3, Bray 2/2.5, Cork 1/1.
+// BH:MP (a round robin: forfeits count against the scheduled team): Athy 2+1+3 = 6,
+// Derry 1+2+4 = 7, Bray 4+3+1 = 8, Cork 3+4+2 = 9; BH:GP Athy 2.5+1+3 = 6.5, Derry
+// 1+2.5+3.5 = 7, Bray 3.5+3+1 = 7.5, Cork 3+3.5+2.5 = 9.
+// EMGSB (opponents' MP × own GP): Athy 2·1.5+1·1+3·1 = 7, Derry 1·2+2·0+4·1 = 6,
+// Bray 4·0.5+3·2+1·0 = 8, Cork 3·0+4·1+2·0 = 4. WIN counts Bray's forfeit win, WON
+// does not. PS: Athy 2+3+4 = 9, Derry 2+2+3 = 7, Bray 0+2+2 = 4, Cork 0+1+1 = 2.
+// FB:MP (round 3 as drawn matches: fore MP Athy 4, Derry 3, Bray 3, Cork 2): Athy
+// 3+2+3 = 8, Derry 2+3+4 = 9, Bray 4+3+2 = 9, Cork 3+4+3 = 10. AOB:MP over matches
+// played: Athy (8+9+7)/3 = 8, Derry (9+6)/2 = 7.5, Bray 6, Cork (7+6)/2 = 6.5.
+// BC (board × game points on it): Athy 1·1.5+2·2 = 5.5, Derry 1·2+2·1 = 4, Bray
+// 1·1+2·1.5 = 4, Cork 1·0.5+2·0.5 = 1.5. SSSC = GP + BH:MP / ⌊2·3/2⌋: Athy 3.5+2 =
+// 5.5, Derry 3+7/3 = 5.33, Bray 2.5+8/3 = 5.17, Cork 1+3 = 4.
+func TestStandingsTeam(t *testing.T) {
+	var out, errb bytes.Buffer
+	rc := cmdStandings(context.Background(), []string{"--trf", "testdata/teams.trf", "--team", "--tiebreaks", "BH:MP,BH:GP,EMGSB,WIN,WON,PS,FB:MP,AOB:MP,BC,SSSC"}, &out, &errb)
+	if rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	want := `rank,team,name,mp,gp,BH:MP,BH:GP,EMGSB,WIN,WON,PS,FB:MP,AOB:MP,BC,SSSC
+1,1,Athy,4,3.5,6,6.5,7,1,1,9,8,8,5.5,5.5
+2,4,Derry,3,3,7,7,6,1,1,7,9,7.5,4,5.33
+3,2,Bray,2,2.5,8,7.5,8,1,0,4,9,6,4,5.17
+4,3,Cork,1,1,9,9,4,0,0,2,10,6.5,1.5,4
+`
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	// Match points 3–1–0 change the order of nothing here but the points.
+	out.Reset()
+	if rc := cmdStandings(context.Background(), []string{"--trf", "testdata/teams.trf", "--team", "--match-points", "3,1,0", "--tiebreaks", "MPvGP"}, &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	if !strings.Contains(out.String(), "1,1,Athy,5,3.5,3.5\n") || !strings.Contains(out.String(), "2,4,Derry,4,3,3\n") {
+		t.Errorf("--match-points 3,1,0:\n%s", out.String())
+	}
+}
+
+func TestStandingsTeamUsage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"team code unknown", []string{"--trf", "testdata/teams.trf", "--team", "--tiebreaks", "LJV"}, 2},
+		{"score on a code without one", []string{"--trf", "testdata/teams.trf", "--team", "--tiebreaks", "WIN:GP"}, 2},
+		{"fide2009", []string{"--trf", "testdata/teams.trf", "--team", "--unplayed", "fide2009"}, 2},
+		{"bad primary", []string{"--trf", "testdata/teams.trf", "--team", "--primary", "xp"}, 2},
+		{"bad match points", []string{"--trf", "testdata/teams.trf", "--team", "--match-points", "2,1"}, 2},
+		{"match points without --team", []string{"--trf", "testdata/teams.trf", "--match-points", "2,1,0"}, 2},
+		{"archive not there", []string{"--archive", "x", "--tournament", "1", "--team"}, 1},
+		{"no teams", []string{"--trf", "testdata/rr.trf", "--team"}, 1},
+		{"game points first", []string{"--trf", "testdata/teams.trf", "--team", "--primary", "gp"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if rc := cmdStandings(context.Background(), tt.args, &out, &errb); rc != tt.want {
+				t.Errorf("exit %d, want %d: %s", rc, tt.want, errb.String())
+			}
+		})
+	}
+}

@@ -29,8 +29,12 @@ Reads and checks the whole archive, prints every problem grouped by kind,
 and writes nothing. Exit 0 clean, 1 failed, 2 bad usage, 3 rows rejected.`,
 
 	"standings": `ratelist standings (--trf FILE | --archive DIR --tournament ID) [flags]
+       ratelist standings (--trf FILE | --archive DIR --tournament ID) --team [--match-points W,D,L] [--primary mp|gp] [flags]
 
-Prints the final standings of one tournament with tiebreak columns to stdout.`,
+Prints the final standings of one tournament with tiebreak columns to stdout.
+With --team, the team standings of a team competition (the TRF's team
+records, or the archive's teams and team_players tables): match points, game
+points and FIDE's team tie-breaks (docs/teams.md).`,
 
 	"check trf": `ratelist check trf FILE... [--format text|json|csv] [--list FIDE-LIST] [--fix OUT.trf]
 
@@ -45,6 +49,32 @@ the copy.
 
 Exit codes: 0 clean (notes allowed); 3 warnings only; 1 errors, or a file
 that cannot be read; 2 bad usage. Flags may come before or after the files.`,
+
+	"rate": `ratelist rate --trf FILE [--rules fide|school|FILE] [--list FIDE-LIST] [--date YYYY-MM-DD] [--format csv|text|json]
+
+Prints the rating changes the tournament of a TRF file brings, per player,
+as a run of an archive holding only that tournament computes them: Ro, K,
+rated games, opponents rated and unrated, score, We, the change and the new
+rating; for a player unrated when it started, the games toward an initial
+rating. Then every round that rated nothing, and why (bye, forfeit, W/D/L,
+unrated opponent). The rules default to fide. Ro is the file's rating, or
+with --list FIDE's list's standard rating.
+
+Exit codes: 0 success; 1 failed (a file that cannot be read or rated); 2 bad
+usage.`,
+
+	"norms": `ratelist norms --trf FILE [--list FIDE-LIST] [--format csv|text|json] [flags]
+
+Decides title norms (GM, IM, WGM, WIM) by FIDE's title regulations (B.01,
+2024) for every player and every norm he can still earn: a GM none, an IM the
+GM norm, WGM and WIM norms for women only. csv prints one row per player and
+title: start_no,name,norm_title,achieved,games,ra,rp,score,fails,rounds_used
+(fails: the articles not met, e.g. 1.4.1a;1.4.5b); text adds each
+requirement's number and the games counted; json adds the IT1 certificate's
+figures. --list fills titles, federations, sex and ratings the TRF leaves
+blank; the TRF's own values win.
+
+Exit codes: 0 ok; 1 the file or the list cannot be read; 2 bad usage.`,
 
 	"calibrate turcas": `ratelist calibrate turcas --archive DIR [--from DATE] [--to DATE] [--format csv|text]
 
@@ -65,7 +95,7 @@ that already holds files is refused unless --force is given.`,
   trf      each TRF16 file becomes a tournament
   pgn      PGN game collections, grouped into tournaments by Event, time class and dates
   csv      re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
-           or folders holding them) as Parquet
+           teams.csv, team_players.csv, or folders holding them) as Parquet
   players  update the player registry from a CSV file: player_id and the columns
            to change (a non-empty cell sets the field, an empty one leaves it);
            an id not in the archive is a new player (name required)

@@ -17,12 +17,13 @@ import (
 // Column is one column: exactly one of Int32, Int64, String, Date is set.
 // Null, when not nil, marks null cells.
 type Column struct {
-	Name   string
-	Int32  []int32
-	Int64  []int64
-	String []string
-	Date   []int32 // days since 1970-01-01
-	Null   []bool
+	Name    string
+	Int32   []int32
+	Int64   []int64
+	String  []string
+	Float64 []float64
+	Date    []int32 // days since 1970-01-01
+	Null    []bool
 }
 
 func (c *Column) typ() arrow.DataType {
@@ -33,11 +34,15 @@ func (c *Column) typ() arrow.DataType {
 		return arrow.PrimitiveTypes.Int64
 	case c.Date != nil:
 		return arrow.FixedWidthTypes.Date32
+	case c.Float64 != nil:
+		return arrow.PrimitiveTypes.Float64
 	}
 	return arrow.BinaryTypes.String
 }
 
-func (c *Column) len() int { return max(len(c.Int32), len(c.Int64), len(c.String), len(c.Date)) }
+func (c *Column) len() int {
+	return max(len(c.Int32), len(c.Int64), len(c.String), len(c.Date), len(c.Float64))
+}
 
 // Write writes the columns as one record batch of an Arrow IPC file.
 func Write(w io.WriteSeeker, cols []Column) error {
@@ -71,6 +76,8 @@ func Write(w io.WriteSeeker, cols []Column) error {
 			fb.AppendValues(c.Int64, valid)
 		case *array.StringBuilder:
 			fb.AppendValues(c.String, valid)
+		case *array.Float64Builder:
+			fb.AppendValues(c.Float64, valid)
 		case *array.Date32Builder:
 			days := make([]arrow.Date32, len(c.Date))
 			for j, d := range c.Date {

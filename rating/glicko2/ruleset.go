@@ -17,7 +17,11 @@ type Rater struct {
 	state  *State
 	period Period
 	cards  []rating.Card
+	vals   [][cardValues]float64 // card i's values of the declared card columns
 }
+
+// cardValues is the most values a card has of the declared card columns.
+const cardValues = 8
 
 // NewRater returns a rater for st's players, none of them listed: FIDE
 // ratings and categories are not used.
@@ -28,6 +32,11 @@ func NewRater(s Settings, st *rating.State) *Rater {
 // State is the players' Glicko-2 values, for the list and card columns.
 func (r *Rater) State() *State { return r.state }
 
+// Rates: rated chess tournaments of the standard time class.
+func (r *Rater) Rates(discipline, timeClass string) bool {
+	return discipline == "chess" && (timeClass == "" || timeClass == rating.TimeStandard)
+}
+
 // ListDay: a game belongs to the period of its tournament's end date.
 func (r *Rater) ListDay(end int32) int32 { return end }
 
@@ -37,7 +46,7 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 	for i := range ev.Games {
 		g := &ev.Games[i]
 		if ws, bs, ok := g.Scores(); ok {
-			r.period.Add(g.White, g.Black, float64(ws)/2, float64(bs)/2)
+			r.period.AddFrom(Tournament{ev.ID, ev.End}, g.White, g.Black, float64(ws)/2, float64(bs)/2)
 		}
 	}
 	return nil
@@ -50,17 +59,17 @@ const closeChunk = 4096
 // and one per player's period, in player order; then every listed player is
 // rated in st with their whole rating.
 func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rating.Card) error) error {
-	r.cards = r.cards[:0]
+	r.cards, r.vals = r.cards[:0], r.vals[:0]
 	err := r.period.Close(r.state, &r.S, first, func(row *CardRow) error {
 		n := int32(len(row.Games))
 		st.GamesTotal[row.Player] += n
 		st.GamesPeriod[row.Player] = n
-		r.cards = appendCards(r.cards, row)
+		r.cards, r.vals = appendCards(r.cards, r.vals, row)
 		if len(r.cards) < closeChunk {
 			return nil
 		}
 		err := emit(r.cards)
-		r.cards = r.cards[:0]
+		r.cards, r.vals = r.cards[:0], r.vals[:0]
 		return err
 	})
 	if err != nil {
@@ -77,9 +86,10 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 	return nil
 }
 
-// appendCards adds a card row as today's cards: one per game (the
-// opponent's whole rating, E in hundredths), then the period's total.
-func appendCards(cards []rating.Card, row *CardRow) []rating.Card {
+// appendCards adds a card row as cards: one per game (the opponent's whole
+// rating, E in hundredths; its values the opponent's μ, φ, g(φ) and E), then
+// the period's total (its values μ, φ, σ before and after, v, Δ).
+func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) ([]rating.Card, [][cardValues]float64) {
 	before, after := whole(row.Before), whole(row.After)
 	var score2 int32
 	var expected float64
@@ -89,19 +99,65 @@ func appendCards(cards []rating.Card, row *CardRow) []rating.Card {
 		expected += g.E
 		cards = append(cards, rating.Card{
 			Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: s2,
-			Expected: int64(math.Round(g.E * 100)), Reason: rating.ReasonGlickoGame,
-			PerGame: true, Opponent: g.Opponent, OppRating: whole(Player{Mu: g.Mu}),
+			Expected: int64(math.Round(g.E * 100)), Reason: ReasonGame,
+			PerGame: true, Opponent: g.Opponent, OppRating: whole(Player{Mu: g.Mu}), Tournament: g.Tournament.ID, End: g.Tournament.End,
 		})
+		vals = append(vals, [cardValues]float64{g.Mu, g.Phi, g.G, g.E})
 	}
-	reason := rating.ReasonGlickoPeriod
+	reason := ReasonPeriod
 	if row.New {
-		reason = rating.ReasonGlickoFirst
+		reason = ReasonFirst
 	}
-	return append(cards, rating.Card{
+	cards = append(cards, rating.Card{
 		Player: row.Player, RatedBefore: true, Before: before, RatedAfter: true, After: after,
 		RatedUsed: true, Used: before, Games: int32(len(row.Games)), Score2: score2,
 		Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
 	})
+	b, a := row.Before, row.After
+	return cards, append(vals, [cardValues]float64{b.Mu, b.Phi, b.Sigma, a.Mu, a.Phi, a.Sigma, row.V, row.Delta})
+}
+
+// ListValues: the list's glicko_rating, rd and volatility (Columns.List).
+func (r *Rater) ListValues(st *rating.State, p int32, row []rating.Value) {
+	e := r.state.List(p)
+	row[0].Float, row[1].Float, row[2].Float = e.GlickoRating, e.RD, e.Volatility
+}
+
+// CardValues: a game's opponent μ, φ, g(φ) and E (Columns.Games); a
+// period's μ, φ, σ before and after, v and Δ (Columns.Cards).
+func (r *Rater) CardValues(i int, row []rating.Value) {
+	for j := range row {
+		row[j].Float = r.vals[i][j]
+	}
+}
+
+// The Glicko-2 rule set's card reasons.
+var (
+	ReasonGame   = rating.NewReason("glicko2-game")   // one game of a period
+	ReasonPeriod = rating.NewReason("glicko2-period") // a player's period
+	ReasonFirst  = rating.NewReason("glicko2-first")  // a player's first period, from the initial values
+)
+
+// columns are what Glicko-2 adds to lists and cards: on the Glicko scale on
+// a list, rounded as printed; on the Glicko-2 scale and unrounded on the
+// cards, so that a card recomputes the period exactly.
+var columns = rating.Columns{
+	List: []rating.Column{
+		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2, Title: "Glicko rating"},
+		{Name: "rd", Type: rating.Float64, Decimals: 2, Title: "RD"},
+		{Name: "volatility", Type: rating.Float64, Decimals: 6, Title: "Volatility"},
+	},
+	RankBy: "glicko_rating",
+	Cards: []rating.Column{
+		{Name: "mu_before", Type: rating.Float64, Title: "μ before"}, {Name: "phi_before", Type: rating.Float64, Title: "φ before"},
+		{Name: "sigma_before", Type: rating.Float64, Title: "σ before"}, {Name: "mu_after", Type: rating.Float64, Title: "μ after"},
+		{Name: "phi_after", Type: rating.Float64, Title: "φ after"}, {Name: "sigma_after", Type: rating.Float64, Title: "σ after"},
+		{Name: "v", Type: rating.Float64, Title: "v"}, {Name: "delta", Type: rating.Float64, Title: "Δ"},
+	},
+	Games: []rating.Column{
+		{Name: "opponent_mu", Type: rating.Float64, Title: "opponent μ"}, {Name: "opponent_phi", Type: rating.Float64, Title: "opponent φ"},
+		{Name: "g", Type: rating.Float64, Title: "g(φ)"}, {Name: "e", Type: rating.Float64, Title: "E"},
+	},
 }
 
 // whole is p's rating as the rating column prints it.
@@ -159,12 +215,11 @@ func (r *Rater) UnmarshalState(data []byte, remap []int32) error {
 	return nil
 }
 
-// Definition is the Glicko-2 rule set's registry entry, "glicko2"; the
-// package registers it when imported. Its lists follow --period.
+// Definition is the Glicko-2 rule set's registry entry, "glicko2". Its lists
+// follow --period.
 var Definition = rating.Definition{
 	Name:     "glicko2",
 	Defaults: func() rating.Settings { s := Defaults(); return &s },
 	New:      func(s rating.Settings, st *rating.State) rating.RuleSet { return NewRater(*s.(*Settings), st) },
+	Columns:  columns,
 }
-
-func init() { rating.Register(&Definition) }

@@ -11,10 +11,7 @@ import (
 // the board are rated, all of a period's tournaments together; the whole
 // ratings, game counts, list flags and cards follow.
 func TestRater(t *testing.T) {
-	d, ok := rating.Lookup("glicko2")
-	if !ok {
-		t.Fatal("glicko2 not registered")
-	}
+	d := &Definition
 	s := d.Defaults()
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
@@ -61,7 +58,7 @@ func TestRater(t *testing.T) {
 		}
 	}
 	if len(one) != 3 || one[0].Opponent != 0 || one[0].Score2 != 0 || one[1].Opponent != 2 || one[1].Score2 != 2 ||
-		!one[2].PeriodTotal || one[2].Reason != rating.ReasonGlickoFirst || one[2].Before != 1500 || one[2].After != st.Rating[1] ||
+		!one[2].PeriodTotal || one[2].Reason != ReasonFirst || one[2].Before != 1500 || one[2].After != st.Rating[1] ||
 		one[2].Games != 2 || one[2].Score2 != 2 {
 		t.Errorf("player 1's cards = %+v", one)
 	}
@@ -78,7 +75,7 @@ func TestRater(t *testing.T) {
 	if _, _, _, flags := r.ListInfo(st, 0); flags != "" || !(r.State().RD[0] < 110) {
 		t.Errorf("player 0: RD %v flags %q, want below 110 and not provisional", r.State().RD[0], flags)
 	}
-	if last := cards[len(cards)-1]; last.Player != 2 || last.Reason != rating.ReasonGlickoPeriod {
+	if last := cards[len(cards)-1]; last.Player != 2 || last.Reason != ReasonPeriod {
 		t.Errorf("last card = %+v, want player 2's period", last)
 	}
 	if !(r.State().RD[3] > rd3) || st.GamesTotal[3] != 1 {

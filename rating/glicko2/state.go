@@ -79,10 +79,11 @@ type CardRow struct {
 }
 
 // CardGame is one game of a CardRow, in the order the games came: the
-// columns opponent (the opponent's player), mu and phi (the opponent's at
-// the period's start), g, e and score (1, 0.5 or 0).
+// opponent (a player), the tournament, and the opponent's μ and φ at the
+// period's start, g, E and the score (1, 0.5 or 0).
 type CardGame struct {
-	Opponent int32
+	Opponent   int32
+	Tournament Tournament
 	Result
 }
 
@@ -105,12 +106,25 @@ type Period struct {
 type pairing struct {
 	white, black int32
 	ws, bs       float64 // scores: 1, 0.5 or 0
+	from         Tournament
+}
+
+// Tournament is the tournament a game was played in, for its card: its id
+// and end date (days since 1970-01-01); zero for none.
+type Tournament struct {
+	ID  int64
+	End int32
 }
 
 // Add gathers a rated game between players white and black with their
 // scores (1, 0.5 or 0).
 func (pd *Period) Add(white, black int32, whiteScore, blackScore float64) {
-	pd.games = append(pd.games, pairing{white: white, black: black, ws: whiteScore, bs: blackScore})
+	pd.AddFrom(Tournament{}, white, black, whiteScore, blackScore)
+}
+
+// AddFrom is Add for a game of tournament t, which its cards name.
+func (pd *Period) AddFrom(t Tournament, white, black int32, whiteScore, blackScore float64) {
+	pd.games = append(pd.games, pairing{white: white, black: black, ws: whiteScore, bs: blackScore, from: t})
 }
 
 // Len is the number of games gathered since the last Close.
@@ -160,7 +174,7 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			}
 			o := startOf(opp)
 			results = append(results, Result{Mu: o.Mu, Phi: o.Phi, Score: score})
-			games = append(games, CardGame{Opponent: opp})
+			games = append(games, CardGame{Opponent: opp, Tournament: g.from})
 		}
 		before := startOf(p)
 		a, v, delta := Update(before, results, set.Tau, set.Epsilon)

@@ -6,11 +6,13 @@
   var table = document.getElementById("list");
   if (!table) return;
   var PAGE = 100;
-  var heads = table.tHead.rows[0].cells, col = {};
-  for (var h = 0; h < heads.length; h++) col[heads[h].getAttribute("data-col")] = h;
+  var heads = table.tHead.rows[0].cells, col = {}, numeric = {};
+  for (var h = 0; h < heads.length; h++) {
+    col[heads[h].getAttribute("data-col")] = h;
+    if (heads[h].hasAttribute("data-num")) numeric[heads[h].getAttribute("data-col")] = 1;
+  }
   var tbody = table.tBodies[0];
   var trs = Array.prototype.slice.call(tbody.rows);
-  var numeric = { rank: 1, rating: 1, change: 1, games_period: 1, games_total: 1, k: 1, player_rating: 1, level: 1, personal_rating: 1 };
   function fold(s) { return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
   function text(tr, c) { return c === undefined ? "" : tr.cells[c].textContent; }
   function num(s) { return s === "" ? -1e9 : +s.replace("\u2212", "-"); }

@@ -714,13 +714,6 @@ func decimal(f float64) *big.Rat {
 	return x
 }
 
-// IsTie4 reports whether x lies exactly halfway between two 4-decimal values.
-func IsTie4(x *big.Rat) bool {
-	y := new(big.Rat).Mul(x, big.NewRat(10000, 1))
-	y.Sub(y, big.NewRat(1, 2))
-	return y.IsInt()
-}
-
 // Round4 rounds to 4 decimals, half up (toward +∞ at .5).
 func Round4(x *big.Rat) *big.Rat {
 	y := new(big.Rat).Mul(x, big.NewRat(10000, 1))

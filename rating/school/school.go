@@ -1,11 +1,15 @@
-package rating
+package school
 
-import "fmt"
+import (
+	"fmt"
 
-// School holds every setting of the school Elo system (docs/school-elo.md, whose
+	"github.com/ratelist/ratelist/rating"
+)
+
+// Settings holds every setting of the school Elo system (docs/school-elo.md, whose
 // sections the § numbers below are). The zero value is not useful; start from
-// DefaultSchool and override fields (a rules file does this through the toml tags).
-type School struct {
+// Defaults and override fields (a rules file does this through the toml tags).
+type Settings struct {
 	// Stage-one initial ratings by category 1–4 (§5).
 	CategoryRating [4]int32 `toml:"category_rating"`
 	// A player with a FIDE Elo starts at max(Elo, EloFloor) when UseEloFloor,
@@ -39,14 +43,14 @@ type School struct {
 	Stage         int   `toml:"stage"`
 	// Stage-two initial rating above 50%: Ra + StepPoints for every half point (§5).
 	StepPoints int32 `toml:"step_points"`
-	// PerGame selects We = Σ PD(Ro − Ri) instead of n × PD(Ro − Ra) (§2).
+	// PerGame selects We = Σ rating.PD(Ro − Ri) instead of n × rating.PD(Ro − Ra) (§2).
 	PerGame bool `toml:"per_game"`
 	// Category bands printed in the list (§6): a rating ≥ Bands[i].Min and below
 	// the previous band's Min gets Bands[i].Name. Highest band first.
 	Bands []Band `toml:"bands"`
-	// TimeClasses are the tournaments' time classes it rates (standard, rapid,
+	// rating.TimeClasses are the tournaments' time classes it rates (standard, rapid,
 	// blitz); the others are not rated. Not given: standard.
-	TimeClasses TimeClasses `toml:"time_classes,omitempty"`
+	TimeClasses rating.TimeClasses `toml:"time_classes,omitempty"`
 }
 
 // Band is one rating category band of the list's category column.
@@ -55,9 +59,9 @@ type Band struct {
 	Min  int32  `toml:"min"`
 }
 
-// DefaultSchool returns the school system with the defaults of docs/school-elo.md.
-func DefaultSchool() School {
-	return School{
+// Defaults returns the school system with the defaults of docs/school-elo.md.
+func Defaults() Settings {
+	return Settings{
 		CategoryRating:        [4]int32{2000, 1800, 1600, 1400},
 		EloFloor:              2000,
 		UseEloFloor:           true,
@@ -83,7 +87,7 @@ func DefaultSchool() School {
 }
 
 // Check reports settings that cannot work, naming the first impossible key.
-func (s *School) Check() error {
+func (s *Settings) Check() error {
 	for i, r := range s.CategoryRating {
 		if r <= 0 {
 			return fmt.Errorf("school.category_rating[%d] = %d: want > 0", i, r)
@@ -107,7 +111,7 @@ func (s *School) Check() error {
 			return fmt.Errorf("school.%s = %d: want ≥ %d", v.key, v.val, v.min)
 		}
 	}
-	if err := s.TimeClasses.check("school"); err != nil {
+	if err := s.TimeClasses.Check("school"); err != nil {
 		return err
 	}
 	if s.Stage < 0 || s.Stage > 2 {
@@ -127,7 +131,7 @@ func (s *School) Check() error {
 // K returns the development coefficient for a player's next tournament from the
 // counts before it (docs/school-elo.md §3): tournaments in which the rating was
 // computed, total rated games, and the rating.
-func (s *School) K(tournaments, games, rating int32) int32 {
+func (s *Settings) K(tournaments, games, rating int32) int32 {
 	switch {
 	case tournaments < s.NewTournaments,
 		tournaments < s.NewTournamentsFewGame && games <= s.FewGames:
@@ -144,7 +148,7 @@ func (s *School) K(tournaments, games, rating int32) int32 {
 // InitialStage1 is a first-time player's stage-one rating: by FIDE Elo (with
 // the floor) when they have one, else by category 1–4; ok is false for a player
 // with neither (docs/school-elo.md §5 and §9).
-func (s *School) InitialStage1(category int8, elo int32) (r int32, ok bool) {
+func (s *Settings) InitialStage1(category int8, elo int32) (r int32, ok bool) {
 	if elo > 0 {
 		if s.UseEloFloor && elo < s.EloFloor {
 			return s.EloFloor, true
@@ -161,7 +165,7 @@ func (s *School) InitialStage1(category int8, elo int32) (r int32, ok bool) {
 // rated opponents averaging ra, with score w2 in half points (docs/school-elo.md
 // §5). ok is false when the table is undefined (a zero score): the player stays
 // unrated.
-func (s *School) InitialStage2(ra int32, n, w2 int32) (r int32, ok bool) {
+func (s *Settings) InitialStage2(ra int32, n, w2 int32) (r int32, ok bool) {
 	if n <= 0 {
 		return 0, false
 	}
@@ -172,8 +176,8 @@ func (s *School) InitialStage2(ra int32, n, w2 int32) (r int32, ok bool) {
 		return ra + s.StepPoints*(w2-n), true
 	}
 	// p = W/n rounded half up to hundredths: W = w2/2, so p×100 = 50·w2/n.
-	p := roundHalfUp(int64(50*w2), int64(n))
-	dp, ok := DP(int(p))
+	p := rating.RoundHalfUp(int64(50*w2), int64(n))
+	dp, ok := rating.DP(int(p))
 	if !ok {
 		return 0, false
 	}
@@ -181,7 +185,7 @@ func (s *School) InitialStage2(ra int32, n, w2 int32) (r int32, ok bool) {
 }
 
 // Category returns the band name for a rating, "" below the lowest band.
-func (s *School) Category(r int32) string {
+func (s *Settings) Category(r int32) string {
 	for _, b := range s.Bands {
 		if r >= b.Min {
 			return b.Name
@@ -190,26 +194,26 @@ func (s *School) Category(r int32) string {
 	return ""
 }
 
-// Expected returns We in hundredths: n × PD(cap(ro − ra)) by default, or
-// Σ PD(cap(ro − ri)) with PerGame (docs/school-elo.md §2). D is the capped
+// Expected returns We in hundredths: n × rating.PD(cap(ro − ra)) by default, or
+// Σ rating.PD(cap(ro − ri)) with PerGame (docs/school-elo.md §2). D is the capped
 // difference used by the default method.
-func (s *School) Expected(ro int32, opp []int32, ra int32) (we int64, d int32) {
+func (s *Settings) Expected(ro int32, opp []int32, ra int32) (we int64, d int32) {
 	return s.expected(ro, int32(len(opp)), opp, ra)
 }
 
 // expected is Expected for n rated games; opp is only read with PerGame.
-func (s *School) expected(ro, n int32, opp []int32, ra int32) (we int64, d int32) {
+func (s *Settings) expected(ro, n int32, opp []int32, ra int32) (we int64, d int32) {
 	d = s.capD(ro - ra)
 	if !s.PerGame {
-		return int64(n) * int64(PD(int(d))), d
+		return int64(n) * int64(rating.PD(int(d))), d
 	}
 	for _, ri := range opp {
-		we += int64(PD(int(s.capD(ro - ri))))
+		we += int64(rating.PD(int(s.capD(ro - ri))))
 	}
 	return we, d
 }
 
-func (s *School) capD(d int32) int32 {
+func (s *Settings) capD(d int32) int32 {
 	if d > s.Cap {
 		return s.Cap
 	}
@@ -219,50 +223,56 @@ func (s *School) capD(d int32) int32 {
 	return d
 }
 
-// Change returns K × (W − We) in hundredths of a point (exact) and rounded half
-// away from zero to a whole number (docs/school-elo.md §2). w2 is the score in
-// half points, we the expected score in hundredths.
-func Change(k int32, w2 int32, we int64) (hundredths int64, rounded int32) {
-	h := int64(k) * (int64(w2)*50 - we)
-	return h, int32(roundDiv(h, 100))
-}
-
 // AverageRating returns the average of rs rounded half up (docs/school-elo.md §2).
 func AverageRating(rs []int32) int32 {
 	var sum int64
 	for _, r := range rs {
 		sum += int64(r)
 	}
-	return int32(roundHalfUp(sum, int64(len(rs))))
+	return int32(rating.RoundHalfUp(sum, int64(len(rs))))
 }
 
-// schoolDefinition registers the school system as "school" (the default).
-var schoolDefinition = Definition{
+// Definition is the school system's registry entry, "school" (the default rule set).
+var Definition = rating.Definition{
 	Name:     "school",
-	Defaults: func() Settings { s := DefaultSchool(); return &s },
-	New:      func(s Settings, st *State) RuleSet { return NewSchoolRater(*s.(*School), st) },
-	Summary: func(rs RuleSet, st *State) []SummaryField {
-		r := rs.(*SchoolRater)
-		return []SummaryField{{Key: "stage", Value: int64(r.stage)}, {Key: "stage2_from_tournament", Value: r.stageFrom, OmitZero: true}}
+	Defaults: func() rating.Settings { s := Defaults(); return &s },
+	New:      func(s rating.Settings, st *rating.State) rating.RuleSet { return NewRater(*s.(*Settings), st) },
+	Summary: func(rs rating.RuleSet, st *rating.State) []rating.SummaryField {
+		r := rs.(*Rater)
+		return []rating.SummaryField{{Key: "stage", Value: int64(r.stage)}, {Key: "stage2_from_tournament", Value: r.stageFrom, OmitZero: true}}
 	},
+}
+
+// Rates: rated chess tournaments of the time classes of its settings.
+func (r *Rater) Rates(discipline, timeClass string) bool {
+	return r.S.TimeClasses.RatesChess(discipline, timeClass)
 }
 
 // ListDay: the school list as of a period's last day takes in every tournament
 // that ended in the period.
-func (r *SchoolRater) ListDay(end int32) int32 { return end }
+func (r *Rater) ListDay(end int32) int32 { return end }
 
 // ClosePeriod: the school system applies changes tournament by tournament, so
 // nothing is left to do at a period's end.
-func (r *SchoolRater) ClosePeriod(st *State, first, last int32, emit func([]Card) error) error {
+func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rating.Card) error) error {
 	return nil
 }
 
 // ListInfo: listed after ListGames rated games (docs/school-elo.md §4), K for
 // the next tournament, the category band (§6).
-func (r *SchoolRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
+func (r *Rater) ListInfo(st *rating.State, p int32) (bool, int32, string, string) {
 	s := &r.S
 	if !st.Rated[p] || st.GamesTotal[p] < s.ListGames {
 		return false, 0, "", ""
 	}
 	return true, s.K(st.Tournaments[p], st.GamesTotal[p], st.Rating[p]), s.Category(st.Rating[p]), ""
 }
+
+// The school system's card reasons.
+var (
+	ReasonRated         = rating.NewReason("rated")
+	ReasonMinGames      = rating.NewReason("below-min-games")   // fewer than MinGames rated games: unchanged
+	ReasonInitialStage1 = rating.NewReason("initial-stage1")    // stage-one initial rating, then rated
+	ReasonInitialStage2 = rating.NewReason("initial-stage2")    // stage-two initial rating from performance
+	ReasonNoInitial     = rating.NewReason("unrated-no-result") // newcomer who could not get a rating
+)

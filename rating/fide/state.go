@@ -1,4 +1,4 @@
-package rating
+package fide
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ratelist/ratelist/internal/varbin"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // fideStateRevision names the rules and the layout a saved FIDE state was
@@ -15,7 +16,7 @@ import (
 // another revision would resume a different rating (1: the gob layout).
 const fideStateRevision = 2
 
-// MarshalState encodes what the rater keeps beyond State after a period's
+// MarshalState encodes what the rater keeps beyond rating.State after a period's
 // close, for --resume and --from; with a period open (games rated since the
 // close) it fails. Player indexes are dense indexes of the registry it was
 // made with; UnmarshalState maps them onto today's.
@@ -27,7 +28,7 @@ const fideStateRevision = 2
 // (difference from the one before) and its games: the games' fields as
 // varints, tournament, end and period as differences from the game before
 // and the player as its difference from the pool's.
-func (r *FideRater) MarshalState() ([]byte, error) {
+func (r *Rater) MarshalState() ([]byte, error) {
 	if len(r.games) > 0 || len(r.added) > 0 {
 		return nil, errors.New("fide state: a period is open (its games are kept only until its close)")
 	}
@@ -83,7 +84,7 @@ func (r *FideRater) MarshalState() ([]byte, error) {
 // player no longer there, whose pool games are dropped: the games that made
 // them changed too, so the periods are named stale); nil means the same
 // registry. On an error the rater is left as it was.
-func (r *FideRater) UnmarshalState(data []byte, remap []int32) error {
+func (r *Rater) UnmarshalState(data []byte, remap []int32) error {
 	d := stateReader{varbin.NewDecoder(data)}
 	if rev := d.Uvarint(); d.Err() != nil || rev != fideStateRevision {
 		return fmt.Errorf("fide state: made by a ratelist with other FIDE rules or layout (revision %d, this one reads %d)",
@@ -113,7 +114,7 @@ func (r *FideRater) UnmarshalState(data []byte, remap []int32) error {
 	cur := int(d.Varint())
 	sPooling := make([]int32, d.Count())
 	varbin.Varints(d.Decoder, sPooling, true)
-	// A player added to the registry since keeps what NewFideRater gave him.
+	// A player added to the registry since keeps what NewRater gave him.
 	reached, seen, inPool := slices.Clone(r.reached), slices.Clone(r.seen), make([]bool, n)
 	lastPlayed := slices.Clone(r.lastPlayed)
 	for i := range saved {
@@ -200,12 +201,30 @@ func (d stateReader) player(p int32, n int) int32 {
 	return p
 }
 
-// fideDefinition registers FIDE's regulations as "fide".
-var fideDefinition = Definition{
+// Definition registers FIDE's regulations as "fide".
+var Definition = rating.Definition{
 	Name:         "fide",
-	Defaults:     func() Settings { f := DefaultFide(); return &f },
-	New:          func(s Settings, st *State) RuleSet { return NewFideRater(*s.(*Fide), st) },
+	Defaults:     func() rating.Settings { f := Defaults(); return &f },
+	New:          func(s rating.Settings, st *rating.State) rating.RuleSet { return NewRater(*s.(*Settings), st) },
 	MonthlyLists: true,
 	// FIDE has one stage; its summary.json carries "stage": 1 like the school system's.
-	Summary: func(RuleSet, *State) []SummaryField { return []SummaryField{{Key: "stage", Value: 1}} },
+	Summary: func(rating.RuleSet, *rating.State) []rating.SummaryField {
+		return []rating.SummaryField{{Key: "stage", Value: 1}}
+	},
 }
+
+// Rates: rated chess tournaments of the time classes of its settings.
+func (r *Rater) Rates(discipline, timeClass string) bool {
+	return r.F.TimeClasses.RatesChess(discipline, timeClass)
+}
+
+// The FIDE rule set's card reasons.
+var (
+	ReasonGame       = rating.NewReason("fide-game")         // one rated game of a period
+	ReasonPeriod     = rating.NewReason("fide-period")       // a rated player's change for a period
+	ReasonBelowFloor = rating.NewRemoval("fide-below-floor") // the period's change left the rating below the floor: removed
+	ReasonPoolGame   = rating.NewReason("fide-pool-game")    // one pooled game of an unrated player
+	ReasonInitial    = rating.NewReason("fide-initial")      // initial rating from the pool
+	ReasonInitialLow = rating.NewReason("fide-initial-low")  // the pool's rating is below the floor: still unrated
+	ReasonZeroFirst  = rating.NewReason("fide-zero-first")   // zero score in the first tournament: its games disregarded
+)

@@ -1,50 +1,20 @@
-package rating
+package school
 
-import "testing"
+import (
+	"testing"
 
-func TestTables(t *testing.T) {
-	tests := []struct {
-		d    int
-		want int32
-	}{
-		{0, 50}, {3, 50}, {4, 51}, {-4, 49}, {100, 64}, {-100, 36}, {350, 89}, {-350, 11},
-		{735, 99}, {736, 100}, {5000, 100}, {-736, 0},
-	}
-	for _, tt := range tests {
-		if got := PD(tt.d); got != tt.want {
-			t.Errorf("PD(%d) = %d, want %d", tt.d, got, tt.want)
-		}
-	}
-	dps := []struct {
-		p    int
-		want int32
-		ok   bool
-	}{{0, 0, false}, {100, 0, false}, {33, -125, true}, {50, 0, true}, {99, 677, true}, {1, -677, true}}
-	for _, tt := range dps {
-		got, ok := DP(tt.p)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("DP(%d) = %d,%v want %d,%v", tt.p, got, ok, tt.want, tt.ok)
-		}
-	}
-	// dp is antisymmetric: dp(1−p) = −dp(p).
-	for p := 1; p < 100; p++ {
-		a, _ := DP(p)
-		b, _ := DP(100 - p)
-		if a != -b {
-			t.Errorf("dp(%d)=%d, dp(%d)=%d: not antisymmetric", p, a, 100-p, b)
-		}
-	}
-}
+	"github.com/ratelist/ratelist/rating"
+)
 
 // Worked examples of the school rules, checked by hand.
 func TestWorkedExamples(t *testing.T) {
-	s := DefaultSchool()
+	s := Defaults()
 	// Ro 1500, Ra 1600, n 9, W 6, K 25: D −100 → 0.36; We 3.24; 25 × 2.76 = 69 → 1569.
 	we, d := s.Expected(1500, make([]int32, 9), 1600)
 	if we != 324 || d != -100 {
 		t.Fatalf("example 1: We = %d/100, D = %d; want 324, -100", we, d)
 	}
-	exact, ch := Change(25, 12, we)
+	exact, ch := rating.Change(25, 12, we)
 	if exact != 6900 || ch != 69 || 1500+ch != 1569 {
 		t.Errorf("example 1: change %d (%d/100), want 69 → 1569", ch, exact)
 	}
@@ -53,7 +23,7 @@ func TestWorkedExamples(t *testing.T) {
 	if we != 623 || d != 350 {
 		t.Fatalf("example 2: We = %d, D = %d; want 623, 350", we, d)
 	}
-	exact, ch = Change(10, 13, we)
+	exact, ch = rating.Change(10, 13, we)
 	if exact != 270 || ch != 3 {
 		t.Errorf("example 2: change %d (%d/100), want 3 (270/100)", ch, exact)
 	}
@@ -67,7 +37,7 @@ func TestWorkedExamples(t *testing.T) {
 }
 
 func TestK(t *testing.T) {
-	s := DefaultSchool()
+	s := Defaults()
 	tests := []struct {
 		name                       string
 		tournaments, games, rating int32
@@ -106,7 +76,7 @@ func TestRounding(t *testing.T) {
 		{15, 10, 450, 750, 8},    // 15 × 0.5 = 7.5 → 8
 	}
 	for _, tt := range tests {
-		exact, got := Change(tt.k, tt.w2, tt.we)
+		exact, got := rating.Change(tt.k, tt.w2, tt.we)
 		if exact != tt.exact || got != tt.want {
 			t.Errorf("Change(%d,%d,%d) = %d,%d want %d,%d", tt.k, tt.w2, tt.we, exact, got, tt.exact, tt.want)
 		}
@@ -123,7 +93,7 @@ func TestRounding(t *testing.T) {
 }
 
 func TestCap(t *testing.T) {
-	s := DefaultSchool()
+	s := Defaults()
 	tests := []struct {
 		ro, ra int32
 		wantD  int32
@@ -145,7 +115,7 @@ func TestCap(t *testing.T) {
 }
 
 func TestInitialRatings(t *testing.T) {
-	s := DefaultSchool()
+	s := Defaults()
 	st1 := []struct {
 		cat  int8
 		elo  int32

@@ -1,4 +1,4 @@
-package rating
+package fide
 
 import (
 	"cmp"
@@ -6,18 +6,20 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/ratelist/ratelist/rating"
 )
 
-// Fide holds every setting of the FIDE rule set (docs/fide.md: FIDE Handbook
+// Settings holds every setting of the FIDE rule set (docs/fide.md: FIDE Handbook
 // B.02 as of 1 March 2024 with the amendment of 1 October 2025). A name in
 // quotes in the comments of this file ("The list") is the part of docs/fide.md
-// that states the rule. The zero value is not useful; start from DefaultFide and
+// that states the rule. The zero value is not useful; start from Defaults and
 // override fields (a rules file does this through the toml tags, under [fide]).
-type Fide struct {
+type Settings struct {
 	// Version picks the regulations applied to each rating period
 	// ("Older versions"):
 	// "" or "current": these settings for every date (the default);
-	// "dated": the version in force at each period's start (FideVersions);
+	// "dated": the version in force at each period's start (Versions);
 	// a version's name ("pre-2009", "2009-07", "2014-07", "2024-03",
 	// "2025-10"): that version for every date. A version overrides only the
 	// settings it changes; the values of the older versions come from
@@ -81,10 +83,10 @@ type Fide struct {
 	// StartGames is the game total of a player rated at the archive's start
 	// ("Starting list").
 	StartGames int32 `toml:"start_games"`
-	// TimeClasses are the tournaments' time classes it rates: standard for the
+	// rating.TimeClasses are the tournaments' time classes it rates: standard for the
 	// standard list (also when not given); a rules file naming rapid (or blitz)
 	// computes that list, into an output folder of its own.
-	TimeClasses TimeClasses `toml:"time_classes,omitempty"`
+	TimeClasses rating.TimeClasses `toml:"time_classes,omitempty"`
 }
 
 // Initial rating methods.
@@ -93,10 +95,10 @@ const (
 	InitialStep  = "step"  // before 2024: Ra + dp(p) below 50%, Ra + step above
 )
 
-// FideVersions are the dated versions ("Older versions"), oldest first: Version "dated"
+// Versions are the dated versions ("Older versions"), oldest first: Version "dated"
 // applies, to a period, the last one that starts on or before the period's
 // first day (From "" = from the beginning).
-var FideVersions = []struct{ Name, From string }{
+var Versions = []struct{ Name, From string }{
 	{"pre-2009", ""},
 	{"2009-07", "2009-07-01"},
 	{"2014-07", "2014-07-01"},
@@ -104,9 +106,9 @@ var FideVersions = []struct{ Name, From string }{
 	{"2025-10", "2025-10-01"},
 }
 
-// DefaultFide returns the current FIDE regulations (docs/fide.md).
-func DefaultFide() Fide {
-	return Fide{
+// Defaults returns the current FIDE regulations (docs/fide.md).
+func Defaults() Settings {
+	return Settings{
 		CloseDays:            3,
 		Cap:                  400,
 		CapExemptRating:      2650,
@@ -135,8 +137,8 @@ func DefaultFide() Fide {
 }
 
 // Check reports settings that cannot work.
-func (f *Fide) Check() error {
-	if err := f.TimeClasses.check("fide"); err != nil {
+func (f *Settings) Check() error {
+	if err := f.TimeClasses.Check("fide"); err != nil {
 		return err
 	}
 	switch f.Version {
@@ -177,7 +179,7 @@ func (f *Fide) Check() error {
 }
 
 func versionIndex(name string) int {
-	for i, v := range FideVersions {
+	for i, v := range Versions {
 		if v.Name == name {
 			return i
 		}
@@ -197,23 +199,23 @@ func parseDay(s string) (int32, error) {
 	return int32(t.Unix() / 86400), nil
 }
 
-// fideRules is Fide resolved for one rating period.
+// fideRules is Settings resolved for one rating period.
 type fideRules struct {
-	Fide
+	Settings
 	exemptFrom int32 // day from which periods exempt CapExemptRating players from the cap
 }
 
 // at returns the settings in force for a rating period starting on day
 // (days since 1970-01-01), after Version.
-func (f Fide) at(day int32) fideRules {
-	r := fideRules{Fide: f}
+func (f Settings) at(day int32) fideRules {
+	r := fideRules{Settings: f}
 	r.exemptFrom, _ = parseDay(f.CapExemptFrom)
 	v := f.Version
 	switch v {
 	case "", "current":
 		return r
 	case "dated":
-		for _, fv := range FideVersions {
+		for _, fv := range Versions {
 			if from, _ := parseDay(fv.From); day >= from {
 				v = fv.Name
 			}
@@ -275,16 +277,16 @@ func (f *fideRules) d(ro, ri, day int32) int32 {
 	return max(-f.Cap, min(f.Cap, d))
 }
 
-// FideDP is Table 8.1.1 with FIDE's ends: dp = −800 at p = 0.00 and +800 at
+// DP is Table 8.1.1 with FIDE's ends: dp = −800 at p = 0.00 and +800 at
 // p = 1.00 (p in hundredths).
-func FideDP(p int) int32 {
+func DP(p int) int32 {
 	switch {
 	case p <= 0:
 		return -800
 	case p >= 100:
 		return 800
 	}
-	dp, _ := DP(p)
+	dp, _ := rating.DP(p)
 	return dp
 }
 
@@ -296,17 +298,17 @@ func FideDP(p int) int32 {
 func (f *fideRules) initial(oppSum int64, n, w2 int32) (ra int32, p int32, ru int32) {
 	if f.InitialMethod == InitialDraws {
 		h := f.HypotheticalDraws
-		ra = int32(roundHalfUp(oppSum+int64(h)*int64(f.HypotheticalRating), int64(n+h)))
+		ra = int32(rating.RoundHalfUp(oppSum+int64(h)*int64(f.HypotheticalRating), int64(n+h)))
 		// p = (W + h/2) / (n + h) with W = w2/2: p×100 = 50(w2 + h) / (n + h).
-		p = int32(roundHalfUp(int64(50*(w2+h)), int64(n+h)))
-		ru = ra + FideDP(int(p))
+		p = int32(rating.RoundHalfUp(int64(50*(w2+h)), int64(n+h)))
+		ru = ra + DP(int(p))
 	} else {
-		ra = int32(roundHalfUp(oppSum, int64(n)))
+		ra = int32(rating.RoundHalfUp(oppSum, int64(n)))
 		if w2 >= n { // 50% or more: StepPerPoint per point (w2 − n half points) above 50%
-			ru = ra + int32(roundHalfUp(int64(f.StepPerPoint)*int64(w2-n), 2))
+			ru = ra + int32(rating.RoundHalfUp(int64(f.StepPerPoint)*int64(w2-n), 2))
 		} else {
-			p = int32(roundHalfUp(int64(50*w2), int64(n)))
-			ru = ra + FideDP(int(p))
+			p = int32(rating.RoundHalfUp(int64(50*w2), int64(n)))
+			ru = ra + DP(int(p))
 		}
 	}
 	if f.InitialMax > 0 && ru > f.InitialMax {
@@ -315,11 +317,11 @@ func (f *fideRules) initial(oppSum int64, n, w2 int32) (ra int32, p int32, ru in
 	return ra, p, ru
 }
 
-// FideRater applies the FIDE rule set period by period: Rate gathers a
+// Rater applies the FIDE rule set period by period: Rate gathers a
 // tournament's games, ClosePeriod rates the period against the list in force
-// at its start. One FideRater serves one goroutine.
-type FideRater struct {
-	F Fide
+// at its start. One Rater serves one goroutine.
+type Rater struct {
+	F Settings
 
 	reached    []bool  // published rating has reached HighRating
 	seen       []bool  // had a first tournament or was rated at the start ("Initial ratings")
@@ -340,7 +342,7 @@ type FideRater struct {
 	pending []fideGame  // one event's pool candidates
 	first   []int32     // one event's players in their first tournament
 	mark    []int8      // per player: 1 = in first this event, 2 = zero-score disregarded
-	cards   []Card
+	cards   []rating.Card
 
 	// ClosePeriod's scratch for sorting games by player, gathering them and
 	// merging pooling.
@@ -376,7 +378,7 @@ type fideGame struct {
 // ratedGame is a rated game of the open period, once for both sides: less
 // than half the memory of its two sides as fideGames, kept a month.
 type ratedGame struct {
-	tour             int32 // index into FideRater.tours
+	tour             int32 // index into Rater.tours
 	white, black     int32
 	wRating, bRating int32 // on the list in force
 	ws, bs           int8  // scores in half points
@@ -390,7 +392,7 @@ type tourInfo struct {
 
 // side is side s (0 white, 1 black) of games[i] as a player's game, for
 // order entry 2i+s.
-func (r *FideRater) side(ix int32) fideGame {
+func (r *Rater) side(ix int32) fideGame {
 	g := &r.games[ix>>1]
 	t := &r.tours[g.tour]
 	if ix&1 == 0 {
@@ -400,19 +402,19 @@ func (r *FideRater) side(ix int32) fideGame {
 }
 
 // player is the player of order entry ix (see side).
-func (r *FideRater) player(ix int32) int32 {
+func (r *Rater) player(ix int32) int32 {
 	if ix&1 == 0 {
 		return r.games[ix>>1].white
 	}
 	return r.games[ix>>1].black
 }
 
-// NewFideRater returns a rater for st's players and puts the starting list in
+// NewRater returns a rater for st's players and puts the starting list in
 // st ("Starting list"): a player with a FIDE Elo of at least Floor is rated with it and
 // StartGames games; one below Floor starts unrated, like a player without one.
-func NewFideRater(f Fide, st *State) *FideRater {
+func NewRater(f Settings, st *rating.State) *Rater {
 	n := len(st.Rated)
-	r := &FideRater{F: f, reached: make([]bool, n), seen: make([]bool, n), lastPlayed: make([]int32, n),
+	r := &Rater{F: f, reached: make([]bool, n), seen: make([]bool, n), lastPlayed: make([]int32, n),
 		pool: make([][]fideGame, n), poolFrom: make([]int32, n), inPool: make([]bool, n), mark: make([]int8, n)}
 	for p, elo := range st.Elo {
 		if elo > 0 && elo >= f.Floor {
@@ -439,7 +441,7 @@ func monthStart(k int) int32 {
 // tournament ending on end: the first 1st of a month at least CloseDays days
 // after it ("Which list takes a tournament": ending 29 January → the
 // February list, 30 January → March).
-func (r *FideRater) ListDay(end int32) int32 {
+func (r *Rater) ListDay(end int32) int32 {
 	d := end + r.F.CloseDays
 	k := monthKey(d)
 	if monthStart(k) == d {
@@ -453,12 +455,12 @@ func (r *FideRater) ListDay(end int32) int32 {
 // games against rated opponents into their pools. Nothing changes before
 // ClosePeriod. It returns a card per player whose first tournament's zero
 // score is disregarded.
-func (r *FideRater) Rate(st *State, ev *Event) []Card {
+func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 	period := int32(monthKey(r.ListDay(ev.End)))
 	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
 	tour := int32(-1) // the event's place in r.tours, made with its first rated game
 	for _, g := range ev.Games {
-		ws, bs, ok := otbScores(&g)
+		ws, bs, ok := g.Scores()
 		if !ok {
 			continue
 		}
@@ -497,7 +499,7 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 			}
 			if w2 == 0 {
 				r.mark[p] = 2
-				r.cards = append(r.cards, Card{Player: p, Reason: ReasonFideZeroFirst}) // Games 0: none is rated
+				r.cards = append(r.cards, rating.Card{Player: p, Reason: ReasonZeroFirst}) // Games 0: none is rated
 			}
 		}
 	}
@@ -517,7 +519,7 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 		r.mark[p], r.seen[p] = 0, true
 	}
 	if len(r.cards) > 1 { // most events have none: sort.Slice would allocate for nothing
-		slices.SortFunc(r.cards, func(a, b Card) int { return cmp.Compare(a.Player, b.Player) })
+		slices.SortFunc(r.cards, func(a, b rating.Card) int { return cmp.Compare(a.Player, b.Player) })
 	}
 	return r.cards
 }
@@ -528,7 +530,7 @@ func (r *FideRater) Rate(st *State, ev *Event) []Card {
 // walk in player order. It hands emit the per-game cards and each player's
 // total, in player order, about closeChunk cards at a time, and returns emit's
 // first error.
-func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) error) error {
+func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rating.Card) error) error {
 	cur := monthKey(first)
 	r.cards = r.cards[:0]
 	if !r.started { // players rated at the start count as having played in the first list's period
@@ -544,7 +546,7 @@ func (r *FideRater) ClosePeriod(st *State, first, last int32, emit func([]Card) 
 	f := r.F.at(day)
 	year := time.Unix(int64(day)*86400, 0).UTC().Year()
 
-	// 1. Rated players: Σ (W − PD) over the period's games, K at the start.
+	// 1. Rated players: Σ (W − rating.PD) over the period's games, K at the start.
 	// 2. Unrated players' pools: expiry, then an initial rating from 5 games.
 	// The two sets of players are apart, and no player's result depends on
 	// another's, so both are done in one walk in player order: the cards come
@@ -617,7 +619,7 @@ const gatherBlock = 1024
 // gatherBlock on and at the end of a player's games. The reads of a block
 // are independent of one another, so their cache misses overlap, where a
 // walk player by player would wait on each.
-func (r *FideRater) gather(order, end []int32, i int) []fideGame {
+func (r *Rater) gather(order, end []int32, i int) []fideGame {
 	e := min(i+gatherBlock, len(order))
 	e = int(end[r.player(order[e-1])])
 	b := r.block[:0]
@@ -630,7 +632,7 @@ func (r *FideRater) gather(order, end []int32, i int) []fideGame {
 
 // closeRated rates rated player p's games of the period, gs ("The list"),
 // and adds the cards: one per game, then the period's total.
-func (r *FideRater) closeRated(st *State, p int32, gs []fideGame, f *fideRules, day int32, year, cur int) {
+func (r *Rater) closeRated(st *rating.State, p int32, gs []fideGame, f *fideRules, day int32, year, cur int) {
 	n := int32(len(gs))
 	ro := st.Rating[p]
 	k := f.limitK(f.k(r.reached[p], st.GamesTotal[p], ro, st.BirthYear[p], year), n)
@@ -639,27 +641,27 @@ func (r *FideRater) closeRated(st *State, p int32, gs []fideGame, f *fideRules, 
 	for i := range gs {
 		g := &gs[i]
 		d := f.d(ro, g.oppRating, day)
-		pd := PD(int(d))
+		pd := rating.PD(int(d))
 		w2, we, oppSum = w2+g.w2, we+int64(pd), oppSum+int64(g.oppRating)
-		r.cards = append(r.cards, Card{
+		r.cards = append(r.cards, rating.Card{
 			Player: p, RatedBefore: true, Before: ro, Games: 1, Score2: g.w2, D: d, Expected: int64(pd),
-			K: k, ChangeExact: int64(k) * (int64(g.w2)*50 - int64(pd)), Reason: ReasonFideGame,
+			K: k, ChangeExact: int64(k) * (int64(g.w2)*50 - int64(pd)), Reason: ReasonGame,
 			Tournament: g.tour, End: g.end, PerGame: true, Opponent: g.opp, OppRating: g.oppRating,
 		})
 	}
-	exact, change := Change(k, w2, we)
+	exact, change := rating.Change(k, w2, we)
 	after := ro + change
-	c := Card{
+	c := rating.Card{
 		Player: p, RatedBefore: true, Before: ro, After: after, RatedAfter: true, Games: n, Score2: w2,
-		OppAverage: int32(roundHalfUp(oppSum, int64(n))), Expected: we, K: k, ChangeExact: exact,
-		Change: change, Reason: ReasonFidePeriod, PeriodTotal: true,
+		OppAverage: int32(rating.RoundHalfUp(oppSum, int64(n))), Expected: we, K: k, ChangeExact: exact,
+		Change: change, Reason: ReasonPeriod, PeriodTotal: true,
 	}
 	st.Rating[p] = after
 	st.GamesTotal[p] += n
 	st.GamesPeriod[p] = n
 	r.lastPlayed[p] = int32(cur)
 	if after < f.Floor { // "The list": removed, unrated from now on
-		st.Rated[p], c.RatedAfter, c.Reason = false, false, ReasonFideBelowFloor
+		st.Rated[p], c.RatedAfter, c.Reason = false, false, ReasonBelowFloor
 	} else if after >= f.HighRating {
 		r.reached[p] = true
 	}
@@ -669,7 +671,7 @@ func (r *FideRater) closeRated(st *State, p int32, gs []fideGame, f *fideRules, 
 // closePool expires an unrated player's pooled games and, with enough of
 // them, gives an initial rating ("Initial ratings"), adding the cards. It
 // tells whether the player keeps pooling.
-func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
+func (r *Rater) closePool(st *rating.State, p int32, f *fideRules, cur int) bool {
 	pool := r.pool[p]
 	if f.PoolMonths > 0 && int32(cur)-r.poolFrom[p] >= f.PoolMonths { // some game is older than lists cur−PoolMonths+1 … cur
 		pool = pool[:0]
@@ -694,18 +696,18 @@ func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 	var oppSum int64
 	for _, g := range pool {
 		w2, oppSum = w2+g.w2, oppSum+int64(g.oppRating)
-		r.cards = append(r.cards, Card{
-			Player: p, Games: 1, Score2: g.w2, Reason: ReasonFidePoolGame,
+		r.cards = append(r.cards, rating.Card{
+			Player: p, Games: 1, Score2: g.w2, Reason: ReasonPoolGame,
 			Tournament: g.tour, End: g.end, PerGame: true, Opponent: g.opp, OppRating: g.oppRating,
 		})
 	}
 	ra, _, ru := f.initial(oppSum, n, w2)
-	c := Card{Player: p, After: ru, Games: n, Score2: w2, OppAverage: ra, Reason: ReasonFideInitialLow, PeriodTotal: true}
+	c := rating.Card{Player: p, After: ru, Games: n, Score2: w2, OppAverage: ra, Reason: ReasonInitialLow, PeriodTotal: true}
 	if ru < f.Floor { // stays unrated and keeps pooling
 		r.cards = append(r.cards, c)
 		return true
 	}
-	c.RatedAfter, c.Reason = true, ReasonFideInitial
+	c.RatedAfter, c.Reason = true, ReasonInitial
 	r.cards = append(r.cards, c)
 	st.Rated[p], st.Rating[p] = true, ru
 	st.GamesTotal[p] += n
@@ -719,7 +721,7 @@ func (r *FideRater) closePool(st *State, p int32, f *fideRules, cur int) bool {
 // sortPooling puts r.pooling in player order: the players kept by the last
 // close are in order already, so only those added since are sorted and merged
 // in.
-func (r *FideRater) sortPooling() []int32 {
+func (r *Rater) sortPooling() []int32 {
 	old, added := r.pooling[:r.sorted], r.pooling[r.sorted:]
 	if len(added) == 0 {
 		return r.pooling
@@ -783,7 +785,7 @@ func starts(c []int32) []int32 {
 
 // addedByPlayer returns the period's pool games (r.added) in player order,
 // each player's in the order they came, and end: player p's end in them.
-func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
+func (r *Rater) addedByPlayer(n int) (added []fideGame, end []int32) {
 	count := playerStarts(r.addCount, r.added, n)
 	added = slices.Grow(r.addOrder[:0], len(r.added))[:len(r.added)]
 	for _, g := range r.added {
@@ -799,7 +801,7 @@ func (r *FideRater) addedByPlayer(n int) (added []fideGame, end []int32) {
 // counting sort over the n players, linear in the games where a comparison
 // sort is not. Indexes rather than a sorted copy keep the live heap small
 // under the memory limit. end[p] is where player p's games end in order.
-func (r *FideRater) gamesByPlayer(n int) (order, end []int32) {
+func (r *Rater) gamesByPlayer(n int) (order, end []int32) {
 	count := sideStarts(r.count, r.games, n)
 	order = slices.Grow(r.order[:0], 2*len(r.games))[:2*len(r.games)]
 	for i, g := range r.games {
@@ -815,7 +817,7 @@ func (r *FideRater) gamesByPlayer(n int) (order, end []int32) {
 // ListInfo: every rated player is listed, with the K of the next period (the
 // list's own month) before the K × n limit, and "i" when inactive ("List columns"). The
 // category column is empty.
-func (r *FideRater) ListInfo(st *State, p int32) (bool, int32, string, string) {
+func (r *Rater) ListInfo(st *rating.State, p int32) (bool, int32, string, string) {
 	if !st.Rated[p] {
 		return false, 0, "", ""
 	}

@@ -1,4 +1,4 @@
-package rating
+package fide
 
 import (
 	"bytes"
@@ -10,9 +10,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ratelist/ratelist/rating"
 )
 
-// Hand-computed cases of the FIDE rule set (docs/fide.md). PD values are
+// Hand-computed cases of the FIDE rule set (docs/fide.md). rating.PD values are
 // Table 8.1.2 (pd.tsv), dp values Table 8.1.1 (dp.tsv).
 
 func day(s string) int32 {
@@ -26,33 +28,33 @@ func day(s string) int32 {
 // fp is a player of a FIDE test: starting Elo (0 = unrated) and birth year.
 type fp struct{ elo, birth int32 }
 
-// fideWorld drives a FideRater the way the pipeline does: Rate per
+// fideWorld drives a Rater the way the pipeline does: Rate per
 // tournament, then ClosePeriod and ListInfo per monthly list.
 type fideWorld struct {
 	t         *testing.T
-	st        *State
-	r         *FideRater
+	st        *rating.State
+	r         *Rater
 	id        int64
-	cards     []Card // of the last close
-	rateCards []Card // of the last tournament
+	cards     []rating.Card // of the last close
+	rateCards []rating.Card // of the last tournament
 }
 
-func newFideWorld(t *testing.T, f Fide, ps ...fp) *fideWorld {
-	st := NewState(len(ps))
+func newFideWorld(t *testing.T, f Settings, ps ...fp) *fideWorld {
+	st := rating.NewState(len(ps))
 	for i, p := range ps {
 		st.Elo[i], st.BirthYear[i] = p.elo, p.birth
 	}
-	return &fideWorld{t: t, st: st, r: NewFideRater(f, st)}
+	return &fideWorld{t: t, st: st, r: NewRater(f, st)}
 }
 
 // play rates a tournament ending on end; it must fall in the list of month.
-func (w *fideWorld) play(end, list string, games ...Game) {
+func (w *fideWorld) play(end, list string, games ...rating.Game) {
 	w.t.Helper()
 	if got := w.r.ListDay(day(end)); got != day(list+"-01") {
 		w.t.Fatalf("ListDay(%s) = %s, want %s-01", end, time.Unix(int64(got)*86400, 0).UTC().Format(time.DateOnly), list)
 	}
 	w.id++
-	w.rateCards = append(w.rateCards[:0], w.r.Rate(w.st, &Event{ID: w.id, Start: day(end), End: day(end), Games: games})...)
+	w.rateCards = append(w.rateCards[:0], w.r.Rate(w.st, &rating.Event{ID: w.id, Start: day(end), End: day(end), Games: games})...)
 }
 
 // close closes the list of month (YYYY-MM), keeping its cards.
@@ -60,7 +62,7 @@ func (w *fideWorld) close(list string) {
 	first := day(list + "-01")
 	last := monthStart(monthKey(first)+1) - 1
 	w.cards = nil
-	w.r.ClosePeriod(w.st, first, last, func(cards []Card) error {
+	w.r.ClosePeriod(w.st, first, last, func(cards []rating.Card) error {
 		w.cards = append(w.cards, cards...)
 		return nil
 	})
@@ -83,7 +85,7 @@ func (w *fideWorld) want(p int32, rated bool, rating, total int32) {
 }
 
 // periodCard returns player p's total card of the last close.
-func (w *fideWorld) periodCard(p int32) Card {
+func (w *fideWorld) periodCard(p int32) rating.Card {
 	w.t.Helper()
 	for _, c := range w.cards {
 		if c.Player == p && c.PeriodTotal {
@@ -91,11 +93,11 @@ func (w *fideWorld) periodCard(p int32) Card {
 		}
 	}
 	w.t.Fatalf("no period card for player %d in %+v", p, w.cards)
-	return Card{}
+	return rating.Card{}
 }
 
 func TestFideListDay(t *testing.T) {
-	r := NewFideRater(DefaultFide(), NewState(0))
+	r := NewRater(Defaults(), rating.NewState(0))
 	tests := []struct{ end, list string }{
 		{"2025-01-01", "2025-02-01"},
 		{"2025-01-29", "2025-02-01"}, // 29 Jan + 3 = 1 Feb: in the February list
@@ -117,13 +119,13 @@ func TestFideListDay(t *testing.T) {
 func TestFideTwoTournamentsOnePeriod(t *testing.T) {
 	// January 2025 (the February list): 0 (2000, K 20) draws 1 (2020, K 20) in
 	// tournament A and again in tournament B. Both games use the January list:
-	// D = −20 → PD .47 for 0, .53 for 1.
+	// D = −20 → rating.PD .47 for 0, .53 for 1.
 	// 0: 20 × ((.5 − .47) + (.5 − .47)) = 20 × .06 = 1.2 → +1 (rounded once;
 	// tournament by tournament it would be 0.6 → 1 twice = +2).
 	// 1: 20 × (−.06) = −1.2 → −1.
-	// 2 (2400, reached → K 10) draws 3 (2435, K 10): D = −35 → PD .45:
+	// 2 (2400, reached → K 10) draws 3 (2435, K 10): D = −35 → rating.PD .45:
 	// 10 × .05 = 0.5 → +1 and −0.5 → −1 (half away from zero).
-	w := newFideWorld(t, DefaultFide(), fp{2000, 0}, fp{2020, 0}, fp{2400, 0}, fp{2435, 0})
+	w := newFideWorld(t, Defaults(), fp{2000, 0}, fp{2020, 0}, fp{2400, 0}, fp{2435, 0})
 	w.close("2025-01")
 	w.endPeriod()
 	w.play("2025-01-10", "2025-02", g(0, 1, 1), g(2, 3, 1))
@@ -156,7 +158,7 @@ func TestFideTwoTournamentsOnePeriod(t *testing.T) {
 
 func TestFideKTimesN(t *testing.T) {
 	// Player 0 is 2000 and a junior (born 2010, period 2025: 2028 ≥ 2025), so
-	// K 40, and beats n opponents rated 2000: W − PD = .5 a game.
+	// K 40, and beats n opponents rated 2000: W − rating.PD = .5 a game.
 	tests := []struct {
 		n          int32
 		k          int32
@@ -169,12 +171,12 @@ func TestFideKTimesN(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ps := []fp{{2000, 2010}}
-		var games []Game
+		var games []rating.Game
 		for i := int32(1); i <= tt.n; i++ {
 			ps = append(ps, fp{2000, 0})
 			games = append(games, g(0, i, 2))
 		}
-		w := newFideWorld(t, DefaultFide(), ps...)
+		w := newFideWorld(t, Defaults(), ps...)
 		w.close("2025-01")
 		w.play("2025-01-15", "2025-02", games...)
 		w.close("2025-02")
@@ -187,7 +189,7 @@ func TestFideKTimesN(t *testing.T) {
 }
 
 func TestFideK(t *testing.T) {
-	f := DefaultFide()
+	f := Defaults()
 	r := f.at(day("2025-12-01"))
 	tests := []struct {
 		name                 string
@@ -217,7 +219,7 @@ func TestFideJuniorInPeriod(t *testing.T) {
 	// Player 0 (2000, born 2007) beats 1 (2000, K 20) in December 2025 (the
 	// January 2026 list): junior, K 40 → 40 × .5 = +20. The list of January
 	// 2026 gives K for January 2026: 2025 < 2026 → 20.
-	w := newFideWorld(t, DefaultFide(), fp{2000, 2007}, fp{2000, 0})
+	w := newFideWorld(t, Defaults(), fp{2000, 2007}, fp{2000, 0})
 	w.close("2025-12")
 	w.play("2025-12-20", "2026-01", g(0, 1, 2))
 	w.close("2026-01")
@@ -230,10 +232,10 @@ func TestFideJuniorInPeriod(t *testing.T) {
 
 func TestFidePermanentK10(t *testing.T) {
 	// 0 (2390, K 20) beats 1 (2390): +10 → 2400, published on the February list:
-	// K 10 from now on. In February 0 loses to 2 (2400, K 10): D = 0, PD .5,
+	// K 10 from now on. In February 0 loses to 2 (2400, K 10): D = 0, rating.PD .5,
 	// 10 × (−.5) = −5 → 2395, and the March list still gives K 10.
 	// 3 (2395, never 2400) is listed with K 20.
-	w := newFideWorld(t, DefaultFide(), fp{2390, 0}, fp{2390, 0}, fp{2400, 0}, fp{2395, 0})
+	w := newFideWorld(t, Defaults(), fp{2390, 0}, fp{2390, 0}, fp{2400, 0}, fp{2395, 0})
 	w.close("2025-01")
 	if _, k, _ := w.info(0); k != 20 {
 		t.Fatalf("K of 0 before = %d, want 20", k)
@@ -258,9 +260,9 @@ func TestFidePermanentK10(t *testing.T) {
 func TestFideCap400And2650(t *testing.T) {
 	// 0 (2700, K 10) beats 1 (2200, K 20): D = 500.
 	// Period September 2025 (the October list): the cap applies to all:
-	//   0: D 400 → PD .92, 10 × .08 = 0.8 → +1; 1: D −400 → .08, 20 × (−.08) = −1.6 → −2.
+	//   0: D 400 → rating.PD .92, 10 × .08 = 0.8 → +1; 1: D −400 → .08, 20 × (−.08) = −1.6 → −2.
 	// Period October 2025 (the November list) starts on 1 October 2025: 0 uses
-	// D = 500 → PD .96, 10 × .04 = 0.4 → 0; 1 is below 2650: still −400 → −2.
+	// D = 500 → rating.PD .96, 10 × .04 = 0.4 → 0; 1 is below 2650: still −400 → −2.
 	// 2 (2650, exactly) vs 3 (2150): the same in October; 4 (2649) vs 5 (2149) capped: +1.
 	tests := []struct {
 		name       string
@@ -277,7 +279,7 @@ func TestFideCap400And2650(t *testing.T) {
 		{"October 2025: 2649 is not", "2025-10-20", "2025-11", 2649, 2149, 2650, 2147, 400, 92},
 	}
 	for _, tt := range tests {
-		w := newFideWorld(t, DefaultFide(), fp{tt.hi, 0}, fp{tt.lo, 0})
+		w := newFideWorld(t, Defaults(), fp{tt.hi, 0}, fp{tt.lo, 0})
 		w.play(tt.end, tt.list, g(0, 1, 2))
 		w.close(tt.list)
 		if w.st.Rating[0] != tt.wantHi || w.st.Rating[1] != tt.wantLo {
@@ -297,14 +299,14 @@ func TestFideCap400And2650(t *testing.T) {
 func TestFideVersions(t *testing.T) {
 	// The dated versions (docs/fide.md, "Older versions"): D used by a 2700 against a 2200, and K of an
 	// established junior / adult / new player, by the period's first day.
-	cur := DefaultFide()
-	dated := DefaultFide()
+	cur := Defaults()
+	dated := Defaults()
 	dated.Version = "dated"
-	pinned := DefaultFide()
+	pinned := Defaults()
 	pinned.Version = "2025-10"
 	tests := []struct {
 		name                  string
-		f                     Fide
+		f                     Settings
 		period                string
 		d                     int32
 		kNew, kJunior, kAdult int32
@@ -334,10 +336,10 @@ func TestFideVersions(t *testing.T) {
 }
 
 func TestFideInitial(t *testing.T) {
-	draws := DefaultFide().at(0)
-	step := DefaultFide()
+	draws := Defaults().at(0)
+	step := Defaults()
 	step.Version = "2014-07"
-	old := DefaultFide()
+	old := Defaults()
 	old.Version = "pre-2009"
 	tests := []struct {
 		name    string
@@ -392,7 +394,7 @@ func TestFidePoolAcrossPeriods(t *testing.T) {
 	// 1900 (W) and 2000 (L): 5 games, 3 points → Ra = (9000 + 3600)/7 = 1800,
 	// p = 4/7 → .57 → +50 → 1850 on the March list, games_total 5,
 	// games_period 0. The opponents' ratings do not move.
-	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1700, 0}, fp{1800, 0}, fp{1900, 0}, fp{2000, 0})
+	w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1600, 0}, fp{1700, 0}, fp{1800, 0}, fp{1900, 0}, fp{2000, 0})
 	w.close("2025-01")
 	w.play("2025-01-15", "2025-02", g(0, 1, 2), g(2, 0, 0), g(0, 3, 0))
 	w.close("2025-02")
@@ -409,7 +411,7 @@ func TestFidePoolAcrossPeriods(t *testing.T) {
 	if listed, k, flags := w.info(0); !listed || k != 40 || flags != "" || w.st.GamesPeriod[0] != 0 {
 		t.Errorf("U on the March list: listed %v k %d flags %q games_period %d", listed, k, flags, w.st.GamesPeriod[0])
 	}
-	if c := w.periodCard(0); c.Reason != ReasonFideInitial || c.OppAverage != 1800 || c.Games != 5 || c.Score2 != 6 {
+	if c := w.periodCard(0); c.Reason != ReasonInitial || c.OppAverage != 1800 || c.Games != 5 || c.Score2 != 6 {
 		t.Errorf("initial card = %+v", c)
 	}
 }
@@ -418,13 +420,13 @@ func TestFidePoolBelow1400KeepsPooling(t *testing.T) {
 	// January: U scores ½ of 5 against 1400s → 1284 (see TestFideInitial): stays
 	// unrated. February: U beats three 1800s: n = 8, W = 3.5, Ra = (7000 + 5400
 	// + 3600)/10 = 1600, p = 4.5/10 = .45 → −36 → 1564.
-	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0},
+	w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0}, fp{1400, 0},
 		fp{1800, 0}, fp{1800, 0}, fp{1800, 0})
 	w.close("2025-01")
 	w.play("2025-01-15", "2025-02", g(0, 1, 1), g(0, 2, 0), g(0, 3, 0), g(0, 4, 0), g(0, 5, 0))
 	w.close("2025-02")
 	w.want(0, false, 0, 0)
-	if c := w.periodCard(0); c.Reason != ReasonFideInitialLow || c.After != 1284 {
+	if c := w.periodCard(0); c.Reason != ReasonInitialLow || c.After != 1284 {
 		t.Errorf("low card = %+v", c)
 	}
 	w.play("2025-02-15", "2025-03", g(0, 6, 2), g(0, 7, 2), g(0, 8, 2))
@@ -448,7 +450,7 @@ func TestFidePoolExpiry(t *testing.T) {
 		{"L − G = 26", "2025-03-15", "2025-04", false},
 	}
 	for _, tt := range tests {
-		w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
+		w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
 		w.close("2023-01")
 		w.play("2023-01-15", "2023-02", g(0, 1, 2), g(0, 2, 2), g(1, 0, 2), g(2, 0, 2))
 		for k := monthKey(day("2023-02-01")); k < monthKey(day(tt.list+"-01")); k++ {
@@ -474,7 +476,7 @@ func TestFidePoolExpiryOutOfOrder(t *testing.T) {
 	// is not its first. At 2025-03 (L − G = 25 for February) all three are
 	// kept; at 2025-04 the two February games drop out and the March one
 	// stays. Halfway the rater is saved and restored, as --resume does.
-	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
+	w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
 	w.close("2023-01")
 	w.play("2023-02-15", "2023-03", g(0, 1, 2))
 	w.play("2023-01-15", "2023-02", g(0, 2, 2), g(0, 1, 0))
@@ -488,7 +490,7 @@ func TestFidePoolExpiryOutOfOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back := NewFideRater(DefaultFide(), NewState(3))
+			back := NewRater(Defaults(), rating.NewState(3))
 			if err := back.UnmarshalState(data, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -514,7 +516,7 @@ func TestFidePoolsKeptAcrossCloses(t *testing.T) {
 	// take up to 12 games and expire after 3 periods, so many are kept,
 	// grown, shortened and emptied.
 	const n = 80
-	f := DefaultFide()
+	f := Defaults()
 	f.InitialGames, f.PoolMonths = 12, 3
 	rnd := rand.New(rand.NewPCG(8, 9))
 	ps := make([]fp, n)
@@ -530,7 +532,7 @@ func TestFidePoolsKeptAcrossCloses(t *testing.T) {
 		list := time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01")
 		end := time.Unix(int64(monthStart(k)-10)*86400, 0).UTC().Format(time.DateOnly)
 		for range 2 {
-			var gs []Game
+			var gs []rating.Game
 			for range 30 {
 				a, b := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
 				if b >= a {
@@ -569,12 +571,12 @@ func TestFideCloseGathersBlocks(t *testing.T) {
 	// past a block's nominal end (0 and 1: 1500 games, more than a block) or
 	// meet it anywhere must get all their games, in the order played, once.
 	ps := []fp{{1800, 0}, {1800, 0}, {1700, 0}, {1750, 0}, {1900, 0}, {1600, 0}, {2000, 0}}
-	w := newFideWorld(t, DefaultFide(), ps...)
+	w := newFideWorld(t, Defaults(), ps...)
 	w.close("2025-01")
 	w.endPeriod()
 	type side struct{ opp, w2 int32 }
 	want := make([][]side, len(ps))
-	var games []Game
+	var games []rating.Game
 	add := func(a, b int32, count int) {
 		for i := range count {
 			x := g(a, b, i%3)
@@ -610,9 +612,9 @@ func TestFideStateOfOpenPeriod(t *testing.T) {
 	// close: a snapshot then would lose them, so it is refused.
 	for _, tt := range []struct {
 		name string
-		game Game
+		game rating.Game
 	}{{"rated game", g(1, 2, 1)}, {"pool game", g(0, 1, 1)}} {
-		w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1700, 0})
+		w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1600, 0}, fp{1700, 0})
 		w.close("2025-01")
 		w.play("2025-01-15", "2025-02", tt.game)
 		if _, err := w.r.MarshalState(); err == nil || !strings.Contains(err.Error(), "a period is open") {
@@ -626,7 +628,7 @@ func TestFideStateOfOpenPeriod(t *testing.T) {
 }
 
 func TestFideSortPooling(t *testing.T) {
-	r := NewFideRater(DefaultFide(), NewState(10))
+	r := NewRater(Defaults(), rating.NewState(10))
 	tests := []struct {
 		name    string
 		pooling []int32
@@ -663,10 +665,10 @@ func TestFideZeroFirstTournament(t *testing.T) {
 	// against 1600s in a third tournament → 1657 (counted, the loss would make
 	// n = 6: Ra = 13200/8 = 1650, p = 3.5/8 → .44 → −43 → 1607).
 	ps := []fp{{0, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {1600, 0}, {0, 0}, {0, 0}, {0, 0}}
-	w := newFideWorld(t, DefaultFide(), ps...)
+	w := newFideWorld(t, Defaults(), ps...)
 	w.close("2025-01")
-	w.play("2025-01-10", "2025-02", g(0, 1, 0), g(2, 0, 2), g(6, 7, 2), Game{White: 8, Black: 1, WhiteResult: '+', BlackResult: '-'})
-	if len(w.rateCards) != 1 || w.rateCards[0].Player != 0 || w.rateCards[0].Reason != ReasonFideZeroFirst {
+	w.play("2025-01-10", "2025-02", g(0, 1, 0), g(2, 0, 2), g(6, 7, 2), rating.Game{White: 8, Black: 1, WhiteResult: '+', BlackResult: '-'})
+	if len(w.rateCards) != 1 || w.rateCards[0].Player != 0 || w.rateCards[0].Reason != ReasonZeroFirst {
 		t.Errorf("first tournament's cards = %+v, want U's zero-first card only", w.rateCards)
 	}
 	w.play("2025-01-20", "2025-02", g(0, 1, 2), g(0, 2, 0), g(0, 3, 1), g(4, 0, 2), g(5, 0, 0),
@@ -694,7 +696,7 @@ func TestFideFloor(t *testing.T) {
 	// loses to 3 (1410): 1400, stays. In March 0 re-enters with an empty pool:
 	// 5 games against 1600s, 2.5 points → 1657 (TestFidePoolExpiry's
 	// arithmetic); its game total goes on: 31 + 5 = 36.
-	w := newFideWorld(t, DefaultFide(), fp{1405, 0}, fp{1405, 0}, fp{1410, 0}, fp{1410, 0}, fp{1600, 0})
+	w := newFideWorld(t, Defaults(), fp{1405, 0}, fp{1405, 0}, fp{1410, 0}, fp{1410, 0}, fp{1600, 0})
 	w.close("2025-01")
 	w.play("2025-01-15", "2025-02", g(1, 0, 2), g(3, 2, 2))
 	w.close("2025-02")
@@ -703,7 +705,7 @@ func TestFideFloor(t *testing.T) {
 	if listed, _, _ := w.info(0); listed {
 		t.Error("0 is listed below 1400")
 	}
-	if c := w.periodCard(0); c.Reason != ReasonFideBelowFloor || c.After != 1395 || c.RatedAfter {
+	if c := w.periodCard(0); c.Reason != ReasonBelowFloor || c.After != 1395 || c.RatedAfter {
 		t.Errorf("floor card = %+v", c)
 	}
 	w.endPeriod()
@@ -719,7 +721,7 @@ func TestFideStartBelowFloor(t *testing.T) {
 	// against 2 (1600) are pooled and do not move 2. 1 (exactly 1400) is rated.
 	// January: 0 plays five 1600s, 2½ points: Ra = (8000 + 3600)/7 = 1657.14 →
 	// 1657, p = 3.5/7 = .50 → dp 0 → 1657 on the February list, 5 games.
-	w := newFideWorld(t, DefaultFide(), fp{1399, 0}, fp{1400, 0}, fp{1600, 0})
+	w := newFideWorld(t, Defaults(), fp{1399, 0}, fp{1400, 0}, fp{1600, 0})
 	w.close("2025-01")
 	w.want(0, false, 0, 0)
 	w.want(1, true, 1400, 30)
@@ -731,7 +733,7 @@ func TestFideStartBelowFloor(t *testing.T) {
 	w.close("2025-02")
 	w.want(0, true, 1657, 5)
 	w.want(2, true, 1600, 30)
-	if c := w.periodCard(0); c.Reason != ReasonFideInitial || c.Games != 5 {
+	if c := w.periodCard(0); c.Reason != ReasonInitial || c.Games != 5 {
 		t.Errorf("initial card of 0 = %+v", c)
 	}
 }
@@ -741,7 +743,7 @@ func TestFideInactive(t *testing.T) {
 	// played). 1 plays 2 in January (the 2025-02 list). Flag "i" when the 12
 	// periods up to and including the one just rated hold no rated game:
 	// 0 from the 2026-01 list (12 after 2025-01), 1 from 2026-02.
-	w := newFideWorld(t, DefaultFide(), fp{2000, 0}, fp{2000, 0}, fp{2000, 0})
+	w := newFideWorld(t, Defaults(), fp{2000, 0}, fp{2000, 0}, fp{2000, 0})
 	tests := []struct {
 		list         string
 		flag0, flag1 string
@@ -773,11 +775,11 @@ func TestFideInactive(t *testing.T) {
 func TestFideRatedGamesOnly(t *testing.T) {
 	// Forfeits and unrated-played codes are not rated games; games of an unrated
 	// player do not move the rated opponent.
-	w := newFideWorld(t, DefaultFide(), fp{2000, 0}, fp{2000, 0}, fp{0, 0})
+	w := newFideWorld(t, Defaults(), fp{2000, 0}, fp{2000, 0}, fp{0, 0})
 	w.close("2025-01")
 	w.play("2025-01-15", "2025-02",
-		Game{White: 0, Black: 1, WhiteResult: '+', BlackResult: '-'},
-		Game{White: 0, Black: 1, WhiteResult: 'W', BlackResult: 'L'},
+		rating.Game{White: 0, Black: 1, WhiteResult: '+', BlackResult: '-'},
+		rating.Game{White: 0, Black: 1, WhiteResult: 'W', BlackResult: 'L'},
 		g(2, 0, 2))
 	w.close("2025-02")
 	w.want(0, true, 2000, 30)
@@ -788,20 +790,20 @@ func TestFideRatedGamesOnly(t *testing.T) {
 }
 
 func TestFideCheck(t *testing.T) {
-	for _, mod := range []func(*Fide){
-		func(f *Fide) { f.Version = "1999" },
-		func(f *Fide) { f.CapExemptFrom = "October" },
-		func(f *Fide) { f.InitialMethod = "guess" },
-		func(f *Fide) { f.KMid = 0 },
-		func(f *Fide) { f.CloseDays = 40 },
+	for _, mod := range []func(*Settings){
+		func(f *Settings) { f.Version = "1999" },
+		func(f *Settings) { f.CapExemptFrom = "October" },
+		func(f *Settings) { f.InitialMethod = "guess" },
+		func(f *Settings) { f.KMid = 0 },
+		func(f *Settings) { f.CloseDays = 40 },
 	} {
-		f := DefaultFide()
+		f := Defaults()
 		mod(&f)
 		if f.Check() == nil {
 			t.Errorf("Check accepted %+v", f)
 		}
 	}
-	f := DefaultFide()
+	f := Defaults()
 	if err := f.Check(); err != nil {
 		t.Errorf("default: %v", err)
 	}
@@ -810,10 +812,10 @@ func TestFideCheck(t *testing.T) {
 // TestFideByeIgnored: a bye row (Black −1) is neither a game nor a first
 // tournament for the FIDE rule set.
 func TestFideByeIgnored(t *testing.T) {
-	st := NewState(2)
+	st := rating.NewState(2)
 	st.Elo[0] = 1800
-	r := NewFideRater(DefaultFide(), st)
-	r.Rate(st, &Event{ID: 1, End: 20100, Games: []Game{{White: 1, Black: -1, WhiteResult: 'U'}, {White: 0, Black: -1, WhiteResult: 'H'}}})
+	r := NewRater(Defaults(), st)
+	r.Rate(st, &rating.Event{ID: 1, End: 20100, Games: []rating.Game{{White: 1, Black: -1, WhiteResult: 'U'}, {White: 0, Black: -1, WhiteResult: 'H'}}})
 	if r.seen[1] {
 		t.Error("a bye made player 1's first tournament")
 	}
@@ -833,10 +835,10 @@ func TestFideCloseInChunks(t *testing.T) {
 			ps[p] = fp{elo: int32(1800 + p%300)}
 		}
 	}
-	w := newFideWorld(t, DefaultFide(), ps...)
+	w := newFideWorld(t, Defaults(), ps...)
 	w.close("2025-01")
 	w.endPeriod()
-	var games []Game
+	var games []rating.Game
 	for p := int32(0); p < n; p += 4 {
 		games = append(games, g(p, p+2, 1)) // rated against rated
 	}
@@ -846,9 +848,9 @@ func TestFideCloseInChunks(t *testing.T) {
 		}
 	}
 	w.play("2025-01-10", "2025-02", games...)
-	var chunks [][]Card
-	err := w.r.ClosePeriod(w.st, day("2025-02-01"), day("2025-02-28"), func(cs []Card) error {
-		chunks = append(chunks, append([]Card(nil), cs...))
+	var chunks [][]rating.Card
+	err := w.r.ClosePeriod(w.st, day("2025-02-01"), day("2025-02-28"), func(cs []rating.Card) error {
+		chunks = append(chunks, append([]rating.Card(nil), cs...))
 		return nil
 	})
 	if err != nil {
@@ -857,7 +859,7 @@ func TestFideCloseInChunks(t *testing.T) {
 	if len(chunks) < 2 {
 		t.Fatalf("%d slices, want several", len(chunks))
 	}
-	var all []Card
+	var all []rating.Card
 	for _, c := range chunks {
 		all = append(all, c...)
 	}
@@ -877,11 +879,11 @@ func TestFideCloseInChunks(t *testing.T) {
 		t.Errorf("%d cards, %d totals; want %d and %d", len(all), totals, n/2*2+n/2*6, want)
 	}
 	// The same chunks again: an error from emit stops the close and comes back.
-	w2 := newFideWorld(t, DefaultFide(), ps...)
+	w2 := newFideWorld(t, Defaults(), ps...)
 	w2.close("2025-01")
 	w2.play("2025-01-10", "2025-02", games...)
 	stop := errors.New("stop")
-	if err := w2.r.ClosePeriod(w2.st, day("2025-02-01"), day("2025-02-28"), func([]Card) error { return stop }); err != stop {
+	if err := w2.r.ClosePeriod(w2.st, day("2025-02-01"), day("2025-02-28"), func([]rating.Card) error { return stop }); err != stop {
 		t.Errorf("emit's error: got %v", err)
 	}
 }
@@ -890,7 +892,7 @@ func TestFideCloseInChunks(t *testing.T) {
 // revision (the gob layout of revision 1, or a revision number this ratelist
 // does not read) is refused with a clear error.
 func TestFideStateRevision(t *testing.T) {
-	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0})
+	w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1600, 0})
 	w.close("2025-01")
 	w.play("2025-01-15", "2025-02", g(0, 1, 1))
 	w.close("2025-02")
@@ -898,7 +900,7 @@ func TestFideStateRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewFideRater(DefaultFide(), NewState(2))
+	r := NewRater(Defaults(), rating.NewState(2))
 	if err := r.UnmarshalState(data, nil); err != nil || len(r.pool[0]) != 1 || !r.seen[0] || r.cur != w.r.cur {
 		t.Errorf("round trip: %v, pool %d seen %v cur %d", err, len(r.pool[0]), r.seen[0], r.cur)
 	}
@@ -920,12 +922,12 @@ func TestFideStateRevision(t *testing.T) {
 	}
 	other := append(binary.AppendUvarint(nil, fideStateRevision+1), data[1:]...)
 	for name, b := range map[string][]byte{"gob, revision 1": old.Bytes(), "next revision": other} {
-		err = NewFideRater(DefaultFide(), NewState(2)).UnmarshalState(b, nil)
+		err = NewRater(Defaults(), rating.NewState(2)).UnmarshalState(b, nil)
 		if err == nil || !strings.Contains(err.Error(), "other FIDE rules") {
 			t.Errorf("state of %s: %v", name, err)
 		}
 	}
-	if err := NewFideRater(DefaultFide(), NewState(3)).UnmarshalState(data, nil); err == nil || !strings.Contains(err.Error(), "made for 2 players, not 3") {
+	if err := NewRater(Defaults(), rating.NewState(3)).UnmarshalState(data, nil); err == nil || !strings.Contains(err.Error(), "made for 2 players, not 3") {
 		t.Errorf("state of 2 players onto 3: %v", err)
 	}
 }
@@ -933,11 +935,11 @@ func TestFideStateRevision(t *testing.T) {
 // TestFideStateRemap: a state saved before players joined the registry (and
 // one left it) is restored onto today's dense indexes: the unrated player's
 // pool follows him to his new index, with its opponent's; a newcomer with a
-// FIDE rating starts as NewFideRater made him; the player who left is gone
+// FIDE rating starts as NewRater made him; the player who left is gone
 // with the pool games against him.
 func TestFideStateRemap(t *testing.T) {
 	// Saved: 0 unrated, 1 (1600) and 2 (1700); 0 played both.
-	w := newFideWorld(t, DefaultFide(), fp{0, 0}, fp{1600, 0}, fp{1700, 0})
+	w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1600, 0}, fp{1700, 0})
 	w.close("2025-01")
 	w.play("2025-01-15", "2025-02", g(0, 1, 1), g(0, 2, 2))
 	w.close("2025-02")
@@ -946,9 +948,9 @@ func TestFideStateRemap(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Today: a newcomer (2000) at index 0, saved 0 → 1, 1 → 2, 2 left.
-	st := NewState(3)
+	st := rating.NewState(3)
 	st.Elo[0] = 2000
-	r := NewFideRater(DefaultFide(), st)
+	r := NewRater(Defaults(), st)
 	if err := r.UnmarshalState(data, []int32{1, 2, -1}); err != nil {
 		t.Fatal(err)
 	}
@@ -978,9 +980,9 @@ func TestFideStateRoundTrip(t *testing.T) {
 			ps[i] = fp{1400 + int32(rnd.IntN(1200)), 0}
 		}
 	}
-	w := newFideWorld(t, DefaultFide(), ps...)
-	games := func() []Game {
-		var gs []Game
+	w := newFideWorld(t, Defaults(), ps...)
+	games := func() []rating.Game {
+		var gs []rating.Game
 		for range 40 {
 			a, b := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
 			if b >= a {
@@ -1005,11 +1007,11 @@ func TestFideStateRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := NewState(n)
+	st := rating.NewState(n)
 	copy(st.Rated, w.st.Rated)
 	copy(st.Rating, w.st.Rating)
 	copy(st.GamesTotal, w.st.GamesTotal)
-	back := &fideWorld{t: t, st: st, r: NewFideRater(DefaultFide(), NewState(n)), id: w.id}
+	back := &fideWorld{t: t, st: st, r: NewRater(Defaults(), rating.NewState(n)), id: w.id}
 	if err := back.r.UnmarshalState(data, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -1041,14 +1043,14 @@ func TestFideStateRoundTrip(t *testing.T) {
 		t.Errorf("the restored rater rates 2025-06 differently: %d, %d cards", len(w.cards), len(back.cards))
 	}
 	for i := range data {
-		if err := NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(data[:i], nil); err == nil {
+		if err := NewRater(Defaults(), rating.NewState(n)).UnmarshalState(data[:i], nil); err == nil {
 			t.Errorf("the first %d of %d bytes: no error", i, len(data))
 		}
 	}
 	for i := range data {
 		bad := slices.Clone(data)
 		bad[i] ^= 0xa5
-		NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(bad, nil) // must not panic
+		NewRater(Defaults(), rating.NewState(n)).UnmarshalState(bad, nil) // must not panic
 	}
 }
 
@@ -1057,7 +1059,7 @@ func TestFideStateRoundTrip(t *testing.T) {
 // last states).
 func BenchmarkFideState(b *testing.B) {
 	const n, pooling, games = 200000, 80000, 150000
-	r := NewFideRater(DefaultFide(), NewState(n))
+	r := NewRater(Defaults(), rating.NewState(n))
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for p := range n {
 		r.seen[p], r.reached[p] = rnd.IntN(2) == 0, rnd.IntN(20) == 0
@@ -1081,7 +1083,7 @@ func BenchmarkFideState(b *testing.B) {
 		if data, err = r.MarshalState(); err != nil {
 			b.Fatal(err)
 		}
-		if err := NewFideRater(DefaultFide(), NewState(n)).UnmarshalState(data, nil); err != nil {
+		if err := NewRater(Defaults(), rating.NewState(n)).UnmarshalState(data, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -1093,13 +1095,13 @@ func BenchmarkFideState(b *testing.B) {
 // player order and their cards made (emit drops them).
 func BenchmarkFideClose(b *testing.B) {
 	const n, games = 200000, 175000
-	st := NewState(n)
+	st := rating.NewState(n)
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for p := range n {
 		st.Elo[p] = 1400 + int32(rnd.IntN(1300))
 	}
-	r := NewFideRater(DefaultFide(), st)
-	ev := &Event{End: day("2025-01-10")}
+	r := NewRater(Defaults(), st)
+	ev := &rating.Event{End: day("2025-01-10")}
 	for range games {
 		a, c := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
 		if c >= a {
@@ -1108,7 +1110,7 @@ func BenchmarkFideClose(b *testing.B) {
 		ev.Games = append(ev.Games, g(a, c, rnd.IntN(3)))
 	}
 	first, last := day("2025-02-01"), day("2025-02-28")
-	emit := func([]Card) error { return nil }
+	emit := func([]rating.Card) error { return nil }
 	r.ClosePeriod(st, day("2025-01-01"), day("2025-01-31"), emit)
 	rating := slices.Clone(st.Rating)
 	for b.Loop() {
@@ -1119,4 +1121,10 @@ func BenchmarkFideClose(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// g is a game: white, black, and white's score in half points (2 win, 1 draw, 0 loss).
+func g(w, b int32, ws int) rating.Game {
+	code := [3][2]byte{{'0', '1'}, {'=', '='}, {'1', '0'}}[ws]
+	return rating.Game{White: w, Black: b, WhiteResult: code[0], BlackResult: code[1]}
 }

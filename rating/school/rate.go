@@ -1,21 +1,23 @@
-package rating
+package school
 
 import (
 	"encoding/binary"
 	"errors"
 	"slices"
+
+	"github.com/ratelist/ratelist/rating"
 )
 
-// SchoolRater applies the school system tournament by tournament. It keeps
-// scratch buffers between calls, so one SchoolRater serves one goroutine.
-type SchoolRater struct {
-	S School
+// Rater applies the school system tournament by tournament. It keeps
+// scratch buffers between calls, so one Rater serves one goroutine.
+type Rater struct {
+	S Settings
 
 	local   []int32 // dense player → participant slot + 1 (0 = not in this event)
 	players []int32
 	parts   []participant
 	opps    []int32
-	cards   []Card
+	cards   []rating.Card
 	counts  int32 // players with GamesTotal ≥ Stage2Games
 
 	// stage is the stage in force (1 or 2), and stageFrom the event whose
@@ -25,12 +27,12 @@ type SchoolRater struct {
 }
 
 // participant is one player of the event being rated: their state at the
-// start, gathered from State in one pass so that the later loops stay in the
+// start, gathered from rating.State in one pass so that the later loops stay in the
 // cache, and their tally of rated games.
 type participant struct {
 	player      int32
 	start       int32 // Ro (valid when ratedStart)
-	rating      int32 // State.Rating at the start
+	rating      int32 // rating.State.Rating at the start
 	gamesTotal  int32
 	gamesPeriod int32
 	tournaments int32
@@ -38,14 +40,14 @@ type participant struct {
 	oppSum      int64 // Σ opponents' start ratings over the n rated games
 	oppFrom     int32 // with PerGame: the opponents' ratings in opps[oppFrom:oppTo]
 	oppTo       int32
-	rated       bool // State.Rated at the start
+	rated       bool // rating.State.Rated at the start
 	ratedStart  bool
 	newcomer1   bool // stage-one initial rating assigned at this event's start
 }
 
-// NewSchoolRater returns a rater for st's players.
-func NewSchoolRater(s School, st *State) *SchoolRater {
-	r := &SchoolRater{S: s, local: make([]int32, len(st.Rated)), stage: 1}
+// NewRater returns a rater for st's players.
+func NewRater(s Settings, st *rating.State) *Rater {
+	r := &Rater{S: s, local: make([]int32, len(st.Rated)), stage: 1}
 	if s.Stage != 0 {
 		r.stage = s.Stage
 	}
@@ -57,34 +59,10 @@ func NewSchoolRater(s School, st *State) *SchoolRater {
 	return r
 }
 
-// otbScore returns a played-over-the-board rated game's score in half points.
-func otbScore(code byte) (int32, bool) {
-	switch code {
-	case '1':
-		return 2, true
-	case '=':
-		return 1, true
-	case '0':
-		return 0, true
-	}
-	return 0, false
-}
-
-// otbScores returns the scores of a rated game played over the board, in half
-// points; ok is false for a bye and for any result not played over the board.
-func otbScores(g *Game) (ws, bs int32, ok bool) {
-	if g.Black < 0 {
-		return 0, 0, false
-	}
-	ws, wok := otbScore(g.WhiteResult)
-	bs, bok := otbScore(g.BlackResult)
-	return ws, bs, wok && bok
-}
-
 // Rate rates one tournament (the by-law's Methods 3–6; docs/school-elo.md) and
 // returns one card per participant, in player index order. The returned slice
 // is reused by the next call.
-func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
+func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 	s := &r.S
 	stage := r.stage
 
@@ -121,7 +99,7 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 	// 2. Rated games: over the board, against an opponent rated at the start.
 	for i := range ev.Games {
 		g := &ev.Games[i]
-		ws, bs, ok := otbScores(g)
+		ws, bs, ok := g.Scores()
 		if !ok {
 			continue
 		}
@@ -147,16 +125,16 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 		pt := &r.parts[i]
 		p := pt.player
 		r.local[p] = 0
-		c := Card{Player: p, RatedBefore: pt.rated, Before: pt.rating, Games: pt.n, Score2: pt.w2, Stage: int8(stage),
+		c := rating.Card{Player: p, RatedBefore: pt.rated, Before: pt.rating, Games: pt.n, Score2: pt.w2, Stage: int8(stage),
 			Used: pt.start, RatedUsed: pt.ratedStart}
 		if pt.n > 0 {
-			c.OppAverage = int32(roundHalfUp(pt.oppSum, int64(pt.n)))
+			c.OppAverage = int32(rating.RoundHalfUp(pt.oppSum, int64(pt.n)))
 		}
 		switch {
 		case pt.ratedStart && pt.n >= s.MinGames:
 			c.K = s.K(pt.tournaments, pt.gamesTotal, pt.start)
 			c.Expected, c.D = s.expected(pt.start, pt.n, r.opps[pt.oppFrom:pt.oppTo], c.OppAverage)
-			c.ChangeExact, c.Change = Change(c.K, pt.w2, c.Expected)
+			c.ChangeExact, c.Change = rating.Change(c.K, pt.w2, c.Expected)
 			c.After, c.RatedAfter = pt.start+c.Change, true
 			c.Reason = ReasonRated
 			if pt.newcomer1 {
@@ -210,7 +188,7 @@ func (r *SchoolRater) Rate(st *State, ev *Event) []Card {
 // placeOpponents puts each participant's opponents' start ratings in their
 // rated games contiguous in opps, in game order (the per-game expected score
 // needs them). Step 2 has counted them.
-func (r *SchoolRater) placeOpponents(ev *Event) {
+func (r *Rater) placeOpponents(ev *rating.Event) {
 	off := int32(0)
 	for i := range r.parts {
 		r.parts[i].oppFrom, r.parts[i].oppTo = off, off
@@ -219,7 +197,7 @@ func (r *SchoolRater) placeOpponents(ev *Event) {
 	r.opps = slices.Grow(r.opps[:0], int(off))[:off]
 	for i := range ev.Games {
 		g := &ev.Games[i]
-		if _, _, ok := otbScores(g); !ok {
+		if _, _, ok := g.Scores(); !ok {
 			continue
 		}
 		w, b := &r.parts[r.local[g.White]-1], &r.parts[r.local[g.Black]-1]
@@ -235,7 +213,7 @@ func (r *SchoolRater) placeOpponents(ev *Event) {
 }
 
 // Restored recomputes the stage-switch count from a state restored from disk.
-func (r *SchoolRater) Restored(st *State) {
+func (r *Rater) Restored(st *rating.State) {
 	r.counts = 0
 	for _, g := range st.GamesTotal {
 		if g >= r.S.Stage2Games {
@@ -245,13 +223,13 @@ func (r *SchoolRater) Restored(st *State) {
 }
 
 // MarshalState saves the stage in force and the event that switched it on.
-func (r *SchoolRater) MarshalState() ([]byte, error) {
+func (r *Rater) MarshalState() ([]byte, error) {
 	b := binary.AppendUvarint(nil, uint64(r.stage))
 	return binary.AppendVarint(b, r.stageFrom), nil
 }
 
 // UnmarshalState restores what MarshalState saved.
-func (r *SchoolRater) UnmarshalState(data []byte, _ []int32) error {
+func (r *Rater) UnmarshalState(data []byte, _ []int32) error {
 	stage, n := binary.Uvarint(data)
 	if n <= 0 || (stage != 1 && stage != 2) {
 		return errors.New("school state: no stage 1 or 2")

@@ -1,4 +1,4 @@
-package rating
+package joker
 
 import (
 	"errors"
@@ -11,18 +11,18 @@ import (
 
 // jokerTable builds a state of len(ratings) players with the given player
 // ratings (personal ratings 0) and a game where seat i is player i.
-func jokerTable(ratings [4]int32, places [4]int8, scores [4]int32, leaver int, stopped int8) (*JokerState, *JokerGame) {
-	s := &JokerState{}
+func jokerTable(ratings [4]int32, places [4]int8, scores [4]int32, leaver int, stopped int8) (*State, *Game) {
+	s := &State{}
 	s.Grow(4)
-	g := &JokerGame{StoppedPulka: stopped}
+	g := &Game{StoppedPulka: stopped}
 	for i := range 4 {
 		s.PlayerRating[i] = ratings[i]
-		g.Seats[i] = JokerSeat{Player: int32(i), Place: places[i], Score: scores[i], Left: i == leaver}
+		g.Seats[i] = Seat{Player: int32(i), Place: places[i], Score: scores[i], Left: i == leaver}
 	}
 	return s, g
 }
 
-func mustApply(t *testing.T, r *JokerRules, s *JokerState, g *JokerGame) [4]JokerChange {
+func mustApply(t *testing.T, r *Rules, s *State, g *Game) [4]Change {
 	t.Helper()
 	ch, err := r.Apply(s, g)
 	if err != nil {
@@ -31,9 +31,9 @@ func mustApply(t *testing.T, r *JokerRules, s *JokerState, g *JokerGame) [4]Joke
 	return ch
 }
 
-// TestJokerWorkedExample is the finished game of docs/joker.md §4.
-func TestJokerWorkedExample(t *testing.T) {
-	r := DefaultJokerRules()
+// TestWorkedExample is the finished game of docs/joker.md §4.
+func TestWorkedExample(t *testing.T) {
+	r := DefaultRules()
 	// Levels 1,4,4,4: sum 13, table level floor(13/4) = 3.
 	s, g := jokerTable([4]int32{150, 420, 480, 455}, [4]int8{1, 2, 3, 4}, [4]int32{}, -1, 0)
 	ch := mustApply(t, &r, s, g)
@@ -48,7 +48,7 @@ func TestJokerWorkedExample(t *testing.T) {
 	for i, w := range want {
 		c := ch[i]
 		if c.Level != w.level || c.Multiplier != w.mult || c.PlayerDelta != w.delta || c.PlayerRating != w.rating ||
-			c.LevelSum != 13 || c.TableLevel != 3 || c.Reason != JokerPlace {
+			c.LevelSum != 13 || c.TableLevel != 3 || c.Reason != ReasonPlace {
 			t.Errorf("seat %d: got %+v, want %+v (level sum 13, table 3, place)", i+1, c, w)
 		}
 		if s.PlayerRating[i] != w.rating || s.Games[i] != 1 {
@@ -71,11 +71,11 @@ func otherPlaces(p int8) [4]int8 {
 	return places
 }
 
-// TestJokerGainsTable checks every cell of the gains table. All four players
+// TestGainsTable checks every cell of the gains table. All four players
 // share the tested level, so the table level equals the own level and
 // m = max(1, 0) = 1: the change is the cell itself.
-func TestJokerGainsTable(t *testing.T) {
-	r := DefaultJokerRules()
+func TestGainsTable(t *testing.T) {
+	r := DefaultRules()
 	tests := []struct {
 		level  int32
 		place  int8
@@ -113,18 +113,18 @@ func TestJokerGainsTable(t *testing.T) {
 			s, g := jokerTable([4]int32{rt, rt, rt, rt}, otherPlaces(tt.place), [4]int32{}, -1, 0)
 			c := mustApply(t, &r, s, g)[0]
 			if c.Level != tt.level || c.Multiplier != 1 || c.PlaceBase != tt.want-tt.rating ||
-				c.PlayerRating != tt.want || c.PlayerDelta != tt.want-tt.rating || c.Reason != JokerPlace {
+				c.PlayerRating != tt.want || c.PlayerDelta != tt.want-tt.rating || c.Reason != ReasonPlace {
 				t.Errorf("got %+v, want level %d, ×1, %d → %d", c, tt.level, tt.rating, tt.want)
 			}
 		})
 	}
 }
 
-// TestJokerPenaltyTable checks every cell of the leave-penalty table. The
+// TestPenaltyTable checks every cell of the leave-penalty table. The
 // leaver is seat 0, placed 4th (its place does not matter); the others share
 // its level.
-func TestJokerPenaltyTable(t *testing.T) {
-	r := DefaultJokerRules()
+func TestPenaltyTable(t *testing.T) {
+	r := DefaultRules()
 	tests := []struct {
 		level  int32
 		pulka  int8
@@ -162,16 +162,16 @@ func TestJokerPenaltyTable(t *testing.T) {
 			s, g := jokerTable([4]int32{rt, rt, rt, rt}, [4]int8{4, 1, 2, 3}, [4]int32{}, 0, tt.pulka)
 			c := mustApply(t, &r, s, g)[0]
 			if c.Level != tt.level || c.Penalty != tt.want-tt.rating || c.PlaceBase != 0 ||
-				c.PlayerRating != tt.want || c.Reason != JokerLeave {
+				c.PlayerRating != tt.want || c.Reason != ReasonLeave {
 				t.Errorf("got %+v, want level %d, %d → %d, leave", c, tt.level, tt.rating, tt.want)
 			}
 		})
 	}
 }
 
-// TestJokerMultiplier: m = max(1, floor(sum/4) − own level), used only for
+// TestMultiplier: m = max(1, floor(sum/4) − own level), used only for
 // gains and only when m ≥ the threshold (default 2).
-func TestJokerMultiplier(t *testing.T) {
+func TestMultiplier(t *testing.T) {
 	tests := []struct {
 		name      string
 		threshold int32 // 0 = default (2)
@@ -255,7 +255,7 @@ func TestJokerMultiplier(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := DefaultJokerRules()
+			r := DefaultRules()
 			if tt.threshold != 0 {
 				r.MultiplierThreshold = tt.threshold
 			}
@@ -270,13 +270,13 @@ func TestJokerMultiplier(t *testing.T) {
 	}
 }
 
-// TestJokerPulkaRules: the place table applies only to finished games and
+// TestPulkaRules: the place table applies only to finished games and
 // games stopped in pulka 4; the leaver always gets the penalty; the leave
 // bonus goes to the seats still at the table.
-func TestJokerPulkaRules(t *testing.T) {
+func TestPulkaRules(t *testing.T) {
 	// Everyone level 1 (rating 150), so m = 1. Scores 0: no score gain.
 	type want struct {
-		reason   JokerReason
+		reason   Reason
 		delta    int32
 		personal int32
 	}
@@ -290,50 +290,50 @@ func TestJokerPulkaRules(t *testing.T) {
 		{
 			// Seat 0 leaves in pulka 1: −4; others unchanged, bonus 5×1 = 5.
 			"left in pulka 1", 0, 1, [4]int8{4, 1, 2, 3},
-			[4]want{{JokerLeave, -4, 0}, {JokerStoppedEarly, 0, 5}, {JokerStoppedEarly, 0, 5}, {JokerStoppedEarly, 0, 5}},
+			[4]want{{ReasonLeave, -4, 0}, {ReasonStoppedEarly, 0, 5}, {ReasonStoppedEarly, 0, 5}, {ReasonStoppedEarly, 0, 5}},
 		},
 		{
 			// Seat 1 leaves in pulka 2: −5; bonus 5×2 = 10.
 			"left in pulka 2", 1, 2, [4]int8{1, 4, 2, 3},
-			[4]want{{JokerStoppedEarly, 0, 10}, {JokerLeave, -5, 0}, {JokerStoppedEarly, 0, 10}, {JokerStoppedEarly, 0, 10}},
+			[4]want{{ReasonStoppedEarly, 0, 10}, {ReasonLeave, -5, 0}, {ReasonStoppedEarly, 0, 10}, {ReasonStoppedEarly, 0, 10}},
 		},
 		{
 			// Seat 2 leaves in pulka 3: −6; bonus 5×3 = 15.
 			"left in pulka 3", 2, 3, [4]int8{1, 2, 4, 3},
-			[4]want{{JokerStoppedEarly, 0, 15}, {JokerStoppedEarly, 0, 15}, {JokerLeave, -6, 0}, {JokerStoppedEarly, 0, 15}},
+			[4]want{{ReasonStoppedEarly, 0, 15}, {ReasonStoppedEarly, 0, 15}, {ReasonLeave, -6, 0}, {ReasonStoppedEarly, 0, 15}},
 		},
 		{
 			// Seat 3 leaves in pulka 4: −7 instead of its place (4th, −3);
 			// seated players get the place table: 1st +12, 2nd +4, 3rd −1;
 			// bonus 5×4 = 20.
 			"left in pulka 4", 3, 4, [4]int8{1, 2, 3, 4},
-			[4]want{{JokerPlace, 12, 20}, {JokerPlace, 4, 20}, {JokerPlace, -1, 20}, {JokerLeave, -7, 0}},
+			[4]want{{ReasonPlace, 12, 20}, {ReasonPlace, 4, 20}, {ReasonPlace, -1, 20}, {ReasonLeave, -7, 0}},
 		},
 		{
 			// The leaver placed 1st in pulka 4 still gets −7, not +12.
 			"leaver placed first", 0, 4, [4]int8{1, 2, 3, 4},
-			[4]want{{JokerLeave, -7, 0}, {JokerPlace, 4, 20}, {JokerPlace, -1, 20}, {JokerPlace, -3, 20}},
+			[4]want{{ReasonLeave, -7, 0}, {ReasonPlace, 4, 20}, {ReasonPlace, -1, 20}, {ReasonPlace, -3, 20}},
 		},
 		{
 			// Stopped in pulka 2 with nobody leaving: no player-rating
 			// change and no bonus.
 			"stopped in pulka 2 without leaver", -1, 2, [4]int8{1, 2, 3, 4},
-			[4]want{{JokerStoppedEarly, 0, 0}, {JokerStoppedEarly, 0, 0}, {JokerStoppedEarly, 0, 0}, {JokerStoppedEarly, 0, 0}},
+			[4]want{{ReasonStoppedEarly, 0, 0}, {ReasonStoppedEarly, 0, 0}, {ReasonStoppedEarly, 0, 0}, {ReasonStoppedEarly, 0, 0}},
 		},
 		{
 			// Stopped in pulka 4 with nobody leaving: place table, no bonus.
 			"stopped in pulka 4 without leaver", -1, 4, [4]int8{1, 2, 3, 4},
-			[4]want{{JokerPlace, 12, 0}, {JokerPlace, 4, 0}, {JokerPlace, -1, 0}, {JokerPlace, -3, 0}},
+			[4]want{{ReasonPlace, 12, 0}, {ReasonPlace, 4, 0}, {ReasonPlace, -1, 0}, {ReasonPlace, -3, 0}},
 		},
 		{
 			// Played to the end: place table, no bonus.
 			"finished", -1, 0, [4]int8{4, 3, 2, 1},
-			[4]want{{JokerPlace, -3, 0}, {JokerPlace, -1, 0}, {JokerPlace, 4, 0}, {JokerPlace, 12, 0}},
+			[4]want{{ReasonPlace, -3, 0}, {ReasonPlace, -1, 0}, {ReasonPlace, 4, 0}, {ReasonPlace, 12, 0}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := DefaultJokerRules()
+			r := DefaultRules()
 			s, g := jokerTable([4]int32{150, 150, 150, 150}, tt.places, [4]int32{}, tt.leaver, tt.stopped)
 			ch := mustApply(t, &r, s, g)
 			for i, c := range ch {
@@ -347,27 +347,27 @@ func TestJokerPulkaRules(t *testing.T) {
 	}
 }
 
-// TestJokerRulesSettings covers RatedFromPulka and LeaverAlsoPlaced.
-func TestJokerRulesSettings(t *testing.T) {
+// TestRulesSettings covers RatedFromPulka and LeaverAlsoPlaced.
+func TestRulesSettings(t *testing.T) {
 	// RatedFromPulka 5: only finished games; pulka 4 stop → stopped-early.
-	r := DefaultJokerRules()
+	r := DefaultRules()
 	r.RatedFromPulka = 5
 	s, g := jokerTable([4]int32{150, 150, 150, 150}, [4]int8{1, 2, 3, 4}, [4]int32{}, -1, 4)
-	if c := mustApply(t, &r, s, g)[0]; c.Reason != JokerStoppedEarly || c.PlayerDelta != 0 {
+	if c := mustApply(t, &r, s, g)[0]; c.Reason != ReasonStoppedEarly || c.PlayerDelta != 0 {
 		t.Errorf("rated_from_pulka 5, stopped in 4: got %+v", c)
 	}
 	// RatedFromPulka 3: pulka 3 stop applies the table: 1st +12.
 	r.RatedFromPulka = 3
 	s, g = jokerTable([4]int32{150, 150, 150, 150}, [4]int8{1, 2, 3, 4}, [4]int32{}, -1, 3)
-	if c := mustApply(t, &r, s, g)[0]; c.Reason != JokerPlace || c.PlayerDelta != 12 {
+	if c := mustApply(t, &r, s, g)[0]; c.Reason != ReasonPlace || c.PlayerDelta != 12 {
 		t.Errorf("rated_from_pulka 3, stopped in 3: got %+v", c)
 	}
 	// LeaverAlsoPlaced: levels 1,4,4,4 (table 3); the beginner leaves in
 	// pulka 4 placed 1st: 12×2 − 7 = +17 → 167.
-	r = DefaultJokerRules()
+	r = DefaultRules()
 	r.LeaverAlsoPlaced = true
 	s, g = jokerTable([4]int32{150, 420, 480, 455}, [4]int8{1, 2, 3, 4}, [4]int32{}, 0, 4)
-	if c := mustApply(t, &r, s, g)[0]; c.Reason != JokerLeave || c.PlaceBase != 12 || c.Multiplier != 2 ||
+	if c := mustApply(t, &r, s, g)[0]; c.Reason != ReasonLeave || c.PlaceBase != 12 || c.Multiplier != 2 ||
 		c.Penalty != -7 || c.PlayerDelta != 17 || c.PlayerRating != 167 {
 		t.Errorf("leaver_also_placed: got %+v", c)
 	}
@@ -378,8 +378,8 @@ func TestJokerRulesSettings(t *testing.T) {
 	}
 }
 
-// TestJokerFloor: losses and penalties stop at the rating floor (0).
-func TestJokerFloor(t *testing.T) {
+// TestFloor: losses and penalties stop at the rating floor (0).
+func TestFloor(t *testing.T) {
 	tests := []struct {
 		name    string
 		floor   int32
@@ -402,7 +402,7 @@ func TestJokerFloor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := DefaultJokerRules()
+			r := DefaultRules()
 			r.RatingFloor = tt.floor
 			leaver := -1
 			if tt.leaver {
@@ -417,8 +417,8 @@ func TestJokerFloor(t *testing.T) {
 	}
 }
 
-// TestJokerPersonal: score gain, negative-score transfers, leave bonus.
-func TestJokerPersonal(t *testing.T) {
+// TestPersonal: score gain, negative-score transfers, leave bonus.
+func TestPersonal(t *testing.T) {
 	tests := []struct {
 		name    string
 		ties    bool
@@ -489,7 +489,7 @@ func TestJokerPersonal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := DefaultJokerRules()
+			r := DefaultRules()
 			r.AllowTiedPlaces = tt.ties
 			s, g := jokerTable([4]int32{150, 150, 150, 150}, tt.places, tt.scores, tt.leaver, tt.stopped)
 			for i := range 4 {
@@ -509,53 +509,53 @@ func TestJokerPersonal(t *testing.T) {
 	}
 }
 
-func TestJokerValidate(t *testing.T) {
-	seats := func(places [4]int8) [4]JokerSeat {
-		var s [4]JokerSeat
+func TestValidate(t *testing.T) {
+	seats := func(places [4]int8) [4]Seat {
+		var s [4]Seat
 		for i := range s {
-			s[i] = JokerSeat{Player: int32(i), Place: places[i]}
+			s[i] = Seat{Player: int32(i), Place: places[i]}
 		}
 		return s
 	}
 	ok := seats([4]int8{1, 2, 3, 4})
-	with := func(f func(g *JokerGame)) *JokerGame {
-		g := &JokerGame{Seats: ok}
+	with := func(f func(g *Game)) *Game {
+		g := &Game{Seats: ok}
 		f(g)
 		return g
 	}
 	tests := []struct {
 		name string
 		ties bool
-		g    *JokerGame
+		g    *Game
 		want error
 	}{
-		{"valid finished", false, &JokerGame{Seats: ok}, nil},
-		{"valid stopped with leaver", false, with(func(g *JokerGame) { g.StoppedPulka = 2; g.Seats[1].Left = true }), nil},
-		{"valid stopped without leaver", false, with(func(g *JokerGame) { g.StoppedPulka = 4 }), nil},
-		{"nil game", false, nil, ErrJokerSeatCount},
-		{"stopped pulka 5", false, with(func(g *JokerGame) { g.StoppedPulka = 5 }), ErrJokerStoppedPulka},
-		{"stopped pulka -1", false, with(func(g *JokerGame) { g.StoppedPulka = -1 }), ErrJokerStoppedPulka},
-		{"negative player", false, with(func(g *JokerGame) { g.Seats[2].Player = -1 }), ErrJokerPlayerIndex},
-		{"place 0", false, with(func(g *JokerGame) { g.Seats[0].Place = 0 }), ErrJokerPlace},
-		{"place 5", false, with(func(g *JokerGame) { g.Seats[3].Place = 5 }), ErrJokerPlace},
-		{"place -128", false, with(func(g *JokerGame) { g.Seats[3].Place = math.MinInt8 }), ErrJokerPlace},
-		{"duplicate player", false, with(func(g *JokerGame) { g.Seats[3].Player = 1 }), ErrJokerDuplicatePlayer},
-		{"two leavers", false, with(func(g *JokerGame) {
+		{"valid finished", false, &Game{Seats: ok}, nil},
+		{"valid stopped with leaver", false, with(func(g *Game) { g.StoppedPulka = 2; g.Seats[1].Left = true }), nil},
+		{"valid stopped without leaver", false, with(func(g *Game) { g.StoppedPulka = 4 }), nil},
+		{"nil game", false, nil, ErrSeatCount},
+		{"stopped pulka 5", false, with(func(g *Game) { g.StoppedPulka = 5 }), ErrStoppedPulka},
+		{"stopped pulka -1", false, with(func(g *Game) { g.StoppedPulka = -1 }), ErrStoppedPulka},
+		{"negative player", false, with(func(g *Game) { g.Seats[2].Player = -1 }), ErrPlayerIndex},
+		{"place 0", false, with(func(g *Game) { g.Seats[0].Place = 0 }), ErrPlace},
+		{"place 5", false, with(func(g *Game) { g.Seats[3].Place = 5 }), ErrPlace},
+		{"place -128", false, with(func(g *Game) { g.Seats[3].Place = math.MinInt8 }), ErrPlace},
+		{"duplicate player", false, with(func(g *Game) { g.Seats[3].Player = 1 }), ErrDuplicatePlayer},
+		{"two leavers", false, with(func(g *Game) {
 			g.StoppedPulka = 3
 			g.Seats[0].Left, g.Seats[1].Left = true, true
-		}), ErrJokerLeavers},
-		{"leaver in finished game", false, with(func(g *JokerGame) { g.Seats[0].Left = true }), ErrJokerLeaverNotStopped},
-		{"tie not allowed", false, &JokerGame{Seats: seats([4]int8{1, 1, 3, 4})}, ErrJokerTiedPlaces},
-		{"tie allowed 1134", true, &JokerGame{Seats: seats([4]int8{1, 1, 3, 4})}, nil},
-		{"tie allowed 1222", true, &JokerGame{Seats: seats([4]int8{1, 2, 2, 2})}, nil},
-		{"tie allowed 1111", true, &JokerGame{Seats: seats([4]int8{1, 1, 1, 1})}, nil},
-		{"tie allowed 1123 not a ranking", true, &JokerGame{Seats: seats([4]int8{1, 1, 2, 3})}, ErrJokerPlaceRanking},
-		{"tie allowed 2234 not a ranking", true, &JokerGame{Seats: seats([4]int8{2, 2, 3, 4})}, ErrJokerPlaceRanking},
-		{"no tie 1234 with ties allowed", true, &JokerGame{Seats: ok}, nil},
+		}), ErrLeavers},
+		{"leaver in finished game", false, with(func(g *Game) { g.Seats[0].Left = true }), ErrLeaverNotStopped},
+		{"tie not allowed", false, &Game{Seats: seats([4]int8{1, 1, 3, 4})}, ErrTiedPlaces},
+		{"tie allowed 1134", true, &Game{Seats: seats([4]int8{1, 1, 3, 4})}, nil},
+		{"tie allowed 1222", true, &Game{Seats: seats([4]int8{1, 2, 2, 2})}, nil},
+		{"tie allowed 1111", true, &Game{Seats: seats([4]int8{1, 1, 1, 1})}, nil},
+		{"tie allowed 1123 not a ranking", true, &Game{Seats: seats([4]int8{1, 1, 2, 3})}, ErrPlaceRanking},
+		{"tie allowed 2234 not a ranking", true, &Game{Seats: seats([4]int8{2, 2, 3, 4})}, ErrPlaceRanking},
+		{"no tie 1234 with ties allowed", true, &Game{Seats: ok}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := DefaultJokerRules()
+			r := DefaultRules()
 			r.AllowTiedPlaces = tt.ties
 			err := r.Validate(tt.g)
 			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
@@ -565,57 +565,57 @@ func TestJokerValidate(t *testing.T) {
 	}
 }
 
-func TestJokerApplyErrors(t *testing.T) {
-	r := DefaultJokerRules()
+func TestApplyErrors(t *testing.T) {
+	r := DefaultRules()
 	s, g := jokerTable([4]int32{150, 150, 150, 150}, [4]int8{1, 2, 3, 4}, [4]int32{}, -1, 0)
 	g.Seats[3].Player = 4 // the state covers 0..3
-	if _, err := r.Apply(s, g); !errors.Is(err, ErrJokerPlayerIndex) {
+	if _, err := r.Apply(s, g); !errors.Is(err, ErrPlayerIndex) {
 		t.Errorf("index past state: %v", err)
 	}
 	if s.PlayerRating[0] != 150 || s.Games[0] != 0 {
 		t.Errorf("state changed on error: %+v", s)
 	}
 	g.Seats[3].Player = math.MaxInt32
-	if _, err := r.Apply(s, g); !errors.Is(err, ErrJokerPlayerIndex) {
+	if _, err := r.Apply(s, g); !errors.Is(err, ErrPlayerIndex) {
 		t.Errorf("huge index: %v", err)
 	}
 	g.Seats[3].Player = 3
-	if _, err := r.Apply(nil, g); !errors.Is(err, ErrJokerNilState) {
+	if _, err := r.Apply(nil, g); !errors.Is(err, ErrNilState) {
 		t.Errorf("nil state: %v", err)
 	}
-	if _, err := r.Apply(&JokerState{PlayerRating: make([]int32, 4)}, g); !errors.Is(err, ErrJokerPlayerIndex) {
+	if _, err := r.Apply(&State{PlayerRating: make([]int32, 4)}, g); !errors.Is(err, ErrPlayerIndex) {
 		t.Errorf("ragged state: %v", err)
 	}
-	var nilRules *JokerRules
-	if _, err := nilRules.Apply(s, g); !errors.Is(err, ErrJokerRules) {
+	var nilRules *Rules
+	if _, err := nilRules.Apply(s, g); !errors.Is(err, ErrRules) {
 		t.Errorf("nil rules: %v", err)
 	}
-	bad := []func(r *JokerRules){
-		func(r *JokerRules) { r.LevelWidth = 0 },
-		func(r *JokerRules) { r.Gains = nil },
-		func(r *JokerRules) { r.LeavePenalties = r.LeavePenalties[:5] },
-		func(r *JokerRules) { r.PersonalDivisor = 0 },
-		func(r *JokerRules) { r.TransferDivisor = -1 },
+	bad := []func(r *Rules){
+		func(r *Rules) { r.LevelWidth = 0 },
+		func(r *Rules) { r.Gains = nil },
+		func(r *Rules) { r.LeavePenalties = r.LeavePenalties[:5] },
+		func(r *Rules) { r.PersonalDivisor = 0 },
+		func(r *Rules) { r.TransferDivisor = -1 },
 	}
 	for i, f := range bad {
-		r := DefaultJokerRules()
+		r := DefaultRules()
 		f(&r)
-		if _, err := r.Apply(s, g); !errors.Is(err, ErrJokerRules) {
+		if _, err := r.Apply(s, g); !errors.Is(err, ErrRules) {
 			t.Errorf("bad rules %d: Apply error %v", i, err)
 		}
-		if err := r.Check(); !errors.Is(err, ErrJokerRules) {
+		if err := r.Check(); !errors.Is(err, ErrRules) {
 			t.Errorf("bad rules %d: Check error %v", i, err)
 		}
 	}
-	for i, f := range []func(r *JokerRules){
-		func(r *JokerRules) { r.LevelNames = r.LevelNames[:2] },
-		func(r *JokerRules) { r.LevelNamesKa = r.LevelNamesKa[:2] },
-		func(r *JokerRules) { r.RatedFromPulka = 0 },
-		func(r *JokerRules) { r.RatedFromPulka = 6 },
+	for i, f := range []func(r *Rules){
+		func(r *Rules) { r.LevelNames = r.LevelNames[:2] },
+		func(r *Rules) { r.LevelNamesKa = r.LevelNamesKa[:2] },
+		func(r *Rules) { r.RatedFromPulka = 0 },
+		func(r *Rules) { r.RatedFromPulka = 6 },
 	} {
-		r := DefaultJokerRules()
+		r := DefaultRules()
 		f(&r)
-		if err := r.Check(); !errors.Is(err, ErrJokerRules) {
+		if err := r.Check(); !errors.Is(err, ErrRules) {
 			t.Errorf("bad rules %d: Check error %v", i, err)
 		}
 	}
@@ -624,8 +624,8 @@ func TestJokerApplyErrors(t *testing.T) {
 	}
 }
 
-func TestJokerLevel(t *testing.T) {
-	r := DefaultJokerRules()
+func TestLevel(t *testing.T) {
+	r := DefaultRules()
 	tests := []struct {
 		rating int32
 		level  int
@@ -655,10 +655,10 @@ func TestJokerLevel(t *testing.T) {
 	}
 }
 
-// TestJokerRulesTOML checks that a rules file can override settings by their
+// TestRulesTOML checks that a rules file can override settings by their
 // TOML names and leaves the rest at the defaults.
-func TestJokerRulesTOML(t *testing.T) {
-	r := DefaultJokerRules()
+func TestRulesTOML(t *testing.T) {
+	r := DefaultRules()
 	const file = `
 level_width = 50
 multiplier_threshold = 3
@@ -683,20 +683,20 @@ level_names_ka = []
 	}
 }
 
-// TestJokerHostile applies random, mostly invalid games: no panics, errors
+// TestHostile applies random, mostly invalid games: no panics, errors
 // leave the state alone, and the invariants hold for the games applied.
-func TestJokerHostile(t *testing.T) {
+func TestHostile(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 64452635177545))
-	r := DefaultJokerRules()
+	r := DefaultRules()
 	const players = 12
-	var s JokerState
+	var s State
 	s.Grow(players)
 	applied := 0
 	for range 200000 {
-		var g JokerGame
+		var g Game
 		g.StoppedPulka = int8(rng.IntN(7) - 1)
 		for i := range g.Seats {
-			g.Seats[i] = JokerSeat{
+			g.Seats[i] = Seat{
 				Player: int32(rng.IntN(players+2) - 1),
 				Place:  int8(rng.IntN(6)),
 				Score:  int32(rng.Uint32()) >> rng.IntN(32),
@@ -704,20 +704,20 @@ func TestJokerHostile(t *testing.T) {
 			}
 		}
 		if rng.IntN(4) == 0 {
-			g.Seats = [4]JokerSeat{{0, 1, 0, false}, {1, 2, 0, false}, {2, 3, 0, false}, {3, 4, 0, false}}
+			g.Seats = [4]Seat{{0, 1, 0, false}, {1, 2, 0, false}, {2, 3, 0, false}, {3, 4, 0, false}}
 			rng.Shuffle(4, func(i, j int) { g.Seats[i].Place, g.Seats[j].Place = g.Seats[j].Place, g.Seats[i].Place })
 			for i := range g.Seats {
 				g.Seats[i].Score = int32(rng.IntN(4000) - 1500)
 			}
 		}
 		r.AllowTiedPlaces = rng.IntN(2) == 0
-		before := JokerState{
+		before := State{
 			PlayerRating:   append([]int32(nil), s.PlayerRating...),
 			PersonalRating: append([]int32(nil), s.PersonalRating...),
 		}
 		ch, err := r.Apply(&s, &g)
 		if err != nil {
-			if r.Validate(&g) == nil && !errors.Is(err, ErrJokerPlayerIndex) {
+			if r.Validate(&g) == nil && !errors.Is(err, ErrPlayerIndex) {
 				t.Fatalf("Apply error %v on a valid game %+v", err, g)
 			}
 			for p := range players {
@@ -743,17 +743,17 @@ func TestJokerHostile(t *testing.T) {
 	}
 }
 
-func BenchmarkJokerApply(b *testing.B) {
-	r := DefaultJokerRules()
-	var s JokerState
+func BenchmarkApply(b *testing.B) {
+	r := DefaultRules()
+	var s State
 	s.Grow(1000)
-	games := make([]JokerGame, 1024)
+	games := make([]Game, 1024)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for k := range games {
 		perm := rng.Perm(1000)
 		places := rng.Perm(4)
 		for i := range 4 {
-			games[k].Seats[i] = JokerSeat{Player: int32(perm[i]), Place: int8(places[i] + 1), Score: int32(rng.IntN(4000) - 500)}
+			games[k].Seats[i] = Seat{Player: int32(perm[i]), Place: int8(places[i] + 1), Score: int32(rng.IntN(4000) - 500)}
 		}
 	}
 	n := 0
@@ -766,9 +766,9 @@ func BenchmarkJokerApply(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "game/s")
 }
 
-// TestJokerDocStoppedExample is the second worked example of docs/joker.md.
-func TestJokerDocStoppedExample(t *testing.T) {
-	r := DefaultJokerRules()
+// TestDocStoppedExample is the second worked example of docs/joker.md.
+func TestDocStoppedExample(t *testing.T) {
+	r := DefaultRules()
 	// A (Beginner, 150) leaves in pulka 2 with −600, placed 4th.
 	s, g := jokerTable([4]int32{150, 420, 480, 455}, [4]int8{4, 1, 2, 3}, [4]int32{-600, 200, 100, 0}, 0, 2)
 	ch := mustApply(t, &r, s, g)

@@ -1,0 +1,4 @@
+package report
+
+// The tests run the rule sets a program registers.
+import _ "github.com/ratelist/ratelist/rating/all"

@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	stdhtml "html"
 	"image/png"
 	"os"
 	"os/exec"
@@ -119,58 +122,128 @@ func TestBrowser(t *testing.T) {
 		if strings.Contains(dom, `id="controls" hidden`) {
 			t.Errorf("list script did not run: controls still hidden")
 		}
-		if n := strings.Count(dom, `href="players/`); n < 100 {
-			t.Errorf("list has %d player links, want at least a page of 100", n)
+		// The page holds every row; the script shows a page of them.
+		if n := strings.Count(dom, `<th scope="row"><a href="players/`); n != PageSize {
+			t.Errorf("list shows %d rows with the script, want a page of %d", n, PageSize)
 		}
 	})
-	// site.js draws the player's chart from the card, one dot per rated
-	// tournament, and a games table per tournament from its data file.
-	t.Run("player script", func(t *testing.T) {
-		page, _ := os.ReadFile(player)
-		rows := cardRows(string(page))
-		points, tours := 0, 0
-		for _, r := range rows {
-			if r[0] != "" && r[11] != "" {
-				points++
+}
+
+// TestLayout opens a list, a player's page and the biggest tournament's
+// page at phone width (375 px) and desktop width (1280 px), with the site's
+// scripts and without them: the page must not scroll sideways, and the
+// columns a reader needs must be on screen. Headless Chromium's window is at
+// least 500 px wide, so a page is measured in a frame of the width, and a
+// script added to it reports to the frame's page.
+func TestLayout(t *testing.T) {
+	bin := chromium(t)
+	site := buildDemo(t, 0)
+	player := filepath.Join(site, "players", demoLatest(t).idString()+".html")
+	tours, _ := filepath.Glob(filepath.Join(site, "tournaments", "*.html"))
+	biggest, size := "", 0
+	for _, f := range tours {
+		if st, err := os.Stat(f); err == nil && int(st.Size()) > size {
+			biggest, size = f, int(st.Size())
+		}
+	}
+	needed := map[string][]string{
+		"list": {"Rank", "Name", "Rating", "Change"},
+		"st":   {"Rank", "Name", "Rating", "Pts", "Change"},
+		"card": {"Tournament", "Score", "Change", "After"},
+	}
+	for _, page := range []struct{ name, file, table string }{
+		{"list", filepath.Join(site, "index.html"), "list"},
+		{"player", player, "card"},
+		{"tournament", biggest, "st"},
+	} {
+		for _, width := range []int{375, 1280} {
+			for _, js := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/%d/js=%v", page.name, width, js), func(t *testing.T) {
+					m := measure(t, bin, page.file, width, js)
+					if m.ScrollWidth > m.Width {
+						t.Errorf("page is %d px wide in a %d px window: it scrolls sideways (%s)", m.ScrollWidth, m.Width, strings.Join(m.Wide, ", "))
+					}
+					shown := map[string]bool{}
+					for _, c := range m.Cols {
+						if c.Table == page.table && c.Shown {
+							shown[c.Head] = true
+						}
+					}
+					for _, h := range needed[page.table] {
+						if !shown[h] {
+							t.Errorf("column %q of table %s is not on screen (shown: %v)", h, page.table, shown)
+						}
+					}
+				})
 			}
-			if !strings.HasPrefix(r[1], "Period ") {
-				tours++
-			}
 		}
-		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+player))
-		svgs := svgBlocks(dom)
-		if len(svgs) == 0 || !strings.Contains(svgs[0], `role="img"`) || !strings.Contains(svgs[0], "<title>") {
-			t.Fatalf("player page: no rating chart with a role and a title drawn")
-		}
-		if got := strings.Count(svgs[0], "<circle"); got != points || points == 0 {
-			t.Errorf("chart has %d points, want %d", got, points)
-		}
-		if got := strings.Count(dom, `<details open="" class="games"><summary>`); got != tours || tours == 0 {
-			t.Errorf("%d games blocks, want one per tournament with pairings: %d", got, tours)
-		}
-		if got := strings.Count(dom, `<th scope="col">Opponent</th>`); got != tours {
-			t.Errorf("%d games tables filled, want %d", got, tours)
-		}
-		if got := strings.Count(dom, `<a href="../tournaments/`); got != tours {
-			t.Errorf("card drawn with %d tournament links, want %d", got, tours)
-		}
-	})
-	t.Run("crosstable", func(t *testing.T) {
-		id := regexp.MustCompile(`\[\d+,(\d+),"`).FindStringSubmatch(readString(t, player))
-		if id == nil {
-			t.Fatal("player page names no tournament")
-		}
-		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+filepath.Join(site, "tournaments", id[1]+".html")))
-		if !strings.Contains(dom, `<table class="list cross auto">`) {
-			t.Errorf("tournament %s: crosstable not drawn", id[1])
-		}
-		if !strings.Contains(dom, `<table class="list auto st">`) {
-			t.Errorf("tournament %s: standings not drawn", id[1])
-		}
-		if n := strings.Count(dom, `<th scope="row">`); n < 8 {
-			t.Errorf("tournament %s: %d player rows in standings and crosstable", id[1], n)
-		}
-	})
+	}
+}
+
+// layout is what the measuring script reports of a page.
+type layout struct {
+	Width, ScrollWidth int
+	Wide               []string // elements past the window's right edge
+	Cols               []struct {
+		Table, Head string
+		Shown       bool
+	}
+}
+
+// measureJS reports the page's width, its scrolled width and whether each
+// table heading is on screen: not hidden, inside its table's frame and the
+// window.
+const measureJS = `<script>(function () {
+  var r = { Width: innerWidth, ScrollWidth: document.documentElement.scrollWidth, Cols: [], Wide: [] };
+  document.querySelectorAll("body *").forEach(function (e) {
+    var b = e.getBoundingClientRect();
+    if (b.right > innerWidth + 1 && !e.closest(".scroll") && r.Wide.length < 5) r.Wide.push(e.tagName + "." + e.className + " " + Math.round(b.right) + " px");
+  });
+  document.querySelectorAll("table thead th").forEach(function (th) {
+    var b = th.getBoundingClientRect(), frame = (th.closest(".scroll") || document.body).getBoundingClientRect();
+    r.Cols.push({ Table: th.closest("table").id, Head: th.textContent,
+      Shown: b.width > 0 && b.left >= Math.max(frame.left, 0) - 1 && b.right <= Math.min(frame.right, innerWidth) + 1 });
+  });
+  parent.postMessage(JSON.stringify(r), "*");
+})();</script>`
+
+var scriptRE = regexp.MustCompile(`<script[^>]*></script>\n?`)
+
+// measure opens a copy of the page file, beside it, in a frame width px
+// wide, with the site's scripts or without them, and returns its layout.
+func measure(t *testing.T, bin, file string, width int, js bool) layout {
+	t.Helper()
+	page := readString(t, file)
+	if !js {
+		page = scriptRE.ReplaceAllString(page, "")
+	}
+	page = strings.Replace(page, "</body>", measureJS+"\n</body>", 1)
+	copyName := fmt.Sprintf(".layout-%d-%v-%s", width, js, filepath.Base(file))
+	copyFile := filepath.Join(filepath.Dir(file), copyName)
+	frame := filepath.Join(filepath.Dir(file), ".frame-"+copyName)
+	if err := os.WriteFile(copyFile, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := fmt.Sprintf(`<!DOCTYPE html><html><body style="margin:0"><iframe src="%s" width="%d" height="800" style="border:0"></iframe>
+<script>addEventListener("message", function (e) { var p = document.createElement("pre"); p.id = "measure"; p.textContent = e.data; document.body.appendChild(p); });</script></body></html>`, copyName, width)
+	if err := os.WriteFile(frame, []byte(wrapper), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(copyFile)
+	defer os.Remove(frame)
+	dom := string(runChromium(t, bin, "--dump-dom", "--virtual-time-budget=5000", fmt.Sprintf("--window-size=%d,900", max(width+20, 500)), "file://"+frame))
+	m := regexp.MustCompile(`(?s)<pre id="measure">(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("%s: the measuring script reported nothing", filepath.Base(file))
+	}
+	var l layout
+	if err := json.Unmarshal([]byte(stdhtml.UnescapeString(m[1])), &l); err != nil {
+		t.Fatalf("%s: %v", filepath.Base(file), err)
+	}
+	if l.Width != width {
+		t.Fatalf("%s: measured in a %d px frame, want %d", filepath.Base(file), l.Width, width)
+	}
+	return l
 }
 
 func readString(t *testing.T, file string) string {

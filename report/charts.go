@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
+	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -31,12 +32,6 @@ var (
 var BarFill = svgFill(barColor)
 
 func svgFill(c color.RGBA) string { return fmt.Sprintf("fill:#%02X%02X%02X", c.R, c.G, c.B) }
-
-// chartPoint is one point of a rating chart.
-type chartPoint struct {
-	Day   int32 // days since 1970-01-01
-	Value float64
-}
 
 func newPlot() *plot.Plot {
 	p := plot.New()
@@ -130,4 +125,73 @@ func render(p *plot.Plot, title string) (template.HTML, error) {
 	b.WriteString("</title>")
 	b.WriteString(s[j+1:])
 	return template.HTML(strings.TrimSpace(b.String())), nil
+}
+
+// Line charts (a player's rating history, a Joker player's rating by game)
+// are drawn here as small inline SVG, in the colours of assets/style.css: a
+// grid at round values, the first and last points' labels below, and the line
+// with a dot at each point (an SVG marker, so that a point costs only its
+// coordinates). The table beside each chart has every number.
+const (
+	lineW, lineH                       = 720, 240
+	lineL, lineR, lineT, lineB         = 52, 14, 10, 26
+	lineInnerW, lineInnerH             = lineW - lineL - lineR, lineH - lineT - lineB
+	minLineSpan                float64 = 40
+)
+
+// appendLineChart appends an SVG chart of the points (xs[i], ys[i]), xs
+// increasing, labelled label; xText labels an x value, id names the dot.
+func appendLineChart(b []byte, id, label, ylabel string, xs, ys []float64, xText func(float64) string) []byte {
+	x0, x1 := xs[0], xs[len(xs)-1]
+	if x1 == x0 {
+		x0, x1 = x0-1, x1+1
+	}
+	y0, y1 := math.Inf(1), math.Inf(-1)
+	for _, y := range ys {
+		y0, y1 = math.Min(y0, y), math.Max(y1, y)
+	}
+	pad := math.Max(minLineSpan-(y1-y0), 0)/2 + (y1-y0)*0.08
+	y0, y1 = math.Floor((y0-pad)/10)*10, math.Ceil((y1+pad)/10)*10
+	X := func(v float64) float64 { return lineL + (v-x0)/(x1-x0)*lineInnerW }
+	Y := func(v float64) float64 { return lineT + (y1-v)/(y1-y0)*lineInnerH }
+	b = fmt.Appendf(b, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\"><title>", lineW, lineH)
+	b = appendEsc(b, label)
+	b = fmt.Appendf(b, "</title><defs><marker id=\"%s\" viewBox=\"0 0 8 8\" refX=\"4\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\"><circle cx=\"4\" cy=\"4\" r=\"4\"/></marker></defs>\n<path class=\"grid\" d=\"", id)
+	step := niceStep(y1-y0, 4)
+	var ticks []byte
+	for v := math.Ceil(y0/step) * step; v <= y1; v += step {
+		b = fmt.Appendf(b, "M%d %.0fH%d", lineL, Y(v), lineW-lineR)
+		ticks = fmt.Appendf(ticks, "<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\">%g</text>", lineL-6, Y(v)+4, v)
+	}
+	b = fmt.Appendf(b, "\"/><rect class=\"axes\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", lineL, lineT, lineInnerW, lineInnerH)
+	b = append(b, ticks...)
+	b = fmt.Appendf(b, "<text x=\"%d\" y=\"%d\">", lineL, lineH-6)
+	b = appendEsc(b, xText(xs[0]))
+	b = fmt.Appendf(b, "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", lineW-lineR, lineH-6)
+	b = appendEsc(b, xText(xs[len(xs)-1]))
+	b = fmt.Appendf(b, "</text><text class=\"ylabel\" transform=\"translate(12 %d) rotate(-90)\" text-anchor=\"middle\">", lineT+lineInnerH/2)
+	b = appendEsc(b, ylabel)
+	b = fmt.Appendf(b, "</text>\n<polyline class=\"line\" marker-start=\"url(#%[1]s)\" marker-mid=\"url(#%[1]s)\" marker-end=\"url(#%[1]s)\" points=\"", id)
+	for i := range xs {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = fmt.Appendf(b, "%.0f,%.0f", X(xs[i]), Y(ys[i]))
+	}
+	return append(b, "\"/></svg>\n"...)
+}
+
+// niceStep returns a round step that cuts span into about n parts.
+func niceStep(span float64, n int) float64 {
+	raw := span / float64(n)
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	switch m := raw / p; {
+	case m <= 1:
+		return p
+	case m <= 2:
+		return 2 * p
+	case m <= 5:
+		return 5 * p
+	}
+	return 10 * p
 }

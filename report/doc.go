@@ -19,12 +19,12 @@
 //	                         top list; federations.html, clubs.html: their numbers;
 //	                         top/fed-*.html, top/club-*.html (and .csv): their top lists
 //	tournaments.html         the periods; tournaments-PERIOD.html: a period's tournaments
-//	tournaments/ID.html      facts; standings and crosstable drawn from tournaments/ID.js
-//	tournaments/ID.js        players, standings and games as compact JSON in a script
+//	tournaments/ID.html      facts; the standings with every round's games
 //	tournaments/ID-rating.html  the rating report: every player's card of the tournament
-//	players/ID.html          facts and the rating card as JSON; card, chart and games drawn by site.js
-//	data/*.js                each list as compact JSON in a script (file:// safe)
-//	assets/style.css, list.js, site.js
+//	players/ID.html          facts, the rating chart (SVG) and the rating card
+//	help.html                how to read the tables; the tie-break codes
+//	assets/style.css, list.js, site.js (searching, filtering, sorting: the
+//	                         pages are whole without them)
 //	.ratelist-site           the marker and the manifest: a content hash per file
 //
 // The steps of Build:
@@ -34,9 +34,9 @@
 //     tournaments.
 //  2. Write into a fresh folder beside Options.Site (moved into place at the
 //     end), or over the site already there, writing only files whose content
-//     hash differs from its manifest: the assets, one page and one data file
-//     per list (one list in memory at a time), the tournament indexes, every
-//     tournament's page and data file as the archive hands over its pairings
+//     hash differs from its manifest: the assets, one page per list (one
+//     list in memory at a time), the tournament indexes, every
+//     tournament's page as the archive hands over its pairings
 //     (pipeline.ForEachTournamentOfFS), then every player's page, by a pool of
 //     Options.Workers.
 //  3. Remove the files of the earlier site that the new one does not have and
@@ -44,12 +44,12 @@
 //
 // The files of the package follow the steps: reading the run's outputs
 // (data.go, cards.go, standings.go) and indexing them (load.go); rendering
-// the pages (pages.go for what every page shares, lists.go, indexes.go,
-// changes.go, charts.go, tournaments.go, ratingreport.go, toplists.go,
-// players.go) and the embedded assets
+// the pages (pages.go for what every page shares, tables.go for the big
+// tables, lists.go, indexes.go, changes.go, charts.go, tournaments.go,
+// tourtable.go, ratingreport.go, toplists.go, players.go) and the embedded assets
 // and templates (assets.go); and the incremental update: a key per file of
 // what it is made from (keys.go) and the manifest and atomic writes (sink.go).
 //
-// The pages need no network: data files are scripts, not fetched JSON. Output
-// is deterministic: the same inputs give the same bytes.
+// The pages need no network and no JavaScript: every number is in the HTML.
+// Output is deterministic: the same inputs give the same bytes.
 package report

@@ -3,6 +3,7 @@ package report
 import (
 	"slices"
 	"sort"
+	"strings"
 )
 
 // tourListFile is the page of the tournaments of a period.
@@ -149,4 +150,28 @@ func (s *site) writeListIndex() error {
 		return s.putPage("lists.html", "lists.html", &idx, key)
 	}
 	return nil
+}
+
+// helpPage is the data of help.html: what each page kind shows.
+type helpPage struct {
+	page
+	Codes []helpCode
+}
+
+type helpCode struct{ Code, Name string }
+
+// writeHelp writes help.html, which the tables' legends link.
+func (s *site) writeHelp() error {
+	var k keyer
+	k.ints(int64(s.key))
+	key := k.sum()
+	if s.out.kept("help.html", key) {
+		return nil
+	}
+	h := helpPage{page: s.page("How to read the pages", "", "")}
+	for c, n := range tiebreakNames {
+		h.Codes = append(h.Codes, helpCode{c, n})
+	}
+	slices.SortFunc(h.Codes, func(a, b helpCode) int { return strings.Compare(a.Code, b.Code) })
+	return s.putPage("help.html", "help.html", &h, key)
 }

@@ -137,8 +137,9 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 	return k.sum()
 }
 
-// tourKey is the key of tournament t's page, data file and rating report: its
-// facts, its period's standings file, its players' cards, and its games as the archive
+// tourKey is the key of tournament t's page and rating report: its facts,
+// its period's standings file, its players (their clubs, titles and
+// federations) and their cards, and its games as the archive
 // has them (pairs, a readPairKeys hash), each player with whether they have a page.
 func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
 	k.ints(int64(s.key), int64(s.stHash[s.stFile[t.ID]]), int64(s.stPlayers[t.ID]), int64(pairs))
@@ -150,14 +151,17 @@ func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
 	i, _ := findTP(s, t.ID, 0)
 	for ; i < len(s.byTP) && cards[s.byTP[i]].TournamentID == t.ID; i++ {
 		c := &cards[s.byTP[i]]
-		// Every number of the card: the rating report shows them.
-		k.ints(c.PlayerID, int64(c.Ro()), int64(c.OppAverage), int64(c.Games), int64(c.K), int64(c.Change), int64(c.RatingAfter))
+		// Every number of the card: the page and the rating report show them.
+		k.ints(c.PlayerID, int64(c.Ro()), int64(c.OppAverage), int64(c.Games), int64(c.K), int64(c.Change), int64(c.RatingBefore), int64(c.RatingAfter))
 		k.float(c.Score)
 		k.float(c.Expected)
 		k.float(c.ChangeUnrounded)
 		k.str(s.cs.str(c.Reason))
 		k.str(s.names[c.PlayerID])
 		if s.hasPage(c.PlayerID) {
+			k.ints(1)
+		}
+		if c.PerGame {
 			k.ints(1)
 		}
 	}
@@ -273,6 +277,15 @@ func mix(h, v uint64) uint64 {
 	return h * 1099511628211
 }
 
+// mixString adds str to the hash h.
+func mixString(h uint64, str string) uint64 {
+	h = mix(h, uint64(len(str)))
+	for i := 0; i < len(str); i++ {
+		h = mix(h, uint64(str[i]))
+	}
+	return h
+}
+
 // readStandingsFiles reads the hash of each period's standings file (by
 // label) and, per tournament, the label of the file holding it and a hash of
 // its players, each with whether they have a page.
@@ -310,7 +323,10 @@ func (s *site) readStandingsFiles(out string) error {
 					if s.hasPage(id) {
 						h = mix(h, 1)
 					}
-					s.stPlayers[t] = h
+					s.stPlayers[t] = mixString(h, s.club(id))
+					if in := s.info(id); in != nil {
+						s.stPlayers[t] = mixString(mixString(s.stPlayers[t], in.Title), in.Federation)
+					}
 				}))
 			if err != nil {
 				return fmt.Errorf("read %s: %w", p, err)
@@ -352,15 +368,13 @@ func (s *site) pagesKey() uint64 {
 	return k.sum()
 }
 
-// listKeys returns the keys of a list's data file and page: the list file's
-// hash and the clubs, and for the page also its links (listNav), whether it
-// is provisional and the period's tournaments.
-func (s *site) listKeys(k *keyer, kind, period string, file, clubs uint64) (data, page uint64) {
+// listKey returns the key of a list's page: the list file's hash, the
+// clubs, its links (listNav), whether it is provisional and the period's
+// tournaments.
+func (s *site) listKey(k *keyer, kind, period string, file, clubs uint64) uint64 {
 	k.ints(int64(s.key), int64(file), int64(clubs))
 	k.str(kind)
 	k.str(period)
-	data = k.sum()
-	k.ints(int64(data))
 	k.str(s.listFile(period))
 	nav := navOf(s.jperiods, period, jokerFile)
 	if kind == "rating" {
@@ -375,7 +389,7 @@ func (s *site) listKeys(k *keyer, kind, period string, file, clubs uint64) (data
 			k.tourFacts(t)
 		}
 	}
-	return data, k.sum()
+	return k.sum()
 }
 
 // clubsKey is a hash of every player's club.

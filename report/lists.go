@@ -24,28 +24,24 @@ func (s *site) listFile(period string) string {
 // listPage is the data of a list page (index.html, list-*.html, joker-*.html).
 type listPage struct {
 	page
-	Kind       string
-	Period     string
-	Rules      string
-	Count      int
-	Shown      int
-	DataFile   string
+	Kind   string
+	Period string
+	Rules  string
+	Count  int
+	// Table is the list's table and its legend.
+	Table      template.HTML
 	Histogram  template.HTML
 	HistAlt    string
 	Gains      []listRow
 	Tours      []*tourInfo
 	ToursCount int
 	ToursFile  string
-	Rows       []listRow
-	Added      []rating.Column // the rule set's own columns, after flags
-	JokerRows  []jokerRow
 	Clubs      []string
 	Categories []string
 	Links      listNav
 	// Provisional says that the list is of a period still open on the run's
 	// date: not final.
 	Provisional bool
-	Clubs0      map[int64]string
 	// Prev is the list before this one and ChangesFile the page of the
 	// changes from it; empty for the first list.
 	Prev, ChangesFile string
@@ -128,10 +124,8 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		data, page := s.listKeys(&k, "rating", p, h, clubs)
-		dataFile := "data/list-" + p + ".js"
-		keepData := s.out.kept(dataFile, data)
-		keepPage := keepData && s.out.kept(s.listFile(p), page)
+		page := s.listKey(&k, "rating", p, h, clubs)
+		keepPage := s.out.kept(s.listFile(p), page)
 		var changes uint64
 		keepChanges := i == 0
 		if i > 0 {
@@ -160,7 +154,7 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 			}
 		}
 		if !keepPage {
-			if err := s.writeRatingList(p, rows, !keepData, data, page); err != nil {
+			if err := s.writeRatingList(p, rows, page); err != nil {
 				return n, err
 			}
 		}
@@ -177,17 +171,15 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		data, page := s.listKeys(&k, "joker", p, h, clubs)
-		dataFile := "data/joker-" + p + ".js"
-		keepData := s.out.kept(dataFile, data)
-		if keepData && s.out.kept(jokerFile(p), page) {
+		page := s.listKey(&k, "joker", p, h, clubs)
+		if s.out.kept(jokerFile(p), page) {
 			continue
 		}
 		rows, err := readJokerList(path)
 		if err != nil {
 			return n, err
 		}
-		if err := s.writeJokerList(p, rows, !keepData, data, page); err != nil {
+		if err := s.writeJokerList(p, rows, page); err != nil {
 			return n, err
 		}
 	}
@@ -202,46 +194,83 @@ func (s *site) readRatingList(i int) ([]listRow, error) {
 	return readList(output.ListCSV.Path(s.opt.Out, s.periods[i]))
 }
 
-// listCols are the columns of a list's data file, by kind.
-var listCols = map[string][]string{
-	"rating": {"rank", "player_id", "name", "rating", "change", "games_period", "games_total", "k", "category", "flags", "club"},
-	"joker":  {"rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total", "club"},
+// ratingCols are a rating list's columns; listTable fills them.
+var ratingCols = []col{
+	{head: "Rank", key: "rank"},
+	{head: "Name", key: "name", text: true},
+	{head: "Club", key: "club", text: true, extra: true},
+	{head: "Rating", key: "rating", bold: true},
+	{head: "Change", key: "change", title: "rating change since the list before"},
+	{head: "Games", key: "games_period", title: "rated games this period", extra: true},
+	{head: "Total", key: "games_total", title: "rated games in all", extra: true},
+	{head: "K", key: "k", extra: true},
+	{head: "Cat.", key: "category", title: "category", extra: true},
+	{head: "Flags", key: "flags", text: true, extra: true},
 }
 
-func (s *site) writeRatingList(period string, rows []listRow, withData bool, dataKey, pageKey uint64) error {
-	ids := make([]int64, len(rows))
+// ratingCols are ratingCols and the rule set's own columns after them, extra
+// on a phone.
+func (s *site) ratingCols() []col {
+	cols := slices.Clip(ratingCols)
+	for _, c := range s.added {
+		h := c.Title
+		if h == "" {
+			h = c.Name
+		}
+		cols = append(cols, col{head: appendEscString(h), key: c.Name, text: c.Type == rating.String, extra: true})
+	}
+	return cols
+}
+
+// jokerCols are a Joker list's columns.
+var jokerCols = []col{
+	{head: "Rank", key: "rank"},
+	{head: "Name", key: "name", text: true},
+	{head: "Club", key: "club", text: true, extra: true},
+	{head: "Player rating", key: "player_rating", bold: true},
+	{head: "Level", key: "level"},
+	{head: "Level name", key: "level_name", text: true, extra: true},
+	{head: "Personal rating", key: "personal_rating", extra: true},
+	{head: "Games", key: "games_total", extra: true},
+}
+
+// listTableID is the id of a list page's table, which assets/list.js sorts,
+// filters and pages.
+const listTableID = "list"
+
+func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) error {
 	ratings := make([]int, len(rows))
 	cats := map[string]bool{}
-	for i, r := range rows {
-		ids[i] = r.ID
+	flags := map[string]bool{}
+	clubs := map[string]bool{}
+	cols := s.ratingCols()
+	b := appendTableStart(make([]byte, 0, 110*len(rows)+1024), listTableID, "list", "Rating list "+period+": select a column heading to sort", cols)
+	for i := range rows {
+		r := &rows[i]
 		ratings[i] = r.Rating
 		if r.Category != "" {
 			cats[r.Category] = true
 		}
-	}
-	clubs, pos := s.clubIndex(ids)
-	dataFile := "data/list-" + period + ".js"
-	if withData {
-		if err := s.out.put(dataFile, ratingData(rows, s.added, clubs, pos), dataKey); err != nil {
-			return err
+		for _, f := range strings.Fields(r.Flags) {
+			flags[f] = true
 		}
+		club := s.club(r.ID)
+		if club != "" {
+			clubs[club] = true
+		}
+		b = appendRatingRow(b, r, club)
 	}
+	b = appendTableEnd(b)
+	b = append(b, "<p class=\"legend\">Change: since the list before; empty for a player new to the list. <a href=\"help.html#list\">How to read the list</a></p>\n"...)
+	b = appendFlagLegend(b, flags)
 	lp := listPage{page: s.page("Rating list "+period, "", "list"), Kind: "rating", Period: period,
-		Rules: s.sum.Rules, Count: len(rows), DataFile: dataFile, Clubs: clubs, ToursFile: tourListFile(period), Added: s.added}
-	for c := range cats {
-		lp.Categories = append(lp.Categories, c)
-	}
-	sort.Strings(lp.Categories)
+		Rules: s.sum.Rules, Count: len(rows), Clubs: sortedKeys(clubs), Categories: sortedKeys(cats), ToursFile: tourListFile(period)}
+	lp.Style = tableCSS(listTableID, cols)
+	lp.Table = template.HTML(b)
 	lp.Links = navOf(s.periods, period, s.listFile)
 	lp.Provisional = period == s.sum.Provisional
 	if i := slices.Index(s.periods, period); i > 0 {
 		lp.Prev, lp.ChangesFile = s.periods[i-1], changesFile(period)
-	}
-	lp.Shown = min(len(rows), PageSize)
-	lp.Rows = rows[:lp.Shown]
-	lp.Clubs0 = map[int64]string{}
-	for _, r := range lp.Rows {
-		lp.Clubs0[r.ID] = s.club(r.ID)
 	}
 	lp.HistAlt = fmt.Sprintf("Histogram of the ratings of the %d listed players, %s, in steps of 50 points", len(rows), period)
 	hist, _, err := histogram(lp.HistAlt, ratings, 50)
@@ -255,6 +284,51 @@ func (s *site) writeRatingList(period string, rows []listRow, withData bool, dat
 		lp.Tours = s.periodTours[period]
 	}
 	return s.putPage(s.listFile(period), "list.html", &lp, pageKey)
+}
+
+// appendRatingRow appends a rating list's row, with the player's club.
+func appendRatingRow(b []byte, r *listRow, club string) []byte {
+	b = append(b, "<tr><td>"...)
+	b = strconv.AppendInt(b, int64(r.Rank), 10)
+	b = appendNameCell(b, "", r.ID, r.Name)
+	b = append(b, "<td>"...)
+	b = appendEsc(b, club)
+	b = append(b, "<td>"...)
+	b = strconv.AppendInt(b, int64(r.Rating), 10)
+	b = appendChange(b, r.Change, !r.NoChange)
+	b = append(b, "<td>"...)
+	b = strconv.AppendInt(b, int64(r.GamesPeriod), 10)
+	b = append(b, "<td>"...)
+	b = strconv.AppendInt(b, int64(r.GamesTotal), 10)
+	b = append(b, "<td>"...)
+	b = strconv.AppendInt(b, int64(r.K), 10)
+	b = append(b, "<td>"...)
+	b = appendEsc(b, r.Category)
+	b = append(b, "<td>"...)
+	b = appendEsc(b, r.Flags)
+	b = append(b, '\n')
+	return b
+}
+
+// appendNameCell appends a list row's name cell, the row's heading, linking
+// the player's page (root: the path to the site's root).
+func appendNameCell(b []byte, root string, id int64, name string) []byte {
+	b = append(b, "<th scope=\"row\"><a href=\""...)
+	b = append(b, root...)
+	b = append(b, "players/"...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, ".html\">"...)
+	b = appendEsc(b, name)
+	return append(b, "</a>"...)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }
 
 // topGains returns the n largest gains of rows, ties by rank, then in the
@@ -276,119 +350,38 @@ func topGains(rows []listRow, n int) []listRow {
 	return top
 }
 
-// ratingData is a rating list's data file, with the rule set's own columns
-// added after flags: a number as the list prints it, other text as a string.
-func ratingData(rows []listRow, added []rating.Column, clubs []string, pos []int) []byte {
-	cols := listCols["rating"]
-	if len(added) > 0 {
-		cols = slices.Clone(cols)
-		for i, c := range added {
-			cols = slices.Insert(cols, 10+i, c.Name)
+func (s *site) writeJokerList(period string, rows []jokerRow, pageKey uint64) error {
+	clubs := map[string]bool{}
+	b := appendTableStart(make([]byte, 0, 110*len(rows)+1024), listTableID, "list", "Joker list "+period+": select a column heading to sort", jokerCols)
+	for i := range rows {
+		r := &rows[i]
+		club := s.club(r.ID)
+		if club != "" {
+			clubs[club] = true
 		}
+		b = append(b, "<tr><td>"...)
+		b = strconv.AppendInt(b, int64(r.Rank), 10)
+		b = appendNameCell(b, "", r.ID, r.Name)
+		b = append(b, "<td>"...)
+		b = appendEsc(b, club)
+		b = append(b, "<td>"...)
+		b = strconv.AppendInt(b, int64(r.PlayerRating), 10)
+		b = append(b, "<td>"...)
+		b = strconv.AppendInt(b, int64(r.Level), 10)
+		b = append(b, "<td>"...)
+		b = appendEsc(b, r.LevelName)
+		b = append(b, "<td>"...)
+		b = strconv.AppendInt(b, int64(r.PersonalRating), 10)
+		b = append(b, "<td>"...)
+		b = strconv.AppendInt(b, int64(r.GamesTotal), 10)
+		b = append(b, '\n')
 	}
-	b := listDataHead(make([]byte, 0, 64*len(rows)), "rating", cols, clubs)
-	for i, r := range rows {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = appendInts(b, int64(r.Rank), r.ID)
-		b = append(b, ',')
-		b = appendJSONString(b, r.Name)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.Rating), 10)
-		if r.NoChange {
-			b = append(b, ",null,"...)
-		} else {
-			b = strconv.AppendInt(append(b, ','), int64(r.Change), 10)
-			b = append(b, ',')
-		}
-		b = appendInts(b, int64(r.GamesPeriod), int64(r.GamesTotal), int64(r.K))
-		b = append(b, ',')
-		b = appendJSONString(b, r.Category)
-		b = append(b, ',')
-		b = appendJSONString(b, r.Flags)
-		b = append(b, ',')
-		for j := range added {
-			if j < len(r.Added) && added[j].Type != rating.String && r.Added[j] != "" {
-				b = append(b, r.Added[j]...)
-			} else {
-				b = appendJSONString(b, field(r.Added, j))
-			}
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(pos[i]), 10)
-		b = append(b, ']')
-	}
-	return append(b, "]};\n"...)
-}
-
-func (s *site) writeJokerList(period string, rows []jokerRow, withData bool, dataKey, pageKey uint64) error {
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
-	}
-	clubs, pos := s.clubIndex(ids)
-	dataFile := "data/joker-" + period + ".js"
-	if withData {
-		if err := s.out.put(dataFile, jokerData(rows, clubs, pos), dataKey); err != nil {
-			return err
-		}
-	}
+	b = appendTableEnd(b)
 	lp := listPage{page: s.page("Joker list "+period, "", "joker"), Kind: "joker", Period: period,
-		Count: len(rows), DataFile: dataFile, Clubs: clubs}
+		Count: len(rows), Clubs: sortedKeys(clubs)}
+	lp.Style = tableCSS(listTableID, jokerCols)
+	lp.Table = template.HTML(b)
 	lp.Links = navOf(s.jperiods, period, jokerFile)
 	lp.Provisional = period == s.sum.Provisional
-	lp.Shown = min(len(rows), PageSize)
-	lp.JokerRows = rows[:lp.Shown]
-	lp.Clubs0 = map[int64]string{}
-	for _, r := range lp.JokerRows {
-		lp.Clubs0[r.ID] = s.club(r.ID)
-	}
 	return s.putPage(jokerFile(period), "list.html", &lp, pageKey)
-}
-
-// jokerData is a Joker list's data file.
-func jokerData(rows []jokerRow, clubs []string, pos []int) []byte {
-	b := listDataHead(make([]byte, 0, 64*len(rows)), "joker", listCols["joker"], clubs)
-	for i, r := range rows {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = appendInts(b, int64(r.Rank), r.ID)
-		b = append(b, ',')
-		b = appendJSONString(b, r.Name)
-		b = append(b, ',')
-		b = appendInts(b, int64(r.PlayerRating), int64(r.Level))
-		b = append(b, ',')
-		b = appendJSONString(b, r.LevelName)
-		b = append(b, ',')
-		b = appendInts(b, int64(r.PersonalRating), int64(r.GamesTotal), int64(pos[i]))
-		b = append(b, ']')
-	}
-	return append(b, "]};\n"...)
-}
-
-// listDataHead starts a list's data file: a script that sets
-// window.RATELIST_LIST to the list as compact JSON, so that pages opened from
-// file:// can load it with a <script> element.
-func listDataHead(b []byte, kind string, cols, clubs []string) []byte {
-	b = append(b, `window.RATELIST_LIST={"kind":"`...)
-	b = append(b, kind...)
-	b = append(b, `","cols":[`...)
-	for i, c := range cols {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, c)
-	}
-	b = append(b, `],"clubs":[`...)
-	for i, c := range clubs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, c)
-	}
-	return append(b, `],"rows":[`...)
 }

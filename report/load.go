@@ -264,7 +264,6 @@ func (s *site) loadTournaments() error {
 		s.periodTours[t.Period] = append(s.periodTours[t.Period], t)
 	}
 	s.markRatingReports()
-	s.numberClubs()
 	return nil
 }
 
@@ -340,57 +339,14 @@ func (s *site) club(id int64) string {
 	return ""
 }
 
-// numberClubs numbers the archive's clubs in sorted order, for clubIndex.
-func (s *site) numberClubs() {
-	if s.arch == nil {
-		return
+// info returns what the archive says of a player for other bodies (title,
+// federation), or nil.
+func (s *site) info(id int64) *archive.PlayerInfo {
+	if s.arch == nil || s.arch.Players.Info == nil {
+		return nil
 	}
-	club := s.arch.Players.Club
-	set := map[string]bool{}
-	for _, c := range club {
-		if c != "" {
-			set[c] = true
-		}
+	if i := s.arch.Players.Index(id); i >= 0 {
+		return &s.arch.Players.Info[i]
 	}
-	s.clubs = make([]string, 0, len(set))
-	for c := range set {
-		s.clubs = append(s.clubs, c)
-	}
-	sort.Strings(s.clubs)
-	s.clubNo = make([]int32, len(club))
-	for i, c := range club {
-		s.clubNo[i] = -1
-		if c != "" {
-			s.clubNo[i] = int32(sort.SearchStrings(s.clubs, c))
-		}
-	}
-}
-
-// clubIndex returns the sorted clubs of ids and each id's position in it.
-func (s *site) clubIndex(ids []int64) ([]string, []int) {
-	pos := make([]int, len(ids))
-	used := make([]int, len(s.clubs)) // 1 for a club of ids, then its position
-	for i, id := range ids {
-		pos[i] = -1
-		if s.arch == nil {
-			continue
-		}
-		if j := s.arch.Players.Index(id); j >= 0 && s.clubNo[j] >= 0 {
-			pos[i] = int(s.clubNo[j])
-			used[pos[i]] = 1
-		}
-	}
-	var clubs []string
-	for c, u := range used {
-		if u != 0 {
-			used[c] = len(clubs)
-			clubs = append(clubs, s.clubs[c])
-		}
-	}
-	for i, c := range pos {
-		if c >= 0 {
-			pos[i] = used[c]
-		}
-	}
-	return clubs, pos
+	return nil
 }

@@ -89,6 +89,7 @@ func appendInts(b []byte, ns ...int64) []byte {
 }
 
 // appendHead appends the start of every page: head, site header, navigation.
+// Kept short: every page has it, and a site has hundreds of thousands.
 func appendHead(b []byte, p page) []byte {
 	b = append(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"...)
 	b = appendEsc(b, p.Title)
@@ -96,45 +97,40 @@ func appendHead(b []byte, p page) []byte {
 	b = appendEsc(b, p.Site)
 	b = append(b, "</title>\n<link rel=\"stylesheet\" href=\""...)
 	b = append(b, p.Root...)
-	b = append(b, "assets/style.css\">\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\">\n<a class=\"brand\" href=\""...)
+	b = append(b, "assets/style.css\">\n"...)
+	if p.Style != "" {
+		b = append(b, "<style>"...)
+		b = append(b, p.Style...)
+		b = append(b, "</style>\n"...)
+	}
+	b = append(b, "</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\"><a class=\"brand\" href=\""...)
 	b = append(b, p.Root...)
 	b = append(b, "index.html\">"...)
 	b = appendEsc(b, p.Site)
-	b = append(b, "</a>\n<nav aria-label=\"Site\"><ul>\n<li><a href=\""...)
-	b = append(b, p.Root...)
-	b = append(b, "index.html\""...)
-	if p.Nav == "list" {
-		b = append(b, " aria-current=\"page\""...)
+	b = append(b, "</a>\n<nav aria-label=\"Site\"><ul>"...)
+	for _, n := range []struct{ nav, file, text string }{{"list", "index.html", "Rating list"}, {"lists", "lists.html", "All lists"}, {"top", "top.html", "Top lists"}, {"tournaments", "tournaments.html", "Tournaments"}} {
+		b = append(b, "<li><a href=\""...)
+		b = append(b, p.Root...)
+		b = append(b, n.file...)
+		b = append(b, '"')
+		if p.Nav == n.nav {
+			b = append(b, " aria-current=\"page\""...)
+		}
+		b = append(b, '>')
+		b = append(b, n.text...)
+		b = append(b, "</a>"...)
 	}
-	b = append(b, ">Rating list</a></li>\n<li><a href=\""...)
-	b = append(b, p.Root...)
-	b = append(b, "lists.html\""...)
-	if p.Nav == "lists" {
-		b = append(b, " aria-current=\"page\""...)
-	}
-	b = append(b, ">All lists</a></li>\n<li><a href=\""...)
-	b = append(b, p.Root...)
-	b = append(b, "top.html\""...)
-	if p.Nav == "top" {
-		b = append(b, " aria-current=\"page\""...)
-	}
-	b = append(b, ">Top lists</a></li>\n<li><a href=\""...)
-	b = append(b, p.Root...)
-	b = append(b, "tournaments.html\""...)
-	if p.Nav == "tournaments" {
-		b = append(b, " aria-current=\"page\""...)
-	}
-	return append(b, ">Tournaments</a></li>\n</ul></nav>\n</div></header>\n<main id=\"main\" class=\"wrap\">\n"...)
+	return append(b, "</ul></nav></div></header>\n<main id=\"main\" class=\"wrap\">\n"...)
 }
 
 // appendFoot appends the end of every page.
 func appendFoot(b []byte) []byte {
-	return append(b, "</main>\n<footer class=\"wrap foot\">Published with ratelist. Ratings as of the list period's last day.</footer>\n</body>\n</html>\n"...)
+	return append(b, "</main>\n<footer class=\"wrap foot\">Published with ratelist.</footer>\n</body>\n</html>\n"...)
 }
 
 // headHTML and footHTML give the template pages the same head and foot.
-func headHTML(site, title, root, nav string) template.HTML {
-	return template.HTML(appendHead(nil, page{Site: site, Title: title, Root: root, Nav: nav}))
+func headHTML(site, title, root, nav, style string) template.HTML {
+	return template.HTML(appendHead(nil, page{Site: site, Title: title, Root: root, Nav: nav, Style: style}))
 }
 
 func footHTML() template.HTML { return template.HTML(appendFoot(nil)) }
@@ -181,6 +177,7 @@ type page struct {
 	Title string // page title
 	Root  string // relative path to the site root: "" or "../"
 	Nav   string // active navigation entry
+	Style string // the page's own style: which columns a phone shows (narrowCSS)
 }
 
 func (s *site) page(title, root, nav string) page {

@@ -39,14 +39,24 @@ func (s *site) writePlayers(ctx context.Context) error {
 	return g.Wait()
 }
 
-// renderPlayer appends player id's page to b.
+// renderPlayer appends player id's page to b: the facts, the rating history
+// as a chart, the rating card as a table, and the Joker section.
 func (s *site) renderPlayer(b []byte, id int64) []byte {
 	name := s.names[id]
+	idx := s.playerCards(id)
 	b = appendHead(b, s.page(name, "../", ""))
 	b = append(b, "<h1>"...)
 	b = appendEsc(b, name)
 	b = append(b, "</h1>\n<dl class=\"facts\">\n"...)
 	b = appendFact(b, "ID", strconv.FormatInt(id, 10))
+	if in := s.info(id); in != nil {
+		if in.Title != "" {
+			b = appendFact(b, "Title", in.Title)
+		}
+		if in.Federation != "" {
+			b = appendFact(b, "Federation", in.Federation)
+		}
+	}
 	if c := s.club(id); c != "" {
 		b = appendFact(b, "Club", c)
 	}
@@ -65,27 +75,28 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 		b = appendFact(b, "K", strconv.Itoa(r.K))
 		b = appendFact(b, "Games", strconv.Itoa(r.GamesTotal))
 		if r.Flags != "" {
-			b = appendFact(b, "Flags", r.Flags)
+			b = appendFact(b, "Flags", flagsText(r.Flags))
 		}
 	}
 	b = append(b, "</dl>\n"...)
-	idx := s.playerCards(id)
-	var pts []chartPoint
+	var xs, ys []float64
 	for _, ci := range idx {
 		if c := &s.cs.cards[ci]; c.RatingAfter != none && c.EndDate != 0 {
-			pts = append(pts, chartPoint{Day: c.EndDate, Value: float64(c.RatingAfter)})
+			xs, ys = append(xs, float64(c.EndDate)), append(ys, float64(c.RatingAfter))
 		}
 	}
-	if len(pts) > 0 {
-		b = append(b, "<section aria-labelledby=\"hist-h\">\n<h2 id=\"hist-h\">Rating history</h2>\n<figure class=\"chartbox\" id=\"chart\" data-y=\"Rating\">\n<figcaption>"...)
-		b = appendEsc(b, ratingAlt(name, "Rating", pts))
-		b = append(b, ".</figcaption>\n</figure>\n</section>\n"...)
+	if len(xs) > 0 {
+		alt := ratingAlt(name, "Rating", xs, ys)
+		b = append(b, "<section aria-labelledby=\"hist-h\">\n<h2 id=\"hist-h\">Rating history</h2>\n<figure class=\"chartbox\">\n"...)
+		b = appendLineChart(b, "dot", alt, "Rating", xs, ys, func(d float64) string { return string(appendDate(nil, int32(d))) })
+		b = append(b, "<figcaption>From "...)
+		b = appendEsc(b, string(appendDate(nil, int32(xs[0]))))
+		b = append(b, " to "...)
+		b = appendEsc(b, string(appendDate(nil, int32(xs[len(xs)-1]))))
+		b = append(b, "; every rating is in the card below.</figcaption>\n</figure>\n</section>\n"...)
 	}
 	if len(idx) > 0 {
-		b = s.appendCard(b, idx)
-		b = append(b, "<section aria-labelledby=\"games-h\" id=\"games\" data-p=\""...)
-		b = strconv.AppendInt(b, id, 10)
-		b = append(b, "\">\n<h2 id=\"games-h\">Games</h2>\n</section>\n"...)
+		b = s.appendCard(b, id, idx)
 	}
 	b = s.appendJoker(b, id, name)
 	b = append(b, "<script src=\"../assets/site.js\"></script>\n"...)
@@ -100,82 +111,67 @@ type levelChange struct {
 	From, To int32
 }
 
-// appendCard appends the rating card as compact JSON in the page, from which
-// site.js draws the card table, the rating chart and the games. Each row:
-// [end day (days since 1970, 0 = none), tournament id to link (0 = none),
-// tournament or period text, start rating, games, score, opponents' average,
-// D, expected, K, exact change, change, rating after, reason]; empty numbers
-// are null. Rows of folded per-game cards (a per-period rule set's) have a null change: the
-// period's row carries it.
-func (s *site) appendCard(b []byte, idx []int32) []byte {
-	b = append(b, "<section aria-labelledby=\"card-h\" id=\"card\">\n<h2 id=\"card-h\">Rating card</h2>\n<p class=\"muted small\">Start: the rating the tournament was rated with. Change = K × (score − expected), rounded; expected from the rating difference D to the opponents' average.</p>\n<noscript><p class=\"muted\">Turn on JavaScript to see the rating card.</p></noscript>\n<script type=\"application/json\">["...)
-	for k, ci := range idx {
+// cardCols are the rating card's columns; assets/style.css aligns them and
+// says which a phone shows (Tournament, Score, Change, After), the same on
+// every page.
+var cardCols = []col{
+	{head: "Date", extra: true}, {head: "Tournament"}, {head: "Start", extra: true}, {head: "Games", extra: true},
+	{head: "Score"}, {head: "Opp. avg", extra: true}, {head: "D", extra: true}, {head: "Exp.", extra: true},
+	{head: "K", extra: true}, {head: "Exact", extra: true}, {head: "Change"}, {head: "After"}, {head: "Note", extra: true},
+}
+
+// appendCard appends the rating card of player id (cards idx) as a table, a
+// row per tournament and per period close. Rows of folded per-game cards
+// (FIDE) have no change: the period's row carries it; a row without a rating
+// before (a newcomer's first) has none either.
+func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
+	b = append(b, "<section aria-labelledby=\"card-h\">\n<h2 id=\"card-h\">Rating card</h2>\n"...)
+	b = appendTableStart(b, "card", "list card", "Rating card: a row per tournament rated, in the order rated", cardCols)
+	for _, ci := range idx {
 		c := &s.cs.cards[ci]
-		if k > 0 {
-			b = append(b, ",\n"...)
-		}
-		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(c.EndDate), 10)
-		b = append(b, ',')
+		b = append(b, "<tr><td>"...)
+		b = appendDate(b, c.EndDate)
+		b = append(b, "<td>"...)
 		t := s.tour(c.TournamentID)
 		switch {
 		case t != nil:
+			b = append(b, "<a href=\"../tournaments/"...)
 			b = strconv.AppendInt(b, t.ID, 10)
-			b = append(b, ',')
-			b = appendJSONString(b, t.Name)
+			b = append(b, ".html\">"...)
+			b = appendEsc(b, t.Name)
+			b = append(b, "</a>"...)
 		case c.TournamentID != 0:
-			b = append(b, '0', ',')
-			b = appendJSONString(b, fmt.Sprintf("Tournament %d", c.TournamentID))
+			b = fmt.Appendf(b, "Tournament %d", c.TournamentID)
 		default:
-			b = append(b, '0', ',')
-			b = appendJSONString(b, "Period "+s.cs.str(c.Period)+" close")
+			b = append(b, "Period "...)
+			b = appendEsc(b, s.cs.str(c.Period))
+			b = append(b, " close"...)
 		}
-		b = append(b, ',')
-		b = appendNum(b, c.Ro())
-		b = append(b, ',')
+		b = append(b, "<td>"...)
+		b = appendOpt(b, c.Ro())
+		b = append(b, "<td>"...)
 		b = strconv.AppendInt(b, int64(c.Games), 10)
-		b = append(b, ',')
+		b = append(b, "<td>"...)
 		b = strconv.AppendFloat(b, c.Score, 'f', -1, 64)
-		for _, v := range []int32{c.OppAverage, c.D} {
-			b = append(b, ',')
-			b = appendNum(b, v)
-		}
-		b = append(b, ',')
-		b = appendFloatNum(b, c.Expected, 3)
-		b = append(b, ',')
-		b = appendNum(b, c.K)
-		b = append(b, ',')
-		b = appendFloatNum(b, c.ChangeUnrounded, 2)
-		b = append(b, ',')
-		if c.PerGame {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendInt(b, int64(c.Change), 10)
-		}
-		b = append(b, ',')
-		b = appendNum(b, c.RatingAfter)
-		b = append(b, ',')
-		b = appendJSONString(b, s.cs.str(c.Reason))
-		b = append(b, ']')
+		b = append(b, "<td>"...)
+		b = appendOpt(b, c.OppAverage)
+		b = append(b, "<td>"...)
+		b = appendOpt(b, c.D)
+		b = append(b, "<td>"...)
+		b = appendF(b, c.Expected, 3)
+		b = append(b, "<td>"...)
+		b = appendOpt(b, c.K)
+		b = append(b, "<td>"...)
+		b = appendF(b, c.ChangeUnrounded, 2)
+		b = appendColoredChange(b, int(c.Change), !c.PerGame && c.Ro() != none)
+		b = append(b, "<td>"...)
+		b = appendOpt(b, c.RatingAfter)
+		b = append(b, "<td>"...)
+		b = appendEsc(b, s.cs.str(c.Reason))
+		b = append(b, '\n')
 	}
-	return append(b, "]</script>\n</section>\n"...)
-}
-
-// appendNum appends an optional number as JSON.
-func appendNum(b []byte, v int32) []byte {
-	if v == none {
-		return append(b, "null"...)
-	}
-	return strconv.AppendInt(b, int64(v), 10)
-}
-
-// appendFloatNum appends an optional number as JSON with prec decimals,
-// which site.js shows with as many.
-func appendFloatNum(b []byte, f float64, prec int) []byte {
-	if math.IsNaN(f) {
-		return append(b, "null"...)
-	}
-	return strconv.AppendFloat(b, f, 'f', prec, 64)
+	b = appendTableEnd(b)
+	return append(b, "<p class=\"legend\"><a href=\"../help.html#card\">How to read the card</a></p>\n</section>\n"...)
 }
 
 // appendJoker appends the Joker section of a Joker player's page.
@@ -198,14 +194,13 @@ func (s *site) appendJoker(b []byte, id int64, name string) []byte {
 		}
 		alt := fmt.Sprintf("Joker player rating of %s after each of %d games: from %g to %g; lowest %g, highest %g",
 			name, len(vals), vals[0], vals[len(vals)-1], lo, hi)
-		b = append(b, "<figure class=\"chartbox\" id=\"jchart\" data-y=\"Joker player rating\" data-v=\""...)
-		for i, v := range vals {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendFloat(b, v, 'f', -1, 64)
+		xs := make([]float64, len(vals))
+		for i := range xs {
+			xs[i] = float64(i + 1)
 		}
-		b = append(b, "\">\n<figcaption>"...)
+		b = append(b, "<figure class=\"chartbox\">\n"...)
+		b = appendLineChart(b, "jdot", alt, "Joker player rating", xs, vals, func(g float64) string { return fmt.Sprintf("game %g", g) })
+		b = append(b, "<figcaption>"...)
 		b = appendEsc(b, alt)
 		b = append(b, ".</figcaption>\n</figure>\n"...)
 		if len(levels) > 0 {
@@ -219,7 +214,7 @@ func (s *site) appendJoker(b []byte, id int64, name string) []byte {
 		}
 	}
 	b = append(b, `<h3>Level in each Joker list</h3>
-<table class="compact">
+<div class="scroll"><table class="compact">
 <thead><tr><th scope="col">List</th><th scope="col" class="n">Rank</th><th scope="col" class="n">Player rating</th><th scope="col" class="n">Level</th><th scope="col">Level name</th><th scope="col" class="n">Personal rating</th><th scope="col" class="n">Games</th></tr></thead>
 <tbody>
 `...)
@@ -242,17 +237,17 @@ func (s *site) appendJoker(b []byte, id int64, name string) []byte {
 		b = strconv.AppendInt(b, int64(h.GamesTotal), 10)
 		b = append(b, "</td></tr>\n"...)
 	}
-	return append(b, "</tbody>\n</table>\n</section>\n"...)
+	return append(b, "</tbody>\n</table></div>\n</section>\n"...)
 }
 
 // ratingAlt describes a rating chart in words, for its caption and label.
-func ratingAlt(name, what string, pts []chartPoint) string {
+func ratingAlt(name, what string, days, vals []float64) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range pts {
-		lo, hi = math.Min(lo, p.Value), math.Max(hi, p.Value)
+	for _, v := range vals {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	first, last := pts[0], pts[len(pts)-1]
+	n := len(days) - 1
 	return fmt.Sprintf("%s history of %s: %d points from %s (%g) to %s (%g); lowest %g, highest %g",
-		what, name, len(pts), dayTime(first.Day).Format("2006-01-02"), first.Value,
-		dayTime(last.Day).Format("2006-01-02"), last.Value, lo, hi)
+		what, name, len(days), dayTime(int32(days[0])).Format("2006-01-02"), vals[0],
+		dayTime(int32(days[n])).Format("2006-01-02"), vals[n], lo, hi)
 }

@@ -2,11 +2,9 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
-	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -94,25 +92,6 @@ func (s *site) opponents(t *tourInfo, tt *tiebreak.Tournament) map[int64][]int32
 	return out
 }
 
-// performance is a card's rating performance: the opponents' average plus
-// FIDE's dp of the percentage scored (±800 at 0 and 100 %); none when the
-// card has no average.
-func performance(c *card) int32 {
-	if c.OppAverage == none || c.Games <= 0 {
-		return none
-	}
-	p := int(math.Round(100 * c.Score / float64(c.Games)))
-	dp, ok := rating.DP(p)
-	switch {
-	case ok:
-	case p >= 100:
-		dp = 800
-	default:
-		dp = -800
-	}
-	return c.OppAverage + dp
-}
-
 // renderRatingReport returns tournament t's rating report: per player, in
 // the order of the cards (by player), the numbers of his card exactly as
 // cards.parquet holds them, the opponents' ratings from the pairings (tt,
@@ -188,7 +167,10 @@ func (s *site) renderRatingReport(t *tourInfo, tt *tiebreak.Tournament) []byte {
 			b = appendSigned(append(b, "<td>"...), int(c.Change))
 		}
 		b = appendOpt(append(b, "<td>"...), c.RatingAfter)
-		b = appendOpt(append(b, "<td>"...), performance(c))
+		b = append(b, "<td>"...)
+		if p, ok := performance(c); ok {
+			b = strconv.AppendInt(b, int64(p), 10)
+		}
 		b = append(b, "<td class=\"l\">"...)
 		b = appendEsc(b, cardNote(s.cs.str(c.Reason)))
 		b = append(b, '\n')
@@ -211,20 +193,4 @@ func cardNote(r string) string {
 		return ""
 	}
 	return r
-}
-
-// appendOpt appends an optional number, nothing when it is none.
-func appendOpt(b []byte, v int32) []byte {
-	if v == none {
-		return b
-	}
-	return strconv.AppendInt(b, int64(v), 10)
-}
-
-// appendF appends a number with prec decimals, nothing when it is NaN.
-func appendF(b []byte, f float64, prec int) []byte {
-	if math.IsNaN(f) {
-		return b
-	}
-	return strconv.AppendFloat(b, f, 'f', prec, 64)
 }

@@ -104,17 +104,13 @@ type tourIndex struct {
 	stPlayers   map[int64]uint64       // a hash of each tournament's standings players
 }
 
-// playerIndex is who has a page, and the clubs.
+// playerIndex is who has a page.
 type playerIndex struct {
 	players []int64 // every player with a page, sorted
 	names   map[int64]string
 	// paged says, by the archive's dense index, whether a player has a page
 	// (names has him): a games table asks for every row's two players.
 	paged []bool
-	// clubs are the archive's clubs, sorted; clubNo is each player's, by
-	// dense index (-1: none).
-	clubs  []string
-	clubNo []int32
 }
 
 // tourInfo is one tournament: the archive row and its list period.
@@ -127,8 +123,8 @@ type tourInfo struct {
 	Discipline string
 	Rated      bool
 	Period     string
-	// Paired says that the tournament's pairings were read and its data file
-	// (tournaments/ID.js, the games) written.
+	// Paired says that the tournament's pairings were read and its page
+	// written with its games.
 	Paired bool
 	// Reported says that the tournament has a rating report
 	// (markRatingReports).
@@ -249,6 +245,9 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 	s.out = k
 	st := &Stats{}
 	if err := writeAssets(k); err != nil {
+		return nil, err
+	}
+	if err := s.writeHelp(); err != nil {
 		return nil, err
 	}
 	// The lists, the tournaments and the players are made at the same time:

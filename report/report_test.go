@@ -3,10 +3,10 @@ package report
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
+	stdhtml "html"
 	"io"
 	"io/fs"
 	"os"
@@ -129,7 +129,7 @@ func TestDemoSite(t *testing.T) {
 	}
 
 	// Chart points expected per player: one per card with a date and a
-	// rating after it (site.js draws them from the card table).
+	// rating after it.
 	cs, err := readCards(filepath.Join(out, "cards.parquet"), filepath.Join(out, "card_games.parquet"))
 	if err != nil {
 		t.Fatal(err)
@@ -197,14 +197,11 @@ func TestDemoSite(t *testing.T) {
 			if pts != wantPoints[f] {
 				t.Errorf("%s: %d chart points in the card, want %d", f, pts, wantPoints[f])
 			}
-			if hasChart := strings.Contains(html, `id="chart"`); hasChart != (pts > 0) {
-				t.Errorf("%s: chart figure %v, want %v", f, hasChart, pts > 0)
+			if got := chartPoints(html, "dot"); got != pts {
+				t.Errorf("%s: rating chart has %d points, the card %d", f, got, pts)
 			}
-			if n := len(html) - len(cardRE.FindString(html)); n > 8<<10 {
-				t.Errorf("%s: %d bytes besides the card, want at most 8 KB", f, n)
-			}
-			if len(svgs) != 0 {
-				t.Errorf("%s: %d inline charts, want none (site.js draws them)", f, len(svgs))
+			if n := len(html) - cardBytes(html); n > 10<<10 {
+				t.Errorf("%s: %d bytes besides the card, want at most 10 KB", f, n)
 			}
 			if got := jokerPoints(html); got != wantJoker[f] {
 				t.Errorf("%s: Joker chart has %d points, want %d", f, got, wantJoker[f])
@@ -216,9 +213,7 @@ func TestDemoSite(t *testing.T) {
 			if st := allStandings[tid]; st != nil {
 				rows = len(st.Rows)
 			}
-			if strings.Contains(html, `id="cross"`) || rows > 0 {
-				checkTourData(t, filepath.Join(site, "tournaments", id+".js"), rows)
-			}
+			checkTourTable(t, f, html, rows)
 		case f == "index.html" || strings.HasPrefix(f, "list-"):
 			if len(svgs) != 1 {
 				t.Errorf("%s: %d charts, want the histogram", f, len(svgs))
@@ -266,95 +261,94 @@ func TestDemoSite(t *testing.T) {
 
 var linkRE = regexp.MustCompile(`(href|src)="([^"]*)"`)
 
-var jokerRE = regexp.MustCompile(`id="jchart"[^>]* data-v="([^"]*)"`)
+// cardBytes is the size of a page's rating card table.
+func cardBytes(html string) int {
+	i := strings.Index(html, `id="card">`)
+	if i < 0 {
+		return 0
+	}
+	return strings.Index(html[i:], "</table>")
+}
 
 // jokerPoints returns the number of points of a page's Joker chart.
-func jokerPoints(html string) int {
-	m := jokerRE.FindStringSubmatch(html)
+func jokerPoints(html string) int { return chartPoints(html, "jdot") }
+
+// chartPoints returns the number of points of the line chart whose dots are
+// the marker id.
+func chartPoints(html, id string) int {
+	m := regexp.MustCompile(`marker-mid="url\(#` + id + `\)"[^>]* points="([^"]*)"`).FindStringSubmatch(html)
 	if m == nil {
 		return 0
 	}
-	return len(strings.Split(m[1], ","))
+	return len(strings.Fields(m[1]))
 }
 
-var cardRE = regexp.MustCompile(`(?s)<section aria-labelledby="card-h" id="card">.*?<script type="application/json">(.*?)</script>`)
+// cardRows returns the rows of a page's rating card table, as text.
+func cardRows(html string) [][]string { return tableRows(html, "card") }
 
-// cardRows returns the rows of a page's rating card as the cells site.js
-// shows, as text.
-func cardRows(html string) [][]string {
-	m := cardRE.FindStringSubmatch(html)
-	if m == nil {
+var (
+	tagRE  = regexp.MustCompile(`<[^>]*>`)
+	cellRE = regexp.MustCompile(`<t[dh][ >]`)
+)
+
+// tableRows returns the body rows of the table with the given id, each
+// cell as its text: the pages' tables are written without end tags of cells
+// and rows, so a cell runs to the next one.
+func tableRows(html, id string) [][]string {
+	loc := regexp.MustCompile(`<table class="[^"]*" id="` + id + `">`).FindStringIndex(html)
+	if loc == nil {
 		return nil
 	}
-	var rows [][]any
-	if err := json.Unmarshal([]byte(m[1]), &rows); err != nil {
-		return [][]string{{"bad JSON: " + err.Error()}}
-	}
-	out := make([][]string, len(rows))
-	for i, r := range rows {
-		if len(r) != 14 {
-			out[i] = []string{fmt.Sprintf("row of %d fields", len(r))}
-			continue
-		}
-		cells := []string{"", fmt.Sprint(r[2])}
-		if d := r[0].(float64); d != 0 {
-			cells[0] = string(appendDate(nil, int32(d)))
-		}
-		for k := 3; k < 13; k++ {
-			v, ok := r[k].(float64)
-			switch {
-			case !ok:
-				cells = append(cells, "")
-			case k == 8:
-				cells = append(cells, strconv.FormatFloat(v, 'f', 3, 64))
-			case k == 10:
-				cells = append(cells, strconv.FormatFloat(v, 'f', 2, 64))
-			case k == 11:
-				cells = append(cells, string(appendSigned(nil, int(v))))
-			default:
-				cells = append(cells, strconv.FormatFloat(v, 'f', -1, 64))
+	i := loc[0]
+	body := html[i:]
+	body = body[strings.Index(body, "<tbody>")+len("<tbody>") : strings.Index(body, "</tbody>")]
+	var rows [][]string
+	for _, tr := range strings.Split(body, "<tr")[1:] {
+		var cells []string
+		locs := cellRE.FindAllStringIndex(tr, -1)
+		for k, l := range locs {
+			end := len(tr)
+			if k+1 < len(locs) {
+				end = locs[k+1][0]
 			}
+			cell := tr[l[0]:end]
+			cells = append(cells, strings.TrimSpace(stdhtml.UnescapeString(tagRE.ReplaceAllString(cell, ""))))
 		}
-		out[i] = append(cells, fmt.Sprint(r[13]))
+		rows = append(rows, cells)
 	}
-	return out
+	return rows
 }
 
-// checkTourData checks that a tournament's data file is a script storing
-// well-formed JSON with a row per standings row and games that refer to its
-// players and results.
-func checkTourData(t *testing.T, file string, standingsRows int) {
+// checkTourTable checks a tournament page's standings table: a row per
+// standings row, each as wide as the head, and each round's cell naming
+// an opponent by a start number of the table.
+func checkTourTable(t *testing.T, f, html string, standingsRows int) {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Errorf("tournament data: %v", err)
+	rows := tableRows(html, "st")
+	if standingsRows > 0 && len(rows) != standingsRows {
+		t.Errorf("%s: %d standings rows, want %d", f, len(rows), standingsRows)
+	}
+	head := regexp.MustCompile(`(?s)<table class="list st" id="st">.*?<thead>(.*?)</thead>`).FindStringSubmatch(html)
+	if head == nil {
+		if standingsRows > 0 {
+			t.Errorf("%s: no standings table", f)
+		}
 		return
 	}
-	_, js, ok := strings.Cut(string(b), "]=")
-	if !ok || !strings.HasPrefix(string(b), "(window.RLT=window.RLT||{})[") {
-		t.Errorf("%s: not a tournament data script", file)
-		return
+	ncols := strings.Count(head[1], "<th ")
+	start := map[string]bool{}
+	for _, r := range rows {
+		if len(r) != ncols {
+			t.Errorf("%s: row %v has %d cells, the head %d", f, r, len(r), ncols)
+			return
+		}
+		start[r[1]] = true
 	}
-	var d struct {
-		P  [][]any   `json:"p"`
-		SR [][]any   `json:"sr"`
-		RS []string  `json:"rs"`
-		G  []float64 `json:"g"`
-	}
-	if err := json.Unmarshal([]byte(strings.TrimSuffix(js, ";\n")), &d); err != nil {
-		t.Errorf("%s: %v", file, err)
-		return
-	}
-	if len(d.SR) != standingsRows {
-		t.Errorf("%s: %d standings rows, want %d", file, len(d.SR), standingsRows)
-	}
-	if len(d.G)%5 != 0 {
-		t.Fatalf("%s: %d numbers in the games, want five a game", file, len(d.G))
-	}
-	for i := 0; i < len(d.G); i += 5 {
-		for k, n := range []int{len(d.P), len(d.P), len(d.RS), len(d.RS)} {
-			if v := int(d.G[i+1+k]); v < -1 || v >= n {
-				t.Errorf("%s: game %v: field %d is %d, out of range", file, d.G[i:i+5], k+1, v)
+	cellRE := regexp.MustCompile(`^(\d+)[wb][10½+−]$`)
+	for _, r := range rows {
+		for _, c := range r {
+			if m := cellRE.FindStringSubmatch(c); m != nil && !start[m[1]] {
+				t.Errorf("%s: cell %q names start number %s, which no row has", f, c, m[1])
 			}
 		}
 	}
@@ -741,6 +735,10 @@ func sameSite(t *testing.T, a, b string) {
 		x, _ := os.ReadFile(filepath.Join(a, f))
 		y, _ := os.ReadFile(filepath.Join(b, f))
 		if !bytes.Equal(x, y) {
+			if os.Getenv("RL_DBG") != "" {
+				os.WriteFile("/work/wt/sitehtml-tmp/a-"+filepath.Base(f), x, 0o644)
+				os.WriteFile("/work/wt/sitehtml-tmp/b-"+filepath.Base(f), y, 0o644)
+			}
 			t.Errorf("%s differs from a full build's", f)
 		}
 	}

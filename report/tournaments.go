@@ -15,8 +15,7 @@ import (
 // tourPage is the page of tournament id.
 func tourPage(id int64) string { return fmt.Sprintf("tournaments/%d.html", id) }
 
-// writeTournaments writes the page and data file of every tournament whose
-// key changed. Over an earlier site the pairings of those tournaments were
+// writeTournaments writes the page of every tournament whose key changed. Over an earlier site the pairings of those tournaments were
 // held as the keys were read; the others in the archive (all, in a first
 // build) come as the archive is rated again, and those without pairings
 // after; wait is called before the archive is rated. The pages are rendered
@@ -32,11 +31,9 @@ func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, 
 	for _, id := range s.torder {
 		t := s.tours[id]
 		key := s.tourKey(&k, t, pairKeys[id])
-		html, data := tourPage(id), fmt.Sprintf("tournaments/%d.js", id)
-		if s.out.kept(html, key) {
-			s.out.kept(data, key) // the same key has the same files
+		if s.out.kept(tourPage(id), key) {
 			if s.hasRatingReport(t) {
-				s.out.kept(ratingPage(id), key)
+				s.out.kept(ratingPage(id), key) // the same key has the same files
 			}
 			continue
 		}
@@ -54,21 +51,11 @@ func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, 
 	for range s.opt.Workers {
 		g.Go(func() error {
 			for j := range jobs {
-				page, data, err := s.renderTournament(j.t, j.tt, j.st)
-				if err != nil {
+				if err := s.out.put(tourPage(j.t.ID), s.renderTournament(j.t, j.tt, j.st), keys[j.t.ID]); err != nil {
 					return err
-				}
-				key := keys[j.t.ID]
-				if err := s.out.put(tourPage(j.t.ID), page, key); err != nil {
-					return err
-				}
-				if data != nil {
-					if err := s.out.put(fmt.Sprintf("tournaments/%d.js", j.t.ID), data, key); err != nil {
-						return err
-					}
 				}
 				if s.hasRatingReport(j.t) {
-					if err := s.out.put(ratingPage(j.t.ID), s.renderRatingReport(j.t, j.tt), key); err != nil {
+					if err := s.out.put(ratingPage(j.t.ID), s.renderRatingReport(j.t, j.tt), keys[j.t.ID]); err != nil {
 						return err
 					}
 				}
@@ -216,12 +203,20 @@ func (c *standingsCache) get(id int64) (*standings, error) {
 	return st[id], nil
 }
 
-// renderTournament returns tournament t's page and its data file, from which
-// site.js draws the standings and the crosstable, and the players' pages
-// their games. tt is nil when the pairings are unknown, st when the standings
-// are; the page has no data file when both are.
-func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standings) (page, data []byte, err error) {
-	b := appendHead(make([]byte, 0, 4<<10), s.page(t.Name, "../", "tournaments"))
+// renderTournament returns tournament t's page: its facts and one table, the
+// standings as officers print them with each round's opponent, colour and
+// result (for a small round robin, a grid of results). tt is nil when the
+// pairings are unknown, st when the standings are.
+func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standings) []byte {
+	var tb *tourTable
+	if st != nil || tt != nil {
+		tb = s.newTourTable(t, tt, st)
+	}
+	p := s.page(t.Name, "../", "tournaments")
+	if tb != nil {
+		p.Style = tableCSS("st", tb.cols)
+	}
+	b := appendHead(make([]byte, 0, 4<<10), p)
 	b = append(b, "<p class=\"crumb\"><a href=\"../"...)
 	b = append(b, tourListFile(t.Period)...)
 	b = append(b, "\">Tournaments</a>"...)
@@ -262,19 +257,12 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standi
 		b = strconv.AppendInt(b, t.ID, 10)
 		b = append(b, "-rating.html\">Rating report</a>: every player's rating before, opponents, score, expected score, K and change.</p>\n"...)
 	}
-	if st != nil {
-		b = append(b, "<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the standings.</p></noscript>\n</section>\n<p class=\"muted small\">Tiebreak columns are headed by their FIDE codes, in the order they break ties.</p>\n"...)
+	if tb != nil {
+		b = append(b, "<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n"...)
+		b = tb.appendTable(b)
+		b = append(b, "</section>\n"...)
 	}
-	if tt != nil {
-		b = append(b, "<section aria-labelledby=\"x-h\" id=\"cross\">\n<h2 id=\"x-h\">Crosstable</h2>\n<noscript><p class=\"muted\">Turn on JavaScript to see the crosstable.</p></noscript>\n</section>\n"...)
-	}
-	if st != nil || tt != nil {
-		b = append(b, "<script src=\""...)
-		b = strconv.AppendInt(b, t.ID, 10)
-		b = append(b, ".js\"></script>\n<script src=\"../assets/site.js\"></script>\n"...)
-		data = s.tourData(t, tt, st)
-	}
-	return appendFoot(b), data, nil
+	return appendFoot(b)
 }
 
 func titleCase(s string) string {
@@ -282,169 +270,6 @@ func titleCase(s string) string {
 		return ""
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// tourData is a tournament's data file: a script that stores the tournament
-// in window.RLT[ID] as compact JSON:
-//
-//	id  the tournament; rt: rated (1 or 0); x: crosstable as a round-robin grid; r: rounds
-//	p   players, those of the standings first and in their order: [id, name, rating or null, has a page]
-//	sh  the standings columns but player_id; sr: the standings rows, the name as the index into p
-//	rs  the result texts; g: games, five numbers each: round, white, black (indexes into p, -1 for none)
-//	    and the white's and black's results (indexes into rs)
-func (s *site) tourData(t *tourInfo, tt *tiebreak.Tournament, st *standings) []byte {
-	var players []tiebreak.Player
-	if tt != nil {
-		players = tt.Players
-	}
-	type entry struct {
-		id   int64
-		name string
-	}
-	var p []entry
-	at := map[int64]int{}
-	add := func(id int64, name string) int {
-		if i, ok := at[id]; ok {
-			return i
-		}
-		at[id] = len(p)
-		p = append(p, entry{id, name})
-		return len(p) - 1
-	}
-	nameCol := -1
-	if st != nil {
-		for i, h := range st.Header {
-			if h == "name" {
-				nameCol = i
-			}
-		}
-		for k, r := range st.Rows {
-			add(st.rowID(r, k), field(r, nameCol))
-		}
-	}
-	pos := make([]int, len(players))
-	for i, pl := range players {
-		pos[i] = add(pl.ID, pl.Name)
-	}
-	rounds := 0
-	if tt != nil {
-		rounds = tt.Rounds
-		for _, g := range tt.Games {
-			rounds = max(rounds, g.Round)
-		}
-	}
-	b := make([]byte, 0, 48*len(p)+12*rounds*len(players)/2+256)
-	b = append(b, "(window.RLT=window.RLT||{})["...)
-	b = strconv.AppendInt(b, t.ID, 10)
-	b = append(b, "]={\"rt\":"...)
-	b = appendBool(b, t.Rated)
-	b = append(b, ",\"x\":"...)
-	b = appendBool(b, isRoundRobin(t.System) && len(players) <= 24)
-	b = append(b, ",\"r\":"...)
-	b = strconv.AppendInt(b, int64(rounds), 10)
-	b = append(b, ",\"p\":["...)
-	for k, e := range p {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = strconv.AppendInt(b, e.id, 10)
-		b = append(b, ',')
-		b = appendJSONString(b, e.name)
-		b = append(b, ',')
-		if c := s.cardOf(t.ID, e.id); c != nil && c.Ro() != none {
-			b = strconv.AppendInt(b, int64(c.Ro()), 10)
-		} else {
-			b = append(b, "null"...)
-		}
-		b = append(b, ',')
-		b = appendBool(b, s.hasPage(e.id))
-		b = append(b, ']')
-	}
-	b = append(b, ']')
-	if st != nil {
-		b = append(b, ",\"sh\":["...)
-		first := true
-		for _, h := range st.Header {
-			if h == "player_id" {
-				continue
-			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendJSONString(b, h)
-		}
-		b = append(b, "],\"sr\":["...)
-		for k, r := range st.Rows {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			first := true
-			for i, h := range st.Header {
-				if h == "player_id" {
-					continue
-				}
-				if !first {
-					b = append(b, ',')
-				}
-				first = false
-				if i == nameCol {
-					b = strconv.AppendInt(b, int64(at[st.rowID(r, k)]), 10)
-				} else {
-					b = appendCell(b, field(r, i))
-				}
-			}
-			b = append(b, ']')
-		}
-		b = append(b, ']')
-	}
-	if tt != nil {
-		var texts []string
-		code := map[string]int{}
-		res := func(c byte) int64 {
-			r := resultText(c)
-			i, ok := code[r]
-			if !ok {
-				i = len(texts)
-				code[r] = i
-				texts = append(texts, r)
-			}
-			return int64(i)
-		}
-		idx := func(p int) int64 {
-			if p < 0 {
-				return -1
-			}
-			return int64(pos[p])
-		}
-		var g []byte
-		for k, gm := range tt.Games {
-			if k > 0 {
-				g = append(g, ',')
-			}
-			wr, br := res(gm.WhiteResult), int64(-1)
-			if gm.Black >= 0 {
-				br = res(gm.BlackResult)
-			}
-			if gm.White < 0 {
-				wr = -1
-			}
-			g = appendInts(g, int64(gm.Round), idx(gm.White), idx(gm.Black), wr, br)
-		}
-		b = append(b, ",\"rs\":["...)
-		for i, r := range texts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, r)
-		}
-		b = append(b, "],\"g\":["...)
-		b = append(b, g...)
-		b = append(b, ']')
-	}
-	return append(b, "};\n"...)
 }
 
 // resultText shows a result code: 1, ½, 0, + and − for forfeits.
@@ -462,22 +287,6 @@ func resultText(c byte) string {
 		return "−"
 	}
 	return string(c)
-}
-
-// appendCell appends a standings cell: a number as itself when JavaScript
-// prints it back the same, else a string.
-func appendCell(b []byte, v string) []byte {
-	if f, err := strconv.ParseFloat(v, 64); err == nil && strconv.FormatFloat(f, 'f', -1, 64) == v {
-		return append(b, v...)
-	}
-	return appendJSONString(b, v)
-}
-
-func appendBool(b []byte, v bool) []byte {
-	if v {
-		return append(b, '1')
-	}
-	return append(b, '0')
 }
 
 func isRoundRobin(system string) bool {

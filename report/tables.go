@@ -1,0 +1,212 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The big tables (lists, standings, cards) are written by hand, compactly:
+// cells without their optional end tags, numbers right-aligned, the text
+// columns left-aligned by the page's style (tableCSS). At phone width a
+// table shows its columns that are not extra; a box above it, "All columns",
+// shows the rest, the table then scrolling inside its frame, never the page.
+
+// col is one column of a table.
+type col struct {
+	head  string // the heading, HTML
+	bold  bool   // the column the table is about (rating, points)
+	key   string // the column's name, for assets/list.js to sort by
+	title string // the heading's full name, when head is an abbreviation
+	text  bool   // text, left-aligned (numbers are right-aligned)
+	extra bool   // hidden at phone width until "All columns" is ticked
+}
+
+// narrowWidth is the widest screen that shows only the columns that are not
+// extra: phones held upright.
+const narrowWidth = "40em"
+
+// tableCSS returns the style of table id: its text columns left-aligned,
+// and its extra columns hidden at phone width unless its "All columns" box is
+// ticked. A page's style, not a class on each cell: the big tables' cells
+// then carry no attributes. Runs of columns take one selector each.
+func tableCSS(id string, cols []col) string {
+	runs := func(in func(c col) bool) []byte {
+		var b []byte
+		for i := 0; i < len(cols); i++ {
+			if !in(cols[i]) {
+				continue
+			}
+			j := i
+			for j+1 < len(cols) && in(cols[j+1]) {
+				j++
+			}
+			if len(b) > 0 {
+				b = append(b, ',')
+			}
+			if i == j {
+				b = fmt.Appendf(b, ":nth-child(%d)", i+1)
+			} else {
+				b = fmt.Appendf(b, ":nth-child(n+%d):nth-child(-n+%d)", i+1, j+1)
+			}
+			i = j
+		}
+		return b
+	}
+	var b []byte
+	if bold := runs(func(c col) bool { return c.bold }); len(bold) > 0 {
+		b = fmt.Appendf(b, "#%s td:is(%s){font-weight:600}", id, bold)
+	}
+	if text := runs(func(c col) bool { return c.text }); len(text) > 0 {
+		b = fmt.Appendf(b, "#%s :is(td,th):is(%s){text-align:left}", id, text)
+	}
+	if extra := runs(func(c col) bool { return c.extra }); len(extra) > 0 {
+		b = fmt.Appendf(b, "@media(max-width:%s){#%s-all:not(:checked)~.scroll #%s :is(td,th):is(%s){display:none}}", narrowWidth, id, id, extra)
+	}
+	return string(b)
+}
+
+// appendTableStart appends the box that shows every column (when some are
+// extra), the frame and the table's start: its caption and head.
+func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
+	for _, c := range cols {
+		if c.extra {
+			b = append(b, "<input type=\"checkbox\" class=\"allcols\" id=\""...)
+			b = append(b, id...)
+			b = append(b, "-all\"><label class=\"allcols\" for=\""...)
+			b = append(b, id...)
+			b = append(b, "-all\">All columns</label>\n"...)
+			break
+		}
+	}
+	b = append(b, "<div class=\"scroll\">\n<table class=\""...)
+	b = append(b, class...)
+	b = append(b, "\" id=\""...)
+	b = append(b, id...)
+	b = append(b, "\">\n<caption>"...)
+	b = appendEsc(b, caption)
+	b = append(b, "</caption>\n<thead><tr>"...)
+	for _, c := range cols {
+		b = append(b, "<th scope=\"col\""...)
+		if c.key != "" {
+			b = append(b, " data-col=\""...)
+			b = appendEsc(b, c.key)
+			b = append(b, '"')
+			if !c.text {
+				b = append(b, " data-num"...)
+			}
+		}
+		b = append(b, '>')
+		if c.title != "" {
+			b = append(b, "<abbr title=\""...)
+			b = appendEsc(b, c.title)
+			b = append(b, "\">"...)
+			b = append(b, c.head...)
+			b = append(b, "</abbr>"...)
+		} else {
+			b = append(b, c.head...)
+		}
+		b = append(b, "</th>"...)
+	}
+	return append(b, "</tr></thead>\n<tbody>\n"...)
+}
+
+// appendTableEnd closes what appendTableStart opened.
+func appendTableEnd(b []byte) []byte {
+	return append(b, "</tbody>\n</table>\n</div>\n"...)
+}
+
+// appendChange appends a rating change cell: signed, empty when there is
+// none (a player new to the list).
+func appendChange(b []byte, n int, ok bool) []byte {
+	b = append(b, "<td>"...)
+	if ok {
+		b = appendSigned(b, n)
+	}
+	return b
+}
+
+// appendColoredChange appends a rating change cell as appendChange, in the
+// colour of a gain or a loss: for the small tables (a card), where the
+// class costs little.
+func appendColoredChange(b []byte, n int, ok bool) []byte {
+	if !ok {
+		return append(b, "<td>"...)
+	}
+	switch {
+	case n > 0:
+		b = append(b, "<td class=\"up\">"...)
+	case n < 0:
+		b = append(b, "<td class=\"down\">"...)
+	default:
+		b = append(b, "<td>"...)
+	}
+	return appendSigned(b, n)
+}
+
+// flagNames say what the list's flags mean: "new" is the list's own, the
+// others the rule sets'.
+var flagNames = map[string]string{
+	"new": "first list",
+	"i":   "inactive: no rated game in the last 12 periods (FIDE rules)",
+	"p":   "provisional rating: the rating deviation is still high (Glicko-2)",
+}
+
+// flagsText spells out a row's flags: "new (first list)".
+func flagsText(flags string) string {
+	var b []byte
+	for _, f := range strings.Fields(flags) {
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, f...)
+		if n := flagNames[f]; n != "" {
+			b = append(b, " ("+n+")"...)
+		}
+	}
+	return string(b)
+}
+
+// appendFlagLegend appends the meaning of each flag that the rows use.
+func appendFlagLegend(b []byte, used map[string]bool) []byte {
+	if len(used) == 0 {
+		return b
+	}
+	fs := make([]string, 0, len(used))
+	for f := range used {
+		fs = append(fs, f)
+	}
+	sort.Strings(fs)
+	b = append(b, "<p class=\"legend\">Flags: "...)
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = append(b, "<b>"...)
+		b = appendEsc(b, f)
+		b = append(b, "</b>"...)
+		if n := flagNames[f]; n != "" {
+			b = append(b, " "...)
+			b = appendEsc(b, n)
+		}
+	}
+	return append(b, ".</p>\n"...)
+}
+
+// appendOpt appends an optional number, nothing when there is none.
+func appendOpt(b []byte, v int32) []byte {
+	if v == none {
+		return b
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// appendF appends f with prec decimals, nothing when it is NaN.
+func appendF(b []byte, f float64, prec int) []byte {
+	if math.IsNaN(f) {
+		return b
+	}
+	return strconv.AppendFloat(b, f, 'f', prec, 64)
+}

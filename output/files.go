@@ -47,7 +47,7 @@ const (
 var (
 	Summary          = &File{"summary.json", "pipeline: writeSummary", Rewritten, true}
 	Rejects          = &File{"rejects.csv", "pipeline: rejectSink", Rewritten, false}
-	Norms            = &File{"norms.csv", "pipeline: writeNorms", Rewritten, false}
+	Norms            = &File{"norms.csv", "pipeline: writeNorms", Rewritten, true}
 	Cards            = &File{"cards.parquet", "pipeline: cardWriter", Rewritten, true}
 	CardGames        = &File{"card_games.parquet", "pipeline: cardWriter", Rewritten, true}
 	JokerCards       = &File{"joker_cards.parquet", "pipeline: jokerCardWriter", Rewritten, true}

@@ -4,7 +4,7 @@
 // Input: the --out folder of a finished `ratelist run` (the files that
 // output.Files marks as read by the report: summary.json, lists/,
 // lists/joker/, cards.parquet, card_games.parquet, joker_cards.parquet,
-// standings/) and, optionally, the archive the run read (for clubs, tournament
+// standings/, norms.csv) and, optionally, the archive the run read (for clubs, tournament
 // names and dates and the pairings behind crosstables and games). Columns are read by name,
 // so columns added to the outputs later are ignored.
 //
@@ -19,6 +19,7 @@
 //	                         top list; federations.html, clubs.html: their numbers;
 //	                         top/fed-*.html, top/club-*.html (and .csv): their top lists
 //	tournaments.html         the periods; tournaments-PERIOD.html: a period's tournaments
+//	norms.html               the title norms the run made, newest period first (only when some)
 //	tournaments/ID.html      facts; the standings with every round's games
 //	tournaments/ID-rating.html  the rating report: every player's card of the tournament
 //	players/ID.html          facts, the rating chart (SVG) and the rating card

@@ -19,6 +19,7 @@ type tourIndexPage struct {
 	page
 	Periods []tourPeriod
 	Groups  []tourGroup
+	Norms   int // tournaments.html: the norms made, linked when some
 }
 
 type tourPeriod struct {
@@ -33,7 +34,8 @@ type tourGroup struct {
 
 // writeTournamentIndex writes tournaments.html, the periods newest first, and
 // one page per period with its tournaments; each page's key is what it lists.
-func (s *site) writeTournamentIndex() error {
+// tournaments.html links norms.html when the run made norms.
+func (s *site) writeTournamentIndex(norms int) error {
 	// A tournament's period is its list's, which under per-period rules can
 	// come after a later tournament's: the periods' groups, newest first.
 	groups := make([]tourGroup, 0, len(s.periodTours))
@@ -49,9 +51,9 @@ func (s *site) writeTournamentIndex() error {
 		}
 		return a > b
 	})
-	idx := tourIndexPage{page: s.page("Tournaments", "", "tournaments")}
+	idx := tourIndexPage{page: s.page("Tournaments", "", "tournaments"), Norms: norms}
 	var k, ik keyer
-	ik.ints(int64(s.key))
+	ik.ints(int64(s.key), int64(norms))
 	for _, g := range groups {
 		f := tourListFile(g.Period)
 		idx.Periods = append(idx.Periods, tourPeriod{Period: g.Period, File: f, Count: len(g.Tours)})

@@ -269,7 +269,11 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 		return s.writePlayers(gctx)
 	})
 	g.Go(func() (err error) {
-		if err := s.writeTournamentIndex(); err != nil {
+		norms, err := s.writeNorms()
+		if err != nil {
+			return err
+		}
+		if err := s.writeTournamentIndex(norms); err != nil {
 			return err
 		}
 		st.Rerated, err = s.writeTournaments(gctx, others.Wait)

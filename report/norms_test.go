@@ -1,0 +1,62 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ratelist/ratelist/importer"
+	"github.com/ratelist/ratelist/pipeline"
+)
+
+// A run whose round robin makes a norm (testdata/norms/rr10.trf: Applicant's
+// IM norm, Ra 2347, Rp 2567) has a norms page listing it, linked from the
+// tournaments page; the demo run makes none, and its site has neither.
+func TestNormsPage(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, err := importer.Open(dir, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importer.ImportTRF(ctx, a, []string{"../testdata/norms/rr10.trf"}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := pipeline.Run(ctx, pipeline.Options{Archive: os.DirFS(dir), Out: out, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(out, "site")
+	if _, err := Build(ctx, Options{Out: out, Site: site, Archive: os.DirFS(dir)}); err != nil {
+		t.Fatal(err)
+	}
+	page := readString(t, filepath.Join(site, "norms.html"))
+	row := `<tr><td>2025-03</td><td><a href="tournaments/1.html">Norm Round Robin</a></td><th scope="row"><a href="players/1.html">Applicant, Ann</a></th><td>IM</td><td class="n">9</td><td class="n">7</td><td class="n">2347</td><td class="n">2567</td></tr>`
+	if !strings.Contains(page, row) {
+		t.Errorf("norms.html lists no IM norm of Applicant:\n%s", page)
+	}
+	if idx := readString(t, filepath.Join(site, "tournaments.html")); !strings.Contains(idx, `<a href="norms.html">Title norms</a> made in these tournaments: 1.`) {
+		t.Errorf("tournaments.html does not link the norms page:\n%s", idx)
+	}
+	// A build over it with nothing changed keeps the page.
+	st, err := Build(ctx, Options{Out: out, Site: site, Archive: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Written != 0 {
+		t.Errorf("a second build wrote %d files, want 0", st.Written)
+	}
+
+	demo := buildDemo(t, 0)
+	if _, err := os.Stat(filepath.Join(demo, "norms.html")); !os.IsNotExist(err) {
+		t.Errorf("the demo site has norms.html (%v); its run made no norm", err)
+	}
+	if strings.Contains(readString(t, filepath.Join(demo, "tournaments.html")), "norms.html") {
+		t.Error("the demo site's tournaments.html links norms.html")
+	}
+}

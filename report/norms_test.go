@@ -43,7 +43,12 @@ func TestNormsPage(t *testing.T) {
 	if idx := readString(t, filepath.Join(site, "tournaments.html")); !strings.Contains(idx, `<a href="norms.html">Title norms</a> made in these tournaments: 1.`) {
 		t.Errorf("tournaments.html does not link the norms page:\n%s", idx)
 	}
-	// A build over it with nothing changed keeps the page.
+	// The page has a key: a build over the site with nothing changed keeps it.
+	if m, _, err := readManifestFiles(site); err != nil {
+		t.Fatal(err)
+	} else if m[normsFile].key == 0 {
+		t.Errorf("the manifest has no key for %s: %+v", normsFile, m[normsFile])
+	}
 	st, err := Build(ctx, Options{Out: out, Site: site, Archive: os.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +56,12 @@ func TestNormsPage(t *testing.T) {
 	if st.Written != 0 {
 		t.Errorf("a second build wrote %d files, want 0", st.Written)
 	}
+	// On a phone the page does not scroll sideways: its table scrolls in its frame.
+	t.Run("phone", func(t *testing.T) {
+		if m := measure(t, chromium(t), filepath.Join(site, "norms.html"), 375, false); m.ScrollWidth > m.Width {
+			t.Errorf("norms.html is %d px wide in a %d px window (%s)", m.ScrollWidth, m.Width, strings.Join(m.Wide, ", "))
+		}
+	})
 
 	demo := buildDemo(t, 0)
 	if _, err := os.Stat(filepath.Join(demo, "norms.html")); !os.IsNotExist(err) {

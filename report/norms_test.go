@@ -11,8 +11,9 @@ import (
 	"github.com/ratelist/ratelist/pipeline"
 )
 
-// A run whose round robin makes a norm (testdata/norms/rr10.trf: Applicant's
-// IM norm, Ra 2347, Rp 2567) has a norms page listing it, linked from the
+// A run whose round robin makes norms (testdata/norms/rr10.trf with FIDE's
+// list: Applicant's GM and IM norms, Ra 2416, Rp 2636, as docs/arbiter.md
+// shows) has a norms page listing them in norms.csv's order, linked from the
 // tournaments page; the demo run makes none, and its site has neither.
 func TestNormsPage(t *testing.T) {
 	ctx := context.Background()
@@ -27,6 +28,15 @@ func TestNormsPage(t *testing.T) {
 	if _, err := a.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	if a, err = importer.Open(dir, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importer.ImportFideList(ctx, a, []string{"../importer/testdata/fidelist/players_list_foa.txt"}, importer.FideListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
 	out := t.TempDir()
 	if _, err := pipeline.Run(ctx, pipeline.Options{Archive: os.DirFS(dir), Out: out, Workers: 2}); err != nil {
 		t.Fatal(err)
@@ -36,11 +46,15 @@ func TestNormsPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := readString(t, filepath.Join(site, "norms.html"))
-	row := `<tr><td>2025-03</td><td><a href="tournaments/1.html">Norm Round Robin</a></td><th scope="row"><a href="players/1.html">Applicant, Ann</a></th><td>IM</td><td class="n">9</td><td class="n">7</td><td class="n">2347</td><td class="n">2567</td></tr>`
-	if !strings.Contains(page, row) {
-		t.Errorf("norms.html lists no IM norm of Applicant:\n%s", page)
+	row := func(title string) string {
+		return `<tr><td>2025-03</td><td><a href="tournaments/1.html">Norm Round Robin</a></td><th scope="row"><a href="players/1.html">Applicant, Ann</a></th><td>` +
+			title + `</td><td class="n">9</td><td class="n">7</td><td class="n">2416</td><td class="n">2636</td></tr>`
 	}
-	if idx := readString(t, filepath.Join(site, "tournaments.html")); !strings.Contains(idx, `<a href="norms.html">Title norms</a> made in these tournaments: 1.`) {
+	gm, im := strings.Index(page, row("GM")), strings.Index(page, row("IM"))
+	if gm < 0 || im < gm {
+		t.Errorf("norms.html does not list Applicant's GM norm, then her IM norm:\n%s", page)
+	}
+	if idx := readString(t, filepath.Join(site, "tournaments.html")); !strings.Contains(idx, `<a href="norms.html">Title norms</a> made in these tournaments: 2.`) {
 		t.Errorf("tournaments.html does not link the norms page:\n%s", idx)
 	}
 	// The page has a key: a build over the site with nothing changed keeps it.

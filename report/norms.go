@@ -76,7 +76,6 @@ func readNorms(path string) ([]normRow, uint64, error) {
 			Title: f("norm_title"), Games: f("games"), Score: f("score"), Ra: f("ra"), Rp: f("rp")})
 	}
 	// The file's order within a period (tournament, player, title) holds.
-	slices.Reverse(rows)
 	slices.SortStableFunc(rows, func(a, b normRow) int {
 		switch {
 		case a.Period > b.Period:

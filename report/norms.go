@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -76,15 +77,7 @@ func readNorms(path string) ([]normRow, uint64, error) {
 			Title: f("norm_title"), Games: f("games"), Score: f("score"), Ra: f("ra"), Rp: f("rp")})
 	}
 	// The file's order within a period (tournament, player, title) holds.
-	slices.SortStableFunc(rows, func(a, b normRow) int {
-		switch {
-		case a.Period > b.Period:
-			return -1
-		case a.Period < b.Period:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(rows, func(a, b normRow) int { return cmp.Compare(b.Period, a.Period) })
 	return rows, crc64.Checksum(b, crcTable), nil
 }
 

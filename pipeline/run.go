@@ -94,7 +94,20 @@ type Summary struct {
 	// summary.json between players_listed and reject_kinds.
 	RuleSet     []rating.SummaryField `json:"-"`
 	RejectKinds []RejectKind          `json:"reject_kinds"`
-	ResumedFrom string                `json:"resumed_from,omitempty"`
+	Resume
+	tablesSummary
+	// TopLists are the rules file's top-list settings when they are not the
+	// defaults, for `ratelist top` and the report.
+	TopLists *toplist.Settings `json:"toplists,omitempty"`
+	// Norms are the title norms made in the periods this run listed;
+	// allNorms, norms.csv's, those of every listed period.
+	Norms    []Norm `json:"norms,omitempty"`
+	allNorms []Norm
+}
+
+// Resume is what summary.json says of a resumed or re-rated run.
+type Resume struct {
+	ResumedFrom string `json:"resumed_from,omitempty"`
 	// StalePeriods are listed periods whose rated games changed since their list
 	// was written (a late or corrected report); RerunFrom, the first of them, is
 	// the period to re-rate from.
@@ -106,14 +119,6 @@ type Summary struct {
 	// other rows.
 	RerateFrom   string        `json:"rerated_from,omitempty"`
 	ChangedLists []ChangedList `json:"changed_lists,omitempty"`
-	tablesSummary
-	// TopLists are the rules file's top-list settings when they are not the
-	// defaults, for `ratelist top` and the report.
-	TopLists *toplist.Settings `json:"toplists,omitempty"`
-	// Norms are the title norms made in the periods this run listed;
-	// allNorms, norms.csv's, those of every listed period.
-	Norms    []Norm `json:"norms,omitempty"`
-	allNorms []Norm
 }
 
 // RowCounts are the rows read, used and rejected, in all and per table: every
@@ -318,7 +323,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	}
 	opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
 	prod.open(arch)
-	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period, RerateFrom: opt.rerated,
+	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period, Resume: Resume{RerateFrom: opt.rerated},
 		TournamentCounts: TournamentCounts{Tournaments: len(arch.Tournaments)}}
 	if tl := opt.Rules.TopLists; tl.Size > 0 && !reflect.DeepEqual(tl, toplist.Defaults()) {
 		sum.TopLists = &tl

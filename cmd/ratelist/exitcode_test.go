@@ -26,7 +26,7 @@ func TestExitCode(t *testing.T) {
 		{"pipeline usage", fmt.Errorf("rules file x: %w", pipeline.ErrUsage), exitUsage},
 		{"import usage", fmt.Errorf("%w: no files", importer.ErrUsage), exitUsage},
 		{"rejected rows", runOutcome(&pipeline.Summary{RowCounts: pipeline.RowCounts{RowsRejected: 2}}), exitRejected},
-		{"stale wins over rejected", runOutcome(&pipeline.Summary{RowCounts: pipeline.RowCounts{RowsRejected: 2}, StalePeriods: []string{"2025-01"}}), exitStale},
+		{"stale wins over rejected", runOutcome(&pipeline.Summary{RowCounts: pipeline.RowCounts{RowsRejected: 2}, Resume: pipeline.Resume{StalePeriods: []string{"2025-01"}}}), exitStale},
 		{"clean run", runOutcome(&pipeline.Summary{RowCounts: pipeline.RowCounts{RowsRead: 9}}), exitOK},
 	}
 	for _, tt := range tests {

@@ -163,10 +163,19 @@ func loadStandingsInput(ctx context.Context, trfFile, archive string, id int64, 
 	return t, nil
 }
 
-// readTRF reads a TRF file and logs its warnings. An unreadable start date matters
+// readTRF reads a TRF file's tournament.
+func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.Tournament, error) {
+	f, err := readTRFFile(name, policy, log)
+	if err != nil {
+		return nil, err
+	}
+	return f.Tournament()
+}
+
+// readTRFFile reads a TRF file and logs its warnings. An unreadable start date matters
 // only when no --unplayed policy is given: the newest rules then apply, and the
 // warning says so.
-func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.Tournament, error) {
+func readTRFFile(name string, policy tiebreak.Policy, log *slog.Logger) (*trf.File, error) {
 	src, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -186,7 +195,7 @@ func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.T
 			log.Warn(w.Error(), "unplayed", string(tiebreak.PolicyAt(time.Time{})), "note", "unknown start date: the newest rules apply; give --unplayed to choose")
 		}
 	}
-	return f.Tournament()
+	return f, nil
 }
 
 // teamFlags are the flags of standings --team.
@@ -288,23 +297,12 @@ func parseMatchPoints(s string, base *tiebreak.TeamPoints) (tiebreak.TeamPoints,
 	return pts, nil
 }
 
-// readTeamTRF reads a TRF file's team competition and logs the file's warnings.
+// readTeamTRF reads a TRF file's team competition and logs the file's warnings
+// as readTRF does.
 func readTeamTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.TeamTournament, error) {
-	src, err := os.Open(name)
+	f, err := readTRFFile(name, policy, log)
 	if err != nil {
 		return nil, err
-	}
-	defer src.Close()
-	f, err := trf.Read(src, name)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range f.Warnings {
-		if errors.Is(w, trf.ErrStartDate) && policy == "" {
-			log.Warn(w.Error(), "unplayed", string(tiebreak.Fide2026), "note", "unknown start date: the newest rules apply; give --unplayed to choose")
-			continue
-		}
-		log.Warn(w.Error())
 	}
 	return f.TeamTournament()
 }

@@ -17,6 +17,9 @@ type TableDefinition struct {
 	// Defaults returns a new pointer to the built-in settings; a rules file
 	// overrides them key by key.
 	Defaults func() Settings
+
+	// Site is how the site shows its lists and cards.
+	Site TableSite
 }
 
 var tableRegistry []*TableDefinition

@@ -30,10 +30,10 @@ func (s *site) load(ctx context.Context) error {
 	if s.periods, err = periods(out, output.ListCSV); err != nil {
 		return err
 	}
-	if s.jperiods, err = periods(out, output.JokerListCSV); err != nil {
+	if s.tables, err = loadTables(out); err != nil {
 		return err
 	}
-	if len(s.periods) == 0 && len(s.jperiods) == 0 {
+	if len(s.periods) == 0 && !slices.ContainsFunc(s.tables, func(t *tableSet) bool { return len(t.periods) > 0 }) {
 		return fmt.Errorf("%s: %w", out, ErrNoList)
 	}
 	s.names = map[int64]string{}
@@ -81,27 +81,9 @@ func (s *site) load(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.joker = map[int64][]jokerHist{}
-	for _, p := range s.jperiods {
-		rows, err := readJokerList(output.JokerListCSV.Path(out, p))
-		if err != nil {
+	for _, t := range s.tables {
+		if err := t.read(out, s.names); err != nil {
 			return err
-		}
-		for _, r := range rows {
-			s.joker[r.ID] = append(s.joker[r.ID], jokerHist{Period: p, jokerRow: r})
-			if _, ok := s.names[r.ID]; !ok {
-				s.names[r.ID] = r.Name
-			}
-		}
-	}
-	s.jokerCards = map[int64][]jokerCard{}
-	if p := output.JokerCards.Path(out, ""); exists(p) {
-		jc, err := readJokerCards(p)
-		if err != nil {
-			return err
-		}
-		for _, c := range jc {
-			s.jokerCards[c.PlayerID] = append(s.jokerCards[c.PlayerID], c)
 		}
 	}
 	l := <-archc

@@ -172,4 +172,16 @@ func (r *Rules) LevelNameKa(level int) string {
 var Definition = rating.TableDefinition{
 	Name: Name, Title: "Joker", Discipline: "joker",
 	Defaults: func() rating.Settings { r := DefaultRules(); return &r },
+	Site: rating.TableSite{
+		List: []rating.SiteColumn{
+			{Name: "player_rating", Heading: "Player rating", Phone: true},
+			{Name: "level", Heading: "Level", Phone: true},
+			{Name: "level_name", Heading: "Level name", Text: true},
+			{Name: "personal_rating", Heading: "Personal rating"},
+			{Name: "games_total", Heading: "Games"},
+		},
+		RankBy: "player_rating",
+		Chart:  "player_rating", ChartLabel: "player rating",
+		Changes: "level_before", ChangesLabel: "level",
+	},
 }

@@ -232,7 +232,8 @@ func (t *tableSet) listCols(head []string) ([]col, []int) {
 	return cols, at
 }
 
-// writeList writes the page of list period (its file's header and records).
+// writeTableList writes the page of table rule set t's list period (its
+// file's header and records).
 func (s *site) writeTableList(t *tableSet, period string, head []string, recs [][]string, idAt int, pageKey uint64) error {
 	clubs := map[string]bool{}
 	cols, at := t.listCols(head)

@@ -67,23 +67,23 @@ type Archive struct {
 
 	oldPlayers, oldTournaments         int
 	oldTeams, oldTeamPlayers, oldTByes int
-	byFide                     map[int64]int  // FIDE id → Players index
-	byName                     map[string]int // normalised name → Players index, -1 when several
-	matched                    map[int]bool
-	oldIDs                     map[int64]bool    // tournament ids in the archive before the import
-	contents                   map[gameSet]int64 // a tournament's games → its tournament_id
-	events                     map[string][]span // normalised tournament name → its tournaments' dates
-	seed                       [2]maphash.Seed   // of gameSet's hashes
-	nextPlayer, nextTournament int64
-	firstID                    int64 // Options.FirstID
-	replace                    int64 // Options.Replace
-	replacement                *replacement
-	hold                       bool          // Options.Hold
-	held                       []replacement // the new tournaments, under Options.Hold
-	games                      *gamesPart    // nil until the first new game
-	existed                    bool          // Dir was there at Open
-	dirtyPlayers               bool
-	err                        error // stops the import: nothing is committed
+	byFide                             map[int64]int  // FIDE id → Players index
+	byName                             map[string]int // normalised name → Players index, -1 when several
+	matched                            map[int]bool
+	oldIDs                             map[int64]bool    // tournament ids in the archive before the import
+	contents                           map[gameSet]int64 // a tournament's games → its tournament_id
+	events                             map[string][]span // normalised tournament name → its tournaments' dates
+	seed                               [2]maphash.Seed   // of gameSet's hashes
+	nextPlayer, nextTournament         int64
+	firstID                            int64 // Options.FirstID
+	replace                            int64 // Options.Replace
+	replacement                        *replacement
+	hold                               bool          // Options.Hold
+	held                               []replacement // the new tournaments, under Options.Hold
+	games                              *gamesPart    // nil until the first new game
+	existed                            bool          // Dir was there at Open
+	dirtyPlayers                       bool
+	err                                error // stops the import: nothing is committed
 }
 
 // newArchive is an empty archive in dir.
@@ -507,8 +507,8 @@ func (a *Archive) Held() (tournaments []archive.TournamentRow, games [][]archive
 
 // replacement is the tournament an import under Options.Replace read.
 type replacement struct {
-	t           archive.TournamentRow
-	rows        []archive.GameRow
+	t     archive.TournamentRow
+	rows  []archive.GameRow
 	teams TeamRows
 }
 

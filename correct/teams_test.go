@@ -205,7 +205,10 @@ func TestTeamByes(t *testing.T) {
 				t.Fatalf("%d tournaments after the import, were %d", len(ts), first)
 			}
 			id := ts[len(ts)-1].ID
-			want := []archive.TeamByeRow{{id, 5, 1, 4, 4}, {id, 4, 2, 4, 4}, {id, 2, 3, 4, 4}}
+			bye := func(team, round int32) archive.TeamByeRow {
+				return archive.TeamByeRow{TournamentID: id, Team: team, Round: round, MatchHalfPoints: 4, GameHalfPoints: 4}
+			}
+			want := []archive.TeamByeRow{bye(5, 1), bye(4, 2), bye(2, 3)}
 			if got := byes(dir); !slices.Equal(got, want) {
 				t.Fatalf("team byes %v, want %v", got, want)
 			}

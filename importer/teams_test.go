@@ -88,14 +88,17 @@ func TestTRFTeams(t *testing.T) {
 // those); a record naming no team, or points differing from the last
 // record's, is a note.
 func TestTRFTeamByes(t *testing.T) {
+	bye := func(team, round, mp, gp int32) archive.TeamByeRow {
+		return archive.TeamByeRow{Team: team, Round: round, MatchHalfPoints: mp, GameHalfPoints: gp}
+	}
 	for _, tc := range []struct {
 		records []string
 		want    []archive.TeamByeRow
 		note    string
 	}{
-		{[]string{"320  2.0  1.5   3   2"}, []archive.TeamByeRow{{0, 3, 1, 4, 3}, {0, 2, 2, 4, 3}}, ""},
-		{[]string{"320  1.0  1.0   3", "320  2.0  2.0   0   2"}, []archive.TeamByeRow{{0, 3, 1, 4, 4}, {0, 2, 2, 4, 4}}, "line 1: its points"},
-		{[]string{"320  1.0  1.0   3   3", "320  1.0  1.0   3"}, []archive.TeamByeRow{{0, 3, 1, 2, 2}, {0, 3, 2, 2, 2}}, ""},
+		{[]string{"320  2.0  1.5   3   2"}, []archive.TeamByeRow{bye(3, 1, 4, 3), bye(2, 2, 4, 3)}, ""},
+		{[]string{"320  1.0  1.0   3", "320  2.0  2.0   0   2"}, []archive.TeamByeRow{bye(3, 1, 4, 4), bye(2, 2, 4, 4)}, "line 1: its points"},
+		{[]string{"320  1.0  1.0   3   3", "320  1.0  1.0   3"}, []archive.TeamByeRow{bye(3, 1, 2, 2), bye(3, 2, 2, 2)}, ""},
 		{[]string{"320  2.0  2.0"}, nil, "line 1: a 320 record naming no team"},
 	} {
 		var pabs []trf.TeamPAB

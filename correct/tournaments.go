@@ -53,12 +53,15 @@ func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) 
 	if tables.dropped > 0 {
 		e.Changes = append(e.Changes, Change{"Joker table rows", tables.dropped, 0})
 	}
-	teams, teamPlayers, err := putTeams(ctx, c, tournaments, other, nil, nil)
+	teams, teamPlayers, byes, err := putTeams(ctx, c, tournaments, other, importer.TeamRows{})
 	if err != nil {
 		return e, err
 	}
 	if teams.dropped+teamPlayers.dropped > 0 {
 		e.Changes = append(e.Changes, Change{"teams", teams.dropped, 0}, Change{"team players", teamPlayers.dropped, 0})
+	}
+	if byes.dropped > 0 {
+		e.Changes = append(e.Changes, Change{"team byes", byes.dropped, 0})
 	}
 	s.delete(r)
 	if err := tournaments.write(c); err != nil {
@@ -128,13 +131,16 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 		return e, st, err
 	}
 	e.Changes = append(e.Changes, Change{"games", games.dropped, games.inserted})
-	teams, teamPlayers := a.ReplacementTeams()
-	tn, pn, err := putTeams(ctx, c, im.tournaments, this, teams, teamPlayers)
+	teams := a.ReplacementTeams()
+	tn, pn, bn, err := putTeams(ctx, c, im.tournaments, this, teams)
 	if err != nil {
 		return e, st, err
 	}
 	if tn.any() || pn.any() {
 		e.Changes = append(e.Changes, Change{"teams", tn.dropped, tn.inserted}, Change{"team players", pn.dropped, pn.inserted})
+	}
+	if bn.any() {
+		e.Changes = append(e.Changes, Change{"team byes", bn.dropped, bn.inserted})
 	}
 
 	cells := tournamentCells(t)
@@ -154,7 +160,7 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 			e.Changes = append(e.Changes, Change{col, logValue(col, was, !had), logValue(col, v, false)})
 		}
 	}
-	if was, had := ts.get(tr, "system"); len(teams) > 0 && t.System == nil && had {
+	if was, had := ts.get(tr, "system"); len(teams.Teams) > 0 && t.System == nil && had {
 		// A team file that names no system: the team standings read it from
 		// the matches, as import writes it.
 		if err := ts.set(tr, "system", "", true); err != nil {
@@ -222,8 +228,7 @@ func Import(ctx context.Context, dir, kind string, files []string, opt importer.
 			return st, nil, err
 		}
 	}
-	teams, teamPlayers := a.HeldTeams()
-	if _, _, err := putTeams(ctx, c, im.tournaments, keep, teams, teamPlayers); err != nil {
+	if _, _, _, err := putTeams(ctx, c, im.tournaments, keep, a.HeldTeams()); err != nil {
 		return st, nil, err
 	}
 	written := c.files()
@@ -334,13 +339,15 @@ func putGames(ctx context.Context, c *change, tournaments *smallTable, e rowEdit
 
 // putTeams puts the team tables' rows in place of those e drops, as putGames
 // puts games.
-func putTeams(ctx context.Context, c *change, tournaments *smallTable, e rowEdit, teams []archive.TeamRow, players []archive.TeamPlayerRow) (edited, edited, error) {
-	t, err := putRows(ctx, c, tournaments, "teams", archive.TeamColumns, e, teams, teamCells)
-	if err != nil {
-		return t, edited{}, err
+func putTeams(ctx context.Context, c *change, tournaments *smallTable, e rowEdit, rows importer.TeamRows) (teams, players, byes edited, err error) {
+	if teams, err = putRows(ctx, c, tournaments, "teams", archive.TeamColumns, e, rows.Teams, teamCells); err != nil {
+		return
 	}
-	p, err := putRows(ctx, c, tournaments, "team_players", archive.TeamPlayerColumns, e, players, teamPlayerCells)
-	return t, p, err
+	if players, err = putRows(ctx, c, tournaments, "team_players", archive.TeamPlayerColumns, e, rows.Players, teamPlayerCells); err != nil {
+		return
+	}
+	byes, err = putRows(ctx, c, tournaments, "team_byes", archive.TeamByeColumns, e, rows.Byes, teamByeCells)
+	return
 }
 
 // putRows puts rows in place of the rows of table name that e drops: where
@@ -486,6 +493,12 @@ func teamPlayerCells(p archive.TeamPlayerRow) map[string]string {
 		m["round"] = strconv.Itoa(int(*p.Round))
 	}
 	return m
+}
+
+// teamByeCells is a team_byes row as text by column.
+func teamByeCells(b archive.TeamByeRow) map[string]string {
+	return map[string]string{"tournament_id": strconv.FormatInt(b.TournamentID, 10), "team": strconv.Itoa(int(b.Team)),
+		"round": strconv.Itoa(int(b.Round)), "match_half_points": strconv.Itoa(int(b.MatchHalfPoints)), "game_half_points": strconv.Itoa(int(b.GameHalfPoints))}
 }
 
 // playerCells is a players row as text by column; null fields are left out.

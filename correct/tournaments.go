@@ -13,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/importer"
 )
 
@@ -311,7 +312,7 @@ func (im *anImport) players(a *importer.Archive) ([]Change, error) {
 // left out.
 func tournamentCells(t archive.TournamentRow) map[string]string {
 	m := map[string]string{"tournament_id": strconv.FormatInt(t.TournamentID, 10), "name": t.Name,
-		"start_date": dayString(t.StartDate), "end_date": dayString(t.EndDate)}
+		"start_date": day.Day(t.StartDate).String(), "end_date": day.Day(t.EndDate).String()}
 	if t.System != nil {
 		m["system"] = *t.System
 	}
@@ -449,8 +450,6 @@ func baseNames(files []string) []string {
 	return out
 }
 
-func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
-
 // gameCells is a games row as text by column.
 func gameCells(g archive.GameRow) map[string]string {
 	m := map[string]string{
@@ -458,7 +457,7 @@ func gameCells(g archive.GameRow) map[string]string {
 		"white_id": strconv.FormatInt(g.WhiteID, 10), "white_result": g.WhiteResult,
 	}
 	if g.Date != nil {
-		m["date"] = dayString(*g.Date)
+		m["date"] = day.Day(*g.Date).String()
 	}
 	if g.BlackID != nil {
 		m["black_id"] = strconv.FormatInt(*g.BlackID, 10)
@@ -525,7 +524,7 @@ func playerCells(p archive.PlayerRow) map[string]string {
 	str("sex", p.Sex)
 	str("title", p.Title)
 	if p.BirthDate != nil {
-		m["birth_date"] = dayString(*p.BirthDate)
+		m["birth_date"] = day.Day(*p.BirthDate).String()
 	}
 	return m
 }

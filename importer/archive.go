@@ -17,6 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 )
 
 // Options tune a TRF or PGN import.
@@ -435,7 +436,7 @@ func (a *Archive) addTournamentSet(t archive.TournamentRow, set gameSet, source 
 		return t, false
 	}
 	set.start, set.end = t.StartDate, t.EndDate
-	dates := dayString(t.StartDate) + " to " + dayString(t.EndDate)
+	dates := day.Day(t.StartDate).String() + " to " + day.Day(t.EndDate).String()
 	if id, dup := a.contents[set]; dup && id != a.replace {
 		a.err = fmt.Errorf("%s: %q (%s) has the same games as tournament %d; nothing was imported (to correct tournament %d with it, import it with --replace %d): %w",
 			source, t.Name, dates, id, id, id, ErrInArchive)
@@ -824,6 +825,5 @@ func newParquetWriter[T any](f *os.File, rowGroup int64) *parquet.GenericWriter[
 }
 
 // day converts a date to days since 1970-01-01.
-func day(t time.Time) int32 { return int32(t.Unix() / 86400) }
 
 func ptr[T any](v T) *T { return &v }

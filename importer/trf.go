@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
 )
@@ -117,7 +118,7 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	}
 	tr := archive.TournamentRow{
 		Name:      strings.TrimSpace(t.Name),
-		StartDate: day(t.Start), EndDate: day(t.End),
+		StartDate: int32(day.Of(t.Start)), EndDate: int32(day.Of(t.End)),
 		System: ptr(t.System), Rounds: ptr(int32(max(t.Rounds, 1))),
 		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated),
 	}
@@ -304,7 +305,7 @@ func birthDate(s string) int32 {
 	if ey != nil || em != nil || ed != nil || y < 1850 || y > 2200 || int(t.Month()) != m || t.Day() != d {
 		return 0
 	}
-	return day(t)
+	return int32(day.Of(t))
 }
 
 // trfText checks the text fields the archive keeps (the name from 012, and

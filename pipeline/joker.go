@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -45,8 +46,8 @@ type jokerPass struct {
 	def   *rating.TableDefinition
 	arch  *runArchive
 	rules *joker.Rules
-	kind  string  // the period kind
-	win   *window // the periods this run writes (--until, --resume)
+	kind  day.Kind // the period kind
+	win   *window  // the periods this run writes (--until, --resume)
 	sum   *JokerSummary
 	out   sink
 	// allowGap and log are the run's, for checkGaps.
@@ -242,11 +243,11 @@ func (j *jokerPass) checkGaps(rows []jokerRow, games []jokerGameRef) error {
 	g := gapCheck{kind: j.kind, win: j.win, allow: j.allowGap, log: j.log, what: j.def.Title + " game"}
 	for i := 1; i < len(games); i++ {
 		a, b := games[i-1].Day(), games[i].Day()
-		if empty, refuse := g.tooLong(a, b, periodKey(j.kind, a), periodKey(j.kind, b)); refuse {
+		if empty, refuse := g.tooLong(a, b, day.PeriodOf(j.kind, day.Day(a)).Key, day.PeriodOf(j.kind, day.Day(b)).Key); refuse {
 			r := &rows[games[i-1].first]
 			return &GapError{File: j.arch.TableFiles[r.file], Row: r.row, EmptyLists: empty,
-				What: fmt.Sprintf("%s game %d played %s", j.def.Title, games[i-1].Game, day(int64(a))),
-				Next: fmt.Sprintf("%s game %d, played %s", j.def.Title, games[i].Game, day(int64(b)))}
+				What: fmt.Sprintf("%s game %d played %s", j.def.Title, games[i-1].Game, day.Day(a).String()),
+				Next: fmt.Sprintf("%s game %d, played %s", j.def.Title, games[i].Game, day.Day(b).String())}
 		}
 	}
 	return nil
@@ -340,10 +341,10 @@ func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGame
 	// Lists go from the first game's period to the last's, whether or not a
 	// period has games, and stop at --until, whose later games are left for a
 	// later run: a run up to P and a full run write the same lists up to P.
-	last := periodKey(j.kind, games[len(games)-1].Day())
+	last := day.PeriodOf(j.kind, day.Day(games[len(games)-1].Day())).Key
 	if j.win.hasUntil {
 		n := sort.Search(len(games), func(i int) bool {
-			return periodKey(j.kind, games[i].Day()) > j.win.until
+			return day.PeriodOf(j.kind, day.Day(games[i].Day())).Key > j.win.until
 		})
 		games, last = games[:n], min(last, j.win.until)
 	}
@@ -353,14 +354,14 @@ func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGame
 	var st joker.State
 	st.Grow(len(j.arch.Players.ID))
 	var cards []output.JokerCard
-	cur := periodKey(j.kind, games[0].Day())
+	cur := day.PeriodOf(j.kind, day.Day(games[0].Day())).Key
 	for gi, ref := range games {
 		if gi%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		k := periodKey(j.kind, ref.Day())
+		k := day.PeriodOf(j.kind, day.Day(ref.Day())).Key
 		for ; cur < k; cur++ {
 			if err := j.list(ctx, cur, &st); err != nil {
 				return err
@@ -378,7 +379,7 @@ func (j *jokerPass) rate(ctx context.Context, rows []jokerRow, games []jokerGame
 		if game[0].StoppedPulka != 0 {
 			j.sum.GamesStopped++
 		}
-		cards = j.appendCards(cards, periodLabel(j.kind, k), &game)
+		cards = j.appendCards(cards, day.Period{Kind: j.kind, Key: k}.Label(), &game)
 		if len(cards) >= cardsPerRowGroup {
 			if err := j.out.jokerCards(ctx, cards); err != nil {
 				return err
@@ -423,7 +424,7 @@ func (j *jokerPass) list(ctx context.Context, key int, st *joker.State) error {
 	// Every run rates the Joker games from the start (they are cheap) and
 	// writes every Joker list, also those an earlier run wrote: a correction
 	// shows in them (the sink names a published list that changed).
-	label := periodLabel(j.kind, key)
+	label := day.Period{Kind: j.kind, Key: key}.Label()
 	list := j.rules.List(st)
 	rows := make([]output.JokerListRow, len(list))
 	for i, r := range list {

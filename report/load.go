@@ -8,10 +8,9 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
-	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 )
@@ -226,7 +225,7 @@ func (s *site) loadTournaments() error {
 	}
 	for id, t := range s.tours {
 		if t.Period == "" && t.End != 0 {
-			t.Period = periodLabel(s.sum.Period, t.End)
+			t.Period = day.PeriodOf(day.Kind(s.sum.Period), day.Day(t.End)).Label()
 		}
 		s.torder = append(s.torder, id)
 	}
@@ -248,20 +247,6 @@ func (s *site) loadTournaments() error {
 	s.markRatingReports()
 	return nil
 }
-
-// periodLabel names the list period of a day, as the run's list files do.
-func periodLabel(kind string, day int32) string {
-	t := dayTime(day)
-	switch kind {
-	case "quarter":
-		return fmt.Sprintf("%d-Q%d", t.Year(), (int(t.Month())+2)/3)
-	case "year":
-		return strconv.Itoa(t.Year())
-	}
-	return t.Format("2006-01")
-}
-
-func dayTime(day int32) time.Time { return time.Unix(int64(day)*86400, 0).UTC() }
 
 // cardOf returns the card of player p in tournament t, or nil.
 func (x *cardIndex) cardOf(t, p int64) *card {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ratelist/ratelist/day"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -177,6 +178,6 @@ func ratingAlt(name, what string, days, vals []float64) string {
 	}
 	n := len(days) - 1
 	return fmt.Sprintf("%s history of %s: %d points from %s (%g) to %s (%g); lowest %g, highest %g",
-		what, name, len(days), dayTime(int32(days[0])).Format("2006-01-02"), vals[0],
-		dayTime(int32(days[n])).Format("2006-01-02"), vals[n], lo, hi)
+		what, name, len(days), day.Day(days[0]).String(), vals[0],
+		day.Day(days[n]).String(), vals[n], lo, hi)
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // Row is one row of the tables table (one player in one game) that passed
@@ -85,13 +87,7 @@ func (k Key) Compare(o Key) int {
 
 // Day is the day the game was played, in days since 1970-01-01 UTC: the
 // day that places it in a list period.
-func (k Key) Day() int32 {
-	d := k.At / 86400e6
-	if k.At%86400e6 < 0 {
-		d--
-	}
-	return int32(d)
-}
+func (k Key) Day() int32 { return int32(day.FromMicros(k.At)) }
 
 // validateSentinels are the errors GameOf and Validate wrap.
 var validateSentinels = []error{

@@ -147,16 +147,21 @@ func performance(c *card) (int32, bool) {
 }
 
 // appendTourLegend explains the table, linking help's explanation when
-// there is one.
+// there is one (the site's pages, whose grid's caption says the rest).
 func appendTourLegend(b []byte, x *crosstable.Table, help string) []byte {
+	legend := ""
+	if !x.Grid || help == "" {
+		legend = x.Legend()
+	}
+	if legend == "" && help == "" {
+		return b
+	}
 	b = append(b, "<p class=\"legend\">"...)
-	if x.Paired && !x.Grid {
-		b = append(b, "Each round: the opponent's start number, the colour (w, b) and the result."...)
-		if help != "" {
+	b = append(b, legend...)
+	if help != "" {
+		if legend != "" {
 			b = append(b, ' ')
 		}
-	}
-	if help != "" {
 		b = append(b, "<a href=\""...)
 		b = append(b, help...)
 		b = append(b, "\">How to read the standings</a>"...)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/golden"
 )
 
 // testdata/rr.trf is the contract-check round robin. Hand calculation:
@@ -247,6 +249,38 @@ func TestStandingsTeamUsage(t *testing.T) {
 			if rc := cmdStandings(context.Background(), tt.args, &out, &errb); rc != tt.want {
 				t.Errorf("exit %d, want %d: %s", rc, tt.want, errb.String())
 			}
+		})
+	}
+}
+
+// TestGoldenStandingsFormats pins the officers' table that --format text and
+// html and csv --full print, on a real Swiss (Bunratty 2011: titles,
+// federations, byes) and a real round robin (Tata Steel 2021: the grid, and
+// places 11–12 shared under --tiebreaks DE alone), and the contract's csv of
+// the round robin beside them. Only stdout is compared: the TRF reader's
+// warnings carry the time.
+func TestGoldenStandingsFormats(t *testing.T) {
+	const swiss, rr = "../../testdata/trf-real/bunratty_masters_2011.trf", "../../testdata/fide-published/tata_steel_masters_2021.trf"
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"swiss.txt", []string{"--trf", swiss, "--format", "text"}},
+		{"swiss-full.csv", []string{"--trf", swiss, "--format", "csv", "--full"}},
+		{"swiss.html", []string{"--trf", swiss, "--format", "html"}},
+		{"rr.txt", []string{"--trf", rr, "--format", "text"}},
+		{"rr-full.csv", []string{"--trf", rr, "--format", "csv", "--full"}},
+		{"rr.html", []string{"--trf", rr, "--format", "html"}},
+		{"rr.csv", []string{"--trf", rr, "--format", "csv"}},
+		{"rr-shared.txt", []string{"--trf", rr, "--tiebreaks", "DE", "--format", "text"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if rc := cmdStandings(context.Background(), tt.args, &out, &errb); rc != 0 {
+				t.Fatalf("exit %d: %s", rc, errb.String())
+			}
+			golden.Check(t, "standings/"+tt.name, out.Bytes())
 		})
 	}
 }

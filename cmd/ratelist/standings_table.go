@@ -34,6 +34,9 @@ func (in *standingsInput) table(ctx context.Context, codes []string, rows []tieb
 		b.Rated = rated(t)
 		perf := trfPerformances(t)
 		b.Info = func(e *crosstable.Entry) crosstable.Info {
+			if e.Player < 0 || e.Player >= len(in.file.Players) {
+				return crosstable.Info{}
+			}
 			p := in.file.Players[e.Player]
 			v := crosstable.Info{Title: p.Title, Federation: p.Federation, Rating: p.Rating}
 			v.Perf, v.HasPerf = perf[e.Player].v, perf[e.Player].ok

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ratelist/ratelist/crosstable"
 	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/tiebreak"
 )
 
 // TournamentCards returns what the cards of run out say of each player of
@@ -36,6 +37,25 @@ func TournamentCards(out string, id int64) (info map[int64]crosstable.Info, ok b
 		info[c.PlayerID] = v
 	}
 	return info, len(info) > 0, nil
+}
+
+// TournamentStandings returns the standings run out wrote of tournament
+// tt, as its site page shows them: the tiebreak codes and the rows, each
+// with its player in tt. ok is false when the run wrote none.
+func TournamentStandings(out string, tt *tiebreak.Tournament) (codes []string, entries []crosstable.Entry, ok bool, err error) {
+	labels, err := output.StandingsPeriod.Keys(out)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	st, err := readStandings(out, labels, func(id int64) bool { return id == tt.ID })
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if st[tt.ID] == nil {
+		return nil, nil, false, nil
+	}
+	codes, entries = st[tt.ID].entries(tt)
+	return codes, entries, true, nil
 }
 
 // WriteStandingsPage writes the standings table x as a page of its own: the

@@ -20,24 +20,7 @@ type tourTable struct {
 func (s *site) newTourTable(t *tourInfo, tt *tiebreak.Tournament, st *standings) *tourTable {
 	in := crosstable.Input{Tournament: tt, RoundRobin: isRoundRobin(t.System), Rated: t.Rated, Clubs: s.arch != nil}
 	if st != nil {
-		at := map[int64]int{}
-		if tt != nil {
-			for i, p := range tt.Players {
-				at[p.ID] = i
-			}
-		}
-		in.Codes = st.Header[5:]
-		in.Entries = make([]crosstable.Entry, 0, len(st.Rows))
-		for k, r := range st.Rows {
-			id := st.rowID(r, k)
-			e := crosstable.Entry{ID: id, Name: field(r, 3), Points: field(r, 4), Tiebreaks: r[5:], Player: -1}
-			e.Rank, _ = strconv.Atoi(field(r, 0))
-			e.StartNo, _ = strconv.Atoi(field(r, 1))
-			if i, ok := at[id]; ok {
-				e.Player = i
-			}
-			in.Entries = append(in.Entries, e)
-		}
+		in.Codes, in.Entries = st.entries(tt)
 	}
 	in.Info = func(e *crosstable.Entry) crosstable.Info {
 		var v crosstable.Info
@@ -52,6 +35,29 @@ func (s *site) newTourTable(t *tourInfo, tt *tiebreak.Tournament, st *standings)
 	}
 	x := crosstable.Build(in)
 	return &tourTable{s: s, x: x, cols: siteCols(x.Cols)}
+}
+
+// entries are the standings' rows as the table's, each with its player in
+// tt (nil: none), and their tiebreak codes.
+func (st *standings) entries(tt *tiebreak.Tournament) ([]string, []crosstable.Entry) {
+	at := map[int64]int{}
+	if tt != nil {
+		for i, p := range tt.Players {
+			at[p.ID] = i
+		}
+	}
+	es := make([]crosstable.Entry, 0, len(st.Rows))
+	for k, r := range st.Rows {
+		id := st.rowID(r, k)
+		e := crosstable.Entry{ID: id, Name: field(r, 3), Points: field(r, 4), Tiebreaks: r[5:], Player: -1}
+		e.Rank, _ = strconv.Atoi(field(r, 0))
+		e.StartNo, _ = strconv.Atoi(field(r, 1))
+		if i, ok := at[id]; ok {
+			e.Player = i
+		}
+		es = append(es, e)
+	}
+	return st.Header[5:], es
 }
 
 // cardInfo fills a player's rating, performance and change in a tournament

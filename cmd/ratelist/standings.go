@@ -14,7 +14,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/crosstable"
 	"github.com/ratelist/ratelist/pipeline"
 	sitereport "github.com/ratelist/ratelist/report"
@@ -43,7 +42,7 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	setsFile := fs.String("turcas-sets", "", "TOML `file` of named TurČAS sets ([NAME] a = .. b = .. c = .. d = ..)")
 	format := fs.String("format", "csv", "output `format`: csv (the standings columns), text or html (the officers' table: rank, start no., title, name, federation or club, rating, each round, points, tiebreaks, performance, change)")
 	full := fs.Bool("full", false, "with --format csv: the officers' table's columns (rank,start_no,player_id,title,name,federation,club,rating,r1…,points, the codes, performance,change)")
-	out := fs.String("out", "", "with --archive: a run's output `dir`, whose cards give the rating, performance and change")
+	out := fs.String("out", "", "with --archive: a run's output `dir`, whose cards give the rating, performance and change, and whose standings are printed (unless --tiebreaks, --unplayed or --turcas ask for others)")
 	team := fs.Bool("team", false, "team standings of a team competition (the TRF's team records)")
 	matchPoints := fs.String("match-points", "", "with --team: match points of a match won, drawn, lost `W,D,L` (default 2,1,0)")
 	primary := fs.String("primary", "mp", "with --team: the `score` ranked first, mp (match points) or gp (game points)")
@@ -131,6 +130,8 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *format == "csv" && !*full {
 		err = tiebreak.WriteCSV(stdout, list, rows)
 	} else {
+		// The run's own standings, as its site shows them, unless asked otherwise.
+		in.runStandings = *codes == "" && *unplayed == "" && *turcas == "" && *setsFile == ""
 		err = writeTable(ctx, stdout, *format, in, list, rows, *out, stderr)
 	}
 	if err != nil {
@@ -196,10 +197,11 @@ func parseTurcas(s string, o *tiebreak.ScrabbleOptions) error {
 // source says of the players: the TRF file's records, or the archive.
 type standingsInput struct {
 	t    *tiebreak.Tournament
-	file *trf.File           // with --trf
-	dir  string              // with --archive: the archive's folder
-	arch *archive.Archive    // with --archive, loaded for the officers' table
-	tour *archive.Tournament // with --archive: the tournament's row
+	file *trf.File // with --trf
+	dir  string    // with --archive: the archive's folder
+	// runStandings: with a run's outputs, print the standings it wrote (no
+	// flag asks for others).
+	runStandings bool
 }
 
 func loadStandingsInput(ctx context.Context, trfFile, dir string, id int64, policy tiebreak.Policy, stderr io.Writer) (*standingsInput, error) {

@@ -17,7 +17,9 @@ import (
 // the site's tournament page does, with the players' title, federation and
 // rating from the TRF file's 001 records, or title, federation, club and
 // rating from the archive (the rating each game carries) and, with a run's
-// output folder out, rating, performance and change from its cards.
+// output folder out, rating, performance and change from its cards and,
+// when in.runStandings, the standings the run wrote instead of rows (their
+// start numbers are the run's, numbered by its ratings).
 func (in *standingsInput) table(ctx context.Context, codes []string, rows []tiebreak.Row, out string, stderr io.Writer) (*crosstable.Table, error) {
 	t := in.t
 	b := crosstable.Input{Tournament: t, Codes: codes, RoundRobin: tiebreak.IsRoundRobin(t.System)}
@@ -59,6 +61,17 @@ func (in *standingsInput) table(ctx context.Context, codes []string, rows []tieb
 	var cards map[int64]crosstable.Info
 	switch {
 	case out != "":
+		if in.runStandings {
+			codes, entries, ok, err := sitereport.TournamentStandings(out, t)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				b.Codes, b.Entries = codes, entries
+			} else {
+				fmt.Fprintf(stderr, "ratelist standings: note: the run in %s wrote no standings of tournament %d: they are computed here\n", out, t.ID)
+			}
+		}
 		var ok bool
 		if cards, ok, err = sitereport.TournamentCards(out, t.ID); err != nil {
 			return nil, err

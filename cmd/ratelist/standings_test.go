@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -282,5 +283,45 @@ func TestGoldenStandingsFormats(t *testing.T) {
 			}
 			golden.Check(t, "standings/"+tt.name, out.Bytes())
 		})
+	}
+}
+
+// TestStandingsSameAsSite: with a run's outputs, standings --format html
+// prints the table of the tournament's site page (its head and rows, but
+// for the links to player pages), for a Swiss (1003) and a round robin
+// (1002, the grid) of the demo.
+func TestStandingsSameAsSite(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if rc := run(context.Background(), []string{"run", "--out", out, "--quiet"}, &stdout, &stderr); rc != exitOK {
+		t.Fatalf("demo run: exit %d: %s", rc, stderr.String())
+	}
+	if rc := run(context.Background(), []string{"report", "--out", out, "--archive", "../../testdata/demo", "--quiet"}, &stdout, &stderr); rc != exitOK {
+		t.Fatalf("report: exit %d: %s", rc, stderr.String())
+	}
+	links := regexp.MustCompile(`<a href="[^"]*">([^<]*)</a>`)
+	table := func(page string) string {
+		i, j := strings.Index(page, "<thead>"), strings.Index(page, "</tbody>")
+		if i < 0 || j < i {
+			t.Fatalf("no table in\n%s", page)
+		}
+		return links.ReplaceAllString(page[i:j], "$1")
+	}
+	for id, mark := range map[string]string{"1003": ">R6<", "1002": "■"} {
+		site, err := os.ReadFile(filepath.Join(out, "site", "tournaments", id+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page, errb bytes.Buffer
+		if rc := cmdStandings(context.Background(), []string{"--archive", "../../testdata/demo", "--tournament", id, "--out", out, "--format", "html"}, &page, &errb); rc != 0 {
+			t.Fatalf("%s: exit %d: %s", id, rc, errb.String())
+		}
+		if !strings.Contains(page.String(), mark) {
+			t.Errorf("tournament %s: no %s in the table", id, mark)
+		}
+		if got, want := table(page.String()), table(string(site)); got != want {
+			t.Errorf("tournament %s: standings prints\n%s\nthe site shows\n%s", id, got, want)
+		}
 	}
 }

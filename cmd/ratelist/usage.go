@@ -38,7 +38,8 @@ shows (rank, start no., title, name, federation or club, rating, each round's
 opponent, colour and result or a round robin's grid, points, the codes,
 performance, change), and csv --full its columns for programs
 (docs/tiebreaks.md). With --archive, --out DIR takes the rating, performance
-and change from a run's cards. With --team, the team standings of a team competition (the TRF's team
+and change from a run's cards, and its standings unless --tiebreaks,
+--unplayed or --turcas ask for others. With --team, the team standings of a team competition (the TRF's team
 records, or the archive's teams and team_players tables): match points, game
 points and FIDE's team tie-breaks (docs/teams.md).`,
 

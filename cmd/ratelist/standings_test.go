@@ -66,6 +66,11 @@ func TestStandingsExitCodes(t *testing.T) {
 		{"turcas numbers", []string{"--trf", "testdata/rr.trf", "--tiebreaks", "TURCAS", "--turcas", "1,0,0,0.5"}, 0},
 		{"turcas set", []string{"--trf", "testdata/rr.trf", "--tiebreaks", "TURCAS", "--turcas-sets", sets, "--turcas", "cz"}, 0},
 		{"default codes", []string{"--trf", "testdata/rr.trf"}, 0},
+		{"html", []string{"--trf", "testdata/rr.trf", "--format", "html"}, 0},
+		{"full text", []string{"--trf", "testdata/rr.trf", "--format", "text", "--full"}, 2},
+		{"out without archive", []string{"--trf", "testdata/rr.trf", "--out", dir}, 2},
+		{"team html", []string{"--trf", "testdata/teams.trf", "--team", "--format", "html"}, 2},
+		{"out not a run", []string{"--archive", "../../testdata/demo", "--tournament", "1003", "--out", dir, "--format", "text"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

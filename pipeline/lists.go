@@ -35,8 +35,9 @@ type listData struct {
 	entries []listEntry
 	infos   []listInfo
 	add     *listAdded
-	vals    []rating.Value // with add: entry i's values are vals[i*len(add.cols):]
-	keys    []int32        // with add.rank: what the entries are ranked by
+	vals    []rating.Value   // with add: entry i's values are vals[i*len(add.cols):]
+	keys    []int32          // with add.rank: what the entries are ranked by
+	names   []csvfield.Shape // per player: the name's CSV shape (listNames); shared by every list, read-only
 }
 
 // listAdded is what a rule set adds to its lists (rating.Columns.List).
@@ -308,7 +309,9 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	if l.add != nil {
 		return writeListAdded(stage, players, label, l, order, arrow)
 	}
-	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema, appendListCSV)
+	var names []csvfield.Shape // the CSV shapes of the chunk's rows' names
+	appendCSV := func(b []byte, rows []output.ListRow) []byte { return appendListCSVShaped(b, rows, names) }
+	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema, appendCSV)
 	if err != nil {
 		return err
 	}
@@ -321,6 +324,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
 		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
+		names = rowNames(names, l.names, ents[:n])
 		if err := lf.write(rows[:n]); err != nil {
 			return err
 		}
@@ -519,13 +523,44 @@ func appendValue(b []byte, c *rating.Column, v rating.Value) []byte {
 }
 
 // appendListCSV appends the CSV lines of rows.
-func appendListCSV(b []byte, rows []output.ListRow) []byte {
-	for _, row := range rows {
+func appendListCSV(b []byte, rows []output.ListRow) []byte { return appendListCSVShaped(b, rows, nil) }
+
+// rowNames returns, in buf, the CSV shape of each entry's name (byPlayer from
+// listNames; csvfield.Other for all without it).
+func rowNames(buf, byPlayer []csvfield.Shape, ents []listEntry) []csvfield.Shape {
+	buf = resize(buf, len(ents))
+	for i := range ents {
+		buf[i] = csvfield.Other
+		if byPlayer != nil {
+			buf[i] = byPlayer[ents[i].p]
+		}
+	}
+	return buf
+}
+
+// listNames is the CSV shape of every player's name: looked at once per run
+// rather than once per list a player is on.
+func listNames(ps *archive.Players) []csvfield.Shape {
+	shapes := make([]csvfield.Shape, len(ps.Name))
+	for i, name := range ps.Name {
+		shapes[i] = csvfield.ShapeOf(name)
+	}
+	return shapes
+}
+
+// appendListCSVShaped appends the CSV lines of rows, row i's name of shape
+// names[i] (names may be nil).
+func appendListCSVShaped(b []byte, rows []output.ListRow, names []csvfield.Shape) []byte {
+	for i, row := range rows {
 		b = csvfield.AppendInt(b, int64(row.Rank))
 		b = append(b, ',')
 		b = csvfield.AppendInt(b, row.PlayerID)
 		b = append(b, ',')
-		b = csvfield.Append(b, row.Name)
+		if names != nil {
+			b = csvfield.AppendShaped(b, row.Name, names[i])
+		} else {
+			b = csvfield.Append(b, row.Name)
+		}
 		b = append(b, ',')
 		b = csvfield.AppendInt(b, int64(row.Rating))
 		b = append(b, ',')

@@ -33,15 +33,23 @@ type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow) e
 // complete: so memory grows with the tournaments waiting for an earlier one,
 // not with the games already rated.
 type producer struct {
-	arch      *runArchive
-	order     []int   // tournament positions in rating order
-	next      int     // the position in order to hand on next
-	remaining []int64 // per tournament: its rows not read yet (pass one counted them)
-	bufs      [][]gameRow
-	gameRows  int64 // rows of the games table, for progress
-	pairs     pairScratch
-	prob      archive.Problem // the problem checkGame returns
-	progress  Progress
+	arch     *runArchive
+	order    []int            // tournament positions in rating order
+	next     int              // the position in order to hand on next
+	tours    []openTournament // per tournament position
+	slab     rowSlab
+	gameRows int64 // rows of the games table, for progress
+	pairs    pairScratch
+	prob     archive.Problem // the problem checkGame returns
+	progress Progress
+}
+
+// openTournament is a tournament's rows while they are read: its valid rows so
+// far and how many of its rows are not read yet (pass one counted them), side
+// by side, as every row reads both.
+type openTournament struct {
+	rows      []gameRow
+	remaining int64
 }
 
 // pairScratch is checkPairings' scratch: a slot per player (-1 between
@@ -58,7 +66,7 @@ type pairScratch struct {
 // the moment its last row has been read. It needs a's tournaments, not its
 // players (it runs while they load).
 func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
-	p.remaining = make([]int64, len(a.Tournaments))
+	p.tours = make([]openTournament, len(a.Tournaments))
 	if len(a.GameFiles) == 0 {
 		return nil
 	}
@@ -77,7 +85,7 @@ func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
 				continue
 			}
 			if ti := tof.index(ids[i]); ti >= 0 {
-				p.remaining[ti]++
+				p.tours[ti].remaining++
 			}
 		}
 	}
@@ -103,7 +111,6 @@ func (p *producer) open(a *runArchive) {
 		}
 		return a.ID < b.ID
 	})
-	p.bufs = make([][]gameRow, len(ts))
 	p.pairs.local = newLocal(len(a.Players.ID))
 }
 
@@ -166,9 +173,11 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			// after would stall on reading back the narrow stores that filled it).
 			g := &scratch
 			var buf []gameRow
+			var ot *openTournament
 			if ti >= 0 {
-				if buf = p.bufs[ti]; buf == nil { // pass one counted its rows
-					buf = make([]gameRow, 0, p.remaining[ti])
+				ot = &p.tours[ti]
+				if buf = ot.rows; buf == nil { // pass one counted its rows
+					buf = p.slab.take(ot.remaining)
 				}
 				buf = append(buf, gameRow{})
 				g = &buf[len(buf)-1]
@@ -180,15 +189,15 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 					p.arch.reject("games", b, i, *prob)
 				}
 				if ti >= 0 {
-					p.bufs[ti] = buf[:len(buf)-1]
+					ot.rows = buf[:len(buf)-1]
 				}
 			} else {
 				g.file = fi
-				p.bufs[ti] = buf
+				ot.rows = buf
 			}
 			if ti >= 0 {
-				p.remaining[ti]--
-				if p.remaining[ti] == 0 {
+				ot.remaining--
+				if ot.remaining == 0 {
 					if err := p.advance(ctx, take); err != nil {
 						return err
 					}
@@ -198,6 +207,30 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		games.Free <- b
 	}
 	return games.Err()
+}
+
+// slabRows is the rows of one rowSlab block (about 200 KB); a tournament of
+// more than slabRows/8 rows gets a buffer of its own.
+const slabRows = 4096
+
+// rowSlab hands out tournaments' row buffers carved from shared blocks: one
+// allocation and one clearing per block instead of one per tournament, the
+// cost that dominated a small tournament's buffer. A block stays alive while
+// any of its buffers does (a tournament waiting for an earlier one, or its
+// standings job), at most a block per such tournament.
+type rowSlab struct{ block []gameRow }
+
+// take returns an empty buffer of capacity n.
+func (s *rowSlab) take(n int64) []gameRow {
+	if n > slabRows/8 {
+		return make([]gameRow, 0, n)
+	}
+	k := len(s.block)
+	if cap(s.block)-k < int(n) {
+		s.block, k = make([]gameRow, 0, slabRows), 0
+	}
+	s.block = s.block[:k+int(n)]
+	return s.block[k : k : k+int(n)]
 }
 
 // orphan tells whether a row's problem is only that its tournament's own row
@@ -213,12 +246,12 @@ func (p *producer) orphan(prob *archive.Problem, null bool, tid int64) (string, 
 // after the checks across their rows. The games of a tournament a table rule
 // set rates are in the tables table: its games rows were rejected, and it is not handed on.
 func (p *producer) advance(ctx context.Context, take takeFunc) error {
-	for p.next < len(p.order) && p.remaining[p.order[p.next]] == 0 {
+	for p.next < len(p.order) && p.tours[p.order[p.next]].remaining == 0 {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		rows := p.checkPairings(t, p.bufs[ti])
-		p.bufs[ti] = nil
+		rows := p.checkPairings(t, p.tours[ti].rows)
+		p.tours[ti].rows = nil
 		p.arch.count("games").Used += int64(len(rows))
 		if rating.TablesOf(t.Discipline) != nil {
 			continue

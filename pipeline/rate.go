@@ -6,6 +6,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -45,7 +46,8 @@ type periods struct {
 type listTrack struct {
 	prevOn, everOn []bool
 	prevRating     []int32
-	add            *listAdded // the rule set's own columns, nil for none
+	add            *listAdded       // the rule set's own columns, nil for none
+	names          []csvfield.Shape // listNames, made at the first list
 }
 
 // window is the periods this run rates and writes: --resume and --from start
@@ -226,6 +228,10 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	switch {
 	case r.out.keepsLists():
 		l = r.lists.take(st, r.rules)
+		if r.lists.names == nil {
+			r.lists.names = listNames(r.players)
+		}
+		l.names = r.lists.names
 		listed = len(l.entries)
 	case key == r.periods.last:
 		// Nothing is written: the summary wants only the last list's size.

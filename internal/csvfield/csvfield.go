@@ -35,6 +35,42 @@ func formula(s string) bool {
 	return s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')
 }
 
+// Shape is how Append writes a text: as it is, between quotes, or otherwise
+// (escaped or changed by Text). A caller that writes the same text many times
+// asks once and writes it with AppendShaped.
+type Shape uint8
+
+const (
+	Other  Shape = iota // Append's general path
+	Bare                // as it is
+	Quoted              // between two quotes, nothing else changed
+)
+
+// ShapeOf is the Shape of s.
+func ShapeOf(s string) Shape {
+	quote, ascii := scan(s)
+	switch {
+	case formula(s) || !ascii && !utf8.ValidString(s):
+		return Other
+	case !quote:
+		return Bare
+	case strings.IndexByte(s, '"') < 0:
+		return Quoted
+	}
+	return Other
+}
+
+// AppendShaped is Append(b, s) for s of Shape sh.
+func AppendShaped(b []byte, s string, sh Shape) []byte {
+	switch sh {
+	case Bare:
+		return append(b, s...)
+	case Quoted:
+		return append(append(append(b, '"'), s...), '"')
+	}
+	return Append(b, s)
+}
+
 // Append appends the text cell s (made safe by Text) as one CSV field.
 func Append(b []byte, s string) []byte {
 	quote, ascii := scan(s)

@@ -88,3 +88,24 @@ func TestText(t *testing.T) {
 		t.Errorf("Append(%q) = %q, want %q", "=1,2", got, want.String())
 	}
 }
+
+// TestShape: a text written by AppendShaped with its ShapeOf is what Append
+// writes, and the shape says how.
+func TestShape(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want Shape
+	}{
+		{"", Bare}, {"plain", Bare}, {"Jan Novák", Bare}, {"Last, First", Quoted}, {" lead", Quoted}, {"\ttab", Quoted},
+		{"two\nlines", Quoted}, {`say "hi"`, Other}, {"=1+1", Other}, {"-x", Other}, {"@a", Other}, {"bad\xff", Other},
+	} {
+		if got := ShapeOf(c.s); got != c.want {
+			t.Errorf("ShapeOf(%q) = %d, want %d", c.s, got, c.want)
+		}
+		for _, sh := range []Shape{ShapeOf(c.s), Other} {
+			if got, want := string(AppendShaped([]byte("x,"), c.s, sh)), "x,"+string(Append(nil, c.s)); got != want {
+				t.Errorf("AppendShaped(%q, %d) = %q, want %q", c.s, sh, got, want)
+			}
+		}
+	}
+}

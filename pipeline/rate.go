@@ -119,7 +119,7 @@ func (r *rater) rates(t *archive.Tournament) bool {
 func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
 	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
 	rated := r.rates(t)
-	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg))
+	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg)+r.hashes.teams[t.ID])
 	if key >= r.win.start {
 		if err := r.checkRerate(); err != nil {
 			return err

@@ -161,10 +161,9 @@ func teamOptions(o tiebreak.Options) tiebreak.TeamOptions {
 	return tiebreak.TeamOptions{Unplayed: o.Unplayed}
 }
 
-// TeamStandingsCSV is the team standings CSV of tt with the default team
-// codes, as `standings --team` prints it and a run writes it.
-func TeamStandingsCSV(tt *tiebreak.TeamTournament, opt tiebreak.TeamOptions) ([]byte, error) {
-	codes := tiebreak.DefaultTeamCodes()
+// TeamStandingsCSV is the team standings CSV of tt: what `standings --team`
+// prints and, with the default codes, what a run writes.
+func TeamStandingsCSV(tt *tiebreak.TeamTournament, codes []string, opt tiebreak.TeamOptions) ([]byte, error) {
 	rows, err := tiebreak.TeamStandings(tt, codes, opt)
 	if err != nil {
 		return nil, err
@@ -186,7 +185,7 @@ func (s *writeSink) teamStandings(fb *fileBatch, t *tiebreak.Tournament) {
 		return
 	}
 	tt := teamTournament(t, slices.Clone(tm.Teams), tm.Players)
-	b, err := TeamStandingsCSV(tt, teamOptions(s.opt.Rules.Tiebreaks))
+	b, err := TeamStandingsCSV(tt, tiebreak.DefaultTeamCodes(), teamOptions(s.opt.Rules.Tiebreaks))
 	if err != nil {
 		s.opt.Log.Warn("team standings not written", "tournament", t.ID, "err", err)
 		return

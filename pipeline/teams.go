@@ -184,11 +184,16 @@ func (s *writeSink) teamStandings(fb *fileBatch, t *tiebreak.Tournament) {
 	if tm == nil || len(tm.Teams) == 0 {
 		return
 	}
-	tt := teamTournament(t, slices.Clone(tm.Teams), tm.Players)
-	b, err := TeamStandingsCSV(tt, tiebreak.DefaultTeamCodes(), teamOptions(s.opt.Rules.Tiebreaks))
+	b, err := TeamStandingsCSV(TeamTournamentOf(t, tm), tiebreak.DefaultTeamCodes(), teamOptions(s.opt.Rules.Tiebreaks))
 	if err != nil {
 		s.opt.Log.Warn("team standings not written", "tournament", t.ID, "err", err)
 		return
 	}
 	fb.add(output.StandingsTeamCSV.Rel(strconv.FormatInt(t.ID, 10)), b)
+}
+
+// TeamTournamentOf is tournament t (as ForEachTournamentOfFS hands it) with
+// its rows of the archive's team tables, as the team standings read it.
+func TeamTournamentOf(t *tiebreak.Tournament, teams *archive.Teams) *tiebreak.TeamTournament {
+	return teamTournament(t, slices.Clone(teams.Teams), teams.Players)
 }

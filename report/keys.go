@@ -134,6 +134,7 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 	for _, c := range s.jokerCards[id] {
 		k.ints(c.PlayedAt, int64(c.LevelBefore), int64(c.PlayerRating))
 	}
+	s.boardsKey(k, id)
 	return k.sum()
 }
 
@@ -146,6 +147,9 @@ func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
 	k.tourFacts(t)
 	if t.Reported {
 		k.ints(1)
+	}
+	if s.hasTeams(t.ID) {
+		k.ints(2)
 	}
 	cards := s.cs.cards
 	i, _ := findTP(s, t.ID, 0)

@@ -98,6 +98,7 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 	if len(idx) > 0 {
 		b = s.appendCard(b, id, idx)
 	}
+	b = s.appendBoards(b, id)
 	b = s.appendJoker(b, id, name)
 	b = append(b, "<script src=\"../assets/site.js\"></script>\n"...)
 	return appendFoot(b)

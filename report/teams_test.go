@@ -117,6 +117,16 @@ func TestTeamPages(t *testing.T) {
 	if st.Written != 0 {
 		t.Errorf("a second build wrote %d files", st.Written)
 	}
+	// The team page and the boards come from the files the report reads.
+	only, kinds := copyReportFiles(t, out)
+	if !kinds[output.StandingsTeamCSV] {
+		t.Fatal("no team standings among the files the report reads")
+	}
+	again := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(context.Background(), Options{Out: only, Site: again, Archive: os.DirFS(dir)}); err != nil {
+		t.Fatal(err)
+	}
+	sameSite(t, site, again)
 }
 
 // TestValidTeamHTML validates a team page and a player's page with board

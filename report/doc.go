@@ -4,7 +4,7 @@
 // Input: the --out folder of a finished `ratelist run` (the files that
 // output.Files marks as read by the report: summary.json, lists/,
 // lists/joker/, cards.parquet, card_games.parquet, joker_cards.parquet,
-// standings/, norms.csv) and, optionally, the archive the run read (for clubs, tournament
+// standings/ with standings/teams/, norms.csv) and, optionally, the archive the run read (for clubs, tournament
 // names and dates and the pairings behind crosstables and games). Columns are read by name,
 // so columns added to the outputs later are ignored.
 //
@@ -22,6 +22,7 @@
 //	norms.html               the title norms the run made, newest period first (only when some)
 //	tournaments/ID.html      facts; the standings with every round's games
 //	tournaments/ID-rating.html  the rating report: every player's card of the tournament
+//	tournaments/ID-teams.html   a team competition's team standings and matches board by board (teams.go)
 //	players/ID.html          facts, the rating chart (SVG) and the rating card
 //	help.html                how to read the tables; the tie-break codes
 //	assets/style.css, list.js, site.js (searching, filtering, sorting: the
@@ -39,7 +40,9 @@
 //     list in memory at a time), the tournament indexes, every
 //     tournament's page as the archive hands over its pairings
 //     (pipeline.ForEachTournamentOfFS), then every player's page, by a pool of
-//     Options.Workers.
+//     Options.Workers. Before them, when the run wrote team standings, the
+//     team competitions' pages and their players' boards (teams.go: a pass of
+//     its own over the archive, for the team competitions only).
 //  3. Remove the files of the earlier site that the new one does not have and
 //     write the manifest.
 //

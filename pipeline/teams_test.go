@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -81,4 +82,15 @@ func TestTeamStandingsRun(t *testing.T) {
 	sameTrees(t, "resume vs full", readTree(t, full.Out), readTree(t, resumed.Out), func(rel string) bool {
 		return rel == output.Summary.Rel("")
 	})
+
+	// The league's teams gone, a resumed run names its period stale: its
+	// published team standings are no longer what a full run writes.
+	for _, name := range []string{"teams.parquet", "team_players.parquet"} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sum := runOpt(t, resumed); len(sum.StalePeriods) == 0 || sum.StalePeriods[0] != "2011" {
+		t.Errorf("teams removed: stale periods %v, want from 2011", sum.StalePeriods)
+	}
 }

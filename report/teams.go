@@ -312,7 +312,7 @@ func (s *site) tourName(id int64) string {
 // their tie-break columns, then every round's matches board by board.
 func (s *site) renderTeams(p *teamPage) []byte {
 	name := s.tourName(p.ID)
-	b := appendHead(make([]byte, 0, 8<<10), s.page(name+": teams", "../", "tournaments"))
+	b := appendHead(make([]byte, 0, 8<<10), s.page(cutText("Teams: "+name, 50), "../", "tournaments"))
 	b = append(b, "<p class=\"crumb\"><a href=\""...)
 	b = strconv.AppendInt(b, p.ID, 10)
 	b = append(b, ".html\">"...)
@@ -423,6 +423,16 @@ func (s *site) appendBoardPlayer(b []byte, p boardPlayer) []byte {
 	b = append(b, ".html\">"...)
 	b = appendEsc(b, name)
 	return append(b, "</a>"...)
+}
+
+// cutText cuts s to n characters at most, ending it with "…" when cut: a
+// page's title stays short enough for a tab and a search result.
+func cutText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 func colourText(white bool) string {

@@ -240,7 +240,7 @@ func (x *Table) fillGames(tt *tiebreak.Tournament) {
 	}
 	for r := range x.Rows {
 		if x.Rows[r].Rank == 0 {
-			x.Rows[r].Points = halfText(half[r])
+			x.Rows[r].Points = HalfText(half[r])
 		}
 		if x.Grid {
 			if k := x.Rows[r].StartNo - 1; k >= 0 && k < len(x.Rows[r].Grid) {
@@ -277,7 +277,8 @@ func halfPoints(result string) int {
 	return 0
 }
 
-func halfText(h int) string {
+// HalfText prints half-points as points: 7 → "3.5".
+func HalfText(h int) string {
 	if h%2 != 0 {
 		return strconv.Itoa(h/2) + ".5"
 	}

@@ -58,6 +58,7 @@ var (
 	JokerListParquet = &File{"lists/joker/{period}.parquet", "pipeline: writeJokerList", Rewritten, false}
 	StandingsPeriod  = &File{"standings/{period}.parquet", "pipeline: periodStandings", KeptByPeriod, true}
 	StandingsCSV     = &File{"standings/{id}.csv", "pipeline: writeSink.appendStandings, per --standings-csv", KeptByTournament, false}
+	StandingsTeamCSV = &File{"standings/teams/{id}.csv", "pipeline: writeSink.teamStandings, for a tournament with teams", KeptByTournament, true}
 	State            = &File{"state/{period}.state", "pipeline: writeState", KeptByPeriod, false}
 	Site             = &File{"site/", "report: Build", KeptAlways, false}
 )
@@ -67,7 +68,7 @@ var (
 var Files = []*File{
 	Summary, Rejects, Norms, Cards, CardGames, JokerCards,
 	ListCSV, ListParquet, ListArrow, JokerListCSV, JokerListParquet,
-	StandingsPeriod, StandingsCSV, State, Site,
+	StandingsPeriod, StandingsCSV, StandingsTeamCSV, State, Site,
 }
 
 // split cuts the pattern at its placeholder: the path before it and after it.

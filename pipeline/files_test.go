@@ -37,8 +37,8 @@ func outFiles(t *testing.T, out string) map[string]fs.FileInfo {
 	return files
 }
 
-// TestOutputFilesTable: every file a run writes (with Joker games, --arrow
-// and every standings CSV) is of a kind output.Files lists, and every kind is
+// TestOutputFilesTable: every file a run writes (with Joker games, a team
+// competition, --arrow and every standings CSV) is of a kind output.Files lists, and every kind is
 // written; a resumed run then keeps, untouched, exactly the files the table
 // marks kept (those of the periods before the first it writes, the site),
 // writes again or removes every other one, and ends with what a full run
@@ -49,6 +49,7 @@ func TestOutputFilesTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	importInto(t, dir, teamTRFs[1:], nil) // a team competition (November 2024)
 	archive := os.DirFS(dir)
 	out := t.TempDir()
 	opt := Options{Archive: archive, Out: out, Arrow: true, StandingsCSV: StandingsCSVAll, KeepSite: true}

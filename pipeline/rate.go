@@ -122,7 +122,7 @@ func (r *rater) rates(t *archive.Tournament) bool {
 func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
 	key := day.PeriodOf(r.periods.kind, day.Day(r.rules.ListDay(t.End))).Key
 	rated := r.rates(t)
-	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg))
+	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg)+r.hashes.teams[t.ID])
 	if key >= r.win.start {
 		if err := r.checkRerate(); err != nil {
 			return err

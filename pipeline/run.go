@@ -279,7 +279,7 @@ func (e *errRerate) Error() string { return "re-rate from " + e.from }
 // forEachTournament runs the pipeline into fn: every tournament's standings
 // input, nothing written; rejected rows are left out, not an error.
 func forEachTournament(ctx context.Context, fsys fs.FS, name string, want func(int64) bool, fn func(*tiebreak.Tournament) error) error {
-	opt := Options{Archive: fsys, ArchiveName: name, Workers: 1}
+	opt := Options{Archive: fsys, ArchiveName: name, Workers: 1, AllowGap: true} // no list: a gap between tournaments is no error
 	if err := opt.fill(); err != nil {
 		return err
 	}
@@ -341,6 +341,12 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 		return nil, err
 	}
 	rt.out = out
+	if ws, ok := out.(*writeSink); ok { // the team standings: written outputs only
+		if ws.teams, err = loadRunTeams(ctx, arch); err != nil {
+			return nil, err
+		}
+		rt.hashes.teams = ws.teams.hashes()
+	}
 	tables := newTablesPass(opt, arch, &rt.win, out, sum)
 
 	g, gctx := errgroup.WithContext(ctx)

@@ -114,6 +114,7 @@ type writeSink struct {
 	std     standingsQueue
 	kept    keptOutputs
 	changed changedLists
+	teams   runTeams // the team competitions' teams (teams.go)
 }
 
 // workPool is the sink's pool: the jobs its workers take, and the small files
@@ -364,6 +365,7 @@ func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) (*standingsCo
 	if j.csv {
 		fb.add(output.StandingsCSV.Rel(strconv.FormatInt(t.ID, 10)), sc.engine.CSV(codes, st))
 	}
+	s.teamStandings(fb, t)
 	c, _ := s.std.cols.Get().(*standingsCols)
 	if c == nil {
 		c = new(standingsCols)

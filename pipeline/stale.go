@@ -35,6 +35,8 @@ type periodHashes struct {
 	this map[int]uint64
 	old  []periodHash
 	reg  []uint64 // registryHash per dense player index
+	// teams fingerprint each team competition's team rows (runTeams.hashes).
+	teams map[int64]uint64
 	// startNow fingerprints what the rule set rated before any game (a
 	// starting list, from the registry's Elo ratings): a change of it is a
 	// change of the first period. startOld is the resumed state's.

@@ -1,14 +1,19 @@
 package pipeline
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"hash/fnv"
 	"os"
 	"slices"
+	"strconv"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -113,5 +118,132 @@ func teamTournament(t *tiebreak.Tournament, teams []archive.TeamRow, players []a
 		}
 		(*list)[p.Board-1] = i
 	}
+	return tt
+}
+
+// runTeams are the archive's team tables as a run reads them, by tournament:
+// team competitions are few and small, so they are held whole.
+type runTeams map[int64]*archive.Teams
+
+// loadRunTeams reads the archive's team tables, if any: their rows are counted
+// with the archive's tables and their rejected rows go to the run's rejects.
+func loadRunTeams(ctx context.Context, a *runArchive) (runTeams, error) {
+	all, counts, err := a.LoadTeams(ctx, a.rejects.add)
+	if err != nil {
+		return nil, fmt.Errorf("load the team tables: %w", err)
+	}
+	for name, c := range counts {
+		a.Counts[name] = c
+	}
+	by := runTeams{}
+	of := func(id int64) *archive.Teams {
+		t := by[id]
+		if t == nil {
+			t = &archive.Teams{}
+			by[id] = t
+		}
+		return t
+	}
+	for _, r := range all.Teams {
+		t := of(r.TournamentID)
+		t.Teams = append(t.Teams, r)
+	}
+	for _, r := range all.Players {
+		t := of(r.TournamentID)
+		t.Players = append(t.Players, r)
+	}
+	for _, r := range all.Byes {
+		t := of(r.TournamentID)
+		t.Byes = append(t.Byes, r)
+	}
+	return by, nil
+}
+
+// hashes are the fingerprints of each tournament's team rows (stale.go): a
+// tournament's teams corrected change its team standings.
+func (rt runTeams) hashes() map[int64]uint64 {
+	out := make(map[int64]uint64, len(rt))
+	for id, t := range rt {
+		var sum uint64
+		var b []byte
+		for _, r := range t.Teams {
+			b = appendText(binary.AppendVarint(b[:0], int64(r.Team)), r.Name)
+			sum += mix64(hashBytes(b))
+		}
+		for _, r := range t.Players {
+			b = binary.AppendVarint(b[:0], int64(r.Team))
+			b = binary.AppendVarint(b, r.PlayerID)
+			b = binary.AppendVarint(b, int64(r.Board))
+			round := int64(-1)
+			if r.Round != nil {
+				round = int64(*r.Round)
+			}
+			b = binary.AppendVarint(b, round)
+			sum += mix64(hashBytes(b) ^ 0x9e3779b97f4a7c15)
+		}
+		for _, r := range t.Byes {
+			b = binary.AppendVarint(b[:0], int64(r.Team))
+			b = binary.AppendVarint(b, int64(r.Round))
+			b = binary.AppendVarint(b, int64(r.MatchHalfPoints))
+			b = binary.AppendVarint(b, int64(r.GameHalfPoints))
+			sum += mix64(hashBytes(b) ^ 0x3c6ef372fe94f82b)
+		}
+		out[id] = sum
+	}
+	return out
+}
+
+func hashBytes(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
+}
+
+// teamOptions are a run's team standings settings: the rules' unplayed
+// rounds, save fide2009, which has no team tie-breaks (the start date decides).
+func teamOptions(o tiebreak.Options) tiebreak.TeamOptions {
+	if o.Unplayed == tiebreak.Fide2009 {
+		return tiebreak.TeamOptions{}
+	}
+	return tiebreak.TeamOptions{Unplayed: o.Unplayed}
+}
+
+// TeamStandingsCSV is the team standings CSV of tt: what `standings --team`
+// prints and, with the default codes, what a run writes.
+func TeamStandingsCSV(tt *tiebreak.TeamTournament, codes []string, opt tiebreak.TeamOptions) ([]byte, error) {
+	rows, err := tiebreak.TeamStandings(tt, codes, opt)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := tiebreak.WriteTeamCSV(&b, codes, rows); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// teamStandings adds a team competition's team standings to fb as
+// standings/teams/TOURNAMENT_ID.csv (in a pool job, t being the tournament of
+// appendStandings). Pairings that make no team match are warned about and
+// leave the file out: the individual standings stand.
+func (s *writeSink) teamStandings(fb *fileBatch, t *tiebreak.Tournament) {
+	tm := s.teams[t.ID]
+	if tm == nil || len(tm.Teams) == 0 {
+		return
+	}
+	b, err := TeamStandingsCSV(TeamTournamentOf(t, tm), tiebreak.DefaultTeamCodes(), teamOptions(s.opt.Rules.Tiebreaks))
+	if err != nil {
+		s.opt.Log.Warn("team standings not written", "tournament", t.ID, "err", err)
+		return
+	}
+	fb.add(output.StandingsTeamCSV.Rel(strconv.FormatInt(t.ID, 10)), b)
+}
+
+// TeamTournamentOf is tournament t (as ForEachTournamentOfFS hands it) with
+// its rows of the archive's team tables, as the team standings read it.
+func TeamTournamentOf(t *tiebreak.Tournament, teams *archive.Teams) *tiebreak.TeamTournament {
+	ts := slices.Clone(teams.Teams)
+	tt := teamTournament(t, ts, teams.Players)
+	addTeamByes(tt, ts, teams.Byes)
 	return tt
 }

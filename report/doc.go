@@ -3,7 +3,7 @@
 //
 // Input: the --out folder of a finished `ratelist run` (the files that
 // output.Files marks as read by the report: summary.json, lists/,
-// cards.parquet, card_games.parquet, standings/, norms.csv; and each table
+// cards.parquet, card_games.parquet, standings/ with standings/teams/, norms.csv; and each table
 // rule set's lists/NAME/ and NAME_cards.parquet) and, optionally, the archive the run read (for clubs, tournament
 // names and dates and the pairings behind crosstables and games). Columns are read by name,
 // so columns added to the outputs later are ignored.
@@ -23,6 +23,7 @@
 //	norms.html               the title norms the run made, newest period first (only when some)
 //	tournaments/ID.html      facts; the standings with every round's games
 //	tournaments/ID-rating.html  the rating report: every player's card of the tournament
+//	tournaments/ID-teams.html   a team competition's team standings and matches board by board (teams.go)
 //	players/ID.html          facts, the rating chart (SVG) and the rating card; a
 //	                         section per table rule set that lists the player,
 //	                         made from its declaration (rating.TableSite)
@@ -42,7 +43,9 @@
 //     list in memory at a time), the tournament indexes, every
 //     tournament's page as the archive hands over its pairings
 //     (pipeline.ForEachTournamentOfFS), then every player's page, by a pool of
-//     Options.Workers.
+//     Options.Workers. Before them, when the run wrote team standings, the
+//     team competitions' pages and their players' boards (teams.go: a pass of
+//     its own over the archive, for the team competitions only).
 //  3. Remove the files of the earlier site that the new one does not have and
 //     write the manifest.
 //

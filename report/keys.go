@@ -129,6 +129,7 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 	for _, t := range s.tables {
 		t.key(k, id)
 	}
+	s.boardsKey(k, id)
 	return k.sum()
 }
 
@@ -141,6 +142,9 @@ func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
 	k.tourFacts(t)
 	if t.Reported {
 		k.ints(1)
+	}
+	if s.hasTeams(t.ID) {
+		k.ints(2)
 	}
 	cards := s.cs.cards
 	i, _ := findTP(s, t.ID, 0)

@@ -100,6 +100,7 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 	if len(idx) > 0 {
 		b = s.appendCard(b, id, idx)
 	}
+	b = s.appendBoards(b, id)
 	for _, t := range s.tables {
 		b = t.appendSection(b, id, name)
 	}

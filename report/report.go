@@ -63,6 +63,7 @@ type site struct {
 	key   uint64           // siteKey
 	arch  *archive.Archive // nil without the archive
 	out   *sink
+	teams teamSite // the team competitions (teams.go)
 
 	runLists
 	cardIndex
@@ -240,6 +241,12 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 		return nil, err
 	}
 	if err := s.writeHelp(); err != nil {
+		return nil, err
+	}
+	if err := s.loadTeams(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.writeTeams(); err != nil {
 		return nil, err
 	}
 	// The lists, the tournaments and the players are made at the same time:

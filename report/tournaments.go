@@ -257,6 +257,7 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standi
 		b = strconv.AppendInt(b, t.ID, 10)
 		b = append(b, "-rating.html\">Rating report</a>: every player's rating before, opponents, score, expected score, K and change.</p>\n"...)
 	}
+	b = s.appendTeamLink(b, t.ID)
 	if tb != nil {
 		b = append(b, "<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n"...)
 		b = tb.appendTable(b)

@@ -45,6 +45,12 @@ func TestValidHTML(t *testing.T) {
 	for _, f := range []string{tours[0], tours[len(tours)-1], changes[0], jokers[0]} {
 		files = append(files, strings.TrimPrefix(f, site+string(filepath.Separator)))
 	}
+	validatePages(t, bin, site, files)
+}
+
+// validatePages validates the pages files of site with html-validate (bin).
+func validatePages(t *testing.T, bin, site string, files []string) {
+	t.Helper()
 	dir := t.TempDir()
 	var args []string
 	for _, f := range files {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -237,6 +238,32 @@ func TestTeamBoardOrderArchive(t *testing.T) {
 		}
 		if got.String() != want.String() || !strings.Contains(got.String(), "1,1,One,2,1.5,"+tc.bc+"\n") {
 			t.Errorf("the archive gives\n%s\nthe TRF\n%s\nwant One's BC %s", got.String(), want.String(), tc.bc)
+		}
+	}
+}
+
+// TestTeamStandingsRunCLI: `run` on an archive imported from the team TRFs
+// writes each competition's team standings, what `standings --trf FILE
+// --team` prints for its file, declared team byes (TRF-2026 320) included.
+func TestTeamStandingsRunCLI(t *testing.T) {
+	files := []string{teamFiles[0], teamFiles[1], teamFiles[3]}
+	dir := importTRF(t, files...)
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if rc := run(context.Background(), []string{"run", "--archive", dir, "--out", out, "--period", "year", "--allow-gap", "--as-of", "2027-06-30", "--quiet"}, &stdout, &stderr); rc != exitOK {
+		t.Fatalf("run: exit %d: %s", rc, stderr.String())
+	}
+	for i, file := range files {
+		var want, errb bytes.Buffer
+		if rc := cmdStandings(context.Background(), []string{"--trf", file, "--team"}, &want, &errb); rc != exitOK {
+			t.Fatalf("standings %s: exit %d: %s", file, rc, errb.String())
+		}
+		got, err := os.ReadFile(filepath.Join(out, "standings", "teams", strconv.Itoa(i+1)+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: run wrote\n%s\nstandings --trf prints\n%s", file, got, want.String())
 		}
 	}
 }

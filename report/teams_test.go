@@ -1,0 +1,139 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/importer"
+	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/pipeline"
+)
+
+// buildTeams imports the team competitions of testdata/teams (the league is
+// tournament 1), runs and builds the site; it returns the archive, the run's
+// output folder and the site.
+func buildTeams(t *testing.T) (dir, out, site string) {
+	t.Helper()
+	ctx := context.Background()
+	dir = t.TempDir()
+	a, err := importer.Open(dir, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"../testdata/teams/armstrong_2011.trf", "../testdata/teams/friendship_cup_2024.trf"}
+	if _, err := importer.ImportTRF(ctx, a, files, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	out = t.TempDir()
+	if _, err := pipeline.Run(ctx, pipeline.Options{Archive: os.DirFS(dir), Out: out, Period: day.Year, AllowGap: true}); err != nil {
+		t.Fatal(err)
+	}
+	site = filepath.Join(t.TempDir(), "site")
+	if _, err := Build(ctx, Options{Out: out, Site: site, Archive: os.DirFS(dir)}); err != nil {
+		t.Fatal(err)
+	}
+	return dir, out, site
+}
+
+// TestTeamPages: a team competition's page shows the run's team standings
+// with their codes, in their order, and every match board by board; the
+// tournament's page links it, and a player's page lists their boards. A
+// second build over the site keeps every page.
+func TestTeamPages(t *testing.T) {
+	dir, out, site := buildTeams(t)
+	b, err := os.ReadFile(filepath.Join(site, "tournaments", "1-teams.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	if _, err := html.Parse(bytes.NewReader(b)); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(output.StandingsTeamCSV.Path(out, "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(src)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range recs[0][5:] {
+		if !strings.Contains(page, `<th scope="col">`+c+`</th>`) {
+			t.Errorf("no column %s", c)
+		}
+	}
+	at := 0
+	for _, r := range recs[1:] {
+		row := "<tr><td>" + r[0] + "</td><td>" + r[1] + `</td><th scope="row">` + html.EscapeString(r[2]) + "</th><td>" + strings.Join(r[3:], "</td><td>") + "</td></tr>"
+		i := strings.Index(page[at:], row)
+		if i < 0 {
+			t.Fatalf("team standings row %v missing or out of order", r)
+		}
+		at += i
+	}
+	// Twelve teams, eleven rounds: 66 matches of eight boards.
+	if n := strings.Count(page, "<h3 id=\"round-"); n != 11 {
+		t.Errorf("%d rounds, want 11", n)
+	}
+	if n := strings.Count(page, "<caption>Round "); n != 66 {
+		t.Errorf("%d matches, want 66", n)
+	}
+	for _, want := range []string{
+		"<caption>Round 1: Bray / Greystones 2 – 6 Phibsboro</caption>",
+		`<tr><td>1</td><td>White</td><td><a href="../players/47.html">Bennett, Eric</a></td><td>0–1</td><td><a href="../players/145.html">Salter, David</a></td></tr>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("team page lacks %s", want)
+		}
+	}
+	tour, err := os.ReadFile(filepath.Join(site, "tournaments", "1.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(tour), `<a href="1-teams.html">`) {
+		t.Error("the tournament's page does not link its team page")
+	}
+	player, err := os.ReadFile(filepath.Join(site, "players", "47.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(player), `<tr><td><a href="../tournaments/1-teams.html">`); n != 11 {
+		t.Errorf("player 47 has %d board results, want 11 (every round on board 1)", n)
+	}
+	st, err := Build(context.Background(), Options{Out: out, Site: site, Archive: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Written != 0 {
+		t.Errorf("a second build wrote %d files", st.Written)
+	}
+	// The team page and the boards come from the files the report reads.
+	only, kinds := copyReportFiles(t, out)
+	if !kinds[output.StandingsTeamCSV] {
+		t.Fatal("no team standings among the files the report reads")
+	}
+	again := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(context.Background(), Options{Out: only, Site: again, Archive: os.DirFS(dir)}); err != nil {
+		t.Fatal(err)
+	}
+	sameSite(t, site, again)
+}
+
+// TestValidTeamHTML validates a team page and a player's page with board
+// results with html-validate.
+func TestValidTeamHTML(t *testing.T) {
+	bin := htmlValidate(t)
+	_, _, site := buildTeams(t)
+	validatePages(t, bin, site, []string{filepath.Join("tournaments", "1-teams.html"), filepath.Join("players", "47.html")})
+}

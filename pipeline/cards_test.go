@@ -180,3 +180,5 @@ func TestCardColumns(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -43,7 +43,7 @@ import (
 //     the chess run's do.
 //
 // Memory: about 56 bytes per tables row are held and sorted (a known limit,
-// docs/joker.md §8); table archives are far smaller than chess ones.
+// in the rule set's doc); table archives are far smaller than chess ones.
 
 // tablesPass rates the games of an archive's tables table into a sink.
 type tablesPass struct {

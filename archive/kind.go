@@ -39,7 +39,7 @@ const (
 	KindPointsOneSided // only one of white_points and black_points
 
 	// A table game's rows together, as its table rule set checks them: the
-	// rule set names the kind (Problem.Column).
+	// rule set names the kind (Problem.Column), which KindName returns.
 	KindTableGame
 
 	// The team tables.
@@ -72,6 +72,7 @@ var kindNames = [...]string{
 	KindBadPairing:        "player",
 	KindNotMirrored:       "results '",
 	KindPointsOneSided:    "white_points and black_points: give both or neither",
+	KindTableGame:         "table game", // when its rule set names none
 
 	KindUnknownTeam: "unknown team",
 	KindTwoTeams:    "player listed twice in a tournament's teams",
@@ -100,7 +101,7 @@ func (p Problem) KindName() string {
 	switch {
 	case p.Kind == KindDuplicate:
 		return "duplicate " + p.Column
-	case p.Kind == KindOutOfRange || p.Kind == KindTableGame:
+	case p.Kind == KindOutOfRange || (p.Kind == KindTableGame && p.Column != ""):
 		return p.Column
 	case p.Column != "":
 		return p.Column + ": " + kindNames[p.Kind]

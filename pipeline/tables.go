@@ -10,14 +10,11 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/output"
@@ -489,38 +486,10 @@ func (p *tablesPass) list(ctx context.Context, ts *tableSet, rt rating.TableRate
 	return p.out.tableList(ctx, ts.def, label, rows)
 }
 
-// tableParquet writes a table rule set's rows (a slice of its declared row
-// type) to Parquet: each row taken apart by the schema of that type.
-// Batches of a multiple of 64 rows, so that the pages end where they would
-// if every row came at once.
-type tableParquet struct {
-	w      *parquet.Writer
-	schema *parquet.Schema
-	buf    []parquet.Row
-}
-
-// tableParquetBatch is how many rows tableParquet takes apart at a time.
-const tableParquetBatch = 64 * 64
-
-func newTableParquet(w io.Writer, f *rating.TableFile) *tableParquet {
-	schema := output.TableSchema(f)
-	return &tableParquet{w: parquet.NewWriter(w, append([]parquet.WriterOption{schema}, outputOptions...)...), schema: schema}
-}
-
-// write adds rows, a slice of the file's row type.
-func (t *tableParquet) write(rows any) error {
-	v := reflect.ValueOf(rows)
-	for lo := 0; lo < v.Len(); lo += tableParquetBatch {
-		n := min(tableParquetBatch, v.Len()-lo)
-		t.buf = slices.Grow(t.buf[:0], n)[:n]
-		for i := range n {
-			t.buf[i] = t.schema.Deconstruct(t.buf[i][:0], v.Index(lo+i).Addr().Interface())
-		}
-		if _, err := t.w.WriteRows(t.buf); err != nil {
-			return err
-		}
-	}
-	return nil
+// newTableParquet returns the Parquet writer of a table rule set's file f:
+// the schema of its declared row, with outputOptions.
+func newTableParquet(w io.Writer, f *rating.TableFile) output.RowsWriter {
+	return output.NewRowsWriter(f.Row, w, output.TableSchema(f), outputOptions...)
 }
 
 // tableCardWriter writes a table rule set's NAME_cards.parquet, a row group
@@ -528,7 +497,7 @@ func (t *tableParquet) write(rows any) error {
 type tableCardWriter struct {
 	rel string
 	f   *outFile
-	w   *tableParquet
+	w   output.RowsWriter
 }
 
 func newTableCardWriter(stage *staging, def *rating.TableDefinition) (*tableCardWriter, error) {
@@ -542,17 +511,17 @@ func newTableCardWriter(stage *staging, def *rating.TableDefinition) (*tableCard
 
 // write writes rows as a row group.
 func (cw *tableCardWriter) write(rows any) error {
-	if err := cw.w.write(rows); err != nil {
+	if err := cw.w.Write(rows); err != nil {
 		return fmt.Errorf("write %s: %w", cw.rel, err)
 	}
-	if err := cw.w.w.Flush(); err != nil {
+	if err := cw.w.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", cw.rel, err)
 	}
 	return nil
 }
 
 func (cw *tableCardWriter) finish() error {
-	if err := cw.w.w.Close(); err != nil {
+	if err := cw.w.Close(); err != nil {
 		cw.f.abort()
 		return fmt.Errorf("write %s: %w", cw.rel, err)
 	}
@@ -576,10 +545,10 @@ func writeTableList(stage *staging, def *rating.TableDefinition, label string, r
 	csv.WriteString(def.List.CSVHeader)
 	csv.Write(def.List.AppendCSV(nil, rows))
 	w := newTableParquet(pq, &def.List)
-	if err := w.write(rows); err != nil {
+	if err := w.Write(rows); err != nil {
 		return fmt.Errorf("write %s: %w", pqRel, err)
 	}
-	if err := w.w.Close(); err != nil {
+	if err := w.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", pqRel, err)
 	}
 	if err := csv.finish(); err != nil {

@@ -52,23 +52,23 @@ type tablesPass struct {
 	// allowGap and log are the run's, for checkGaps.
 	allowGap bool
 	log      *slog.Logger
-	opt      *Options
 }
 
 // tableSet is one table rule set's part of the pass.
 type tableSet struct {
-	def   *rating.TableDefinition
-	rules rating.TableRules
-	sum   *TableSummary
-	rows  []tableRow
+	def      *rating.TableDefinition
+	settings rating.Settings // the rules file's
+	rules    rating.TableRules
+	sum      *TableSummary
+	rows     []tableRow
 }
 
 // newTablesPass is the pass of the archive's tables table; the summary gets
 // a part per table rule set when there is a tables table.
 func newTablesPass(opt *Options, arch *runArchive, win *window, out sink, sum *Summary) *tablesPass {
-	p := &tablesPass{arch: arch, kind: opt.Period, win: win, out: out, allowGap: opt.AllowGap, log: opt.Log, opt: opt}
+	p := &tablesPass{arch: arch, kind: opt.Period, win: win, out: out, allowGap: opt.AllowGap, log: opt.Log}
 	for _, d := range rating.TableDefinitions() {
-		ts := &tableSet{def: d}
+		ts := &tableSet{def: d, settings: opt.Rules.Settings(d.Name)}
 		if len(arch.TableFiles) > 0 {
 			ts.sum = &TableSummary{Name: d.Name}
 			sum.TableRuleSets = append(sum.TableRuleSets, ts.sum)
@@ -176,7 +176,7 @@ func (p *tablesPass) run(ctx context.Context) error {
 		return nil
 	}
 	for _, ts := range p.sets {
-		r, err := ts.def.New(p.opt.Rules.Settings(ts.def.Name))
+		r, err := ts.def.New(ts.settings)
 		if err != nil {
 			return fmt.Errorf("%s rules: %w", ts.def.Name, err)
 		}
@@ -467,8 +467,7 @@ func (p *tablesPass) players() rating.TablePlayers {
 
 // cards hands the card rows the rater holds to the sink, as a row group.
 func (p *tablesPass) cards(ctx context.Context, ts *tableSet, rt rating.TableRater) error {
-	rows, _ := rt.Cards()
-	return p.out.tableCards(ctx, ts.def, rows)
+	return p.out.tableCards(ctx, ts.def, rt.Cards())
 }
 
 // list hands the list as of the end of period key to the sink.

@@ -72,9 +72,9 @@ type TableRater interface {
 	// list period period (a label). It keeps the game's card rows and
 	// returns how many it holds; an error is a defect, not bad input.
 	Rate(rows []TableRow, period string) (held int, err error)
-	// Cards hands over the card rows held (a slice of Cards.Row's type) and
-	// their number; they stay valid until the next Rate.
-	Cards() (rows any, n int)
+	// Cards hands over the card rows held (a slice of Cards.Row's type);
+	// they stay valid until the next Rate.
+	Cards() (rows any)
 	// List returns the list as the ratings stand (a new slice of List.Row's
 	// type), ranked, and its number of rows.
 	List() (rows any, n int)

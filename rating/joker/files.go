@@ -160,10 +160,10 @@ func (rt *rater) Rate(rows []Row, period string) (int, error) {
 	return len(rt.cards), nil
 }
 
-func (rt *rater) Cards() (any, int) {
+func (rt *rater) Cards() any {
 	c := rt.cards
 	rt.cards = rt.cards[:0]
-	return c, len(c)
+	return c
 }
 
 func (rt *rater) List() (any, int) {

@@ -13,8 +13,7 @@
 //     Event, Game, Card, and the card reasons each rule set makes (NewReason);
 //   - tables.go: the arithmetic the Elo rule sets share: FIDE's conversion
 //     tables (Table 1 p → dp, Table 2 D → PD) from package rating/tables, the
-//     change K × (W − We), rounding.
-//
+//     change K × (W − We), rounding;
 //   - tableset.go: the table rule sets, of games at tables of more than two
 //     players (rows of the tables table), rated beside the rule set:
 //     TableDefinition and its registry, TableRules (a game's check, a run's

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // Players is the player registry, sorted by id; a player's dense index is its
@@ -249,7 +251,7 @@ func Now(t time.Time) Option {
 // for 2025), which would make a list for every month in between.
 func latestStart(now time.Time) int32 {
 	y, m, d := now.UTC().Date()
-	return int32(time.Date(y+1, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+	return int32(day.Date(y+1, m, d))
 }
 
 // tableLoad is what loading one small table found, held until it is passed on

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // batchRows is how many rows one Batch holds.
@@ -93,7 +95,7 @@ func formatCell(t Type, ints []int64, strs []string, i int) string {
 	case String:
 		return strs[i]
 	case Date:
-		return time.Unix(ints[i]*86400, 0).UTC().Format(time.DateOnly)
+		return day.Day(ints[i]).String()
 	case Time:
 		return time.UnixMicro(ints[i]).UTC().Format(time.RFC3339)
 	case Bool:

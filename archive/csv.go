@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 type csvSource struct {
@@ -422,11 +424,11 @@ func ParseCell(t Type, cell string) (int64, error) {
 		}
 		return v, nil
 	case Date:
-		d, err := time.Parse(time.DateOnly, Excerpt(cell))
+		d, err := day.Parse(Excerpt(cell))
 		if err != nil {
 			return 0, fmt.Errorf("malformed date %q (want YYYY-MM-DD)", Excerpt(cell))
 		}
-		return d.Unix() / 86400, nil
+		return int64(d), nil
 	case Time:
 		t, err := parseTime(cell)
 		if err != nil {

@@ -70,4 +70,12 @@ type (
 		Board        int32  `parquet:"board"`
 		Round        *int32 `parquet:"round,optional"`
 	}
+	// TeamByeRow is one row of the team_byes table.
+	TeamByeRow struct {
+		TournamentID    int64 `parquet:"tournament_id"`
+		Team            int32 `parquet:"team"`
+		Round           int32 `parquet:"round"`
+		MatchHalfPoints int32 `parquet:"match_half_points"`
+		GameHalfPoints  int32 `parquet:"game_half_points"`
+	}
 )

@@ -74,6 +74,13 @@ var (
 		{"tournament_id", Int, true}, {"team", Int32, true}, {"player_id", Int, true},
 		{"board", Int32, true}, {"round", Int32, false},
 	}
+	// TeamByeColumns are the columns of the team_byes table: the
+	// pairing-allocated byes a team competition declares (TRF-2026 320), one row
+	// per team and round, with the bye's points in half-points.
+	TeamByeColumns = []Column{
+		{"tournament_id", Int, true}, {"team", Int32, true}, {"round", Int32, true},
+		{"match_half_points", Int32, true}, {"game_half_points", Int32, true},
+	}
 )
 
 // Positions of the columns in GameColumns, as a Batch of games holds them.
@@ -120,6 +127,7 @@ var Tables = []Table{
 	{"players", PlayerColumns}, {"tournaments", TournamentColumns},
 	{"games", GameColumns}, {"tables", TableColumns},
 	{"teams", TeamColumns}, {"team_players", TeamPlayerColumns},
+	{"team_byes", TeamByeColumns},
 }
 
 // Lookup returns the table called name.

@@ -21,6 +21,7 @@ func TestRowsFollowSchema(t *testing.T) {
 		{TableRow{}, TableColumns},
 		{TeamRow{}, TeamColumns},
 		{TeamPlayerRow{}, TeamPlayerColumns},
+		{TeamByeRow{}, TeamByeColumns},
 	} {
 		s := parquet.SchemaOf(tc.row)
 		name := reflect.TypeOf(tc.row).Name()

@@ -11,6 +11,18 @@ import (
 type Teams struct {
 	Teams   []TeamRow
 	Players []TeamPlayerRow
+	Byes    []TeamByeRow
+}
+
+// ByesOf returns tournament id's declared team byes.
+func (t *Teams) ByesOf(id int64) []TeamByeRow {
+	var byes []TeamByeRow
+	for _, r := range t.Byes {
+		if r.TournamentID == id {
+			byes = append(byes, r)
+		}
+	}
+	return byes
 }
 
 // Of returns tournament id's teams and team players.
@@ -30,14 +42,17 @@ func (t *Teams) Of(id int64) ([]TeamRow, []TeamPlayerRow) {
 	return teams, players
 }
 
-// LoadTeams reads the teams and team_players tables, absent ones as empty,
+// LoadTeams reads the teams, team_players and team_byes tables, absent ones as empty,
 // and checks each row against a's tournaments and players and the rows read
 // before it: a teams row names a tournament of a that is not a Joker one, a
 // team number > 0 once per tournament and a name; a team_players row names a
 // team of the teams table, a player of a, a board > 0 and a round > 0 (or
 // none), one player a board and one board a player in a team's list or a
-// round's order, and a player in one team of a tournament. reject receives
-// each rejected row, teams first; counts gets each table's count.
+// round's order, and a player in one team of a tournament; a team_byes row
+// names a team of the teams table, a round > 0 once per team, and points ≥ 0
+// that are those of the tournament's first team_byes row (the competition's
+// pairing-allocated bye is worth the same to every team). reject receives each
+// rejected row, teams first; counts gets each table's count.
 func (a *Archive) LoadTeams(ctx context.Context, reject func(RowError)) (*Teams, map[string]*TableCount, error) {
 	out := &Teams{}
 	counts := map[string]*TableCount{}
@@ -124,7 +139,58 @@ func (a *Archive) LoadTeams(ctx context.Context, reject func(RowError)) (*Teams,
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := a.loadTeamByes(ctx, out, func(tid int64, n int32) bool { _, ok := teams[team{tid, n}]; return ok }, counts, reject); err != nil {
+		return nil, nil, err
+	}
 	return out, counts, nil
+}
+
+// loadTeamByes reads the team_byes table into out, checking each row (known
+// says whether a tournament has a team of that number).
+func (a *Archive) loadTeamByes(ctx context.Context, out *Teams, known func(int64, int32) bool, counts map[string]*TableCount, reject func(RowError)) error {
+	type slot struct {
+		tid         int64
+		team, round int32
+	}
+	type first struct {
+		ref    rowRef
+		mp, gp int32
+	}
+	seen := map[slot]rowRef{}
+	points := map[int64]first{} // tournament → its first row's points
+	return a.eachRow(ctx, "team_byes", TeamByeColumns, counts, reject, func(b *Batch, i int) Problem {
+		if p := checkRequired(b, i, TeamByeColumns); p.Kind != KindNone {
+			return p
+		}
+		r := TeamByeRow{TournamentID: b.Ints[0][i], Team: int32(b.Ints[1][i]), Round: int32(b.Ints[2][i]),
+			MatchHalfPoints: int32(b.Ints[3][i]), GameHalfPoints: int32(b.Ints[4][i])}
+		if p := a.teamTournament(r.TournamentID); p.Kind != KindNone {
+			return p
+		}
+		switch {
+		case !known(r.TournamentID, r.Team):
+			return Problemf(KindUnknownTeam, "", "unknown team %d of tournament %d (not in the teams table)", r.Team, r.TournamentID)
+		case r.Round < 1:
+			return Problemf(KindOutOfRange, "round", "round: %d is not > 0", r.Round)
+		case r.MatchHalfPoints < 0:
+			return Problemf(KindOutOfRange, "match_half_points", "match_half_points: %d is not ≥ 0", r.MatchHalfPoints)
+		case r.GameHalfPoints < 0:
+			return Problemf(KindOutOfRange, "game_half_points", "game_half_points: %d is not ≥ 0", r.GameHalfPoints)
+		}
+		k := slot{r.TournamentID, r.Team, r.Round}
+		if f, dup := seen[k]; dup {
+			return Problemf(KindDuplicate, "team bye", "duplicate team bye of team %d in round %d of tournament %d (first at %s row %d)", r.Team, r.Round, r.TournamentID, f.file, f.row)
+		}
+		here := rowRef{b.File, b.First + int64(i)}
+		if f, ok := points[r.TournamentID]; ok && (f.mp != r.MatchHalfPoints || f.gp != r.GameHalfPoints) {
+			return Problemf(KindOutOfRange, "team bye points", "team bye points %d/%d differ from tournament %d's %d/%d (first at %s row %d)", r.MatchHalfPoints, r.GameHalfPoints, r.TournamentID, f.mp, f.gp, f.ref.file, f.ref.row)
+		} else if !ok {
+			points[r.TournamentID] = first{here, r.MatchHalfPoints, r.GameHalfPoints}
+		}
+		seen[k] = here
+		out.Byes = append(out.Byes, r)
+		return Problem{}
+	})
 }
 
 // teamTournament is the problem of a teams row naming tournament id: none, or

@@ -17,12 +17,12 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 )
 
 // table is one archive table as found in the archive folder: its files,
@@ -567,7 +567,7 @@ func valueText(v parquet.Value, n parquet.Node) string {
 	if lt := t.LogicalType(); lt != nil {
 		switch lt.Value.(type) {
 		case *format.DateType:
-			return time.Unix(int64(v.Int32())*86400, 0).UTC().Format(time.DateOnly)
+			return day.Day(v.Int32()).String()
 		}
 	}
 	switch v.Kind() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,5 +168,70 @@ func TestMergeTeamMates(t *testing.T) {
 	_, err := MergePlayers(context.Background(), dir, 1, 2, now)
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "both listed in the teams of tournament 10 (team_players.csv row 2)") {
 		t.Errorf("merge of team-mates: %v", err)
+	}
+}
+
+// TestTeamByes: a TRF-2026 file's declared team byes (320) go into team_byes in
+// any form of the archive; a replacement by the file without its 320 record drops
+// them (and logs it), the file again brings them back, a removal drops them.
+func TestTeamByes(t *testing.T) {
+	const file = "../testdata/teams/team_byes_2026.trf"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain bytes.Buffer
+	for line := range strings.Lines(string(src)) {
+		if !strings.HasPrefix(line, "320") {
+			plain.WriteString(line)
+		}
+	}
+	stripped := filepath.Join(t.TempDir(), "team_byes.trf")
+	if err := os.WriteFile(stripped, plain.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	byes := func(dir string) []archive.TeamByeRow {
+		_, _, all := teamRows(t, dir)
+		return all.Byes
+	}
+	for form, dir := range forms(t) {
+		t.Run(form, func(t *testing.T) {
+			first := len(load(t, dir).Tournaments)
+			if _, _, err := Import(context.Background(), dir, "trf", []string{file}, importer.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			ts := load(t, dir).Tournaments
+			if len(ts) != first+1 {
+				t.Fatalf("%d tournaments after the import, were %d", len(ts), first)
+			}
+			id := ts[len(ts)-1].ID
+			bye := func(team, round int32) archive.TeamByeRow {
+				return archive.TeamByeRow{TournamentID: id, Team: team, Round: round, MatchHalfPoints: 4, GameHalfPoints: 4}
+			}
+			want := []archive.TeamByeRow{bye(5, 1), bye(4, 2), bye(2, 3)}
+			if got := byes(dir); !slices.Equal(got, want) {
+				t.Fatalf("team byes %v, want %v", got, want)
+			}
+			e, _, err := Replace(context.Background(), dir, "trf", []string{stripped}, importer.Options{Replace: id}, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := byes(dir); len(got) != 0 || !strings.Contains(e.String(), "team byes: 3 → 0") {
+				t.Errorf("after a replacement without the 320 record: %v; log %s", got, e)
+			}
+			if _, _, err := Replace(context.Background(), dir, "trf", []string{file}, importer.Options{Replace: id}, now); err != nil {
+				t.Fatal(err)
+			}
+			if got := byes(dir); !slices.Equal(got, want) {
+				t.Errorf("after a replacement by the file: %v", got)
+			}
+			e, err = RemoveTournament(context.Background(), dir, id, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := byes(dir); len(got) != 0 || !strings.Contains(e.String(), "team byes: 3 → 0") {
+				t.Errorf("after the removal: %v; log %s", got, e)
+			}
+		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/importer"
 )
 
@@ -53,12 +54,15 @@ func RemoveTournament(ctx context.Context, dir string, id int64, now time.Time) 
 	if tables.dropped > 0 {
 		e.Changes = append(e.Changes, Change{"Joker table rows", tables.dropped, 0})
 	}
-	teams, teamPlayers, err := putTeams(ctx, c, tournaments, other, nil, nil)
+	teams, teamPlayers, byes, err := putTeams(ctx, c, tournaments, other, importer.TeamRows{})
 	if err != nil {
 		return e, err
 	}
 	if teams.dropped+teamPlayers.dropped > 0 {
 		e.Changes = append(e.Changes, Change{"teams", teams.dropped, 0}, Change{"team players", teamPlayers.dropped, 0})
+	}
+	if byes.dropped > 0 {
+		e.Changes = append(e.Changes, Change{"team byes", byes.dropped, 0})
 	}
 	s.delete(r)
 	if err := tournaments.write(c); err != nil {
@@ -128,13 +132,16 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 		return e, st, err
 	}
 	e.Changes = append(e.Changes, Change{"games", games.dropped, games.inserted})
-	teams, teamPlayers := a.ReplacementTeams()
-	tn, pn, err := putTeams(ctx, c, im.tournaments, this, teams, teamPlayers)
+	teams := a.ReplacementTeams()
+	tn, pn, bn, err := putTeams(ctx, c, im.tournaments, this, teams)
 	if err != nil {
 		return e, st, err
 	}
 	if tn.any() || pn.any() {
 		e.Changes = append(e.Changes, Change{"teams", tn.dropped, tn.inserted}, Change{"team players", pn.dropped, pn.inserted})
+	}
+	if bn.any() {
+		e.Changes = append(e.Changes, Change{"team byes", bn.dropped, bn.inserted})
 	}
 
 	cells := tournamentCells(t)
@@ -154,7 +161,7 @@ func Replace(ctx context.Context, dir, kind string, files []string, opt importer
 			e.Changes = append(e.Changes, Change{col, logValue(col, was, !had), logValue(col, v, false)})
 		}
 	}
-	if was, had := ts.get(tr, "system"); len(teams) > 0 && t.System == nil && had {
+	if was, had := ts.get(tr, "system"); len(teams.Teams) > 0 && t.System == nil && had {
 		// A team file that names no system: the team standings read it from
 		// the matches, as import writes it.
 		if err := ts.set(tr, "system", "", true); err != nil {
@@ -222,8 +229,7 @@ func Import(ctx context.Context, dir, kind string, files []string, opt importer.
 			return st, nil, err
 		}
 	}
-	teams, teamPlayers := a.HeldTeams()
-	if _, _, err := putTeams(ctx, c, im.tournaments, keep, teams, teamPlayers); err != nil {
+	if _, _, _, err := putTeams(ctx, c, im.tournaments, keep, a.HeldTeams()); err != nil {
 		return st, nil, err
 	}
 	written := c.files()
@@ -306,7 +312,7 @@ func (im *anImport) players(a *importer.Archive) ([]Change, error) {
 // left out.
 func tournamentCells(t archive.TournamentRow) map[string]string {
 	m := map[string]string{"tournament_id": strconv.FormatInt(t.TournamentID, 10), "name": t.Name,
-		"start_date": dayString(t.StartDate), "end_date": dayString(t.EndDate)}
+		"start_date": day.Day(t.StartDate).String(), "end_date": day.Day(t.EndDate).String()}
 	if t.System != nil {
 		m["system"] = *t.System
 	}
@@ -334,13 +340,15 @@ func putGames(ctx context.Context, c *change, tournaments *smallTable, e rowEdit
 
 // putTeams puts the team tables' rows in place of those e drops, as putGames
 // puts games.
-func putTeams(ctx context.Context, c *change, tournaments *smallTable, e rowEdit, teams []archive.TeamRow, players []archive.TeamPlayerRow) (edited, edited, error) {
-	t, err := putRows(ctx, c, tournaments, "teams", archive.TeamColumns, e, teams, teamCells)
-	if err != nil {
-		return t, edited{}, err
+func putTeams(ctx context.Context, c *change, tournaments *smallTable, e rowEdit, rows importer.TeamRows) (teams, players, byes edited, err error) {
+	if teams, err = putRows(ctx, c, tournaments, "teams", archive.TeamColumns, e, rows.Teams, teamCells); err != nil {
+		return
 	}
-	p, err := putRows(ctx, c, tournaments, "team_players", archive.TeamPlayerColumns, e, players, teamPlayerCells)
-	return t, p, err
+	if players, err = putRows(ctx, c, tournaments, "team_players", archive.TeamPlayerColumns, e, rows.Players, teamPlayerCells); err != nil {
+		return
+	}
+	byes, err = putRows(ctx, c, tournaments, "team_byes", archive.TeamByeColumns, e, rows.Byes, teamByeCells)
+	return
 }
 
 // putRows puts rows in place of the rows of table name that e drops: where
@@ -442,8 +450,6 @@ func baseNames(files []string) []string {
 	return out
 }
 
-func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
-
 // gameCells is a games row as text by column.
 func gameCells(g archive.GameRow) map[string]string {
 	m := map[string]string{
@@ -451,7 +457,7 @@ func gameCells(g archive.GameRow) map[string]string {
 		"white_id": strconv.FormatInt(g.WhiteID, 10), "white_result": g.WhiteResult,
 	}
 	if g.Date != nil {
-		m["date"] = dayString(*g.Date)
+		m["date"] = day.Day(*g.Date).String()
 	}
 	if g.BlackID != nil {
 		m["black_id"] = strconv.FormatInt(*g.BlackID, 10)
@@ -488,6 +494,12 @@ func teamPlayerCells(p archive.TeamPlayerRow) map[string]string {
 	return m
 }
 
+// teamByeCells is a team_byes row as text by column.
+func teamByeCells(b archive.TeamByeRow) map[string]string {
+	return map[string]string{"tournament_id": strconv.FormatInt(b.TournamentID, 10), "team": strconv.Itoa(int(b.Team)),
+		"round": strconv.Itoa(int(b.Round)), "match_half_points": strconv.Itoa(int(b.MatchHalfPoints)), "game_half_points": strconv.Itoa(int(b.GameHalfPoints))}
+}
+
 // playerCells is a players row as text by column; null fields are left out.
 func playerCells(p archive.PlayerRow) map[string]string {
 	m := map[string]string{"player_id": strconv.FormatInt(p.PlayerID, 10), "name": p.Name}
@@ -512,7 +524,7 @@ func playerCells(p archive.PlayerRow) map[string]string {
 	str("sex", p.Sex)
 	str("title", p.Title)
 	if p.BirthDate != nil {
-		m["birth_date"] = dayString(*p.BirthDate)
+		m["birth_date"] = day.Day(*p.BirthDate).String()
 	}
 	return m
 }

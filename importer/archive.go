@@ -17,6 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 )
 
 // Options tune a TRF or PGN import.
@@ -59,29 +60,31 @@ type Archive struct {
 	Dir         string
 	Players     []archive.PlayerRow
 	Tournaments []archive.TournamentRow
-	// Teams and TeamPlayers are the team tables (teams, team_players).
+	// Teams, TeamPlayers and TeamByes are the team tables (teams,
+	// team_players, team_byes).
 	Teams       []archive.TeamRow
 	TeamPlayers []archive.TeamPlayerRow
+	TeamByes    []archive.TeamByeRow
 
-	oldPlayers, oldTournaments int
-	oldTeams, oldTeamPlayers   int
-	byFide                     map[int64]int  // FIDE id → Players index
-	byName                     map[string]int // normalised name → Players index, -1 when several
-	matched                    map[int]bool
-	oldIDs                     map[int64]bool    // tournament ids in the archive before the import
-	contents                   map[gameSet]int64 // a tournament's games → its tournament_id
-	events                     map[string][]span // normalised tournament name → its tournaments' dates
-	seed                       [2]maphash.Seed   // of gameSet's hashes
-	nextPlayer, nextTournament int64
-	firstID                    int64 // Options.FirstID
-	replace                    int64 // Options.Replace
-	replacement                *replacement
-	hold                       bool          // Options.Hold
-	held                       []replacement // the new tournaments, under Options.Hold
-	games                      *gamesPart    // nil until the first new game
-	existed                    bool          // Dir was there at Open
-	dirtyPlayers               bool
-	err                        error // stops the import: nothing is committed
+	oldPlayers, oldTournaments         int
+	oldTeams, oldTeamPlayers, oldTByes int
+	byFide                             map[int64]int  // FIDE id → Players index
+	byName                             map[string]int // normalised name → Players index, -1 when several
+	matched                            map[int]bool
+	oldIDs                             map[int64]bool    // tournament ids in the archive before the import
+	contents                           map[gameSet]int64 // a tournament's games → its tournament_id
+	events                             map[string][]span // normalised tournament name → its tournaments' dates
+	seed                               [2]maphash.Seed   // of gameSet's hashes
+	nextPlayer, nextTournament         int64
+	firstID                            int64 // Options.FirstID
+	replace                            int64 // Options.Replace
+	replacement                        *replacement
+	hold                               bool          // Options.Hold
+	held                               []replacement // the new tournaments, under Options.Hold
+	games                              *gamesPart    // nil until the first new game
+	existed                            bool          // Dir was there at Open
+	dirtyPlayers                       bool
+	err                                error // stops the import: nothing is committed
 }
 
 // newArchive is an empty archive in dir.
@@ -99,7 +102,7 @@ func Open(dir string, opt Options) (*Archive, error) {
 	if _, err := os.Stat(dir); err == nil {
 		a.existed = true
 	}
-	for _, name := range []string{"players.csv", "tournaments.csv", "games.csv", "teams.csv", "team_players.csv", "players", "tournaments", "teams", "team_players"} {
+	for _, name := range []string{"players.csv", "tournaments.csv", "games.csv", "teams.csv", "team_players.csv", "team_byes.csv", "players", "tournaments", "teams", "team_players", "team_byes"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			hint := "convert it first: ratelist import csv " + filepath.Join(dir, name) + " --archive " + dir
 			if !strings.HasSuffix(name, ".csv") {
@@ -122,7 +125,10 @@ func Open(dir string, opt Options) (*Archive, error) {
 	if a.TeamPlayers, err = readParquet[archive.TeamPlayerRow](filepath.Join(dir, "team_players.parquet")); err != nil {
 		return nil, err
 	}
-	a.oldTeams, a.oldTeamPlayers = len(a.Teams), len(a.TeamPlayers)
+	if a.TeamByes, err = readParquet[archive.TeamByeRow](filepath.Join(dir, "team_byes.parquet")); err != nil {
+		return nil, err
+	}
+	a.oldTeams, a.oldTeamPlayers, a.oldTByes = len(a.Teams), len(a.TeamPlayers), len(a.TeamByes)
 	return a.load(players, tournaments, opt)
 }
 
@@ -430,7 +436,7 @@ func (a *Archive) addTournamentSet(t archive.TournamentRow, set gameSet, source 
 		return t, false
 	}
 	set.start, set.end = t.StartDate, t.EndDate
-	dates := dayString(t.StartDate) + " to " + dayString(t.EndDate)
+	dates := day.Day(t.StartDate).String() + " to " + day.Day(t.EndDate).String()
 	if id, dup := a.contents[set]; dup && id != a.replace {
 		a.err = fmt.Errorf("%s: %q (%s) has the same games as tournament %d; nothing was imported (to correct tournament %d with it, import it with --replace %d): %w",
 			source, t.Name, dates, id, id, id, ErrInArchive)
@@ -502,52 +508,66 @@ func (a *Archive) Held() (tournaments []archive.TournamentRow, games [][]archive
 
 // replacement is the tournament an import under Options.Replace read.
 type replacement struct {
-	t           archive.TournamentRow
-	rows        []archive.GameRow
-	teams       []archive.TeamRow
-	teamPlayers []archive.TeamPlayerRow
+	t     archive.TournamentRow
+	rows  []archive.GameRow
+	teams TeamRows
+}
+
+// TeamRows are the team tables' rows of one or more tournaments.
+type TeamRows struct {
+	Teams   []archive.TeamRow
+	Players []archive.TeamPlayerRow
+	Byes    []archive.TeamByeRow
+}
+
+// add appends r's rows.
+func (t *TeamRows) add(r TeamRows) {
+	t.Teams = append(t.Teams, r.Teams...)
+	t.Players = append(t.Players, r.Players...)
+	t.Byes = append(t.Byes, r.Byes...)
 }
 
 // addTeams takes the team tables' rows of tournament id, added by
 // addTournamentSet, as keepRows takes its games.
-func (a *Archive) addTeams(id int64, teams []archive.TeamRow, players []archive.TeamPlayerRow) {
-	for i := range teams {
-		teams[i].TournamentID = id
+func (a *Archive) addTeams(id int64, r TeamRows) {
+	for i := range r.Teams {
+		r.Teams[i].TournamentID = id
 	}
-	for i := range players {
-		players[i].TournamentID = id
+	for i := range r.Players {
+		r.Players[i].TournamentID = id
+	}
+	for i := range r.Byes {
+		r.Byes[i].TournamentID = id
 	}
 	switch {
 	case a.replacement != nil && a.replacement.t.TournamentID == id:
-		a.replacement.teams = append(a.replacement.teams, teams...)
-		a.replacement.teamPlayers = append(a.replacement.teamPlayers, players...)
+		a.replacement.teams.add(r)
 	case a.hold:
-		h := &a.held[len(a.held)-1]
-		h.teams = append(h.teams, teams...)
-		h.teamPlayers = append(h.teamPlayers, players...)
+		a.held[len(a.held)-1].teams.add(r)
 	default:
-		a.Teams = append(a.Teams, teams...)
-		a.TeamPlayers = append(a.TeamPlayers, players...)
+		a.Teams = append(a.Teams, r.Teams...)
+		a.TeamPlayers = append(a.TeamPlayers, r.Players...)
+		a.TeamByes = append(a.TeamByes, r.Byes...)
 	}
 }
 
 // HeldTeams is the team tables' rows of the new tournaments of an import
 // under Options.Hold, and ReplacementTeams those of the replacement.
-func (a *Archive) HeldTeams() (teams []archive.TeamRow, players []archive.TeamPlayerRow) {
+func (a *Archive) HeldTeams() TeamRows {
+	var r TeamRows
 	for _, h := range a.held {
-		teams = append(teams, h.teams...)
-		players = append(players, h.teamPlayers...)
+		r.add(h.teams)
 	}
-	return teams, players
+	return r
 }
 
 // ReplacementTeams is the team tables' rows of the tournament an import under
 // Options.Replace read (none when it has no teams).
-func (a *Archive) ReplacementTeams() ([]archive.TeamRow, []archive.TeamPlayerRow) {
+func (a *Archive) ReplacementTeams() TeamRows {
 	if a.replacement == nil {
-		return nil, nil
+		return TeamRows{}
 	}
-	return a.replacement.teams, a.replacement.teamPlayers
+	return a.replacement.teams
 }
 
 // Replacement is the tournament an import under Options.Replace read, with
@@ -633,7 +653,7 @@ func (a *Archive) Commit() (written []string, err error) {
 	}
 	newT := len(a.Tournaments) > a.oldTournaments
 	newP := a.dirtyPlayers || len(a.Players) > a.oldPlayers
-	newTeams := len(a.Teams) > a.oldTeams || len(a.TeamPlayers) > a.oldTeamPlayers
+	newTeams := len(a.Teams) > a.oldTeams || len(a.TeamPlayers) > a.oldTeamPlayers || len(a.TeamByes) > a.oldTByes
 	if !newT && !newP && a.games == nil {
 		return nil, nil
 	}
@@ -672,6 +692,12 @@ func (a *Archive) Commit() (written []string, err error) {
 			return nil, err
 		}
 		todo = append(todo, pending{tmp, "team_players.parquet"})
+		if len(a.TeamByes) > 0 {
+			if tmp, err = writeTemp(a.Dir, "team_byes", a.TeamByes); err != nil {
+				return nil, err
+			}
+			todo = append(todo, pending{tmp, "team_byes.parquet"})
+		}
 	}
 	if a.games != nil {
 		if err := gamesFolder(a.Dir); err != nil {
@@ -799,6 +825,5 @@ func newParquetWriter[T any](f *os.File, rowGroup int64) *parquet.GenericWriter[
 }
 
 // day converts a date to days since 1970-01-01.
-func day(t time.Time) int32 { return int32(t.Unix() / 86400) }
 
 func ptr[T any](v T) *T { return &v }

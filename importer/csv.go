@@ -239,13 +239,13 @@ func csvSources(args []string) ([]csvSource, error) {
 				}
 			}
 			if len(out) == n {
-				return nil, fmt.Errorf("%s: no players.csv, tournaments.csv, games.csv, tables.csv, teams.csv or team_players.csv: %w", arg, ErrUsage)
+				return nil, fmt.Errorf("%s: no players.csv, tournaments.csv, games.csv, tables.csv, teams.csv, team_players.csv or team_byes.csv: %w", arg, ErrUsage)
 			}
 			continue
 		}
 		t := strings.TrimSuffix(filepath.Base(arg), ".csv")
 		if _, ok := archive.Lookup(t); !ok || !strings.HasSuffix(arg, ".csv") {
-			return nil, fmt.Errorf("%s: name a CSV table players.csv, tournaments.csv, games.csv, tables.csv, teams.csv or team_players.csv: %w", arg, ErrUsage)
+			return nil, fmt.Errorf("%s: name a CSV table players.csv, tournaments.csv, games.csv, tables.csv, teams.csv, team_players.csv or team_byes.csv: %w", arg, ErrUsage)
 		}
 		if err := add(t, arg); err != nil {
 			return nil, err
@@ -375,6 +375,10 @@ func convertCSV(ctx context.Context, dir string, s csvSource, st *Stats) (string
 	case "team_players":
 		n, err = writeRows(ctx, out, t, func(c []cell) archive.TeamPlayerRow {
 			return archive.TeamPlayerRow{TournamentID: c[0].i, Team: int32(c[1].i), PlayerID: c[2].i, Board: int32(c[3].i), Round: optI32(c[4])}
+		})
+	case "team_byes":
+		n, err = writeRows(ctx, out, t, func(c []cell) archive.TeamByeRow {
+			return archive.TeamByeRow{TournamentID: c[0].i, Team: int32(c[1].i), Round: int32(c[2].i), MatchHalfPoints: int32(c[3].i), GameHalfPoints: int32(c[4].i)}
 		})
 	}
 	if err == nil {

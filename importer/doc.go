@@ -26,8 +26,9 @@
 //     a TRF file's as it is read; a PGN import's at the end, from the spill file
 //     its last pass wrote (PGN files are read in passes: events and dates, then
 //     rounds, then each game placed; see ImportPGN).
-//  6. Commit: write players.parquet and tournaments.parquet (and teams.parquet
-//     and team_players.parquet, rewritten whole, when a TRF file brought teams)
+//  6. Commit: write players.parquet and tournaments.parquet (and teams.parquet,
+//     team_players.parquet and team_byes.parquet, rewritten whole, when a TRF
+//     file brought teams)
 //     to temporary files,
 //     then rename them and the games part (games/part-NNNN.parquet) into place;
 //     or Abort: remove the games part, leaving the archive as it was. An archive

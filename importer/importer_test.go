@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/pipeline"
@@ -148,7 +149,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	var names []string
 	for _, tr := range a.Tournaments[len(a.Tournaments)-4:] {
-		names = append(names, tr.Name+" "+dayString(tr.StartDate)+" "+dayString(tr.EndDate))
+		names = append(names, tr.Name+" "+day.Day(tr.StartDate).String()+" "+day.Day(tr.EndDate).String())
 	}
 	wantT := "Spring Swiss 2025 2025-03-08 2025-03-09|Six players, every unplayed kind 2024-03-01 2024-03-04|" +
 		"Club Championship 2025-04-05 2025-04-06|Blitz \"Open\" 2025-05-01 2025-05-31"
@@ -201,8 +202,8 @@ func TestPGNDate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		lo, hi, exact, ok := pgnDate(tt.in)
-		if ok != tt.ok || exact != tt.exact || ok && (dayString(lo) != tt.lo || dayString(hi) != tt.hi) {
-			t.Errorf("%q: got %s %s %v %v", tt.in, dayString(lo), dayString(hi), exact, ok)
+		if ok != tt.ok || exact != tt.exact || ok && (day.Day(lo).String() != tt.lo || day.Day(hi).String() != tt.hi) {
+			t.Errorf("%q: got %s %s %v %v", tt.in, day.Day(lo).String(), day.Day(hi).String(), exact, ok)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 )
 
 // pgnGame is a game that passed the checks.
@@ -574,8 +575,6 @@ func (im *pgnImport) writeSpilled(ctx context.Context, a *Archive) error {
 	return flush()
 }
 
-func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
-
 // check turns a PGN game into a pgnGame, its event's key and type, and its
 // White and Black players, or a Problem.
 func (im *pgnImport) check(g *PGNGame, fi int32) (pgnGame, pgnKey, string, [2]PlayerInfo, *Problem) {
@@ -728,7 +727,7 @@ func pgnDate(s string) (lo, hi int32, exact, ok bool) {
 		from = time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
 		to = time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC)
 	}
-	return day(from), day(to), exact, true
+	return int32(day.Of(from)), int32(day.Of(to)), exact, true
 }
 
 // pgnSystem maps the EventType tag to the tournaments table's system, "" when

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -37,7 +38,7 @@ func TestPGNRealBroadcast(t *testing.T) {
 		t.Fatalf("%d read, %d imported, %d tournaments, %d players", im.st.Read, im.st.Imported, len(im.a.Tournaments), len(im.a.Players))
 	}
 	tr := im.ts[name]
-	if *tr.TimeClass != "rapid" || *tr.Rounds != 1 || *tr.System != "swiss" || dayString(tr.StartDate) != "2024-12-26" {
+	if *tr.TimeClass != "rapid" || *tr.Rounds != 1 || *tr.System != "swiss" || day.Day(tr.StartDate).String() != "2024-12-26" {
 		t.Errorf("tournament %+v", tr)
 	}
 	count := map[float64]int{}
@@ -71,8 +72,8 @@ func TestPGNRealUTCDate(t *testing.T) {
 		t.Fatalf("%d read, %d imported, %d tournaments, %d players", im.st.Read, im.st.Imported, len(im.a.Tournaments), len(im.a.Players))
 	}
 	tr := im.ts["?"]
-	if dayString(tr.StartDate) != "2025-06-18" || dayString(tr.EndDate) != "2025-06-27" || *tr.Rounds != 9 || len(im.games["?"]) != 44 {
-		t.Errorf("tournament %s–%s, %d rounds, %d games", dayString(tr.StartDate), dayString(tr.EndDate), *tr.Rounds, len(im.games["?"]))
+	if day.Day(tr.StartDate).String() != "2025-06-18" || day.Day(tr.EndDate).String() != "2025-06-27" || *tr.Rounds != 9 || len(im.games["?"]) != 44 {
+		t.Errorf("tournament %s–%s, %d rounds, %d games", day.Day(tr.StartDate).String(), day.Day(tr.EndDate).String(), *tr.Rounds, len(im.games["?"]))
 	}
 	total := im.scores("?")
 	for p, v := range im.scores("Round 1: Aravindh, Chithambaram VR. - Praggnanandhaa R") {
@@ -110,8 +111,8 @@ func TestPGNRealEngineRoundRobin(t *testing.T) {
 		t.Fatalf("%d read, %d imported, problems %v, %d tournaments, %d players", im.st.Read, im.st.Imported, im.st.Problems, len(im.a.Tournaments), len(im.a.Players))
 	}
 	tr := im.ts["?"]
-	if *tr.System != "round-robin" || *tr.Rounds != 14 || *tr.TimeClass != "blitz" || dayString(tr.EndDate) != "2026-02-13" {
-		t.Errorf("system %s, %d rounds, class %s, ends %s", *tr.System, *tr.Rounds, *tr.TimeClass, dayString(tr.EndDate))
+	if *tr.System != "round-robin" || *tr.Rounds != 14 || *tr.TimeClass != "blitz" || day.Day(tr.EndDate).String() != "2026-02-13" {
+		t.Errorf("system %s, %d rounds, class %s, ends %s", *tr.System, *tr.Rounds, *tr.TimeClass, day.Day(tr.EndDate).String())
 	}
 	want := map[string]float64{"Komodo_14": 13.5, "Ethereal": 12.5, "SF_3000": 9.5, "GNU_Chess": 7.5, "SF_2500": 6,
 		"SF_2000": 5, "KiyEngine_V6.1.3": 2, "SF_1500": 0}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/pipeline"
 )
 
@@ -159,7 +160,7 @@ func TestPGNRoundShapes(t *testing.T) {
 	im := importShape(t, Options{}, doubleRoundRobin(6, cycleRound))
 	for _, g := range im.games["Engines"] {
 		if g.Round == 8 && *g.Date != day0("2025-03-17") {
-			t.Errorf("round 8 game dated %s, want cycle 2 round 3's 2025-03-17", dayString(*g.Date))
+			t.Errorf("round 8 game dated %s, want cycle 2 round 3's 2025-03-17", day.Day(*g.Date).String())
 		}
 	}
 }
@@ -200,8 +201,8 @@ func TestPGNEventsByDates(t *testing.T) {
 		t.Fatalf("%d tournaments, %+v", len(im.a.Tournaments), im.st)
 	}
 	first, second := im.a.Tournaments[0], im.a.Tournaments[1]
-	if dayString(first.StartDate) != "2024-03-01" || dayString(first.EndDate) != "2024-04-20" || dayString(second.StartDate) != "2025-03-07" {
-		t.Errorf("dates %s–%s, %s", dayString(first.StartDate), dayString(first.EndDate), dayString(second.StartDate))
+	if day.Day(first.StartDate).String() != "2024-03-01" || day.Day(first.EndDate).String() != "2024-04-20" || day.Day(second.StartDate).String() != "2025-03-07" {
+		t.Errorf("dates %s–%s, %s", day.Day(first.StartDate).String(), day.Day(first.EndDate).String(), day.Day(second.StartDate).String())
 	}
 	if first.Name != "Club Championship" || second.Name != "Club Championship" || im.st.ByFile[0].Events != 2 {
 		t.Errorf("names %q, %q; %d events", first.Name, second.Name, im.st.ByFile[0].Events)
@@ -219,8 +220,8 @@ func TestPGNUTCDate(t *testing.T) {
 		game("0-1", "Event", "Arena", "Date", "????.??.??", "UTCDate", "2025.02.04", "White", "a", "Black", "b")
 	im := importShape(t, Options{}, text)
 	tr := im.ts["Arena"]
-	if im.st.Imported != 2 || dayString(tr.StartDate) != "2025-02-03" || dayString(tr.EndDate) != "2025-02-04" {
-		t.Fatalf("%+v %s", im.st, dayString(tr.StartDate))
+	if im.st.Imported != 2 || day.Day(tr.StartDate).String() != "2025-02-03" || day.Day(tr.EndDate).String() != "2025-02-04" {
+		t.Fatalf("%+v %s", im.st, day.Day(tr.StartDate).String())
 	}
 	for _, g := range im.games["Arena"] {
 		if g.Date == nil {
@@ -239,7 +240,7 @@ func TestPGNUTCDate(t *testing.T) {
 	} {
 		lo, hi, exact, ok := gameDate(tt.date, tt.utc, tt.event)
 		if !ok || lo != day0(tt.lo) || hi != day0(tt.hi) || exact != tt.exact {
-			t.Errorf("%q %q %q: %s–%s exact %v", tt.date, tt.utc, tt.event, dayString(lo), dayString(hi), exact)
+			t.Errorf("%q %q %q: %s–%s exact %v", tt.date, tt.utc, tt.event, day.Day(lo).String(), day.Day(hi).String(), exact)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
 )
@@ -117,7 +118,7 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 	}
 	tr := archive.TournamentRow{
 		Name:      strings.TrimSpace(t.Name),
-		StartDate: day(t.Start), EndDate: day(t.End),
+		StartDate: int32(day.Of(t.Start)), EndDate: int32(day.Of(t.End)),
 		System: ptr(t.System), Rounds: ptr(int32(max(t.Rounds, 1))),
 		Discipline: ptr("chess"), Rated: ptr(!opt.Unrated),
 	}
@@ -153,11 +154,11 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		}
 		used[ids[i]] = i
 	}
-	teams, teamPlayers, system, teamNote := trfTeams(f, ids)
+	teams, system, teamNote := trfTeams(f, ids)
 	if teamNote != "" {
 		st.note(name, 0, "%s", teamNote)
 	}
-	if teams != nil {
+	if teams.Teams != nil {
 		tr.System = system
 	}
 	rows := make([]archive.GameRow, 0, len(t.Games))
@@ -174,8 +175,8 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 		st.Skipped += n
 		return a.err
 	}
-	if teams != nil {
-		a.addTeams(id, teams, teamPlayers)
+	if teams.Teams != nil {
+		a.addTeams(id, teams)
 	}
 	st.Tournaments++
 	st.Imported += n
@@ -183,18 +184,18 @@ func importTRF(a *Archive, f *trf.File, name string, opt Options, st *Stats) err
 }
 
 // trfTeams is the team tables' rows of a team competition's file (013 or 310
-// teams, 300 board orders), its players' archive ids by their place in
-// f.Players: nil when the file has no teams. The tournament's system is the
-// one the file names, nil when it names none: the team standings then read it
-// from the matches, as they do from the file (an individual system read from
-// the pairings would say swiss of a league). note says what is not kept.
-func trfTeams(f *trf.File, ids []int64) (teams []archive.TeamRow, players []archive.TeamPlayerRow, system *string, note string) {
+// teams, 300 board orders, 320 team byes), its players' archive ids by their
+// place in f.Players: no teams when the file has none. The tournament's system
+// is the one the file names, nil when it names none: the team standings then
+// read it from the matches, as they do from the file (an individual system read
+// from the pairings would say swiss of a league). note says what is not kept.
+func trfTeams(f *trf.File, ids []int64) (rows TeamRows, system *string, note string) {
 	if len(f.Teams) == 0 {
-		return nil, nil, nil, ""
+		return TeamRows{}, nil, ""
 	}
 	tt, err := f.TeamTournament()
 	if err != nil {
-		return nil, nil, nil, fmt.Sprintf("team records not kept: %v", err)
+		return TeamRows{}, nil, fmt.Sprintf("team records not kept: %v", err)
 	}
 	if tt.System != "" {
 		system = ptr(tt.System)
@@ -206,24 +207,60 @@ func trfTeams(f *trf.File, ids []int64) (teams []archive.TeamRow, players []arch
 	add := func(team int, round *int32, snos []int) {
 		for b, sno := range snos {
 			if id, ok := index[sno]; ok && sno != 0 {
-				players = append(players, archive.TeamPlayerRow{Team: int32(team), PlayerID: id, Board: int32(b + 1), Round: round})
+				rows.Players = append(rows.Players, archive.TeamPlayerRow{Team: int32(team), PlayerID: id, Board: int32(b + 1), Round: round})
 			}
 		}
 	}
 	for _, t := range f.Teams {
 		if err := textError("team name", t.Name); err != nil {
-			return nil, nil, nil, fmt.Sprintf("team records not kept: line %d: %v", t.Line, err)
+			return TeamRows{}, nil, fmt.Sprintf("team records not kept: line %d: %v", t.Line, err)
 		}
-		teams = append(teams, archive.TeamRow{Team: int32(t.Number), Name: strings.TrimSpace(t.Name)})
+		rows.Teams = append(rows.Teams, archive.TeamRow{Team: int32(t.Number), Name: strings.TrimSpace(t.Name)})
 		add(t.Number, nil, t.Players)
 	}
 	for _, bo := range f.BoardOrders {
 		add(bo.Team, ptr(int32(bo.Round)), bo.Players)
 	}
-	if len(f.TeamPABs) > 0 {
-		note = "team byes of 320 records not kept: the archive's team standings read a team's bye from its players' rounds"
+	rows.Byes, note = trfTeamByes(f.TeamPABs)
+	return rows, system, note
+}
+
+// trfTeamByes is the team_byes rows of a file's 320 records: each team a record
+// names in a round, at the points of the last record, which the team standings
+// give every pairing-allocated bye of the competition. note says what is not
+// kept: a record naming no team (its points are then the default bye's), or
+// the points of a record that differ from the last one's.
+func trfTeamByes(pabs []trf.TeamPAB) (byes []archive.TeamByeRow, note string) {
+	if len(pabs) == 0 {
+		return nil, ""
 	}
-	return teams, players, system, note
+	last := pabs[len(pabs)-1]
+	seen := map[[2]int]bool{}
+	var lost []string
+	for _, p := range pabs {
+		if p.MP != last.MP || p.GP != last.GP {
+			lost = append(lost, fmt.Sprintf("line %d: its points (the last 320 record's are every team bye's)", p.Line))
+		}
+		named := false
+		for r, n := range p.Teams {
+			if n == 0 {
+				continue
+			}
+			named = true
+			if seen[[2]int{n, r}] {
+				continue
+			}
+			seen[[2]int{n, r}] = true
+			byes = append(byes, archive.TeamByeRow{Team: int32(n), Round: int32(r + 1), MatchHalfPoints: int32(last.MP), GameHalfPoints: int32(last.GP)})
+		}
+		if !named {
+			lost = append(lost, fmt.Sprintf("line %d: a 320 record naming no team", p.Line))
+		}
+	}
+	if len(lost) > 0 {
+		note = "team byes not kept: " + strings.Join(lost, "; ")
+	}
+	return byes, note
 }
 
 // normSex is a TRF or PGN sex as the players table keeps it: m or w ("f" is
@@ -268,7 +305,7 @@ func birthDate(s string) int32 {
 	if ey != nil || em != nil || ed != nil || y < 1850 || y > 2200 || int(t.Month()) != m || t.Day() != d {
 		return 0
 	}
-	return day(t)
+	return int32(day.Of(t))
 }
 
 // trfText checks the text fields the archive keeps (the name from 012, and

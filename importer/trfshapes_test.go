@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // TestImportTRFRealFiles imports the real files of testdata/trf-real and a file
@@ -50,7 +52,7 @@ func TestImportTRFRealFiles(t *testing.T) {
 				t.Errorf("per file: %+v", st.ByFile)
 			}
 			tr := a.Tournaments[0]
-			if day(mustDate(t, tt.start)) != tr.StartDate || day(mustDate(t, tt.end)) != tr.EndDate {
+			if int32(day.Of(mustDate(t, tt.start))) != tr.StartDate || int32(day.Of(mustDate(t, tt.end))) != tr.EndDate {
 				t.Errorf("dates %d %d", tr.StartDate, tr.EndDate)
 			}
 			if len(newGames(t, a)) != int(tt.rows) {
@@ -107,7 +109,7 @@ func TestImportTRFNameDate(t *testing.T) {
 				}
 				return
 			}
-			if st.Tournaments != 1 || a.Tournaments[0].Name != tt.wantName || a.Tournaments[0].StartDate != day(date) {
+			if st.Tournaments != 1 || a.Tournaments[0].Name != tt.wantName || a.Tournaments[0].StartDate != int32(day.Of(date)) {
 				t.Errorf("%+v %+v", st, a.Tournaments)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 )
 
 // Player is a players row as the exports need it; empty fields are unknown.
@@ -58,7 +59,7 @@ func ReadPlayers(fsys fs.FS) (map[int64]Player, error) {
 			}
 			p.Federation, p.Sex, p.Title = b.Strs[4][i], b.Strs[5][i], b.Strs[6][i]
 			if !b.Nulls[7][i] {
-				p.BirthDate = time.Unix(b.Ints[7][i]*86400, 0).UTC()
+				p.BirthDate = day.Day(b.Ints[7][i]).Time()
 				if p.BirthYear == 0 {
 					p.BirthYear = int32(p.BirthDate.Year())
 				}

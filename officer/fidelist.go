@@ -7,12 +7,11 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/output"
 )
@@ -64,7 +63,7 @@ func ListRows(list []output.ListRow, players map[int64]Player, fideIDs bool) []L
 		r := ListRow{ID: e.PlayerID, Name: e.Name, Federation: cmp.Or(e.Federation, p.Federation), Title: cmp.Or(e.Title, p.Title),
 			Rating: e.Rating, Games: e.GamesPeriod, K: e.K, BirthYear: p.BirthYear}
 		if r.BirthYear == 0 && e.BirthDate != nil {
-			r.BirthYear = int32(time.Unix(int64(*e.BirthDate)*86400, 0).UTC().Year())
+			r.BirthYear = int32(day.Day(*e.BirthDate).Year())
 		}
 		if fideIDs {
 			r.ID = cmp.Or(e.FideID, p.FideID)
@@ -116,23 +115,12 @@ var fideColumns = []struct {
 
 // monthCode is FIDE's rating-column heading for the period's last month.
 func monthCode(period string) string {
-	var last time.Time
-	switch {
-	case len(period) == 7 && period[5] == 'Q':
-		y, _ := strconv.Atoi(period[:4])
-		q, _ := strconv.Atoi(period[6:])
-		last = time.Date(y, time.Month(3*q), 1, 0, 0, 0, 0, time.UTC)
-	case len(period) == 4:
-		y, _ := strconv.Atoi(period)
-		last = time.Date(y, 12, 1, 0, 0, 0, 0, time.UTC)
-	default:
-		t, err := time.Parse("2006-01", period)
-		if err != nil {
-			return "Rtng"
-		}
-		last = t
+	p, err := day.ParseLabel(period)
+	if err != nil {
+		return "Rtng"
 	}
-	return strings.ToUpper(last.Format("Jan06"))
+	_, last := p.Bounds()
+	return strings.ToUpper(last.Time().Format("Jan06"))
 }
 
 func writeFideTXT(w io.Writer, rows []ListRow, period string) error {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"time"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
@@ -55,8 +55,6 @@ type playerPeriod struct {
 	player int64
 }
 
-func day(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format("2006-01-02") }
-
 // PlayerHistory is one player's history in out: his row of every list he is
 // on, and every card of his, in rating order.
 func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
@@ -102,7 +100,7 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 	cards = Table{Header: slices.Concat([]string{"period", "tournament_id", "end_date"}, cardHeader, names(cadd.cols), names(gadd.cols))}
 	game := func(i int, row periodRow) {
 		g := &gs[i]
-		cards.Rows = append(cards.Rows, slices.Concat([]string{g.Period, itoa(g.TournamentID), day(g.EndDate)}, gameCells(g, row), gblank, cellsOf(gadd, i)))
+		cards.Rows = append(cards.Rows, slices.Concat([]string{g.Period, itoa(g.TournamentID), day.Day(g.EndDate).String()}, gameCells(g, row), gblank, cellsOf(gadd, i)))
 	}
 	gi := 0
 	for i := range cs {
@@ -112,7 +110,7 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 		for ; owned(c) && gi < len(gs) && gs[gi].Period == c.Period; gi++ {
 			game(gi, periodRow{c.RatingBefore, c.K})
 		}
-		cards.Rows = append(cards.Rows, slices.Concat([]string{c.Period, itoa(c.TournamentID), day(c.EndDate)}, cardCells(c), cellsOf(cadd, i), cblank))
+		cards.Rows = append(cards.Rows, slices.Concat([]string{c.Period, itoa(c.TournamentID), day.Day(c.EndDate).String()}, cardCells(c), cellsOf(cadd, i), cblank))
 	}
 	for ; gi < len(gs); gi++ { // games without their period's row: not from the same run
 		game(gi, periodRow{})
@@ -178,7 +176,7 @@ func TournamentCards(out string, id int64) (Table, error) {
 	} else {
 		end, period = gs[0].EndDate, gs[0].Period
 	}
-	t.Title = fmt.Sprintf("Tournament %d, ended %s, list %s: %d cards", id, day(end), period, len(t.Rows))
+	t.Title = fmt.Sprintf("Tournament %d, ended %s, list %s: %d cards", id, day.Day(end).String(), period, len(t.Rows))
 	return t, nil
 }
 

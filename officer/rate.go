@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
@@ -193,7 +194,7 @@ func importOne(ctx context.Context, dir, file string, f *trf.File, opt RateOptio
 	if _, err := a.Commit(); err != nil {
 		return time.Time{}, err
 	}
-	return time.Unix(int64(end)*86400, 0).UTC(), nil
+	return day.Day(end).Time(), nil
 }
 
 // rejected are the rows of out's rejects.csv, one line each.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/toplist"
 )
@@ -71,7 +72,7 @@ func TopPlayers(list []output.ListRow, players map[int64]Player, last map[int64]
 		case e.BirthDate != nil:
 			t.BirthDate = *e.BirthDate
 		case !p.BirthDate.IsZero():
-			t.BirthDate = int32(p.BirthDate.Unix() / 86400)
+			t.BirthDate = int32(day.Of(p.BirthDate))
 		}
 		out[i] = t
 	}
@@ -86,7 +87,7 @@ func TopTable(title string, rows []toplist.Row) Table {
 		if r.BirthYear > 0 {
 			by = itoa(r.BirthYear)
 		} else if r.BirthDate != toplist.NoDate {
-			by = day(r.BirthDate)[:4]
+			by = day.Day(r.BirthDate).String()[:4]
 		}
 		t.Rows = append(t.Rows, []string{itoa(r.Rank), itoa(r.ID), r.Name, itoa(r.Rating), r.Title, r.Federation, r.Club, r.Sex, by})
 	}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
@@ -298,7 +299,7 @@ type cardWriter struct {
 	gw        *parquet.GenericWriter[output.CardGame]
 	players   *archive.Players
 	shape     *cardShape
-	kind      string    // the period kind
+	kind      day.Kind  // the period kind
 	buf       *cardCols // the row group of cards.parquet being filled
 	games     *gameCols // the row group of card_games.parquet being filled (nil: no game yet)
 	full      chan cardChunk
@@ -311,7 +312,7 @@ type cardWriter struct {
 
 // newCardWriter creates cards.parquet and card_games.parquet of shape sh in
 // stage.
-func newCardWriter(stage *staging, players *archive.Players, kind string, sh *cardShape) (*cardWriter, error) {
+func newCardWriter(stage *staging, players *archive.Players, kind day.Kind, sh *cardShape) (*cardWriter, error) {
 	f, err := stage.create(output.Cards.Rel(""))
 	if err != nil {
 		return nil, err
@@ -426,7 +427,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 		return nil
 	}
 	if cw.label == "" || key != cw.key {
-		cw.key, cw.label = key, periodLabel(cw.kind, key)
+		cw.key, cw.label = key, day.Period{Kind: cw.kind, Key: key}.Label()
 	}
 	rows, games := cw.ix.rows[:0], cw.ix.games[:0]
 	for i := range cards {

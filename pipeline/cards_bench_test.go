@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/school"
 )
@@ -83,7 +84,7 @@ func benchWriteCards(b *testing.B, chunks [][]rating.Card, at func(i int) (int64
 		if err != nil {
 			b.Fatal(err)
 		}
-		cw, err := newCardWriter(stage, &arch.Players, PeriodMonth, plainCards)
+		cw, err := newCardWriter(stage, &arch.Players, day.Month, plainCards)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func benchWriteCards(b *testing.B, chunks [][]rating.Card, at func(i int) (int64
 		ctx := context.Background()
 		for i, cs := range chunks {
 			tournament, end := at(i)
-			if err := cw.add(ctx, periodKey(PeriodMonth, end), tournament, end, cs); err != nil {
+			if err := cw.add(ctx, day.PeriodOf(day.Month, day.Day(end)).Key, tournament, end, cs); err != nil {
 				b.Fatal(err)
 			}
 		}

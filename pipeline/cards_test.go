@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -95,7 +96,7 @@ func TestCardsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cw, err := newCardWriter(stage, &arch.Players, PeriodMonth, plainCards)
+	cw, err := newCardWriter(stage, &arch.Players, day.Month, plainCards)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,10 +113,10 @@ func TestCardsFile(t *testing.T) {
 		if i%300 == 0 && len(closes) > 0 {
 			tournament, cs, closes = 0, closes[0], closes[1:]
 		}
-		if err := cw.add(ctx, periodKey(PeriodMonth, end), tournament, end, cs); err != nil {
+		if err := cw.add(ctx, day.PeriodOf(day.Month, day.Day(end)).Key, tournament, end, cs); err != nil {
 			t.Fatal(err)
 		}
-		period := periodLabel(PeriodMonth, periodKey(PeriodMonth, end))
+		period := day.Period{Kind: day.Month, Key: day.PeriodOf(day.Month, day.Day(end)).Key}.Label()
 		for _, c := range cs {
 			if c.PerGame {
 				wantGames = append(wantGames, gameRowOf(arch, period, c))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
 )
@@ -103,7 +104,7 @@ func TestRunFideRules(t *testing.T) {
 	dir := t.TempDir()
 	testutil.WriteFiles(t, dir, fideArchive)
 	rules, _ := DefaultRules("fide")
-	_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: t.TempDir(), Rules: rules, Period: PeriodQuarter})
+	_, err := Run(context.Background(), Options{Archive: os.DirFS(dir), Out: t.TempDir(), Rules: rules, Period: day.Quarter})
 	if !errors.Is(err, ErrUsage) {
 		t.Errorf("--period quarter with fide rules: %v, want ErrUsage", err)
 	}

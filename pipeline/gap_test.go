@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // TestMistypedYear: one tournament dated 0024 instead of 2024 is refused at
@@ -44,7 +46,7 @@ func TestMistypedYear(t *testing.T) {
 
 	// Confirmed: a century without games gets its lists.
 	monthsArchive(t, dir, []string{"2024-01-20", "1924-02-10", "2024-03-09"}, "")
-	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Period: PeriodYear, AllowGap: true, Now: asOf("2025-01-01")})
+	sum := runOpt(t, Options{Archive: os.DirFS(dir), Out: out, Period: day.Year, AllowGap: true, Now: asOf("2025-01-01")})
 	if sum.FirstList != "1924" || sum.Lists != 101 {
 		t.Errorf("confirmed gap: lists %d from %s, want 101 from 1924", sum.Lists, sum.FirstList)
 	}

@@ -11,42 +11,18 @@ import (
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
 
 // parsePeriodLabel reads a period label of the kind: 2025-03, 2025-Q1 or 2025.
-func parsePeriodLabel(kind, s string) (int, error) {
-	var y, n int
-	var err error
-	switch kind {
-	case PeriodQuarter:
-		_, err = fmt.Sscanf(s, "%4d-Q%1d", &y, &n)
-		if err == nil && (n < 1 || n > 4) {
-			err = errors.New("quarter must be 1–4")
-		}
-		if err == nil && periodLabel(kind, y*4+n-1) == s {
-			return y*4 + n - 1, nil
-		}
-	case PeriodYear:
-		_, err = fmt.Sscanf(s, "%4d", &y)
-		if err == nil && periodLabel(kind, y) == s {
-			return y, nil
-		}
-	default:
-		_, err = fmt.Sscanf(s, "%4d-%2d", &y, &n)
-		if err == nil && (n < 1 || n > 12) {
-			err = errors.New("month must be 01–12")
-		}
-		if err == nil && periodLabel(kind, y*12+n-1) == s {
-			return y*12 + n - 1, nil
-		}
+func parsePeriodLabel(kind day.Kind, s string) (int, error) {
+	p, err := day.ParsePeriod(kind, s)
+	if err != nil {
+		return 0, fmt.Errorf("%w: period %q is not a %s label (%s): %w", ErrUsage, s, kind, kind.Form(), err)
 	}
-	if err == nil {
-		err = errors.New("malformed")
-	}
-	return 0, fmt.Errorf("%w: period %q is not a %s label (%s): %w", ErrUsage, s, kind, map[string]string{
-		PeriodMonth: "YYYY-MM", PeriodQuarter: "YYYY-Qn", PeriodYear: "YYYY"}[kind], err)
+	return p.Key, nil
 }
 
 // checkWindow refuses, before anything is read or written, an Until or From
@@ -125,7 +101,7 @@ func (r *rater) plan(opt *Options) error {
 		}
 		if s == nil {
 			return &OptionError{"From", fmt.Errorf("%s: no state saved after %s in %s: rate from the start once first",
-				opt.From, periodLabel(opt.Period, f-1), output.State.Dir(opt.Out))}
+				opt.From, day.Period{Kind: opt.Period, Key: f - 1}.Label(), output.State.Dir(opt.Out))}
 		}
 	}
 	if err := r.restore(s); err != nil {
@@ -134,8 +110,8 @@ func (r *rater) plan(opt *Options) error {
 	r.win.start, r.win.resumed = s.Key+1, true
 	r.win.rerate = opt.Rerate && opt.Resume
 	r.periods.cur = r.win.start
-	r.sum.ResumedFrom = periodLabel(opt.Period, s.Key)
-	opt.Log.Info("continuing from saved state", "state", path, "first_period", periodLabel(opt.Period, r.win.start))
+	r.sum.ResumedFrom = day.Period{Kind: opt.Period, Key: s.Key}.Label()
+	opt.Log.Info("continuing from saved state", "state", path, "first_period", day.Period{Kind: opt.Period, Key: r.win.start}.Label())
 	return nil
 }
 
@@ -148,7 +124,7 @@ func (r *rater) closeOpen(opt *Options) {
 	// on the run's date: for a rule set whose lists take tournaments in later
 	// (published on the 1st, taking tournaments ended days before) the list of
 	// the 1st of M is complete, and listed, from a few days before M begins.
-	open := periodKey(opt.Period, r.rules.ListDay(int32(floorDiv(opt.Now.Unix(), 86400))))
+	open := day.PeriodOf(opt.Period, day.Day(r.rules.ListDay(int32(day.Of(opt.Now))))).Key
 	last := open - 1
 	if opt.Provisional || (r.win.hasUntil && r.win.until >= open) {
 		last = open
@@ -157,7 +133,7 @@ func (r *rater) closeOpen(opt *Options) {
 		r.win.until, r.win.hasUntil = last, true
 	}
 	if r.win.until == open {
-		opt.open = periodLabel(opt.Period, open)
+		opt.open = day.Period{Kind: opt.Period, Key: open}.Label()
 		r.periods.provisional = true
 	}
 }
@@ -166,7 +142,7 @@ func (r *rater) closeOpen(opt *Options) {
 // earlier periods, "" otherwise: the earlier run's outputs before it stay.
 func (r *rater) keepBefore() string {
 	if r.win.start > r.periods.first {
-		return periodLabel(r.periods.kind, r.win.start)
+		return day.Period{Kind: r.periods.kind, Key: r.win.start}.Label()
 	}
 	return ""
 }
@@ -257,7 +233,7 @@ func writeState(stage *staging, label string, s *savedState) error {
 // Everything else an earlier run left is replaced or removed.
 type keptOutputs struct {
 	before      string // the first period label this run writes; "" keeps nothing
-	period      string
+	period      day.Kind
 	arrow       bool
 	allCSV      bool             // a kept tournament keeps its CSV: --standings-csv all
 	tournaments map[int64]string // kept tournament → its period

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
 )
@@ -268,13 +269,14 @@ func TestStateFile(t *testing.T) {
 
 func TestParsePeriodLabel(t *testing.T) {
 	tests := []struct {
-		kind, s string
-		want    int
-		ok      bool
+		kind day.Kind
+		s    string
+		want int
+		ok   bool
 	}{
-		{PeriodMonth, "2025-03", 2025*12 + 2, true}, {PeriodMonth, "2025-13", 0, false}, {PeriodMonth, "2025-3", 0, false},
-		{PeriodQuarter, "2025-Q2", 2025*4 + 1, true}, {PeriodQuarter, "2025-Q5", 0, false},
-		{PeriodYear, "2025", 2025, true}, {PeriodYear, "25", 0, false},
+		{day.Month, "2025-03", 2025*12 + 2, true}, {day.Month, "2025-13", 0, false}, {day.Month, "2025-3", 0, false},
+		{day.Quarter, "2025-Q2", 2025*4 + 1, true}, {day.Quarter, "2025-Q5", 0, false},
+		{day.Year, "2025", 2025, true}, {day.Year, "25", 0, false},
 	}
 	for _, tt := range tests {
 		got, err := parsePeriodLabel(tt.kind, tt.s)

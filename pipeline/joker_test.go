@@ -21,7 +21,6 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
-	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/joker"
 )
@@ -146,7 +145,7 @@ func TestJokerHandComputed(t *testing.T) {
 		if string(got) != wantCSV {
 			t.Errorf("list %s:\n%s\nwant:\n%s", label, got, wantCSV)
 		}
-		rows, err := parquet.ReadFile[output.JokerListRow](filepath.Join(out, "lists", "joker", label+".parquet"))
+		rows, err := parquet.ReadFile[joker.ListFileRow](filepath.Join(out, "lists", "joker", label+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +174,7 @@ func TestJokerHandComputed(t *testing.T) {
 	}
 
 	// The audit trail: 16 rows in rating order; spot-check the leavers.
-	cards, err := parquet.ReadFile[output.JokerCard](filepath.Join(out, "joker_cards.parquet"))
+	cards, err := parquet.ReadFile[joker.CardFileRow](filepath.Join(out, "joker_cards.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -632,7 +631,7 @@ func TestJokerIndependent(t *testing.T) {
 					maxLevel = max(maxLevel, atoi(r[4]))
 				}
 			}
-			cards, err := parquet.ReadFile[output.JokerCard](filepath.Join(out, "joker_cards.parquet"))
+			cards, err := parquet.ReadFile[joker.CardFileRow](filepath.Join(out, "joker_cards.parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}

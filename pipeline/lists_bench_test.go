@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/school"
 )
@@ -32,10 +33,10 @@ func benchListRater(b *testing.B, jobs chan func() error) *rater {
 	}
 	return &rater{
 		players: &ps, st: st, rules: school.NewRater(school.Defaults(), st),
-		periods: periods{kind: PeriodMonth, cur: 2025 * 12},
+		periods: periods{kind: day.Month, cur: 2025 * 12},
 		lists:   listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
 		sum:     &Summary{},
-		out:     &writeSink{stage: s, players: &ps, opt: &Options{Period: PeriodMonth}, pool: workPool{jobs: jobs}},
+		out:     &writeSink{stage: s, players: &ps, opt: &Options{Period: day.Month}, pool: workPool{jobs: jobs}},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/testutil"
 	"golang.org/x/sync/errgroup"
 )
@@ -194,7 +195,7 @@ func TestFileWriterFailureStopsSenders(t *testing.T) {
 
 // TestKeptOutputs: what a resumed run keeps of an earlier run's files.
 func TestKeptOutputs(t *testing.T) {
-	k := keptOutputs{before: "2025-02", period: PeriodMonth, allCSV: true}
+	k := keptOutputs{before: "2025-02", period: day.Month, allCSV: true}
 	k.keep(7, "2025-01")
 	for rel, want := range map[string]bool{
 		"lists/2025-01.csv": true, "lists/2025-01.parquet": true, "lists/2025-02.csv": false,
@@ -215,7 +216,7 @@ func TestKeptOutputs(t *testing.T) {
 	if !k.has("lists/2025-01.arrow") {
 		t.Error("with --arrow, an earlier period's .arrow list is not kept")
 	}
-	if (&keptOutputs{period: PeriodMonth}).has("lists/2025-01.csv") {
+	if (&keptOutputs{period: day.Month}).has("lists/2025-01.csv") {
 		t.Error("a run that does not resume keeps a list")
 	}
 }

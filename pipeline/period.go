@@ -4,80 +4,18 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"time"
+
+	"github.com/ratelist/ratelist/day"
 
 	"github.com/ratelist/ratelist/archive"
 )
 
-// Period kinds of the rating lists.
-const (
-	PeriodMonth   = "month"
-	PeriodQuarter = "quarter"
-	PeriodYear    = "year"
-)
-
-// periodKey numbers the period holding a day (days since 1970-01-01) so that
-// consecutive periods have consecutive keys.
-func periodKey(kind string, days int32) int {
-	t := time.Unix(int64(days)*86400, 0).UTC()
-	y, m := t.Year(), int(t.Month())-1
-	switch kind {
-	case PeriodQuarter:
-		return y*4 + m/3
-	case PeriodYear:
-		return y
-	}
-	return y*12 + m
-}
-
-// periodLabel is the list name of a period: 2025-03, 2025-Q1 or 2025.
-func periodLabel(kind string, key int) string {
-	switch kind {
-	case PeriodQuarter:
-		return fmt.Sprintf("%04d-Q%d", floorDiv(key, 4), key-4*floorDiv(key, 4)+1)
-	case PeriodYear:
-		return fmt.Sprintf("%04d", key)
-	}
-	return fmt.Sprintf("%04d-%02d", floorDiv(key, 12), key-12*floorDiv(key, 12)+1)
-}
-
 // CheckPeriod validates --period.
-func CheckPeriod(kind string) error {
-	switch kind {
-	case PeriodMonth, PeriodQuarter, PeriodYear:
-		return nil
+func CheckPeriod(kind day.Kind) error {
+	if err := day.CheckKind(string(kind)); err != nil {
+		return &OptionError{"Period", fmt.Errorf("%w: %w", ErrUsage, err)}
 	}
-	return &OptionError{"Period", fmt.Errorf("%w: %q: want month, quarter or year", ErrUsage, kind)}
-}
-
-func dayTime(days int32) time.Time { return time.Unix(int64(days)*86400, 0).UTC() }
-
-// day formats days since 1970-01-01 (a date cell of any size) as YYYY-MM-DD.
-func day(d int64) string { return time.Unix(d*86400, 0).UTC().Format(time.DateOnly) }
-
-// periodBounds returns the first and last day (days since 1970-01-01) of a period.
-func periodBounds(kind string, key int) (first, last int32) {
-	var y, m, months int
-	switch kind {
-	case PeriodQuarter:
-		y, m, months = floorDiv(key, 4), 3*(key-4*floorDiv(key, 4)), 3
-	case PeriodYear:
-		y, m, months = key, 0, 12
-	default:
-		y, m, months = floorDiv(key, 12), key-12*floorDiv(key, 12), 1
-	}
-	start := time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, time.UTC)
-	end := start.AddDate(0, months, -1)
-	return int32(start.Unix() / 86400), int32(end.Unix() / 86400)
-}
-
-// floorDiv divides rounding toward −∞ (days before 1970, period keys).
-func floorDiv[T int | int64](a, b T) T {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
+	return nil
 }
 
 // maxGapYears is the longest stretch between two rated tournaments that a run
@@ -107,7 +45,7 @@ func (e *GapError) Unwrap() error { return ErrUsage }
 // gapCheck looks at the stretches between consecutive dated events (rated
 // tournaments, or games of a table rule set) whose lists a run writes.
 type gapCheck struct {
-	kind  string
+	kind  day.Kind
 	win   *window
 	allow bool
 	log   *slog.Logger
@@ -120,15 +58,15 @@ type gapCheck struct {
 func (g *gapCheck) tooLong(a, b int32, k1, k2 int) (empty int, refuse bool) {
 	empty = k2 - k1 - 1
 	written := (!g.win.resumed || k2 > g.win.start) && (!g.win.hasUntil || k1 < g.win.until)
-	if empty <= 0 || !written || dayTime(b).Before(dayTime(a).AddDate(1, 0, 0)) {
+	if empty <= 0 || !written || day.Day(b).Time().Before(day.Day(a).Time().AddDate(1, 0, 0)) {
 		return empty, false
 	}
-	if !g.allow && dayTime(b).After(dayTime(a).AddDate(maxGapYears, 0, 0)) {
+	if !g.allow && day.Day(b).Time().After(day.Day(a).Time().AddDate(maxGapYears, 0, 0)) {
 		return empty, true
 	}
 	g.log.Info("no "+g.what+" for a year or more: the lists in between repeat the ratings",
-		"after", day(int64(a)), "before", day(int64(b)),
-		"lists", empty, "first", periodLabel(g.kind, k1+1), "last", periodLabel(g.kind, k2-1))
+		"after", day.Day(a).String(), "before", day.Day(b).String(),
+		"lists", empty, "first", day.Period{Kind: g.kind, Key: k1 + 1}.Label(), "last", day.Period{Kind: g.kind, Key: k2 - 1}.Label())
 	return empty, false
 }
 
@@ -146,13 +84,13 @@ func (r *rater) checkGaps(opt *Options, a *runArchive, order []int) error {
 		}
 		if prev >= 0 {
 			p := &ts[prev]
-			k1 := periodKey(r.periods.kind, r.rules.ListDay(p.End))
-			k2 := periodKey(r.periods.kind, r.rules.ListDay(t.End))
+			k1 := day.PeriodOf(r.periods.kind, day.Day(r.rules.ListDay(p.End))).Key
+			k2 := day.PeriodOf(r.periods.kind, day.Day(r.rules.ListDay(t.End))).Key
 			if empty, refuse := g.tooLong(p.End, t.End, k1, k2); refuse {
 				file, row := tournamentRow(a.FS, p.ID)
 				return &GapError{File: file, Row: row, EmptyLists: empty,
-					What: fmt.Sprintf("tournament %d %q ends %s", p.ID, p.Name, day(int64(p.End))),
-					Next: fmt.Sprintf("rated tournament %d, ending %s", t.ID, day(int64(t.End)))}
+					What: fmt.Sprintf("tournament %d %q ends %s", p.ID, p.Name, day.Day(p.End).String()),
+					Next: fmt.Sprintf("rated tournament %d, ending %s", t.ID, day.Day(t.End).String())}
 			}
 		}
 		prev = i

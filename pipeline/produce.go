@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -259,7 +260,7 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 	if !b.Nulls[archive.GameDate][i] {
 		if d := b.Ints[archive.GameDate][i]; d < int64(t.Start) || d > int64(t.End) {
 			return p.problem(archive.Problemf(archive.KindOutOfRange, "date", "date %s is outside tournament %d's dates %s to %s",
-				day(d), t.ID, day(int64(t.Start)), day(int64(t.End))))
+				day.Day(d).String(), t.ID, day.Day(t.Start).String(), day.Day(t.End).String()))
 		}
 	}
 	if b.Nulls[3][i] {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -32,12 +33,12 @@ type rater struct {
 
 // periods is the rater's cursor over the list periods (keys of periodKey).
 type periods struct {
-	kind        string // month, quarter or year
-	cur         int    // the next period to close
-	first, last int    // the first and last period with a list
-	any         bool   // whether any tournament is rated (else no lists)
-	lastEnd     int    // the period of the last end date of any tournament (-1: none)
-	provisional bool   // the run lists the period still open on its date (--provisional)
+	kind        day.Kind // month, quarter or year
+	cur         int      // the next period to close
+	first, last int      // the first and last period with a list
+	any         bool     // whether any tournament is rated (else no lists)
+	lastEnd     int      // the period of the last end date of any tournament (-1: none)
+	provisional bool     // the run lists the period still open on its date (--provisional)
 }
 
 // listTrack is what a list needs from the lists before it, per player.
@@ -68,7 +69,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	if err != nil {
 		return nil, err
 	}
-	if def.MonthlyLists && opt.Period != PeriodMonth {
+	if def.MonthlyLists && opt.Period != day.Month {
 		return nil, &OptionError{"Period", fmt.Errorf("%w: %s: the %s rule set publishes monthly lists (want month)", ErrUsage, opt.Period, def.Name)}
 	}
 	n := len(a.Players.ID)
@@ -80,7 +81,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st),
 		periods:     periods{kind: opt.Period},
 		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
-		fingerprint: fingerprint(opt.Rules, def, opt.Period),
+		fingerprint: fingerprint(opt.Rules, def, string(opt.Period)),
 		hashes:      periodHashes{reg: registryHashes(&a.Players)},
 		sum:         sum,
 		norms:       &normFinder{},
@@ -93,15 +94,15 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	ts := a.Tournaments
 	r.periods.lastEnd = -1
 	for _, i := range order {
-		r.periods.lastEnd = max(r.periods.lastEnd, periodKey(opt.Period, ts[i].End))
+		r.periods.lastEnd = max(r.periods.lastEnd, day.PeriodOf(opt.Period, day.Day(ts[i].End)).Key)
 		if !r.rates(&ts[i]) {
 			continue
 		}
-		k := periodKey(opt.Period, r.rules.ListDay(ts[i].End))
+		k := day.PeriodOf(opt.Period, day.Day(r.rules.ListDay(ts[i].End))).Key
 		if !r.periods.any {
 			// The first list is the period of the first end date: for rule sets whose
 			// lists take tournaments in later, it shows the starting ratings.
-			r.periods.first, r.periods.any = periodKey(opt.Period, ts[i].End), true
+			r.periods.first, r.periods.any = day.PeriodOf(opt.Period, day.Day(ts[i].End)).Key, true
 		}
 		r.periods.last = k
 	}
@@ -117,7 +118,7 @@ func (r *rater) rates(t *archive.Tournament) bool {
 
 // tournament takes one complete tournament from the producer (a takeFunc).
 func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
-	key := periodKey(r.periods.kind, r.rules.ListDay(t.End))
+	key := day.PeriodOf(r.periods.kind, day.Day(r.rules.ListDay(t.End))).Key
 	rated := r.rates(t)
 	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg))
 	if key >= r.win.start {
@@ -165,7 +166,7 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 // next tournament, which is mostly of the same period.
 func (r *rater) label(key int) string {
 	if r.labelKey != key || r.labelText == "" {
-		r.labelKey, r.labelText = key, periodLabel(r.periods.kind, key)
+		r.labelKey, r.labelText = key, day.Period{Kind: r.periods.kind, Key: key}.Label()
 	}
 	return r.labelText
 }
@@ -178,7 +179,7 @@ func (r *rater) checkRerate() error {
 	}
 	r.win.rerate = false
 	if stale := r.hashes.stale(&r.win, &r.periods); len(stale) > 0 {
-		return &errRerate{from: stale[0], published: periodLabel(r.periods.kind, r.win.start), stale: stale}
+		return &errRerate{from: stale[0], published: day.Period{Kind: r.periods.kind, Key: r.win.start}.Label(), stale: stale}
 	}
 	return nil
 }
@@ -205,17 +206,17 @@ func (r *rater) finish(ctx context.Context) error {
 // the list is the sink's.
 func (r *rater) closePeriod(ctx context.Context) error {
 	key := r.periods.cur
-	label := periodLabel(r.periods.kind, key)
+	label := day.Period{Kind: r.periods.kind, Key: key}.Label()
 	r.periods.cur++
 	st := r.st
-	first, last := periodBounds(r.periods.kind, key)
-	err := r.rules.ClosePeriod(st, first, last, func(closed []rating.Card) error {
+	first, last := day.Period{Kind: r.periods.kind, Key: key}.Bounds()
+	err := r.rules.ClosePeriod(st, int32(first), int32(last), func(closed []rating.Card) error {
 		for _, c := range closed {
 			if c.PeriodTotal && c.RatedBefore {
 				r.sum.GamesRated += int64(c.Games)
 			}
 		}
-		return r.out.cards(ctx, key, 0, last, closed)
+		return r.out.cards(ctx, key, 0, int32(last), closed)
 	})
 	if err != nil {
 		return err
@@ -244,13 +245,13 @@ func (r *rater) closePeriod(ctx context.Context) error {
 func (r *rater) lastList() string {
 	switch {
 	case r.periods.any && r.periods.last >= r.win.start:
-		return periodLabel(r.periods.kind, r.periods.last)
+		return day.Period{Kind: r.periods.kind, Key: r.periods.last}.Label()
 	case !r.periods.any && r.periods.lastEnd >= 0:
 		k := r.periods.lastEnd
 		if r.win.hasUntil {
 			k = min(k, r.win.until)
 		}
-		return periodLabel(r.periods.kind, k)
+		return day.Period{Kind: r.periods.kind, Key: k}.Label()
 	}
 	return ""
 }

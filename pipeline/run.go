@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
@@ -32,9 +33,9 @@ type Options struct {
 	Out       string
 	Rules     Rules
 	RulesName string
-	Period    string // month (default), quarter, year
-	Workers   int    // 0 = GOMAXPROCS
-	Arrow     bool   // also write lists as Arrow IPC files (lists/LABEL.arrow)
+	Period    day.Kind // month (default), quarter, year
+	Workers   int      // 0 = GOMAXPROCS
+	Arrow     bool     // also write lists as Arrow IPC files (lists/LABEL.arrow)
 	// StandingsCSV says which tournaments also get standings/TOURNAMENT_ID.csv:
 	// StandingsCSVLast (default), StandingsCSVAll or StandingsCSVNone.
 	StandingsCSV string
@@ -166,7 +167,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 // fill sets the defaults of the options left zero.
 func (opt *Options) fill() error {
 	if opt.Period == "" {
-		opt.Period = PeriodMonth
+		opt.Period = day.Month
 	}
 	if err := CheckPeriod(opt.Period); err != nil {
 		return err
@@ -323,7 +324,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	}
 	opt.Log.Debug("archive loaded", "seconds", time.Since(t0).Seconds())
 	prod.open(arch)
-	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: opt.Period, Resume: Resume{RerateFrom: opt.rerated},
+	sum := &Summary{Version: opt.Version, Archive: opt.ArchiveName, Rules: cmp.Or(opt.RulesName, opt.Rules.Base), Period: string(opt.Period), Resume: Resume{RerateFrom: opt.rerated},
 		TournamentCounts: TournamentCounts{Tournaments: len(arch.Tournaments)}}
 	if tl := opt.Rules.TopLists; tl.Size > 0 && !reflect.DeepEqual(tl, toplist.Defaults()) {
 		sum.TopLists = &tl

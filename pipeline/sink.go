@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/tiebreak"
@@ -191,7 +192,7 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 		if err != nil {
 			return err
 		}
-		return keptStandingsCSV(s.stage, s.opt.Out, periodLabel(s.opt.Period, k-1))
+		return keptStandingsCSV(s.stage, s.opt.Out, day.Period{Kind: s.opt.Period, Key: k - 1}.Label())
 	}
 	return nil
 }
@@ -220,7 +221,7 @@ const standingsBatch = 16
 
 func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
 	// No later tournament ends before t: the periods before t's end are complete.
-	if err := s.closeStandings(ctx, periodLabel(s.opt.Period, periodKey(s.opt.Period, t.End))); err != nil {
+	if err := s.closeStandings(ctx, day.Period{Kind: s.opt.Period, Key: day.PeriodOf(s.opt.Period, day.Day(t.End)).Key}.Label()); err != nil {
 		return err
 	}
 	s.std.count++

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -231,7 +232,7 @@ func (h *periodHashes) stale(w *window, p *periods) []string {
 	}
 	var out []string
 	for k := first; k <= end; k++ {
-		out = append(out, periodLabel(p.kind, k))
+		out = append(out, day.Period{Kind: p.kind, Key: k}.Label())
 	}
 	return out
 }

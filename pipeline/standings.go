@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -336,7 +337,7 @@ type standingsScratch struct {
 func standingsInput(players *archive.Players, t *archive.Tournament, rows []gameRow, sc *standingsScratch) *tiebreak.Tournament {
 	local, tt := sc.local, &sc.t
 	*tt = tiebreak.Tournament{
-		ID: t.ID, Name: t.Name, Start: dayTime(t.Start), End: dayTime(t.End), Rounds: int(t.Rounds),
+		ID: t.ID, Name: t.Name, Start: day.Day(t.Start).Time(), End: day.Day(t.End).Time(), Rounds: int(t.Rounds),
 		System: t.System, Discipline: t.Discipline, Tiebreaks: t.Tiebreaks,
 		Players: tt.Players[:0], Games: tt.Games[:0],
 	}

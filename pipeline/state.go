@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/klauspost/compress/s2"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/varbin"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -190,7 +191,7 @@ func readState(d *varbin.Decoder) *savedState {
 // loadStateFor reads out/state/LABEL.state for period key (of the kind), the
 // latest state at or before it (upTo), or the latest state when key < 0. It
 // returns nil when there is none.
-func loadStateFor(out, kind string, key int, upTo bool) (*savedState, string, error) {
+func loadStateFor(out string, kind day.Kind, key int, upTo bool) (*savedState, string, error) {
 	labels, err := output.State.Keys(out)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
@@ -200,7 +201,7 @@ func loadStateFor(out, kind string, key int, upTo bool) (*savedState, string, er
 	}
 	want := ""
 	if key >= 0 {
-		want = periodLabel(kind, key)
+		want = day.Period{Kind: kind, Key: key}.Label()
 		if upTo {
 			i, _ := slices.BinarySearch(labels, want+"\xff")
 			want = ""

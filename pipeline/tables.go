@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
@@ -46,7 +47,7 @@ import (
 type tablesPass struct {
 	arch *runArchive
 	sets []*tableSet // one per table rule set, in registration order
-	kind string      // the period kind
+	kind day.Kind    // the period kind
 	win  *window     // the periods this run writes (--until, --resume)
 	out  sink
 	// allowGap and log are the run's, for checkGaps.
@@ -308,11 +309,11 @@ func (p *tablesPass) checkGaps(ts *tableSet, games []tableGameRef) error {
 	g := gapCheck{kind: p.kind, win: p.win, allow: p.allowGap, log: p.log, what: ts.def.Title + " game"}
 	for i := 1; i < len(games); i++ {
 		a, b := games[i-1].Day(), games[i].Day()
-		if empty, refuse := g.tooLong(a, b, periodKey(p.kind, a), periodKey(p.kind, b)); refuse {
+		if empty, refuse := g.tooLong(a, b, day.PeriodOf(p.kind, day.Day(a)).Key, day.PeriodOf(p.kind, day.Day(b)).Key); refuse {
 			r := &ts.rows[games[i-1].first]
 			return &GapError{File: p.arch.TableFiles[r.file], Row: r.row, EmptyLists: empty,
-				What: fmt.Sprintf("%s game %d played %s", ts.def.Title, games[i-1].Game, day(int64(a))),
-				Next: fmt.Sprintf("%s game %d, played %s", ts.def.Title, games[i].Game, day(int64(b)))}
+				What: fmt.Sprintf("%s game %d played %s", ts.def.Title, games[i-1].Game, day.Day(a).String()),
+				Next: fmt.Sprintf("%s game %d, played %s", ts.def.Title, games[i].Game, day.Day(b).String())}
 		}
 	}
 	return nil
@@ -407,10 +408,10 @@ func (p *tablesPass) rate(ctx context.Context, ts *tableSet, games []tableGameRe
 	// Lists go from the first game's period to the last's, whether or not a
 	// period has games, and stop at --until, whose later games are left for a
 	// later run: a run up to P and a full run write the same lists up to P.
-	last := periodKey(p.kind, games[len(games)-1].Day())
+	last := day.PeriodOf(p.kind, day.Day(games[len(games)-1].Day())).Key
 	if p.win.hasUntil {
 		n := sort.Search(len(games), func(i int) bool {
-			return periodKey(p.kind, games[i].Day()) > p.win.until
+			return day.PeriodOf(p.kind, day.Day(games[i].Day())).Key > p.win.until
 		})
 		games, last = games[:n], min(last, p.win.until)
 	}
@@ -418,7 +419,7 @@ func (p *tablesPass) rate(ctx context.Context, ts *tableSet, games []tableGameRe
 		return nil
 	}
 	rt := ts.rules.Start(p.players())
-	cur := periodKey(p.kind, games[0].Day())
+	cur := day.PeriodOf(p.kind, day.Day(games[0].Day())).Key
 	seats := make([]rating.TableRow, 0, 4)
 	for gi, ref := range games {
 		if gi%4096 == 0 {
@@ -426,7 +427,7 @@ func (p *tablesPass) rate(ctx context.Context, ts *tableSet, games []tableGameRe
 				return err
 			}
 		}
-		k := periodKey(p.kind, ref.Day())
+		k := day.PeriodOf(p.kind, day.Day(ref.Day())).Key
 		for ; cur < k; cur++ {
 			if err := p.list(ctx, ts, rt, cur); err != nil {
 				return err
@@ -436,7 +437,7 @@ func (p *tablesPass) rate(ctx context.Context, ts *tableSet, games []tableGameRe
 		for _, r := range ts.rows[ref.first : ref.first+ref.n] {
 			seats = append(seats, r.TableRow)
 		}
-		held, err := rt.Rate(seats, periodLabel(p.kind, k))
+		held, err := rt.Rate(seats, day.Period{Kind: p.kind, Key: k}.Label())
 		if err != nil { // CheckGame passed, so this is a defect, not bad input
 			return fmt.Errorf("%s game %d: %w", ts.def.Name, ref.Game, err)
 		}
@@ -475,7 +476,7 @@ func (p *tablesPass) list(ctx context.Context, ts *tableSet, rt rating.TableRate
 	// Every run rates the table games from the start (they are cheap) and
 	// writes every list, also those an earlier run wrote: a correction shows
 	// in them (the sink names a published list that changed).
-	label := periodLabel(p.kind, key)
+	label := day.Period{Kind: p.kind, Key: key}.Label()
 	rows, n := rt.List()
 	ts.sum.Lists++
 	if ts.sum.FirstList == "" {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 
@@ -12,26 +13,61 @@ import (
 )
 
 // LoadTeamTournament reads tournament id of the archive in dir and its teams
-// (the teams and team_players tables) as the team standings take them.
-// Rejected rows are left out, as in a run (validate lists them).
+// (the teams, team_players and team_byes tables) as the team standings take
+// them. Rejected rows are left out, as in a run (validate lists them).
 func LoadTeamTournament(ctx context.Context, dir string, id int64) (*tiebreak.TeamTournament, error) {
-	t, err := LoadTournament(ctx, dir, id)
-	if err != nil {
-		return nil, fmt.Errorf("load tournament %d from %s: %w", id, dir, err)
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("load tournament %d from %s: archive: %w", id, dir, err)
 	}
-	a, err := archive.Load(ctx, os.DirFS(dir), func(archive.RowError) {})
+	return loadTeamTournament(ctx, os.DirFS(dir), dir, id)
+}
+
+// LoadTeamTournamentFS is LoadTeamTournament for an archive in fsys.
+func LoadTeamTournamentFS(ctx context.Context, fsys fs.FS, id int64) (*tiebreak.TeamTournament, error) {
+	return loadTeamTournament(ctx, fsys, "archive", id)
+}
+
+// loadTeamTournament is LoadTeamTournament for an archive in fsys, called name
+// in errors.
+func loadTeamTournament(ctx context.Context, fsys fs.FS, name string, id int64) (*tiebreak.TeamTournament, error) {
+	t, err := loadTournament(ctx, fsys, name, id)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", dir, err)
+		return nil, fmt.Errorf("load tournament %d from %s: %w", id, name, err)
+	}
+	a, err := archive.Load(ctx, fsys, func(archive.RowError) {})
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", name, err)
 	}
 	all, _, err := a.LoadTeams(ctx, func(archive.RowError) {})
 	if err != nil {
-		return nil, fmt.Errorf("load the teams of %s: %w", dir, err)
+		return nil, fmt.Errorf("load the teams of %s: %w", name, err)
 	}
 	teams, players := all.Of(id)
 	if len(teams) == 0 {
-		return nil, fmt.Errorf("tournament %d of %s: %w", id, dir, ErrNoTeams)
+		return nil, fmt.Errorf("tournament %d of %s: %w", id, name, ErrNoTeams)
 	}
-	return teamTournament(t, teams, players), nil
+	tt := teamTournament(t, teams, players)
+	addTeamByes(tt, teams, all.ByesOf(id))
+	return tt, nil
+}
+
+// addTeamByes gives tt the declared pairing-allocated byes of the team_byes
+// rows (sorted by their teams' numbers in tt.Teams) and their points, as a
+// TRF-2026 file's 320 records give them; a row of a team not in teams is left
+// out.
+func addTeamByes(tt *tiebreak.TeamTournament, teams []archive.TeamRow, byes []archive.TeamByeRow) {
+	if len(byes) == 0 {
+		return
+	}
+	pts := tiebreak.StandardTeamPoints()
+	pts.PAB, pts.PABGame = int(byes[0].MatchHalfPoints), int(byes[0].GameHalfPoints)
+	tt.Points = &pts
+	for _, b := range byes {
+		k, ok := slices.BinarySearchFunc(teams, b.Team, func(t archive.TeamRow, n int32) int { return cmp.Compare(t.Team, n) })
+		if ok {
+			tt.Byes = append(tt.Byes, tiebreak.TeamBye{Team: k, Round: int(b.Round), Code: 'U'})
+		}
+	}
 }
 
 // teamTournament is tournament t with the archive's teams rows: teams in the

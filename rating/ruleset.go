@@ -130,6 +130,9 @@ type Definition struct {
 	// Columns are the columns it adds to lists and cards; a rule set that
 	// declares any implements Extras.
 	Columns Columns
+	// Flags say what each flag its lists set (ListInfo) means, for the
+	// site's legends: "i" → "inactive: ...".
+	Flags map[string]string
 }
 
 var registry []*Definition

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // TableDefinition is a rule set of a discipline played at tables of more
@@ -18,6 +20,9 @@ type TableDefinition struct {
 	// Defaults returns a new pointer to the built-in settings; a rules file
 	// overrides them key by key.
 	Defaults func() Settings
+
+	// Site is how the site shows its lists and cards.
+	Site TableSite
 
 	// The rating and its files, as the pipeline's tables pass drives them.
 
@@ -198,13 +203,7 @@ func (k TableKey) Compare(o TableKey) int {
 
 // Day is the day the game was played, in days since 1970-01-01 UTC: the
 // day that places it in a list period.
-func (k TableKey) Day() int32 {
-	d := k.At / 86400e6
-	if k.At%86400e6 < 0 {
-		d--
-	}
-	return int32(d)
-}
+func (k TableKey) Day() int32 { return int32(day.FromMicros(k.At)) }
 
 // FormatPlayedAt spells a played_at (microseconds since 1970-01-01 UTC) as
 // reasons show it: RFC 3339, UTC.

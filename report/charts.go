@@ -127,7 +127,7 @@ func render(p *plot.Plot, title string) (template.HTML, error) {
 	return template.HTML(strings.TrimSpace(b.String())), nil
 }
 
-// Line charts (a player's rating history, a Joker player's rating by game)
+// Line charts (a player's rating history, a table rule set's rating by game)
 // are drawn here as small inline SVG, in the colours of assets/style.css: a
 // grid at round values, the first and last points' labels below, and the line
 // with a dot at each point (an SVG marker, so that a point costs only its

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/toplist"
@@ -33,18 +32,6 @@ type listRow struct {
 	Category    string
 	Flags       string
 	Added       []string // the cells of the rule set's own columns, after flags (site.added)
-}
-
-// jokerRow is one row of lists/joker/PERIOD.csv.
-type jokerRow struct {
-	Rank           int
-	ID             int64
-	Name           string
-	PlayerRating   int
-	Level          int
-	LevelName      string
-	PersonalRating int
-	GamesTotal     int
 }
 
 // none marks an empty optional number in a card.
@@ -137,6 +124,24 @@ type summary struct {
 // csvTable reads a CSV file with a header and returns, for each wanted column,
 // its position (-1 when absent) and the records.
 func csvTable(path string, want ...string) ([]int, [][]string, error) {
+	head, recs, err := csvRecords(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	pos := make([]int, len(want))
+	for i, w := range want {
+		pos[i] = -1
+		for j, h := range head {
+			if h == w {
+				pos[i] = j
+			}
+		}
+	}
+	return pos, recs, nil
+}
+
+// csvRecords reads a CSV file with a header: the header and the records.
+func csvRecords(path string) ([]string, [][]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
@@ -151,17 +156,7 @@ func csvTable(path string, want ...string) ([]int, [][]string, error) {
 	if len(recs) == 0 {
 		return nil, nil, fmt.Errorf("read %s: %w", path, io.EOF)
 	}
-	head := recs[0]
-	pos := make([]int, len(want))
-	for i, w := range want {
-		pos[i] = -1
-		for j, h := range head {
-			if h == w {
-				pos[i] = j
-			}
-		}
-	}
-	return pos, recs[1:], nil
+	return recs[0], recs[1:], nil
 }
 
 // splitPlainCSV splits CSV text into its records as encoding/csv would,
@@ -295,29 +290,6 @@ func addedColumns(path string) ([]rating.Column, error) {
 	return cols, nil
 }
 
-func readJokerList(path string) ([]jokerRow, error) {
-	pos, recs, err := csvTable(path, "rank", "player_id", "name", "player_rating", "level", "level_name", "personal_rating", "games_total")
-	if err != nil {
-		return nil, err
-	}
-	if pos[1] < 0 {
-		return nil, fmt.Errorf("read %s: %w", path, ErrBadOutput)
-	}
-	rows := make([]jokerRow, len(recs))
-	for i, rec := range recs {
-		id, err := strconv.ParseInt(field(rec, pos[1]), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("read %s row %d: player_id: %w", path, i+1, err)
-		}
-		rows[i] = jokerRow{
-			Rank: atoi(field(rec, pos[0])), ID: id, Name: field(rec, pos[2]), PlayerRating: atoi(field(rec, pos[3])),
-			Level: atoi(field(rec, pos[4])), LevelName: field(rec, pos[5]), PersonalRating: atoi(field(rec, pos[6])),
-			GamesTotal: atoi(field(rec, pos[7])),
-		}
-	}
-	return rows, nil
-}
-
 // periods lists the periods of the files of kind f (a list) in out, sorted.
 func periods(out string, f *output.File) ([]string, error) {
 	ps, err := f.Keys(out)
@@ -337,39 +309,6 @@ func readSummary(path string) (*summary, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return &s, nil
-}
-
-// jokerCard is the part of a joker_cards.parquet row a player's page shows,
-// kept compact: a big run has a row per player per game.
-type jokerCard struct {
-	PlayedAt                  int64 // microseconds since 1970
-	PlayerID                  int64
-	LevelBefore, PlayerRating int32
-}
-
-// readJokerCards reads joker_cards.parquet in batches, in file order.
-func readJokerCards(path string) ([]jokerCard, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := parquet.NewGenericReader[output.JokerCard](f)
-	defer r.Close()
-	out := make([]jokerCard, 0, r.NumRows())
-	buf := make([]output.JokerCard, 4096)
-	for {
-		n, err := r.Read(buf)
-		for _, c := range buf[:n] {
-			out = append(out, jokerCard{PlayedAt: c.PlayedAt, PlayerID: c.PlayerID, LevelBefore: c.LevelBefore, PlayerRating: c.PlayerRating})
-		}
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-	}
 }
 
 func exists(path string) bool {

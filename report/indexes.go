@@ -85,22 +85,32 @@ func (s *site) writeTournamentIndex(norms int) error {
 	return s.putPage("tournaments.html", "tournaments.html", &idx, key)
 }
 
-// listIndexPage is lists.html (Years) or lists-YEAR.html (Rating, Joker).
+// listIndexPage is lists.html (Years, Sets) or lists-YEAR.html (Rating,
+// Tables).
 type listIndexPage struct {
 	page
-	Years         []listYearLink
-	Rating, Joker []periodLink
-	Year          string
-	Provisional   string
+	Years       []listYearLink
+	Sets        []string // every table rule set's title
+	Rating      []periodLink
+	Tables      []tableLinks // a table rule set's lists, by Sets
+	Year        string
+	Provisional string
+}
+
+// tableLinks are a table rule set's lists of a year.
+type tableLinks struct {
+	Set   string // its title
+	Lists []periodLink
 }
 
 type listYearLink struct {
-	Year, File    string
-	Rating, Joker int
+	Year, File string
+	Rating     int
+	Tables     []int // each table rule set's lists, by Sets
 }
 
 // writeListIndex writes lists.html, the years newest first, and one page per
-// year with its rating and Joker lists: every list is linked from one page,
+// year with its rating lists and each table rule set's: every list is linked from one page,
 // and each page's key is what it links.
 func (s *site) writeListIndex() error {
 	byYear := map[string]*listIndexPage{}
@@ -108,7 +118,11 @@ func (s *site) writeListIndex() error {
 	at := func(period string) *listIndexPage {
 		y := listYear(period)
 		if byYear[y] == nil {
-			byYear[y] = &listIndexPage{page: s.page("Lists of "+y, "", "lists"), Year: y, Provisional: s.sum.Provisional}
+			byYear[y] = &listIndexPage{page: s.page("Lists of "+y, "", "lists"), Year: y, Provisional: s.sum.Provisional,
+				Tables: make([]tableLinks, len(s.tables))}
+			for i, t := range s.tables {
+				byYear[y].Tables[i].Set = t.def.Title
+			}
 			years = append(years, y)
 		}
 		return byYear[y]
@@ -117,25 +131,40 @@ func (s *site) writeListIndex() error {
 		p := at(s.periods[i])
 		p.Rating = append(p.Rating, periodLink{s.periods[i], s.listFile(s.periods[i])})
 	}
-	for i := len(s.jperiods) - 1; i >= 0; i-- {
-		p := at(s.jperiods[i])
-		p.Joker = append(p.Joker, periodLink{s.jperiods[i], jokerFile(s.jperiods[i])})
+	for ti, t := range s.tables {
+		for i := len(t.periods) - 1; i >= 0; i-- {
+			p := at(t.periods[i])
+			p.Tables[ti].Lists = append(p.Tables[ti].Lists, periodLink{t.periods[i], t.file(t.periods[i])})
+		}
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(years)))
 	idx := listIndexPage{page: s.page("All lists", "", "lists")}
 	var ik keyer
 	ik.ints(int64(s.key))
+	for _, t := range s.tables {
+		idx.Sets = append(idx.Sets, t.def.Title)
+		ik.str(t.def.Title)
+	}
 	for _, y := range years {
 		p := byYear[y]
-		l := listYearLink{Year: y, File: yearFile(y), Rating: len(p.Rating), Joker: len(p.Joker)}
-		idx.Years = append(idx.Years, l)
+		l := listYearLink{Year: y, File: yearFile(y), Rating: len(p.Rating)}
 		ik.str(l.File)
-		ik.ints(int64(l.Rating), int64(l.Joker))
+		ik.ints(int64(l.Rating))
+		for _, t := range p.Tables {
+			l.Tables = append(l.Tables, len(t.Lists))
+			ik.ints(int64(len(t.Lists)))
+		}
+		idx.Years = append(idx.Years, l)
 		var k keyer
 		k.ints(int64(s.key))
 		k.str(l.File)
 		k.str(p.Provisional)
-		for _, ls := range [][]periodLink{p.Rating, p.Joker} {
+		lists := [][]periodLink{p.Rating}
+		for _, t := range p.Tables {
+			k.str(t.Set)
+			lists = append(lists, t.Lists)
+		}
+		for _, ls := range lists {
 			k.ints(int64(len(ls)))
 			for _, pl := range ls {
 				k.str(pl.Period)

@@ -126,13 +126,8 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 			k.str(t.Name)
 		}
 	}
-	for _, h := range s.joker[id] {
-		k.str(h.Period)
-		k.ints(int64(h.Rank), int64(h.PlayerRating), int64(h.Level), int64(h.PersonalRating), int64(h.GamesTotal))
-		k.str(h.LevelName)
-	}
-	for _, c := range s.jokerCards[id] {
-		k.ints(c.PlayedAt, int64(c.LevelBefore), int64(c.PlayerRating))
+	for _, t := range s.tables {
+		t.key(k, id)
 	}
 	return k.sum()
 }
@@ -371,15 +366,11 @@ func (s *site) pagesKey() uint64 {
 // listKey returns the key of a list's page: the list file's hash, the
 // clubs, its links (listNav), whether it is provisional and the period's
 // tournaments.
-func (s *site) listKey(k *keyer, kind, period string, file, clubs uint64) uint64 {
+func (s *site) listKey(k *keyer, kind, period string, file, clubs uint64, nav listNav) uint64 {
 	k.ints(int64(s.key), int64(file), int64(clubs))
 	k.str(kind)
 	k.str(period)
 	k.str(s.listFile(period))
-	nav := navOf(s.jperiods, period, jokerFile)
-	if kind == "rating" {
-		nav = navOf(s.periods, period, s.listFile)
-	}
 	nav.key(k)
 	if period == s.sum.Provisional {
 		k.str("provisional")

@@ -21,7 +21,8 @@ func (s *site) listFile(period string) string {
 	return "list-" + period + ".html"
 }
 
-// listPage is the data of a list page (index.html, list-*.html, joker-*.html).
+// listPage is the data of a list page (index.html, list-*.html, and a
+// table rule set's NAME-*.html).
 type listPage struct {
 	page
 	Kind   string
@@ -42,6 +43,9 @@ type listPage struct {
 	// Provisional says that the list is of a period still open on the run's
 	// date: not final.
 	Provisional bool
+	// Set is a table rule set's list's rule set (its title), RankedBy the
+	// column that ranks it, lower case.
+	Set, RankedBy string
 	// Prev is the list before this one and ChangesFile the page of the
 	// changes from it; empty for the first list.
 	Prev, ChangesFile string
@@ -75,9 +79,6 @@ func listYear(period string) string {
 
 // yearFile is the index page of a year's lists.
 func yearFile(year string) string { return "lists-" + year + ".html" }
-
-// jokerFile is the page of a Joker list.
-func jokerFile(period string) string { return "joker-" + period + ".html" }
 
 // navOf is the listNav of period among periods (sorted), whose pages file names.
 func navOf(periods []string, period string, file func(string) string) listNav {
@@ -124,7 +125,7 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		page := s.listKey(&k, "rating", p, h, clubs)
+		page := s.listKey(&k, "rating", p, h, clubs, navOf(s.periods, p, s.listFile))
 		keepPage := s.out.kept(s.listFile(p), page)
 		var changes uint64
 		keepChanges := i == 0
@@ -164,23 +165,25 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 	if err := s.writeListIndex(); err != nil {
 		return n, err
 	}
-	for _, p := range s.jperiods {
-		n++
-		path := output.JokerListCSV.Path(s.opt.Out, p)
-		h, err := fileHash(path)
-		if err != nil {
-			return n, err
-		}
-		page := s.listKey(&k, "joker", p, h, clubs)
-		if s.out.kept(jokerFile(p), page) {
-			continue
-		}
-		rows, err := readJokerList(path)
-		if err != nil {
-			return n, err
-		}
-		if err := s.writeJokerList(p, rows, page); err != nil {
-			return n, err
+	for _, t := range s.tables {
+		for _, p := range t.periods {
+			n++
+			path := tableListFile(t.def).Path(s.opt.Out, p)
+			h, err := fileHash(path)
+			if err != nil {
+				return n, err
+			}
+			page := s.listKey(&k, t.def.Name, p, h, clubs, navOf(t.periods, p, t.file))
+			if s.out.kept(t.file(p), page) {
+				continue
+			}
+			head, recs, idAt, err := readTableList(path)
+			if err != nil {
+				return n, err
+			}
+			if err := s.writeTableList(t, p, head, recs, idAt, page); err != nil {
+				return n, err
+			}
 		}
 	}
 	return n, nil
@@ -220,18 +223,6 @@ func (s *site) ratingCols() []col {
 		cols = append(cols, col{head: appendEscString(h), key: c.Name, text: c.Type == rating.String, extra: true})
 	}
 	return cols
-}
-
-// jokerCols are a Joker list's columns.
-var jokerCols = []col{
-	{head: "Rank", key: "rank"},
-	{head: "Name", key: "name", text: true},
-	{head: "Club", key: "club", text: true, extra: true},
-	{head: "Player rating", key: "player_rating", bold: true},
-	{head: "Level", key: "level"},
-	{head: "Level name", key: "level_name", text: true, extra: true},
-	{head: "Personal rating", key: "personal_rating", extra: true},
-	{head: "Games", key: "games_total", extra: true},
 }
 
 // listTableID is the id of a list page's table, which assets/list.js sorts,
@@ -348,40 +339,4 @@ func topGains(rows []listRow, n int) []listRow {
 		}
 	}
 	return top
-}
-
-func (s *site) writeJokerList(period string, rows []jokerRow, pageKey uint64) error {
-	clubs := map[string]bool{}
-	b := appendTableStart(make([]byte, 0, 110*len(rows)+1024), listTableID, "list", "Joker list "+period+": select a column heading to sort", jokerCols)
-	for i := range rows {
-		r := &rows[i]
-		club := s.club(r.ID)
-		if club != "" {
-			clubs[club] = true
-		}
-		b = append(b, "<tr><td>"...)
-		b = strconv.AppendInt(b, int64(r.Rank), 10)
-		b = appendNameCell(b, "", r.ID, r.Name)
-		b = append(b, "<td>"...)
-		b = appendEsc(b, club)
-		b = append(b, "<td>"...)
-		b = strconv.AppendInt(b, int64(r.PlayerRating), 10)
-		b = append(b, "<td>"...)
-		b = strconv.AppendInt(b, int64(r.Level), 10)
-		b = append(b, "<td>"...)
-		b = appendEsc(b, r.LevelName)
-		b = append(b, "<td>"...)
-		b = strconv.AppendInt(b, int64(r.PersonalRating), 10)
-		b = append(b, "<td>"...)
-		b = strconv.AppendInt(b, int64(r.GamesTotal), 10)
-		b = append(b, '\n')
-	}
-	b = appendTableEnd(b)
-	lp := listPage{page: s.page("Joker list "+period, "", "joker"), Kind: "joker", Period: period,
-		Count: len(rows), Clubs: sortedKeys(clubs)}
-	lp.Style = tableCSS(listTableID, jokerCols)
-	lp.Table = template.HTML(b)
-	lp.Links = navOf(s.jperiods, period, jokerFile)
-	lp.Provisional = period == s.sum.Provisional
-	return s.putPage(jokerFile(period), "list.html", &lp, pageKey)
 }

@@ -8,10 +8,9 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
-	"time"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
 )
@@ -30,10 +29,10 @@ func (s *site) load(ctx context.Context) error {
 	if s.periods, err = periods(out, output.ListCSV); err != nil {
 		return err
 	}
-	if s.jperiods, err = periods(out, output.JokerListCSV); err != nil {
+	if s.tables, err = loadTables(out); err != nil {
 		return err
 	}
-	if len(s.periods) == 0 && len(s.jperiods) == 0 {
+	if len(s.periods) == 0 && !slices.ContainsFunc(s.tables, func(t *tableSet) bool { return len(t.periods) > 0 }) {
 		return fmt.Errorf("%s: %w", out, ErrNoList)
 	}
 	s.names = map[int64]string{}
@@ -81,27 +80,9 @@ func (s *site) load(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.joker = map[int64][]jokerHist{}
-	for _, p := range s.jperiods {
-		rows, err := readJokerList(output.JokerListCSV.Path(out, p))
-		if err != nil {
+	for _, t := range s.tables {
+		if err := t.read(out, s.names); err != nil {
 			return err
-		}
-		for _, r := range rows {
-			s.joker[r.ID] = append(s.joker[r.ID], jokerHist{Period: p, jokerRow: r})
-			if _, ok := s.names[r.ID]; !ok {
-				s.names[r.ID] = r.Name
-			}
-		}
-	}
-	s.jokerCards = map[int64][]jokerCard{}
-	if p := output.JokerCards.Path(out, ""); exists(p) {
-		jc, err := readJokerCards(p)
-		if err != nil {
-			return err
-		}
-		for _, c := range jc {
-			s.jokerCards[c.PlayerID] = append(s.jokerCards[c.PlayerID], c)
 		}
 	}
 	l := <-archc
@@ -244,7 +225,7 @@ func (s *site) loadTournaments() error {
 	}
 	for id, t := range s.tours {
 		if t.Period == "" && t.End != 0 {
-			t.Period = periodLabel(s.sum.Period, t.End)
+			t.Period = day.PeriodOf(day.Kind(s.sum.Period), day.Day(t.End)).Label()
 		}
 		s.torder = append(s.torder, id)
 	}
@@ -266,20 +247,6 @@ func (s *site) loadTournaments() error {
 	s.markRatingReports()
 	return nil
 }
-
-// periodLabel names the list period of a day, as the run's list files do.
-func periodLabel(kind string, day int32) string {
-	t := dayTime(day)
-	switch kind {
-	case "quarter":
-		return fmt.Sprintf("%d-Q%d", t.Year(), (int(t.Month())+2)/3)
-	case "year":
-		return strconv.Itoa(t.Year())
-	}
-	return t.Format("2006-01")
-}
-
-func dayTime(day int32) time.Time { return time.Unix(int64(day)*86400, 0).UTC() }
 
 // cardOf returns the card of player p in tournament t, or nil.
 func (x *cardIndex) cardOf(t, p int64) *card {

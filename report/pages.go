@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"html/template"
 	"strconv"
+	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 var funcs = template.FuncMap{
@@ -139,7 +142,7 @@ func appendDate(b []byte, d int32) []byte {
 	if d == 0 {
 		return b
 	}
-	return dayTime(d).AppendFormat(b, "2006-01-02")
+	return day.Day(d).Time().AppendFormat(b, time.DateOnly)
 }
 
 func appendSigned(b []byte, n int) []byte {

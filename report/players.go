@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ratelist/ratelist/day"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -40,7 +41,8 @@ func (s *site) writePlayers(ctx context.Context) error {
 }
 
 // renderPlayer appends player id's page to b: the facts, the rating history
-// as a chart, the rating card as a table, and the Joker section.
+// as a chart, the rating card as a table, and a section per table rule set
+// that lists the player.
 func (s *site) renderPlayer(b []byte, id int64) []byte {
 	name := s.names[id]
 	idx := s.playerCards(id)
@@ -98,17 +100,11 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 	if len(idx) > 0 {
 		b = s.appendCard(b, id, idx)
 	}
-	b = s.appendJoker(b, id, name)
+	for _, t := range s.tables {
+		b = t.appendSection(b, id, name)
+	}
 	b = append(b, "<script src=\"../assets/site.js\"></script>\n"...)
 	return appendFoot(b)
-}
-
-// levelChange is a Joker level change: the level before game Game differs
-// from the level before the game before it.
-type levelChange struct {
-	Game     int
-	Day      int32
-	From, To int32
 }
 
 // cardCols are the rating card's columns; assets/style.css aligns them and
@@ -174,72 +170,6 @@ func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
 	return append(b, "<p class=\"legend\"><a href=\"../help.html#card\">How to read the card</a></p>\n</section>\n"...)
 }
 
-// appendJoker appends the Joker section of a Joker player's page.
-func (s *site) appendJoker(b []byte, id int64, name string) []byte {
-	hist := s.joker[id]
-	if len(hist) == 0 {
-		return b
-	}
-	b = append(b, "<section aria-labelledby=\"joker-h\">\n<h2 id=\"joker-h\">Joker</h2>\n"...)
-	if jc := s.jokerCards[id]; len(jc) > 0 {
-		vals := make([]float64, len(jc))
-		lo, hi := math.Inf(1), math.Inf(-1)
-		var levels []levelChange
-		for i, c := range jc {
-			vals[i] = float64(c.PlayerRating)
-			lo, hi = math.Min(lo, vals[i]), math.Max(hi, vals[i])
-			if i > 0 && c.LevelBefore != jc[i-1].LevelBefore {
-				levels = append(levels, levelChange{Game: i + 1, Day: int32(c.PlayedAt / 86_400_000_000), From: jc[i-1].LevelBefore, To: c.LevelBefore})
-			}
-		}
-		alt := fmt.Sprintf("Joker player rating of %s after each of %d games: from %g to %g; lowest %g, highest %g",
-			name, len(vals), vals[0], vals[len(vals)-1], lo, hi)
-		xs := make([]float64, len(vals))
-		for i := range xs {
-			xs[i] = float64(i + 1)
-		}
-		b = append(b, "<figure class=\"chartbox\">\n"...)
-		b = appendLineChart(b, "jdot", alt, "Joker player rating", xs, vals, func(g float64) string { return fmt.Sprintf("game %g", g) })
-		b = append(b, "<figcaption>"...)
-		b = appendEsc(b, alt)
-		b = append(b, ".</figcaption>\n</figure>\n"...)
-		if len(levels) > 0 {
-			b = append(b, "<h3>Level changes</h3>\n<ul class=\"levels\">"...)
-			for _, l := range levels {
-				b = append(b, "<li>"...)
-				b = appendDate(b, l.Day)
-				b = fmt.Appendf(b, ", before game %d: level %d → %d</li>\n", l.Game, l.From, l.To)
-			}
-			b = append(b, "</ul>\n"...)
-		}
-	}
-	b = append(b, `<h3>Level in each Joker list</h3>
-<div class="scroll"><table class="compact">
-<thead><tr><th scope="col">List</th><th scope="col" class="n">Rank</th><th scope="col" class="n">Player rating</th><th scope="col" class="n">Level</th><th scope="col">Level name</th><th scope="col" class="n">Personal rating</th><th scope="col" class="n">Games</th></tr></thead>
-<tbody>
-`...)
-	for _, h := range hist {
-		b = append(b, "<tr><td><a href=\"../joker-"...)
-		b = appendEsc(b, h.Period)
-		b = append(b, ".html\">"...)
-		b = appendEsc(b, h.Period)
-		b = append(b, "</a></td><td class=\"n\">"...)
-		b = strconv.AppendInt(b, int64(h.Rank), 10)
-		b = append(b, "</td><td class=\"n strong\">"...)
-		b = strconv.AppendInt(b, int64(h.PlayerRating), 10)
-		b = append(b, "</td><td class=\"n\">"...)
-		b = strconv.AppendInt(b, int64(h.Level), 10)
-		b = append(b, "</td><td>"...)
-		b = appendEsc(b, h.LevelName)
-		b = append(b, "</td><td class=\"n\">"...)
-		b = strconv.AppendInt(b, int64(h.PersonalRating), 10)
-		b = append(b, "</td><td class=\"n\">"...)
-		b = strconv.AppendInt(b, int64(h.GamesTotal), 10)
-		b = append(b, "</td></tr>\n"...)
-	}
-	return append(b, "</tbody>\n</table></div>\n</section>\n"...)
-}
-
 // ratingAlt describes a rating chart in words, for its caption and label.
 func ratingAlt(name, what string, days, vals []float64) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -248,6 +178,6 @@ func ratingAlt(name, what string, days, vals []float64) string {
 	}
 	n := len(days) - 1
 	return fmt.Sprintf("%s history of %s: %d points from %s (%g) to %s (%g); lowest %g, highest %g",
-		what, name, len(days), dayTime(int32(days[0])).Format("2006-01-02"), vals[0],
-		dayTime(int32(days[n])).Format("2006-01-02"), vals[n], lo, hi)
+		what, name, len(days), day.Day(days[0]).String(), vals[0],
+		day.Day(days[n]).String(), vals[n], lo, hi)
 }

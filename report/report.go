@@ -40,7 +40,7 @@ type Stats struct {
 	Site        string
 	Players     int // player pages
 	Tournaments int // tournament pages
-	Lists       int // list pages (rating and Joker)
+	Lists       int // list pages (rating and table rule sets')
 	Files       int // files in the site
 	Written     int // files written: new or changed
 	Kept        int // files kept without being made again: made from what they were
@@ -72,14 +72,12 @@ type site struct {
 
 // runLists are the run's summary and lists.
 type runLists struct {
-	sum        *summary
-	periods    []string // rating lists, sorted
-	jperiods   []string // Joker lists, sorted
-	latest     []listRow
-	added      []rating.Column // the rating lists' columns after flags, the rule set's own
-	listed     map[int64]int32 // latest list by player: index into latest
-	joker      map[int64][]jokerHist
-	jokerCards map[int64][]jokerCard
+	sum     *summary
+	periods []string // rating lists, sorted
+	latest  []listRow
+	added   []rating.Column // the rating lists' columns after flags, the rule set's own
+	listed  map[int64]int32 // latest list by player: index into latest
+	tables  []*tableSet     // every registered table rule set's lists and cards
 }
 
 // cardIndex is cards.parquet and its two orders.
@@ -129,12 +127,6 @@ type tourInfo struct {
 	// Reported says that the tournament has a rating report
 	// (markRatingReports).
 	Reported bool
-}
-
-// jokerHist is one player's row in one Joker list.
-type jokerHist struct {
-	Period string
-	jokerRow
 }
 
 // Build turns the outputs of a run in opt.Out into a static site in opt.Site.

@@ -24,6 +24,7 @@ import (
 	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/rating"
 )
 
 var (
@@ -143,13 +144,14 @@ func TestDemoSite(t *testing.T) {
 			wantPoints[f]++
 		}
 	}
-	jcards, err := readJokerCards(filepath.Join(out, "joker_cards.parquet"))
-	if err != nil {
+	jd := rating.TablesOf("joker")
+	jcards := map[int64][]tableCard{}
+	if err := readTableCards(filepath.Join(out, "joker_cards.parquet"), &jd.Site, jcards); err != nil {
 		t.Fatal(err)
 	}
 	wantJoker := map[string]int{}
-	for _, c := range jcards {
-		wantJoker[fmt.Sprintf("players/%d.html", c.PlayerID)]++
+	for id, cs := range jcards {
+		wantJoker[fmt.Sprintf("players/%d.html", id)] = len(cs)
 	}
 
 	files := golden.ListFiles(t, site)
@@ -271,7 +273,7 @@ func cardBytes(html string) int {
 }
 
 // jokerPoints returns the number of points of a page's Joker chart.
-func jokerPoints(html string) int { return chartPoints(html, "jdot") }
+func jokerPoints(html string) int { return chartPoints(html, "joker-dot") }
 
 // chartPoints returns the number of points of the line chart whose dots are
 // the marker id.

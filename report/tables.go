@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ratelist/ratelist/rating"
 )
 
 // The big tables (lists, standings, cards) are written by hand, compactly:
@@ -146,12 +148,18 @@ func appendColoredChange(b []byte, n int, ok bool) []byte {
 	return appendSigned(b, n)
 }
 
-// flagNames say what the list's flags mean: "new" is the list's own, the
-// others the rule sets'.
-var flagNames = map[string]string{
-	"new": "first list",
-	"i":   "inactive: no rated game in the last 12 periods (FIDE rules)",
-	"p":   "provisional rating: the rating deviation is still high (Glicko-2)",
+// flagName says what a list's flag means: "new" is the list's own, the
+// others the registered rule sets' (the first to declare it).
+func flagName(f string) string {
+	if f == "new" {
+		return "first list"
+	}
+	for _, d := range rating.Definitions() {
+		if n := d.Flags[f]; n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 // flagsText spells out a row's flags: "new (first list)".
@@ -162,7 +170,7 @@ func flagsText(flags string) string {
 			b = append(b, ", "...)
 		}
 		b = append(b, f...)
-		if n := flagNames[f]; n != "" {
+		if n := flagName(f); n != "" {
 			b = append(b, " ("+n+")"...)
 		}
 	}
@@ -187,7 +195,7 @@ func appendFlagLegend(b []byte, used map[string]bool) []byte {
 		b = append(b, "<b>"...)
 		b = appendEsc(b, f)
 		b = append(b, "</b>"...)
-		if n := flagNames[f]; n != "" {
+		if n := flagName(f); n != "" {
 			b = append(b, " "...)
 			b = appendEsc(b, n)
 		}

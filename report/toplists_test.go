@@ -3,7 +3,6 @@ package report
 import (
 	"context"
 	"encoding/csv"
-	"github.com/ratelist/ratelist/pipeline"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ratelist/ratelist/pipeline"
 
 	"github.com/ratelist/ratelist"
 	"github.com/ratelist/ratelist/officer"

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // Settings are the top lists' sizes and age limits: the [toplists] table of a
@@ -125,7 +127,7 @@ const NoDate = -1 << 31
 // from the birth year as if born after 1 January; -1 when neither is known.
 func (p *Player) Age(year int) int {
 	if p.BirthDate != NoDate {
-		b := time.Unix(int64(p.BirthDate)*86400, 0).UTC()
+		b := day.Day(p.BirthDate).Time()
 		age := year - b.Year()
 		if b.Month() != time.January || b.Day() != 1 {
 			age--
@@ -207,38 +209,20 @@ func Active(flags string, lastGame, end int32, months int) bool {
 	if months == 0 {
 		return true
 	}
-	t := time.Unix(int64(end)*86400, 0).UTC()
+	t := day.Day(end).Time()
 	from := time.Date(t.Year(), t.Month()-time.Month(months), t.Day()+1, 0, 0, 0, 0, time.UTC)
-	return lastGame != 0 && int64(lastGame) >= from.Unix()/86400
+	return lastGame != 0 && day.Day(lastGame) >= day.Of(from)
 }
 
 // Period is a list's period label (YYYY-MM, YYYY-Qn or YYYY): its year and
 // last day (days since 1970-01-01).
 func Period(label string) (year int, end int32, err error) {
-	var first time.Time
-	months := 1
-	switch {
-	case len(label) == 7 && label[5] == 'Q' && label[6] >= '1' && label[6] <= '4':
-		y, e := strconv.Atoi(label[:4])
-		if e != nil {
-			return 0, 0, fmt.Errorf("period %q: not YYYY-MM, YYYY-Qn or YYYY", label)
-		}
-		first, months = time.Date(y, time.Month(3*int(label[6]-'1')+1), 1, 0, 0, 0, 0, time.UTC), 3
-	case len(label) == 4:
-		y, e := strconv.Atoi(label)
-		if e != nil {
-			return 0, 0, fmt.Errorf("period %q: not YYYY-MM, YYYY-Qn or YYYY", label)
-		}
-		first, months = time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), 12
-	default:
-		t, e := time.Parse("2006-01", label)
-		if e != nil {
-			return 0, 0, fmt.Errorf("period %q: not YYYY-MM, YYYY-Qn or YYYY", label)
-		}
-		first = t
+	p, err := day.ParseLabel(label)
+	if err != nil {
+		return 0, 0, err
 	}
-	last := first.AddDate(0, months, -1)
-	return first.Year(), int32(last.Unix() / 86400), nil
+	first, last := p.Bounds()
+	return first.Year(), int32(last), nil
 }
 
 // Group is what a federation's or a club's statistics page shows of it.

@@ -55,8 +55,33 @@ var ErrNotWritable = errors.New("tournament cannot be written as TRF")
 // (Scrabble) have no TRF field, and a point system or adjustments other than the
 // standard ones are refused rather than written wrong.
 func Write(w io.Writer, t *tiebreak.Tournament, info []PlayerInfo, codes []string, v Version) error {
+	return write(w, t, nil, info, codes, v)
+}
+
+// WriteTeams writes the team competition tt as Write writes tt.Tournament, with
+// its teams after the players: TRF16 013 records (the name in columns 5–36, cut
+// to 32 characters, then the starting ranks by board in 37–40, 42–45, …, 0 for
+// an empty place), or TRF-2026 310 records (number, name, starting ranks from
+// column 74), 300 records for the rounds' board orders and 320 records for the
+// declared pairing-allocated byes and their points (TRF16 has no record for
+// either). The 092 record names the team system ("Team Swiss", "Team round
+// robin"), or none ("Team competition") when tt.System is empty, so a reader
+// infers it from the matches again.
+func WriteTeams(w io.Writer, tt *tiebreak.TeamTournament, info []PlayerInfo, codes []string, v Version) error {
+	return write(w, tt.Tournament, tt, info, codes, v)
+}
+
+// write is Write, with tt's team records when tt is not nil.
+func write(w io.Writer, t *tiebreak.Tournament, tt *tiebreak.TeamTournament, info []PlayerInfo, codes []string, v Version) error {
 	if err := writable(t, info); err != nil {
 		return err
+	}
+	var teams []string
+	if tt != nil {
+		var err error
+		if teams, err = teamRecords(tt, v); err != nil {
+			return err
+		}
 	}
 	rows, err := tiebreak.Standings(t, codes, tiebreak.Options{})
 	if err != nil {
@@ -84,7 +109,7 @@ func Write(w io.Writer, t *tiebreak.Tournament, info []PlayerInfo, codes []strin
 	}
 
 	bw := bufio.NewWriter(w)
-	for _, h := range header(t, rounds, v) {
+	for _, h := range header(t, tt != nil, rounds, v) {
 		fmt.Fprintf(bw, "%s\n", h)
 	}
 	for _, i := range byStartNo(t) {
@@ -93,6 +118,9 @@ func Write(w io.Writer, t *tiebreak.Tournament, info []PlayerInfo, codes []strin
 			pi = info[i]
 		}
 		fmt.Fprintf(bw, "%s\n", playerRecord(t.Players[i], pi, points[i], rank[i], triples[i]))
+	}
+	for _, r := range teams {
+		fmt.Fprintf(bw, "%s\n", r)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write TRF: %w", err)
@@ -129,8 +157,9 @@ func writable(t *tiebreak.Tournament, info []PlayerInfo) error {
 	return nil
 }
 
-// header is the header records in the order TRF lists them.
-func header(t *tiebreak.Tournament, rounds int, v Version) []string {
+// header is the header records in the order TRF lists them; a team
+// competition's 092 names the team system, or none.
+func header(t *tiebreak.Tournament, team bool, rounds int, v Version) []string {
 	h := []string{"012 " + t.Name}
 	if !t.Start.IsZero() {
 		h = append(h, "042 "+t.Start.Format("2006/01/02"))
@@ -140,9 +169,16 @@ func header(t *tiebreak.Tournament, rounds int, v Version) []string {
 	}
 	h = append(h, "062 "+strconv.Itoa(len(t.Players)))
 	rr := tiebreak.IsRoundRobin(t.System)
-	if rr {
+	switch {
+	case team && rr:
+		h = append(h, "092 Team round robin")
+	case team && namedSystem(t.System) == "swiss":
+		h = append(h, "092 Team Swiss")
+	case team:
+		h = append(h, "092 Team competition")
+	case rr:
 		h = append(h, "092 Round robin")
-	} else {
+	default:
 		h = append(h, "092 Swiss system")
 	}
 	if v == TRF26 {
@@ -208,4 +244,107 @@ func playerRecord(p tiebreak.Player, pi PlayerInfo, points float64, rank int, tr
 		put(92+10*r, 8, tr, false) // a round without a game stays blank
 	}
 	return strings.TrimRight(string(line), " ")
+}
+
+// teamRecords is tt's team records: 013 (TRF16) or 310 (TRF-2026) in team order,
+// then, in TRF-2026, a 300 record per board order and the 320 records.
+func teamRecords(tt *tiebreak.TeamTournament, v Version) ([]string, error) {
+	sno := func(i int) int {
+		if i < 0 || i >= len(tt.Tournament.Players) {
+			return 0
+		}
+		return tt.Tournament.Players[i].StartNo
+	}
+	var out []string
+	for _, team := range tt.Teams {
+		if v == TRF26 && (team.Number < 1 || team.Number > 999) {
+			return nil, fmt.Errorf("team number %d does not fit three columns: %w", team.Number, ErrNotWritable)
+		}
+		var b strings.Builder
+		if v == TRF26 {
+			fmt.Fprintf(&b, "310 %3d %s", team.Number, padTo(team.Name, 32))
+			b.WriteString(strings.Repeat(" ", 33))
+			for _, p := range team.Players {
+				fmt.Fprintf(&b, "%4d ", sno(p))
+			}
+		} else {
+			b.WriteString("013 " + padTo(team.Name, 32))
+			for k, p := range team.Players {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				fmt.Fprintf(&b, "%4d", sno(p))
+			}
+		}
+		out = append(out, strings.TrimRight(b.String(), " "))
+	}
+	if v != TRF26 {
+		return out, nil
+	}
+	ms, err := tiebreak.Matches(tt)
+	if err != nil {
+		return nil, fmt.Errorf("team matches: %w", err)
+	}
+	for _, o := range tt.Orders {
+		opp := 0
+		if o.Team >= 0 && o.Team < len(ms) && o.Round >= 1 && o.Round <= len(ms[o.Team]) && ms[o.Team][o.Round-1].Opp >= 0 {
+			opp = tt.Teams[ms[o.Team][o.Round-1].Opp].Number
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "300 %3d %3d %3d", o.Round, tt.Teams[o.Team].Number, opp)
+		for _, p := range o.Players {
+			fmt.Fprintf(&b, " %4d", sno(p))
+		}
+		out = append(out, b.String())
+	}
+	return append(out, teamByeRecords(tt)...), nil
+}
+
+// teamByeRecords is the 320 records of tt's declared byes at tt.Points' bye
+// points: the k-th record names the k-th team with a bye in each round (one
+// record unless two teams had one in a round).
+func teamByeRecords(tt *tiebreak.TeamTournament) []string {
+	if len(tt.Byes) == 0 {
+		return nil
+	}
+	pts := tiebreak.StandardTeamPoints()
+	if tt.Points != nil {
+		pts = *tt.Points
+	}
+	var layers [][]int // layer → round − 1 → team number
+	for _, b := range tt.Byes {
+		if b.Code != 'U' || b.Team < 0 || b.Team >= len(tt.Teams) || b.Round < 1 {
+			continue
+		}
+		k := 0
+		for k < len(layers) && b.Round <= len(layers[k]) && layers[k][b.Round-1] != 0 {
+			k++
+		}
+		if k == len(layers) {
+			layers = append(layers, nil)
+		}
+		for len(layers[k]) < b.Round {
+			layers[k] = append(layers[k], 0)
+		}
+		layers[k][b.Round-1] = tt.Teams[b.Team].Number
+	}
+	var out []string
+	for _, l := range layers {
+		var b strings.Builder
+		fmt.Fprintf(&b, "320 %4.1f %4.1f", float64(pts.PAB)/2, float64(pts.PABGame)/2)
+		for _, n := range l {
+			fmt.Fprintf(&b, " %3d", n)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// padTo is s cut or padded with blanks to n characters.
+func padTo(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) > n {
+		rs = rs[:n]
+	}
+	return string(rs) + strings.Repeat(" ", n-len(rs))
 }

@@ -3,6 +3,8 @@ package trf
 import (
 	"bytes"
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +90,82 @@ func TestWriteRefuses(t *testing.T) {
 		if err := Write(&bytes.Buffer{}, tt, nil, nil, TRF16); !errors.Is(err, ErrNotWritable) {
 			t.Errorf("%s: %v, want ErrNotWritable", name, err)
 		}
+	}
+}
+
+// smallTeams: three players as two teams, a UTF-8 name of 33 characters (cut to
+// 32) with an empty place in its list, a board order in round 3 and a declared
+// bye of team 2 in round 4 worth 2 match points and 1 game point. Team 1's
+// first player beats team 2's in round 1; its second draws and wins in rounds 2
+// and 3.
+func smallTeams() *tiebreak.TeamTournament {
+	t := smallTournament()
+	t.Rounds = 4
+	t.Games = []tiebreak.Game{
+		{Round: 1, White: 0, Black: 2, WhiteResult: '1', BlackResult: '0'},
+		{Round: 2, White: 2, Black: 1, WhiteResult: '=', BlackResult: '='},
+		{Round: 3, White: 1, Black: 2, WhiteResult: '1', BlackResult: '0'},
+		{Round: 4, White: 2, Black: -1, WhiteResult: 'U'},
+	}
+	pts := tiebreak.StandardTeamPoints()
+	pts.PAB, pts.PABGame = 4, 2
+	return &tiebreak.TeamTournament{
+		Tournament: t,
+		Teams:      []tiebreak.Team{{Number: 1, Name: "Ωμέγα Σκακιστικός Όμιλος Ηρακλείου", Players: []int{0, -1, 1}}, {Number: 2, Name: "Two", Players: []int{2}}},
+		Orders:     []tiebreak.BoardOrder{{Team: 0, Round: 3, Players: []int{1}}},
+		Byes:       []tiebreak.TeamBye{{Team: 1, Round: 4, Code: 'U'}},
+		Points:     &pts,
+	}
+}
+
+// TestWriteTeams: WriteTeams writes 013 records in TRF16 (the name in columns
+// 5–36 counted in characters, the starting ranks from 37), 310, 300 and 320
+// records in TRF-2026, a 092 naming the team system, and the reader reads the
+// same teams back.
+func TestWriteTeams(t *testing.T) {
+	name := "Ωμέγα Σκακιστικός Όμιλος Ηρακλεί" // 32 characters
+	for _, tc := range []struct {
+		v    Version
+		recs []string
+	}{
+		{TRF16, []string{"092 Team Swiss\n", "013 " + name + "   1    0    2\n", "013 Two                                3\n"}},
+		{TRF26, []string{"092 Team Swiss\n", "310   1 " + name + strings.Repeat(" ", 33) + "   1    0    2\n", "310   2 Two" + strings.Repeat(" ", 29+33) + "   3\n",
+			"300   3   1   2    2\n", "320  2.0  1.0   0   0   0   2\n"}},
+	} {
+		var b bytes.Buffer
+		if err := WriteTeams(&b, smallTeams(), nil, []string{"BH"}, tc.v); err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range tc.recs {
+			if !strings.Contains(b.String(), rec) {
+				t.Errorf("%s: no %q in\n%s", tc.v, rec, b.String())
+			}
+		}
+		f, err := Read(bytes.NewReader(b.Bytes()), "w.trf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Warnings) > 0 || len(f.Teams) != 2 || f.Teams[0].Name != name || !slices.Equal(f.Teams[0].Players, []int{1, 0, 2}) || f.Teams[1].Number != 2 {
+			t.Errorf("%s: read back as %+v (%v)", tc.v, f.Teams, f.Warnings)
+		}
+		got, err := f.TeamTournament()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := smallTeams()
+		want.Teams[0].Name = name
+		if tc.v == TRF16 {
+			want.Orders, want.Byes, want.Points = nil, nil, nil
+		}
+		if !reflect.DeepEqual(got.Teams, want.Teams) || !reflect.DeepEqual(got.Orders, want.Orders) || !reflect.DeepEqual(got.Byes, want.Byes) || !reflect.DeepEqual(got.Points, want.Points) || got.System != "swiss" {
+			t.Errorf("%s: team competition read back as %+v, want %+v", tc.v, got, want)
+		}
+	}
+	// A competition whose system is not named: the file names none either.
+	tt := smallTeams()
+	tt.Tournament.System = ""
+	var b bytes.Buffer
+	if err := WriteTeams(&b, tt, nil, nil, TRF16); err != nil || !strings.Contains(b.String(), "092 Team competition\n") {
+		t.Errorf("no system: %v\n%s", err, b.String())
 	}
 }

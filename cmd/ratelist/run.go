@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
@@ -75,7 +76,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	archive := fs.String("archive", "", "archive `dir` (default: the embedded demo archive)")
 	out := fs.String("out", "", "output `dir` (required)")
 	rules := fs.String("rules", "", "rule set: "+pipeline.RuleSetNames()+" or a TOML `file` (default "+pipeline.DefaultRuleSet()+"; the demo's own rules for the demo)")
-	period := fs.String("period", pipeline.PeriodMonth, "list `period`: month, quarter or year")
+	period := fs.String("period", string(day.Month), "list `period`: month, quarter or year")
 	workers := fs.Int("workers", 0, "worker goroutines `n` (default: the number of CPUs)")
 	until := fs.String("until", "", "rate only tournaments whose list is `period` (YYYY-MM) or earlier")
 	resume := fs.Bool("resume", false, "continue from the state kept in --out: rate only what its last list did not take in")
@@ -139,7 +140,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ratelist run:", err)
 		return exitUsage
 	}
-	if err := pipeline.CheckPeriod(*period); err != nil {
+	if err := pipeline.CheckPeriod(day.Kind(*period)); err != nil {
 		fmt.Fprintln(stderr, "ratelist run:", message(err))
 		return exitCode(err)
 	}
@@ -166,7 +167,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	opts := pipeline.Options{
 		Archive: fsys, ArchiveName: absArchive(*archive, name), Out: *out, Rules: r, RulesName: rulesName,
-		Period: *period, Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
+		Period: day.Kind(*period), Workers: *workers, Log: log, Arrow: *arrow, StandingsCSV: *standingsCSV,
 		Until: *until, Resume: *resume, From: *from, Rerate: *rerate, Version: currentVersion(),
 		Now: asOf, Provisional: *provisional, AllowGap: *allowGap,
 		// A site that `ratelist report` wrote is ratelist's: it stays for the

@@ -49,7 +49,7 @@ func addTeamRejects(ctx context.Context, fsys fs.FS, asOf time.Time, sum *pipeli
 		}
 		return ki.Kind < kj.Kind
 	})
-	for _, name := range []string{"teams", "team_players"} {
+	for _, name := range []string{"teams", "team_players", "team_byes"} {
 		if c := counts[name]; c != nil {
 			if sum.Tables == nil {
 				sum.Tables = map[string]*archive.TableCount{}

@@ -13,8 +13,9 @@ import (
 
 // teamFiles are team competitions as their pairing programs wrote them: a
 // club league (a round robin with unfielded boards and one-sided forfeits), a
-// team Swiss, and the small league of TestStandingsTeam.
-var teamFiles = []string{"../../testdata/teams/armstrong_2011.trf", "../../testdata/teams/friendship_cup_2024.trf", "testdata/teams.trf"}
+// team Swiss, the small league of TestStandingsTeam, and a TRF-2026 team Swiss
+// whose 320 record makes the pairing-allocated bye a match won 2–0.
+var teamFiles = []string{"../../testdata/teams/armstrong_2011.trf", "../../testdata/teams/friendship_cup_2024.trf", "testdata/teams.trf", "../../testdata/teams/team_byes_2026.trf"}
 
 // importTRF imports files into a new archive and returns its folder.
 func importTRF(t *testing.T, files ...string) string {
@@ -161,6 +162,45 @@ func TestValidateTeams(t *testing.T) {
 	}
 	if want := "rank,team,name,mp,gp,MPvGP\n1,1,Rooks,2,1.5,1.5\n2,2,Knights,0,0.5,0.5\n"; stdout.String() != want {
 		t.Errorf("standings:\n%s\nwant\n%s", stdout.String(), want)
+	}
+}
+
+// TestTeamByesArchive: the hand-made file's declared byes (2 match points, 2
+// game points) reach the archive's standings (by hand in its PROVENANCE.md);
+// validate rejects bad team_byes rows.
+func TestTeamByesArchive(t *testing.T) {
+	dir := importTRF(t, teamFiles[3])
+	var out, errb bytes.Buffer
+	if rc := cmdStandings(context.Background(), []string{"--archive", dir, "--tournament", "1", "--team", "--tiebreaks", "MPvGP"}, &out, &errb); rc != exitOK {
+		t.Fatalf("standings: exit %d: %s", rc, errb.String())
+	}
+	want := "rank,team,name,mp,gp,MPvGP\n1,4,Dragons,5,5,5\n2,5,Eagles,4,4,4\n3,1,Ajax,4,3,3\n4,2,Bishops,3,3.5,3.5\n5,3,Castles,2,2.5,2.5\n"
+	if out.String() != want {
+		t.Errorf("standings:\n%s\nwant\n%s", out.String(), want)
+	}
+	bad := "tournament_id,team,round,match_half_points,game_half_points\n1,5,1,4,4\n1,4,2,4,4\n1,4,2,4,4\n1,2,3,2,2\n1,9,3,4,4\n1,2,0,4,4\n1,3,3,-1,4\n2,1,1,4,4\n1,1,1,,4\n"
+	if err := os.WriteFile(filepath.Join(dir, "team_byes.csv"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "team_byes.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if rc := run(context.Background(), []string{"validate", "--archive", dir, "--as-of", "2026-06-01"}, &out, &errb); rc != exitRejected {
+		t.Fatalf("exit %d, want %d: %s%s", rc, exitRejected, out.String(), errb.String())
+	}
+	for _, w := range []string{
+		"team_byes.csv:3: duplicate team bye of team 4 in round 2 of tournament 1 (first at team_byes.csv row 2)",
+		"team_byes.csv:4: team bye points 2/2 differ from tournament 1's 4/4 (first at team_byes.csv row 1)",
+		"team_byes.csv:5: unknown team 9 of tournament 1 (not in the teams table)",
+		"team_byes.csv:6: round: 0 is not > 0",
+		"team_byes.csv:7: match_half_points: -1 is not ≥ 0",
+		"team_byes.csv:8: unknown tournament 2",
+		"team_byes.csv:9: match_half_points: missing",
+	} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("validate does not say %q:\n%s", w, out.String())
+		}
 	}
 }
 

@@ -95,7 +95,8 @@ that already holds files is refused unless --force is given.`,
   trf      each TRF16 file becomes a tournament
   pgn      PGN game collections, grouped into tournaments by Event, time class and dates
   csv      re-encode CSV tables (players.csv, tournaments.csv, games.csv, tables.csv,
-           teams.csv, team_players.csv, or folders holding them) as Parquet
+           teams.csv, team_players.csv, team_byes.csv, or folders holding them)
+           as Parquet
   players  update the player registry from a CSV file: player_id and the columns
            to change (a non-empty cell sets the field, an empty one leaves it);
            an id not in the archive is a new player (name required)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/day"
 )
 
 // ErrOptions marks options no archive can be generated from.
@@ -293,7 +294,7 @@ func genTournament(rng *rand.Rand, id int64, month time.Time, days int, ps []gen
 	sd := month.AddDate(0, 0, start-1)
 	ed := sd.AddDate(0, 0, length-1)
 	t := tournamentRecord{
-		TournamentID: id, StartDate: int32(sd.Unix() / 86400), EndDate: int32(ed.Unix() / 86400),
+		TournamentID: id, StartDate: int32(day.Of(sd)), EndDate: int32(day.Of(ed)),
 		System: system, Rounds: int32(rounds), Discipline: discipline, Rated: rng.Float64() >= o.Unrated,
 	}
 	kind := map[bool]string{true: "Round Robin", false: "Open"}[rr]
@@ -614,7 +615,6 @@ func writeRecordsCSV[T any](f *os.File, rows []T) error {
 		}
 		return strconv.Itoa(int(*p))
 	}
-	day := func(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
 	switch rs := any(rows).(type) {
 	case []playerRecord:
 		w.Write(csvHeader[playerRecord]())
@@ -624,7 +624,7 @@ func writeRecordsCSV[T any](f *os.File, rows []T) error {
 	case []tournamentRecord:
 		w.Write(csvHeader[tournamentRecord]())
 		for _, r := range rs {
-			w.Write([]string{strconv.FormatInt(r.TournamentID, 10), r.Name, day(r.StartDate), day(r.EndDate), r.System,
+			w.Write([]string{strconv.FormatInt(r.TournamentID, 10), r.Name, day.Day(r.StartDate).String(), day.Day(r.EndDate).String(), r.System,
 				strconv.Itoa(int(r.Rounds)), r.Discipline, strconv.FormatBool(r.Rated), r.Tiebreaks})
 		}
 	default:

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/ratelist/ratelist/day"
 )
 
 // tableRecord is one tables row as the generator writes it (archive.TableColumns).
@@ -85,7 +87,7 @@ func generateJoker(ctx context.Context, o Options, players []genPlayer, trecs []
 			tourDay = month.AddDate(0, 0, g.rng.IntN(int(end.Sub(month).Hours()/24)))
 			trecs = append(trecs, tournamentRecord{
 				TournamentID: id, Name: fmt.Sprintf("%s Joker Cup %s", clubs[id%int64(len(clubs))], tourDay.Format("2006-01")),
-				StartDate: int32(tourDay.Unix() / 86400), EndDate: int32(tourDay.Unix() / 86400),
+				StartDate: int32(day.Of(tourDay)), EndDate: int32(day.Of(tourDay)),
 				System: "swiss", Rounds: 5, Discipline: "joker", Rated: true,
 			})
 		}

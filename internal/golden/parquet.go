@@ -12,6 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/ratelist/ratelist/day"
 )
 
 // Null is a null cell's text.
@@ -145,7 +146,7 @@ func cell(typ parquet.Type, v parquet.Value) (string, error) {
 	if lt := typ.LogicalType(); lt != nil {
 		switch lt := lt.Value.(type) {
 		case *format.DateType:
-			return time.Unix(int64(v.Int32())*86400, 0).UTC().Format(time.DateOnly), nil
+			return day.Day(v.Int32()).String(), nil
 		case *format.TimestampType:
 			d := time.Duration(v.Int64()) * lt.Unit.Value.Duration()
 			return time.Unix(0, 0).Add(d).UTC().Format(time.RFC3339Nano), nil

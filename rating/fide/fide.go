@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"time"
 
+	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -190,13 +190,10 @@ func versionIndex(name string) int {
 // parseDay parses YYYY-MM-DD to days since 1970-01-01; "" is the earliest day.
 func parseDay(s string) (int32, error) {
 	if s == "" {
-		return math.MinInt32, nil
+		return int32(day.None), nil
 	}
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		return 0, err
-	}
-	return int32(t.Unix() / 86400), nil
+	d, err := day.Parse(s)
+	return int32(d), err
 }
 
 // fideRules is Settings resolved for one rating period.
@@ -426,15 +423,12 @@ func NewRater(f Settings, st *rating.State) *Rater {
 }
 
 // monthKey numbers the month holding day: year×12 + month − 1.
-func monthKey(day int32) int {
-	t := time.Unix(int64(day)*86400, 0).UTC()
-	return t.Year()*12 + int(t.Month()) - 1
-}
+func monthKey(d int32) int { return day.PeriodOf(day.Month, day.Day(d)).Key }
 
 // monthStart is the first day of month key k.
 func monthStart(k int) int32 {
-	y, m := k/12, k%12
-	return int32(time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+	first, _ := day.Period{Kind: day.Month, Key: k}.Bounds()
+	return int32(first)
 }
 
 // ListDay is the 1st of the month of the first list that takes in a
@@ -542,9 +536,9 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 		}
 	}
 	r.cur = cur
-	day := monthStart(cur - 1) // the rating period's first day
-	f := r.F.at(day)
-	year := time.Unix(int64(day)*86400, 0).UTC().Year()
+	start := monthStart(cur - 1) // the rating period's first day
+	f := r.F.at(start)
+	year := day.Day(start).Year()
 
 	// 1. Rated players: Σ (W − rating.PD) over the period's games, K at the start.
 	// 2. Unrated players' pools: expiry, then an initial rating from 5 games.
@@ -569,7 +563,7 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 		if j == len(pooling) || i < len(order) && block[i-from].p <= pooling[j] {
 			p := block[i-from].p
 			k := int(end[p])
-			r.closeRated(st, p, block[i-from:k-from], &f, day, year, cur)
+			r.closeRated(st, p, block[i-from:k-from], &f, start, year, cur)
 			i = k
 		} else {
 			// The pool and the period's games for it, side by side with
@@ -822,8 +816,8 @@ func (r *Rater) ListInfo(st *rating.State, p int32) (bool, int32, string, string
 		return false, 0, "", ""
 	}
 	if !r.listSet || r.listKey != r.cur {
-		day := monthStart(r.cur)
-		r.listRules, r.listYear = r.F.at(day), time.Unix(int64(day)*86400, 0).UTC().Year()
+		first := monthStart(r.cur)
+		r.listRules, r.listYear = r.F.at(first), day.Day(first).Year()
 		r.listKey, r.listSet = r.cur, true
 	}
 	f := &r.listRules

@@ -17,7 +17,7 @@ import (
 // Hand-computed cases of the FIDE rule set (docs/fide.md). rating.PD values are
 // Table 8.1.2 (pd.tsv), dp values Table 8.1.1 (dp.tsv).
 
-func day(s string) int32 {
+func dayOf(s string) int32 {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		panic(err)
@@ -50,16 +50,16 @@ func newFideWorld(t *testing.T, f Settings, ps ...fp) *fideWorld {
 // play rates a tournament ending on end; it must fall in the list of month.
 func (w *fideWorld) play(end, list string, games ...rating.Game) {
 	w.t.Helper()
-	if got := w.r.ListDay(day(end)); got != day(list+"-01") {
+	if got := w.r.ListDay(dayOf(end)); got != dayOf(list+"-01") {
 		w.t.Fatalf("ListDay(%s) = %s, want %s-01", end, time.Unix(int64(got)*86400, 0).UTC().Format(time.DateOnly), list)
 	}
 	w.id++
-	w.rateCards = append(w.rateCards[:0], w.r.Rate(w.st, &rating.Event{ID: w.id, Start: day(end), End: day(end), Games: games})...)
+	w.rateCards = append(w.rateCards[:0], w.r.Rate(w.st, &rating.Event{ID: w.id, Start: dayOf(end), End: dayOf(end), Games: games})...)
 }
 
 // close closes the list of month (YYYY-MM), keeping its cards.
 func (w *fideWorld) close(list string) {
-	first := day(list + "-01")
+	first := dayOf(list + "-01")
 	last := monthStart(monthKey(first)+1) - 1
 	w.cards = nil
 	w.r.ClosePeriod(w.st, first, last, func(cards []rating.Card) error {
@@ -110,7 +110,7 @@ func TestFideListDay(t *testing.T) {
 		{"2025-12-30", "2026-02-01"},
 	}
 	for _, tt := range tests {
-		if got, want := r.ListDay(day(tt.end)), day(tt.list); got != want {
+		if got, want := r.ListDay(dayOf(tt.end)), dayOf(tt.list); got != want {
 			t.Errorf("ListDay(%s) = %d, want %d (%s)", tt.end, got, want, tt.list)
 		}
 	}
@@ -190,7 +190,7 @@ func TestFideKTimesN(t *testing.T) {
 
 func TestFideK(t *testing.T) {
 	f := Defaults()
-	r := f.at(day("2025-12-01"))
+	r := f.at(dayOf("2025-12-01"))
 	tests := []struct {
 		name                 string
 		reached              bool
@@ -324,7 +324,7 @@ func TestFideVersions(t *testing.T) {
 		{"pinned 2025-10, 2020: exemption", pinned, "2020-01-01", 500, 40, 40, 20, 1400, 5, InitialDraws},
 	}
 	for _, tt := range tests {
-		d := day(tt.period)
+		d := dayOf(tt.period)
 		r := tt.f.at(d)
 		y := time.Unix(int64(d)*86400, 0).UTC().Year()
 		got := [3]int32{r.k(false, 0, 2000, 0, y), r.k(false, 30, 2000, int32(y)-10, y), r.k(false, 30, 2000, 0, y)}
@@ -453,7 +453,7 @@ func TestFidePoolExpiry(t *testing.T) {
 		w := newFideWorld(t, Defaults(), fp{0, 0}, fp{1600, 0}, fp{1600, 0})
 		w.close("2023-01")
 		w.play("2023-01-15", "2023-02", g(0, 1, 2), g(0, 2, 2), g(1, 0, 2), g(2, 0, 2))
-		for k := monthKey(day("2023-02-01")); k < monthKey(day(tt.list+"-01")); k++ {
+		for k := monthKey(dayOf("2023-02-01")); k < monthKey(dayOf(tt.list+"-01")); k++ {
 			w.close(time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01"))
 			w.endPeriod()
 		}
@@ -480,7 +480,7 @@ func TestFidePoolExpiryOutOfOrder(t *testing.T) {
 	w.close("2023-01")
 	w.play("2023-02-15", "2023-03", g(0, 1, 2))
 	w.play("2023-01-15", "2023-02", g(0, 2, 2), g(0, 1, 0))
-	for k := monthKey(day("2023-02-01")); k <= monthKey(day("2025-04-01")); k++ {
+	for k := monthKey(dayOf("2023-02-01")); k <= monthKey(dayOf("2025-04-01")); k++ {
 		list := time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01")
 		w.close(list)
 		w.endPeriod()
@@ -500,7 +500,7 @@ func TestFidePoolExpiryOutOfOrder(t *testing.T) {
 				t.Errorf("%s: pool holds %d games, want 3", list, len(w.r.pool[0]))
 			}
 		case "2025-04":
-			march := int32(monthKey(day("2023-03-01")))
+			march := int32(monthKey(dayOf("2023-03-01")))
 			if len(w.r.pool[0]) != 1 || w.r.pool[0][0].period != march || w.r.poolFrom[0] != march {
 				t.Errorf("%s: pool %+v from %d, want the one game of list %d", list, w.r.pool[0], w.r.poolFrom[0], march)
 			}
@@ -528,7 +528,7 @@ func TestFidePoolsKeptAcrossCloses(t *testing.T) {
 	w := newFideWorld(t, f, ps...)
 	w.close("2025-01")
 	var seen [][]fideGame
-	for k := monthKey(day("2025-02-01")); k < monthKey(day("2026-06-01")); k++ {
+	for k := monthKey(dayOf("2025-02-01")); k < monthKey(dayOf("2026-06-01")); k++ {
 		list := time.Unix(int64(monthStart(k))*86400, 0).UTC().Format("2006-01")
 		end := time.Unix(int64(monthStart(k)-10)*86400, 0).UTC().Format(time.DateOnly)
 		for range 2 {
@@ -754,9 +754,9 @@ func TestFideInactive(t *testing.T) {
 		{"2026-01", "i", ""},
 		{"2026-02", "i", "i"},
 	}
-	next := monthKey(day("2025-01-01"))
+	next := monthKey(dayOf("2025-01-01"))
 	for _, tt := range tests {
-		for ; next <= monthKey(day(tt.list+"-01")); next++ {
+		for ; next <= monthKey(dayOf(tt.list+"-01")); next++ {
 			label := time.Unix(int64(monthStart(next))*86400, 0).UTC().Format("2006-01")
 			if label == "2025-02" {
 				w.play("2025-01-15", "2025-02", g(1, 2, 1))
@@ -849,7 +849,7 @@ func TestFideCloseInChunks(t *testing.T) {
 	}
 	w.play("2025-01-10", "2025-02", games...)
 	var chunks [][]rating.Card
-	err := w.r.ClosePeriod(w.st, day("2025-02-01"), day("2025-02-28"), func(cs []rating.Card) error {
+	err := w.r.ClosePeriod(w.st, dayOf("2025-02-01"), dayOf("2025-02-28"), func(cs []rating.Card) error {
 		chunks = append(chunks, append([]rating.Card(nil), cs...))
 		return nil
 	})
@@ -883,7 +883,7 @@ func TestFideCloseInChunks(t *testing.T) {
 	w2.close("2025-01")
 	w2.play("2025-01-10", "2025-02", games...)
 	stop := errors.New("stop")
-	if err := w2.r.ClosePeriod(w2.st, day("2025-02-01"), day("2025-02-28"), func([]rating.Card) error { return stop }); err != stop {
+	if err := w2.r.ClosePeriod(w2.st, dayOf("2025-02-01"), dayOf("2025-02-28"), func([]rating.Card) error { return stop }); err != stop {
 		t.Errorf("emit's error: got %v", err)
 	}
 }
@@ -994,7 +994,7 @@ func TestFideStateRoundTrip(t *testing.T) {
 	}
 	w.close("2025-01")
 	for _, m := range []string{"2025-02", "2025-03", "2025-04", "2025-05"} {
-		prev := time.Unix(int64(day(m+"-01")-20)*86400, 0).UTC().Format(time.DateOnly)
+		prev := time.Unix(int64(dayOf(m+"-01")-20)*86400, 0).UTC().Format(time.DateOnly)
 		w.play(prev, m, games()...)
 		w.play(prev, m, games()...)
 		w.close(m)
@@ -1101,7 +1101,7 @@ func BenchmarkFideClose(b *testing.B) {
 		st.Elo[p] = 1400 + int32(rnd.IntN(1300))
 	}
 	r := NewRater(Defaults(), st)
-	ev := &rating.Event{End: day("2025-01-10")}
+	ev := &rating.Event{End: dayOf("2025-01-10")}
 	for range games {
 		a, c := int32(rnd.IntN(n)), int32(rnd.IntN(n-1))
 		if c >= a {
@@ -1109,9 +1109,9 @@ func BenchmarkFideClose(b *testing.B) {
 		}
 		ev.Games = append(ev.Games, g(a, c, rnd.IntN(3)))
 	}
-	first, last := day("2025-02-01"), day("2025-02-28")
+	first, last := dayOf("2025-02-01"), dayOf("2025-02-28")
 	emit := func([]rating.Card) error { return nil }
-	r.ClosePeriod(st, day("2025-01-01"), day("2025-01-31"), emit)
+	r.ClosePeriod(st, dayOf("2025-01-01"), dayOf("2025-01-31"), emit)
 	rating := slices.Clone(st.Rating)
 	for b.Loop() {
 		copy(st.Rating, rating)

@@ -207,6 +207,7 @@ var Definition = rating.Definition{
 	Defaults:     func() rating.Settings { f := Defaults(); return &f },
 	New:          func(s rating.Settings, st *rating.State) rating.RuleSet { return NewRater(*s.(*Settings), st) },
 	MonthlyLists: true,
+	Flags:        map[string]string{"i": "inactive: no rated game in the last 12 periods (FIDE rules)"},
 	// FIDE has one stage; its summary.json carries "stage": 1 like the school system's.
 	Summary: func(rating.RuleSet, *rating.State) []rating.SummaryField {
 		return []rating.SummaryField{{Key: "stage", Value: 1}}

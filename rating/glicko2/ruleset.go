@@ -222,4 +222,5 @@ var Definition = rating.Definition{
 	Defaults: func() rating.Settings { s := Defaults(); return &s },
 	New:      func(s rating.Settings, st *rating.State) rating.RuleSet { return NewRater(*s.(*Settings), st) },
 	Columns:  columns,
+	Flags:    map[string]string{"p": "provisional rating: the rating deviation is still high (Glicko-2)"},
 }

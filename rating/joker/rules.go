@@ -175,4 +175,16 @@ var Definition = rating.TableDefinition{
 	New:      newRules,
 	List:     rating.TableFile{Schema: "jokerListRow", Row: ListFileRow{}, CSVHeader: listCSVHeader, AppendCSV: appendListCSV},
 	Cards:    rating.TableFile{Schema: "jokerCardRow", Row: CardFileRow{}},
+	Site: rating.TableSite{
+		List: []rating.SiteColumn{
+			{Name: "player_rating", Heading: "Player rating", Phone: true},
+			{Name: "level", Heading: "Level", Phone: true},
+			{Name: "level_name", Heading: "Level name", Text: true},
+			{Name: "personal_rating", Heading: "Personal rating"},
+			{Name: "games_total", Heading: "Games"},
+		},
+		RankBy: "player_rating",
+		Chart:  "player_rating", ChartLabel: "player rating",
+		Changes: "level_before", ChangesLabel: "level",
+	},
 }

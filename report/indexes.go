@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ratelist/ratelist/crosstable"
 )
 
 // tourListFile is the page of the tournaments of a period.
@@ -200,7 +202,7 @@ func (s *site) writeHelp() error {
 		return nil
 	}
 	h := helpPage{page: s.page("How to read the pages", "", "")}
-	for c, n := range tiebreakNames {
+	for c, n := range crosstable.TiebreakBases() {
 		h.Codes = append(h.Codes, helpCode{c, n})
 	}
 	slices.SortFunc(h.Codes, func(a, b helpCode) int { return strings.Compare(a.Code, b.Code) })

@@ -14,7 +14,9 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/ratelist/ratelist/crosstable"
 	"github.com/ratelist/ratelist/pipeline"
+	sitereport "github.com/ratelist/ratelist/report"
 	"github.com/ratelist/ratelist/tiebreak"
 	"github.com/ratelist/ratelist/trf"
 )
@@ -23,10 +25,12 @@ import (
 //
 //	ratelist standings (--trf FILE | --archive DIR --tournament ID) [--tiebreaks CODES]
 //	    [--unplayed fide2009|fide2023|fide2026] [--turcas A,B,C,D|SETNAME]
-//	    [--turcas-sets FILE] [--format csv|text]
+//	    [--turcas-sets FILE] [--format csv|text|html] [--full] [--out DIR]
 //
-// It prints the final standings of one tournament to stdout. Exit 0 ok, 1 failure,
-// 2 bad usage.
+// It prints the final standings of one tournament to stdout: csv the
+// standings' contract columns (with --full the officers' table), text and
+// html the officers' table as the site prints it (crosstable). Exit 0 ok, 1
+// failure, 2 bad usage.
 func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("standings", stderr)
 	trfFile := fs.String("trf", "", "read the tournament from the TRF16 `file`")
@@ -36,7 +40,9 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	unplayed := fs.String("unplayed", "", "unplayed-game `policy`: fide2009, fide2023 or fide2026 (default: in force at the start date)")
 	turcas := fs.String("turcas", "", "TurČAS coefficients `A,B,C,D` or the name of a coefficient set")
 	setsFile := fs.String("turcas-sets", "", "TOML `file` of named TurČAS sets ([NAME] a = .. b = .. c = .. d = ..)")
-	format := fs.String("format", "csv", "output `format`: csv or text")
+	format := fs.String("format", "csv", "output `format`: csv (the standings columns), text or html (the officers' table: rank, start no., title, name, federation or club, rating, each round, points, tiebreaks, performance, change)")
+	full := fs.Bool("full", false, "with --format csv: the officers' table's columns (rank,start_no,player_id,title,name,federation,club,rating,r1…,points, the codes, performance,change)")
+	out := fs.String("out", "", "with --archive: a run's output `dir`, whose cards give the rating, performance and change, and whose standings are printed (unless --tiebreaks, --unplayed or --turcas ask for others)")
 	team := fs.Bool("team", false, "team standings of a team competition (the TRF's team records)")
 	matchPoints := fs.String("match-points", "", "with --team: match points of a match won, drawn, lost `W,D,L` (default 2,1,0)")
 	primary := fs.String("primary", "mp", "with --team: the `score` ranked first, mp (match points) or gp (game points)")
@@ -59,8 +65,14 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *archive != "" && *id == 0 {
 		return usage("--archive needs --tournament ID")
 	}
-	if *format != "csv" && *format != "text" {
-		return usage("parsing --format: %q is neither csv nor text", *format)
+	if *format != "csv" && *format != "text" && *format != "html" {
+		return usage("parsing --format: %q is not csv, text or html", *format)
+	}
+	if *full && *format != "csv" {
+		return usage("--full needs --format csv (text and html always print the whole table)")
+	}
+	if *out != "" && *archive == "" {
+		return usage("--out needs --archive DIR --tournament ID")
 	}
 	var opt tiebreak.Options
 	policy, err := tiebreak.ParsePolicy(*unplayed)
@@ -68,6 +80,9 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return usage("parsing --unplayed: %v", err)
 	}
 	if *team {
+		if *format == "html" || *full || *out != "" {
+			return usage("--team prints csv or text: --format html, --full and --out are for individual standings")
+		}
 		return teamStandings(ctx, teamFlags{trf: *trfFile, archive: *archive, id: *id, codes: *codes, policy: policy, matchPoints: *matchPoints, primary: *primary, format: *format}, stdout, stderr)
 	}
 	if *matchPoints != "" || *primary != "mp" {
@@ -95,11 +110,12 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 
-	t, err := loadStandingsInput(ctx, *trfFile, *archive, *id, policy, stderr)
+	in, err := loadStandingsInput(ctx, *trfFile, *archive, *id, policy, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)
 	}
+	t := in.t
 	if *turcas != "" {
 		t.TurCAS = "" // the command line wins over the tournament's own set
 	}
@@ -111,19 +127,44 @@ func cmdStandings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)
 	}
-	if *format == "text" {
-		if t.Name != "" {
-			fmt.Fprintf(stdout, "%s\n\n", t.Name)
-		}
-		err = tiebreak.WriteText(stdout, list, rows)
-	} else {
+	if *format == "csv" && !*full {
 		err = tiebreak.WriteCSV(stdout, list, rows)
+	} else {
+		// The run's own standings, as its site shows them, unless asked otherwise.
+		in.runStandings = *codes == "" && *unplayed == "" && *turcas == "" && *setsFile == ""
+		err = writeTable(ctx, stdout, *format, in, list, rows, *out, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ratelist standings: %v\n", message(err))
 		return exitCode(err)
 	}
 	return exitOK
+}
+
+// writeTable prints the standings as officers print them, the site's table
+// (crosstable): text with the tournament's name above it, an html page, or
+// --full's csv.
+func writeTable(ctx context.Context, w io.Writer, format string, in *standingsInput, codes []string, rows []tiebreak.Row, out string, stderr io.Writer) error {
+	x, err := in.table(ctx, codes, rows, out, stderr)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "html":
+		title := in.t.Name
+		if title == "" {
+			title = "Standings"
+		}
+		return sitereport.WriteStandingsPage(w, title, x)
+	case "text":
+		if in.t.Name != "" {
+			if _, err := fmt.Fprintf(w, "%s\n\n", in.t.Name); err != nil {
+				return fmt.Errorf("write standings: %w", err)
+			}
+		}
+		return crosstable.WriteText(w, x)
+	}
+	return crosstable.WriteCSV(w, x)
 }
 
 // parseTurcas reads "A,B,C,D" into coefficients or else takes the value as a set name.
@@ -152,24 +193,34 @@ func parseTurcas(s string, o *tiebreak.ScrabbleOptions) error {
 	return nil
 }
 
-func loadStandingsInput(ctx context.Context, trfFile, archive string, id int64, policy tiebreak.Policy, stderr io.Writer) (*tiebreak.Tournament, error) {
-	if trfFile != "" {
-		return readTRF(trfFile, policy, slog.New(slog.NewTextHandler(stderr, nil)))
-	}
-	t, err := pipeline.LoadTournament(ctx, archive, id)
-	if err != nil {
-		return nil, fmt.Errorf("load tournament %d from %s: %w", id, archive, err)
-	}
-	return t, nil
+// standingsInput is the tournament the standings are of, with what its
+// source says of the players: the TRF file's records, or the archive.
+type standingsInput struct {
+	t    *tiebreak.Tournament
+	file *trf.File // with --trf
+	dir  string    // with --archive: the archive's folder
+	// runStandings: with a run's outputs, print the standings it wrote (no
+	// flag asks for others).
+	runStandings bool
 }
 
-// readTRF reads a TRF file's tournament.
-func readTRF(name string, policy tiebreak.Policy, log *slog.Logger) (*tiebreak.Tournament, error) {
-	f, err := readTRFFile(name, policy, log)
-	if err != nil {
-		return nil, err
+func loadStandingsInput(ctx context.Context, trfFile, dir string, id int64, policy tiebreak.Policy, stderr io.Writer) (*standingsInput, error) {
+	if trfFile != "" {
+		f, err := readTRFFile(trfFile, policy, slog.New(slog.NewTextHandler(stderr, nil)))
+		if err != nil {
+			return nil, err
+		}
+		t, err := f.Tournament()
+		if err != nil {
+			return nil, err
+		}
+		return &standingsInput{t: t, file: f}, nil
 	}
-	return f.Tournament()
+	t, err := pipeline.LoadTournament(ctx, dir, id)
+	if err != nil {
+		return nil, fmt.Errorf("load tournament %d from %s: %w", id, dir, err)
+	}
+	return &standingsInput{t: t, dir: dir}, nil
 }
 
 // readTRFFile reads a TRF file and logs its warnings. An unreadable start date matters

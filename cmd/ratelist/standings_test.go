@@ -5,8 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/golden"
 )
 
 // testdata/rr.trf is the contract-check round robin. Hand calculation:
@@ -63,6 +66,11 @@ func TestStandingsExitCodes(t *testing.T) {
 		{"turcas numbers", []string{"--trf", "testdata/rr.trf", "--tiebreaks", "TURCAS", "--turcas", "1,0,0,0.5"}, 0},
 		{"turcas set", []string{"--trf", "testdata/rr.trf", "--tiebreaks", "TURCAS", "--turcas-sets", sets, "--turcas", "cz"}, 0},
 		{"default codes", []string{"--trf", "testdata/rr.trf"}, 0},
+		{"html", []string{"--trf", "testdata/rr.trf", "--format", "html"}, 0},
+		{"full text", []string{"--trf", "testdata/rr.trf", "--format", "text", "--full"}, 2},
+		{"out without archive", []string{"--trf", "testdata/rr.trf", "--out", dir}, 2},
+		{"team html", []string{"--trf", "testdata/teams.trf", "--team", "--format", "html"}, 2},
+		{"out not a run", []string{"--archive", "../../testdata/demo", "--tournament", "1003", "--out", dir, "--format", "text"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,5 +256,77 @@ func TestStandingsTeamUsage(t *testing.T) {
 				t.Errorf("exit %d, want %d: %s", rc, tt.want, errb.String())
 			}
 		})
+	}
+}
+
+// TestGoldenStandingsFormats pins the officers' table that --format text and
+// html and csv --full print, on a real Swiss (Bunratty 2011: titles,
+// federations, byes) and a real round robin (Tata Steel 2021: the grid, and
+// places 11–12 shared under --tiebreaks DE alone), and the contract's csv of
+// the round robin beside them. Only stdout is compared: the TRF reader's
+// warnings carry the time.
+func TestGoldenStandingsFormats(t *testing.T) {
+	const swiss, rr = "../../testdata/trf-real/bunratty_masters_2011.trf", "../../testdata/fide-published/tata_steel_masters_2021.trf"
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"swiss.txt", []string{"--trf", swiss, "--format", "text"}},
+		{"swiss-full.csv", []string{"--trf", swiss, "--format", "csv", "--full"}},
+		{"swiss.html", []string{"--trf", swiss, "--format", "html"}},
+		{"rr.txt", []string{"--trf", rr, "--format", "text"}},
+		{"rr-full.csv", []string{"--trf", rr, "--format", "csv", "--full"}},
+		{"rr.html", []string{"--trf", rr, "--format", "html"}},
+		{"rr.csv", []string{"--trf", rr, "--format", "csv"}},
+		{"rr-shared.txt", []string{"--trf", rr, "--tiebreaks", "DE", "--format", "text"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if rc := cmdStandings(context.Background(), tt.args, &out, &errb); rc != 0 {
+				t.Fatalf("exit %d: %s", rc, errb.String())
+			}
+			golden.Check(t, "standings/"+tt.name, out.Bytes())
+		})
+	}
+}
+
+// TestStandingsSameAsSite: with a run's outputs, standings --format html
+// prints the table of the tournament's site page (its head and rows, but
+// for the links to player pages), for a Swiss (1003) and a round robin
+// (1002, the grid) of the demo.
+func TestStandingsSameAsSite(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if rc := run(context.Background(), []string{"run", "--out", out, "--quiet"}, &stdout, &stderr); rc != exitOK {
+		t.Fatalf("demo run: exit %d: %s", rc, stderr.String())
+	}
+	if rc := run(context.Background(), []string{"report", "--out", out, "--archive", "../../testdata/demo", "--quiet"}, &stdout, &stderr); rc != exitOK {
+		t.Fatalf("report: exit %d: %s", rc, stderr.String())
+	}
+	links := regexp.MustCompile(`<a href="[^"]*">([^<]*)</a>`)
+	table := func(page string) string {
+		i, j := strings.Index(page, "<thead>"), strings.Index(page, "</tbody>")
+		if i < 0 || j < i {
+			t.Fatalf("no table in\n%s", page)
+		}
+		return links.ReplaceAllString(page[i:j], "$1")
+	}
+	for id, mark := range map[string]string{"1003": ">R6<", "1002": "■"} {
+		site, err := os.ReadFile(filepath.Join(out, "site", "tournaments", id+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page, errb bytes.Buffer
+		if rc := cmdStandings(context.Background(), []string{"--archive", "../../testdata/demo", "--tournament", id, "--out", out, "--format", "html"}, &page, &errb); rc != 0 {
+			t.Fatalf("%s: exit %d: %s", id, rc, errb.String())
+		}
+		if !strings.Contains(page.String(), mark) {
+			t.Errorf("tournament %s: no %s in the table", id, mark)
+		}
+		if got, want := table(page.String()), table(string(site)); got != want {
+			t.Errorf("tournament %s: standings prints\n%s\nthe site shows\n%s", id, got, want)
+		}
 	}
 }

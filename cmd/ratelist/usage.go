@@ -32,7 +32,14 @@ and writes nothing. Exit 0 clean, 1 failed, 2 bad usage, 3 rows rejected.`,
        ratelist standings (--trf FILE | --archive DIR --tournament ID) --team [--match-points W,D,L] [--primary mp|gp] [flags]
 
 Prints the final standings of one tournament with tiebreak columns to stdout.
-With --team, the team standings of a team competition (the TRF's team
+--format csv prints the standings columns (rank,start_no,player_id,name,
+points, the codes); text and html print the table the site's tournament page
+shows (rank, start no., title, name, federation or club, rating, each round's
+opponent, colour and result or a round robin's grid, points, the codes,
+performance, change), and csv --full its columns for programs
+(docs/tiebreaks.md). With --archive, --out DIR takes the rating, performance
+and change from a run's cards, and its standings unless --tiebreaks,
+--unplayed or --turcas ask for others. With --team, the team standings of a team competition (the TRF's team
 records, or the archive's teams and team_players tables): match points, game
 points and FIDE's team tie-breaks (docs/teams.md).`,
 

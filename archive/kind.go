@@ -38,20 +38,9 @@ const (
 	KindNotMirrored    // results that do not mirror
 	KindPointsOneSided // only one of white_points and black_points
 
-	// A Joker game's four rows together.
-	KindJokerSeatCount
-	KindJokerPlayedAt
-	KindJokerTournament
-	KindJokerPulkaMismatch
-	KindJokerStoppedPulka
-	KindJokerPlayerIndex
-	KindJokerDuplicatePlayer
-	KindJokerPlace
-	KindJokerTiedPlaces
-	KindJokerPlaceRanking
-	KindJokerLeavers
-	KindJokerLeaverNotStopped
-	KindJokerGame // any other problem of the game
+	// A table game's rows together, as its table rule set checks them: the
+	// rule set names the kind (Problem.Column), which KindName returns.
+	KindTableGame
 
 	// The team tables.
 	KindUnknownTeam // a team_players row of a team the teams table lacks
@@ -83,20 +72,7 @@ var kindNames = [...]string{
 	KindBadPairing:        "player",
 	KindNotMirrored:       "results '",
 	KindPointsOneSided:    "white_points and black_points: give both or neither",
-
-	KindJokerSeatCount:        "joker game must have exactly",
-	KindJokerPlayedAt:         "joker seats disagree on played_at: game",
-	KindJokerTournament:       "joker seats disagree on tournament_id: game",
-	KindJokerPulkaMismatch:    "joker seats disagree on stopped pulka: game",
-	KindJokerStoppedPulka:     "joker stopped pulka not in",
-	KindJokerPlayerIndex:      "joker player index out of range: game",
-	KindJokerDuplicatePlayer:  "joker game must have",
-	KindJokerPlace:            "joker place not in",
-	KindJokerTiedPlaces:       "joker places tied: game",
-	KindJokerPlaceRanking:     "joker places are not a ranking: game",
-	KindJokerLeavers:          "joker game has more than one leaver: game",
-	KindJokerLeaverNotStopped: "joker leaver in a game played to the end: game",
-	KindJokerGame:             "game",
+	KindTableGame:         "table game", // when its rule set names none
 
 	KindUnknownTeam: "unknown team",
 	KindTwoTeams:    "player listed twice in a tournament's teams",
@@ -105,7 +81,7 @@ var kindNames = [...]string{
 // Problem is why a row is rejected.
 type Problem struct {
 	Kind   Kind
-	Column string // the column a column kind is about, "" otherwise
+	Column string // the column a column kind is about, or a KindTableGame's name; "" otherwise
 	Reason string // in words, with the values at fault
 }
 
@@ -125,7 +101,7 @@ func (p Problem) KindName() string {
 	switch {
 	case p.Kind == KindDuplicate:
 		return "duplicate " + p.Column
-	case p.Kind == KindOutOfRange:
+	case p.Kind == KindOutOfRange || (p.Kind == KindTableGame && p.Column != ""):
 		return p.Column
 	case p.Column != "":
 		return p.Column + ": " + kindNames[p.Kind]

@@ -28,6 +28,7 @@ func TestKindNames(t *testing.T) {
 		{Problemf(KindOutOfRange, "rounds", "rounds: -4 is out of range"), "rounds"},
 		{Problemf(KindMalformedDate, "start_date", "start_date: malformed date"), "start_date: malformed date"},
 		{Problemf(KindNotMirrored, "", "results 'W' and 'W' do not mirror"), "results '"},
+		{Problemf(KindTableGame, "joker places tied: game", "joker places tied: game 3"), "joker places tied: game"},
 	} {
 		if got := c.p.KindName(); got != c.want {
 			t.Errorf("%q: kind name %q, want %q", c.p.Reason, got, c.want)

@@ -13,9 +13,11 @@
 //   - Card: cards.parquet, the audit trail;
 //   - CardGame: card_games.parquet, the audit trail's games (FIDE);
 //   - ListRow: lists/LABEL.parquet, a rating list;
-//   - StandingsRow, TiebreakCell: standings/LABEL.parquet;
-//   - JokerListRow: lists/joker/LABEL.parquet, a Joker list;
-//   - JokerCard: joker_cards.parquet.
+//   - StandingsRow, TiebreakCell: standings/LABEL.parquet.
+//
+// A table rule set declares the rows of its files (rating.TableFile): its
+// lists lists/NAME/LABEL.parquet and its cards NAME_cards.parquet have the
+// schema of that row type (TableSchema), written by a RowsWriter.
 //
 // A rule set may add columns of its own to the lists and the card files
 // (rating.Columns): Shape is such a file's schema and rows, the record

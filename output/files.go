@@ -15,8 +15,9 @@ import (
 // they read here.
 type File struct {
 	// Pattern is the path in the output folder, slash-separated: {period}
-	// stands for a list period's label, {id} for a tournament id. A pattern
-	// that ends in "/" is a folder.
+	// stands for a list period's label, {id} for a tournament id, {table}
+	// for a table rule set's name (For). A pattern that ends in "/" is a
+	// folder.
 	Pattern string
 	// Writer is what writes it.
 	Writer string
@@ -50,12 +51,12 @@ var (
 	Norms            = &File{"norms.csv", "pipeline: writeNorms", Rewritten, true}
 	Cards            = &File{"cards.parquet", "pipeline: cardWriter", Rewritten, true}
 	CardGames        = &File{"card_games.parquet", "pipeline: cardWriter", Rewritten, true}
-	JokerCards       = &File{"joker_cards.parquet", "pipeline: jokerCardWriter", Rewritten, true}
+	TableCards       = &File{"{table}_cards.parquet", "pipeline: tableCardWriter", Rewritten, true}
 	ListCSV          = &File{"lists/{period}.csv", "pipeline: writeList", KeptByPeriod, true}
 	ListParquet      = &File{"lists/{period}.parquet", "pipeline: writeList", KeptByPeriod, false}
 	ListArrow        = &File{"lists/{period}.arrow", "pipeline: writeListArrow, with --arrow", KeptByPeriod, false}
-	JokerListCSV     = &File{"lists/joker/{period}.csv", "pipeline: writeJokerList", Rewritten, true}
-	JokerListParquet = &File{"lists/joker/{period}.parquet", "pipeline: writeJokerList", Rewritten, false}
+	TableListCSV     = &File{"lists/{table}/{period}.csv", "pipeline: writeTableList", Rewritten, true}
+	TableListParquet = &File{"lists/{table}/{period}.parquet", "pipeline: writeTableList", Rewritten, false}
 	StandingsPeriod  = &File{"standings/{period}.parquet", "pipeline: periodStandings", KeptByPeriod, true}
 	StandingsCSV     = &File{"standings/{id}.csv", "pipeline: writeSink.appendStandings, per --standings-csv", KeptByTournament, false}
 	StandingsTeamCSV = &File{"standings/teams/{id}.csv", "pipeline: writeSink.teamStandings, for a tournament with teams", KeptByTournament, true}
@@ -66,9 +67,21 @@ var (
 // Files is every kind of file a run's output folder holds, besides
 // ratelist's own marker, lock and staging folders.
 var Files = []*File{
-	Summary, Rejects, Norms, Cards, CardGames, JokerCards,
-	ListCSV, ListParquet, ListArrow, JokerListCSV, JokerListParquet,
+	Summary, Rejects, Norms, Cards, CardGames, TableCards,
+	ListCSV, ListParquet, ListArrow, TableListCSV, TableListParquet,
 	StandingsPeriod, StandingsCSV, StandingsTeamCSV, State, Site,
+}
+
+// tableKey is the placeholder of a table rule set's name.
+const tableKey = "{table}"
+
+// For is the file of kind f of the table rule set named table (a
+// TableDefinition's Name): its pattern with {table} replaced, its other
+// fields f's. Rel, Path, Dir and Keys take the table's file.
+func (f *File) For(table string) *File {
+	g := *f
+	g.Pattern = strings.Replace(f.Pattern, tableKey, table, 1)
+	return &g
 }
 
 // split cuts the pattern at its placeholder: the path before it and after it.
@@ -112,6 +125,16 @@ func (f *File) Top() string {
 // match returns rel's key when rel (slash-separated) is a file of kind f: a
 // key holds neither "/" nor ".". A folder's kind matches every file in it.
 func (f *File) match(rel string) (string, bool) {
+	if before, after, ok := strings.Cut(f.Pattern, tableKey); ok {
+		// The table's name runs up to the pattern's next fixed text.
+		rest, ok := strings.CutPrefix(rel, before)
+		sep, _, _ := strings.Cut(after, "{")
+		i := strings.Index(rest, sep)
+		if !ok || i <= 0 || strings.ContainsAny(rest[:i], "/.") {
+			return "", false
+		}
+		return f.For(rest[:i]).match(rel)
+	}
 	if strings.HasSuffix(f.Pattern, "/") {
 		return "", strings.HasPrefix(rel, f.Pattern)
 	}

@@ -20,12 +20,13 @@ func TestMatch(t *testing.T) {
 		{"rejects.csv", Rejects, ""},
 		{"cards.parquet", Cards, ""},
 		{"card_games.parquet", CardGames, ""},
-		{"joker_cards.parquet", JokerCards, ""},
+		{"joker_cards.parquet", TableCards, ""},
 		{"lists/2025-03.csv", ListCSV, "2025-03"},
 		{"lists/2025-Q1.parquet", ListParquet, "2025-Q1"},
 		{"lists/2025.arrow", ListArrow, "2025"},
-		{"lists/joker/2025-03.csv", JokerListCSV, "2025-03"},
-		{"lists/joker/2025-03.parquet", JokerListParquet, "2025-03"},
+		{"lists/joker/2025-03.csv", TableListCSV, "2025-03"},
+		{"lists/joker/2025-03.parquet", TableListParquet, "2025-03"},
+		{"go_cards.parquet", TableCards, ""},
 		{"standings/2025-03.parquet", StandingsPeriod, "2025-03"},
 		{"standings/17.csv", StandingsCSV, "17"},
 		{"state/2025-03.state", State, "2025-03"},
@@ -36,6 +37,8 @@ func TestMatch(t *testing.T) {
 		{"lists/2025-03.csv.tmp", nil, ""},
 		{"lists/2025-03.old.csv", nil, ""},
 		{"lists/joker/x/2025-03.csv", nil, ""},
+		{"_cards.parquet", nil, ""},
+		{"lists//2025-03.csv", nil, ""},
 		{"state/2025-03.state/x", nil, ""},
 		{"site", nil, ""},
 		{"summary.json.bak", nil, ""},
@@ -59,7 +62,7 @@ func TestRelMatchesBack(t *testing.T) {
 		case strings.Contains(f.Pattern, "{id}"):
 			key = "17"
 		}
-		rel := f.Rel(key)
+		rel := f.For("joker").Rel(key)
 		if strings.HasSuffix(f.Pattern, "/") {
 			rel += "/a.html"
 		}
@@ -93,7 +96,7 @@ func TestKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	for f, want := range map[*File][]string{
-		ListCSV: {"2024-12", "2025-02"}, ListParquet: {"2025-01"}, JokerListCSV: {"2025-01"},
+		ListCSV: {"2024-12", "2025-02"}, ListParquet: {"2025-01"}, TableListCSV.For("joker"): {"2025-01"},
 	} {
 		got, err := f.Keys(out)
 		if err != nil || !slices.Equal(got, want) {

@@ -181,3 +181,5 @@ func TestCardColumns(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

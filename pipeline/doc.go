@@ -18,9 +18,11 @@
 //     in package rating, found by name): it closes the list periods that end
 //     before the tournament, rates it, and hands cards, lists, states and
 //     standings input to the sink.
-//  4. The tables pass (joker.go) reads the tables table after the games,
-//     rates it with the table rule set (registered in package rating) and
-//     hands its lists and audit rows to the same sink.
+//  4. The tables pass (tables.go) reads the tables table after the games,
+//     checks and orders its rows, hands each game to the table rule set of
+//     its discipline (registered in package rating) and the rule set's lists
+//     and card rows to the same sink, which writes them by the shapes the
+//     rule set declares.
 //  5. The sink (sink.go) decides what becomes of it: writeSink writes every
 //     output into a staging folder (cards.go, lists.go, standings.go, state.go)
 //     that moves into --out only when the whole run succeeded (output.go);

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,7 +21,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
-	"github.com/ratelist/ratelist/output"
+	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/joker"
 )
 
@@ -143,12 +145,12 @@ func TestJokerHandComputed(t *testing.T) {
 		if string(got) != wantCSV {
 			t.Errorf("list %s:\n%s\nwant:\n%s", label, got, wantCSV)
 		}
-		rows, err := parquet.ReadFile[output.JokerListRow](filepath.Join(out, "lists", "joker", label+".parquet"))
+		rows, err := parquet.ReadFile[joker.ListFileRow](filepath.Join(out, "lists", "joker", label+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var sb strings.Builder
-		sb.WriteString(jokerListHeader)
+		sb.WriteString(joker.Definition.List.CSVHeader)
 		for _, r := range rows {
 			fmt.Fprintf(&sb, "%d,%d,%s,%d,%d,%s,%d,%d\n", r.Rank, r.PlayerID, r.Name, r.PlayerRating, r.Level, r.LevelName, r.PersonalRating, r.GamesTotal)
 		}
@@ -163,8 +165,8 @@ func TestJokerHandComputed(t *testing.T) {
 	if sum.RowsRead != sum.RowsUsed+sum.RowsRejected {
 		t.Errorf("summary: read %d != used %d + rejected %d", sum.RowsRead, sum.RowsUsed, sum.RowsRejected)
 	}
-	j := sum.Joker
-	if j == nil || j.GamesRated != 4 || j.GamesStopped != 2 || j.Lists != 2 || j.FirstList != "2025-01" || j.LastList != "2025-02" || j.PlayersListed != 6 {
+	j := sum.Table(joker.Name)
+	if j == nil || j.GamesRated != 4 || !slices.Equal(j.RuleSet, []rating.SummaryField{{Key: "games_stopped", Value: 2}}) || j.Lists != 2 || j.FirstList != "2025-01" || j.LastList != "2025-02" || j.PlayersListed != 6 {
 		t.Errorf("joker summary %+v", j)
 	}
 	if sum.Lists != 0 || sum.TournamentsRated != 0 {
@@ -172,7 +174,7 @@ func TestJokerHandComputed(t *testing.T) {
 	}
 
 	// The audit trail: 16 rows in rating order; spot-check the leavers.
-	cards, err := parquet.ReadFile[output.JokerCard](filepath.Join(out, "joker_cards.parquet"))
+	cards, err := parquet.ReadFile[joker.CardFileRow](filepath.Join(out, "joker_cards.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,8 +205,8 @@ func TestJokerHandComputed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vs.Joker == nil || *vs.Joker != *sum.Joker {
-		t.Errorf("validate joker summary %+v, run %+v", vs.Joker, sum.Joker)
+	if vj := vs.Table(joker.Name); vj == nil || !reflect.DeepEqual(vj, j) {
+		t.Errorf("validate joker summary %+v, run %+v", vj, j)
 	}
 }
 
@@ -357,7 +359,7 @@ func TestJokerRejects(t *testing.T) {
 	if sum.RowsRead != sum.RowsUsed+sum.RowsRejected || sum.RowsRejected != rejected {
 		t.Errorf("summary rows: read %d, used %d, rejected %d", sum.RowsRead, sum.RowsUsed, sum.RowsRejected)
 	}
-	if j := sum.Joker; j.GamesRated != 2 || j.GamesRejected != int64(len(plants)-2-2) {
+	if j := sum.Table(joker.Name); j.GamesRated != 2 || j.GamesRejected != int64(len(plants)-2-2) {
 		// "chess tournament" and "unknown tournament, bad cells" have no row left to form a game.
 		t.Errorf("joker summary %+v", j)
 	}
@@ -397,8 +399,8 @@ func TestJokerTiesAllowed(t *testing.T) {
 	rules, _ := DefaultRules("school")
 	jokerOf(rules).AllowTiedPlaces = true
 	out, sum := jokerRun(t, dir, &rules)
-	if sum.Joker.GamesRated != 1 || sum.Joker.GamesRejected != 1 {
-		t.Errorf("joker summary %+v", sum.Joker)
+	if j := sum.Table(joker.Name); j.GamesRated != 1 || j.GamesRejected != 1 {
+		t.Errorf("joker summary %+v", j)
 	}
 	recs := testutil.ReadCSV(t, filepath.Join(out, "rejects.csv"))
 	if len(recs) != 5 || !strings.HasPrefix(recs[1][2], joker.ErrPlaceRanking.Error()) {
@@ -598,8 +600,8 @@ func TestJokerIndependent(t *testing.T) {
 				t.Fatalf("%d rows rejected in a generated archive", sum.RowsRejected)
 			}
 			want := refJoker(t, filepath.Join(dir, "tables.csv"), tc.s)
-			if sum.Joker.Lists != len(want) || sum.Joker.Lists != tc.months {
-				t.Errorf("%d joker lists, the reference has %d, months %d", sum.Joker.Lists, len(want), tc.months)
+			if n := sum.Table(joker.Name).Lists; n != len(want) || n != tc.months {
+				t.Errorf("%d joker lists, the reference has %d, months %d", n, len(want), tc.months)
 			}
 			maxLevel, multiplied := 0, 0
 			for month, ref := range want {
@@ -629,7 +631,7 @@ func TestJokerIndependent(t *testing.T) {
 					maxLevel = max(maxLevel, atoi(r[4]))
 				}
 			}
-			cards, err := parquet.ReadFile[output.JokerCard](filepath.Join(out, "joker_cards.parquet"))
+			cards, err := parquet.ReadFile[joker.CardFileRow](filepath.Join(out, "joker_cards.parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -724,7 +726,7 @@ func TestJokerResume(t *testing.T) {
 // TestJokerRowSize: a kept tables row stays at the 56 bytes docs/joker.md
 // counts on for the memory of a Joker pass.
 func TestJokerRowSize(t *testing.T) {
-	if n := unsafe.Sizeof(jokerRow{}); n > 56 {
-		t.Errorf("jokerRow is %d bytes, docs/joker.md §8 says about 56", n)
+	if n := unsafe.Sizeof(tableRow{}); n > 56 {
+		t.Errorf("tableRow is %d bytes, docs/joker.md §8 says about 56", n)
 	}
 }

@@ -381,7 +381,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	rt.summarize()
 	sum.allNorms = rt.norms.sorted()
 	sum.Norms = within(sum.allNorms, sum.FirstList, sum.LastList)
-	if o := opt.open; o != "" && (sum.LastList == o || sum.tablesLastList() == o) {
+	if o := opt.open; o != "" && (sum.LastList == o || sum.tablesLastList(o)) {
 		sum.Provisional = o
 	}
 	if opt.Out != "" && rt.periods.any && !rt.win.resumed && sum.Lists == 0 {
@@ -418,16 +418,37 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var fields []byte
-	for _, f := range s.RuleSet {
+	// The table rule sets' parts go where the fields before TopLists end:
+	// the summary without TopLists and Norms is that far.
+	head := *(*plain)(s)
+	head.TopLists, head.Norms = nil, nil
+	h, err := json.Marshal(&head)
+	if err != nil {
+		return nil, err
+	}
+	end := len(h) - 1
+	if !bytes.HasPrefix(b, h[:end]) {
+		return nil, fmt.Errorf("summary: the fields after the table rule sets' are not TopLists and Norms")
+	}
+	tables, err := s.appendTables(nil)
+	if err != nil {
+		return nil, err
+	}
+	at := bytes.Index(b, []byte(`,"reject_kinds":`))
+	return slices.Concat(b[:at], appendSummaryFields(nil, s.RuleSet), b[at:end], tables, b[end:]), nil
+}
+
+// appendSummaryFields appends a rule set's summary fields to b, each after a
+// comma.
+func appendSummaryFields(b []byte, fields []rating.SummaryField) []byte {
+	for _, f := range fields {
 		if f.OmitZero && f.Value == 0 {
 			continue
 		}
-		fields = strconv.AppendQuote(append(fields, ','), f.Key)
-		fields = strconv.AppendInt(append(fields, ':'), f.Value, 10)
+		b = strconv.AppendQuote(append(b, ','), f.Key)
+		b = strconv.AppendInt(append(b, ':'), f.Value, 10)
 	}
-	at := bytes.Index(b, []byte(`,"reject_kinds":`))
-	return slices.Concat(b[:at], fields, b[at:]), nil
+	return b
 }
 
 // writeSummary writes summary.json.

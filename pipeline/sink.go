@@ -46,10 +46,12 @@ type sink interface {
 	keepsLists() bool
 	// list takes a period's list; snapshot gives the run's state after it.
 	list(ctx context.Context, label string, l *listData, snapshot func() (*savedState, error)) error
-	// jokerCards takes a row group of joker_cards.parquet.
-	jokerCards(ctx context.Context, rows []output.JokerCard) error
-	// jokerList takes a period's Joker list, ranked.
-	jokerList(ctx context.Context, label string, rows []output.JokerListRow) error
+	// tableCards takes a row group of the cards of table rule set def (a
+	// slice of def.Cards.Row's type), valid until the call returns.
+	tableCards(ctx context.Context, def *rating.TableDefinition, rows any) error
+	// tableList takes a period's list of table rule set def (a slice of
+	// def.List.Row's type), ranked.
+	tableList(ctx context.Context, def *rating.TableDefinition, label string, rows any) error
 	// close ends the input, after the last call (ok) or a failure; after the
 	// last call it first hands on what it still holds.
 	close(ctx context.Context, ok bool) error
@@ -69,11 +71,13 @@ func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow, 
 }
 func (validateSink) skip(*archive.Tournament, string)                               {}
 func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error  { return nil }
-func (validateSink) jokerCards(context.Context, []output.JokerCard) error           { return nil }
-func (validateSink) jokerList(context.Context, string, []output.JokerListRow) error { return nil }
-func (validateSink) close(context.Context, bool) error                              { return nil }
-func (validateSink) finish(*Summary) error                                          { return nil }
-func (validateSink) keepsLists() bool                                               { return false }
+func (validateSink) tableCards(context.Context, *rating.TableDefinition, any) error { return nil }
+func (validateSink) tableList(context.Context, *rating.TableDefinition, string, any) error {
+	return nil
+}
+func (validateSink) close(context.Context, bool) error { return nil }
+func (validateSink) finish(*Summary) error             { return nil }
+func (validateSink) keepsLists() bool                  { return false }
 func (validateSink) list(context.Context, string, *listData, func() (*savedState, error)) error {
 	return nil
 }
@@ -109,7 +113,7 @@ type writeSink struct {
 	players *archive.Players
 	opt     *Options
 	cardW   *cardWriter
-	jokerW  *jokerCardWriter
+	tableW  map[string]*tableCardWriter // by table rule set
 	pool    workPool
 	std     standingsQueue
 	kept    keptOutputs
@@ -407,23 +411,27 @@ func (s *writeSink) list(ctx context.Context, label string, l *listData, snapsho
 	})
 }
 
-func (s *writeSink) jokerCards(ctx context.Context, rows []output.JokerCard) error {
-	if s.jokerW == nil {
-		w, err := newJokerCardWriter(s.stage)
-		if err != nil {
+func (s *writeSink) tableCards(ctx context.Context, def *rating.TableDefinition, rows any) error {
+	w := s.tableW[def.Name]
+	if w == nil {
+		var err error
+		if w, err = newTableCardWriter(s.stage, def); err != nil {
 			return err
 		}
-		s.jokerW = w
+		if s.tableW == nil {
+			s.tableW = map[string]*tableCardWriter{}
+		}
+		s.tableW[def.Name] = w
 	}
-	return s.jokerW.write(rows)
+	return w.write(rows)
 }
 
-func (s *writeSink) jokerList(ctx context.Context, label string, rows []output.JokerListRow) error {
+func (s *writeSink) tableList(ctx context.Context, def *rating.TableDefinition, label string, rows any) error {
 	return s.submit(ctx, func() error {
-		if err := writeJokerList(s.stage, label, rows); err != nil {
+		if err := writeTableList(s.stage, def, label, rows); err != nil {
 			return err
 		}
-		return s.changed.compare(s.stage, s.opt.Out, label, output.JokerListCSV.Rel(label))
+		return s.changed.compare(s.stage, s.opt.Out, label, output.TableListCSV.For(def.Name).Rel(label))
 	})
 }
 
@@ -500,15 +508,20 @@ func (s *writeSink) missingArrows() error {
 	return nil
 }
 
-// finish closes cards.parquet, card_games.parquet and joker_cards.parquet.
+// finish closes cards.parquet, card_games.parquet and the table rule sets'
+// card files.
 func (s *writeSink) finish(sum *Summary) error {
 	sum.StandingsWritten = s.std.count
 	sum.ChangedLists = s.changed.sorted()
 	if err := s.cardW.finish(); err != nil {
 		return err
 	}
-	if s.jokerW != nil {
-		return s.jokerW.finish()
+	for _, d := range rating.TableDefinitions() {
+		if w := s.tableW[d.Name]; w != nil {
+			if err := w.finish(); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -518,8 +531,8 @@ func (s *writeSink) abort() {
 	if s.cardW != nil {
 		s.cardW.abort()
 	}
-	if s.jokerW != nil {
-		s.jokerW.f.abort()
+	for _, w := range s.tableW {
+		w.f.abort()
 	}
 	for _, p := range s.std.opened {
 		if p.f != nil {

@@ -13,10 +13,15 @@
 //     Event, Game, Card, and the card reasons each rule set makes (NewReason);
 //   - tables.go: the arithmetic the Elo rule sets share: FIDE's conversion
 //     tables (Table 1 p → dp, Table 2 D → PD) from package rating/tables, the
-//     change K × (W − We), rounding.
+//     change K × (W − We), rounding;
+//   - tableset.go: the table rule sets, of games at tables of more than two
+//     players (rows of the tables table), rated beside the rule set:
+//     TableDefinition and its registry, TableRules (a game's check, a run's
+//     TableRater: rate a game into card rows, a period's list), TableRow and
+//     the rating order (TableKey), and TableFile, the rows of its files.
 //
 // Package rating/joker, the Joker card game's two ratings (docs/joker.md),
-// rates tables of four rather than two-player games, beside the rule set.
+// is the table rule set of the joker discipline.
 //
 // A rule set is applied in steps, as the pipeline drives it:
 //

@@ -20,25 +20,10 @@ import (
 // (TableSite): the report knows no table rule set by name.
 
 // tableListFile is the kind of file of table rule set d's lists (CSV).
-func tableListFile(d *rating.TableDefinition) *output.File {
-	return outputFile("lists/" + d.Name + "/{period}.csv")
-}
+func tableListFile(d *rating.TableDefinition) *output.File { return output.TableListCSV.For(d.Name) }
 
 // tableCardsFile is table rule set d's cards file: a row per player per game.
-func tableCardsFile(d *rating.TableDefinition) *output.File {
-	return outputFile(d.Name + "_cards.parquet")
-}
-
-// outputFile is the output table's file of pattern, or one of that pattern
-// when the table has none.
-func outputFile(pattern string) *output.File {
-	for _, f := range output.Files {
-		if f.Pattern == pattern {
-			return f
-		}
-	}
-	return &output.File{Pattern: pattern, Report: true}
-}
+func tableCardsFile(d *rating.TableDefinition) *output.File { return output.TableCards.For(d.Name) }
 
 // tableSet is one table rule set's lists and cards as the site shows them.
 type tableSet struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -85,8 +86,9 @@ func printSummary(w io.Writer, out string, s *pipeline.Summary, took time.Durati
 	for _, c := range s.ChangedLists {
 		fmt.Fprintf(w, "  WARNING: published list %s changed: %d rows\n", c.List, c.ChangedRows)
 	}
-	if s.Joker != nil {
-		fmt.Fprintf(w, "  joker: %+v\n", *s.Joker)
+	for _, t := range s.TableRuleSets {
+		b, _ := json.Marshal(t)
+		fmt.Fprintf(w, "  %s: %s\n", t.Name, b)
 	}
 	for i, k := range s.RejectKinds {
 		if i == 5 {

@@ -26,6 +26,11 @@
 //  4. At the close of each list period (by Key.Day), take Rules.List: every
 //     player with a game, ranked.
 //
+// Definition registers these steps as a table rule set (rating.TableRules):
+// the pipeline's tables pass does steps 1 and 2's reading and sorting, and
+// Rules.Start's rater does 3 and 4 into the rows of its files (CardFileRow,
+// ListFileRow), whose columns and CSV form Definition declares.
+//
 // CheckGame and Rate allocate nothing for a valid game. Every run rates the
 // Joker games from the first, so the state has no saved form. Settings come
 // from DefaultRules, overridden key by key by the rules file's [joker] table

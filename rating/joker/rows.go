@@ -5,89 +5,35 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/rating"
 )
 
 // Row is one row of the tables table (one player in one game) that passed
-// the checks needing no other row. Place and Pulka keep out-of-range values
-// (PlaceOf, PulkaOf) so that CheckGame can name them.
-type Row struct {
-	Game   int64 // game_id
-	At     int64 // played_at, microseconds since 1970-01-01 UTC
-	Tour   int32 // the tournament as the caller numbers it; -1 for a casual game
-	Player int32 // dense player index into State
-	Score  int32
-	Place  int32 // as given, clamped to -1..99
-	Pulka  int32 // stopped_pulka as given, clamped to 0..99, or PulkaNull, PulkaNegative
-	Left   bool  // left_table
-}
+// the checks needing no other row: the table rule sets' row.
+type Row = rating.TableRow
 
 // The values of Row.Pulka that are not a pulka.
 const (
-	PulkaNull     = -1 // stopped_pulka null: the game was played to the end
-	PulkaNegative = -2 // stopped_pulka given but negative
+	PulkaNull     = rating.PulkaNull
+	PulkaNegative = rating.PulkaNegative
 )
 
 // PlaceOf is a place as given, clamped so that it stays out of range when it
 // is.
-func PlaceOf(v int64) int32 { return int32(max(-1, min(v, 99))) }
+func PlaceOf(v int64) int32 { return rating.TablePlace(v) }
 
 // PulkaOf is stopped_pulka as given (null when null is set) for Row.Pulka.
-func PulkaOf(v int64, null bool) int32 {
-	switch {
-	case null:
-		return PulkaNull
-	case v < 0:
-		return PulkaNegative
-	}
-	return int32(min(v, 99))
-}
+func PulkaOf(v int64, null bool) int32 { return rating.TablePulka(v, null) }
 
 // CompareSeats orders rows into games and each game's rows into seats: by
 // game_id, then dense player index (player_id order). CheckGame and Rate
 // take a game's rows in this order; the seat order breaks ties for "best
 // placed" (Rules.Apply).
-func CompareSeats(a, b *Row) int {
-	switch {
-	case a.Game != b.Game:
-		return sign(a.Game < b.Game)
-	case a.Player != b.Player:
-		return sign(a.Player < b.Player)
-	}
-	return 0
-}
-
-// sign is -1 when less, else 1. CompareSeats and Key.Compare use it rather
-// than cmp.Compare so that they inline into sorts.
-func sign(less bool) int {
-	if less {
-		return -1
-	}
-	return 1
-}
+func CompareSeats(a, b *Row) int { return rating.CompareTableSeats(a, b) }
 
 // Key is a game's place in rating order: played_at, then game_id.
-type Key struct{ At, Game int64 }
-
-// Key returns the rating-order key of the row's game.
-func (r *Row) Key() Key { return Key{r.At, r.Game} }
-
-// Compare orders keys in rating order.
-func (k Key) Compare(o Key) int {
-	switch {
-	case k.At != o.At:
-		return sign(k.At < o.At)
-	case k.Game != o.Game:
-		return sign(k.Game < o.Game)
-	}
-	return 0
-}
-
-// Day is the day the game was played, in days since 1970-01-01 UTC: the
-// day that places it in a list period.
-func (k Key) Day() int32 { return int32(day.FromMicros(k.At)) }
+type Key = rating.TableKey
 
 // validateSentinels are the errors GameOf and Validate wrap.
 var validateSentinels = []error{
@@ -170,7 +116,7 @@ func pulkaText(p int32) string {
 
 // FormatTime spells a played_at (microseconds since 1970-01-01 UTC) as
 // reasons show it: RFC 3339, UTC.
-func FormatTime(us int64) string { return time.UnixMicro(us).UTC().Format(time.RFC3339Nano) }
+func FormatTime(us int64) string { return rating.FormatPlayedAt(us) }
 
 // GameOf builds the game of four rows in seat order. It checks only what
 // Game cannot hold: four rows, stopped_pulka null or 1–4, places 1–4.

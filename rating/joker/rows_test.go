@@ -161,7 +161,7 @@ func TestKey(t *testing.T) {
 			t.Errorf("Day(%s) = %d, want %d", tt.at, got, tt.day)
 		}
 	}
-	keys := []Key{{5, 2}, {3, 9}, {5, 1}, {-1, 4}}
+	keys := []Key{{At: 5, Game: 2}, {At: 3, Game: 9}, {At: 5, Game: 1}, {At: -1, Game: 4}}
 	slices.SortFunc(keys, Key.Compare)
 	if fmt.Sprint(keys) != "[{-1 4} {3 9} {5 1} {5 2}]" {
 		t.Errorf("rating order %v: want played_at, then game_id", keys)

@@ -172,6 +172,9 @@ func (r *Rules) LevelNameKa(level int) string {
 var Definition = rating.TableDefinition{
 	Name: Name, Title: "Joker", Discipline: "joker",
 	Defaults: func() rating.Settings { r := DefaultRules(); return &r },
+	New:      newRules,
+	List:     rating.TableFile{Schema: "jokerListRow", Row: ListFileRow{}, CSVHeader: listCSVHeader, AppendCSV: appendListCSV},
+	Cards:    rating.TableFile{Schema: "jokerCardRow", Row: CardFileRow{}},
 	Site: rating.TableSite{
 		List: []rating.SiteColumn{
 			{Name: "player_rating", Heading: "Player rating", Phone: true},

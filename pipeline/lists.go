@@ -39,22 +39,25 @@ type listData struct {
 	keys    []int32        // with add.rank: what the entries are ranked by
 }
 
-// listAdded is what a rule set adds to its lists (rating.Columns.List).
+// listAdded is what a rule set adds to its lists (rating.Columns.List), or
+// takes from them (rating.Columns.NoK).
 type listAdded struct {
 	ex    rating.Extras
 	cols  []rating.Column
 	shape *output.Shape
 	rank  int     // the RankBy column, -1: the list is ranked by rating
 	scale float64 // 10^decimals of the RankBy column: its printed values are whole numbers
+	noK   bool    // k is empty (null)
 }
 
 // newListAdded is what def's lists add, nil for nothing.
 func newListAdded(def *rating.Definition, rules rating.RuleSet) *listAdded {
-	cols := def.Columns.List
-	if len(cols) == 0 {
+	cols, noK := def.Columns.List, def.Columns.NoK
+	if len(cols) == 0 && !noK {
 		return nil
 	}
-	a := &listAdded{ex: rules.(rating.Extras), cols: cols, shape: output.ListShape(cols), rank: -1}
+	ex, _ := rules.(rating.Extras) // a rule set with list columns implements it
+	a := &listAdded{ex: ex, cols: cols, shape: output.ListShape(cols, noK), rank: -1, noK: noK}
 	for i, c := range cols {
 		if c.Name == def.Columns.RankBy {
 			a.rank, a.scale = i, math.Pow10(c.Decimals)
@@ -74,6 +77,12 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 		}
 	}
 	l := &listData{entries: make([]listEntry, 0, nRated), add: add}
+	if add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
+		l.vals = make([]rating.Value, 0, nRated*len(add.cols))
+		if add.rank >= 0 {
+			l.keys = make([]int32, 0, nRated)
+		}
+	}
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false
@@ -87,7 +96,7 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: lt.prevOn[p], isNew: !lt.everOn[p],
 				})
 				lt.everOn[p], lt.prevRating[p] = true, st.Rating[p]
-				if add != nil {
+				if add != nil && len(add.cols) > 0 {
 					l.addValues(st, p)
 				}
 			}
@@ -315,7 +324,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	defer lf.abort()
 	var arrowCols *listArrow
 	if arrow {
-		arrowCols = newListArrow(len(order), nil)
+		arrowCols = newListArrow(len(order), nil, false)
 	}
 	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	for first := 0; first < len(order); first += listChunk {
@@ -353,7 +362,7 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	defer lf.abort()
 	var arrowCols *listArrow
 	if arrow {
-		arrowCols = newListArrow(len(order), add.cols)
+		arrowCols = newListArrow(len(order), add.cols, add.noK)
 	}
 	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	vals := make([]rating.Value, listChunk*k)
@@ -365,9 +374,9 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 			e := int(order[first+i])
 			copy(vals[i*k:(i+1)*k], l.vals[e*k:(e+1)*k])
 		}
-		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], vals[:n*k], add.cols)
+		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], vals[:n*k], add)
 		lf.csv.Write(lf.line)
-		if err := cols.write(lf.w.ColumnWriters(), add.shape.Schema, rows[:n], vals[:n*k], add.cols); err != nil {
+		if err := cols.write(lf.w.ColumnWriters(), add, rows[:n], vals[:n*k]); err != nil {
 			return fmt.Errorf("write %s: %w", lf.pqRel, err)
 		}
 		if arrowCols != nil {
@@ -398,9 +407,10 @@ type listColumns struct {
 	buf []parquet.Value
 }
 
-// write writes rows, with vals[i*len(cols):] the added values of row i, to
-// the columns cw of a file of schema (a ListShape).
-func (lc *listColumns) write(cw []*parquet.ColumnWriter, schema *parquet.Schema, rows []output.ListRow, vals []rating.Value, cols []rating.Column) error {
+// write writes rows, with vals[i*len(add.cols):] the added values of row i,
+// to the columns cw of a file of add's shape.
+func (lc *listColumns) write(cw []*parquet.ColumnWriter, add *listAdded, rows []output.ListRow, vals []rating.Value) error {
+	schema, cols, noK := add.shape.Schema, add.cols, add.noK
 	n, k := len(rows), len(cols)
 	lc.buf = resize(lc.buf, rowChunk)
 	lc.set = resize(lc.set, n)
@@ -441,7 +451,7 @@ func (lc *listColumns) write(cw []*parquet.ColumnWriter, schema *parquet.Schema,
 		i32("change", true, func(r *output.ListRow) (int32, bool) { return ptr(r.Change) }),
 		i32("games_period", false, func(r *output.ListRow) (int32, bool) { return r.GamesPeriod, true }),
 		i32("games_total", false, func(r *output.ListRow) (int32, bool) { return r.GamesTotal, true }),
-		i32("k", false, func(r *output.ListRow) (int32, bool) { return r.K, true }),
+		i32("k", noK, func(r *output.ListRow) (int32, bool) { return r.K, !noK }),
 		str("category", false, func(r *output.ListRow) string { return r.Category }),
 		str("flags", false, func(r *output.ListRow) string { return r.Flags }),
 		str("federation", true, func(r *output.ListRow) string { return r.Federation }),
@@ -492,12 +502,12 @@ func optionalSet(optional bool, set []bool) []bool {
 }
 
 // appendListCSVAdded appends the CSV lines of rows, each with its values
-// vals[i*len(cols):] of the columns cols after flags.
-func appendListCSVAdded(b []byte, rows []output.ListRow, vals []rating.Value, cols []rating.Column) []byte {
+// vals[i*len(add.cols):] of the columns add.cols after flags.
+func appendListCSVAdded(b []byte, rows []output.ListRow, vals []rating.Value, add *listAdded) []byte {
+	cols := add.cols
 	k := len(cols)
 	for i := range rows {
-		b = appendListCSV(b, rows[i:i+1])
-		b = b[:len(b)-1] // the line's end
+		b = appendListLine(b, &rows[i], add.noK)
 		for j, c := range cols {
 			b = append(b, ',')
 			b = appendValue(b, &c, vals[i*k+j])
@@ -520,30 +530,39 @@ func appendValue(b []byte, c *rating.Column, v rating.Value) []byte {
 
 // appendListCSV appends the CSV lines of rows.
 func appendListCSV(b []byte, rows []output.ListRow) []byte {
-	for _, row := range rows {
-		b = csvfield.AppendInt(b, int64(row.Rank))
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, row.PlayerID)
-		b = append(b, ',')
-		b = csvfield.Append(b, row.Name)
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.Rating))
-		b = append(b, ',')
-		if row.Change != nil {
-			b = csvfield.AppendInt(b, int64(*row.Change))
-		}
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.GamesPeriod))
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.GamesTotal))
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.K))
-		b = append(b, ',')
-		b = csvfield.Append(b, row.Category)
-		b = append(b, ',')
-		b = csvfield.Append(b, row.Flags)
+	for i := range rows {
+		b = appendListLine(b, &rows[i], false)
 		b = append(b, '\n')
 	}
+	return b
+}
+
+// appendListLine appends row's contract columns, without the line's end;
+// with noK its k is empty.
+func appendListLine(b []byte, row *output.ListRow, noK bool) []byte {
+	b = csvfield.AppendInt(b, int64(row.Rank))
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, row.PlayerID)
+	b = append(b, ',')
+	b = csvfield.Append(b, row.Name)
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, int64(row.Rating))
+	b = append(b, ',')
+	if row.Change != nil {
+		b = csvfield.AppendInt(b, int64(*row.Change))
+	}
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, int64(row.GamesPeriod))
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, int64(row.GamesTotal))
+	b = append(b, ',')
+	if !noK {
+		b = csvfield.AppendInt(b, int64(row.K))
+	}
+	b = append(b, ',')
+	b = csvfield.Append(b, row.Category)
+	b = append(b, ',')
+	b = csvfield.Append(b, row.Flags)
 	return b
 }
 
@@ -553,7 +572,9 @@ type listArrow struct {
 	added int // the rule set's columns, after flags
 }
 
-func newListArrow(n int, added []rating.Column) *listArrow {
+// newListArrow is the columns of a list of n rows with the rule set's added
+// columns; with noK its k is null.
+func newListArrow(n int, added []rating.Column, noK bool) *listArrow {
 	a := &listArrow{cols: []arrowipc.Column{
 		{Name: "rank", Int32: make([]int32, 0, n)}, {Name: "player_id", Int64: make([]int64, 0, n)},
 		{Name: "name", String: make([]string, 0, n)}, {Name: "rating", Int32: make([]int32, 0, n)},
@@ -580,12 +601,16 @@ func newListArrow(n int, added []rating.Column) *listArrow {
 			ac[i].String = make([]string, 0, n)
 		}
 	}
+	if noK {
+		a.cols[listKColumn].Null = make([]bool, 0, n)
+	}
 	a.cols, a.added = slices.Insert(a.cols, listFlagsColumn+1, ac...), len(ac)
 	return a
 }
 
-// listFlagsColumn is the flags column's index in a list's Arrow columns.
-const listFlagsColumn = 9
+// listKColumn and listFlagsColumn are the k and flags columns' indexes in a
+// list's Arrow columns.
+const listKColumn, listFlagsColumn = 7, 9
 
 // addValues adds the rule set's values of the rows add took last: vals[i*len(cols):].
 func (a *listArrow) addValues(vals []rating.Value, cols []rating.Column) {
@@ -615,6 +640,9 @@ func (a *listArrow) add(rows []output.ListRow) {
 		}
 		c[4].Int32, c[4].Null = append(c[4].Int32, change), append(c[4].Null, row.Change == nil)
 		c[5].Int32, c[6].Int32, c[7].Int32 = append(c[5].Int32, row.GamesPeriod), append(c[6].Int32, row.GamesTotal), append(c[7].Int32, row.K)
+		if c[listKColumn].Null != nil { // a list without K: k is null
+			c[listKColumn].Null = append(c[listKColumn].Null, true)
+		}
 		c[8].String, c[9].String = append(c[8].String, row.Category), append(c[9].String, row.Flags)
 		for j, v := range []string{row.Federation, row.Sex, row.Title} {
 			in[j].String, in[j].Null = append(in[j].String, v), append(in[j].Null, v == "")
@@ -643,11 +671,15 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 	defer rd.Close()
 	var cols []rating.Column
 	var added *output.AddedReader
+	noK := false
 	if add != nil {
-		cols, added = add.cols, add.shape.AddedReader(f)
+		cols, noK = add.cols, add.noK
+	}
+	if len(cols) > 0 {
+		added = add.shape.AddedReader(f)
 		defer added.Close()
 	}
-	a := newListArrow(int(rd.NumRows()), cols)
+	a := newListArrow(int(rd.NumRows()), cols, noK)
 	buf := make([]output.ListRow, listChunk)
 	vals := make([]rating.Value, listChunk*len(cols))
 	for {

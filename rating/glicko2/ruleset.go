@@ -88,19 +88,23 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 
 // appendCards adds a card row as cards: one per game (the opponent's whole
 // rating, E in hundredths; its values the opponent's μ, φ, g(φ) and E), then
-// the period's total (its values μ, φ, σ before and after, v, Δ).
+// the period's total (the opponents' average whole rating, ΣE in
+// hundredths; its values μ, φ, σ before and after, v, Δ).
 func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) ([]rating.Card, [][cardValues]float64) {
 	before, after := whole(row.Before), whole(row.After)
 	var score2 int32
 	var expected float64
+	var oppSum int64
 	for _, g := range row.Games {
 		s2 := int32(g.Score * 2)
 		score2 += s2
 		expected += g.E
+		opp := whole(Player{Mu: g.Mu})
+		oppSum += int64(opp)
 		cards = append(cards, rating.Card{
 			Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: s2,
 			Expected: int64(math.Round(g.E * 100)), Reason: ReasonGame,
-			PerGame: true, Opponent: g.Opponent, OppRating: whole(Player{Mu: g.Mu}), Tournament: g.Tournament.ID, End: g.Tournament.End,
+			PerGame: true, Opponent: g.Opponent, OppRating: opp, Tournament: g.Tournament.ID, End: g.Tournament.End,
 		})
 		vals = append(vals, [cardValues]float64{g.Mu, g.Phi, g.G, g.E})
 	}
@@ -111,7 +115,7 @@ func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) 
 	cards = append(cards, rating.Card{
 		Player: row.Player, RatedBefore: true, Before: before, RatedAfter: true, After: after,
 		RatedUsed: true, Used: before, Games: int32(len(row.Games)), Score2: score2,
-		Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
+		OppAverage: int32(rating.RoundHalfUp(oppSum, int64(len(row.Games)))), Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
 	})
 	b, a := row.Before, row.After
 	return cards, append(vals, [cardValues]float64{b.Mu, b.Phi, b.Sigma, a.Mu, a.Phi, a.Sigma, row.V, row.Delta})
@@ -148,6 +152,7 @@ var columns = rating.Columns{
 		{Name: "volatility", Type: rating.Float64, Decimals: 6, Title: "Volatility"},
 	},
 	RankBy: "glicko_rating",
+	NoK:    true,
 	Cards: []rating.Column{
 		{Name: "mu_before", Type: rating.Float64, Title: "μ before"}, {Name: "phi_before", Type: rating.Float64, Title: "φ before"},
 		{Name: "sigma_before", Type: rating.Float64, Title: "σ before"}, {Name: "mu_after", Type: rating.Float64, Title: "μ after"},

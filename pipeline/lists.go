@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -523,9 +522,42 @@ func appendValue(b []byte, c *rating.Column, v rating.Value) []byte {
 	case rating.Int64:
 		return csvfield.AppendInt(b, v.Int)
 	case rating.Float64:
-		return strconv.AppendFloat(b, v.Float, 'f', cmp.Or(c.Decimals, -1), 64)
+		if c.Decimals > 0 {
+			return appendFixed(b, v.Float, c.Decimals)
+		}
+		return strconv.AppendFloat(b, v.Float, 'f', -1, 64)
 	}
 	return csvfield.Append(b, v.Str)
+}
+
+// pow10 are the powers of ten a column's decimals take (rating.Column: at most 15).
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// appendFixed appends x with d decimals (1 to 15) exactly as
+// strconv.AppendFloat(b, x, 'f', d, 64) does, from the whole number of units
+// when x is already rounded to d decimals, as a rule set hands its values
+// on: x is then the float64 nearest to n/10^d, whose printing at d decimals
+// is n's digits.
+func appendFixed(b []byte, x float64, d int) []byte {
+	scale := pow10[d]
+	n := math.Round(x * scale)
+	if !(math.Abs(n) < 1<<50) || n/scale != x {
+		return strconv.AppendFloat(b, x, 'f', d, 64)
+	}
+	if math.Signbit(x) {
+		b = append(b, '-')
+	}
+	u := uint64(math.Abs(n))
+	unit := uint64(scale)
+	b = strconv.AppendUint(b, u/unit, 10)
+	b = append(b, '.')
+	frac := u % unit
+	var digits [15]byte
+	for i := d - 1; i >= 0; i-- {
+		digits[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return append(b, digits[:d]...)
 }
 
 // appendListCSV appends the CSV lines of rows.

@@ -74,7 +74,11 @@ func PlayerHistory(out string, id int64) (lists, cards Table, err error) {
 			lists.Header = append(slices.Clip(listHeader), names(add.cols)...)
 		}
 		for i, e := range rows {
-			row := []string{l, itoa(e.Rank), itoa(e.Rating), i32(e.Change), itoa(e.GamesPeriod), itoa(e.GamesTotal), itoa(e.K), e.Category, e.Flags}
+			k := itoa(e.K)
+			if add.noK { // a rule set without K
+				k = ""
+			}
+			row := []string{l, itoa(e.Rank), itoa(e.Rating), i32(e.Change), itoa(e.GamesPeriod), itoa(e.GamesTotal), k, e.Category, e.Flags}
 			if i < len(add.rows) {
 				row = append(row, add.rows[i]...)
 			}

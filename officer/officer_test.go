@@ -327,6 +327,16 @@ func TestPlayerAddedColumns(t *testing.T) {
 			t.Errorf("tournament %d cards header %q lacks %s", tour, tc.Header, c.Name)
 		}
 	}
+	// Without K: k is empty on the lists and the cards, expected is on every card.
+	if k := lists.Rows[len(lists.Rows)-1][slices.Index(listHeader, "k")]; def.Columns.NoK && k != "" {
+		t.Errorf("list k = %q, want empty: the rule set has no K", k)
+	}
+	ck, ce := slices.Index(cards.Header, "k"), slices.Index(cards.Header, "expected")
+	for _, r := range cards.Rows {
+		if k, e := r[ck], r[ce]; def.Columns.NoK && (k != "" || e == "") {
+			t.Errorf("card %q: k %q, expected %q; want no k and an expected score", r, k, e)
+		}
+	}
 	// The first added list column as declared: its decimals, the rating's value.
 	c := def.Columns.List[0]
 	cell := lists.Rows[len(lists.Rows)-1][len(listHeader)]

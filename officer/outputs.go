@@ -58,6 +58,7 @@ type added struct {
 	own  *parquet.Schema // the record type's
 	cols []rating.Column
 	rows [][]string
+	noK  bool // of a list: its k is null (output.ListNoK), not 0
 }
 
 // readParquet reads the rows of a Parquet file that keep accepts, a block at a
@@ -123,6 +124,7 @@ func (a *added) open(f *os.File) (*output.AddedReader, error) {
 		return nil, err
 	}
 	a.cols = output.AddedColumns(pf.Schema(), a.own)
+	a.noK = output.ListNoK(pf.Schema())
 	if len(a.cols) == 0 {
 		return nil, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -20,12 +21,26 @@ type Shape struct {
 	base   int          // the record's fields
 	at     int          // where the added fields are
 	added  []rating.Column
+	nulled int // the record's field left null (a list's k without K), -1: none
 }
 
 // ListShape is the shape of a rating list, lists/LABEL.parquet, with cols
-// after flags.
-func ListShape(cols []rating.Column) *Shape {
-	return newShape("listRow", reflect.TypeFor[ListRow](), "Flags", cols, ListSchema)
+// after flags; with noK (rating.Columns.NoK) its k column is optional and
+// null.
+func ListShape(cols []rating.Column, noK bool) *Shape {
+	t := reflect.TypeFor[ListRow]()
+	if !noK {
+		return newShape("listRow", t, "Flags", cols, ListSchema)
+	}
+	f, _ := t.FieldByName("K")
+	return newShape("listRow", t, "Flags", cols, ListSchema, f.Index[0])
+}
+
+// ListNoK tells whether a list file of schema has an optional k column: its
+// rule set has no K (ListShape), so a k read as 0 is empty.
+func ListNoK(schema *parquet.Schema) bool {
+	leaf, ok := schema.Lookup("k")
+	return ok && leaf.Node.Optional()
 }
 
 // CardShape is the shape of cards.parquet with cols after the contract's
@@ -41,19 +56,25 @@ func CardGameShape(cols []rating.Column) *Shape {
 }
 
 // newShape adds cols to record type t after its field named after (at the
-// end when "").
-func newShape(root string, t reflect.Type, after string, cols []rating.Column, own *parquet.Schema) *Shape {
+// end when ""); the int32 field nulled, if given, becomes an optional one,
+// always null.
+func newShape(root string, t reflect.Type, after string, cols []rating.Column, own *parquet.Schema, nulled ...int) *Shape {
 	at := t.NumField()
 	if f, ok := t.FieldByName(after); ok {
 		at = f.Index[0] + 1
 	}
-	sh := &Shape{Schema: own, base: t.NumField(), at: at, added: cols}
-	if len(cols) == 0 {
+	sh := &Shape{Schema: own, base: t.NumField(), at: at, added: cols, nulled: -1}
+	if len(cols) == 0 && len(nulled) == 0 {
 		return sh
 	}
 	fields := make([]reflect.StructField, 0, t.NumField()+len(cols))
 	for i := range t.NumField() {
 		fields = append(fields, t.Field(i))
+	}
+	for _, i := range nulled {
+		name, _, _ := strings.Cut(fields[i].Tag.Get("parquet"), ",")
+		fields[i].Type, fields[i].Tag = reflect.TypeFor[*int32](), reflect.StructTag(`parquet:"`+name+`,optional"`)
+		sh.nulled = i
 	}
 	fields = slices.Insert(fields, at, addedFields(cols)...)
 	sh.typ = reflect.StructOf(fields)
@@ -115,7 +136,9 @@ func (sh *Shape) Row(record any, vals []rating.Value) any {
 		if i >= sh.at {
 			j += len(sh.added)
 		}
-		row.Field(j).Set(rec.Field(i))
+		if i != sh.nulled {
+			row.Field(j).Set(rec.Field(i))
+		}
 	}
 	for i, c := range sh.added {
 		f := row.Field(sh.at + i)

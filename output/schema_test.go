@@ -29,11 +29,11 @@ func TestSchemasMatchTypes(t *testing.T) {
 // contract's columns and the added ones after flags, and reads back as a
 // ListRow and, through an AddedReader, the added values.
 func TestShapeRoundTrip(t *testing.T) {
-	if sh := ListShape(nil); sh.Schema != ListSchema {
+	if sh := ListShape(nil, false); sh.Schema != ListSchema {
 		t.Error("a list without added columns is not ListRow's")
 	}
 	cols := []rating.Column{{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}, {Name: "games_won", Type: rating.Int64}, {Name: "note", Type: rating.String}}
-	sh := ListShape(cols)
+	sh := ListShape(cols, false)
 	var names []string
 	for _, p := range sh.Schema.Columns() {
 		names = append(names, p[0])
@@ -70,5 +70,43 @@ func TestShapeRoundTrip(t *testing.T) {
 		if !slices.Equal(v, vals[i]) {
 			t.Errorf("row %d: added %v, want %v", i, v, vals[i])
 		}
+	}
+}
+
+// TestShapeNoK: a list of a rule set without K has an optional k column, all
+// null, which reads back as 0 and which ListNoK finds; the other lists' k is
+// required.
+func TestShapeNoK(t *testing.T) {
+	cols := []rating.Column{{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}}
+	sh := ListShape(cols, true)
+	if !ListNoK(sh.Schema) || ListNoK(ListSchema) || ListNoK(ListShape(cols, false).Schema) {
+		t.Fatal("ListNoK: want true for the shape without K only")
+	}
+	if bare := ListShape(nil, true); !ListNoK(bare.Schema) {
+		t.Error("a list without K and without added columns has a required k")
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[any](&buf, sh.Schema)
+	if _, err := w.Write([]any{sh.Row(ListRow{Rank: 1, PlayerID: 7, Name: "Ann", Rating: 1835, K: 20}, []rating.Value{{Float: 1835.2}})}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f := bytes.NewReader(buf.Bytes())
+	pf, err := parquet.OpenFile(f, f.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ListNoK(pf.Schema()) {
+		t.Error("the file's k is not optional")
+	}
+	k, _ := pf.Schema().Lookup("k")
+	if pg, err := pf.RowGroups()[0].ColumnChunks()[k.ColumnIndex].Pages().ReadPage(); err != nil || pg.NumNulls() != 1 {
+		t.Errorf("k is not null (%v)", err)
+	}
+	got := make([]ListRow, 1)
+	if n, _ := parquet.NewGenericReader[ListRow](f).Read(got); n != 1 || got[0].K != 0 || got[0].Rating != 1835 {
+		t.Errorf("read back %+v", got[:n])
 	}
 }

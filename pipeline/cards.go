@@ -127,6 +127,7 @@ type cardShape struct {
 	rowCols               []column[cardCols]
 	gameCols              []column[gameCols]
 	rowLeaves, gameLeaves []int
+	noK                   bool // rating.Columns.NoK: expected (pd) does not wait for a K
 }
 
 // plainCards is the shape of a rule set that adds no card column.
@@ -139,10 +140,15 @@ var plainCards = &cardShape{
 func newCardShape(def *rating.Definition, rules rating.RuleSet) *cardShape {
 	rows, games := def.Columns.Cards, def.Columns.Games
 	if len(rows) == 0 && len(games) == 0 {
+		if def.Columns.NoK {
+			sh := *plainCards
+			sh.noK = true
+			return &sh
+		}
 		return plainCards
 	}
 	sh := &cardShape{ex: rules.(rating.Extras), rowAdded: rows, gameAdded: games,
-		rowShape: output.CardShape(rows), gameShape: output.CardGameShape(games)}
+		rowShape: output.CardShape(rows), gameShape: output.CardGameShape(games), noK: def.Columns.NoK}
 	sh.rowSchema, sh.gameSchema = sh.rowShape.Schema, sh.gameShape.Schema
 	sh.rowCols = append(slices.Clip(cardColumns), addedColumns(rows, func(c *cardCols) *addedCols { return &c.added })...)
 	sh.gameCols = append(slices.Clip(gameColumns), addedColumns(games, func(g *gameCols) *addedCols { return &g.added })...)
@@ -440,7 +446,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	cw.ix.rows, cw.ix.games = rows, games
 	for len(rows) > 0 {
 		n := min(len(rows), cardsPerRowGroup-cw.buf.len())
-		cw.buf.add(cw.players, cw.label, tournament, end, cards, rows[:n])
+		cw.buf.add(cw.players, cw.label, tournament, end, cards, rows[:n], cw.shape.noK)
 		if cw.shape.ex != nil {
 			cw.buf.added.add(cw.shape.ex, rows[:n])
 		}
@@ -454,7 +460,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 			cw.games = newGameCols(cw.shape.gameAdded)
 		}
 		n := min(len(games), cardsPerRowGroup-cw.games.len())
-		cw.games.add(cw.players, cw.label, cards, games[:n])
+		cw.games.add(cw.players, cw.label, cards, games[:n], cw.shape.noK)
 		if cw.shape.ex != nil {
 			cw.games.added.add(cw.shape.ex, games[:n])
 		}
@@ -468,8 +474,9 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 
 // add appends a row per card cards[i] for i in ix. The columns are extended
 // once and filled by index, column group by column group: cheaper than an
-// append per value.
-func (b *cardCols) add(players *archive.Players, period string, tournament int64, end int32, cards []rating.Card, ix []int32) {
+// append per value. Expected is set on a card rated with a K, or on any
+// with noK (a rule set without K).
+func (b *cardCols) add(players *archive.Players, period string, tournament int64, end int32, cards []rating.Card, ix []int32, noK bool) {
 	n := len(ix)
 	// The registry lookups, in a loop of their own: in a big registry they
 	// miss the cache, and so their misses overlap.
@@ -513,7 +520,7 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 	used, usedSet := b.used.extend(n)
 	for i, x := range ix {
 		c := &cards[x]
-		expected[i], expectedSet[i] = float64(c.Expected)/100, c.K > 0
+		expected[i], expectedSet[i] = float64(c.Expected)/100, c.K > 0 || noK
 		changeExact[i], changeExactSet[i] = float64(c.ChangeExact)/100, c.K > 0
 		used[i], usedSet[i] = c.Used, c.RatedUsed
 	}
@@ -521,8 +528,8 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 
 // add appends a row per per-game card cards[i] for i in ix: W in Score2, and
 // D, PD (in Expected) and the change set when the game was rated (K > 0; K
-// itself is its period row's).
-func (g *gameCols) add(players *archive.Players, period string, cards []rating.Card, ix []int32) {
+// itself is its period row's); with noK (a rule set without K) PD always.
+func (g *gameCols) add(players *archive.Players, period string, cards []rating.Card, ix []int32, noK bool) {
 	n := len(ix)
 	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
 	for i, x := range ix { // the registry lookups, in a loop of their own (see cardCols.add)
@@ -545,7 +552,7 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 		c := &cards[x]
 		rated := c.K > 0
 		d[i], dSet[i] = c.D, rated
-		pd[i], pdSet[i] = float64(c.Expected)/100, rated
+		pd[i], pdSet[i] = float64(c.Expected)/100, rated || noK
 		exact[i], exactSet[i] = float64(c.ChangeExact)/100, rated
 	}
 }

@@ -18,7 +18,8 @@ import (
 // one declaration: the list's CSV header, its Parquet schema and its Arrow
 // file the contract's columns then the rule set's after flags, the card
 // files the contract's then the rule set's; an added list column's CSV cell
-// is its Parquet value printed with the declared decimals.
+// is its Parquet value printed with the declared decimals; k is empty (null)
+// everywhere for a rule set without K.
 func TestRuleSetContract(t *testing.T) {
 	dir := genArchive(t, 21, false)
 	for _, def := range rating.Definitions() {
@@ -59,6 +60,13 @@ func TestRuleSetContract(t *testing.T) {
 			}
 			// An added column's cells, CSV against Parquet, row by row.
 			rows := readRows(t, list+".parquet")
+			// k: empty (null) in every row of a rule set without K, else a number.
+			arrow := readArrowCells(t, list+".arrow")
+			for i, row := range rows {
+				if k := csv[1+i][7]; (k == "") != def.Columns.NoK || row[7].IsNull() != def.Columns.NoK || (arrow[1+i][7] == "") != def.Columns.NoK {
+					t.Fatalf("row %d: k CSV %q, Parquet %v, Arrow %q; the rule set has no K: %v", i+1, k, row[7], arrow[1+i][7], def.Columns.NoK)
+				}
+			}
 			for j, c := range def.Columns.List {
 				for i, row := range rows {
 					v := row[10+j]

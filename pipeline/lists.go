@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -40,22 +39,25 @@ type listData struct {
 	names   []csvfield.Shape // per player: the name's CSV shape (listNames); shared by every list, read-only
 }
 
-// listAdded is what a rule set adds to its lists (rating.Columns.List).
+// listAdded is what a rule set adds to its lists (rating.Columns.List), or
+// takes from them (rating.Columns.NoK).
 type listAdded struct {
 	ex    rating.Extras
 	cols  []rating.Column
 	shape *output.Shape
 	rank  int     // the RankBy column, -1: the list is ranked by rating
 	scale float64 // 10^decimals of the RankBy column: its printed values are whole numbers
+	noK   bool    // k is empty (null)
 }
 
 // newListAdded is what def's lists add, nil for nothing.
 func newListAdded(def *rating.Definition, rules rating.RuleSet) *listAdded {
-	cols := def.Columns.List
-	if len(cols) == 0 {
+	cols, noK := def.Columns.List, def.Columns.NoK
+	if len(cols) == 0 && !noK {
 		return nil
 	}
-	a := &listAdded{ex: rules.(rating.Extras), cols: cols, shape: output.ListShape(cols), rank: -1}
+	ex, _ := rules.(rating.Extras) // a rule set with list columns implements it
+	a := &listAdded{ex: ex, cols: cols, shape: output.ListShape(cols, noK), rank: -1, noK: noK}
 	for i, c := range cols {
 		if c.Name == def.Columns.RankBy {
 			a.rank, a.scale = i, math.Pow10(c.Decimals)
@@ -75,6 +77,12 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 		}
 	}
 	l := &listData{entries: make([]listEntry, 0, nRated), add: add}
+	if add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
+		l.vals = make([]rating.Value, 0, nRated*len(add.cols))
+		if add.rank >= 0 {
+			l.keys = make([]int32, 0, nRated)
+		}
+	}
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false
@@ -88,7 +96,7 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: lt.prevOn[p], isNew: !lt.everOn[p],
 				})
 				lt.everOn[p], lt.prevRating[p] = true, st.Rating[p]
-				if add != nil {
+				if add != nil && len(add.cols) > 0 {
 					l.addValues(st, p)
 				}
 			}
@@ -318,7 +326,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	defer lf.abort()
 	var arrowCols *listArrow
 	if arrow {
-		arrowCols = newListArrow(len(order), nil)
+		arrowCols = newListArrow(len(order), nil, false)
 	}
 	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	for first := 0; first < len(order); first += listChunk {
@@ -357,7 +365,7 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	defer lf.abort()
 	var arrowCols *listArrow
 	if arrow {
-		arrowCols = newListArrow(len(order), add.cols)
+		arrowCols = newListArrow(len(order), add.cols, add.noK)
 	}
 	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	vals := make([]rating.Value, listChunk*k)
@@ -369,9 +377,9 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 			e := int(order[first+i])
 			copy(vals[i*k:(i+1)*k], l.vals[e*k:(e+1)*k])
 		}
-		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], vals[:n*k], add.cols)
+		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], vals[:n*k], add)
 		lf.csv.Write(lf.line)
-		if err := cols.write(lf.w.ColumnWriters(), add.shape.Schema, rows[:n], vals[:n*k], add.cols); err != nil {
+		if err := cols.write(lf.w.ColumnWriters(), add, rows[:n], vals[:n*k]); err != nil {
 			return fmt.Errorf("write %s: %w", lf.pqRel, err)
 		}
 		if arrowCols != nil {
@@ -402,9 +410,10 @@ type listColumns struct {
 	buf []parquet.Value
 }
 
-// write writes rows, with vals[i*len(cols):] the added values of row i, to
-// the columns cw of a file of schema (a ListShape).
-func (lc *listColumns) write(cw []*parquet.ColumnWriter, schema *parquet.Schema, rows []output.ListRow, vals []rating.Value, cols []rating.Column) error {
+// write writes rows, with vals[i*len(add.cols):] the added values of row i,
+// to the columns cw of a file of add's shape.
+func (lc *listColumns) write(cw []*parquet.ColumnWriter, add *listAdded, rows []output.ListRow, vals []rating.Value) error {
+	schema, cols, noK := add.shape.Schema, add.cols, add.noK
 	n, k := len(rows), len(cols)
 	lc.buf = resize(lc.buf, rowChunk)
 	lc.set = resize(lc.set, n)
@@ -445,7 +454,7 @@ func (lc *listColumns) write(cw []*parquet.ColumnWriter, schema *parquet.Schema,
 		i32("change", true, func(r *output.ListRow) (int32, bool) { return ptr(r.Change) }),
 		i32("games_period", false, func(r *output.ListRow) (int32, bool) { return r.GamesPeriod, true }),
 		i32("games_total", false, func(r *output.ListRow) (int32, bool) { return r.GamesTotal, true }),
-		i32("k", false, func(r *output.ListRow) (int32, bool) { return r.K, true }),
+		i32("k", noK, func(r *output.ListRow) (int32, bool) { return r.K, !noK }),
 		str("category", false, func(r *output.ListRow) string { return r.Category }),
 		str("flags", false, func(r *output.ListRow) string { return r.Flags }),
 		str("federation", true, func(r *output.ListRow) string { return r.Federation }),
@@ -496,12 +505,12 @@ func optionalSet(optional bool, set []bool) []bool {
 }
 
 // appendListCSVAdded appends the CSV lines of rows, each with its values
-// vals[i*len(cols):] of the columns cols after flags.
-func appendListCSVAdded(b []byte, rows []output.ListRow, vals []rating.Value, cols []rating.Column) []byte {
+// vals[i*len(add.cols):] of the columns add.cols after flags.
+func appendListCSVAdded(b []byte, rows []output.ListRow, vals []rating.Value, add *listAdded) []byte {
+	cols := add.cols
 	k := len(cols)
 	for i := range rows {
-		b = appendListCSV(b, rows[i:i+1])
-		b = b[:len(b)-1] // the line's end
+		b = appendListLine(b, &rows[i], add.noK, csvfield.Other)
 		for j, c := range cols {
 			b = append(b, ',')
 			b = appendValue(b, &c, vals[i*k+j])
@@ -517,9 +526,42 @@ func appendValue(b []byte, c *rating.Column, v rating.Value) []byte {
 	case rating.Int64:
 		return csvfield.AppendInt(b, v.Int)
 	case rating.Float64:
-		return strconv.AppendFloat(b, v.Float, 'f', cmp.Or(c.Decimals, -1), 64)
+		if c.Decimals > 0 {
+			return appendFixed(b, v.Float, c.Decimals)
+		}
+		return strconv.AppendFloat(b, v.Float, 'f', -1, 64)
 	}
 	return csvfield.Append(b, v.Str)
+}
+
+// pow10 are the powers of ten a column's decimals take (rating.Column: at most 15).
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// appendFixed appends x with d decimals (1 to 15) exactly as
+// strconv.AppendFloat(b, x, 'f', d, 64) does, from the whole number of units
+// when x is already rounded to d decimals, as a rule set hands its values
+// on: x is then the float64 nearest to n/10^d, whose printing at d decimals
+// is n's digits.
+func appendFixed(b []byte, x float64, d int) []byte {
+	scale := pow10[d]
+	n := math.Round(x * scale)
+	if !(math.Abs(n) < 1<<50) || n/scale != x {
+		return strconv.AppendFloat(b, x, 'f', d, 64)
+	}
+	if math.Signbit(x) {
+		b = append(b, '-')
+	}
+	u := uint64(math.Abs(n))
+	unit := uint64(scale)
+	b = strconv.AppendUint(b, u/unit, 10)
+	b = append(b, '.')
+	frac := u % unit
+	var digits [15]byte
+	for i := d - 1; i >= 0; i-- {
+		digits[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return append(b, digits[:d]...)
 }
 
 // appendListCSV appends the CSV lines of rows.
@@ -551,34 +593,43 @@ func listNames(ps *archive.Players) []csvfield.Shape {
 // appendListCSVShaped appends the CSV lines of rows, row i's name of shape
 // names[i] (names may be nil).
 func appendListCSVShaped(b []byte, rows []output.ListRow, names []csvfield.Shape) []byte {
-	for i, row := range rows {
-		b = csvfield.AppendInt(b, int64(row.Rank))
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, row.PlayerID)
-		b = append(b, ',')
+	for i := range rows {
+		name := csvfield.Other
 		if names != nil {
-			b = csvfield.AppendShaped(b, row.Name, names[i])
-		} else {
-			b = csvfield.Append(b, row.Name)
+			name = names[i]
 		}
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.Rating))
-		b = append(b, ',')
-		if row.Change != nil {
-			b = csvfield.AppendInt(b, int64(*row.Change))
-		}
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.GamesPeriod))
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.GamesTotal))
-		b = append(b, ',')
-		b = csvfield.AppendInt(b, int64(row.K))
-		b = append(b, ',')
-		b = csvfield.Append(b, row.Category)
-		b = append(b, ',')
-		b = csvfield.Append(b, row.Flags)
+		b = appendListLine(b, &rows[i], false, name)
 		b = append(b, '\n')
 	}
+	return b
+}
+
+// appendListLine appends row's contract columns, without the line's end;
+// with noK its k is empty; the name is of shape name (csvfield.Other: any).
+func appendListLine(b []byte, row *output.ListRow, noK bool, name csvfield.Shape) []byte {
+	b = csvfield.AppendInt(b, int64(row.Rank))
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, row.PlayerID)
+	b = append(b, ',')
+	b = csvfield.AppendShaped(b, row.Name, name)
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, int64(row.Rating))
+	b = append(b, ',')
+	if row.Change != nil {
+		b = csvfield.AppendInt(b, int64(*row.Change))
+	}
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, int64(row.GamesPeriod))
+	b = append(b, ',')
+	b = csvfield.AppendInt(b, int64(row.GamesTotal))
+	b = append(b, ',')
+	if !noK {
+		b = csvfield.AppendInt(b, int64(row.K))
+	}
+	b = append(b, ',')
+	b = csvfield.Append(b, row.Category)
+	b = append(b, ',')
+	b = csvfield.Append(b, row.Flags)
 	return b
 }
 
@@ -588,7 +639,9 @@ type listArrow struct {
 	added int // the rule set's columns, after flags
 }
 
-func newListArrow(n int, added []rating.Column) *listArrow {
+// newListArrow is the columns of a list of n rows with the rule set's added
+// columns; with noK its k is null.
+func newListArrow(n int, added []rating.Column, noK bool) *listArrow {
 	a := &listArrow{cols: []arrowipc.Column{
 		{Name: "rank", Int32: make([]int32, 0, n)}, {Name: "player_id", Int64: make([]int64, 0, n)},
 		{Name: "name", String: make([]string, 0, n)}, {Name: "rating", Int32: make([]int32, 0, n)},
@@ -615,12 +668,16 @@ func newListArrow(n int, added []rating.Column) *listArrow {
 			ac[i].String = make([]string, 0, n)
 		}
 	}
+	if noK {
+		a.cols[listKColumn].Null = make([]bool, 0, n)
+	}
 	a.cols, a.added = slices.Insert(a.cols, listFlagsColumn+1, ac...), len(ac)
 	return a
 }
 
-// listFlagsColumn is the flags column's index in a list's Arrow columns.
-const listFlagsColumn = 9
+// listKColumn and listFlagsColumn are the k and flags columns' indexes in a
+// list's Arrow columns.
+const listKColumn, listFlagsColumn = 7, 9
 
 // addValues adds the rule set's values of the rows add took last: vals[i*len(cols):].
 func (a *listArrow) addValues(vals []rating.Value, cols []rating.Column) {
@@ -650,6 +707,9 @@ func (a *listArrow) add(rows []output.ListRow) {
 		}
 		c[4].Int32, c[4].Null = append(c[4].Int32, change), append(c[4].Null, row.Change == nil)
 		c[5].Int32, c[6].Int32, c[7].Int32 = append(c[5].Int32, row.GamesPeriod), append(c[6].Int32, row.GamesTotal), append(c[7].Int32, row.K)
+		if c[listKColumn].Null != nil { // a list without K: k is null
+			c[listKColumn].Null = append(c[listKColumn].Null, true)
+		}
 		c[8].String, c[9].String = append(c[8].String, row.Category), append(c[9].String, row.Flags)
 		for j, v := range []string{row.Federation, row.Sex, row.Title} {
 			in[j].String, in[j].Null = append(in[j].String, v), append(in[j].Null, v == "")
@@ -678,11 +738,15 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 	defer rd.Close()
 	var cols []rating.Column
 	var added *output.AddedReader
+	noK := false
 	if add != nil {
-		cols, added = add.cols, add.shape.AddedReader(f)
+		cols, noK = add.cols, add.noK
+	}
+	if len(cols) > 0 {
+		added = add.shape.AddedReader(f)
 		defer added.Close()
 	}
-	a := newListArrow(int(rd.NumRows()), cols)
+	a := newListArrow(int(rd.NumRows()), cols, noK)
 	buf := make([]output.ListRow, listChunk)
 	vals := make([]rating.Value, listChunk*len(cols))
 	for {

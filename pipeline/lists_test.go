@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -216,4 +217,25 @@ func readArrowCells(t *testing.T, p string) [][]string {
 		}
 	}
 	return rows
+}
+
+// TestAppendFixed: appendFixed prints every value as strconv does at the
+// same decimals: values rounded to them (the fast way), and any other.
+func TestAppendFixed(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 1e-7, -1e-7, 1e15, 123456789.125, math.Inf(1), math.NaN(), math.MaxFloat64, 5e-324}
+	for range 20000 {
+		x := (rnd.Float64() - 0.3) * math.Pow(10, float64(rnd.IntN(12)-3))
+		vals = append(vals, x)
+		for _, d := range []float64{1e2, 1e6, 10} {
+			vals = append(vals, math.Round(x*d)/d)
+		}
+	}
+	for _, x := range vals {
+		for d := 1; d <= 15; d++ {
+			if got, want := string(appendFixed(nil, x, d)), strconv.FormatFloat(x, 'f', d, 64); got != want {
+				t.Fatalf("%v at %d decimals: %q, want %q", x, d, got, want)
+			}
+		}
+	}
 }

@@ -64,6 +64,10 @@ type Columns struct {
 	// first, then player_id) instead of rating: its values are compared as
 	// printed, at Decimals digits.
 	RankBy string
+	// NoK: the rule set has no K factor. Its lists' k column is empty (null
+	// in Parquet and Arrow) instead of 0, and its cards' expected (a game's
+	// pd) is set on every card, not only on those rated with a K.
+	NoK bool
 }
 
 // Value is one value of a declared column: Int for Int64, Float for

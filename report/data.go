@@ -29,6 +29,7 @@ type listRow struct {
 	GamesPeriod int
 	GamesTotal  int
 	K           int
+	NoK         bool // k empty: a rule set without K
 	Category    string
 	Flags       string
 	Added       []string // the cells of the rule set's own columns, after flags (site.added)
@@ -254,7 +255,7 @@ func readList(path string) ([]listRow, error) {
 		rows[i] = listRow{
 			Rank: atoi(field(rec, pos[0])), ID: id, Name: field(rec, pos[2]), Rating: atoi(field(rec, pos[3])),
 			Change: atoi(field(rec, pos[4])), NoChange: field(rec, pos[4]) == "", GamesPeriod: atoi(field(rec, pos[5])), GamesTotal: atoi(field(rec, pos[6])),
-			K: atoi(field(rec, pos[7])), Category: field(rec, pos[8]), Flags: field(rec, pos[9]),
+			K: atoi(field(rec, pos[7])), NoK: field(rec, pos[7]) == "", Category: field(rec, pos[8]), Flags: field(rec, pos[9]),
 		}
 		if pos[9] >= 0 && len(rec) > pos[9]+1 {
 			rows[i].Added = rec[pos[9]+1:]

@@ -108,6 +108,9 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 	if li, ok := s.listed[id]; ok {
 		r := &s.latest[li]
 		k.ints(1, int64(r.Rating), int64(r.K), int64(r.GamesTotal))
+		if r.NoK {
+			k.ints(-1)
+		}
 		k.str(r.Flags)
 	}
 	for _, ci := range s.playerCards(id) {

@@ -292,7 +292,9 @@ func appendRatingRow(b []byte, r *listRow, club string) []byte {
 	b = append(b, "<td>"...)
 	b = strconv.AppendInt(b, int64(r.GamesTotal), 10)
 	b = append(b, "<td>"...)
-	b = strconv.AppendInt(b, int64(r.K), 10)
+	if !r.NoK {
+		b = strconv.AppendInt(b, int64(r.K), 10)
+	}
 	b = append(b, "<td>"...)
 	b = appendEsc(b, r.Category)
 	b = append(b, "<td>"...)

@@ -74,7 +74,9 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 		b = append(b, "<div class=\"big\"><dt>Rating</dt><dd>"...)
 		b = strconv.AppendInt(b, int64(r.Rating), 10)
 		b = append(b, "</dd></div>\n"...)
-		b = appendFact(b, "K", strconv.Itoa(r.K))
+		if !r.NoK {
+			b = appendFact(b, "K", strconv.Itoa(r.K))
+		}
 		b = appendFact(b, "Games", strconv.Itoa(r.GamesTotal))
 		if r.Flags != "" {
 			b = appendFact(b, "Flags", flagsText(r.Flags))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ratelist/ratelist/rating"
 )
@@ -18,6 +19,9 @@ type Rater struct {
 	period Period
 	cards  []rating.Card
 	vals   [][cardValues]float64 // card i's values of the declared card columns
+	// list is every listed player's list values as of the last close (or
+	// the restored state): ListInfo and ListValues read them, rounded once.
+	list []ListExtra
 }
 
 // cardValues is the most values a card has of the declared card columns.
@@ -26,7 +30,7 @@ const cardValues = 8
 // NewRater returns a rater for st's players, none of them listed: FIDE
 // ratings and categories are not used.
 func NewRater(s Settings, st *rating.State) *Rater {
-	return &Rater{S: s, state: NewState(len(st.Rated))}
+	return &Rater{S: s, state: NewState(len(st.Rated)), list: make([]ListExtra, len(st.Rated))}
 }
 
 // State is the players' Glicko-2 values, for the list and card columns.
@@ -75,9 +79,10 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 	if err != nil {
 		return err
 	}
+	r.takeList()
 	for p, on := range r.state.Listed {
 		if on {
-			st.Rated[p], st.Rating[p] = true, r.state.List(int32(p)).Rating()
+			st.Rated[p], st.Rating[p] = true, r.list[p].Rating()
 		}
 	}
 	if len(r.cards) > 0 {
@@ -88,19 +93,23 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 
 // appendCards adds a card row as cards: one per game (the opponent's whole
 // rating, E in hundredths; its values the opponent's μ, φ, g(φ) and E), then
-// the period's total (its values μ, φ, σ before and after, v, Δ).
+// the period's total (the opponents' average whole rating, ΣE in
+// hundredths; its values μ, φ, σ before and after, v, Δ).
 func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) ([]rating.Card, [][cardValues]float64) {
 	before, after := whole(row.Before), whole(row.After)
 	var score2 int32
 	var expected float64
+	var oppSum int64
 	for _, g := range row.Games {
 		s2 := int32(g.Score * 2)
 		score2 += s2
 		expected += g.E
+		opp := whole(Player{Mu: g.Mu})
+		oppSum += int64(opp)
 		cards = append(cards, rating.Card{
 			Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: s2,
 			Expected: int64(math.Round(g.E * 100)), Reason: ReasonGame,
-			PerGame: true, Opponent: g.Opponent, OppRating: whole(Player{Mu: g.Mu}), Tournament: g.Tournament.ID, End: g.Tournament.End,
+			PerGame: true, Opponent: g.Opponent, OppRating: opp, Tournament: g.Tournament.ID, End: g.Tournament.End,
 		})
 		vals = append(vals, [cardValues]float64{g.Mu, g.Phi, g.G, g.E})
 	}
@@ -111,15 +120,25 @@ func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) 
 	cards = append(cards, rating.Card{
 		Player: row.Player, RatedBefore: true, Before: before, RatedAfter: true, After: after,
 		RatedUsed: true, Used: before, Games: int32(len(row.Games)), Score2: score2,
-		Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
+		OppAverage: int32(rating.RoundHalfUp(oppSum, int64(len(row.Games)))), Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
 	})
 	b, a := row.Before, row.After
 	return cards, append(vals, [cardValues]float64{b.Mu, b.Phi, b.Sigma, a.Mu, a.Phi, a.Sigma, row.V, row.Delta})
 }
 
+// takeList rounds every listed player's values for the list (list).
+func (r *Rater) takeList() {
+	r.list = slices.Grow(r.list[:0], len(r.state.Listed))[:len(r.state.Listed)]
+	for p, on := range r.state.Listed {
+		if on {
+			r.list[p] = r.state.List(int32(p))
+		}
+	}
+}
+
 // ListValues: the list's glicko_rating, rd and volatility (Columns.List).
 func (r *Rater) ListValues(st *rating.State, p int32, row []rating.Value) {
-	e := r.state.List(p)
+	e := &r.list[p]
 	row[0].Float, row[1].Float, row[2].Float = e.GlickoRating, e.RD, e.Volatility
 }
 
@@ -148,6 +167,7 @@ var columns = rating.Columns{
 		{Name: "volatility", Type: rating.Float64, Decimals: 6, Title: "Volatility"},
 	},
 	RankBy: "glicko_rating",
+	NoK:    true,
 	Cards: []rating.Column{
 		{Name: "mu_before", Type: rating.Float64, Title: "μ before"}, {Name: "phi_before", Type: rating.Float64, Title: "φ before"},
 		{Name: "sigma_before", Type: rating.Float64, Title: "σ before"}, {Name: "mu_after", Type: rating.Float64, Title: "μ after"},
@@ -172,7 +192,7 @@ func (r *Rater) ListInfo(st *rating.State, p int32) (bool, int32, string, string
 	if !r.state.Listed[p] {
 		return false, 0, "", ""
 	}
-	if r.state.List(p).Provisional(r.S.ProvisionalRD) {
+	if r.list[p].Provisional(r.S.ProvisionalRD) {
 		return true, 0, "", "p"
 	}
 	return true, 0, "", ""
@@ -200,6 +220,7 @@ func (r *Rater) UnmarshalState(data []byte, remap []int32) error {
 			return fmt.Errorf("glicko2 state: made for %d players, not %d", len(saved.Listed), n)
 		}
 		r.state = &saved
+		r.takeList()
 		return nil
 	}
 	if len(saved.Listed) != len(remap) {
@@ -212,6 +233,7 @@ func (r *Rater) UnmarshalState(data []byte, remap []int32) error {
 		}
 	}
 	r.state = s
+	r.takeList()
 	return nil
 }
 

@@ -88,7 +88,7 @@ func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
 	b = append(b, "\">\n<caption>"...)
 	b = appendEsc(b, caption)
 	b = append(b, "</caption>\n<thead><tr>"...)
-	for _, c := range cols {
+	for _, c := range cols { // a heading's end tag is optional
 		b = append(b, "<th scope=\"col\""...)
 		if c.key != "" {
 			b = append(b, " data-col=\""...)
@@ -108,7 +108,6 @@ func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
 		} else {
 			b = append(b, c.head...)
 		}
-		b = append(b, "</th>"...)
 	}
 	return append(b, "</tr></thead>\n<tbody>\n"...)
 }
@@ -126,24 +125,6 @@ func appendChange(b []byte, n int, ok bool) []byte {
 		b = appendSigned(b, n)
 	}
 	return b
-}
-
-// appendColoredChange appends a rating change cell as appendChange, in the
-// colour of a gain or a loss: for the small tables (a card), where the
-// class costs little.
-func appendColoredChange(b []byte, n int, ok bool) []byte {
-	if !ok {
-		return append(b, "<td>"...)
-	}
-	switch {
-	case n > 0:
-		b = append(b, "<td class=\"up\">"...)
-	case n < 0:
-		b = append(b, "<td class=\"down\">"...)
-	default:
-		b = append(b, "<td>"...)
-	}
-	return appendSigned(b, n)
 }
 
 // flagNames say what the list's flags mean: "new" is the list's own, the

@@ -287,7 +287,6 @@ func (x *tourTable) appendRow(b []byte, r *tourRow) []byte {
 	} else {
 		b = appendEsc(b, r.name)
 	}
-	b = append(b, "</th>"...)
 	switch {
 	case x.fed:
 		b = append(b, "<td>"...)

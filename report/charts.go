@@ -167,7 +167,7 @@ func appendLineChart(b []byte, id, label, _ string, xs, ys []float64, xText func
 		b = fmt.Appendf(b, "M%d %.0fH%d", lineL, Y(v), lineW-lineR)
 		ticks = fmt.Appendf(ticks, "<text x=\"%d\" y=\"%.0f\">%g</text>", lineL-6, Y(v)+4, v)
 	}
-	b = fmt.Appendf(b, "\"/><rect class=\"axes\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/><g text-anchor=\"end\">", lineL, lineT, lineInnerW, lineInnerH)
+	b = append(b, "\"/><g text-anchor=\"end\">"...) // the chart's box frames it
 	b = append(b, ticks...)
 	b = fmt.Appendf(b, "<text x=\"%d\" y=\"%d\">", lineW-lineR, lineH-6)
 	b = appendEsc(b, xText(xs[len(xs)-1]))

@@ -91,7 +91,7 @@ func appendInts(b []byte, ns ...int64) []byte {
 // appendHead appends the start of every page: head, site header, navigation.
 // Kept short: every page has it, and a site has hundreds of thousands.
 func appendHead(b []byte, p page) []byte {
-	b = append(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>"...)
+	b = append(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>"...)
 	b = appendEsc(b, p.Title)
 	b = append(b, " · "...)
 	b = appendEsc(b, p.Site)
@@ -103,7 +103,8 @@ func appendHead(b []byte, p page) []byte {
 		b = append(b, p.Style...)
 		b = append(b, "</style>\n"...)
 	}
-	b = append(b, "</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\"><a class=\"brand\" href=\""...)
+	// The head's and body's tags are optional: the parser opens them.
+	b = append(b, "<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\"><a class=\"brand\" href=\""...)
 	b = append(b, p.Root...)
 	b = append(b, "index.html\">"...)
 	b = appendEsc(b, p.Site)
@@ -125,9 +126,9 @@ func appendHead(b []byte, p page) []byte {
 }
 
 // appendFoot appends the end of every page (the end tags of body and html
-// are optional).
+// are optional; no footer: a site has hundreds of thousands of pages).
 func appendFoot(b []byte) []byte {
-	return append(b, "</main>\n<footer class=\"wrap foot\">Published with ratelist.</footer>\n"...)
+	return append(b, "</main>\n"...)
 }
 
 // headHTML and footHTML give the template pages the same head and foot.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -190,4 +191,16 @@ func appendF(b []byte, f float64, prec int) []byte {
 		return b
 	}
 	return strconv.AppendFloat(b, f, 'f', prec, 64)
+}
+
+// appendShortF appends f as appendF does, without trailing zeros (1.02,
+// not 1.020): the cards have millions of them.
+func appendShortF(b []byte, f float64, prec int) []byte {
+	n := len(b)
+	b = appendF(b, f, prec)
+	if bytes.IndexByte(b[n:], '.') < 0 {
+		return b
+	}
+	b = bytes.TrimRight(b, "0")
+	return bytes.TrimSuffix(b, []byte("."))
 }

@@ -217,7 +217,7 @@ func measure(t *testing.T, bin, file string, width int, js bool) layout {
 	if !js {
 		page = scriptRE.ReplaceAllString(page, "")
 	}
-	page = strings.Replace(page, "</body>", measureJS+"\n</body>", 1)
+	page += measureJS + "\n" // the pages leave out the optional end tags of body and html
 	copyName := fmt.Sprintf(".layout-%d-%v-%s", width, js, filepath.Base(file))
 	copyFile := filepath.Join(filepath.Dir(file), copyName)
 	frame := filepath.Join(filepath.Dir(file), ".frame-"+copyName)

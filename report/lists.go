@@ -203,6 +203,15 @@ func listCSV(period string) string { return "list-" + period + ".csv.gz" }
 // file has them all. The latest list's page shows every row.
 const earlierListRows = 1000
 
+// shownRows is the number of a list's n rows its page shows: all on the
+// latest list's page, the top earlierListRows on an earlier one's.
+func shownRows(latest bool, n int) int {
+	if latest {
+		return n
+	}
+	return min(n, earlierListRows)
+}
+
 // copyListCSV copies the list file path (hash h) of period into the site,
 // compressed, unless the site has it.
 func (s *site) copyListCSV(k *keyer, period, path string, h uint64) error {
@@ -299,10 +308,7 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 	flags := map[string]bool{}
 	clubs := map[string]bool{}
 	cols := s.ratingCols()
-	shown := len(rows)
-	if s.listFile(period) != "index.html" {
-		shown = min(shown, earlierListRows)
-	}
+	shown := shownRows(s.listFile(period) == "index.html", len(rows))
 	caption := "Rating list " + period + ": select a column heading to sort"
 	if shown < len(rows) {
 		caption = fmt.Sprintf("Rating list %s, the top %d of %d players: select a column heading to sort", period, shown, len(rows))

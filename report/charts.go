@@ -140,8 +140,10 @@ const (
 )
 
 // appendLineChart appends an SVG chart of the points (xs[i], ys[i]), xs
-// increasing, labelled label; xText labels an x value, id names the dot.
-func appendLineChart(b []byte, id, label, ylabel string, xs, ys []float64, xText func(float64) string) []byte {
+// increasing, labelled label; xText labels an x value, id names the dot. The
+// y axis is not labelled (the third argument): the label and the caption
+// name it.
+func appendLineChart(b []byte, id, label, _ string, xs, ys []float64, xText func(float64) string) []byte {
 	x0, x1 := xs[0], xs[len(xs)-1]
 	if x1 == x0 {
 		x0, x1 = x0-1, x1+1
@@ -156,22 +158,22 @@ func appendLineChart(b []byte, id, label, ylabel string, xs, ys []float64, xText
 	Y := func(v float64) float64 { return lineT + (y1-v)/(y1-y0)*lineInnerH }
 	b = fmt.Appendf(b, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\"><title>", lineW, lineH)
 	b = appendEsc(b, label)
-	b = fmt.Appendf(b, "</title><defs><marker id=\"%s\" viewBox=\"0 0 8 8\" refX=\"4\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\"><circle cx=\"4\" cy=\"4\" r=\"4\"/></marker></defs>\n<path class=\"grid\" d=\"", id)
+	// Every player's page has a chart: its frame is kept short (the ticks
+	// right-aligned by one group, the dots by the marker property).
+	b = fmt.Appendf(b, "</title><defs><marker id=\"%s\" viewBox=\"-4 -4 8 8\" markerWidth=\"7\" markerHeight=\"7\"><circle r=\"4\"/></marker></defs>\n<path class=\"grid\" d=\"", id)
 	step := niceStep(y1-y0, 4)
 	var ticks []byte
 	for v := math.Ceil(y0/step) * step; v <= y1; v += step {
 		b = fmt.Appendf(b, "M%d %.0fH%d", lineL, Y(v), lineW-lineR)
-		ticks = fmt.Appendf(ticks, "<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\">%g</text>", lineL-6, Y(v)+4, v)
+		ticks = fmt.Appendf(ticks, "<text x=\"%d\" y=\"%.0f\">%g</text>", lineL-6, Y(v)+4, v)
 	}
-	b = fmt.Appendf(b, "\"/><rect class=\"axes\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", lineL, lineT, lineInnerW, lineInnerH)
+	b = append(b, "\"/><g text-anchor=\"end\">"...) // the chart's box frames it
 	b = append(b, ticks...)
-	b = fmt.Appendf(b, "<text x=\"%d\" y=\"%d\">", lineL, lineH-6)
-	b = appendEsc(b, xText(xs[0]))
-	b = fmt.Appendf(b, "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", lineW-lineR, lineH-6)
+	b = fmt.Appendf(b, "<text x=\"%d\" y=\"%d\">", lineW-lineR, lineH-6)
 	b = appendEsc(b, xText(xs[len(xs)-1]))
-	b = fmt.Appendf(b, "</text><text class=\"ylabel\" transform=\"translate(12 %d) rotate(-90)\" text-anchor=\"middle\">", lineT+lineInnerH/2)
-	b = appendEsc(b, ylabel)
-	b = fmt.Appendf(b, "</text>\n<polyline class=\"line\" marker-start=\"url(#%[1]s)\" marker-mid=\"url(#%[1]s)\" marker-end=\"url(#%[1]s)\" points=\"", id)
+	b = fmt.Appendf(b, "</text></g><text x=\"%d\" y=\"%d\">", lineL, lineH-6)
+	b = appendEsc(b, xText(xs[0]))
+	b = fmt.Appendf(b, "</text>\n<polyline class=\"line\" style=\"marker:url(#%s)\" points=\"", id)
 	for i := range xs {
 		if i > 0 {
 			b = append(b, ' ')

@@ -1,9 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"html/template"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -159,6 +163,9 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 				return n, err
 			}
 		}
+		if err := s.copyListCSV(&k, p, path, h); err != nil {
+			return n, err
+		}
 		spare = prevEntries // list i-1's buffer is free for list i+1
 		prev, prevHash, prevEntries, entries = rows, h, entries, nil
 	}
@@ -187,6 +194,63 @@ func (s *site) writeLists(ctx context.Context) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// listCSV is the site's copy of a rating list's CSV file, gzip-compressed,
+// beside its page: the whole list of an earlier period, whose page shows its
+// top rows only. Compressed, a list of 200,000 players takes about 2.5 MB
+// instead of 10.
+func listCSV(period string) string { return "list-" + period + ".csv.gz" }
+
+// earlierListRows is the number of rows an earlier list's page shows; its CSV
+// file has them all. The latest list's page shows every row.
+const earlierListRows = 1000
+
+// shownRows is the number of a list's n rows its page shows: all on the
+// latest list's page, the top earlierListRows on an earlier one's.
+func shownRows(latest bool, n int) int {
+	if latest {
+		return n
+	}
+	return min(n, earlierListRows)
+}
+
+// copyListCSV copies the list file path (hash h) of period into the site,
+// compressed, unless the site has it.
+func (s *site) copyListCSV(k *keyer, period, path string, h uint64) error {
+	k.ints(int64(s.key), int64(h))
+	k.str(listCSV(period))
+	key := k.sum()
+	if s.out.kept(listCSV(period), key) {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("copy list %s: %w", period, err)
+	}
+	z, err := gzipped(filepath.Base(path), b)
+	if err != nil {
+		return fmt.Errorf("copy list %s: %w", period, err)
+	}
+	return s.out.put(listCSV(period), z, key)
+}
+
+// gzipped returns b gzip-compressed as the file name, without a time: the
+// same bytes give the same file.
+func gzipped(name string, b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	w.Name = name
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // readRatingList reads the rating list of period i (the latest is held).
@@ -235,10 +299,18 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 	flags := map[string]bool{}
 	clubs := map[string]bool{}
 	cols := s.ratingCols()
-	b := appendTableStart(make([]byte, 0, 110*len(rows)+1024), listTableID, "list", "Rating list "+period+": select a column heading to sort", cols)
+	shown := shownRows(s.listFile(period) == "index.html", len(rows))
+	caption := "Rating list " + period + ": select a column heading to sort"
+	if shown < len(rows) {
+		caption = fmt.Sprintf("Rating list %s, the top %d of %d players: select a column heading to sort", period, shown, len(rows))
+	}
+	b := appendTableStart(make([]byte, 0, 110*shown+1024), listTableID, "list", caption, cols)
 	for i := range rows {
 		r := &rows[i]
 		ratings[i] = r.Rating
+		if i >= shown {
+			continue
+		}
 		if r.Category != "" {
 			cats[r.Category] = true
 		}
@@ -254,6 +326,11 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 	b = appendTableEnd(b)
 	b = append(b, "<p class=\"legend\">Change: since the list before; empty for a player new to the list. <a href=\"help.html#list\">How to read the list</a></p>\n"...)
 	b = appendFlagLegend(b, flags)
+	if shown < len(rows) {
+		b = fmt.Appendf(b, "<p class=\"legend\">This page shows the top %d players of the list. The whole list, all %d players, is the file <a href=\"%s\">%s</a> (CSV, compressed: unpack it, then open it in a spreadsheet); the latest list's page shows every player.</p>\n", shown, len(rows), listCSV(period), listCSV(period))
+	} else {
+		b = fmt.Appendf(b, "<p class=\"legend\">The list as a file: <a href=\"%s\">%s</a> (CSV, compressed).</p>\n", listCSV(period), listCSV(period))
+	}
 	lp := listPage{page: s.page("Rating list "+period, "", "list"), Kind: "rating", Period: period,
 		Rules: s.sum.Rules, Count: len(rows), Clubs: sortedKeys(clubs), Categories: sortedKeys(cats), ToursFile: tourListFile(period)}
 	lp.Style = tableCSS(listTableID, cols)

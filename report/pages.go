@@ -94,7 +94,7 @@ func appendInts(b []byte, ns ...int64) []byte {
 // appendHead appends the start of every page: head, site header, navigation.
 // Kept short: every page has it, and a site has hundreds of thousands.
 func appendHead(b []byte, p page) []byte {
-	b = append(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"...)
+	b = append(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>"...)
 	b = appendEsc(b, p.Title)
 	b = append(b, " · "...)
 	b = appendEsc(b, p.Site)
@@ -106,13 +106,15 @@ func appendHead(b []byte, p page) []byte {
 		b = append(b, p.Style...)
 		b = append(b, "</style>\n"...)
 	}
-	b = append(b, "</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\"><a class=\"brand\" href=\""...)
+	// The head's and body's tags are optional: the parser opens them.
+	b = append(b, "<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\"><a class=\"brand\" href=\""...)
 	b = append(b, p.Root...)
 	b = append(b, "index.html\">"...)
 	b = appendEsc(b, p.Site)
-	b = append(b, "</a>\n<nav aria-label=\"Site\"><ul>"...)
+	// The site's links as plain links (no list items): every page has them.
+	b = append(b, "</a>\n<nav aria-label=\"Site\">"...)
 	for _, n := range []struct{ nav, file, text string }{{"list", "index.html", "Rating list"}, {"lists", "lists.html", "All lists"}, {"top", "top.html", "Top lists"}, {"tournaments", "tournaments.html", "Tournaments"}} {
-		b = append(b, "<li><a href=\""...)
+		b = append(b, "<a href=\""...)
 		b = append(b, p.Root...)
 		b = append(b, n.file...)
 		b = append(b, '"')
@@ -123,12 +125,13 @@ func appendHead(b []byte, p page) []byte {
 		b = append(b, n.text...)
 		b = append(b, "</a>"...)
 	}
-	return append(b, "</ul></nav></div></header>\n<main id=\"main\" class=\"wrap\">\n"...)
+	return append(b, "</nav></div></header>\n<main id=\"main\" class=\"wrap\">\n"...)
 }
 
-// appendFoot appends the end of every page.
+// appendFoot appends the end of every page (the end tags of body and html
+// are optional; no footer: a site has hundreds of thousands of pages).
 func appendFoot(b []byte) []byte {
-	return append(b, "</main>\n<footer class=\"wrap foot\">Published with ratelist.</footer>\n</body>\n</html>\n"...)
+	return append(b, "</main>\n"...)
 }
 
 // headHTML and footHTML give the template pages the same head and foot.
@@ -159,9 +162,9 @@ func appendSigned(b []byte, n int) []byte {
 func appendFact(b []byte, dt, dd string) []byte {
 	b = append(b, "<div><dt>"...)
 	b = append(b, dt...)
-	b = append(b, "</dt><dd>"...)
+	b = append(b, "<dd>"...) // the end tags of dt and dd are optional
 	b = appendEsc(b, dd)
-	return append(b, "</dd></div>\n"...)
+	return append(b, "</div>\n"...)
 }
 
 func signClass(n int) string {

@@ -71,9 +71,9 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 	// of players who did not play as they were (rank and change are on the list).
 	if li, ok := s.listed[id]; ok {
 		r := &s.latest[li]
-		b = append(b, "<div class=\"big\"><dt>Rating</dt><dd>"...)
+		b = append(b, "<div class=\"big\"><dt>Rating<dd>"...)
 		b = strconv.AppendInt(b, int64(r.Rating), 10)
-		b = append(b, "</dd></div>\n"...)
+		b = append(b, "</div>\n"...)
 		if !r.NoK {
 			b = appendFact(b, "K", strconv.Itoa(r.K))
 		}
@@ -93,11 +93,7 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 		alt := ratingAlt(name, "Rating", xs, ys)
 		b = append(b, "<section aria-labelledby=\"hist-h\">\n<h2 id=\"hist-h\">Rating history</h2>\n<figure class=\"chartbox\">\n"...)
 		b = appendLineChart(b, "dot", alt, "Rating", xs, ys, func(d float64) string { return string(appendDate(nil, int32(d))) })
-		b = append(b, "<figcaption>From "...)
-		b = appendEsc(b, string(appendDate(nil, int32(xs[0]))))
-		b = append(b, " to "...)
-		b = appendEsc(b, string(appendDate(nil, int32(xs[len(xs)-1]))))
-		b = append(b, "; every rating is in the card below.</figcaption>\n</figure>\n</section>\n"...)
+		b = append(b, "<figcaption>Every rating is in the card.</figcaption>\n</figure>\n</section>\n"...)
 	}
 	if len(idx) > 0 {
 		b = s.appendCard(b, id, idx)
@@ -125,7 +121,7 @@ var cardCols = []col{
 // before (a newcomer's first) has none either.
 func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
 	b = append(b, "<section aria-labelledby=\"card-h\">\n<h2 id=\"card-h\">Rating card</h2>\n"...)
-	b = appendTableStart(b, "card", "list card", "Rating card: a row per tournament rated, in the order rated", cardCols)
+	b = appendTableStart(b, "card", "list card", "Rating card: a row per tournament, in the order rated", cardCols)
 	for _, ci := range idx {
 		c := &s.cs.cards[ci]
 		b = append(b, "<tr><td>"...)
@@ -157,16 +153,18 @@ func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
 		b = append(b, "<td>"...)
 		b = appendOpt(b, c.D)
 		b = append(b, "<td>"...)
-		b = appendF(b, c.Expected, 3)
+		b = appendShortF(b, c.Expected, 3)
 		b = append(b, "<td>"...)
 		b = appendOpt(b, c.K)
 		b = append(b, "<td>"...)
-		b = appendF(b, c.ChangeUnrounded, 2)
-		b = appendColoredChange(b, int(c.Change), !c.PerGame && c.Ro() != none)
+		b = appendShortF(b, c.ChangeUnrounded, 2)
+		b = appendChange(b, int(c.Change), !c.PerGame && c.Ro() != none)
 		b = append(b, "<td>"...)
 		b = appendOpt(b, c.RatingAfter)
 		b = append(b, "<td>"...)
-		b = appendEsc(b, s.cs.str(c.Reason))
+		if r := s.cs.str(c.Reason); r != "rated" { // the usual case: no note
+			b = appendEsc(b, r)
+		}
 		b = append(b, '\n')
 	}
 	b = appendTableEnd(b)

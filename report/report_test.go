@@ -278,7 +278,7 @@ func jokerPoints(html string) int { return chartPoints(html, "joker-dot") }
 // chartPoints returns the number of points of the line chart whose dots are
 // the marker id.
 func chartPoints(html, id string) int {
-	m := regexp.MustCompile(`marker-mid="url\(#` + id + `\)"[^>]* points="([^"]*)"`).FindStringSubmatch(html)
+	m := regexp.MustCompile(`style="marker:url\(#` + id + `\)" points="([^"]*)"`).FindStringSubmatch(html)
 	if m == nil {
 		return 0
 	}

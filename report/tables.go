@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -90,7 +91,7 @@ func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
 	b = append(b, "\">\n<caption>"...)
 	b = appendEsc(b, caption)
 	b = append(b, "</caption>\n<thead><tr>"...)
-	for _, c := range cols {
+	for _, c := range cols { // a heading's end tag is optional
 		b = append(b, "<th scope=\"col\""...)
 		if c.key != "" {
 			b = append(b, " data-col=\""...)
@@ -110,7 +111,6 @@ func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
 		} else {
 			b = append(b, c.head...)
 		}
-		b = append(b, "</th>"...)
 	}
 	return append(b, "</tr></thead>\n<tbody>\n"...)
 }
@@ -128,24 +128,6 @@ func appendChange(b []byte, n int, ok bool) []byte {
 		b = appendSigned(b, n)
 	}
 	return b
-}
-
-// appendColoredChange appends a rating change cell as appendChange, in the
-// colour of a gain or a loss: for the small tables (a card), where the
-// class costs little.
-func appendColoredChange(b []byte, n int, ok bool) []byte {
-	if !ok {
-		return append(b, "<td>"...)
-	}
-	switch {
-	case n > 0:
-		b = append(b, "<td class=\"up\">"...)
-	case n < 0:
-		b = append(b, "<td class=\"down\">"...)
-	default:
-		b = append(b, "<td>"...)
-	}
-	return appendSigned(b, n)
 }
 
 // flagName says what a list's flag means: "new" is the list's own, the
@@ -217,4 +199,16 @@ func appendF(b []byte, f float64, prec int) []byte {
 		return b
 	}
 	return strconv.AppendFloat(b, f, 'f', prec, 64)
+}
+
+// appendShortF appends f as appendF does, without trailing zeros (1.02,
+// not 1.020): the cards have millions of them.
+func appendShortF(b []byte, f float64, prec int) []byte {
+	n := len(b)
+	b = appendF(b, f, prec)
+	if bytes.IndexByte(b[n:], '.') < 0 {
+		return b
+	}
+	b = bytes.TrimRight(b, "0")
+	return bytes.TrimSuffix(b, []byte("."))
 }

@@ -136,7 +136,6 @@ func appendTourRow(b []byte, x *crosstable.Table, r *crosstable.Row, linked func
 		} else {
 			b = appendEsc(b, r.Name)
 		}
-		b = append(b, "</th>"...)
 	}
 	return append(b, '\n')
 }

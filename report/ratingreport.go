@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ratelist/ratelist/crosstable"
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
@@ -58,7 +59,7 @@ func (s *site) hasRatingReport(t *tourInfo) bool { return t.Reported }
 // played says whether a result code is a game played over the board (a
 // forfeit or a bye rates nothing).
 func played(c byte) bool {
-	switch resultText(c) {
+	switch crosstable.ResultText(c) {
 	case "1", "½", "0":
 		return true
 	}

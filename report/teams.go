@@ -449,7 +449,7 @@ func boardResultText(c byte) string {
 	if c == 0 {
 		return ""
 	}
-	return resultText(c)
+	return crosstable.ResultText(c)
 }
 
 // appendTeamLink appends, for a team competition, the link to its team page.

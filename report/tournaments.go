@@ -273,23 +273,6 @@ func titleCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// resultText shows a result code: 1, ½, 0, + and − for forfeits.
-func resultText(c byte) string {
-	switch c {
-	case '1', 'W', 'w', 'F', 'f', 'U', 'u':
-		return "1"
-	case '=', 'D', 'd', 'H', 'h':
-		return "½"
-	case '0', 'L', 'l', 'Z', 'z':
-		return "0"
-	case '+':
-		return "+"
-	case '-':
-		return "−"
-	}
-	return string(c)
-}
-
 func isRoundRobin(system string) bool {
 	s := strings.ToLower(system)
 	return strings.Contains(s, "round") || s == "rr" || s == "berger"

@@ -47,7 +47,7 @@ type ListRow struct {
 	Rating     int32
 	Games      int32
 	K          int32
-	NoK        bool // K empty: a list of a rule set without K
+	NoK        bool   // K empty: a list of a rule set without K
 	BirthYear  int32  // 0 = unknown
 	Flag       string // i inactive, w woman, wi
 }

@@ -47,6 +47,7 @@ type ListRow struct {
 	Rating     int32
 	Games      int32
 	K          int32
+	NoK        bool   // K empty: a list of a rule set without K
 	BirthYear  int32  // 0 = unknown
 	Flag       string // i inactive, w woman, wi
 }
@@ -83,6 +84,14 @@ func ListRows(list []output.ListRow, players map[int64]Player, fideIDs bool) []L
 		out[i] = r
 	}
 	return out
+}
+
+// kText is the K field: empty on a list without K, where the 0 read means none.
+func (r ListRow) kText() string {
+	if r.NoK {
+		return ""
+	}
+	return itoa(r.K)
 }
 
 // WriteList writes rows in format f. period is the list's label: the text
@@ -150,7 +159,7 @@ func writeFideTXT(w io.Writer, rows []ListRow, period string) error {
 		if r.BirthYear > 0 {
 			by = itoa(r.BirthYear)
 		}
-		line([]string{id, r.Name, r.Federation, r.Sex, r.Title, r.WTitle, "", "", itoa(r.Rating), itoa(r.Games), itoa(r.K), by, r.Flag}, false)
+		line([]string{id, r.Name, r.Federation, r.Sex, r.Title, r.WTitle, "", "", itoa(r.Rating), itoa(r.Games), r.kText(), by, r.Flag}, false)
 	}
 	return bw.Flush()
 }
@@ -168,7 +177,7 @@ type fidePlayer struct {
 	FOATitle string   `xml:"foa_title"`
 	Rating   int32    `xml:"rating"`
 	Games    int32    `xml:"games"`
-	K        int32    `xml:"k"`
+	K        string   `xml:"k"`
 	Birthday string   `xml:"birthday"`
 	Flag     string   `xml:"flag"`
 }
@@ -181,7 +190,7 @@ func writeFideXML(w io.Writer, rows []ListRow) error {
 	for _, r := range rows {
 		t := archive.SafeText
 		p := fidePlayer{Name: t(r.Name), Country: t(r.Federation), Sex: t(r.Sex), Title: t(r.Title), WTitle: t(r.WTitle),
-			Rating: r.Rating, Games: r.Games, K: r.K, Flag: t(r.Flag)}
+			Rating: r.Rating, Games: r.Games, K: r.kText(), Flag: t(r.Flag)}
 		if r.ID > 0 {
 			p.FideID = itoa(r.ID)
 		}
@@ -208,7 +217,7 @@ func writeListCSV(w io.Writer, rows []ListRow) error {
 			by = itoa(r.BirthYear)
 		}
 		t := func(s string) string { return csvfield.Text(archive.SafeText(s)) }
-		cw.Write([]string{id, t(r.Name), t(r.Federation), t(r.Sex), t(r.Title), t(r.WTitle), itoa(r.Rating), itoa(r.Games), itoa(r.K), by, t(r.Flag)})
+		cw.Write([]string{id, t(r.Name), t(r.Federation), t(r.Sex), t(r.Title), t(r.WTitle), itoa(r.Rating), itoa(r.Games), r.kText(), by, t(r.Flag)})
 	}
 	cw.Flush()
 	return cw.Error()

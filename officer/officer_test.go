@@ -182,6 +182,45 @@ func TestListRows(t *testing.T) {
 	}
 }
 
+// TestListWithoutK: a list of a rule set without K exports its K empty in
+// every shape, and a list with K keeps its 0.
+func TestListWithoutK(t *testing.T) {
+	rows := []ListRow{{ID: 7, Name: "Ann", Rating: 1500, Games: 3}}
+	k := func(f ListFormat, noK bool) string {
+		rows[0].NoK = noK
+		var b bytes.Buffer
+		if err := WriteList(&b, rows, "2025-06", f); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if txt := strings.Split(k(FideTXT, true), "\r\n")[1]; txt[123:126] != "   " {
+		t.Errorf("fide-txt K %q, want blank", txt[123:126])
+	}
+	if txt := strings.Split(k(FideTXT, false), "\r\n")[1]; txt[123:126] != "0  " {
+		t.Errorf("fide-txt K %q, want 0", txt[123:126])
+	}
+	if x := k(FideXML, true); !strings.Contains(x, "<k></k>") {
+		t.Errorf("fide-xml without K:\n%s", x)
+	}
+	if x := k(FideXML, false); !strings.Contains(x, "<k>0</k>") {
+		t.Errorf("fide-xml with K:\n%s", x)
+	}
+	if c := k(ListCSV, true); !strings.HasSuffix(c, "\n7,Ann,,,,,1500,3,,,\n") {
+		t.Errorf("csv without K:\n%s", c)
+	}
+	if c := k(ListCSV, false); !strings.HasSuffix(c, "\n7,Ann,,,,,1500,3,0,,\n") {
+		t.Errorf("csv with K:\n%s", c)
+	}
+	out := fixture(t)
+	if noK, err := ListWithoutK(out, "2025-01"); err != nil || noK {
+		t.Errorf("fixture list: ListWithoutK = %v, %v; want false", noK, err)
+	}
+	if _, err := ListWithoutK(out, "2030-01"); !errors.Is(err, ErrNoList) {
+		t.Errorf("missing list: %v, want ErrNoList", err)
+	}
+}
+
 // TestReadOlderList: a list written without the player columns reads with
 // them empty.
 func TestReadOlderList(t *testing.T) {
@@ -330,6 +369,9 @@ func TestPlayerAddedColumns(t *testing.T) {
 	// Without K: k is empty on the lists and the cards, expected is on every card.
 	if k := lists.Rows[len(lists.Rows)-1][slices.Index(listHeader, "k")]; def.Columns.NoK && k != "" {
 		t.Errorf("list k = %q, want empty: the rule set has no K", k)
+	}
+	if noK, err := ListWithoutK(out, mustLatest(t, out)); err != nil || noK != def.Columns.NoK {
+		t.Errorf("ListWithoutK = %v, %v; want %v", noK, err, def.Columns.NoK)
 	}
 	ck, ce := slices.Index(cards.Header, "k"), slices.Index(cards.Header, "expected")
 	for _, r := range cards.Rows {

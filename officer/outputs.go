@@ -34,6 +34,29 @@ func ReadList(out, period string) ([]output.ListRow, error) {
 	return rows, err
 }
 
+// ListWithoutK tells whether the list of period in out is of a rule set
+// without K (output.ListNoK): the 0 its rows read for k is empty.
+func ListWithoutK(out, period string) (bool, error) {
+	path := listPath(out, period)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("list %s: %w (no %s)", period, ErrNoList, path)
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return output.ListNoK(pf.Schema()), nil
+}
+
 // ReadCards reads the rows of out's cards.parquet that keep accepts, in file
 // order (rating order).
 func ReadCards(out string, keep func(*output.Card) bool) ([]output.Card, error) {

@@ -196,8 +196,8 @@ func TestNoListRefused(t *testing.T) {
 // change in the list (new), shown empty on the site too, where a player on
 // it shows 0.
 func TestNewPlayerChangeEmpty(t *testing.T) {
-	old := string(appendRatingRow(nil, &listRow{Rank: 1, ID: 7, Name: "Old", Rating: 1500}, ""))
-	young := string(appendRatingRow(nil, &listRow{Rank: 2, ID: 8, Name: "New", Rating: 1400, NoChange: true, Flags: "new"}, ""))
+	old := string(appendRatingRow(nil, &listRow{Rank: 1, ID: 7, Name: "Old", Rating: 1500}, "", ratingShape{}))
+	young := string(appendRatingRow(nil, &listRow{Rank: 2, ID: 8, Name: "New", Rating: 1400, NoChange: true, Flags: "new"}, "", ratingShape{}))
 	if !strings.Contains(old, `<td>1500<td>0<td>`) {
 		t.Errorf("row %q: want change 0 for Old", old)
 	}

@@ -1,10 +1,14 @@
 package report
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ratelist/ratelist"
+	"github.com/ratelist/ratelist/pipeline"
 )
 
 // TestListWithoutK: a list row whose k cell is empty (a rule set without K)
@@ -24,8 +28,41 @@ func TestListWithoutK(t *testing.T) {
 	if !rows[0].NoK || rows[1].NoK || rows[1].K != 20 {
 		t.Fatalf("rows %+v", rows)
 	}
-	ann, bob := string(appendRatingRow(nil, &rows[0], "")), string(appendRatingRow(nil, &rows[1], ""))
+	ann, bob := string(appendRatingRow(nil, &rows[0], "", ratingShape{})), string(appendRatingRow(nil, &rows[1], "", ratingShape{}))
 	if !strings.Contains(ann, "<td>3<td>3<td><td>") || !strings.Contains(bob, "<td>3<td>3<td>20<td>") {
 		t.Errorf("rows:\n%s%s", ann, bob)
 	}
+}
+
+// TestGlickoListPage: the list page of a rule set without K (Glicko-2) has
+// no K column, and a cell under each of the rule set's own columns; the
+// demo's (school) list keeps its K.
+func TestGlickoListPage(t *testing.T) {
+	out := t.TempDir()
+	rules, err := pipeline.DefaultRules("glicko2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Run(context.Background(), pipeline.Options{Archive: ratelist.Demo(), ArchiveName: "(embedded demo)",
+		Out: out, Rules: rules, RulesName: "glicko2"}); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(out, "site")
+	if _, err := Build(context.Background(), Options{Out: out, Site: site, Archive: ratelist.Demo()}); err != nil {
+		t.Fatal(err)
+	}
+	page := readString(t, filepath.Join(site, "index.html"))
+	if strings.Contains(page, `data-col="k"`) {
+		t.Error("Glicko-2 list page has a K column")
+	}
+	heads := strings.Count(page, `<th scope="col" data-col=`)
+	row, _, _ := strings.Cut(page[strings.Index(page, "<tr><td>1<th"):], "\n")
+	if cells := strings.Count(row, "<td>") + strings.Count(row, "<th "); cells != heads || !strings.Contains(page, `data-col="rd"`) {
+		t.Errorf("%d headings, %d cells in the first row %q", heads, cells, row)
+	}
+	school := readString(t, filepath.Join(buildDemo(t, 0), "index.html"))
+	if !strings.Contains(school, `data-col="k" data-num>K<`) {
+		t.Error("school list page lacks its K column")
+	}
+	validatePages(t, htmlValidate(t), site, []string{"index.html"})
 }

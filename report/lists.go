@@ -275,10 +275,27 @@ var ratingCols = []col{
 	{head: "Flags", key: "flags", text: true, extra: true},
 }
 
-// ratingCols are ratingCols and the rule set's own columns after them, extra
-// on a phone.
-func (s *site) ratingCols() []col {
+// ratingShape is what a rating list's table has beyond ratingCols' fixed
+// columns: K or not, and how many columns of the rule set's own.
+type ratingShape struct {
+	noK   bool // a rule set without K: no K column
+	added int
+}
+
+// ratingShape is the shape of the run's lists: without K when its rule set
+// declares none (rating.Columns.NoK; the site's key holds the rule set).
+func (s *site) ratingShape() ratingShape {
+	def, ok := rating.Lookup(s.sum.Rules)
+	return ratingShape{noK: ok && def.Columns.NoK, added: len(s.added)}
+}
+
+// ratingCols are ratingCols (without K for a rule set without it) and the
+// rule set's own columns after them, extra on a phone.
+func (s *site) ratingCols(sh ratingShape) []col {
 	cols := slices.Clip(ratingCols)
+	if sh.noK {
+		cols = slices.DeleteFunc(slices.Clone(cols), func(c col) bool { return c.key == "k" })
+	}
 	for _, c := range s.added {
 		h := c.Title
 		if h == "" {
@@ -298,7 +315,8 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 	cats := map[string]bool{}
 	flags := map[string]bool{}
 	clubs := map[string]bool{}
-	cols := s.ratingCols()
+	sh := s.ratingShape()
+	cols := s.ratingCols(sh)
 	shown := shownRows(s.listFile(period) == "index.html", len(rows))
 	caption := "Rating list " + period + ": select a column heading to sort"
 	if shown < len(rows) {
@@ -321,7 +339,7 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 		if club != "" {
 			clubs[club] = true
 		}
-		b = appendRatingRow(b, r, club)
+		b = appendRatingRow(b, r, club, sh)
 	}
 	b = appendTableEnd(b)
 	b = append(b, "<p class=\"legend\">Change: since the list before; empty for a player new to the list. <a href=\"help.html#list\">How to read the list</a></p>\n"...)
@@ -354,8 +372,9 @@ func (s *site) writeRatingList(period string, rows []listRow, pageKey uint64) er
 	return s.putPage(s.listFile(period), "list.html", &lp, pageKey)
 }
 
-// appendRatingRow appends a rating list's row, with the player's club.
-func appendRatingRow(b []byte, r *listRow, club string) []byte {
+// appendRatingRow appends a rating list's row of shape sh, with the player's
+// club.
+func appendRatingRow(b []byte, r *listRow, club string, sh ratingShape) []byte {
 	b = append(b, "<tr><td>"...)
 	b = strconv.AppendInt(b, int64(r.Rank), 10)
 	b = appendNameCell(b, "", r.ID, r.Name)
@@ -368,14 +387,20 @@ func appendRatingRow(b []byte, r *listRow, club string) []byte {
 	b = strconv.AppendInt(b, int64(r.GamesPeriod), 10)
 	b = append(b, "<td>"...)
 	b = strconv.AppendInt(b, int64(r.GamesTotal), 10)
-	b = append(b, "<td>"...)
-	if !r.NoK {
-		b = strconv.AppendInt(b, int64(r.K), 10)
+	if !sh.noK {
+		b = append(b, "<td>"...)
+		if !r.NoK {
+			b = strconv.AppendInt(b, int64(r.K), 10)
+		}
 	}
 	b = append(b, "<td>"...)
 	b = appendEsc(b, r.Category)
 	b = append(b, "<td>"...)
 	b = appendEsc(b, r.Flags)
+	for j := range sh.added {
+		b = append(b, "<td>"...)
+		b = appendEsc(b, field(r.Added, j))
+	}
 	b = append(b, '\n')
 	return b
 }

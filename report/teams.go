@@ -324,7 +324,7 @@ func (s *site) renderTeams(p *teamPage) []byte {
 	codes := p.Head[5:]
 	b = append(b, "<p>Ranked by match points (MP), then by "...)
 	b = appendEsc(b, strings.Join(codes, ", "))
-	b = append(b, "; GP are the game points. The codes are FIDE's team tie-breaks.</p>\n"...)
+	b = append(b, "; GP are the game points. The codes are FIDE's team tie-breaks: <a href=\"../help.html#team-tiebreaks\">what each means</a>.</p>\n"...)
 	b = append(b, "<div class=\"scroll\">\n<table class=\"list\">\n<caption>Team standings</caption>\n<thead><tr><th scope=\"col\">Rk</th><th scope=\"col\">No</th><th scope=\"col\">Team</th><th scope=\"col\">MP</th><th scope=\"col\">GP</th>"...)
 	for _, c := range codes {
 		b = append(b, "<th scope=\"col\">"...)

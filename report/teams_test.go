@@ -15,6 +15,7 @@ import (
 	"github.com/ratelist/ratelist/importer"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/pipeline"
+	"github.com/ratelist/ratelist/tiebreak"
 )
 
 // buildTeams imports the team competitions of testdata/teams (the league is
@@ -136,4 +137,44 @@ func TestValidTeamHTML(t *testing.T) {
 	bin := htmlValidate(t)
 	_, _, site := buildTeams(t)
 	validatePages(t, bin, site, []string{filepath.Join("tournaments", "1-teams.html"), filepath.Join("players", "47.html")})
+}
+
+// TestTeamCodesHelp: the help page explains every team code docs/teams.md
+// defines, each under its own id, and the team page links that section; every
+// code of the team standings has its entry.
+func TestTeamCodesHelp(t *testing.T) {
+	_, out, site := buildTeams(t)
+	help := readString(t, filepath.Join(site, "help.html"))
+	doc := readString(t, "../docs/teams.md")
+	_, table, _ := strings.Cut(doc, "## The codes")
+	n := 0
+	for _, line := range strings.Split(table, "\n") {
+		code, ok := strings.CutPrefix(line, "| `")
+		if !ok {
+			continue
+		}
+		code, _, _ = strings.Cut(code, "`")
+		if _, err := tiebreak.ParseTeamCode(code); err != nil {
+			t.Errorf("docs/teams.md code %s: %v", code, err)
+		}
+		if !strings.Contains(help, `<dt id="team-`+code+`">`+code+`</dt>`) {
+			t.Errorf("help page lacks team code %s", code)
+		}
+		n++
+	}
+	if n < 17 {
+		t.Errorf("read %d team codes from docs/teams.md, want 17 or more", n)
+	}
+	page := readString(t, filepath.Join(site, "tournaments", "1-teams.html"))
+	if !strings.Contains(page, `<a href="../help.html#team-tiebreaks">`) || !strings.Contains(help, `<h2 id="team-tiebreaks">`) {
+		t.Error("the team page does not link the help's team codes")
+	}
+	src := readString(t, output.StandingsTeamCSV.Path(out, "1"))
+	head, _, _ := strings.Cut(src, "\n")
+	for _, c := range strings.Split(head, ",")[5:] {
+		base := strings.FieldsFunc(c, func(r rune) bool { return r == ':' || r == '/' })[0]
+		if !strings.Contains(help, `id="team-`+base+`"`) {
+			t.Errorf("team standings code %s: no help entry %s", c, base)
+		}
+	}
 }

@@ -111,6 +111,10 @@ func exportList(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	noK, err := officer.ListWithoutK(*out, *period)
+	if err != nil {
+		return fail(err)
+	}
 	var players map[int64]officer.Player
 	if *dir != "" {
 		fsys, _, err := openArchive(*dir)
@@ -121,7 +125,11 @@ func exportList(args []string, stdout, stderr io.Writer) int {
 			return fail(fmt.Errorf("archive %s: %w", *dir, err))
 		}
 	}
-	if err := officer.WriteList(stdout, officer.ListRows(list, players, *ids == "fide"), *period, f); err != nil {
+	rows := officer.ListRows(list, players, *ids == "fide")
+	for i := range rows {
+		rows[i].NoK = noK
+	}
+	if err := officer.WriteList(stdout, rows, *period, f); err != nil {
 		return fail(err)
 	}
 	return exitOK

@@ -88,7 +88,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "log errors only")
 	verbose := fs.Bool("v", false, "log debug details")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
-	memLimit := memoryLimitFlag(fs, 320, "; the default rises with a larger working set, a value given stays; --report writes the site under it too")
+	memLimit := memoryLimitFlag(fs, 320, "; the default rises with a larger working set, a value given stays; --report writes the site under a value given, else under report's default")
 	withReport := fs.Bool("report", false, "also write the HTML site of the outputs into OUT/site (see ratelist report)")
 	asOfFlag := fs.String("as-of", "", "the run's `date` YYYY-MM-DD (default today, UTC): only periods ended before it are listed")
 	provisional := fs.Bool("provisional", false, "also list the period still open on the run's date, marked provisional")
@@ -107,6 +107,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
+	follow := func() {}
+	defer func() { follow() }()
 	if limited {
 		if os.Getenv("GOGC") == "" {
 			// With the limit in place the GC need not also run at every doubling
@@ -115,7 +117,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if !flagGiven(fs, "memory-limit") {
 			// The default follows a working set larger than it (a large registry).
-			defer followLiveHeap(int64(*memLimit) << 20)()
+			follow = followLiveHeap(int64(*memLimit) << 20)
 		}
 	}
 	stop, code, ok := startCPUProfile("run", *cpuProfile, stderr)
@@ -219,6 +221,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Warn("a published list changed", "list", c.List, "changed_rows", c.ChangedRows, "rerated_from", sum.RerateFrom)
 	}
 	if *withReport {
+		if limited && !flagGiven(fs, "memory-limit") {
+			// The run's working set is garbage now: the site is written under
+			// the report's own default, as `ratelist report` writes it.
+			follow()
+			follow = func() {}
+			debug.SetMemoryLimit(reportMemory << 20)
+			debug.FreeOSMemory()
+		}
 		if err := runReport(ctx, *out, fsys, log); err != nil {
 			log.Error("report failed; the run's outputs are written", "err", message(err))
 			return exitCode(err)

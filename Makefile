@@ -24,9 +24,10 @@ fmt:
 	gofmt -l -w .
 
 # Per-stage Go benchmarks (games/s; compare runs with benchstat), then end-to-end
-# runs on generated 1M/10M/30M-game archives beside a bare parquet-go decode
-# (bench/run.sh; archives are generated once into bench/data). BENCH_SIZES
-# picks the sizes, e.g. make bench BENCH_SIZES="1000000".
+# jobs on generated 1M/10M/30M-game archives beside a bare parquet-go decode, as
+# rows of docs/performance.md's table (bench/run.sh; archives are generated once
+# into bench/data). BENCH_SIZES picks the sizes, e.g. make bench BENCH_SIZES="1000000";
+# BENCH_JOBS, BENCH_RULES, BENCH_PLAYERS, PQFLOOR: see bench/run.sh.
 BENCH_SIZES ?= 1000000 10000000 30000000
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...

@@ -47,7 +47,7 @@ row() {
   # A small archive's floor is a few hundredths of a second: it is timed over
   # enough repeats (about 10M games in all) that the timer's 10 ms do not matter.
   local reps; reps=$(( (10000000 + fg - 1) / fg )); [ "$reps" -le 10 ] || reps=10
-  timed "$out/f" bash -c 'for ((i = 0; i < $1; i++)); do "$2" "$3"; done' _ "$reps" "$floor" "$fa"
+  timed "$out/f" bash -c 'for ((i = 0; i < $1; i++)); do "$2" "$3"; done' _ "$reps" "$floor" "$fa/"
   sync
   timed "$out/t" "$@"
   read -r fw _ fu fs < "$out/f"; read -r wall rss user sys < "$out/t"

@@ -64,7 +64,7 @@ pgn() {
 
 echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(go env GOVERSION); $(date -u +%F); floor: $(basename "$floor"); output in $(stat -f -c %T "$out")"
 echo
-echo '| job | archive | command | load | wall (s) | CPU user + sys (s) | max RSS (MB) | floor wall (s) | floor CPU (s) | wall / floor | CPU / floor CPU |'
+echo '| job | archive | command | load | wall (s) | CPU user + sys (s) | max RSS (MiB) | floor wall (s) | floor CPU (s) | wall / floor | CPU / floor CPU |'
 echo '|---|---|---|---|---|---|---|---|---|---|---|'
 ruleflag=(); [ "$rules" = school ] || ruleflag=(--rules "$rules")
 desc() { local d; d="$(short "$1") games, $(short "$players") players"; [ "$joker" = 0 ] || d="$d, $(short "$joker") Joker games"; echo "$d"; }

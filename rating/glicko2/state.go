@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ratelist/ratelist/internal/varbin"
 )
@@ -98,6 +99,7 @@ type Period struct {
 	order   []int32 // side entries (2 × game + 0 white, 1 black) in player order
 	pos     []int32
 	after   []Player
+	from    []Player // per player: the values the period starts from
 	results []Result
 	row     CardRow
 }
@@ -151,13 +153,7 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			return fmt.Errorf("glicko2: game %d–%d of %d players: %w", g.white, g.black, n, ErrPlayer)
 		}
 	}
-	initial := set.initial()
-	startOf := func(p int32) Player {
-		if s.Listed[p] {
-			return s.Player(p)
-		}
-		return initial
-	}
+	startOf := pd.startValues(s, set)
 	start, order := pd.byPlayer(n)
 	after := pd.after[:0]
 	for p := range int32(n) {
@@ -172,11 +168,11 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			if ix&1 == 1 {
 				opp, score = g.white, g.bs
 			}
-			o := startOf(opp)
+			o := &startOf[opp]
 			results = append(results, Result{Mu: o.Mu, Phi: o.Phi, Score: score})
 			games = append(games, CardGame{Opponent: opp, Tournament: g.from})
 		}
-		before := startOf(p)
+		before := startOf[p]
 		a, v, delta := Update(before, results, set.Tau, set.Epsilon)
 		for i := range games {
 			games[i].Result = results[i]
@@ -199,11 +195,27 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			s.set(p, after[i])
 			i++
 		case s.Listed[p]:
-			s.set(p, Idle(s.Player(p)))
+			s.set(p, Idle(startOf[p]))
 		}
 	}
 	pd.games = pd.games[:0]
 	return nil
+}
+
+// startValues returns every player's values at the period's start: from s,
+// or the initial values for a player not listed yet. Taken once per player
+// rather than once per game side, as Close reads them in game order.
+func (pd *Period) startValues(s *State, set *Settings) []Player {
+	initial := set.initial()
+	from := slices.Grow(pd.from[:0], len(s.Listed))[:len(s.Listed)]
+	for p, on := range s.Listed {
+		from[p] = initial
+		if on {
+			from[p] = s.Player(int32(p))
+		}
+	}
+	pd.from = from
+	return from
 }
 
 // byPlayer sorts the sides of the period's games by player, each player's

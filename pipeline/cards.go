@@ -76,7 +76,7 @@ func newAddedCols(cols []rating.Column, n int) addedCols {
 }
 
 // add appends the values of the cards cards[x] for x in ix, which ex gives.
-// Columns all of Float64 (Glicko-2's) are extended once and filled by index.
+// Columns all of Float64 are extended once and filled by index.
 func (a *addedCols) add(ex rating.Extras, ix []int32) {
 	if !a.floats {
 		for _, x := range ix {

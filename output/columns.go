@@ -82,8 +82,10 @@ func newShape(root string, t reflect.Type, after string, cols []rating.Column, o
 	return sh
 }
 
-// addedFields are the struct fields of added columns. A Float64 column is
-// dictionary-encoded, as the cards' other measured values are.
+// addedFields are the struct fields of added columns. A Float64 column with
+// decimals (rounded: its values repeat) is dictionary-encoded, as the cards'
+// other measured values are; an unrounded one is plain: its values hardly
+// repeat, so a dictionary only adds bytes and CPU.
 func addedFields(cols []rating.Column) []reflect.StructField {
 	added := make([]reflect.StructField, len(cols))
 	for i, c := range cols {
@@ -93,6 +95,9 @@ func addedFields(cols []rating.Column) []reflect.StructField {
 			f.Type, f.Tag = reflect.TypeFor[int64](), reflect.StructTag(`parquet:"`+c.Name+`,delta"`)
 		case rating.Float64:
 			f.Type, f.Tag = reflect.TypeFor[float64](), reflect.StructTag(`parquet:"`+c.Name+`,dict"`)
+			if c.Decimals == 0 {
+				f.Tag = reflect.StructTag(`parquet:"` + c.Name + `"`)
+			}
 		default:
 			f.Type = reflect.TypeFor[string]()
 		}

@@ -54,11 +54,15 @@ type addedCols struct {
 	flts [][]float64
 	strs [][]string
 	row  []rating.Value // CardValues' scratch
+
+	floats bool        // every column is a Float64
+	fill   [][]float64 // add's scratch
 }
 
 func newAddedCols(cols []rating.Column, n int) addedCols {
-	a := addedCols{cols: cols, ints: make([][]int64, len(cols)), flts: make([][]float64, len(cols)), strs: make([][]string, len(cols)), row: make([]rating.Value, len(cols))}
+	a := addedCols{cols: cols, ints: make([][]int64, len(cols)), flts: make([][]float64, len(cols)), strs: make([][]string, len(cols)), row: make([]rating.Value, len(cols)), floats: true}
 	for i, c := range cols {
+		a.floats = a.floats && c.Type == rating.Float64
 		switch c.Type {
 		case rating.Int64:
 			a.ints[i] = make([]int64, 0, n)
@@ -72,10 +76,25 @@ func newAddedCols(cols []rating.Column, n int) addedCols {
 }
 
 // add appends the values of the cards cards[x] for x in ix, which ex gives.
+// Columns all of Float64 are extended once and filled by index.
 func (a *addedCols) add(ex rating.Extras, ix []int32) {
-	for _, x := range ix {
+	if !a.floats {
+		for _, x := range ix {
+			ex.CardValues(int(x), a.row)
+			a.push(a.row)
+		}
+		return
+	}
+	cols := a.fill[:0]
+	for j := range a.cols {
+		cols = append(cols, extend(&a.flts[j], len(ix)))
+	}
+	a.fill = cols
+	for i, x := range ix {
 		ex.CardValues(int(x), a.row)
-		a.push(a.row)
+		for j, v := range a.row {
+			cols[j][i] = v.Float
+		}
 	}
 }
 

@@ -370,6 +370,7 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
 	vals := make([]rating.Value, listChunk*k)
 	var cols listColumns
+	var names []csvfield.Shape // the CSV shapes of the chunk's rows' names
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
 		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
@@ -377,7 +378,8 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 			e := int(order[first+i])
 			copy(vals[i*k:(i+1)*k], l.vals[e*k:(e+1)*k])
 		}
-		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], vals[:n*k], add)
+		names = rowNames(names, l.names, ents[:n])
+		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], names, vals[:n*k], add)
 		lf.csv.Write(lf.line)
 		if err := cols.write(lf.w.ColumnWriters(), add, rows[:n], vals[:n*k]); err != nil {
 			return fmt.Errorf("write %s: %w", lf.pqRel, err)
@@ -504,13 +506,14 @@ func optionalSet(optional bool, set []bool) []bool {
 	return nil
 }
 
-// appendListCSVAdded appends the CSV lines of rows, each with its values
-// vals[i*len(add.cols):] of the columns add.cols after flags.
-func appendListCSVAdded(b []byte, rows []output.ListRow, vals []rating.Value, add *listAdded) []byte {
+// appendListCSVAdded appends the CSV lines of rows, row i's name of shape
+// names[i], each with its values vals[i*len(add.cols):] of the columns
+// add.cols after flags.
+func appendListCSVAdded(b []byte, rows []output.ListRow, names []csvfield.Shape, vals []rating.Value, add *listAdded) []byte {
 	cols := add.cols
 	k := len(cols)
 	for i := range rows {
-		b = appendListLine(b, &rows[i], add.noK, csvfield.Other)
+		b = appendListLine(b, &rows[i], add.noK, names[i])
 		for j, c := range cols {
 			b = append(b, ',')
 			b = appendValue(b, &c, vals[i*k+j])

@@ -39,18 +39,22 @@ func TestParquetInterop(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no parquet files under %s", out)
 	}
-	// The FIDE rules' audit trail: card_games.parquet has no row under the
-	// school rules.
-	fide := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"run", "--rules", "fide", "--out", fide, "--quiet"}, &stdout, &stderr); code != exitOK {
-		t.Fatalf("fide run: exit %d, stderr:\n%s", code, stderr.String())
+	// The FIDE rules' audit trail (card_games.parquet has no row under the
+	// school rules) and Glicko-2's, whose added unrounded columns are plain.
+	others := map[string]string{}
+	for _, rules := range []string{"fide", "glicko2"} {
+		dir := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"run", "--rules", rules, "--out", dir, "--quiet"}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("%s run: exit %d, stderr:\n%s", rules, code, stderr.String())
+		}
+		others[dir] = rules
+		files = append(files, filepath.Join(dir, "cards.parquet"), filepath.Join(dir, "card_games.parquet"))
 	}
-	files = append(files, filepath.Join(fide, "cards.parquet"), filepath.Join(fide, "card_games.parquet"))
 	for _, path := range files {
 		name, _ := filepath.Rel(out, path)
-		if !strings.HasPrefix(path, out+string(filepath.Separator)) {
-			name = "fide/" + filepath.Base(path)
+		if rules, ok := others[filepath.Dir(path)]; ok {
+			name = rules + "/" + filepath.Base(path)
 		}
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
 			pgCols, pgRows := readParquetGo(t, path)

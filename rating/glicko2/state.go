@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ratelist/ratelist/internal/varbin"
 )
@@ -94,11 +95,15 @@ type Period struct {
 	games []pairing
 
 	// Close's scratch.
-	start   []int32 // per player: where their sides begin in order
-	order   []int32 // side entries (2 × game + 0 white, 1 black) in player order
+	start   []int32 // per player: where their sides begin in player order
 	pos     []int32
+	initial []Player // per player: the values the period starts from
 	after   []Player
+	// Per game side, in player order (byPlayer): the opponent's values and
+	// the score, the opponent, the tournament.
 	results []Result
+	opp     []int32
+	from    []Tournament
 	row     CardRow
 }
 
@@ -151,37 +156,24 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			return fmt.Errorf("glicko2: game %d–%d of %d players: %w", g.white, g.black, n, ErrPlayer)
 		}
 	}
-	initial := set.initial()
-	startOf := func(p int32) Player {
-		if s.Listed[p] {
-			return s.Player(p)
-		}
-		return initial
-	}
-	start, order := pd.byPlayer(n)
+	startOf := pd.startValues(s, set)
+	start := pd.byPlayer(n, startOf)
 	after := pd.after[:0]
 	for p := range int32(n) {
-		sides := order[start[p]:start[p+1]]
-		if len(sides) == 0 {
+		lo, hi := start[p], start[p+1]
+		if lo == hi {
 			continue
 		}
-		results, games := pd.results[:0], pd.row.Games[:0]
-		for _, ix := range sides {
-			g := &pd.games[ix>>1]
-			opp, score := g.black, g.ws
-			if ix&1 == 1 {
-				opp, score = g.white, g.bs
-			}
-			o := startOf(opp)
-			results = append(results, Result{Mu: o.Mu, Phi: o.Phi, Score: score})
-			games = append(games, CardGame{Opponent: opp, Tournament: g.from})
+		results, games := pd.results[lo:hi], pd.row.Games[:0]
+		for i := lo; i < hi; i++ {
+			games = append(games, CardGame{Opponent: pd.opp[i], Tournament: pd.from[i]})
 		}
-		before := startOf(p)
+		before := startOf[p]
 		a, v, delta := Update(before, results, set.Tau, set.Epsilon)
 		for i := range games {
 			games[i].Result = results[i]
 		}
-		pd.results, pd.row = results, CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta, Games: games}
+		pd.row = CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta, Games: games}
 		after = append(after, a)
 		if err := emit(&pd.row); err != nil {
 			pd.after = after
@@ -199,17 +191,36 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			s.set(p, after[i])
 			i++
 		case s.Listed[p]:
-			s.set(p, Idle(s.Player(p)))
+			s.set(p, Idle(startOf[p]))
 		}
 	}
 	pd.games = pd.games[:0]
 	return nil
 }
 
+// startValues returns every player's values at the period's start: from s,
+// or the initial values for a player not listed yet. Taken once per player
+// rather than once per game side, as Close reads them in game order.
+func (pd *Period) startValues(s *State, set *Settings) []Player {
+	initial := set.initial()
+	from := slices.Grow(pd.initial[:0], len(s.Listed))[:len(s.Listed)]
+	for p, on := range s.Listed {
+		from[p] = initial
+		if on {
+			from[p] = s.Player(int32(p))
+		}
+	}
+	pd.initial = from
+	return from
+}
+
 // byPlayer sorts the sides of the period's games by player, each player's
 // in the order the games came (a stable counting sort over the n players):
-// player p's sides are order[start[p]:start[p+1]].
-func (pd *Period) byPlayer(n int) (start, order []int32) {
+// player p's sides are results, opp and from [start[p]:start[p+1]], each
+// side's Result holding the opponent's values from startOf and the score.
+// The sides are written in one pass over the games, so that Close reads
+// them in order rather than the games at random.
+func (pd *Period) byPlayer(n int, startOf []Player) (start []int32) {
 	start = growZero(pd.start, n+1)
 	for _, g := range pd.games {
 		start[g.white+1]++
@@ -219,15 +230,21 @@ func (pd *Period) byPlayer(n int) (start, order []int32) {
 		start[i] += start[i-1]
 	}
 	pos := append(pd.pos[:0], start[:n]...) // each player's next free place
-	order = growZero(pd.order, 2*len(pd.games))
-	for i, g := range pd.games {
-		order[pos[g.white]] = int32(2 * i)
+	sides := 2 * len(pd.games)
+	results := slices.Grow(pd.results[:0], sides)[:sides]
+	opp := slices.Grow(pd.opp[:0], sides)[:sides]
+	from := slices.Grow(pd.from[:0], sides)[:sides]
+	for i := range pd.games {
+		g := &pd.games[i]
+		w, b := pos[g.white], pos[g.black]
 		pos[g.white]++
-		order[pos[g.black]] = int32(2*i + 1)
 		pos[g.black]++
+		bo, wo := &startOf[g.black], &startOf[g.white]
+		results[w], opp[w], from[w] = Result{Mu: bo.Mu, Phi: bo.Phi, Score: g.ws}, g.black, g.from
+		results[b], opp[b], from[b] = Result{Mu: wo.Mu, Phi: wo.Phi, Score: g.bs}, g.white, g.from
 	}
-	pd.start, pd.order, pd.pos = start, order, pos
-	return start, order
+	pd.start, pd.pos, pd.results, pd.opp, pd.from = start, pos, results, opp, from
+	return start
 }
 
 // growZero returns n zeroed values in buf's room.

@@ -214,7 +214,7 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standi
 	}
 	p := s.page(t.Name, "../", "tournaments")
 	if tb != nil {
-		p.Style = tableCSS("st", tb.cols)
+		p.Style = tb.style
 	}
 	b := appendHead(make([]byte, 0, 4<<10), p)
 	b = append(b, "<p class=\"crumb\"><a href=\"../"...)

@@ -12,9 +12,11 @@ import (
 // crosstable builds them (the rows of the standings file in its order, or,
 // without one, the players by start number), rendered as the site's table.
 type tourTable struct {
-	s    *site
-	x    *crosstable.Table
-	cols []col
+	s       *site
+	x       *crosstable.Table
+	cols    []col
+	classes string // the table's classes: its layouts (stLayouts)
+	style   string // the style of its layouts the sheet lacks
 }
 
 func (s *site) newTourTable(t *tourInfo, tt *tiebreak.Tournament, st *standings) *tourTable {
@@ -34,7 +36,8 @@ func (s *site) newTourTable(t *tourInfo, tt *tiebreak.Tournament, st *standings)
 		return v
 	}
 	x := crosstable.Build(in)
-	return &tourTable{s: s, x: x, cols: siteCols(x.Cols)}
+	classes, style := stLayouts(x.Cols)
+	return &tourTable{s: s, x: x, cols: siteCols(x.Cols), classes: "list st " + classes, style: style}
 }
 
 // entries are the standings' rows as the table's, each with its player in
@@ -93,7 +96,7 @@ func appendEscString(s string) string { return string(appendEsc(nil, s)) }
 
 // appendTable appends the table and its legend.
 func (x *tourTable) appendTable(b []byte) []byte {
-	b = appendTableStart(b, "st", "list st", tourCaption(x.x), x.cols)
+	b = appendTableStart(b, "st", x.classes, tourCaption(x.x), x.cols)
 	for i := range x.x.Rows {
 		b = x.appendRow(b, &x.x.Rows[i])
 	}

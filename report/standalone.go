@@ -72,7 +72,7 @@ func WriteStandingsPage(w io.Writer, title string, x *crosstable.Table) error {
 	b = append(b, "</title>\n<style>"...)
 	b = append(b, styleSheet(css)...)
 	b = append(b, style...)
-	b = append(b, "</style>\n</head>\n<body>\n<main id=\"main\" class=\"wrap\">\n<h1>"...)
+	b = append(b, "</style>\n</head>\n<body>\n<main id=\"main\">\n<h1>"...)
 	b = appendEsc(b, title)
 	b = append(b, "</h1>\n<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n"...)
 	b = appendTableStart(b, "st", "list st "+classes, tourCaption(x), cols)

@@ -30,7 +30,7 @@ func TestStLayout(t *testing.T) {
 		}
 	}
 	tours, _ := filepath.Glob(filepath.Join(site, "tournaments", "*.html"))
-	re := regexp.MustCompile(`<table class="list st ([^"]*)" id="st">`)
+	re := regexp.MustCompile(`<table class="list st ([^"]*)" id=st>`)
 	used := 0
 	for _, f := range tours {
 		b, err := os.ReadFile(f)

@@ -120,7 +120,8 @@ func (x *tourTable) appendRow(b []byte, r *crosstable.Row) []byte {
 }
 
 // appendTourRow appends one row of the standings table; a player's name
-// links his page when linked says he has one.
+// links his page when linked says he has one (relative to the page's base,
+// the players' folder).
 func appendTourRow(b []byte, x *crosstable.Table, r *crosstable.Row, linked func(int64) bool) []byte {
 	b = append(b, "<tr>"...)
 	for _, c := range x.Cols {
@@ -129,11 +130,11 @@ func appendTourRow(b []byte, x *crosstable.Table, r *crosstable.Row, linked func
 			b = appendEsc(b, x.Cell(r, c))
 			continue
 		}
-		b = append(b, "<th scope=\"row\">"...)
+		b = append(b, "<th scope=row>"...)
 		if linked(r.ID) {
-			b = append(b, "<a href=\"../players/"...)
+			b = append(b, "<a href="...)
 			b = strconv.AppendInt(b, r.ID, 10)
-			b = append(b, ".html\">"...)
+			b = append(b, ".html>"...)
 			b = appendEsc(b, r.Name)
 			b = append(b, "</a>"...)
 		} else {
@@ -164,15 +165,15 @@ func appendTourLegend(b []byte, x *crosstable.Table, help string) []byte {
 	if legend == "" && help == "" {
 		return b
 	}
-	b = append(b, "<p class=\"legend\">"...)
+	b = append(b, "<p class=legend>"...)
 	b = append(b, legend...)
 	if help != "" {
 		if legend != "" {
 			b = append(b, ' ')
 		}
-		b = append(b, "<a href=\""...)
+		b = append(b, "<a href="...)
 		b = append(b, help...)
-		b = append(b, "\">How to read the standings</a>"...)
+		b = append(b, ">How to read the standings</a>"...)
 	}
 	return append(b, "</p>\n"...)
 }

@@ -24,6 +24,15 @@ func writeAssets(k *sink) error {
 		if err != nil {
 			return err
 		}
+		if p == "assets/style.css" {
+			b = styleSheet(b)
+		}
 		return k.put(p, b, 0)
 	})
+}
+
+// styleSheet is the site's style sheet: assets/style.css (css) and the
+// standings' layouts.
+func styleSheet(css []byte) []byte {
+	return append(append([]byte(nil), css...), stSheet()...)
 }

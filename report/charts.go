@@ -128,72 +128,50 @@ func render(p *plot.Plot, title string) (template.HTML, error) {
 }
 
 // Line charts (a player's rating history, a table rule set's rating by game)
-// are drawn here as small inline SVG, in the colours of assets/style.css: a
-// grid at round values, the first and last points' labels below, and the line
-// with a dot at each point (an SVG marker, so that a point costs only its
-// coordinates). The table beside each chart has every number.
+// are drawn here as small inline SVG, in the colours of assets/style.css: the
+// line as one path, and a minimal axis, the lowest and the highest value at
+// their heights. The title names the first and last points; the table
+// beside each chart has every number. Every player's page has a chart, so
+// there is no grid, no dot per point (a marker, referenced by a URL, which
+// the page's base would redirect).
 const (
 	lineW, lineH                       = 720, 240
-	lineL, lineR, lineT, lineB         = 52, 14, 10, 26
+	lineL, lineR, lineT, lineB         = 52, 14, 10, 10
 	lineInnerW, lineInnerH             = lineW - lineL - lineR, lineH - lineT - lineB
 	minLineSpan                float64 = 40
 )
 
+// minChartPoints is the fewest points a player's rating chart has.
+const minChartPoints = 3
+
 // appendLineChart appends an SVG chart of the points (xs[i], ys[i]), xs
-// increasing, labelled label; xText labels an x value, id names the dot. The
-// y axis is not labelled (the third argument): the label and the caption
-// name it.
-func appendLineChart(b []byte, id, label, _ string, xs, ys []float64, xText func(float64) string) []byte {
+// increasing, labelled label.
+func appendLineChart(b []byte, label string, xs, ys []float64) []byte {
 	x0, x1 := xs[0], xs[len(xs)-1]
 	if x1 == x0 {
 		x0, x1 = x0-1, x1+1
 	}
-	y0, y1 := math.Inf(1), math.Inf(-1)
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, y := range ys {
-		y0, y1 = math.Min(y0, y), math.Max(y1, y)
+		lo, hi = math.Min(lo, y), math.Max(hi, y)
 	}
-	pad := math.Max(minLineSpan-(y1-y0), 0)/2 + (y1-y0)*0.08
-	y0, y1 = math.Floor((y0-pad)/10)*10, math.Ceil((y1+pad)/10)*10
+	pad := math.Max(minLineSpan-(hi-lo), 0)/2 + (hi-lo)*0.08
+	y0, y1 := math.Floor((lo-pad)/10)*10, math.Ceil((hi+pad)/10)*10
 	X := func(v float64) float64 { return lineL + (v-x0)/(x1-x0)*lineInnerW }
 	Y := func(v float64) float64 { return lineT + (y1-v)/(y1-y0)*lineInnerH }
+	// Quoted attributes: the chart stays well-formed XML (an SVG file).
 	b = fmt.Appendf(b, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\"><title>", lineW, lineH)
 	b = appendEsc(b, label)
-	// Every player's page has a chart: its frame is kept short (the ticks
-	// right-aligned by one group, the dots by the marker property).
-	b = fmt.Appendf(b, "</title><defs><marker id=\"%s\" viewBox=\"-4 -4 8 8\" markerWidth=\"7\" markerHeight=\"7\"><circle r=\"4\"/></marker></defs>\n<path class=\"grid\" d=\"", id)
-	step := niceStep(y1-y0, 4)
-	var ticks []byte
-	for v := math.Ceil(y0/step) * step; v <= y1; v += step {
-		b = fmt.Appendf(b, "M%d %.0fH%d", lineL, Y(v), lineW-lineR)
-		ticks = fmt.Appendf(ticks, "<text x=\"%d\" y=\"%.0f\">%g</text>", lineL-6, Y(v)+4, v)
+	b = fmt.Appendf(b, "</title><g text-anchor=\"end\"><text x=\"%d\" y=\"%.0f\">%g</text>", lineL-6, Y(hi)+4, hi)
+	if lo != hi {
+		b = fmt.Appendf(b, "<text x=\"%d\" y=\"%.0f\">%g</text>", lineL-6, Y(lo)+4, lo)
 	}
-	b = append(b, "\"/><g text-anchor=\"end\">"...) // the chart's box frames it
-	b = append(b, ticks...)
-	b = fmt.Appendf(b, "<text x=\"%d\" y=\"%d\">", lineW-lineR, lineH-6)
-	b = appendEsc(b, xText(xs[len(xs)-1]))
-	b = fmt.Appendf(b, "</text></g><text x=\"%d\" y=\"%d\">", lineL, lineH-6)
-	b = appendEsc(b, xText(xs[0]))
-	b = fmt.Appendf(b, "</text>\n<polyline class=\"line\" style=\"marker:url(#%s)\" points=\"", id)
+	b = append(b, "</g><path class=\"line\" d=\"M"...) // the points after the first are lines to them
 	for i := range xs {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = fmt.Appendf(b, "%.0f,%.0f", X(xs[i]), Y(ys[i]))
+		b = fmt.Appendf(b, "%.0f %.0f", X(xs[i]), Y(ys[i]))
 	}
-	return append(b, "\"/></svg>\n"...)
-}
-
-// niceStep returns a round step that cuts span into about n parts.
-func niceStep(span float64, n int) float64 {
-	raw := span / float64(n)
-	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	switch m := raw / p; {
-	case m <= 1:
-		return p
-	case m <= 2:
-		return 2 * p
-	case m <= 5:
-		return 5 * p
-	}
-	return 10 * p
+	return append(b, "\"/></svg>"...)
 }

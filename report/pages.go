@@ -92,40 +92,58 @@ func appendInts(b []byte, ns ...int64) []byte {
 }
 
 // appendHead appends the start of every page: head, site header, navigation.
-// Kept short: every page has it, and a site has hundreds of thousands.
+// Kept short: every page has it, and a site has hundreds of thousands
+// (attribute values unquoted where HTML allows).
 func appendHead(b []byte, p page) []byte {
-	b = append(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>"...)
+	b = append(b, "<!DOCTYPE html>\n<html lang=en>\n<meta charset=utf-8>\n<meta name=viewport content=\"width=device-width,initial-scale=1\">\n<title>"...)
 	b = appendEsc(b, p.Title)
 	b = append(b, " · "...)
 	b = appendEsc(b, p.Site)
-	b = append(b, "</title>\n<link rel=\"stylesheet\" href=\""...)
+	b = append(b, "</title>\n"...)
+	skip := "#main"
+	if p.Base != "" {
+		// The page's many links go to one folder: relative to it, each is
+		// shorter; the others start with ../ and land the same.
+		b = append(b, "<base href="...)
+		b = append(b, p.Root...)
+		b = append(b, p.Base...)
+		b = append(b, ">\n"...)
+		skip = p.Self + "#main"
+	}
+	b = append(b, "<link rel=stylesheet href="...)
 	b = append(b, p.Root...)
-	b = append(b, "assets/style.css\">\n"...)
+	b = append(b, "assets/style.css>\n"...)
 	if p.Style != "" {
 		b = append(b, "<style>"...)
 		b = append(b, p.Style...)
 		b = append(b, "</style>\n"...)
 	}
 	// The head's and body's tags are optional: the parser opens them.
-	b = append(b, "<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"top\"><div class=\"wrap\"><a class=\"brand\" href=\""...)
+	b = append(b, "<a class=skip href="...)
+	b = append(b, skip...)
+	b = append(b, ">Skip to content</a>\n<header><a class=brand href="...)
 	b = append(b, p.Root...)
-	b = append(b, "index.html\">"...)
+	b = append(b, "index.html"...)
+	if p.Nav == "list" {
+		b = append(b, " aria-current=page"...)
+	}
+	b = append(b, '>')
 	b = appendEsc(b, p.Site)
-	// The site's links as plain links (no list items): every page has them.
-	b = append(b, "</a>\n<nav aria-label=\"Site\">"...)
-	for _, n := range []struct{ nav, file, text string }{{"list", "index.html", "Rating list"}, {"lists", "lists.html", "All lists"}, {"top", "top.html", "Top lists"}, {"tournaments", "tournaments.html", "Tournaments"}} {
-		b = append(b, "<a href=\""...)
+	// The site's links as plain links (no list items): every page has them;
+	// the site's name links the latest list.
+	b = append(b, "</a>\n<nav aria-label=Site>"...)
+	for _, n := range []struct{ nav, file, text string }{{"lists", "lists.html", "All lists"}, {"top", "top.html", "Top lists"}, {"tournaments", "tournaments.html", "Tournaments"}} {
+		b = append(b, "<a href="...)
 		b = append(b, p.Root...)
 		b = append(b, n.file...)
-		b = append(b, '"')
 		if p.Nav == n.nav {
-			b = append(b, " aria-current=\"page\""...)
+			b = append(b, " aria-current=page"...)
 		}
 		b = append(b, '>')
 		b = append(b, n.text...)
 		b = append(b, "</a>"...)
 	}
-	return append(b, "</nav></div></header>\n<main id=\"main\" class=\"wrap\">\n"...)
+	return append(b, "</nav></header>\n<main id=main>\n"...)
 }
 
 // appendFoot appends the end of every page (the end tags of body and html
@@ -184,6 +202,8 @@ type page struct {
 	Root  string // relative path to the site root: "" or "../"
 	Nav   string // active navigation entry
 	Style string // the page's own style: which columns a phone shows (narrowCSS)
+	Base  string // the folder the page's relative links start from, under Root: "" for its own
+	Self  string // with Base, the page's own address from there ("../players/1.html")
 }
 
 func (s *site) page(title, root, nav string) page {

@@ -46,10 +46,12 @@ func (s *site) writePlayers(ctx context.Context) error {
 func (s *site) renderPlayer(b []byte, id int64) []byte {
 	name := s.names[id]
 	idx := s.playerCards(id)
-	b = appendHead(b, s.page(name, "../", ""))
+	p := s.page(name, "../", "")
+	p.Base, p.Self = "tournaments/", fmt.Sprintf("../players/%d.html", id) // the card links each tournament
+	b = appendHead(b, p)
 	b = append(b, "<h1>"...)
 	b = appendEsc(b, name)
-	b = append(b, "</h1>\n<dl class=\"facts\">\n"...)
+	b = append(b, "</h1>\n<dl class=facts>\n"...)
 	b = appendFact(b, "ID", strconv.FormatInt(id, 10))
 	if in := s.info(id); in != nil {
 		if in.Title != "" {
@@ -71,7 +73,7 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 	// of players who did not play as they were (rank and change are on the list).
 	if li, ok := s.listed[id]; ok {
 		r := &s.latest[li]
-		b = append(b, "<div class=\"big\"><dt>Rating<dd>"...)
+		b = append(b, "<div class=big><dt>Rating<dd>"...)
 		b = strconv.AppendInt(b, int64(r.Rating), 10)
 		b = append(b, "</div>\n"...)
 		if !r.NoK {
@@ -89,11 +91,11 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 			xs, ys = append(xs, float64(c.EndDate)), append(ys, float64(c.RatingAfter))
 		}
 	}
-	if len(xs) > 0 {
-		alt := ratingAlt(name, "Rating", xs, ys)
-		b = append(b, "<section aria-labelledby=\"hist-h\">\n<h2 id=\"hist-h\">Rating history</h2>\n<figure class=\"chartbox\">\n"...)
-		b = appendLineChart(b, "dot", alt, "Rating", xs, ys, func(d float64) string { return string(appendDate(nil, int32(d))) })
-		b = append(b, "<figcaption>Every rating is in the card.</figcaption>\n</figure>\n</section>\n"...)
+	// A chart of one or two points shows nothing the card does not.
+	if len(xs) >= minChartPoints {
+		b = append(b, "<h2>Rating history</h2>\n<figure class=chartbox>"...)
+		b = appendLineChart(b, ratingAlt(name, "Rating", xs, ys), xs, ys)
+		b = append(b, "</figure>\n"...)
 	}
 	if len(idx) > 0 {
 		b = s.appendCard(b, id, idx)
@@ -102,7 +104,7 @@ func (s *site) renderPlayer(b []byte, id int64) []byte {
 	for _, t := range s.tables {
 		b = t.appendSection(b, id, name)
 	}
-	b = append(b, "<script src=\"../assets/site.js\"></script>\n"...)
+	b = append(b, "<script src=../assets/site.js></script>\n"...)
 	return appendFoot(b)
 }
 
@@ -120,7 +122,7 @@ var cardCols = []col{
 // (FIDE) have no change: the period's row carries it; a row without a rating
 // before (a newcomer's first) has none either.
 func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
-	b = append(b, "<section aria-labelledby=\"card-h\">\n<h2 id=\"card-h\">Rating card</h2>\n"...)
+	b = append(b, "<h2>Rating card</h2>\n"...)
 	b = appendTableStart(b, "card", "list card", "Rating card: a row per tournament, in the order rated", cardCols)
 	for _, ci := range idx {
 		c := &s.cs.cards[ci]
@@ -130,9 +132,9 @@ func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
 		t := s.tour(c.TournamentID)
 		switch {
 		case t != nil:
-			b = append(b, "<a href=\"../tournaments/"...)
+			b = append(b, "<a href="...)
 			b = strconv.AppendInt(b, t.ID, 10)
-			b = append(b, ".html\">"...)
+			b = append(b, ".html>"...)
 			b = appendEsc(b, t.Name)
 			b = append(b, "</a>"...)
 		case c.TournamentID != 0:
@@ -168,7 +170,7 @@ func (s *site) appendCard(b []byte, id int64, idx []int32) []byte {
 		b = append(b, '\n')
 	}
 	b = appendTableEnd(b)
-	return append(b, "<p class=\"legend\"><a href=\"../help.html#card\">How to read the card</a></p>\n</section>\n"...)
+	return append(b, "<p class=legend><a href=../help.html#card>How to read the card</a></p>\n"...)
 }
 
 // ratingAlt describes a rating chart in words, for its caption and label.

@@ -100,12 +100,14 @@ func (s *site) opponents(t *tourInfo, tt *tiebreak.Tournament) map[int64][]int32
 func (s *site) renderRatingReport(t *tourInfo, tt *tiebreak.Tournament) []byte {
 	cards := s.tourCards(t.ID)
 	opp := s.opponents(t, tt)
-	b := appendHead(make([]byte, 0, 2<<10+300*len(cards)), s.page("Rating report: "+t.Name, "../", "tournaments"))
-	b = append(b, "<p class=\"crumb\"><a href=\"../"...)
+	p := s.page("Rating report: "+t.Name, "../", "tournaments")
+	p.Base, p.Self = "players/", "../"+ratingPage(t.ID) // each row links its player
+	b := appendHead(make([]byte, 0, 2<<10+300*len(cards)), p)
+	b = append(b, "<p class=crumb><a href=../"...)
 	b = append(b, tourListFile(t.Period)...)
-	b = append(b, "\">Tournaments</a> › <a href=\""...)
-	b = strconv.AppendInt(b, t.ID, 10)
-	b = append(b, ".html\">"...)
+	b = append(b, ">Tournaments</a> › <a href=../"...)
+	b = append(b, tourPage(t.ID)...)
+	b = append(b, ">"...)
 	b = appendEsc(b, t.Name)
 	b = append(b, "</a></p>\n<h1>Rating report</h1>\n<p class=\"lead\">"...)
 	b = appendEsc(b, t.Name)
@@ -117,30 +119,36 @@ func (s *site) renderRatingReport(t *tourInfo, tt *tiebreak.Tournament) []byte {
 		b = append(b, ", rated into the list of "...)
 		b = appendEsc(b, t.Period)
 	}
-	b = append(b, ".</p>\n<div class=\"scroll\"><table class=\"compact rr\">\n<caption>Every player's rating card of this tournament</caption>\n<thead><tr><th scope=\"col\">Player</th><th scope=\"col\" class=\"n\"><abbr title=\"rating the tournament was rated with\">Ro</abbr></th>"...)
+	class := "compact rr"
+	if opp != nil {
+		class += " o" // the opponents' column: text
+	}
+	b = append(b, ".</p>\n<div class=scroll><table class=\""...)
+	b = append(b, class...)
+	b = append(b, "\">\n<caption>Every player's rating card of this tournament</caption>\n<thead><tr><th scope=\"col\">Player</th><th scope=\"col\" class=\"n\"><abbr title=\"rating the tournament was rated with\">Ro</abbr></th>"...)
 	if opp != nil {
 		b = append(b, "<th scope=\"col\">Opponents' ratings</th>"...)
 	}
 	b = append(b, "<th scope=\"col\" class=\"n\"><abbr title=\"opponents' average rating\">Ra</abbr></th><th scope=\"col\" class=\"n\"><abbr title=\"games rated\">n</abbr></th><th scope=\"col\" class=\"n\"><abbr title=\"score\">W</abbr></th><th scope=\"col\" class=\"n\"><abbr title=\"expected score\">We</abbr></th><th scope=\"col\" class=\"n\">K</th><th scope=\"col\" class=\"n\"><abbr title=\"K × (W − We)\">K(W−We)</abbr></th><th scope=\"col\" class=\"n\">Change</th><th scope=\"col\" class=\"n\">After</th><th scope=\"col\" class=\"n\"><abbr title=\"rating performance: Ra + dp\">Perf.</abbr></th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"...)
 	perGame := false
-	// Rows are kept short (no end tags, no class per number: .rr aligns
+	// Rows are kept short (no end tags, no class per cell: .rr aligns
 	// them): a big site has millions of cards.
 	for _, ci := range cards {
 		c := &s.cs.cards[ci]
-		b = append(b, "<tr><th scope=\"row\">"...)
+		b = append(b, "<tr><th scope=row>"...)
 		name := s.names[c.PlayerID]
 		if s.hasPage(c.PlayerID) {
-			b = append(b, "<a href=\"../players/"...)
+			b = append(b, "<a href="...)
 			b = strconv.AppendInt(b, c.PlayerID, 10)
-			b = append(b, ".html\">"...)
+			b = append(b, ".html>"...)
 			b = appendEsc(b, name)
 			b = append(b, "</a>"...)
 		} else {
 			b = appendEsc(b, name)
 		}
-		b = appendOpt(append(b, "</th><td>"...), c.Ro())
+		b = appendOpt(append(b, "<td>"...), c.Ro())
 		if opp != nil {
-			b = append(b, "<td class=\"l\">"...)
+			b = append(b, "<td>"...)
 			for i, r := range opp[c.PlayerID] {
 				if i > 0 {
 					b = append(b, ' ')
@@ -163,7 +171,7 @@ func (s *site) renderRatingReport(t *tourInfo, tt *tiebreak.Tournament) []byte {
 			perGame = true
 			b = append(b, "<td>"...)
 		case cl != "":
-			b = appendSigned(append(append(append(b, "<td class=\""...), cl...), "\">"...), int(c.Change))
+			b = appendSigned(append(append(append(b, "<td class="...), cl...), '>'), int(c.Change))
 		default:
 			b = appendSigned(append(b, "<td>"...), int(c.Change))
 		}
@@ -172,11 +180,11 @@ func (s *site) renderRatingReport(t *tourInfo, tt *tiebreak.Tournament) []byte {
 		if p, ok := performance(c); ok {
 			b = strconv.AppendInt(b, int64(p), 10)
 		}
-		b = append(b, "<td class=\"l\">"...)
+		b = append(b, "<td>"...)
 		b = appendEsc(b, cardNote(s.cs.str(c.Reason)))
 		b = append(b, '\n')
 	}
-	b = append(b, "</tbody>\n</table></div>\n<p class=\"muted small\">Ro: the rating the tournament was rated with (a new player's provisional rating while he has too few games for a first rating). Ra: the opponents' average, We: the expected score, K(W−We): the change before rounding, as the rating card holds them. Perf.: Ra plus the rating difference FIDE's table gives for the percentage scored."...)
+	b = append(b, "</table></div>\n<p class=\"muted small\">Ro: the rating the tournament was rated with (a new player's provisional rating while he has too few games for a first rating). Ra: the opponents' average, We: the expected score, K(W−We): the change before rounding, as the rating card holds them. Perf.: Ra plus the rating difference FIDE's table gives for the percentage scored."...)
 	if perGame {
 		b = append(b, " Under the FIDE rules a player's games are rated together at the end of the list period: these rows sum his games of this tournament, and the rounded change is on his player page, in the row of the period."...)
 	}

@@ -66,15 +66,16 @@ func WriteStandingsPage(w io.Writer, title string, x *crosstable.Table) error {
 		return fmt.Errorf("write standings page: %w", err)
 	}
 	cols := siteCols(x.Cols)
+	classes, style := stLayouts(x.Cols)
 	b := append([]byte(nil), "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"...)
 	b = appendEsc(b, title)
 	b = append(b, "</title>\n<style>"...)
-	b = append(b, css...)
-	b = append(b, tableCSS("st", cols)...)
-	b = append(b, "</style>\n</head>\n<body>\n<main id=\"main\" class=\"wrap\">\n<h1>"...)
+	b = append(b, styleSheet(css)...)
+	b = append(b, style...)
+	b = append(b, "</style>\n</head>\n<body>\n<main id=\"main\">\n<h1>"...)
 	b = appendEsc(b, title)
 	b = append(b, "</h1>\n<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n"...)
-	b = appendTableStart(b, "st", "list st", tourCaption(x), cols)
+	b = appendTableStart(b, "st", "list st "+classes, tourCaption(x), cols)
 	for i := range x.Rows {
 		b = appendTourRow(b, x, &x.Rows[i], func(int64) bool { return false })
 	}

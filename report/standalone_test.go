@@ -33,12 +33,12 @@ func TestStandingsPage(t *testing.T) {
 	}
 	for _, want := range []string{
 		"<title>Open &amp; Co</title>",
-		"#st ",
-		"<table class=\"list st\" id=\"st\">\n<caption>Final standings and results by round</caption>",
+		".h-rsng :is(td,th)",
+		"<table class=\"list st h-rsng t-pbed\" id=st>\n<caption>Final standings and results by round</caption>",
 		"<abbr title=\"Buchholz, cut 1\">BH/C1</abbr>",
-		"<tbody>\n" + string(rows) + "</tbody>",
-		"<tr><td>1<td>1<th scope=\"row\">A &lt;b&gt;<td>1500<td>2w1<td>1<td>0<td><td>+7\n",
-		"<p class=\"legend\">Each round: the opponent's start number, the colour (w, b) and the result.</p>",
+		"<tbody>\n" + string(rows) + "</table>",
+		"<tr><td>1<td>1<th scope=row>A &lt;b&gt;<td>1500<td>2w1<td>1<td>0<td><td>+7\n",
+		"<p class=legend>Each round: the opponent's start number, the colour (w, b) and the result.</p>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q:\n%s", want, page[strings.Index(page, "</style>"):])

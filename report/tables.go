@@ -72,27 +72,29 @@ func tableCSS(id string, cols []col) string {
 }
 
 // appendTableStart appends the box that shows every column (when some are
-// extra), the frame and the table's start: its caption and head.
+// extra), the frame and the table's start: its caption and head. The
+// attribute values need no quotes (class holds no space but between classes,
+// quoted then).
 func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
 	for _, c := range cols {
 		if c.extra {
-			b = append(b, "<input type=\"checkbox\" class=\"allcols\" id=\""...)
+			b = append(b, "<input type=checkbox class=allcols id="...)
 			b = append(b, id...)
-			b = append(b, "-all\"><label class=\"allcols\" for=\""...)
+			b = append(b, "-all><label class=allcols for="...)
 			b = append(b, id...)
-			b = append(b, "-all\">All columns</label>\n"...)
+			b = append(b, "-all>All columns</label>\n"...)
 			break
 		}
 	}
-	b = append(b, "<div class=\"scroll\">\n<table class=\""...)
+	b = append(b, "<div class=scroll>\n<table class=\""...)
 	b = append(b, class...)
-	b = append(b, "\" id=\""...)
+	b = append(b, "\" id="...)
 	b = append(b, id...)
-	b = append(b, "\">\n<caption>"...)
+	b = append(b, ">\n<caption>"...)
 	b = appendEsc(b, caption)
 	b = append(b, "</caption>\n<thead><tr>"...)
 	for _, c := range cols { // a heading's end tag is optional
-		b = append(b, "<th scope=\"col\""...)
+		b = append(b, "<th scope=col"...)
 		if c.key != "" {
 			b = append(b, " data-col=\""...)
 			b = appendEsc(b, c.key)
@@ -112,12 +114,13 @@ func appendTableStart(b []byte, id, class, caption string, cols []col) []byte {
 			b = append(b, c.head...)
 		}
 	}
-	return append(b, "</tr></thead>\n<tbody>\n"...)
+	return append(b, "</thead>\n<tbody>\n"...)
 }
 
-// appendTableEnd closes what appendTableStart opened.
+// appendTableEnd closes what appendTableStart opened (the end tags of the
+// last row and of the body are optional).
 func appendTableEnd(b []byte) []byte {
-	return append(b, "</tbody>\n</table>\n</div>\n"...)
+	return append(b, "</table>\n</div>\n"...)
 }
 
 // appendChange appends a rating change cell: signed, empty when there is

@@ -312,7 +312,7 @@ func (t *tableSet) appendSection(b []byte, id int64, name string) []byte {
 			xs[i] = float64(i + 1)
 		}
 		b = append(b, "<figure class=\"chartbox\">\n"...)
-		b = appendLineChart(b, t.def.Name+"-dot", alt, title+" "+site.ChartLabel, xs, vals, func(g float64) string { return fmt.Sprintf("game %g", g) })
+		b = appendLineChart(b, alt, xs, vals)
 		b = append(b, "<figcaption>"...)
 		b = appendEsc(b, alt)
 		b = append(b, ".</figcaption>\n</figure>\n"...)

@@ -457,9 +457,9 @@ func (s *site) appendTeamLink(b []byte, id int64) []byte {
 	if !s.hasTeams(id) {
 		return b
 	}
-	b = append(b, "<p><a href=\""...)
-	b = strconv.AppendInt(b, id, 10)
-	return append(b, "-teams.html\">Team standings and matches</a>: the teams ranked with their tie-breaks, every match board by board.</p>\n"...)
+	b = append(b, "<p><a href=\"../"...) // from the players' folder (the page's base)
+	b = append(b, teamsPage(id)...)
+	return append(b, "\">Team standings and matches</a>: the teams ranked with their tie-breaks, every match board by board.</p>\n"...)
 }
 
 // appendBoards appends player id's board results in team competitions.

@@ -102,7 +102,7 @@ func TestTeamPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(tour), `<a href="1-teams.html">`) {
+	if !strings.Contains(string(tour), `<a href="../tournaments/1-teams.html">`) {
 		t.Error("the tournament's page does not link its team page")
 	}
 	player, err := os.ReadFile(filepath.Join(site, "players", "47.html"))

@@ -213,20 +213,21 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standi
 		tb = s.newTourTable(t, tt, st)
 	}
 	p := s.page(t.Name, "../", "tournaments")
+	p.Base, p.Self = "players/", "../"+tourPage(t.ID) // the standings link each player
 	if tb != nil {
-		p.Style = tableCSS("st", tb.cols)
+		p.Style = tb.style
 	}
 	b := appendHead(make([]byte, 0, 4<<10), p)
-	b = append(b, "<p class=\"crumb\"><a href=\"../"...)
+	b = append(b, "<p class=crumb><a href=../"...)
 	b = append(b, tourListFile(t.Period)...)
-	b = append(b, "\">Tournaments</a>"...)
+	b = append(b, ">Tournaments</a>"...)
 	if t.Period != "" {
 		b = append(b, " › "...)
 		b = appendEsc(b, t.Period)
 	}
 	b = append(b, "</p>\n<h1>"...)
 	b = appendEsc(b, t.Name)
-	b = append(b, "</h1>\n<dl class=\"facts\">\n"...)
+	b = append(b, "</h1>\n<dl class=facts>\n"...)
 	if t.Start != 0 {
 		d := appendDate(nil, t.Start)
 		if t.End != t.Start {
@@ -253,15 +254,14 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standi
 	}
 	b = append(b, "</dl>\n"...)
 	if s.hasRatingReport(t) {
-		b = append(b, "<p><a href=\""...)
-		b = strconv.AppendInt(b, t.ID, 10)
-		b = append(b, "-rating.html\">Rating report</a>: every player's rating before, opponents, score, expected score, K and change.</p>\n"...)
+		b = append(b, "<p><a href=../"...)
+		b = append(b, ratingPage(t.ID)...)
+		b = append(b, ">Rating report</a>: every player's rating before, opponents, score, expected score, K and change.</p>\n"...)
 	}
 	b = s.appendTeamLink(b, t.ID)
 	if tb != nil {
-		b = append(b, "<section aria-labelledby=\"st-h\" id=\"standings\">\n<h2 id=\"st-h\">Final standings</h2>\n"...)
+		b = append(b, "<h2 id=standings>Final standings</h2>\n"...)
 		b = tb.appendTable(b)
-		b = append(b, "</section>\n"...)
 	}
 	return appendFoot(b)
 }

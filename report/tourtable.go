@@ -12,9 +12,11 @@ import (
 // crosstable builds them (the rows of the standings file in its order, or,
 // without one, the players by start number), rendered as the site's table.
 type tourTable struct {
-	s    *site
-	x    *crosstable.Table
-	cols []col
+	s       *site
+	x       *crosstable.Table
+	cols    []col
+	classes string // the table's classes: its layouts (stLayouts)
+	style   string // the style of its layouts the sheet lacks
 }
 
 func (s *site) newTourTable(t *tourInfo, tt *tiebreak.Tournament, st *standings) *tourTable {
@@ -34,7 +36,8 @@ func (s *site) newTourTable(t *tourInfo, tt *tiebreak.Tournament, st *standings)
 		return v
 	}
 	x := crosstable.Build(in)
-	return &tourTable{s: s, x: x, cols: siteCols(x.Cols)}
+	classes, style := stLayouts(x.Cols)
+	return &tourTable{s: s, x: x, cols: siteCols(x.Cols), classes: "list st " + classes, style: style}
 }
 
 // entries are the standings' rows as the table's, each with its player in
@@ -93,7 +96,7 @@ func appendEscString(s string) string { return string(appendEsc(nil, s)) }
 
 // appendTable appends the table and its legend.
 func (x *tourTable) appendTable(b []byte) []byte {
-	b = appendTableStart(b, "st", "list st", tourCaption(x.x), x.cols)
+	b = appendTableStart(b, "st", x.classes, tourCaption(x.x), x.cols)
 	for i := range x.x.Rows {
 		b = x.appendRow(b, &x.x.Rows[i])
 	}
@@ -117,7 +120,8 @@ func (x *tourTable) appendRow(b []byte, r *crosstable.Row) []byte {
 }
 
 // appendTourRow appends one row of the standings table; a player's name
-// links his page when linked says he has one.
+// links his page when linked says he has one (relative to the page's base,
+// the players' folder).
 func appendTourRow(b []byte, x *crosstable.Table, r *crosstable.Row, linked func(int64) bool) []byte {
 	b = append(b, "<tr>"...)
 	for _, c := range x.Cols {
@@ -126,11 +130,11 @@ func appendTourRow(b []byte, x *crosstable.Table, r *crosstable.Row, linked func
 			b = appendEsc(b, x.Cell(r, c))
 			continue
 		}
-		b = append(b, "<th scope=\"row\">"...)
+		b = append(b, "<th scope=row>"...)
 		if linked(r.ID) {
-			b = append(b, "<a href=\"../players/"...)
+			b = append(b, "<a href="...)
 			b = strconv.AppendInt(b, r.ID, 10)
-			b = append(b, ".html\">"...)
+			b = append(b, ".html>"...)
 			b = appendEsc(b, r.Name)
 			b = append(b, "</a>"...)
 		} else {
@@ -161,15 +165,15 @@ func appendTourLegend(b []byte, x *crosstable.Table, help string) []byte {
 	if legend == "" && help == "" {
 		return b
 	}
-	b = append(b, "<p class=\"legend\">"...)
+	b = append(b, "<p class=legend>"...)
 	b = append(b, legend...)
 	if help != "" {
 		if legend != "" {
 			b = append(b, ' ')
 		}
-		b = append(b, "<a href=\""...)
+		b = append(b, "<a href="...)
 		b = append(b, help...)
-		b = append(b, "\">How to read the standings</a>"...)
+		b = append(b, ">How to read the standings</a>"...)
 	}
 	return append(b, "</p>\n"...)
 }

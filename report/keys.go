@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io"
 	"io/fs"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/zeebo/xxh3"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/output"
@@ -42,7 +42,7 @@ func (k *keyer) str(s string) {
 
 // sum returns the key, never 0 (0 is "unknown"), and empties k.
 func (k *keyer) sum() uint64 {
-	v := crc64.Checksum(k.b, crcTable) | 1
+	v := xxh3.Hash(k.b) | 1
 	k.b = k.b[:0]
 	return v
 }
@@ -76,7 +76,7 @@ func fileHash(path string) (uint64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	h := crc64.New(crcTable)
+	h := xxh3.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return 0, err
 	}
@@ -303,7 +303,7 @@ func (s *site) readStandingsFiles(out string) error {
 		if err != nil {
 			return err
 		}
-		s.stHash[label] = crc64.Checksum(b, crcTable)
+		s.stHash[label] = xxh3.Hash(b)
 		pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			return fmt.Errorf("read %s: %w", p, err)

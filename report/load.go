@@ -140,6 +140,7 @@ func (s *site) cardOrders() bool {
 		if ok {
 			s.byPlayer = bucketOrder(nil, pb, len(a.Players.ID))
 			s.byTP = bucketOrder(s.byPlayer, tb, len(a.Tournaments)+1)
+			s.pidx, s.pstart = &a.Players, bucketStarts(pb, len(a.Players.ID))
 			return true
 		}
 	}
@@ -148,9 +149,9 @@ func (s *site) cardOrders() bool {
 	return false
 }
 
-// bucketOrder returns the indexes of order (nil: 0, 1, ...) grouped by their
-// bucket (below nb), keeping their order within a bucket.
-func bucketOrder(order, bucket []int32, nb int) []int32 {
+// bucketStarts returns where each bucket (below nb) starts in the order
+// bucketOrder makes, and at nb the end.
+func bucketStarts(bucket []int32, nb int) []int32 {
 	start := make([]int32, nb+1)
 	for _, b := range bucket {
 		start[b+1]++
@@ -158,6 +159,13 @@ func bucketOrder(order, bucket []int32, nb int) []int32 {
 	for i := 1; i <= nb; i++ {
 		start[i] += start[i-1]
 	}
+	return start
+}
+
+// bucketOrder returns the indexes of order (nil: 0, 1, ...) grouped by their
+// bucket (below nb), keeping their order within a bucket.
+func bucketOrder(order, bucket []int32, nb int) []int32 {
+	start := bucketStarts(bucket, nb)
 	out := make([]int32, len(bucket))
 	for k := range bucket {
 		i := int32(k)
@@ -265,6 +273,12 @@ func (x *cardIndex) cardOf(t, p int64) *card {
 
 // playerCards returns the indexes of player id's cards, in rating order.
 func (x *cardIndex) playerCards(id int64) []int32 {
+	if x.pstart != nil {
+		if i := x.pidx.Index(id); i >= 0 {
+			return x.byPlayer[x.pstart[i]:x.pstart[i+1]]
+		}
+		return nil
+	}
 	cards := x.cs.cards
 	i := sort.Search(len(x.byPlayer), func(i int) bool { return cards[x.byPlayer[i]].PlayerID >= id })
 	j := i

@@ -86,6 +86,10 @@ type cardIndex struct {
 	cs       *cardSet
 	byPlayer []int32 // card indexes by player, each player's in rating order
 	byTP     []int32 // card indexes sorted by (tournament, player)
+	// pidx and pstart, when the cards are bucketed by the archive's players,
+	// say where each player's cards start in byPlayer, by dense index.
+	pidx   *archive.Players
+	pstart []int32
 	// belowFloor is, by player, the periods of his cards that left him below
 	// the rating floor (a reason for leaving the list).
 	belowFloor map[int64][]string

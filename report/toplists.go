@@ -22,6 +22,9 @@ import (
 // same name with .csv.
 func topFile(list string) string { return "top-" + list + ".html" }
 
+// crcTable makes the hash in a group page's name.
+var crcTable = crc64.MakeTable(crc64.ECMA)
+
 // groupFile is the page of a federation ("fed") or a club ("club") in top/.
 func groupFile(kind, name string) string {
 	var b []byte

@@ -126,7 +126,7 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 			k.ints(1)
 		}
 		if t := s.tour(c.TournamentID); t != nil {
-			k.str(t.Name)
+			k.ints(int64(t.nameKey))
 		}
 	}
 	for _, t := range s.tables {
@@ -159,10 +159,7 @@ func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
 		k.float(c.Expected)
 		k.float(c.ChangeUnrounded)
 		k.str(s.cs.str(c.Reason))
-		k.str(s.names[c.PlayerID])
-		if s.hasPage(c.PlayerID) {
-			k.ints(1)
-		}
+		k.ints(int64(s.nameKey(c.PlayerID)))
 		if c.PerGame {
 			k.ints(1)
 		}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
@@ -92,8 +94,10 @@ func (s *site) load(ctx context.Context) error {
 	if l.a != nil {
 		s.arch = l.a
 		s.paged = make([]bool, len(l.a.Players.ID))
+		s.nameKeys = make([]uint64, len(l.a.Players.ID))
 		for i, id := range l.a.Players.ID {
-			_, s.paged[i] = s.names[id]
+			name, ok := s.names[id]
+			s.paged[i], s.nameKeys[i] = ok, nameKey(name, ok)
 		}
 	}
 	// The standings files are read while the cards are sorted.
@@ -232,6 +236,7 @@ func (s *site) loadTournaments() error {
 		t.Period = s.cs.str(c.Period)
 	}
 	for id, t := range s.tours {
+		t.nameKey = xxh3.HashString(t.Name)
 		if t.Period == "" && t.End != 0 {
 			t.Period = day.PeriodOf(day.Kind(s.sum.Period), day.Day(t.End)).Label()
 		}
@@ -307,6 +312,26 @@ func (s *site) hasPage(id int64) bool {
 	}
 	_, ok := s.names[id]
 	return ok
+}
+
+// nameKey is a hash of player id's name and whether he has a page, for the
+// keys of the pages that show them.
+func (s *site) nameKey(id int64) uint64 {
+	if s.nameKeys != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			return s.nameKeys[i]
+		}
+	}
+	name, ok := s.names[id]
+	return nameKey(name, ok)
+}
+
+func nameKey(name string, paged bool) uint64 {
+	h := xxh3.HashString(name) &^ 1
+	if paged {
+		h |= 1
+	}
+	return h
 }
 
 // club returns a player's club from the archive.

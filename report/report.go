@@ -114,6 +114,9 @@ type playerIndex struct {
 	// paged says, by the archive's dense index, whether a player has a page
 	// (names has him): a games table asks for every row's two players.
 	paged []bool
+	// nameKeys are, by the archive's dense index, nameKey's: a games table's
+	// rows and a tournament's cards are many, their players few.
+	nameKeys []uint64
 }
 
 // tourInfo is one tournament: the archive row and its list period.
@@ -132,6 +135,8 @@ type tourInfo struct {
 	// Reported says that the tournament has a rating report
 	// (markRatingReports).
 	Reported bool
+	// nameKey is a hash of Name, for the keys of the player pages that show it.
+	nameKey uint64
 }
 
 // Build turns the outputs of a run in opt.Out into a static site in opt.Site.

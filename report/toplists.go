@@ -365,8 +365,8 @@ func (s *site) registry(d *topData) []toplist.Player {
 	if s.arch == nil {
 		return d.players
 	}
-	out := slices.Clone(d.players)
 	a := &s.arch.Players
+	out := append(make([]toplist.Player, 0, len(a.ID)+len(d.players)), d.players...)
 	for j, id := range a.ID {
 		if _, ok := s.listed[id]; ok {
 			continue

@@ -313,26 +313,54 @@ func (s *site) readStandingsFiles(out string) error {
 		for _, g := range pf.RowGroups() {
 			n := int(g.NumRows())
 			tids := make([]int64, n)
+			// A tournament's rows come together: its hash is looked up once.
+			var last int64
+			var h uint64
 			err := errors.Join(
 				eachValue(g.ColumnChunks()[tc.ColumnIndex], n, func(i int, v parquet.Value) { tids[i] = v.Int64() }),
 				eachValue(g.ColumnChunks()[pc.ColumnIndex], n, func(i int, v parquet.Value) {
 					t, id := tids[i], v.Int64()
-					s.stFile[t] = label
-					h := mix(s.stPlayers[t], uint64(id))
-					if s.hasPage(id) {
-						h = mix(h, 1)
+					if i == 0 || t != last {
+						if i > 0 {
+							s.stPlayers[last] = h
+						}
+						last, h = t, s.stPlayers[t]
+						s.stFile[t] = label
 					}
-					s.stPlayers[t] = mixString(h, s.club(id))
-					if in := s.info(id); in != nil {
-						s.stPlayers[t] = mixString(mixString(s.stPlayers[t], in.Title), in.Federation)
-					}
+					h = mix(mix(h, uint64(id)), s.standingsKey(id))
 				}))
 			if err != nil {
 				return fmt.Errorf("read %s: %w", p, err)
 			}
+			if n > 0 {
+				s.stPlayers[last] = h
+			}
 		}
 	}
 	return nil
+}
+
+// standingsKey is a hash of what a standings row shows of player id besides
+// the standings file: whether he has a page, his club, title and federation.
+func (s *site) standingsKey(id int64) uint64 {
+	if s.stKeys != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			return s.stKeys[i]
+		}
+	}
+	return s.standingsKeyOf(id)
+}
+
+func (s *site) standingsKeyOf(id int64) uint64 {
+	var h uint64
+	if s.hasPage(id) {
+		h = 1
+	}
+	h = mixString(h, s.club(id))
+	if in := s.info(id); in != nil {
+		h = mixString(mixString(h, in.Title), in.Federation)
+	}
+	return h
 }
 
 // changesKey is the key of the changes page from one list to the next: both

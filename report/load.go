@@ -93,12 +93,7 @@ func (s *site) load(ctx context.Context) error {
 	}
 	if l.a != nil {
 		s.arch = l.a
-		s.paged = make([]bool, len(l.a.Players.ID))
-		s.nameKeys = make([]uint64, len(l.a.Players.ID))
-		for i, id := range l.a.Players.ID {
-			name, ok := s.names[id]
-			s.paged[i], s.nameKeys[i] = ok, nameKey(name, ok)
-		}
+		s.indexPlayers()
 	}
 	// The standings files are read while the cards are sorted.
 	stErr := make(chan error, 1)
@@ -117,6 +112,20 @@ func (s *site) load(ctx context.Context) error {
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
 	s.key, err = s.siteKey()
 	return err
+}
+
+// indexPlayers sets, by the archive's dense index, who has a page and the
+// hashes the keys take of each player.
+func (s *site) indexPlayers() {
+	ids := s.arch.Players.ID
+	s.paged, s.nameKeys, s.stKeys = make([]bool, len(ids)), make([]uint64, len(ids)), make([]uint64, len(ids))
+	for i, id := range ids {
+		name, ok := s.names[id]
+		s.paged[i], s.nameKeys[i] = ok, nameKey(name, ok)
+	}
+	for i, id := range ids { // after paged: standingsKeyOf asks hasPage
+		s.stKeys[i] = s.standingsKeyOf(id)
+	}
 }
 
 // cardOrders sets byPlayer and byTP. With the archive, whose dense indexes

@@ -117,6 +117,7 @@ type playerIndex struct {
 	// nameKeys are, by the archive's dense index, nameKey's: a games table's
 	// rows and a tournament's cards are many, their players few.
 	nameKeys []uint64
+	stKeys   []uint64 // standingsKey's, by the archive's dense index
 }
 
 // tourInfo is one tournament: the archive row and its list period.

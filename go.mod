@@ -8,6 +8,7 @@ require (
 	github.com/klauspost/compress v1.17.9
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/vbauerster/mpb/v8 v8.16.2
+	github.com/zeebo/xxh3 v1.0.2
 	golang.org/x/net v0.43.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/term v0.48.0
@@ -41,7 +42,6 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	github.com/vbauerster/cupwriter v0.0.5 // indirect
-	github.com/zeebo/xxh3 v1.0.2 // indirect
 	golang.org/x/exp v0.0.0-20240222234643-814bf88cf225 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/mod v0.27.0 // indirect

@@ -217,3 +217,57 @@ func TestIsSite(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysFollowPlayersAndTournaments: the hashes the keys take once per
+// player or tournament (indexPlayers, loadTournaments) still change a
+// tournament's key when one of its players is renamed or changes club, and a
+// player's key when one of his tournaments is renamed.
+func TestKeysFollowPlayersAndTournaments(t *testing.T) {
+	out := demoRun(t)
+	s := &site{opt: Options{Out: out, Archive: ratelist.Demo(), Log: slog.New(slog.DiscardHandler)}}
+	if err := s.load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var c *card
+	for i := range s.cs.cards {
+		if cc := &s.cs.cards[i]; cc.TournamentID != 0 && s.stFile[cc.TournamentID] != "" && s.arch.Players.Index(cc.PlayerID) >= 0 {
+			c = cc
+			break
+		}
+	}
+	if c == nil {
+		t.Fatal("no card of a tournament with standings")
+	}
+	tid, pid := c.TournamentID, c.PlayerID
+	var k keyer
+	tourKey := func() uint64 { return s.tourKey(&k, s.tours[tid], 0) }
+
+	before := tourKey()
+	s.names[pid] += " Renamed"
+	s.indexPlayers()
+	if tourKey() == before {
+		t.Errorf("tournament %d: key unchanged after player %d was renamed", tid, pid)
+	}
+
+	before = tourKey()
+	i := s.arch.Players.Index(pid)
+	s.arch.Players.Club[i] += " Renamed"
+	s.indexPlayers()
+	if err := s.readStandingsFiles(out); err != nil {
+		t.Fatal(err)
+	}
+	if tourKey() == before {
+		t.Errorf("tournament %d: key unchanged after player %d changed club", tid, pid)
+	}
+
+	before = s.playerKey(&k, pid)
+	ti := s.arch.TournamentIndex(tid)
+	s.arch.Tournaments[ti].Name += " Renamed"
+	s.torder = nil
+	if err := s.loadTournaments(); err != nil {
+		t.Fatal(err)
+	}
+	if s.playerKey(&k, pid) == before {
+		t.Errorf("player %d: key unchanged after tournament %d was renamed", pid, tid)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io"
 	"io/fs"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/zeebo/xxh3"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/output"
@@ -42,7 +42,7 @@ func (k *keyer) str(s string) {
 
 // sum returns the key, never 0 (0 is "unknown"), and empties k.
 func (k *keyer) sum() uint64 {
-	v := crc64.Checksum(k.b, crcTable) | 1
+	v := xxh3.Hash(k.b) | 1
 	k.b = k.b[:0]
 	return v
 }
@@ -76,7 +76,7 @@ func fileHash(path string) (uint64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	h := crc64.New(crcTable)
+	h := xxh3.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return 0, err
 	}
@@ -126,7 +126,7 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 			k.ints(1)
 		}
 		if t := s.tour(c.TournamentID); t != nil {
-			k.str(t.Name)
+			k.ints(int64(t.nameKey))
 		}
 	}
 	for _, t := range s.tables {
@@ -159,10 +159,7 @@ func (s *site) tourKey(k *keyer, t *tourInfo, pairs uint64) uint64 {
 		k.float(c.Expected)
 		k.float(c.ChangeUnrounded)
 		k.str(s.cs.str(c.Reason))
-		k.str(s.names[c.PlayerID])
-		if s.hasPage(c.PlayerID) {
-			k.ints(1)
-		}
+		k.ints(int64(s.nameKey(c.PlayerID)))
 		if c.PerGame {
 			k.ints(1)
 		}
@@ -303,7 +300,7 @@ func (s *site) readStandingsFiles(out string) error {
 		if err != nil {
 			return err
 		}
-		s.stHash[label] = crc64.Checksum(b, crcTable)
+		s.stHash[label] = xxh3.Hash(b)
 		pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			return fmt.Errorf("read %s: %w", p, err)
@@ -316,26 +313,54 @@ func (s *site) readStandingsFiles(out string) error {
 		for _, g := range pf.RowGroups() {
 			n := int(g.NumRows())
 			tids := make([]int64, n)
+			// A tournament's rows come together: its hash is looked up once.
+			var last int64
+			var h uint64
 			err := errors.Join(
 				eachValue(g.ColumnChunks()[tc.ColumnIndex], n, func(i int, v parquet.Value) { tids[i] = v.Int64() }),
 				eachValue(g.ColumnChunks()[pc.ColumnIndex], n, func(i int, v parquet.Value) {
 					t, id := tids[i], v.Int64()
-					s.stFile[t] = label
-					h := mix(s.stPlayers[t], uint64(id))
-					if s.hasPage(id) {
-						h = mix(h, 1)
+					if i == 0 || t != last {
+						if i > 0 {
+							s.stPlayers[last] = h
+						}
+						last, h = t, s.stPlayers[t]
+						s.stFile[t] = label
 					}
-					s.stPlayers[t] = mixString(h, s.club(id))
-					if in := s.info(id); in != nil {
-						s.stPlayers[t] = mixString(mixString(s.stPlayers[t], in.Title), in.Federation)
-					}
+					h = mix(mix(h, uint64(id)), s.standingsKey(id))
 				}))
 			if err != nil {
 				return fmt.Errorf("read %s: %w", p, err)
 			}
+			if n > 0 {
+				s.stPlayers[last] = h
+			}
 		}
 	}
 	return nil
+}
+
+// standingsKey is a hash of what a standings row shows of player id besides
+// the standings file: whether he has a page, his club, title and federation.
+func (s *site) standingsKey(id int64) uint64 {
+	if s.stKeys != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			return s.stKeys[i]
+		}
+	}
+	return s.standingsKeyOf(id)
+}
+
+func (s *site) standingsKeyOf(id int64) uint64 {
+	var h uint64
+	if s.hasPage(id) {
+		h = 1
+	}
+	h = mixString(h, s.club(id))
+	if in := s.info(id); in != nil {
+		h = mixString(mixString(h, in.Title), in.Federation)
+	}
+	return h
 }
 
 // changesKey is the key of the changes page from one list to the next: both

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
@@ -91,10 +93,7 @@ func (s *site) load(ctx context.Context) error {
 	}
 	if l.a != nil {
 		s.arch = l.a
-		s.paged = make([]bool, len(l.a.Players.ID))
-		for i, id := range l.a.Players.ID {
-			_, s.paged[i] = s.names[id]
-		}
+		s.indexPlayers()
 	}
 	// The standings files are read while the cards are sorted.
 	stErr := make(chan error, 1)
@@ -113,6 +112,20 @@ func (s *site) load(ctx context.Context) error {
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
 	s.key, err = s.siteKey()
 	return err
+}
+
+// indexPlayers sets, by the archive's dense index, who has a page and the
+// hashes the keys take of each player.
+func (s *site) indexPlayers() {
+	ids := s.arch.Players.ID
+	s.paged, s.nameKeys, s.stKeys = make([]bool, len(ids)), make([]uint64, len(ids)), make([]uint64, len(ids))
+	for i, id := range ids {
+		name, ok := s.names[id]
+		s.paged[i], s.nameKeys[i] = ok, nameKey(name, ok)
+	}
+	for i, id := range ids { // after paged: standingsKeyOf asks hasPage
+		s.stKeys[i] = s.standingsKeyOf(id)
+	}
 }
 
 // cardOrders sets byPlayer and byTP. With the archive, whose dense indexes
@@ -140,6 +153,7 @@ func (s *site) cardOrders() bool {
 		if ok {
 			s.byPlayer = bucketOrder(nil, pb, len(a.Players.ID))
 			s.byTP = bucketOrder(s.byPlayer, tb, len(a.Tournaments)+1)
+			s.pidx, s.pstart = &a.Players, bucketStarts(pb, len(a.Players.ID))
 			return true
 		}
 	}
@@ -148,9 +162,9 @@ func (s *site) cardOrders() bool {
 	return false
 }
 
-// bucketOrder returns the indexes of order (nil: 0, 1, ...) grouped by their
-// bucket (below nb), keeping their order within a bucket.
-func bucketOrder(order, bucket []int32, nb int) []int32 {
+// bucketStarts returns where each bucket (below nb) starts in the order
+// bucketOrder makes, and at nb the end.
+func bucketStarts(bucket []int32, nb int) []int32 {
 	start := make([]int32, nb+1)
 	for _, b := range bucket {
 		start[b+1]++
@@ -158,6 +172,13 @@ func bucketOrder(order, bucket []int32, nb int) []int32 {
 	for i := 1; i <= nb; i++ {
 		start[i] += start[i-1]
 	}
+	return start
+}
+
+// bucketOrder returns the indexes of order (nil: 0, 1, ...) grouped by their
+// bucket (below nb), keeping their order within a bucket.
+func bucketOrder(order, bucket []int32, nb int) []int32 {
+	start := bucketStarts(bucket, nb)
 	out := make([]int32, len(bucket))
 	for k := range bucket {
 		i := int32(k)
@@ -224,6 +245,7 @@ func (s *site) loadTournaments() error {
 		t.Period = s.cs.str(c.Period)
 	}
 	for id, t := range s.tours {
+		t.nameKey = xxh3.HashString(t.Name)
 		if t.Period == "" && t.End != 0 {
 			t.Period = day.PeriodOf(day.Kind(s.sum.Period), day.Day(t.End)).Label()
 		}
@@ -265,6 +287,12 @@ func (x *cardIndex) cardOf(t, p int64) *card {
 
 // playerCards returns the indexes of player id's cards, in rating order.
 func (x *cardIndex) playerCards(id int64) []int32 {
+	if x.pstart != nil {
+		if i := x.pidx.Index(id); i >= 0 {
+			return x.byPlayer[x.pstart[i]:x.pstart[i+1]]
+		}
+		return nil
+	}
 	cards := x.cs.cards
 	i := sort.Search(len(x.byPlayer), func(i int) bool { return cards[x.byPlayer[i]].PlayerID >= id })
 	j := i
@@ -293,6 +321,26 @@ func (s *site) hasPage(id int64) bool {
 	}
 	_, ok := s.names[id]
 	return ok
+}
+
+// nameKey is a hash of player id's name and whether he has a page, for the
+// keys of the pages that show them.
+func (s *site) nameKey(id int64) uint64 {
+	if s.nameKeys != nil {
+		if i := s.arch.Players.Index(id); i >= 0 {
+			return s.nameKeys[i]
+		}
+	}
+	name, ok := s.names[id]
+	return nameKey(name, ok)
+}
+
+func nameKey(name string, paged bool) uint64 {
+	h := xxh3.HashString(name) &^ 1
+	if paged {
+		h |= 1
+	}
+	return h
 }
 
 // club returns a player's club from the archive.

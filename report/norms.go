@@ -6,11 +6,12 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io/fs"
 	"os"
 	"slices"
 	"strconv"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/ratelist/ratelist/output"
 )
@@ -78,7 +79,7 @@ func readNorms(path string) ([]normRow, uint64, error) {
 	}
 	// The file's order within a period (tournament, player, title) holds.
 	slices.SortStableFunc(rows, func(a, b normRow) int { return cmp.Compare(b.Period, a.Period) })
-	return rows, crc64.Checksum(b, crcTable), nil
+	return rows, xxh3.Hash(b), nil
 }
 
 // writeNorms writes norms.html when the run made a norm and returns how many

@@ -86,6 +86,10 @@ type cardIndex struct {
 	cs       *cardSet
 	byPlayer []int32 // card indexes by player, each player's in rating order
 	byTP     []int32 // card indexes sorted by (tournament, player)
+	// pidx and pstart, when the cards are bucketed by the archive's players,
+	// say where each player's cards start in byPlayer, by dense index.
+	pidx   *archive.Players
+	pstart []int32
 	// belowFloor is, by player, the periods of his cards that left him below
 	// the rating floor (a reason for leaving the list).
 	belowFloor map[int64][]string
@@ -110,6 +114,10 @@ type playerIndex struct {
 	// paged says, by the archive's dense index, whether a player has a page
 	// (names has him): a games table asks for every row's two players.
 	paged []bool
+	// nameKeys are, by the archive's dense index, nameKey's: a games table's
+	// rows and a tournament's cards are many, their players few.
+	nameKeys []uint64
+	stKeys   []uint64 // standingsKey's, by the archive's dense index
 }
 
 // tourInfo is one tournament: the archive row and its list period.
@@ -128,6 +136,8 @@ type tourInfo struct {
 	// Reported says that the tournament has a rating report
 	// (markRatingReports).
 	Reported bool
+	// nameKey is a hash of Name, for the keys of the player pages that show it.
+	nameKey uint64
 }
 
 // Build turns the outputs of a run in opt.Out into a static site in opt.Site.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/zeebo/xxh3"
 )
 
 // marker is the file that marks a folder as a site written by Build. It also
@@ -31,8 +32,6 @@ func IsSite(dir string) bool {
 // siteDirs are the folders of a site; Build removes files in them (and in the
 // site's root) that the new site does not have.
 var siteDirs = []string{"", "assets", "data", "players", "top", "tournaments"}
-
-var crcTable = crc64.MakeTable(crc64.ECMA)
 
 // sink writes the files of a site. Into a fresh folder it writes everything;
 // over an earlier site it writes only files whose content hash differs from
@@ -190,7 +189,7 @@ func (k *sink) has(rel string, key uint64) bool {
 // put writes b, made from key (0: unknown), as the file rel of the site
 // unless the site already holds it.
 func (k *sink) put(rel string, b []byte, key uint64) error {
-	h := crc64.Checksum(b, crcTable)
+	h := xxh3.Hash(b)
 	k.mu.Lock()
 	_, twice := k.now[rel]
 	k.now[rel] = entry{h, key}

@@ -7,13 +7,14 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io/fs"
 	"maps"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/crosstable"
@@ -159,7 +160,7 @@ func readTeamStandings(path string) (*teamPage, error) {
 	if len(recs) == 0 || len(recs[0]) < 5 {
 		return nil, fmt.Errorf("read %s: no team standings header: %w", path, ErrBadOutput)
 	}
-	return &teamPage{Head: recs[0], Rows: recs[1:], Hash: crc64.Checksum(b, crcTable)}, nil
+	return &teamPage{Head: recs[0], Rows: recs[1:], Hash: xxh3.Hash(b)}, nil
 }
 
 // teamRounds lays out the matches of every round (rounds: by team, then

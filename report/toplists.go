@@ -22,6 +22,9 @@ import (
 // same name with .csv.
 func topFile(list string) string { return "top-" + list + ".html" }
 
+// crcTable makes the hash in a group page's name.
+var crcTable = crc64.MakeTable(crc64.ECMA)
+
 // groupFile is the page of a federation ("fed") or a club ("club") in top/.
 func groupFile(kind, name string) string {
 	var b []byte
@@ -362,8 +365,8 @@ func (s *site) registry(d *topData) []toplist.Player {
 	if s.arch == nil {
 		return d.players
 	}
-	out := slices.Clone(d.players)
 	a := &s.arch.Players
+	out := append(make([]toplist.Player, 0, len(a.ID)+len(d.players)), d.players...)
 	for j, id := range a.ID {
 		if _, ok := s.listed[id]; ok {
 			continue

@@ -20,11 +20,11 @@ import (
 // sixteen full row groups and a partial one (a 4M-game run makes about as many).
 const benchCardRows = 16*cardsPerRowGroup + 1000
 
-// benchCards returns tournaments of ten cards each, a mix of the kinds the
+// benchCards returns rows cards in tournaments of ten cards each, a mix of the kinds the
 // rule sets make: school cards, FIDE per-game rows, period totals, newcomers
 // and players below the minimum of games.
-func benchCards(players int) [][]rating.Card {
-	ts := make([][]rating.Card, benchCardRows/10)
+func benchCards(players, rows int) [][]rating.Card {
+	ts := make([][]rating.Card, rows/10)
 	for t := range ts {
 		cs := make([]rating.Card, 10)
 		for i := range cs {
@@ -54,7 +54,7 @@ func benchCards(players int) [][]rating.Card {
 // process's CPU time (both goroutines and the GC), which holds better than
 // wall time when the machine is busy.
 func BenchmarkCards(b *testing.B) {
-	ts := benchCards(benchPlayers)
+	ts := benchCards(benchPlayers, benchCardRows)
 	rows := 0
 	for _, cs := range ts {
 		rows += len(cs)

@@ -15,12 +15,12 @@ const (
 	benchFideGames   = 7
 )
 
-// benchFideCards returns the cards of FIDE period closes in chunks as
-// ClosePeriod hands them on: each player's games, then the period's total.
-func benchFideCards(players int) [][]rating.Card {
+// benchFideCards returns the cards of periods FIDE player-period closes in
+// chunks as ClosePeriod hands them on: each player's games, then the period's total.
+func benchFideCards(players, periods int) [][]rating.Card {
 	var chunks [][]rating.Card
 	var cs []rating.Card
-	for i := range benchFidePeriods {
+	for i := range periods {
 		p := int32(uint64(i) * 2654435761 % uint64(players))
 		var w2 int32
 		for g := range benchFideGames {
@@ -45,6 +45,6 @@ func benchFideCards(players int) [][]rating.Card {
 // BenchmarkCardsFide writes the cards of FIDE period closes as a run does.
 // cpu-ns/game is the process's CPU time per game card.
 func BenchmarkCardsFide(b *testing.B) {
-	benchWriteCards(b, benchFideCards(benchPlayers), func(i int) (int64, int32) { return 0, int32(19000 + 30*(i/40)) },
+	benchWriteCards(b, benchFideCards(benchPlayers, benchFidePeriods), func(i int) (int64, int32) { return 0, int32(19000 + 30*(i/40)) },
 		benchFidePeriods*benchFideGames, "game")
 }

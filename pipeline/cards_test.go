@@ -80,9 +80,9 @@ func TestCardsFile(t *testing.T) {
 		arch.Players.ID[i] = int64(7000 + i)
 		arch.Players.Name[i] = string(rune('A'+i%26)) + "name"
 	}
-	arch.Players.Name[3] = ""                           // an empty string is a value too
-	ts := benchCards(players)[:cardsPerRowGroup/10+700] // two row groups, the second partial
-	closes := benchFideCards(players)[:18]              // two row groups of games, the second partial
+	arch.Players.Name[3] = ""                               // an empty string is a value too
+	ts := benchCards(players, (cardsPerRowGroup/10+700)*10) // two row groups, the second partial
+	closes := benchFideCards(players, 18*512)[:18]          // two row groups of games, the second partial (512 periods a chunk)
 	for i := range closes {
 		for j := range closes[i] {
 			if c := &closes[i][j]; j%11 == 0 && c.PerGame { // a pooled game

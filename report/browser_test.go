@@ -77,11 +77,13 @@ func TestBrowser(t *testing.T) {
 	// script (TestTopLists, TestRatingReport), so JavaScript off reads them
 	// the same.
 	phone := []string{"--window-size=375,812"}
+	// The index's screenshot run dumps its DOM too, for the script check below.
+	var indexDOM string
 	for _, tc := range []struct {
 		name, file string
 		args       []string
 	}{
-		{"index", filepath.Join(site, "index.html"), nil},
+		{"index", filepath.Join(site, "index.html"), []string{"--dump-dom", "--window-size=1280,900"}},
 		{"player", player, nil},
 		{"changes", changes[len(changes)-1], nil},
 		{"top list on a phone", filepath.Join(site, topFile("u12")), phone},
@@ -94,7 +96,10 @@ func TestBrowser(t *testing.T) {
 			if args == nil {
 				args = []string{"--window-size=1280,900"}
 			}
-			runChromium(t, bin, append([]string{"--screenshot=" + shot}, append(args, "file://"+tc.file)...)...)
+			out := runChromium(t, bin, append([]string{"--screenshot=" + shot}, append(args, "file://"+tc.file)...)...)
+			if tc.name == "index" {
+				indexDOM = string(out)
+			}
 			f, err := os.Open(shot)
 			if err != nil {
 				t.Fatalf("no screenshot: %v", err)
@@ -124,7 +129,10 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 	t.Run("script", func(t *testing.T) {
-		dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,900", "file://"+filepath.Join(site, "index.html")))
+		dom := indexDOM
+		if dom == "" {
+			t.Fatal("no DOM of index.html: its screenshot run failed")
+		}
 		if !regexp.MustCompile(`id="count"[^>]*>\d+ players<`).MatchString(dom) {
 			t.Errorf("list script did not run: no player count in the DOM")
 		}
@@ -143,7 +151,8 @@ func TestBrowser(t *testing.T) {
 // scripts and without them: the page must not scroll sideways, and the
 // columns a reader needs must be on screen. Headless Chromium's window is at
 // least 500 px wide, so a page is measured in a frame of the width, and a
-// script added to it reports to the frame's page.
+// script added to it reports to the frame's page; one Chromium measures all
+// twelve frames side by side.
 func TestLayout(t *testing.T) {
 	bin := chromium(t)
 	site := buildDemo(t, 0)
@@ -163,6 +172,11 @@ func TestLayout(t *testing.T) {
 		"st":   {"Rank", "Name", "Rating", "Pts", "Change"},
 		"card": {"Tournament", "Score", "Change", "After"},
 	}
+	type view struct {
+		name, table string
+		frame
+	}
+	var views []view
 	for _, page := range []struct{ name, file, table string }{
 		{"list", filepath.Join(site, "index.html"), "list"},
 		{"player", player, "card"},
@@ -170,30 +184,42 @@ func TestLayout(t *testing.T) {
 	} {
 		for _, width := range []int{375, 1280} {
 			for _, js := range []bool{true, false} {
-				t.Run(fmt.Sprintf("%s/%d/js=%v", page.name, width, js), func(t *testing.T) {
-					m := measure(t, bin, page.file, width, js)
-					if m.ScrollWidth > m.Width {
-						t.Errorf("page is %d px wide in a %d px window: it scrolls sideways (%s)", m.ScrollWidth, m.Width, strings.Join(m.Wide, ", "))
-					}
-					shown := map[string]bool{}
-					for _, c := range m.Cols {
-						if c.Table == page.table && c.Shown {
-							shown[c.Head] = true
-						}
-					}
-					for _, h := range needed[page.table] {
-						if !shown[h] {
-							t.Errorf("column %q of table %s is not on screen (shown: %v)", h, page.table, shown)
-						}
-					}
-				})
+				views = append(views, view{fmt.Sprintf("%s/%d/js=%v", page.name, width, js), page.table, frame{page.file, width, js}})
 			}
 		}
+	}
+	frames := make([]frame, len(views))
+	for i, v := range views {
+		frames[i] = v.frame
+	}
+	layouts := measureAll(t, bin, site, frames)
+	for i, v := range views {
+		t.Run(v.name, func(t *testing.T) {
+			m, ok := layouts[i]
+			if !ok {
+				t.Fatalf("%s: the measuring script reported nothing", filepath.Base(v.file))
+			}
+			if m.ScrollWidth > m.Width {
+				t.Errorf("page is %d px wide in a %d px window: it scrolls sideways (%s)", m.ScrollWidth, m.Width, strings.Join(m.Wide, ", "))
+			}
+			shown := map[string]bool{}
+			for _, c := range m.Cols {
+				if c.Table == v.table && c.Shown {
+					shown[c.Head] = true
+				}
+			}
+			for _, h := range needed[v.table] {
+				if !shown[h] {
+					t.Errorf("column %q of table %s is not on screen (shown: %v)", h, v.table, shown)
+				}
+			}
+		})
 	}
 }
 
 // layout is what the measuring script reports of a page.
 type layout struct {
+	Frame              int // the frame's index, as measureAll got it
 	Width, ScrollWidth int
 	Wide               []string // elements past the window's right edge
 	Cols               []struct {
@@ -204,9 +230,11 @@ type layout struct {
 
 // measureJS reports the page's width, its scrolled width and whether each
 // table heading is on screen: not hidden, inside its table's frame and the
-// window.
+// window, into the frames' page (read from file://, the same origin with
+// --allow-file-access-from-files), as it is parsed: before the page's load
+// event, which waits for every frame's. %d is the frame's index.
 const measureJS = `<script>(function () {
-  var r = { Width: innerWidth, ScrollWidth: document.documentElement.scrollWidth, Cols: [], Wide: [] };
+  var r = { Frame: %d, Width: innerWidth, ScrollWidth: document.documentElement.scrollWidth, Cols: [], Wide: [] };
   document.querySelectorAll("body *").forEach(function (e) {
     var b = e.getBoundingClientRect();
     if (b.right > innerWidth + 1 && !e.closest(".scroll") && r.Wide.length < 5) r.Wide.push(e.tagName + "." + e.className + " " + Math.round(b.right) + " px");
@@ -216,46 +244,83 @@ const measureJS = `<script>(function () {
     r.Cols.push({ Table: th.closest("table").id, Head: th.textContent,
       Shown: b.width > 0 && b.left >= Math.max(frame.left, 0) - 1 && b.right <= Math.min(frame.right, innerWidth) + 1 });
   });
-  parent.postMessage(JSON.stringify(r), "*");
+  var p = parent.document.createElement("pre");
+  p.className = "measure";
+  p.textContent = JSON.stringify(r);
+  parent.document.body.appendChild(p);
 })();</script>`
 
 var scriptRE = regexp.MustCompile(`<script[^>]*></script>\n?`)
 
-// measure opens a copy of the page file, beside it, in a frame width px
-// wide, with the site's scripts or without them, and returns its layout.
+// A frame is a page of the site to measure at a width, with the site's
+// scripts or without them.
+type frame struct {
+	file  string
+	width int
+	js    bool
+}
+
+// measure returns the layout of one page file in a frame width px wide.
 func measure(t *testing.T, bin, file string, width int, js bool) layout {
 	t.Helper()
-	page := readString(t, file)
-	if !js {
-		page = scriptRE.ReplaceAllString(page, "")
-	}
-	page += measureJS + "\n" // the pages leave out the optional end tags of body and html
-	copyName := fmt.Sprintf(".layout-%d-%v-%s", width, js, filepath.Base(file))
-	copyFile := filepath.Join(filepath.Dir(file), copyName)
-	frame := filepath.Join(filepath.Dir(file), ".frame-"+copyName)
-	if err := os.WriteFile(copyFile, []byte(page), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	wrapper := fmt.Sprintf(`<!DOCTYPE html><html><body style="margin:0"><iframe src="%s" width="%d" height="800" style="border:0"></iframe>
-<script>addEventListener("message", function (e) { var p = document.createElement("pre"); p.id = "measure"; p.textContent = e.data; document.body.appendChild(p); });</script></body></html>`, copyName, width)
-	if err := os.WriteFile(frame, []byte(wrapper), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(copyFile)
-	defer os.Remove(frame)
-	dom := string(runChromium(t, bin, "--dump-dom", "--virtual-time-budget=5000", fmt.Sprintf("--window-size=%d,900", max(width+20, 500)), "file://"+frame))
-	m := regexp.MustCompile(`(?s)<pre id="measure">(.*?)</pre>`).FindStringSubmatch(dom)
-	if m == nil {
+	l, ok := measureAll(t, bin, filepath.Dir(file), []frame{{file, width, js}})[0]
+	if !ok {
 		t.Fatalf("%s: the measuring script reported nothing", filepath.Base(file))
 	}
-	var l layout
-	if err := json.Unmarshal([]byte(stdhtml.UnescapeString(m[1])), &l); err != nil {
-		t.Fatalf("%s: %v", filepath.Base(file), err)
-	}
-	if l.Width != width {
-		t.Fatalf("%s: measured in a %d px frame, want %d", filepath.Base(file), l.Width, width)
-	}
 	return l
+}
+
+// measureAll opens a copy of each frame's page, beside it, in a frame of its
+// width, all side by side in one window of one Chromium, and returns their
+// layouts by index (a frame that reported nothing is missing). The frames'
+// page is written into dir, which holds the pages' files.
+func measureAll(t *testing.T, bin, dir string, frames []frame) map[int]layout {
+	t.Helper()
+	var wrapper strings.Builder
+	wrapper.WriteString(`<!DOCTYPE html><html><body style="margin:0;white-space:nowrap">`)
+	total := 0
+	for i, f := range frames {
+		page := readString(t, f.file)
+		if !f.js {
+			page = scriptRE.ReplaceAllString(page, "")
+		}
+		page += fmt.Sprintf(measureJS, i) + "\n" // the pages leave out the optional end tags of body and html
+		copyFile := filepath.Join(filepath.Dir(f.file), fmt.Sprintf(".layout-%d-%d-%v-%s", i, f.width, f.js, filepath.Base(f.file)))
+		if err := os.WriteFile(copyFile, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(copyFile)
+		src, err := filepath.Rel(dir, copyFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&wrapper, `<iframe src="%s" width="%d" height="800" style="border:0;vertical-align:top"></iframe>`, filepath.ToSlash(src), f.width)
+		total += f.width
+	}
+	wrapper.WriteString(`</body></html>`)
+	page := filepath.Join(dir, ".layout-frames.html")
+	if err := os.WriteFile(page, []byte(wrapper.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(page)
+	// Every frame in the window: none is an offscreen one the browser may put off.
+	// The DOM is dumped at the load event, when every frame has reported.
+	dom := string(runChromium(t, bin, "--dump-dom", "--allow-file-access-from-files", fmt.Sprintf("--window-size=%d,900", max(total+20, 500)), "file://"+page))
+	layouts := map[int]layout{}
+	for _, m := range regexp.MustCompile(`(?s)<pre class="measure">(.*?)</pre>`).FindAllStringSubmatch(dom, -1) {
+		var l layout
+		if err := json.Unmarshal([]byte(stdhtml.UnescapeString(m[1])), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Frame < 0 || l.Frame >= len(frames) {
+			t.Fatalf("a report from frame %d of %d", l.Frame, len(frames))
+		}
+		if f := frames[l.Frame]; l.Width != f.width {
+			t.Fatalf("%s: measured in a %d px frame, want %d", filepath.Base(f.file), l.Width, f.width)
+		}
+		layouts[l.Frame] = l
+	}
+	return layouts
 }
 
 func readString(t *testing.T, file string) string {

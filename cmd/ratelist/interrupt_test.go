@@ -62,12 +62,7 @@ func TestInterruptRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips the test that signals a real process")
 	}
-	archive, out := t.TempDir(), t.TempDir()
-	var so, se bytes.Buffer
-	if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", "300000", "--months", "10",
-		"--seed", "5", "--archive", archive}, &so, &se); code != 0 {
-		t.Fatalf("generate: %s", se.String())
-	}
+	archive, out := bigArchive(t), t.TempDir()
 	cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--workers", "1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,7 +21,38 @@ func TestMain(m *testing.M) {
 	if os.Getenv("RATELIST_AS_MAIN") == "1" {
 		os.Exit(runWithSignals(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if bigDir != "" {
+		os.RemoveAll(bigDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	bigOnce sync.Once
+	bigDir  string
+	bigErr  error
+)
+
+// bigArchive is a generated archive large enough that a real run of it is
+// still going a moment after it starts (under -race too), for the tests that
+// signal or kill one; generated once per test binary, and only read.
+func bigArchive(t *testing.T) string {
+	t.Helper()
+	bigOnce.Do(func() {
+		if bigDir, bigErr = os.MkdirTemp("", "ratelist-big-archive-"); bigErr != nil {
+			return
+		}
+		var so, se bytes.Buffer
+		if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", "150000", "--months", "10",
+			"--seed", "5", "--archive", bigDir}, &so, &se); code != 0 {
+			bigErr = fmt.Errorf("generate: exit %d: %s", code, se.String())
+		}
+	})
+	if bigErr != nil {
+		t.Fatal(bigErr)
+	}
+	return bigDir
 }
 
 // ratelistCmd is ratelist with args as a child process (the test binary, as
@@ -54,24 +86,24 @@ func TestKillNine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips the kill -9 test (it runs real processes)")
 	}
-	archive := t.TempDir()
-	var so, se bytes.Buffer
-	if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", "150000", "--months", "10",
-		"--seed", "5", "--archive", archive}, &so, &se); code != 0 {
-		t.Fatalf("generate: %s", se.String())
-	}
+	archive := bigArchive(t)
 	clean := t.TempDir()
 	if out, err := ratelistCmd("run", "--archive", archive, "--out", clean, "--quiet").CombinedOutput(); err != nil {
 		t.Fatalf("clean run: %v %s", err, out)
 	}
 	full := readOut(t, clean)
+	// The previous run, copied before each kill: every copy is what the run left.
+	first := t.TempDir()
+	if b, err := ratelistCmd("run", "--archive", archive, "--out", first, "--until", "2025-01", "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("first run: %v %s", err, b)
+	}
+	previous := readOut(t, first)
 	var killedMidway int
 	for _, delay := range []time.Duration{30 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond, 900 * time.Millisecond} {
 		out := t.TempDir()
-		if b, err := ratelistCmd("run", "--archive", archive, "--out", out, "--until", "2025-01", "--quiet").CombinedOutput(); err != nil {
-			t.Fatalf("first run: %v %s", err, b)
+		if err := os.CopyFS(out, os.DirFS(first)); err != nil {
+			t.Fatal(err)
 		}
-		previous := readOut(t, out)
 		cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--resume", "--quiet")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -123,10 +155,12 @@ func TestKillNine(t *testing.T) {
 // finish before the second starts, the attempt proves nothing and is repeated
 // on a larger archive.
 func TestConcurrentRunRefused(t *testing.T) {
-	for attempt, games := range []string{"200000", "600000", "1500000"} {
+	for attempt, games := range []string{"", "600000", "1500000"} {
 		out, archive := t.TempDir(), t.TempDir()
 		var so, se bytes.Buffer
-		if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", games, "--months", "6",
+		if games == "" {
+			archive = bigArchive(t)
+		} else if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", games, "--months", "6",
 			"--seed", "6", "--archive", archive}, &so, &se); code != 0 {
 			t.Fatalf("generate: %s", se.String())
 		}
@@ -134,6 +168,9 @@ func TestConcurrentRunRefused(t *testing.T) {
 		startHoldingLock(t, first, out)
 		se.Reset()
 		code := run(context.Background(), []string{"run", "--archive", archive, "--out", out}, &so, &se)
+		if code == exitFailed {
+			first.Process.Kill() // its lock was all it was for
+		}
 		first.Wait()
 		switch {
 		case code == exitFailed:

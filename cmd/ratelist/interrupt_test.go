@@ -59,9 +59,6 @@ func TestInterruptEveryVerb(t *testing.T) {
 // holds --out's lock, so its handler is in place): it exits 130, logs
 // "interrupted" and leaves nothing in --out but the lock file.
 func TestInterruptRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skips the test that signals a real process")
-	}
 	archive, out := bigArchive(t), t.TempDir()
 	cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--workers", "1")
 	var stderr bytes.Buffer

@@ -1,21 +1,28 @@
 # Everything here delegates to the go tool.
 GO ?= go
 
-.PHONY: build test test-all vet fmt bench demo golden fuzz
+.PHONY: build test test-long test-all vet fmt bench demo golden fuzz
 
 build:
 	$(GO) build -o bin/ratelist ./cmd/ratelist
 
 # The report's browser test runs when headless Chromium is installed and is
 # skipped otherwise; RATELIST_BROWSER=1 (set by .ci/run) makes it required.
+# -short runs the LONG_TESTS smaller (fewer cases, smaller archives).
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -short -count=1 ./...
 
-# make test, then what it runs only in part: the resume invariant's full 200
-# cases per rule set, without -race (make test runs the first 10 under it).
-test-all: test
-	$(GO) test -count=1 -run '^TestResumeInvariant$$' ./pipeline
+# The tests that run smaller under -short (each checks testing.Short), run in
+# full without -race by test-long: keep this list in step with those checks.
+LONG_TESTS = TestKillNine|TestInterruptRun|TestRateTRFEqualsRun|TestRateTRFFilesEqualRun|TestResumeInvariant|TestCrossCheckSchoolElo|TestCrossCheckRandom|TestIncremental
+LONG_PKGS = ./cmd/ratelist ./pipeline ./tiebreak ./report
+
+test-long:
+	$(GO) test -count=1 -run '^($(LONG_TESTS))$$' $(LONG_PKGS)
+
+# make test, then the LONG_TESTS in full (CI runs both).
+test-all: test test-long
 
 vet:
 	$(GO) vet ./...

@@ -581,6 +581,9 @@ func TestJokerIndependent(t *testing.T) {
 		{5, 5, 3000, refJokerSettings{1, 5, false, 2}},
 	}
 	for _, tc := range cases {
+		if testing.Short() && tc.seed == 2 {
+			continue // -short: seeds 1 and 3 check the same settings on smaller archives
+		}
 		t.Run(fmt.Sprintf("seed%d", tc.seed), func(t *testing.T) {
 			dir := t.TempDir()
 			err := generate.Archive(context.Background(), generate.Options{Players: 45, Games: 200, Months: tc.months, Seed: tc.seed,

@@ -201,7 +201,7 @@ type page struct {
 	Title string // page title
 	Root  string // relative path to the site root: "" or "../"
 	Nav   string // active navigation entry
-	Style string // the page's own style: which columns a phone shows (narrowCSS)
+	Style string // the page's own style: which columns a phone shows (tableCSS; a standings table's layouts the sheet lacks)
 	Base  string // the folder the page's relative links start from, under Root: "" for its own
 	Self  string // with Base, the page's own address from there ("../players/1.html")
 }

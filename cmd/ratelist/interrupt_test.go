@@ -60,7 +60,7 @@ func TestInterruptEveryVerb(t *testing.T) {
 // "interrupted" and leaves nothing in --out but the lock file.
 func TestInterruptRun(t *testing.T) {
 	archive, out := bigArchive(t), t.TempDir()
-	cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--workers", "1")
+	cmd := ratelistCmd(t, "run", "--archive", archive, "--out", out, "--workers", "1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	startHoldingLock(t, cmd, out)

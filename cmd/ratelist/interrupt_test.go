@@ -15,11 +15,7 @@ import (
 // 130 and says "interrupted", whether it noticed the signal or ran to its end.
 func TestInterruptEveryVerb(t *testing.T) {
 	const demo = "../../testdata/demo"
-	done := t.TempDir()
-	var so, se bytes.Buffer
-	if code := run(context.Background(), []string{"run", "--out", done, "--quiet"}, &so, &se); code != exitOK {
-		t.Fatalf("run: exit %d: %s", code, se.String())
-	}
+	done := demoOut(t)
 	pgn := filepath.Join(t.TempDir(), "g.pgn")
 	if err := os.WriteFile(pgn, []byte("[Event \"E\"]\n[Date \"2024.05.01\"]\n[White \"A, A\"]\n[Black \"B, B\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{binDir, bigDir} {
+	for _, dir := range []string{binDir, bigDir, demoOutDir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

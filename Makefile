@@ -15,7 +15,7 @@ test:
 
 # The tests that run smaller under -short (each checks testing.Short), run in
 # full without -race by test-long: keep this list in step with those checks.
-LONG_TESTS = TestKillNine|TestInterruptRun|TestRateTRFEqualsRun|TestRateTRFFilesEqualRun|TestResumeInvariant|TestCrossCheckSchoolElo|TestCrossCheckRandom|TestIncremental|TestJokerIndependent
+LONG_TESTS = TestRateTRFEqualsRun|TestRateTRFFilesEqualRun|TestResumeInvariant|TestCrossCheckSchoolElo|TestCrossCheckRandom|TestIncremental|TestJokerIndependent
 LONG_PKGS = ./cmd/ratelist ./pipeline ./tiebreak ./report
 
 test-long:

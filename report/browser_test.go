@@ -66,7 +66,7 @@ func runChromium(t *testing.T, bin string, args ...string) []byte {
 // run (the controls shown, the rows counted).
 func TestBrowser(t *testing.T) {
 	bin := chromium(t)
-	site := buildDemo(t, 0)
+	site := demoSite(t)
 	latest := demoLatest(t)
 	player := filepath.Join(site, "players", latest.idString()+".html")
 	changes, _ := filepath.Glob(filepath.Join(site, "changes-*.html"))
@@ -155,7 +155,7 @@ func TestBrowser(t *testing.T) {
 // twelve frames side by side.
 func TestLayout(t *testing.T) {
 	bin := chromium(t)
-	site := buildDemo(t, 0)
+	site := demoSite(t)
 	player := filepath.Join(site, "players", demoLatest(t).idString()+".html")
 	tours, _ := filepath.Glob(filepath.Join(site, "tournaments", "*.html"))
 	biggest, size := "", 0

@@ -60,7 +60,7 @@ func TestGlickoListPage(t *testing.T) {
 	if cells := strings.Count(row, "<td>") + strings.Count(row, "<th "); cells != heads || !strings.Contains(page, `data-col="rd"`) {
 		t.Errorf("%d headings, %d cells in the first row %q", heads, cells, row)
 	}
-	school := readString(t, filepath.Join(buildDemo(t, 0), "index.html"))
+	school := readString(t, filepath.Join(demoSite(t), "index.html"))
 	if !strings.Contains(school, `data-col="k" data-num>K<`) {
 		t.Error("school list page lacks its K column")
 	}

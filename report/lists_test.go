@@ -28,7 +28,7 @@ func TestShownRows(t *testing.T) {
 // links it.
 func TestListCSVFiles(t *testing.T) {
 	out := demoRun(t)
-	site := buildDemo(t, 2)
+	site := demoSite(t)
 	lists, _ := filepath.Glob(filepath.Join(out, "lists", "*.csv"))
 	if len(lists) == 0 {
 		t.Fatal("demo run has no list")

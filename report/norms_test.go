@@ -77,7 +77,7 @@ func TestNormsPage(t *testing.T) {
 		}
 	})
 
-	demo := buildDemo(t, 0)
+	demo := demoSite(t)
 	if _, err := os.Stat(filepath.Join(demo, "norms.html")); !os.IsNotExist(err) {
 		t.Errorf("the demo site has norms.html (%v); its run made no norm", err)
 	}

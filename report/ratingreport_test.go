@@ -54,7 +54,7 @@ func stripTags(s string) string {
 // as worked by hand for one player; the tournament's page links the report.
 func TestRatingReport(t *testing.T) {
 	out := demoRun(t)
-	site := buildDemo(t, 2)
+	site := demoSite(t)
 	const id = 1043
 	if page := readString(t, filepath.Join(site, tourPage(id))); !strings.Contains(page, `href=../tournaments/1043-rating.html>`) {
 		t.Errorf("%s does not link its rating report", tourPage(id))

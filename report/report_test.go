@@ -59,10 +59,40 @@ func demoRun(t *testing.T) string {
 	return demoOut
 }
 
+var (
+	siteOnce sync.Once
+	siteDir  string
+	siteErr  error
+)
+
+// demoSite is the demo run's report, built once per test binary (default
+// workers) for the tests that only read it; a test that changes a site builds
+// its own (buildDemo).
+func demoSite(t *testing.T) string {
+	t.Helper()
+	out := demoRun(t)
+	siteOnce.Do(func() {
+		if siteDir, siteErr = os.MkdirTemp("", "ratelist-report-site-"); siteErr != nil {
+			return
+		}
+		var st *Stats
+		st, siteErr = Build(context.Background(), Options{Out: out, Site: filepath.Join(siteDir, "site"), Archive: ratelist.Demo()})
+		if siteErr == nil && (st.Players == 0 || st.Tournaments == 0 || st.Lists == 0) {
+			siteErr = fmt.Errorf("Build wrote %+v", st)
+		}
+	})
+	if siteErr != nil {
+		t.Fatalf("demo site: %v", siteErr)
+	}
+	return filepath.Join(siteDir, "site")
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if demoOut != "" {
-		os.RemoveAll(demoOut)
+	for _, dir := range []string{demoOut, siteDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -87,7 +117,7 @@ func buildDemo(t *testing.T, workers int) string {
 // per rated tournament, and links that all resolve inside the site.
 func TestDemoSite(t *testing.T) {
 	out := demoRun(t)
-	site := buildDemo(t, 4)
+	site := demoSite(t)
 
 	// Every player of every list (rating and Joker) has a page.
 	lists, _ := filepath.Glob(filepath.Join(out, "lists", "*.csv"))
@@ -770,7 +800,7 @@ func TestReadsTheTablesFiles(t *testing.T) {
 	if _, err := Build(context.Background(), Options{Out: only, Site: site, Archive: ratelist.Demo()}); err != nil {
 		t.Fatal(err)
 	}
-	sameSite(t, buildDemo(t, 0), site)
+	sameSite(t, demoSite(t), site)
 }
 
 // copyReportFiles copies the files of the run's output folder out that

@@ -12,7 +12,7 @@ import (
 // every one the sheet is made for, is in the site's style sheet, so that no
 // page needs a style of its own.
 func TestStLayout(t *testing.T) {
-	site := buildDemo(t, 0)
+	site := demoSite(t)
 	css, err := os.ReadFile(filepath.Join(site, "assets", "style.css"))
 	if err != nil {
 		t.Fatal(err)

@@ -87,7 +87,7 @@ func siteTop(t *testing.T, path, list string) [][]string {
 // the changes page.
 func TestTopLists(t *testing.T) {
 	out := demoRun(t)
-	site := buildDemo(t, 2)
+	site := demoSite(t)
 	periods, err := officer.Periods(out)
 	if err != nil || len(periods) < 2 {
 		t.Fatalf("periods %v, %v", periods, err)
@@ -129,7 +129,7 @@ func TestTopLists(t *testing.T) {
 // kept and then written twice, and the site is a full build's.
 func TestTopListsPartlyKept(t *testing.T) {
 	out := demoRun(t)
-	full := buildDemo(t, 2)
+	full := demoSite(t)
 	site := buildDemo(t, 2)
 	man := filepath.Join(site, marker)
 	b, err := os.ReadFile(man)

@@ -33,7 +33,7 @@ func htmlValidate(t *testing.T) string {
 // as they judge that writing, not the page.
 func TestValidHTML(t *testing.T) {
 	bin := htmlValidate(t)
-	site := buildDemo(t, 0)
+	site := demoSite(t)
 	player := filepath.Join("players", demoLatest(t).idString()+".html")
 	tours, _ := filepath.Glob(filepath.Join(site, "tournaments", "*.html"))
 	changes, _ := filepath.Glob(filepath.Join(site, "changes-*.html"))

@@ -110,7 +110,7 @@ func TestCronRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	wrapper := "#!/bin/sh\nverb=$1; shift\nif [ \"$verb\" = run ]; then set -- --as-of \"$RATELIST_TEST_DAY\" \"$@\"; fi\n" +
-		"RATELIST_AS_MAIN=1 exec '" + os.Args[0] + "' \"$verb\" \"$@\"\n"
+		"exec '" + ratelistBin(t) + "' \"$verb\" \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "ratelist"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -179,8 +179,12 @@ func TestCronRecipe(t *testing.T) {
 		}
 
 		full := filepath.Join(t.TempDir(), "out")
-		mustRun(t, exitOK, "run", "--archive", arch.dir, "--out", full, "--as-of", m.day, "--quiet")
-		mustRun(t, exitOK, "report", "--out", full, "--quiet")
+		// The same program as the recipe's: the site's manifest keys its files by it.
+		for _, args := range [][]string{{"run", "--archive", arch.dir, "--out", full, "--as-of", m.day, "--quiet"}, {"report", "--out", full, "--quiet"}} {
+			if b, err := ratelistCmd(t, args...).CombinedOutput(); err != nil {
+				t.Fatalf("ratelist %s: %v\n%s", strings.Join(args, " "), err, b)
+			}
+		}
 		got, want := readOut(t, out), readOut(t, full)
 		for _, files := range []map[string][]byte{got, want} {
 			delete(files, "summary.json")

@@ -3,15 +3,17 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -80,10 +82,11 @@ func (c docCommand) String() string { return fmt.Sprintf("%s:%d: %s", c.file, c.
 // placeholders (DIR, [--flag], FILE...) is a usage line, and so is any other
 // quoted command (a part of one, `ratelist run --rules fide`): every flag it
 // names must be a flag of its verb. A line of another program holding a ratelist command
-// (crontab, shell) must be in docSkips. Any other line runs through run, in a
-// working directory of its own per document holding out (a run of the demo),
-// archive (the demo archive's files) and the repository's testdata; a
-// document's commands run in order. A command must exit 0, 3 or 4 (a trailing
+// (crontab, shell) must be in docSkips. Any other line runs as ratelist (a
+// child process, ratelistBin) in a working directory of its own per document
+// holding out (a run of the demo), archive (the demo archive's files) and the
+// repository's testdata; the documents run in parallel, a document's commands
+// in order. A command must exit 0, 3 or 4 (a trailing
 // "# exit N" asks for N), and print what the document shows below it: "…"
 // alone stands for any lines, a line ending in "…" for a line starting with
 // what comes before it.
@@ -101,41 +104,44 @@ func TestDocCommands(t *testing.T) {
 		}
 		files = append(files, m...)
 	}
-	ran := 0
-	for _, path := range files {
-		name, _ := filepath.Rel(root, path)
-		cmds := docCommands(t, path, name)
-		if len(cmds) == 0 {
-			continue
+	bin := ratelistBin(t)
+	var ran atomic.Int64
+	t.Run("docs", func(t *testing.T) {
+		for _, path := range files {
+			name, _ := filepath.Rel(root, path)
+			cmds := docCommands(t, path, name)
+			if len(cmds) == 0 {
+				continue
+			}
+			t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				if err := os.CopyFS(dir, os.DirFS(template)); err != nil {
+					t.Fatal(err)
+				}
+				linkRepoDirs(t, root, dir)
+				for _, c := range cmds {
+					if reason, ok := docSkips[c.text]; ok {
+						t.Logf("%s: not run: %s", c, reason)
+						checkUsageLine(t, c, embeddedArgs(c.text))
+						continue
+					}
+					args, ok := usageLine(c.text)
+					if words := strings.Fields(c.text)[1:]; c.inline && !ok && !namesInput(words) {
+						args, ok = words, true // a fragment
+					}
+					if ok {
+						checkUsageLine(t, c, args)
+						continue
+					}
+					t.Logf("%s", c)
+					runDocCommand(t, bin, dir, c)
+					ran.Add(1)
+				}
+			})
 		}
-		t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.CopyFS(dir, os.DirFS(template)); err != nil {
-				t.Fatal(err)
-			}
-			linkRepoDirs(t, root, dir)
-			t.Chdir(dir)
-			for _, c := range cmds {
-				if reason, ok := docSkips[c.text]; ok {
-					t.Logf("%s: not run: %s", c, reason)
-					checkUsageLine(t, c, embeddedArgs(c.text))
-					continue
-				}
-				args, ok := usageLine(c.text)
-				if words := strings.Fields(c.text)[1:]; c.inline && !ok && !namesInput(words) {
-					args, ok = words, true // a fragment
-				}
-				if ok {
-					checkUsageLine(t, c, args)
-					continue
-				}
-				t.Logf("%s", c)
-				runDocCommand(t, c)
-				ran++
-			}
-		})
-	}
-	if ran < 5 {
+	})
+	if ran := ran.Load(); ran < 5 {
 		t.Errorf("ran %d commands of the documents; the extraction found too few", ran)
 	}
 }
@@ -145,9 +151,8 @@ func TestDocCommands(t *testing.T) {
 func docTemplate(t *testing.T, root string) string {
 	t.Helper()
 	dir := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"run", "--out", filepath.Join(dir, "out"), "--quiet"}, &stdout, &stderr); code != exitOK {
-		t.Fatalf("demo run: exit %d: %s", code, stderr.String())
+	if err := os.CopyFS(filepath.Join(dir, "out"), os.DirFS(demoOut(t))); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.CopyFS(filepath.Join(dir, "archive"), os.DirFS(filepath.Join(root, "testdata/demo"))); err != nil {
 		t.Fatal(err)
@@ -327,9 +332,9 @@ func checkUsageLine(t *testing.T, c docCommand, words []string) {
 	}
 }
 
-// runDocCommand runs a command line in the current directory as a shell
+// runDocCommand runs a command line with ratelist bin in dir as a shell
 // would: placeholders replaced, "> FILE" and "2> FILE" redirected.
-func runDocCommand(t *testing.T, c docCommand) {
+func runDocCommand(t *testing.T, bin, dir string, c docCommand) {
 	t.Helper()
 	args, want, err := shellWords(c.text)
 	if err != nil {
@@ -352,9 +357,21 @@ func runDocCommand(t *testing.T, c docCommand) {
 			rest = append(rest, a)
 		}
 	}
-	code := run(context.Background(), rest, &stdout, &stderr)
+	cmd := exec.Command(bin, rest...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &stdout, &stderr
+	code := 0
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("%s: %v", c, err)
+		}
+		code = exit.ExitCode()
+	}
 	for file, b := range map[string][]byte{outFile: stdout.Bytes(), errFile: stderr.Bytes()} {
 		if file != "" {
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(dir, file)
+			}
 			if err := os.WriteFile(file, b, 0o644); err != nil {
 				t.Fatal(err)
 			}

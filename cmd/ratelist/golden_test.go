@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/s2"
@@ -28,15 +30,29 @@ func readOut(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-// demoOut runs `ratelist run` on the embedded demo archive and returns --out.
+var (
+	demoOnce   sync.Once
+	demoOutDir string
+	demoErr    error
+)
+
+// demoOut is the --out of `ratelist run` on the embedded demo archive, run
+// once per test binary: the tests given it only read it.
 func demoOut(t *testing.T) string {
 	t.Helper()
-	out := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"run", "--out", out, "--quiet"}, &stdout, &stderr); code != exitOK {
-		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	demoOnce.Do(func() {
+		if demoOutDir, demoErr = os.MkdirTemp("", "ratelist-demo-out-"); demoErr != nil {
+			return
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"run", "--out", demoOutDir, "--quiet"}, &stdout, &stderr); code != exitOK {
+			demoErr = fmt.Errorf("demo run: exit %d, stderr:\n%s", code, stderr.String())
+		}
+	})
+	if demoErr != nil {
+		t.Fatal(demoErr)
 	}
-	return out
+	return demoOutDir
 }
 
 // TestGoldenDemo compares every output of the demo run with

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -34,9 +35,13 @@ func verbs(t *testing.T) []string {
 	return vs
 }
 
+var helpMu sync.Mutex
+
 // helpOf runs "ratelist ARGS..." and returns its exit code, its output and
 // the flag sets it made.
 func helpOf(args ...string) (int, string, []*flag.FlagSet) {
+	helpMu.Lock() // flagSetMade is one for all, and TestDocCommands' documents run in parallel
+	defer helpMu.Unlock()
 	var sets []*flag.FlagSet
 	flagSetMade = func(fs *flag.FlagSet) { sets = append(sets, fs) }
 	defer func() { flagSetMade = nil }()

@@ -15,11 +15,7 @@ import (
 // 130 and says "interrupted", whether it noticed the signal or ran to its end.
 func TestInterruptEveryVerb(t *testing.T) {
 	const demo = "../../testdata/demo"
-	done := t.TempDir()
-	var so, se bytes.Buffer
-	if code := run(context.Background(), []string{"run", "--out", done, "--quiet"}, &so, &se); code != exitOK {
-		t.Fatalf("run: exit %d: %s", code, se.String())
-	}
+	done := demoOut(t)
 	pgn := filepath.Join(t.TempDir(), "g.pgn")
 	if err := os.WriteFile(pgn, []byte("[Event \"E\"]\n[Date \"2024.05.01\"]\n[White \"A, A\"]\n[Black \"B, B\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -60,7 +56,7 @@ func TestInterruptEveryVerb(t *testing.T) {
 // "interrupted" and leaves nothing in --out but the lock file.
 func TestInterruptRun(t *testing.T) {
 	archive, out := bigArchive(t), t.TempDir()
-	cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--workers", "1")
+	cmd := ratelistCmd(t, "run", "--archive", archive, "--out", out, "--workers", "1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	startHoldingLock(t, cmd, out)

@@ -15,17 +15,43 @@ import (
 	"time"
 )
 
-// TestMain lets the test binary act as ratelist in a child process, so that a
-// real run can be killed.
 func TestMain(m *testing.M) {
-	if os.Getenv("RATELIST_AS_MAIN") == "1" {
-		os.Exit(runWithSignals(os.Args[1:], os.Stdout, os.Stderr))
-	}
 	code := m.Run()
-	if bigDir != "" {
-		os.RemoveAll(bigDir)
+	for _, dir := range []string{binDir, bigDir, demoOutDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
+}
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// ratelistBin is the path of ratelist built from this package without the
+// race detector, once per test binary, for the tests that run it as a child
+// process (kill it, signal it, run it from a shell): what they check is the
+// process's files, exit code and output, and a raced child runs several times
+// slower (the code is raced in-process by the other tests).
+func ratelistBin(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "ratelist-bin-"); binErr != nil {
+			return
+		}
+		// The version the in-process runs record, so summaries compare.
+		cmd := exec.Command("go", "build", "-ldflags=-X main.version=devel", "-o", filepath.Join(binDir, "ratelist"), ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return filepath.Join(binDir, "ratelist")
 }
 
 var (
@@ -35,24 +61,19 @@ var (
 )
 
 // bigArchive is a generated archive large enough that a real run of it is
-// still going a moment after it starts (under -race too), for the tests that
-// signal or kill one; generated once per test binary, and only read. Under
-// -short (make test, with -race) it is a third the size: a raced run of it
-// still outlasts the first kills.
+// still going a moment after it starts, for the tests that signal or kill
+// one; generated once per test binary, and only read.
 func bigArchive(t *testing.T) string {
 	t.Helper()
+	bin := ratelistBin(t)
 	bigOnce.Do(func() {
 		if bigDir, bigErr = os.MkdirTemp("", "ratelist-big-archive-"); bigErr != nil {
 			return
 		}
-		games := "150000"
-		if testing.Short() {
-			games = "50000"
-		}
-		var so, se bytes.Buffer
-		if code := run(context.Background(), []string{"generate", "--players", "2000", "--games", games, "--months", "10",
-			"--seed", "5", "--archive", bigDir}, &so, &se); code != 0 {
-			bigErr = fmt.Errorf("generate: exit %d: %s", code, se.String())
+		cmd := exec.Command(bin, "generate", "--players", "2000", "--games", "150000", "--months", "10",
+			"--seed", "5", "--archive", bigDir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			bigErr = fmt.Errorf("generate: %v: %s", err, out)
 		}
 	})
 	if bigErr != nil {
@@ -61,12 +82,9 @@ func bigArchive(t *testing.T) string {
 	return bigDir
 }
 
-// ratelistCmd is ratelist with args as a child process (the test binary, as
-// TestMain lets it be).
-func ratelistCmd(args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "RATELIST_AS_MAIN=1")
-	return cmd
+// ratelistCmd is ratelist with args as a child process.
+func ratelistCmd(t *testing.T, args ...string) *exec.Cmd {
+	return exec.Command(ratelistBin(t), args...)
 }
 
 // startHoldingLock starts cmd, a run into out, and returns once it holds out's
@@ -91,23 +109,26 @@ func startHoldingLock(t *testing.T, cmd *exec.Cmd, out string) {
 func TestKillNine(t *testing.T) {
 	archive := bigArchive(t)
 	clean := t.TempDir()
-	if out, err := ratelistCmd("run", "--archive", archive, "--out", clean, "--quiet").CombinedOutput(); err != nil {
+	start := time.Now()
+	if out, err := ratelistCmd(t, "run", "--archive", archive, "--out", clean, "--quiet").CombinedOutput(); err != nil {
 		t.Fatalf("clean run: %v %s", err, out)
 	}
+	took := time.Since(start)
 	full := readOut(t, clean)
 	// The previous run, copied before each kill: every copy is what the run left.
 	first := t.TempDir()
-	if b, err := ratelistCmd("run", "--archive", archive, "--out", first, "--until", "2025-01", "--quiet").CombinedOutput(); err != nil {
+	if b, err := ratelistCmd(t, "run", "--archive", archive, "--out", first, "--until", "2025-01", "--quiet").CombinedOutput(); err != nil {
 		t.Fatalf("first run: %v %s", err, b)
 	}
 	previous := readOut(t, first)
 	var killedMidway int
-	for _, delay := range []time.Duration{30 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond, 900 * time.Millisecond} {
+	// From the start of the resumed run to about its end, however fast the machine.
+	for _, delay := range []time.Duration{took / 50, took / 10, took / 4, took / 2} {
 		out := t.TempDir()
 		if err := os.CopyFS(out, os.DirFS(first)); err != nil {
 			t.Fatal(err)
 		}
-		cmd := ratelistCmd("run", "--archive", archive, "--out", out, "--resume", "--quiet")
+		cmd := ratelistCmd(t, "run", "--archive", archive, "--out", out, "--resume", "--quiet")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +153,7 @@ func TestKillNine(t *testing.T) {
 				t.Errorf("kill after %v: %s is neither the previous nor a complete new file", delay, name)
 			}
 		}
-		if b, err := ratelistCmd("run", "--archive", archive, "--out", out, "--resume", "--quiet").CombinedOutput(); err != nil {
+		if b, err := ratelistCmd(t, "run", "--archive", archive, "--out", out, "--resume", "--quiet").CombinedOutput(); err != nil {
 			t.Fatalf("rerun after kill: %v %s", err, b)
 		}
 		after := readOut(t, out)
@@ -167,7 +188,7 @@ func TestConcurrentRunRefused(t *testing.T) {
 			"--seed", "6", "--archive", archive}, &so, &se); code != 0 {
 			t.Fatalf("generate: %s", se.String())
 		}
-		first := ratelistCmd("run", "--archive", archive, "--out", out, "--quiet", "--workers", "1")
+		first := ratelistCmd(t, "run", "--archive", archive, "--out", out, "--quiet", "--workers", "1")
 		startHoldingLock(t, first, out)
 		se.Reset()
 		code := run(context.Background(), []string{"run", "--archive", archive, "--out", out}, &so, &se)

@@ -48,6 +48,7 @@ type listTrack struct {
 	prevRating     []int32
 	add            *listAdded       // the rule set's own columns, nil for none
 	names          []csvfield.Shape // listNames, made at the first list
+	free           chan *listData   // written lists, whose buffers take reuses
 }
 
 // window is the periods this run rates and writes: --resume and --from start
@@ -82,7 +83,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	r := &rater{
 		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st),
 		periods:     periods{kind: opt.Period},
-		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
+		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n), free: make(chan *listData, listsRecycled)},
 		fingerprint: fingerprint(opt.Rules, def, string(opt.Period)),
 		hashes:      periodHashes{reg: registryHashes(&a.Players)},
 		sum:         sum,

@@ -407,6 +407,7 @@ func (s *writeSink) list(ctx context.Context, label string, l *listData, snapsho
 		if err := writeList(s.stage, s.players, label, l, s.opt.Arrow); err != nil {
 			return err
 		}
+		l.release()
 		return s.changed.compare(s.stage, s.opt.Out, label, output.ListCSV.Rel(label))
 	})
 }

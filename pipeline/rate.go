@@ -213,6 +213,9 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	r.periods.cur++
 	st := r.st
 	first, last := day.Period{Kind: r.periods.kind, Key: key}.Bounds()
+	if ge, ok := r.rules.(rating.GameEmitter); ok {
+		ge.EmitGames(func(rows *rating.GameRows) error { return r.out.games(ctx, key, rows) })
+	}
 	err := r.rules.ClosePeriod(st, int32(first), int32(last), func(closed []rating.Card) error {
 		for _, c := range closed {
 			if c.PeriodTotal && c.RatedBefore {

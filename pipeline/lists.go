@@ -68,7 +68,9 @@ func (lt *listTrack) newList(n int) *listData {
 	clear(old.infos) // drop the strings they point to
 	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free}
 	if add := lt.add; add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
-		clear(old.vals) // drop the strings they point to
+		if slices.ContainsFunc(add.cols, func(c rating.Column) bool { return c.Type == rating.String }) {
+			clear(old.vals) // drop the strings they point to
+		}
 		l.vals = slices.Grow(old.vals[:0], n*len(add.cols))
 		if add.rank >= 0 {
 			l.keys = slices.Grow(old.keys[:0], n)

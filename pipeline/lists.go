@@ -43,7 +43,7 @@ type listData struct {
 // listsRecycled is how many written lists' buffers wait for take to reuse
 // them: a list's buffers are tens of megabytes, and fresh ones cost page
 // faults and zeroing every period.
-const listsRecycled = 4
+const listsRecycled = 2
 
 // release hands l's buffers back to the take that made it, once its list is
 // written; l is not used after.

@@ -147,6 +147,7 @@ type cardShape struct {
 	gameCols              []column[gameCols]
 	rowLeaves, gameLeaves []int
 	noK                   bool // rating.Columns.NoK: expected (pd) does not wait for a K
+	floatGames            bool // every column of gameAdded is a Float64 (rating.GameRows)
 }
 
 // plainCards is the shape of a rule set that adds no card column.
@@ -169,6 +170,7 @@ func newCardShape(def *rating.Definition, rules rating.RuleSet) *cardShape {
 	sh := &cardShape{ex: rules.(rating.Extras), rowAdded: rows, gameAdded: games,
 		rowShape: output.CardShape(rows), gameShape: output.CardGameShape(games), noK: def.Columns.NoK}
 	sh.rowSchema, sh.gameSchema = sh.rowShape.Schema, sh.gameShape.Schema
+	sh.floatGames = !slices.ContainsFunc(games, func(c rating.Column) bool { return c.Type != rating.Float64 })
 	sh.rowCols = append(slices.Clip(cardColumns), addedColumns(rows, func(c *cardCols) *addedCols { return &c.added })...)
 	sh.gameCols = append(slices.Clip(gameColumns), addedColumns(games, func(g *gameCols) *addedCols { return &g.added })...)
 	sh.rowLeaves, sh.gameLeaves = columnIndex(sh.rowSchema, sh.rowCols), columnIndex(sh.gameSchema, sh.gameCols)
@@ -451,9 +453,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	if len(cards) == 0 {
 		return nil
 	}
-	if cw.label == "" || key != cw.key {
-		cw.key, cw.label = key, day.Period{Kind: cw.kind, Key: key}.Label()
-	}
+	cw.period(key)
 	rows, games := cw.ix.rows[:0], cw.ix.games[:0]
 	for i := range cards {
 		if cards[i].PerGame {
@@ -489,6 +489,77 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 		}
 	}
 	return nil
+}
+
+// period makes key the period of the rows queued next.
+func (cw *cardWriter) period(key int) {
+	if cw.label == "" || key != cw.key {
+		cw.key, cw.label = key, day.Period{Kind: cw.kind, Key: key}.Label()
+	}
+}
+
+// addGames queues per-game rows of a period's close of period key: rows of
+// card_games.parquet, as add queues per-game cards.
+func (cw *cardWriter) addGames(ctx context.Context, key int, rows *rating.GameRows) error {
+	if len(rows.Values) != len(cw.shape.gameAdded) || (len(rows.Values) > 0 && !cw.shape.floatGames) {
+		return fmt.Errorf("card_games.parquet: %d game values for %d columns, not all Float64", len(rows.Values), len(cw.shape.gameAdded))
+	}
+	cw.period(key)
+	for lo := 0; lo < rows.Len(); {
+		if cw.games == nil {
+			cw.games = newGameCols(cw.shape.gameAdded)
+		}
+		hi := lo + min(rows.Len()-lo, cardsPerRowGroup-cw.games.len())
+		cw.games.addRows(cw.players, cw.label, rows, lo, hi, cw.shape.noK)
+		lo = hi
+		if err := cw.addedGames(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addRows appends rows lo to hi of rows, as add appends per-game cards
+// without a K: D and the change unset, PD set with noK.
+func (g *gameCols) addRows(players *archive.Players, period string, rows *rating.GameRows, lo, hi int, noK bool) {
+	n := hi - lo
+	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
+	for i, p := range rows.Player[lo:hi] {
+		player[i] = players.ID[p]
+	}
+	for i, p := range rows.Opponent[lo:hi] { // misses the cache: a loop of its own (see cardCols.add)
+		opponent[i] = players.ID[p]
+	}
+	fill(extend(&g.period.codes, n), g.period.code(period))
+	fill(extend(&g.reason.codes, n), g.reason.code(rows.Reason.String()))
+	copy(extend(&g.tournament, n), rows.Tournament[lo:hi])
+	copy(extend(&g.end, n), rows.End[lo:hi])
+	copy(extend(&g.oppRating, n), rows.OppRating[lo:hi])
+	w := extend(&g.w, n)
+	for i, s := range rows.Score2[lo:hi] {
+		w[i] = float64(s) / 2
+	}
+	d, dSet := g.d.extend(n)
+	clear(d)
+	clear(dSet)
+	pd, pdSet := g.pd.extend(n)
+	for i, e := range rows.Expected[lo:hi] {
+		pd[i] = float64(e) / 100
+	}
+	fill(pdSet, noK)
+	exact, exactSet := g.changeExact.extend(n)
+	clear(exact)
+	clear(exactSet)
+	for j, vals := range rows.Values {
+		copy(extend(&g.added.flts[j], n), vals[lo:hi])
+	}
+}
+
+// fill sets every element of s to v.
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
 }
 
 // add appends a row per card cards[i] for i in ix. The columns are extended

@@ -37,6 +37,46 @@ type listData struct {
 	vals    []rating.Value   // with add: entry i's values are vals[i*len(add.cols):]
 	keys    []int32          // with add.rank: what the entries are ranked by
 	names   []csvfield.Shape // per player: the name's CSV shape (listNames); shared by every list, read-only
+	free    chan<- *listData // where release hands the list's buffers back to take (nil: nowhere)
+}
+
+// listsRecycled is how many written lists' buffers wait for take to reuse
+// them: a list's buffers are tens of megabytes, and fresh ones cost page
+// faults and zeroing every period.
+const listsRecycled = 2
+
+// release hands l's buffers back to the take that made it, once its list is
+// written; l is not used after.
+func (l *listData) release() {
+	if l.free == nil {
+		return
+	}
+	select {
+	case l.free <- l:
+	default:
+	}
+}
+
+// newList returns an empty list with room for n entries (and their values
+// and keys with add), reusing a released list's buffers when there is one.
+func (lt *listTrack) newList(n int) *listData {
+	old := &listData{}
+	select {
+	case old = <-lt.free:
+	default:
+	}
+	clear(old.infos) // drop the strings they point to
+	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free}
+	if add := lt.add; add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
+		if slices.ContainsFunc(add.cols, func(c rating.Column) bool { return c.Type == rating.String }) {
+			clear(old.vals) // drop the strings they point to
+		}
+		l.vals = slices.Grow(old.vals[:0], n*len(add.cols))
+		if add.rank >= 0 {
+			l.keys = slices.Grow(old.keys[:0], n)
+		}
+	}
+	return l
 }
 
 // listAdded is what a rule set adds to its lists (rating.Columns.List), or
@@ -76,13 +116,7 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 			nRated++
 		}
 	}
-	l := &listData{entries: make([]listEntry, 0, nRated), add: add}
-	if add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
-		l.vals = make([]rating.Value, 0, nRated*len(add.cols))
-		if add.rank >= 0 {
-			l.keys = make([]int32, 0, nRated)
-		}
-	}
+	l := lt.newList(nRated)
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false
@@ -374,10 +408,7 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
 		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
-		for i := range n {
-			e := int(order[first+i])
-			copy(vals[i*k:(i+1)*k], l.vals[e*k:(e+1)*k])
-		}
+		gatherValues(vals[:n*k], l.vals, add.cols, order[first:first+n])
 		names = rowNames(names, l.names, ents[:n])
 		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], names, vals[:n*k], add)
 		lf.csv.Write(lf.line)
@@ -396,6 +427,26 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 		return writeListArrow(stage, label, arrowCols)
 	}
 	return nil
+}
+
+// gatherValues sets vals, len(cols) per row, to the values of entries ix of
+// all (len(cols) per entry): only the field each column's type uses, so that
+// a Float64 column moves 8 bytes rather than a Value, and no write barrier.
+func gatherValues(vals, all []rating.Value, cols []rating.Column, ix []int32) {
+	k := len(cols)
+	for i, e := range ix {
+		dst, src := vals[i*k:(i+1)*k], all[int(e)*k:(int(e)+1)*k]
+		for j := range cols {
+			switch cols[j].Type {
+			case rating.Float64:
+				dst[j].Float = src[j].Float
+			case rating.Int64:
+				dst[j].Int = src[j].Int
+			default:
+				dst[j].Str = src[j].Str
+			}
+		}
+	}
 }
 
 // listColumns writes a chunk of a list's rows with added columns through its

@@ -48,6 +48,7 @@ type listTrack struct {
 	prevRating     []int32
 	add            *listAdded       // the rule set's own columns, nil for none
 	names          []csvfield.Shape // listNames, made at the first list
+	free           chan *listData   // written lists, whose buffers take reuses
 }
 
 // window is the periods this run rates and writes: --resume and --from start
@@ -82,7 +83,7 @@ func newRater(opt *Options, a *runArchive, order []int, sum *Summary) (*rater, e
 	r := &rater{
 		players: &a.Players, st: st, def: def, rules: def.New(opt.Rules.Settings(def.Name), st),
 		periods:     periods{kind: opt.Period},
-		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n)},
+		lists:       listTrack{prevOn: make([]bool, n), everOn: make([]bool, n), prevRating: make([]int32, n), free: make(chan *listData, listsRecycled)},
 		fingerprint: fingerprint(opt.Rules, def, string(opt.Period)),
 		hashes:      periodHashes{reg: registryHashes(&a.Players)},
 		sum:         sum,
@@ -212,6 +213,9 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	r.periods.cur++
 	st := r.st
 	first, last := day.Period{Kind: r.periods.kind, Key: key}.Bounds()
+	if ge, ok := r.rules.(rating.GameEmitter); ok {
+		ge.EmitGames(func(rows *rating.GameRows) error { return r.out.games(ctx, key, rows) })
+	}
 	err := r.rules.ClosePeriod(st, int32(first), int32(last), func(closed []rating.Card) error {
 		for _, c := range closed {
 			if c.PeriodTotal && c.RatedBefore {

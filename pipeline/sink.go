@@ -42,6 +42,9 @@ type sink interface {
 	// cards takes audit rows of period key: of a tournament, or of a period's
 	// close (tournament 0, end the period's last day).
 	cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error
+	// games takes per-game audit rows of a period's close of period key
+	// (rating.GameEmitter), valid until the call returns.
+	games(ctx context.Context, key int, rows *rating.GameRows) error
 	// keepsLists tells whether list wants the periods' lists: without it, l is nil.
 	keepsLists() bool
 	// list takes a period's list; snapshot gives the run's state after it.
@@ -71,6 +74,7 @@ func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow, 
 }
 func (validateSink) skip(*archive.Tournament, string)                               {}
 func (validateSink) cards(context.Context, int, int64, int32, []rating.Card) error  { return nil }
+func (validateSink) games(context.Context, int, *rating.GameRows) error             { return nil }
 func (validateSink) tableCards(context.Context, *rating.TableDefinition, any) error { return nil }
 func (validateSink) tableList(context.Context, *rating.TableDefinition, string, any) error {
 	return nil
@@ -200,6 +204,10 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 
 func (s *writeSink) cards(ctx context.Context, key int, tournament int64, end int32, cards []rating.Card) error {
 	return s.cardW.add(ctx, key, tournament, end, cards)
+}
+
+func (s *writeSink) games(ctx context.Context, key int, rows *rating.GameRows) error {
+	return s.cardW.addGames(ctx, key, rows)
 }
 
 // submit hands a job to the worker pool.
@@ -407,6 +415,7 @@ func (s *writeSink) list(ctx context.Context, label string, l *listData, snapsho
 		if err := writeList(s.stage, s.players, label, l, s.opt.Arrow); err != nil {
 			return err
 		}
+		l.release()
 		return s.changed.compare(s.stage, s.opt.Out, label, output.ListCSV.Rel(label))
 	})
 }

@@ -151,3 +151,35 @@ func (x Reason) String() string {
 	}
 	return fmt.Sprintf("Reason(%d)", uint8(x))
 }
+
+// GameRows are per-game cards column by column, as a rule set that makes one
+// per game side at a period's close (Glicko-2) hands them on: row i is the
+// Card with PerGame of Player[i]'s game against Opponent[i], Score2[i] its W
+// and Expected[i] its PD, in hundredths; D, K and the change are not set.
+// Values[j] is the column of Columns.Games[j], which are all Float64.
+type GameRows struct {
+	Reason                                   Reason // of every row
+	Player, Opponent, End, OppRating, Score2 []int32
+	Tournament, Expected                     []int64
+	Values                                   [][]float64
+}
+
+// Len is the number of rows.
+func (g *GameRows) Len() int { return len(g.Player) }
+
+// Reset empties g, keeping its room.
+func (g *GameRows) Reset() {
+	g.Player, g.Opponent, g.End, g.OppRating, g.Score2 = g.Player[:0], g.Opponent[:0], g.End[:0], g.OppRating[:0], g.Score2[:0]
+	g.Tournament, g.Expected = g.Tournament[:0], g.Expected[:0]
+	for j := range g.Values {
+		g.Values[j] = g.Values[j][:0]
+	}
+}
+
+// GameEmitter is implemented by a rule set that can hand the per-game cards
+// of its ClosePeriod as GameRows: after EmitGames, ClosePeriod gives them to
+// emit, in order, and its own emit only the other cards. The pipeline asks
+// for it: a Card per game costs more to make and to take apart than its row.
+type GameEmitter interface {
+	EmitGames(emit func(*GameRows) error)
+}

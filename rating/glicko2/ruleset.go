@@ -22,6 +22,10 @@ type Rater struct {
 	// list is every listed player's list values as of the last close (or
 	// the restored state): ListInfo and ListValues read them, rounded once.
 	list []ListExtra
+	// games are the per-game cards being gathered for emitGames (EmitGames);
+	// with emitGames nil they are Cards.
+	games     rating.GameRows
+	emitGames func(*rating.GameRows) error
 }
 
 // cardValues is the most values a card has of the declared card columns.
@@ -59,16 +63,38 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 // closeChunk is about how many cards ClosePeriod hands on at a time.
 const closeChunk = 4096
 
+// EmitGames: ClosePeriod hands its per-game cards to emit as rows
+// (rating.GameEmitter).
+func (r *Rater) EmitGames(emit func(*rating.GameRows) error) {
+	r.emitGames = emit
+	r.games.Reason = ReasonGame
+	if r.games.Values == nil {
+		r.games.Values = make([][]float64, len(columns.Games))
+	}
+}
+
 // ClosePeriod rates the period (Period.Close) and hands emit a card per game
-// and one per player's period, in player order; then every listed player is
-// rated in st with their whole rating.
+// (or emitGames a row, EmitGames) and one per player's period, in player
+// order; then every listed player is rated in st with their whole rating.
 func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rating.Card) error) error {
 	r.cards, r.vals = r.cards[:0], r.vals[:0]
+	r.games.Reset()
+	games := &r.games
+	if r.emitGames == nil {
+		games = nil
+	}
 	err := r.period.Close(r.state, &r.S, first, func(row *CardRow) error {
 		n := int32(len(row.Games))
 		st.GamesTotal[row.Player] += n
 		st.GamesPeriod[row.Player] = n
-		r.cards, r.vals = appendCards(r.cards, r.vals, row)
+		r.cards, r.vals = appendCards(r.cards, r.vals, games, row)
+		if games != nil && games.Len() >= closeChunk {
+			err := r.emitGames(games)
+			games.Reset()
+			if err != nil {
+				return err
+			}
+		}
 		if len(r.cards) < closeChunk {
 			return nil
 		}
@@ -76,6 +102,9 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 		r.cards, r.vals = r.cards[:0], r.vals[:0]
 		return err
 	})
+	if err == nil && games != nil && games.Len() > 0 {
+		err = r.emitGames(games)
+	}
 	if err != nil {
 		return err
 	}
@@ -92,20 +121,31 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 }
 
 // appendCards adds a card row as cards: one per game (the opponent's whole
-// rating, E in hundredths; its values the opponent's μ, φ, g(φ) and E), then
-// the period's total (the opponents' average whole rating, ΣE in
-// hundredths; its values μ, φ, σ before and after, v, Δ).
-func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) ([]rating.Card, [][cardValues]float64) {
+// rating, E in hundredths; its values the opponent's μ, φ, g(φ) and E), or a
+// row of games when it is not nil, then the period's total (the opponents'
+// average whole rating, ΣE in hundredths; its values μ, φ, σ before and
+// after, v, Δ).
+func appendCards(cards []rating.Card, vals [][cardValues]float64, games *rating.GameRows, row *CardRow) ([]rating.Card, [][cardValues]float64) {
 	before, after := whole(row.Before), whole(row.After)
 	var score2 int32
 	var expected float64
 	var oppSum int64
-	for _, g := range row.Games {
+	var gr gameRows
+	if games != nil {
+		gr = growGames(games, len(row.Games))
+	}
+	for i, g := range row.Games {
 		s2 := int32(g.Score * 2)
 		score2 += s2
 		expected += g.E
 		opp := whole(Player{Mu: g.Mu})
 		oppSum += int64(opp)
+		if games != nil {
+			gr.player[i], gr.opponent[i], gr.tournament[i], gr.end[i] = row.Player, g.Opponent, g.Tournament.ID, g.Tournament.End
+			gr.oppRating[i], gr.score2[i], gr.expected[i] = opp, s2, int64(math.Round(g.E*100))
+			gr.mu[i], gr.phi[i], gr.g[i], gr.e[i] = g.Mu, g.Phi, g.G, g.E
+			continue
+		}
 		cards = append(cards, rating.Card{
 			Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: s2,
 			Expected: int64(math.Round(g.E * 100)), Reason: ReasonGame,
@@ -124,6 +164,30 @@ func appendCards(cards []rating.Card, vals [][cardValues]float64, row *CardRow) 
 	})
 	b, a := row.Before, row.After
 	return cards, append(vals, [cardValues]float64{b.Mu, b.Phi, b.Sigma, a.Mu, a.Phi, a.Sigma, row.V, row.Delta})
+}
+
+// gameRows are the n rows growGames added, column by column.
+type gameRows struct {
+	player, opponent, end, oppRating, score2 []int32
+	tournament, expected                     []int64
+	mu, phi, g, e                            []float64 // the values of Columns.Games
+}
+
+// growGames adds n rows to g and returns them, to be filled.
+func growGames(g *rating.GameRows, n int) gameRows {
+	return gameRows{
+		player: extend(&g.Player, n), opponent: extend(&g.Opponent, n), end: extend(&g.End, n),
+		oppRating: extend(&g.OppRating, n), score2: extend(&g.Score2, n),
+		tournament: extend(&g.Tournament, n), expected: extend(&g.Expected, n),
+		mu: extend(&g.Values[0], n), phi: extend(&g.Values[1], n), g: extend(&g.Values[2], n), e: extend(&g.Values[3], n),
+	}
+}
+
+// extend lengthens *s by n and returns the n new elements.
+func extend[T any](s *[]T, n int) []T {
+	l := len(*s)
+	*s = slices.Grow(*s, n)[:l+n]
+	return (*s)[l : l+n]
 }
 
 // takeList rounds every listed player's values for the list (list).

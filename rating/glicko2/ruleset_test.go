@@ -2,6 +2,7 @@ package glicko2
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/ratelist/ratelist/rating"
@@ -106,5 +107,68 @@ func TestRater(t *testing.T) {
 	}
 	if err := NewRater(Defaults(), rating.NewState(4)).UnmarshalState(saved, nil); err == nil {
 		t.Error("a state of 5 players restored onto 4: no error")
+	}
+}
+
+// TestEmitGames: the per-game rows EmitGames hands on are the per-game cards
+// and values ClosePeriod hands on without it, in the same order, and the
+// other cards are the same.
+func TestEmitGames(t *testing.T) {
+	type game struct {
+		c    rating.Card
+		vals [4]float64
+	}
+	run := func(emitGames bool) (cards []rating.Card, games []game) {
+		st := rating.NewState(40)
+		r := Definition.New(Definition.Defaults(), st).(*Rater)
+		if emitGames {
+			r.EmitGames(func(g *rating.GameRows) error {
+				for i := range g.Len() {
+					games = append(games, game{rating.Card{
+						Player: g.Player[i], RatedBefore: true, Games: 1, Score2: g.Score2[i], Expected: g.Expected[i], Reason: g.Reason,
+						PerGame: true, Opponent: g.Opponent[i], OppRating: g.OppRating[i], Tournament: g.Tournament[i], End: g.End[i],
+					}, [4]float64{g.Values[0][i], g.Values[1][i], g.Values[2][i], g.Values[3][i]}})
+				}
+				return nil
+			})
+		}
+		for period := range int32(3) {
+			for ev := range int64(3) {
+				var gs []rating.Game
+				for i := range int32(2000) { // more than closeChunk: several hand-ons
+					w, b := (i*7+int32(ev)+period)%40, (i*13+5)%40
+					if w != b {
+						gs = append(gs, rating.Game{White: w, Black: b, WhiteResult: "10="[i%3], BlackResult: "01="[i%3]})
+					}
+				}
+				r.Rate(st, &rating.Event{ID: 10*int64(period) + ev, End: 30*period + 10, Games: gs})
+			}
+			err := r.ClosePeriod(st, 30*period, 30*period+29, func(c []rating.Card) error {
+				row := make([]rating.Value, 8)
+				for i, card := range c {
+					if !card.PerGame {
+						cards = append(cards, card)
+						continue
+					}
+					r.CardValues(i, row[:4])
+					// Before is the player's, which GameRows leave to the period row.
+					card.Before = 0
+					games = append(games, game{card, [4]float64{row[0].Float, row[1].Float, row[2].Float, row[3].Float}})
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return cards, games
+	}
+	cards, games := run(false)
+	rowCards, rows := run(true)
+	if len(games) == 0 || !slices.Equal(games, rows) {
+		t.Errorf("EmitGames' %d rows differ from the %d per-game cards", len(rows), len(games))
+	}
+	if !slices.Equal(cards, rowCards) {
+		t.Errorf("the period cards differ with EmitGames: %d against %d", len(rowCards), len(cards))
 	}
 }

@@ -777,10 +777,6 @@ func sameSite(t *testing.T, a, b string) {
 		x, _ := os.ReadFile(filepath.Join(a, f))
 		y, _ := os.ReadFile(filepath.Join(b, f))
 		if !bytes.Equal(x, y) {
-			if os.Getenv("RL_DBG") != "" {
-				os.WriteFile("/work/wt/sitehtml-tmp/a-"+filepath.Base(f), x, 0o644)
-				os.WriteFile("/work/wt/sitehtml-tmp/b-"+filepath.Base(f), y, 0o644)
-			}
 			t.Errorf("%s differs from a full build's", f)
 		}
 	}

@@ -24,13 +24,33 @@ import (
 // so a rebuild reads and renders only what changed: the pairings only of the
 // tournaments whose key changed, the lists only when a list page changed.
 
-// keyer builds a key from the values fed to it, in order.
-type keyer struct{ b []byte }
+// keyer builds a key from the values fed to it, in order. A long input
+// (a key over every player) goes through a streaming hasher in parts: the
+// same key, without a buffer that grows to tens of megabytes.
+type keyer struct {
+	b []byte
+	h *xxh3.Hasher // the parts already hashed, nil when none
+}
+
+// keyerPart is the size of the parts a long input is hashed in.
+const keyerPart = 64 << 10
 
 func (k *keyer) ints(vs ...int64) {
+	if len(k.b) >= keyerPart {
+		k.spill()
+	}
 	for _, v := range vs {
 		k.b = append(k.b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24), byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56))
 	}
+}
+
+// spill hashes what k holds as a part of its input.
+func (k *keyer) spill() {
+	if k.h == nil {
+		k.h = xxh3.New()
+	}
+	k.h.Write(k.b)
+	k.b = k.b[:0]
 }
 
 func (k *keyer) float(f float64) { k.ints(int64(math.Float64bits(f))) }
@@ -42,9 +62,16 @@ func (k *keyer) str(s string) {
 
 // sum returns the key, never 0 (0 is "unknown"), and empties k.
 func (k *keyer) sum() uint64 {
-	v := xxh3.Hash(k.b) | 1
+	var v uint64
+	if k.h != nil {
+		k.spill()
+		v = k.h.Sum64()
+		k.h = nil
+	} else {
+		v = xxh3.Hash(k.b)
+	}
 	k.b = k.b[:0]
-	return v
+	return v | 1
 }
 
 // siteKey is the key of what every file depends on: the program that renders

@@ -259,18 +259,20 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 	if err := s.writeTeams(); err != nil {
 		return nil, err
 	}
-	// The lists, the tournaments and the players are made at the same time:
-	// each of the first two is mostly one goroutine's reading. Rating the
-	// archive again, for tournaments whose pairings were not held, waits
-	// for the other two: it needs the memory.
+	// The lists, the top lists, the tournaments and the players are made at
+	// the same time: each of the first three is mostly one goroutine's
+	// reading. Rating the archive again, for tournaments whose pairings
+	// were not held, waits for the others: it needs the memory.
 	g, gctx := errgroup.WithContext(ctx)
 	var others sync.WaitGroup
-	others.Add(2)
+	others.Add(3)
 	g.Go(func() (err error) {
 		defer others.Done()
-		if st.Lists, err = s.writeLists(gctx); err != nil {
-			return err
-		}
+		st.Lists, err = s.writeLists(gctx)
+		return err
+	})
+	g.Go(func() error {
+		defer others.Done()
 		return s.writeTopLists()
 	})
 	g.Go(func() error {

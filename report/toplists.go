@@ -347,11 +347,21 @@ func (s *site) writeTopLists() error {
 	return nil
 }
 
-// partition splits players by key, each part in their order.
+// partition splits players by key, each part in their order (counted
+// first: each part is made at its size, not grown copy by copy).
 func partition(players []toplist.Player, key func(*toplist.Player) string) map[string][]toplist.Player {
-	out := map[string][]toplist.Player{}
+	n := map[string]int{}
 	for i := range players {
 		if k := key(&players[i]); k != "" {
+			n[k]++
+		}
+	}
+	out := make(map[string][]toplist.Player, len(n))
+	for i := range players {
+		if k := key(&players[i]); k != "" {
+			if out[k] == nil {
+				out[k] = make([]toplist.Player, 0, n[k])
+			}
 			out[k] = append(out[k], players[i])
 		}
 	}

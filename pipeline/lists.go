@@ -788,7 +788,7 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 		return fmt.Errorf("Arrow list of %s: %w", label, err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[output.ListRow](f)
+	rd := output.NewReader[output.ListRow](f)
 	defer rd.Close()
 	var cols []rating.Column
 	var added *output.AddedReader
@@ -801,8 +801,8 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 		defer added.Close()
 	}
 	a := newListArrow(int(rd.NumRows()), cols, noK)
-	buf := make([]output.ListRow, listChunk)
-	vals := make([]rating.Value, listChunk*len(cols))
+	buf := rd.Block(listChunk)
+	vals := make([]rating.Value, len(buf)*len(cols))
 	for {
 		n, err := rd.Read(buf)
 		a.add(buf[:n])

@@ -327,7 +327,6 @@ type cardWriter struct {
 	kind      day.Kind  // the period kind
 	buf       *cardCols // the row group of cards.parquet being filled
 	games     *gameCols // the row group of card_games.parquet being filled (nil: no game yet)
-	gameRows  int       // the rows of the last games handed on: the room of new ones
 	full      chan cardChunk
 	free      chan *cardCols // buffers the goroutine has finished with
 	freeGames chan *gameCols
@@ -475,7 +474,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	}
 	for len(games) > 0 {
 		if cw.games == nil { // a rule set without per-game cards never needs the buffer
-			cw.games = newGameCols(cw.shape.gameAdded, cw.gameRows)
+			cw.games = newGameCols(cw.shape.gameAdded, 0)
 		}
 		n := min(len(games), cardsPerRowGroup-cw.games.len())
 		cw.games.add(cw.players, cw.label, cards, games[:n], cw.shape.noK)
@@ -506,7 +505,7 @@ func (cw *cardWriter) addGames(ctx context.Context, key int, rows *rating.GameRo
 	cw.period(key)
 	for lo := 0; lo < rows.Len(); {
 		if cw.games == nil {
-			cw.games = newGameCols(cw.shape.gameAdded, cw.gameRows)
+			cw.games = newGameCols(cw.shape.gameAdded, 0)
 		}
 		hi := lo + min(rows.Len()-lo, cardsPerRowGroup-cw.games.len())
 		cw.games.addRows(cw.players, cw.label, rows, lo, hi, cw.shape.noK)
@@ -686,7 +685,7 @@ func (cw *cardWriter) push(ctx context.Context, row *output.Card, vals []rating.
 // with its values of the rule set's columns.
 func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame, vals []rating.Value) error {
 	if cw.games == nil {
-		cw.games = newGameCols(cw.shape.gameAdded, cw.gameRows)
+		cw.games = newGameCols(cw.shape.gameAdded, 0)
 	}
 	g := cw.games
 	g.added.push(vals)
@@ -738,7 +737,7 @@ func (cw *cardWriter) flush(ctx context.Context) error {
 
 // flushGames hands the queued games to the goroutine as a row group.
 func (cw *cardWriter) flushGames(ctx context.Context) error {
-	cw.gameRows = cw.games.len()
+	full := cw.games.len() == cardsPerRowGroup
 	if err := send(ctx, cw.full, cardChunk{games: cw.games}); err != nil {
 		return err
 	}
@@ -746,7 +745,10 @@ func (cw *cardWriter) flushGames(ctx context.Context) error {
 	case g := <-cw.freeGames:
 		cw.games = g
 	default:
-		cw.games = nil // made when the next game comes
+		cw.games = nil // made, growing, when the next game comes
+		if full { // more are likely: room for a row group
+			cw.games = newGameCols(cw.shape.gameAdded, cardsPerRowGroup)
+		}
 	}
 	return nil
 }

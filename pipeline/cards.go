@@ -745,8 +745,10 @@ func (cw *cardWriter) flushGames(ctx context.Context) error {
 	case g := <-cw.freeGames:
 		cw.games = g
 	default:
-		cw.games = nil // made, growing, when the next game comes
-		if full { // more are likely: room for a row group
+		// More games are likely after a full row group: room for one now;
+		// else it is made, growing, when the next game comes.
+		cw.games = nil
+		if full {
 			cw.games = newGameCols(cw.shape.gameAdded, cardsPerRowGroup)
 		}
 	}

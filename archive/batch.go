@@ -8,7 +8,7 @@ import (
 	"github.com/ratelist/ratelist/day"
 )
 
-// batchRows is how many rows one Batch holds.
+// batchRows is the most rows one Batch holds.
 const batchRows = 8192
 
 // Batch is a block of rows of one table, column by column: row i of column c
@@ -34,19 +34,28 @@ type Batch struct {
 }
 
 func newBatch(cols []Column) *Batch {
-	b := &Batch{cols: cols, Bad: make([]Problem, batchRows)}
+	b := &Batch{cols: cols}
 	b.Ints = make([][]int64, len(cols))
 	b.Strs = make([][]string, len(cols))
 	b.Nulls = make([][]bool, len(cols))
-	for i, s := range cols {
-		b.Nulls[i] = make([]bool, batchRows)
+	return b
+}
+
+// grow gives b room for n rows: a batch is as large as the files it reads
+// need, not batchRows whatever their size.
+func (b *Batch) grow(n int) {
+	if len(b.Bad) >= n {
+		return
+	}
+	b.Bad, b.badSet = make([]Problem, n), false
+	for i, s := range b.cols {
+		b.Nulls[i] = make([]bool, n)
 		if s.Type == String {
-			b.Strs[i] = make([]string, batchRows)
+			b.Strs[i] = make([]string, n)
 		} else {
-			b.Ints[i] = make([]int64, batchRows)
+			b.Ints[i] = make([]int64, n)
 		}
 	}
-	return b
 }
 
 // clearBad empties Bad (a source that notes bad rows one by one calls it

@@ -135,6 +135,8 @@ func (s *csvSource) sizeHint() int64 {
 // on two goroutines.
 const csvSplit = 1024
 
+func (s *csvSource) batch() int { return batchRows }
+
 func (s *csvSource) fill(b *Batch) (int, error) {
 	text, starts, err := s.next(b.text, b.starts, batchRows)
 	b.text, b.starts, b.hdr = text, starts, s.hdr

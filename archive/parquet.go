@@ -27,6 +27,7 @@ type parquetSource struct {
 	rg         int // next row group
 	curs       []*colCursor
 	vals       []parquet.Value
+	rows       int       // rows per batch: batchRows, or the file's rows when fewer (at least 1)
 	badCells   []badCell // of the Batch being filled
 }
 
@@ -280,7 +281,8 @@ func newParquetSource(f fs.File, cols []Column, valueByValue bool) (_ *parquetSo
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
-	s := &parquetSource{f: f, pf: pf, cols: cols, vals: make([]parquet.Value, batchRows)}
+	s := &parquetSource{f: f, pf: pf, cols: cols, rows: int(max(1, min(batchRows, pf.NumRows())))}
+	s.vals = make([]parquet.Value, s.rows)
 	for _, sp := range cols {
 		leaf, ok := pf.Schema().Lookup(sp.Name)
 		if !ok {
@@ -360,6 +362,8 @@ func (s *parquetSource) close() error {
 
 func (s *parquetSource) sizeHint() int64 { return s.pf.NumRows() }
 
+func (s *parquetSource) batch() int { return s.rows }
+
 func (s *parquetSource) fill(b *Batch) (n int, err error) {
 	defer guard(&err)
 	return s.fillPages(b)
@@ -386,7 +390,7 @@ func (s *parquetSource) fillPages(b *Batch) (int, error) {
 			if cur == nil {
 				continue
 			}
-			m, err := s.readColumn(b, c, batchRows)
+			m, err := s.readColumn(b, c, s.rows)
 			if err != nil && err != io.EOF {
 				return 0, fmt.Errorf("column %s: %w", s.cols[c].Name, err)
 			}

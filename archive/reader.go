@@ -34,6 +34,7 @@ type source interface {
 	fill(b *Batch) (int, error) // io.EOF at the end
 	close() error
 	sizeHint() int64 // rows in the file: exact, or estimated from what was read so far
+	batch() int      // the rows a Batch needs to read it: at most batchRows
 }
 
 // Files finds a table: NAME.parquet, NAME.csv or a folder NAME/ of Parquet
@@ -175,6 +176,7 @@ func (r *Reader) Next() bool {
 			}
 			r.file, r.nextRow = name, 1
 		}
+		r.b.grow(r.cur.batch())
 		n, err := r.cur.fill(r.b)
 		r.b.File, r.b.First, r.b.N = r.file, r.nextRow, n
 		r.nextRow += int64(n)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/zstdcodec"
 )
 
 // table is one archive table as found in the archive folder: its files,
@@ -555,7 +556,7 @@ func (s *sheet) writeParquet(f *os.File) error {
 // newWriter writes the archive's zstd Parquet with the schema of the file it
 // replaces.
 func newWriter(f io.Writer, schema *parquet.Schema, rowGroup int64) *parquet.Writer {
-	return parquet.NewWriter(f, schema, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(rowGroup))
+	return parquet.NewWriter(f, schema, parquet.Compression(zstdcodec.Codec), parquet.MaxRowsPerRowGroup(rowGroup))
 }
 
 // valueText is a Parquet value as a CSV cell holds it ("" for null).

@@ -15,6 +15,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/importer"
+	"github.com/ratelist/ratelist/internal/zstdcodec"
 )
 
 // RemoveTournament removes tournament id: its row, its games, its Joker
@@ -382,7 +383,7 @@ func putRows[T any](ctx context.Context, c *change, tournaments *smallTable, nam
 	if isCSV(dst) {
 		err = writeCSVRows(f, cols, ins)
 	} else {
-		w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd))
+		w := parquet.NewGenericWriter[T](f, parquet.Compression(zstdcodec.Codec))
 		if _, err = w.Write(rows); err == nil {
 			err = w.Close()
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/zstdcodec"
 )
 
 // Options tune a TRF or PGN import.
@@ -821,7 +822,7 @@ func writeTemp[T any](dir, name string, rows []T) (string, error) {
 // newParquetWriter writes the archive's zstd Parquet, in row groups of at most
 // rowGroup rows: the writer holds one row group in memory.
 func newParquetWriter[T any](f *os.File, rowGroup int64) *parquet.GenericWriter[T] {
-	return parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(rowGroup))
+	return parquet.NewGenericWriter[T](f, parquet.Compression(zstdcodec.Codec), parquet.MaxRowsPerRowGroup(rowGroup))
 }
 
 // day converts a date to days since 1970-01-01.

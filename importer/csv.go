@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/zstdcodec"
 )
 
 // importColumns are the columns import writes for table: the archive's, and
@@ -400,7 +401,7 @@ func convertCSV(ctx context.Context, dir string, s csvSource, st *Stats) (string
 
 // writeRows streams the good rows of t as Parquet, 64k rows at a time.
 func writeRows[T any](ctx context.Context, w io.Writer, t *CSVTable, conv func([]cell) T) (int64, error) {
-	pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(1<<20))
+	pw := parquet.NewGenericWriter[T](w, parquet.Compression(zstdcodec.Codec), parquet.MaxRowsPerRowGroup(1<<20))
 	buf := make([]T, 0, 1<<16)
 	var n int64
 	flush := func() error {

@@ -93,7 +93,7 @@ func readParquet[T any](path string, keep func(*T) bool, add *added) ([]T, error
 		return nil, err
 	}
 	defer f.Close()
-	r := parquet.NewGenericReader[T](f)
+	r := output.NewReader[T](f)
 	defer r.Close()
 	var ar *output.AddedReader
 	var vals []rating.Value
@@ -107,7 +107,7 @@ func readParquet[T any](path string, keep func(*T) bool, add *added) ([]T, error
 		}
 	}
 	var out []T
-	buf := make([]T, 4096)
+	buf := r.Block(4096)
 	for {
 		clear(buf) // fresh values for the optional columns of the rows kept
 		n, err := r.Read(buf)

@@ -242,10 +242,9 @@ func (o *optional[T]) addPtr(p *T) {
 
 func (o *optional[T]) reset() { o.v, o.set = o.v[:0], o.set[:0] }
 
-// newCardCols returns empty columns with room for a row group, added the
-// rule set's own.
-func newCardCols(added []rating.Column) *cardCols {
-	const n = cardsPerRowGroup
+// newCardCols returns empty columns with room for n rows (appends grow them),
+// added the rule set's own.
+func newCardCols(added []rating.Column, n int) *cardCols {
 	c := &cardCols{added: newAddedCols(added, n)}
 	c.period, c.reason, c.name = newLabels(n), newLabels(n), make([]string, 0, n)
 	c.tournament, c.player = make([]int64, 0, n), make([]int64, 0, n)
@@ -279,10 +278,9 @@ func (c *cardCols) reset() {
 	c.added.reset()
 }
 
-// newGameCols returns empty columns with room for a row group, added the
-// rule set's own.
-func newGameCols(added []rating.Column) *gameCols {
-	const n = cardsPerRowGroup
+// newGameCols returns empty columns with room for n rows (appends grow them),
+// added the rule set's own.
+func newGameCols(added []rating.Column, n int) *gameCols {
 	g := &gameCols{added: newAddedCols(added, n)}
 	g.period, g.reason = newLabels(n), newLabels(n)
 	g.player, g.tournament, g.opponent = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
@@ -352,7 +350,7 @@ func newCardWriter(stage *staging, players *archive.Players, kind day.Kind, sh *
 	return &cardWriter{
 		f: f, w: newParquetWriter[output.Card](f, sh.rowSchema), players: players, kind: kind, shape: sh,
 		gf: gf, gw: newParquetWriter[output.CardGame](gf, sh.gameSchema),
-		buf: newCardCols(sh.rowAdded), full: make(chan cardChunk, cardsQueued),
+		buf: newCardCols(sh.rowAdded, 0), full: make(chan cardChunk, cardsQueued),
 		free: make(chan *cardCols, cardBuffers), freeGames: make(chan *gameCols, cardBuffers),
 	}, nil
 }
@@ -476,7 +474,7 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	}
 	for len(games) > 0 {
 		if cw.games == nil { // a rule set without per-game cards never needs the buffer
-			cw.games = newGameCols(cw.shape.gameAdded)
+			cw.games = newGameCols(cw.shape.gameAdded, 0)
 		}
 		n := min(len(games), cardsPerRowGroup-cw.games.len())
 		cw.games.add(cw.players, cw.label, cards, games[:n], cw.shape.noK)
@@ -507,7 +505,7 @@ func (cw *cardWriter) addGames(ctx context.Context, key int, rows *rating.GameRo
 	cw.period(key)
 	for lo := 0; lo < rows.Len(); {
 		if cw.games == nil {
-			cw.games = newGameCols(cw.shape.gameAdded)
+			cw.games = newGameCols(cw.shape.gameAdded, 0)
 		}
 		hi := lo + min(rows.Len()-lo, cardsPerRowGroup-cw.games.len())
 		cw.games.addRows(cw.players, cw.label, rows, lo, hi, cw.shape.noK)
@@ -687,7 +685,7 @@ func (cw *cardWriter) push(ctx context.Context, row *output.Card, vals []rating.
 // with its values of the rule set's columns.
 func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame, vals []rating.Value) error {
 	if cw.games == nil {
-		cw.games = newGameCols(cw.shape.gameAdded)
+		cw.games = newGameCols(cw.shape.gameAdded, 0)
 	}
 	g := cw.games
 	g.added.push(vals)
@@ -724,6 +722,7 @@ func (cw *cardWriter) addedGames(ctx context.Context) error {
 // flush hands the queued rows of cards.parquet to the goroutine as a row
 // group.
 func (cw *cardWriter) flush(ctx context.Context) error {
+	n := cw.buf.len()
 	if err := send(ctx, cw.full, cardChunk{rows: cw.buf}); err != nil {
 		return err
 	}
@@ -731,13 +730,14 @@ func (cw *cardWriter) flush(ctx context.Context) error {
 	case b := <-cw.free:
 		cw.buf = b
 	default:
-		cw.buf = newCardCols(cw.shape.rowAdded)
+		cw.buf = newCardCols(cw.shape.rowAdded, n)
 	}
 	return nil
 }
 
 // flushGames hands the queued games to the goroutine as a row group.
 func (cw *cardWriter) flushGames(ctx context.Context) error {
+	full := cw.games.len() == cardsPerRowGroup
 	if err := send(ctx, cw.full, cardChunk{games: cw.games}); err != nil {
 		return err
 	}
@@ -745,7 +745,12 @@ func (cw *cardWriter) flushGames(ctx context.Context) error {
 	case g := <-cw.freeGames:
 		cw.games = g
 	default:
-		cw.games = nil // made when the next game comes
+		// More games are likely after a full row group: room for one now;
+		// else it is made, growing, when the next game comes.
+		cw.games = nil
+		if full {
+			cw.games = newGameCols(cw.shape.gameAdded, cardsPerRowGroup)
+		}
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/day"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -182,7 +181,7 @@ func carryRows[T any](out, name string, log *slog.Logger, sh *output.Shape, push
 		return fmt.Errorf("carry %s: %w", name, err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[T](f)
+	rd := output.NewReader[T](f)
 	defer rd.Close()
 	var added *output.AddedReader
 	var vals []rating.Value
@@ -190,7 +189,7 @@ func carryRows[T any](out, name string, log *slog.Logger, sh *output.Shape, push
 		added, vals = sh.AddedReader(f), make([]rating.Value, len(sh.Added()))
 		defer added.Close()
 	}
-	buf := make([]T, 4096)
+	buf := rd.Block(4096)
 	for {
 		clear(buf) // a row read has no pointer left from an earlier one
 		n, err := rd.Read(buf)

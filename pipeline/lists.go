@@ -362,7 +362,8 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	if arrow {
 		arrowCols = newListArrow(len(order), nil, false)
 	}
-	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
+	c := min(listChunk, len(order)) // a chunk's room: no more than the list
+	rows, changes, dates, ents := make([]output.ListRow, c), make([]int32, c), make([]int32, c), make([]listEntry, c)
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
 		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
@@ -401,8 +402,9 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	if arrow {
 		arrowCols = newListArrow(len(order), add.cols, add.noK)
 	}
-	rows, changes, dates, ents := make([]output.ListRow, listChunk), make([]int32, listChunk), make([]int32, listChunk), make([]listEntry, listChunk)
-	vals := make([]rating.Value, listChunk*k)
+	c := min(listChunk, len(order)) // a chunk's room: no more than the list
+	rows, changes, dates, ents := make([]output.ListRow, c), make([]int32, c), make([]int32, c), make([]listEntry, c)
+	vals := make([]rating.Value, c*k)
 	var cols listColumns
 	var names []csvfield.Shape // the CSV shapes of the chunk's rows' names
 	for first := 0; first < len(order); first += listChunk {
@@ -788,7 +790,7 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 		return fmt.Errorf("Arrow list of %s: %w", label, err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[output.ListRow](f)
+	rd := output.NewReader[output.ListRow](f)
 	defer rd.Close()
 	var cols []rating.Column
 	var added *output.AddedReader
@@ -801,8 +803,8 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 		defer added.Close()
 	}
 	a := newListArrow(int(rd.NumRows()), cols, noK)
-	buf := make([]output.ListRow, listChunk)
-	vals := make([]rating.Value, listChunk*len(cols))
+	buf := rd.Block(listChunk)
+	vals := make([]rating.Value, len(buf)*len(cols))
 	for {
 		n, err := rd.Read(buf)
 		a.add(buf[:n])

@@ -82,7 +82,7 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 		return fmt.Errorf("standings CSVs of %s: %w", label, err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[output.StandingsRow](f)
+	rd := output.NewReader[output.StandingsRow](f)
 	defer rd.Close()
 	var (
 		id    int64
@@ -98,7 +98,7 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 		rows = rows[:0]
 		return stage.writeFile(output.StandingsCSV.Rel(strconv.FormatInt(id, 10)), csv)
 	}
-	buf := make([]output.StandingsRow, 1024)
+	buf := rd.Block(1024)
 	for {
 		n, err := rd.Read(buf)
 		for _, r := range buf[:n] {

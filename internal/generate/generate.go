@@ -21,6 +21,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/zstdcodec"
 )
 
 // ErrOptions marks options no archive can be generated from.
@@ -501,7 +502,7 @@ func newStreamWriter[T any](o Options, name string, toCSV func(T) []string) (*st
 		w.cw = csv.NewWriter(f)
 		w.cw.Write(csvHeader[T]())
 	} else {
-		w.pw = parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(1<<20))
+		w.pw = parquet.NewGenericWriter[T](f, parquet.Compression(zstdcodec.Codec), parquet.MaxRowsPerRowGroup(1<<20))
 	}
 	return w, nil
 }
@@ -581,7 +582,7 @@ func writeTable[T any](o Options, name string, rows []T) error {
 	if o.CSV {
 		err = writeRecordsCSV(f, rows)
 	} else {
-		w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd))
+		w := parquet.NewGenericWriter[T](f, parquet.Compression(zstdcodec.Codec))
 		if _, err = w.Write(rows); err == nil {
 			err = w.Close()
 		}

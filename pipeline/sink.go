@@ -162,7 +162,9 @@ func (s *writeSink) start(ctx context.Context, g *errgroup.Group, players *archi
 	}
 	s.cardW = cw
 	g.Go(cw.run)
-	s.pool.jobs = make(chan func() error, 2*s.opt.Workers)
+	// Room for a few tournaments per worker, so that the rating goroutine is
+	// rarely blocked on a full queue while the pool catches up.
+	s.pool.jobs = make(chan func() error, 16*s.opt.Workers)
 	var workers sync.WaitGroup
 	for range s.opt.Workers {
 		workers.Add(1)

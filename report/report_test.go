@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ratelist/ratelist"
@@ -27,43 +26,23 @@ import (
 	"github.com/ratelist/ratelist/rating"
 )
 
-var (
-	demoOnce sync.Once
-	demoOut  string
-	demoErr  error
-)
+var demoFixture, siteFixture testutil.Fixture
 
 // demoRun rates the embedded demo archive once per test binary and returns
 // the output folder.
 func demoRun(t *testing.T) string {
 	t.Helper()
-	demoOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ratelist-report-test-")
-		if err != nil {
-			demoErr = err
-			return
-		}
-		demoOut = dir
+	return demoFixture.Dir(t, "ratelist-report-test-", func(dir string) error {
 		rules, err := pipeline.ParseRules("demo rules.toml", ratelist.DemoRules())
 		if err != nil {
-			demoErr = err
-			return
+			return err
 		}
-		_, demoErr = pipeline.Run(context.Background(), pipeline.Options{
+		_, err = pipeline.Run(context.Background(), pipeline.Options{
 			Archive: ratelist.Demo(), ArchiveName: "(embedded demo)", Out: dir, Rules: rules, RulesName: "demo rules.toml",
 		})
+		return err
 	})
-	if demoErr != nil {
-		t.Fatalf("demo run: %v", demoErr)
-	}
-	return demoOut
 }
-
-var (
-	siteOnce sync.Once
-	siteDir  string
-	siteErr  error
-)
 
 // demoSite is the demo run's report, built once per test binary (default
 // workers) for the tests that only read it; a test that changes a site builds
@@ -71,29 +50,20 @@ var (
 func demoSite(t *testing.T) string {
 	t.Helper()
 	out := demoRun(t)
-	siteOnce.Do(func() {
-		if siteDir, siteErr = os.MkdirTemp("", "ratelist-report-site-"); siteErr != nil {
-			return
+	dir := siteFixture.Dir(t, "ratelist-report-site-", func(dir string) error {
+		st, err := Build(context.Background(), Options{Out: out, Site: filepath.Join(dir, "site"), Archive: ratelist.Demo()})
+		if err == nil && (st.Players == 0 || st.Tournaments == 0 || st.Lists == 0) {
+			err = fmt.Errorf("Build wrote %+v", st)
 		}
-		var st *Stats
-		st, siteErr = Build(context.Background(), Options{Out: out, Site: filepath.Join(siteDir, "site"), Archive: ratelist.Demo()})
-		if siteErr == nil && (st.Players == 0 || st.Tournaments == 0 || st.Lists == 0) {
-			siteErr = fmt.Errorf("Build wrote %+v", st)
-		}
+		return err
 	})
-	if siteErr != nil {
-		t.Fatalf("demo site: %v", siteErr)
-	}
-	return filepath.Join(siteDir, "site")
+	return filepath.Join(dir, "site")
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{demoOut, siteDir} {
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
-	}
+	demoFixture.Remove()
+	siteFixture.Remove()
 	os.Exit(code)
 }
 

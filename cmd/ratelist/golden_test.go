@@ -6,15 +6,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/s2"
 
 	"github.com/ratelist/ratelist/internal/golden"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // readOut returns every file of a run's --out folder by slash path, without
@@ -30,29 +29,19 @@ func readOut(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-var (
-	demoOnce   sync.Once
-	demoOutDir string
-	demoErr    error
-)
+var demoFixture testutil.Fixture
 
 // demoOut is the --out of `ratelist run` on the embedded demo archive, run
 // once per test binary: the tests given it only read it.
 func demoOut(t *testing.T) string {
 	t.Helper()
-	demoOnce.Do(func() {
-		if demoOutDir, demoErr = os.MkdirTemp("", "ratelist-demo-out-"); demoErr != nil {
-			return
-		}
+	return demoFixture.Dir(t, "ratelist-demo-out-", func(dir string) error {
 		var stdout, stderr bytes.Buffer
-		if code := run(context.Background(), []string{"run", "--out", demoOutDir, "--quiet"}, &stdout, &stderr); code != exitOK {
-			demoErr = fmt.Errorf("demo run: exit %d, stderr:\n%s", code, stderr.String())
+		if code := run(context.Background(), []string{"run", "--out", dir, "--quiet"}, &stdout, &stderr); code != exitOK {
+			return fmt.Errorf("demo run: exit %d, stderr:\n%s", code, stderr.String())
 		}
+		return nil
 	})
-	if demoErr != nil {
-		t.Fatal(demoErr)
-	}
-	return demoOutDir
 }
 
 // TestGoldenDemo compares every output of the demo run with

@@ -9,27 +9,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{binDir, bigDir, demoOutDir} {
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
+	for _, f := range []*testutil.Fixture{&binFixture, &bigFixture, &demoFixture} {
+		f.Remove()
 	}
 	os.Exit(code)
 }
 
-var (
-	binOnce sync.Once
-	binDir  string
-	binErr  error
-)
+var binFixture, bigFixture testutil.Fixture
 
 // ratelistBin is the path of ratelist built from this package without the
 // race detector, once per test binary, for the tests that run it as a child
@@ -38,27 +33,16 @@ var (
 // slower (the code is raced in-process by the other tests).
 func ratelistBin(t *testing.T) string {
 	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "ratelist-bin-"); binErr != nil {
-			return
-		}
+	dir := binFixture.Dir(t, "ratelist-bin-", func(dir string) error {
 		// The version the in-process runs record, so summaries compare.
-		cmd := exec.Command("go", "build", "-ldflags=-X main.version=devel", "-o", filepath.Join(binDir, "ratelist"), ".")
+		cmd := exec.Command("go", "build", "-ldflags=-X main.version=devel", "-o", filepath.Join(dir, "ratelist"), ".")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return fmt.Errorf("go build: %v\n%s", err, out)
 		}
+		return nil
 	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return filepath.Join(binDir, "ratelist")
+	return filepath.Join(dir, "ratelist")
 }
-
-var (
-	bigOnce sync.Once
-	bigDir  string
-	bigErr  error
-)
 
 // bigArchive is a generated archive large enough that a real run of it is
 // still going a moment after it starts, for the tests that signal or kill
@@ -66,20 +50,14 @@ var (
 func bigArchive(t *testing.T) string {
 	t.Helper()
 	bin := ratelistBin(t)
-	bigOnce.Do(func() {
-		if bigDir, bigErr = os.MkdirTemp("", "ratelist-big-archive-"); bigErr != nil {
-			return
-		}
+	return bigFixture.Dir(t, "ratelist-big-archive-", func(dir string) error {
 		cmd := exec.Command(bin, "generate", "--players", "2000", "--games", "150000", "--months", "10",
-			"--seed", "5", "--archive", bigDir)
+			"--seed", "5", "--archive", dir)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			bigErr = fmt.Errorf("generate: %v: %s", err, out)
+			return fmt.Errorf("generate: %v: %s", err, out)
 		}
+		return nil
 	})
-	if bigErr != nil {
-		t.Fatal(bigErr)
-	}
-	return bigDir
 }
 
 // ratelistCmd is ratelist with args as a child process.

@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -88,4 +89,34 @@ func Snapshot(tb testing.TB, dir string) map[string]string {
 		tb.Fatal(err)
 	}
 	return files
+}
+
+// Fixture is a temporary folder made once per test binary and only read after,
+// for the tests that share an expensive input; TestMain calls Remove.
+type Fixture struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// Dir returns the folder, made on the first call by build in a new temporary
+// folder named after prefix; a failure fails every test that asks for it.
+func (f *Fixture) Dir(tb testing.TB, prefix string, build func(dir string) error) string {
+	tb.Helper()
+	f.once.Do(func() {
+		if f.dir, f.err = os.MkdirTemp("", prefix); f.err == nil {
+			f.err = build(f.dir)
+		}
+	})
+	if f.err != nil {
+		tb.Fatalf("%s: %v", prefix, f.err)
+	}
+	return f.dir
+}
+
+// Remove deletes the folder, if it was made.
+func (f *Fixture) Remove() {
+	if f.dir != "" {
+		os.RemoveAll(f.dir)
+	}
 }

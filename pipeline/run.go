@@ -295,10 +295,11 @@ func forEachTournament(ctx context.Context, fsys fs.FS, name string, want func(i
 //	load          players (1 goroutine)
 //	              ∥ tournaments, then pass one over games.tournament_id (1 goroutine)
 //	games decoder (archive.Prefetch.Run, 1 goroutine): batches, ahead of ↓
+//	producer      one goroutine: check rows, hold them per tournament, hand
+//	                complete ones on in rating order, in batches, to ↓
 //	rating        one goroutine, in rating order:
-//	                producer (check rows, hold them per tournament)
-//	                  → rater (periods, rule set) → out
-//	                then the tables pass (check, rate) → out
+//	                rater (periods, rule set) → out
+//	                then (the producer done) the tables pass (check, rate) → out
 //	out (a writeSink):
 //	              cards ──row groups──→ cards writer (1 goroutine)
 //	                  ──→ 2 encoders, committing in turn (2 goroutines) → cards.parquet, card_games.parquet
@@ -358,7 +359,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	games := prod.gameReader()
 	g.Go(func() error { games.Run(gctx); return nil })
 	g.Go(func() error {
-		err := prod.run(gctx, games, rt.tournament)
+		err := prod.runHanded(gctx, games, rt.tournament)
 		if err == nil {
 			err = tables.run(gctx)
 		}

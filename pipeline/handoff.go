@@ -10,8 +10,9 @@ import (
 
 // handed is one complete tournament on its way from the producer to the rater.
 type handed struct {
-	t    *archive.Tournament
-	rows []gameRow
+	t      *archive.Tournament
+	rows   []gameRow
+	rowSum uint64
 }
 
 // Handoff batches: a batch goes when it has handoffTournaments tournaments or
@@ -37,7 +38,7 @@ func (p *producer) runHanded(ctx context.Context, games *archive.Prefetch, take 
 				if err := hctx.Err(); err != nil {
 					return err
 				}
-				if err := take(ctx, h.t, h.rows); err != nil {
+				if err := take(ctx, h.t, h.rows, h.rowSum); err != nil {
 					return err
 				}
 			}
@@ -56,8 +57,8 @@ func (p *producer) runHanded(ctx context.Context, games *archive.Prefetch, take 
 			batch, rows = make([]handed, 0, handoffTournaments), 0
 			return err
 		}
-		err := p.run(hctx, games, func(_ context.Context, t *archive.Tournament, r []gameRow) error {
-			batch = append(batch, handed{t, r})
+		err := p.run(hctx, games, func(_ context.Context, t *archive.Tournament, r []gameRow, sum uint64) error {
+			batch = append(batch, handed{t, r, sum})
 			if rows += len(r); len(batch) == handoffTournaments || rows >= handoffRows {
 				return flush()
 			}

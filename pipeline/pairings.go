@@ -20,6 +20,7 @@ import (
 // their ids: there are no ratings to order them by.
 type Pairings struct {
 	p       producer
+	local   []int32           // standingsInput's slot per player (-1 between uses)
 	held    map[int]*heldRows // by tournament position
 	pending []gameRow         // the run's valid rows
 	pendT   int               // the run's tournament position, -1 for none
@@ -44,7 +45,8 @@ func NewPairings(a *archive.Archive) *Pairings {
 	}
 	c := &Pairings{held: map[int]*heldRows{}, pendT: -1}
 	c.p.arch = &runArchive{Archive: &ra, rejects: newRejectSink(nil)}
-	c.p.pairs.local = newLocal(len(a.Players.ID))
+	c.p.pairs.slots = newPairSlots(len(a.Players.ID))
+	c.local = newLocal(len(a.Players.ID))
 	return c
 }
 
@@ -108,9 +110,9 @@ func (c *Pairings) Tournament(id int64) (tt *tiebreak.Tournament, ok bool) {
 		return nil, false
 	}
 	t := &c.p.arch.Tournaments[ti]
-	rows := c.p.checkPairings(t, h.rows)
+	rows, _ := c.p.checkPairings(t, h.rows)
 	if len(rows) == 0 || rating.TablesOf(t.Discipline) != nil {
 		return nil, true
 	}
-	return standingsInput(&c.p.arch.Players, t, rows, &standingsScratch{local: c.p.pairs.local}), true
+	return standingsInput(&c.p.arch.Players, t, rows, &standingsScratch{local: c.local}), true
 }

@@ -24,8 +24,9 @@ type gameRow struct {
 }
 
 // takeFunc receives one complete tournament's valid games rows, in rating
-// order; the rows are the receiver's from then on.
-type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow) error
+// order, and the sum of their rowHash values (0 without a registry's hashes:
+// producer.fingerprint); the rows are the receiver's from then on.
+type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow, rowSum uint64) error
 
 // producer is the first stage of a run. It reads the games table, checks each
 // row, holds the valid ones with their tournament, and hands a tournament's
@@ -52,13 +53,37 @@ type openTournament struct {
 	remaining int64
 }
 
-// pairScratch is checkPairings' scratch: a slot per player (-1 between
-// uses), the tournament's players, and per player and round the row that
-// paired them.
+// pairScratch is checkPairings' scratch: a slot per player, the tournament's
+// players, and per player and round the row that paired them.
 type pairScratch struct {
-	local   []int32
+	slots   []pairSlot
 	players []int32
 	seen    []int64
+}
+
+// pairSlot is a player's place among the tournament's players (-1 between
+// uses) and his registry row's hash (registryHashes), side by side: every
+// row reads both, and players lie scattered in memory.
+type pairSlot struct {
+	reg   uint64
+	local int32
+}
+
+// newPairSlots returns n unused slots, without registry hashes.
+func newPairSlots(n int) []pairSlot {
+	s := make([]pairSlot, n)
+	for i := range s {
+		s[i].local = -1
+	}
+	return s
+}
+
+// fingerprint gives the producer the registry's hashes (registryHashes), from
+// which it sums each tournament's rowHash values as it checks its pairings.
+func (p *producer) fingerprint(reg []uint64) {
+	for i, h := range reg {
+		p.pairs.slots[i].reg = h
+	}
 }
 
 // countGames is pass one: how many games rows each tournament of a has, from
@@ -111,7 +136,7 @@ func (p *producer) open(a *runArchive) {
 		}
 		return a.ID < b.ID
 	})
-	p.pairs.local = newLocal(len(a.Players.ID))
+	p.pairs.slots = newPairSlots(len(a.Players.ID))
 }
 
 // run is pass two: it validates each row of games (the games table, decoded
@@ -250,13 +275,13 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		rows := p.checkPairings(t, p.tours[ti].rows)
+		rows, sum := p.checkPairings(t, p.tours[ti].rows)
 		p.tours[ti].rows = nil
 		p.arch.count("games").Used += int64(len(rows))
 		if rating.TablesOf(t.Discipline) != nil {
 			continue
 		}
-		if err := take(ctx, t, rows); err != nil {
+		if err := take(ctx, t, rows, sum); err != nil {
 			return err
 		}
 	}
@@ -355,20 +380,22 @@ func mirrored(w, b byte) bool {
 }
 
 // checkPairings rejects rows that pair a player twice in one round (the later
-// row, in file order) and returns the rest.
-func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRow {
+// row, in file order) and returns the rest, with the sum of their rowHash
+// values.
+func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) ([]gameRow, uint64) {
 	sc := &p.pairs
+	slots := sc.slots
 	ps := sc.players[:0]
 	defer func() { sc.players = ps[:0] }()
 	maxRound := int32(0)
 	for i := range rows {
 		g := &rows[i]
-		if sc.local[g.white] < 0 {
-			sc.local[g.white] = int32(len(ps))
+		if slots[g.white].local < 0 {
+			slots[g.white].local = int32(len(ps))
 			ps = append(ps, g.white)
 		}
-		if g.black >= 0 && sc.local[g.black] < 0 {
-			sc.local[g.black] = int32(len(ps))
+		if g.black >= 0 && slots[g.black].local < 0 {
+			slots[g.black].local = int32(len(ps))
 			ps = append(ps, g.black)
 		}
 		maxRound = max(maxRound, g.round)
@@ -381,13 +408,17 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRo
 		clear(sc.seen)
 	}
 	n := 0
+	var sum uint64
 	for i := range rows {
 		g := &rows[i]
 		round := int(g.round - 1)
-		w, b := int(sc.local[g.white])*nr+round, -1
+		ws := &slots[g.white]
+		w, b := int(ws.local)*nr+round, -1
 		who, prev := g.white, sc.seen[w]
+		breg := uint64(0)
 		if g.black >= 0 {
-			b = int(sc.local[g.black])*nr + round
+			bs := &slots[g.black]
+			b, breg = int(bs.local)*nr+round, bs.reg
 			if prev == 0 {
 				who, prev = g.black, sc.seen[b]
 			}
@@ -403,15 +434,16 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) []gameRo
 		if b >= 0 {
 			sc.seen[b] = g.row
 		}
+		sum += rowHash(g, ws.reg, breg)
 		if n != i {
 			rows[n] = *g
 		}
 		n++
 	}
 	for _, pl := range ps {
-		sc.local[pl] = -1
+		slots[pl].local = -1
 	}
-	return rows[:n]
+	return rows[:n], sum
 }
 
 // gameValues renders a kept row for rejects.csv (the raw text is not kept).

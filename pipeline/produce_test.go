@@ -73,9 +73,14 @@ func TestProducerInterleaved(t *testing.T) {
 `,
 	})
 	p, arch := loadArchive(t, dir)
+	reg := registryHashes(&arch.Players)
+	p.fingerprint(reg)
 	var seen []int64
-	produce(t, p, func(_ context.Context, tt *archive.Tournament, rows []gameRow) error {
+	produce(t, p, func(_ context.Context, tt *archive.Tournament, rows []gameRow, sum uint64) error {
 		seen = append(seen, tt.ID)
+		if got, want := tournamentHashOf(tt, len(rows), sum), tournamentHash(tt, rows, reg); got != want {
+			t.Errorf("tournament %d: fingerprint %x from the producer's sum, want %x", tt.ID, got, want)
+		}
 		return nil
 	})
 	if got := arch.Counts["games"]; len(seen) != 3 || got.Rejected != 4 {
@@ -94,9 +99,24 @@ func BenchmarkProduce(b *testing.B) {
 	cpu0 := cpuTime()
 	for b.Loop() {
 		p, _ := loadArchive(b, dir)
-		produce(b, p, func(context.Context, *archive.Tournament, []gameRow) error { return nil })
+		produce(b, p, func(context.Context, *archive.Tournament, []gameRow, uint64) error { return nil })
 		rows += p.gameRows
 	}
 	games(b, rows, b.Elapsed().Seconds())
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// tournamentHash is tournamentHashOf computed from the rows themselves: what
+// the producer's sums must come to.
+func tournamentHash(t *archive.Tournament, rows []gameRow, reg []uint64) uint64 {
+	var sum uint64
+	for i := range rows {
+		g := &rows[i]
+		black := uint64(0)
+		if g.black >= 0 {
+			black = reg[g.black]
+		}
+		sum += rowHash(g, reg[g.white], black)
+	}
+	return tournamentHashOf(t, len(rows), sum)
 }

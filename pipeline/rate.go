@@ -120,10 +120,10 @@ func (r *rater) rates(t *archive.Tournament) bool {
 }
 
 // tournament takes one complete tournament from the producer (a takeFunc).
-func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow) error {
+func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, rowSum uint64) error {
 	key := day.PeriodOf(r.periods.kind, day.Day(r.rules.ListDay(t.End))).Key
 	rated := r.rates(t)
-	r.hashes.note(key, tournamentHash(t, rows, r.hashes.reg)+r.hashes.teams[t.ID])
+	r.hashes.note(key, tournamentHashOf(t, len(rows), rowSum)+r.hashes.teams[t.ID])
 	if key >= r.win.start {
 		if err := r.checkRerate(); err != nil {
 			return err

@@ -334,6 +334,7 @@ func execute(ctx context.Context, opt *Options, out sink, rejects *rejectSink) (
 	if err != nil {
 		return nil, err
 	}
+	prod.fingerprint(rt.hashes.reg)
 	opt.cards, opt.list = newCardShape(rt.def, rt.rules), rt.lists.add
 	if err := rt.plan(opt); err != nil {
 		return nil, err

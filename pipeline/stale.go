@@ -106,23 +106,24 @@ func appendText(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// tournamentHash is the fingerprint of one tournament as its outputs see it:
-// its row in the tournaments table, and its valid games rows (in any order)
-// with the registry rows of their players.
-func tournamentHash(t *archive.Tournament, rows []gameRow, reg []uint64) uint64 {
-	var sum uint64
-	for i := range rows {
-		g := &rows[i]
-		black := uint64(0x5bd1e995)
-		if g.black >= 0 {
-			black = reg[g.black]
-		}
-		pts := uint64(0)
-		if g.hasPts {
-			pts = 1 | uint64(uint32(g.wpts))<<1 ^ uint64(uint32(g.bpts))<<33
-		}
-		sum += mix64(reg[g.white] ^ mix64(black^uint64(g.round)<<40^uint64(g.wres)<<48^uint64(g.bres)<<56) ^ mix64(pts))
+// rowHash is a valid games row's part of its tournament's fingerprint, with
+// the registry hashes of its players (black's unused for a bye).
+func rowHash(g *gameRow, white, black uint64) uint64 {
+	if g.black < 0 {
+		black = 0x5bd1e995
 	}
+	pts := uint64(0)
+	if g.hasPts {
+		pts = 1 | uint64(uint32(g.wpts))<<1 ^ uint64(uint32(g.bpts))<<33
+	}
+	return mix64(white ^ mix64(black^uint64(g.round)<<40^uint64(g.wres)<<48^uint64(g.bres)<<56) ^ mix64(pts))
+}
+
+// tournamentHashOf is the fingerprint of one tournament as its outputs see
+// it: its row in the tournaments table, and its n valid games rows (in any
+// order) with the registry rows of their players, whose rowHash values add
+// up to sum.
+func tournamentHashOf(t *archive.Tournament, n int, sum uint64) uint64 {
 	h := fnv.New64a()
 	b := binary.AppendVarint(nil, t.ID)
 	b = appendText(b, t.Name)
@@ -137,7 +138,7 @@ func tournamentHash(t *archive.Tournament, rows []gameRow, reg []uint64) uint64 
 	b = appendText(b, t.Tiebreaks)
 	b = appendText(b, t.TimeClass)
 	h.Write(b)
-	return mix64(h.Sum64()+uint64(len(rows))) + sum*1099511628211
+	return mix64(h.Sum64()+uint64(n)) + sum*1099511628211
 }
 
 // mix64 is SplitMix64's finaliser: every input bit affects every output bit.

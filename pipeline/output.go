@@ -22,6 +22,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 )
 
@@ -401,6 +402,12 @@ var outputOptions = []parquet.WriterOption{
 // outputOptions.
 func newParquetWriter[T any](w io.Writer, schema *parquet.Schema) *parquet.GenericWriter[T] {
 	return parquet.NewGenericWriter[T](w, append([]parquet.WriterOption{schema}, outputOptions...)...)
+}
+
+// newColumnWriter returns the column-wise writer of a Parquet output: its
+// schema, with outputOptions.
+func newColumnWriter(w io.Writer, schema *parquet.Schema) (*pqwrite.Writer, error) {
+	return pqwrite.New(w, schema, outputOptions...)
 }
 
 // outputCodec compresses the Parquet outputs: Snappy, the codec most Parquet

@@ -77,9 +77,9 @@ func writeStandingsCols(w io.Writer, ts []testStandings) error {
 // TestStandingsColumns: a standings file written column by column reads back,
 // with parquet.GenericReader[output.StandingsRow], as the rows of its
 // tournaments, including undefined values, tournaments without tiebreaks,
-// padded codes, a tournament of one row and one of many pages; and it has the
-// cells of the file GenericWriter[output.StandingsRow] writes from those rows
-// (no bounds for the codes).
+// padded codes, a tournament of one row and one of many pages; and it is the
+// file GenericWriter[output.StandingsRow] writes from those rows (same
+// schema, pages, statistics and index; no bounds for the codes).
 func TestStandingsColumns(t *testing.T) {
 	chess := []string{"BH:C1", " BH", "SB ", "WIN"}
 	ts := []testStandings{
@@ -152,6 +152,9 @@ func TestStandingsColumns(t *testing.T) {
 	}
 	if err := pqwrite.SameCells(ref.Bytes(), got.Bytes()); err != nil {
 		t.Errorf("GenericWriter's file and ours: %v", err)
+	}
+	if !bytes.Equal(got.Bytes(), ref.Bytes()) {
+		t.Errorf("file of %d bytes differs from GenericWriter's of %d", got.Len(), ref.Len())
 	}
 }
 

@@ -1,12 +1,11 @@
 // Package pqwrite writes Parquet files a whole column at a time: typed
 // slices of values with their definition and repetition levels, where
 // parquet-go's ColumnWriter takes one parquet.Value per value. It writes the
-// files parquet-go's writer would write for the same schema and options (data
-// pages v2, the schema's encodings and compression, chunk statistics, column
-// and offset index, level histograms) from parquet-go's own building blocks:
-// its format structs, thrift encoder, value encodings and column indexers.
-// Pages end at other rows than parquet-go's, so the bytes differ; the cells
-// do not.
+// file parquet-go's writer would write for the same schema, options and rows
+// handed to it 64 at a time, byte for byte (data pages v2, the schema's
+// encodings and compression, dictionary, chunk statistics, column and offset
+// index, level histograms), from parquet-go's own building blocks: its format
+// structs, thrift encoder, value encodings and column indexers.
 package pqwrite
 
 import (
@@ -93,6 +92,10 @@ func footerOf(schema *parquet.Schema, options []parquet.WriterOption) (format.Fi
 		return meta, fmt.Errorf("parquet footer of %s: %w", schema.Name(), err)
 	}
 	meta.RowGroups, meta.NumRows = nil, 0
+	if meta.KeyValueMetadata == nil {
+		// parquet-go writes an empty list, which reads back as nil.
+		meta.KeyValueMetadata = []format.KeyValue{}
+	}
 	return meta, nil
 }
 
@@ -127,7 +130,8 @@ func (w *Writer) Flush() error {
 	if err := w.header(); err != nil {
 		return err
 	}
-	rg := format.RowGroup{NumRows: rows, FileOffset: w.out.n, Ordinal: int16(len(w.meta.RowGroups))}
+	rg := format.RowGroup{NumRows: rows, FileOffset: w.out.n, Ordinal: int16(len(w.meta.RowGroups)),
+		SortingColumns: []format.SortingColumn{}} // parquet-go writes an empty list
 	ci := make([]format.ColumnIndex, len(w.cols))
 	oi := make([]format.OffsetIndex, len(w.cols))
 	for i, c := range w.cols {
@@ -368,8 +372,8 @@ func (c *Column) String(vals []string, def, rep []byte) error {
 	})
 }
 
-// grow gives a page's empty slice room for a page of values (n, and a piece
-// more): appending to it then copies nothing.
+// grow gives a page's empty slice room for a page of values (n, and a
+// piece's more): appending to it then copies nothing.
 func grow[T any](s []T, n int) []T {
 	if cap(s) == 0 {
 		return make([]T, 0, n+piece)
@@ -377,9 +381,11 @@ func grow[T any](s []T, n int) []T {
 	return s
 }
 
-// piece is how many levels write adds to a page at a time before it looks at
-// the page's size.
-const piece = 1024
+// piece is how many rows write adds to a page at a time before it looks at
+// the page's size: parquet-go's GenericWriter hands its column writers 64
+// rows at a time, and a caller's rows come from the start of each call, so
+// that pages end where parquet-go's do.
+const piece = 64
 
 // write appends whole rows to column c of kind k: vals are the values of the
 // levels at the column's maximum definition level, def the definition
@@ -403,9 +409,23 @@ func write[T any](c *Column, k parquet.Kind, vals []T, def, rep []byte, add func
 	p := c.page
 	v := 0
 	for lo := 0; lo < n; {
-		hi := min(n, lo+piece)
-		for rep != nil && hi < n && rep[hi] != 0 {
-			hi++
+		hi, rows := min(n, lo+piece), 0
+		if rep != nil {
+			hi = lo + 1
+			for rows = 1; hi < n; hi++ {
+				if rep[hi] == 0 {
+					if rows == piece {
+						break
+					}
+					rows++
+				}
+			}
+			p.rep = append(p.rep, rep[lo:hi]...)
+		} else {
+			rows = hi - lo
+			if c.maxRep > 0 {
+				p.rep = appendLevel(p.rep, 0, hi-lo)
+			}
 		}
 		nv := hi - lo
 		if def != nil {
@@ -419,19 +439,6 @@ func write[T any](c *Column, k parquet.Kind, vals []T, def, rep []byte, add func
 		} else if c.maxDef > 0 {
 			p.def = appendLevel(p.def, c.maxDef, hi-lo)
 		}
-		if rep != nil {
-			for _, r := range rep[lo:hi] {
-				if r == 0 {
-					p.rows++
-				}
-			}
-			p.rep = append(p.rep, rep[lo:hi]...)
-		} else {
-			p.rows += int64(hi - lo)
-			if c.maxRep > 0 {
-				p.rep = appendLevel(p.rep, 0, hi-lo)
-			}
-		}
 		if v+nv > len(vals) {
 			return fmt.Errorf("pqwrite: column %v: %d values for more set levels", c.leaf.Path, len(vals))
 		}
@@ -444,7 +451,8 @@ func write[T any](c *Column, k parquet.Kind, vals []T, def, rep []byte, add func
 		v += nv
 		p.levels += hi - lo
 		p.values += nv
-		if p.size+len(p.def)+len(p.rep) >= c.w.pageLimit {
+		p.rows += int64(rows)
+		if c.bufferSize() >= c.w.pageLimit {
 			if err := c.flushPage(); err != nil {
 				return err
 			}
@@ -455,6 +463,20 @@ func write[T any](c *Column, k parquet.Kind, vals []T, def, rep []byte, add func
 		return fmt.Errorf("pqwrite: column %v: %d values for %d set levels", c.leaf.Path, len(vals), v)
 	}
 	return nil
+}
+
+// bufferSize is what parquet-go's column buffer would count for the page:
+// the values' plain size, and for an optional column 4 bytes a row and its
+// levels, for a repeated one 8 bytes a row and its levels.
+func (c *Column) bufferSize() int {
+	p := c.page
+	switch {
+	case c.maxRep > 0:
+		return p.size + 8*int(p.rows) + len(p.rep) + len(p.def)
+	case c.maxDef > 0:
+		return p.size + 4*p.levels + len(p.def)
+	}
+	return p.size
 }
 
 func appendLevel(b []byte, l byte, n int) []byte {

@@ -398,12 +398,6 @@ var outputOptions = []parquet.WriterOption{
 	parquet.SkipPageBounds("tiebreaks", "list", "element", "code"),
 }
 
-// newParquetWriter returns the writer of a Parquet output: its schema, with
-// outputOptions.
-func newParquetWriter[T any](w io.Writer, schema *parquet.Schema) *parquet.GenericWriter[T] {
-	return parquet.NewGenericWriter[T](w, append([]parquet.WriterOption{schema}, outputOptions...)...)
-}
-
 // newColumnWriter returns the column-wise writer of a Parquet output: its
 // schema, with outputOptions.
 func newColumnWriter(w io.Writer, schema *parquet.Schema) (*pqwrite.Writer, error) {

@@ -16,6 +16,12 @@ import (
 	"github.com/ratelist/ratelist/tiebreak"
 )
 
+// newParquetWriter returns parquet-go's writer of a Parquet output: its
+// schema, with outputOptions; the column writer's files are its.
+func newParquetWriter[T any](w io.Writer, schema *parquet.Schema) *parquet.GenericWriter[T] {
+	return parquet.NewGenericWriter[T](w, append([]parquet.WriterOption{schema}, outputOptions...)...)
+}
+
 // wantStandingsRows is what a standings file holds for one tournament's
 // standings: one row per player, the codes trimmed, an undefined value nil.
 func wantStandingsRows(id int64, codes []string, rows []tiebreak.Row) []output.StandingsRow {

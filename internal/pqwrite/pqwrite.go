@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math"
 	"math/bits"
 	"slices"
 
@@ -27,18 +26,34 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// Writer writes one Parquet file. Its columns take values in row order;
-// Flush ends a row group (every column must have the same rows by then),
-// Close the file.
+// Writer writes one Parquet file. Its columns (Column) take values in row
+// order; Flush ends a row group (every column must have the same rows by
+// then), Close the file. Row groups can also be filled apart, concurrently
+// (NewRowGroup), and written in turn (WriteRowGroup).
 type Writer struct {
 	out       offsetWriter
 	meta      format.FileMetaData // the schema, writer and column orders, from parquet-go
-	cols      []*Column
+	leaves    []parquet.LeafColumn
+	config    *parquet.WriterConfig
+	codec     compress.Codec // the columns' without a codec of their own
+	rg        *RowGroup      // Column's
 	colIndex  [][]format.ColumnIndex
 	offIndex  [][]format.OffsetIndex
 	pageLimit int
-	proto     thrift.CompactProtocol
 	closed    bool
+}
+
+// RowGroup is a row group's columns being filled: Writer.Column's, or one of
+// NewRowGroup. One goroutine at a time fills it.
+type RowGroup struct {
+	w    *Writer
+	cols []*Column
+	buf  pageBuffers // its columns encode one page at a time
+}
+
+// pageBuffers are the scratch of a page's encoding.
+type pageBuffers struct {
+	values, compressed, levels []byte
 }
 
 // New returns a writer of a file with the schema and the writer options
@@ -58,21 +73,33 @@ func New(w io.Writer, schema *parquet.Schema, options ...parquet.WriterOption) (
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{out: offsetWriter{w: w}, meta: meta, pageLimit: int(float64(config.PageBufferSize) * 0.98)}
-	defaultCodec := config.Compression
-	if defaultCodec == nil {
-		defaultCodec = &parquet.Uncompressed
+	wr := &Writer{out: offsetWriter{w: w}, meta: meta, config: config, codec: config.Compression,
+		pageLimit: int(float64(config.PageBufferSize) * 0.98)}
+	if wr.codec == nil {
+		wr.codec = &parquet.Uncompressed
 	}
 	for i, path := range schema.Columns() {
 		leaf, _ := schema.Lookup(path...)
 		leaf.Path = path // Lookup's is the last name only, for a nested leaf
-		c := newColumn(wr, leaf, defaultCodec, config)
-		if c.leaf.ColumnIndex != i {
+		if leaf.ColumnIndex != i {
 			return nil, fmt.Errorf("pqwrite: column %v out of order", path)
 		}
-		wr.cols = append(wr.cols, c)
+		wr.leaves = append(wr.leaves, leaf)
 	}
+	wr.rg = wr.NewRowGroup()
 	return wr, nil
+}
+
+// NewRowGroup returns an empty row group of the file's columns, to be filled
+// and then written with WriteRowGroup.
+func (w *Writer) NewRowGroup() *RowGroup {
+	rg := &RowGroup{w: w}
+	for _, leaf := range w.leaves {
+		c := newColumn(w, leaf, w.codec, w.config)
+		c.buf = &rg.buf
+		rg.cols = append(rg.cols, c)
+	}
+	return rg
 }
 
 // footerOf is the footer parquet-go writes for a file of schema without rows:
@@ -99,12 +126,21 @@ func footerOf(schema *parquet.Schema, options []parquet.WriterOption) (format.Fi
 	return meta, nil
 }
 
-// Column is the column of leaf i in the schema (Writer.Column).
-func (w *Writer) Column(i int) *Column { return w.cols[i] }
+// Column is the column of leaf i in the schema, of the writer's own row
+// group (Flush).
+func (w *Writer) Column(i int) *Column { return w.rg.cols[i] }
 
-// Lookup is the column at path in the schema; ok is false when it has none.
-func (w *Writer) Lookup(path ...string) (c *Column, ok bool) {
-	for _, c := range w.cols {
+// Lookup is the column at path in the writer's own row group; ok is false
+// when the schema has none.
+func (w *Writer) Lookup(path ...string) (c *Column, ok bool) { return w.rg.Lookup(path...) }
+
+// Column is the row group's column of leaf i in the schema.
+func (rg *RowGroup) Column(i int) *Column { return rg.cols[i] }
+
+// Lookup is the row group's column at path; ok is false when the schema has
+// none.
+func (rg *RowGroup) Lookup(path ...string) (c *Column, ok bool) {
+	for _, c := range rg.cols {
 		if slices.Equal(c.leaf.Path, path) {
 			return c, true
 		}
@@ -112,40 +148,60 @@ func (w *Writer) Lookup(path ...string) (c *Column, ok bool) {
 	return nil, false
 }
 
-// Flush ends the row group: it writes each column's pages (and dictionary).
-// A row group without rows writes nothing.
-func (w *Writer) Flush() error {
+// Flush ends the writer's own row group: it writes each column's pages (and
+// dictionary). A row group without rows writes nothing.
+func (w *Writer) Flush() error { return w.WriteRowGroup(w.rg) }
+
+// Finish encodes the row group's last pages and dictionaries, so that
+// WriteRowGroup has only to copy them; WriteRowGroup calls it when not
+// called. It checks that every column has the same rows.
+func (rg *RowGroup) Finish() error {
+	rows := rg.cols[0].numRows()
+	for _, c := range rg.cols {
+		if c.numRows() != rows {
+			return fmt.Errorf("pqwrite: column %v has %d rows, column %v %d", c.leaf.Path, c.numRows(), rg.cols[0].leaf.Path, rows)
+		}
+	}
+	for _, c := range rg.cols {
+		if err := c.finish(); err != nil {
+			return fmt.Errorf("column %v: %w", c.leaf.Path, err)
+		}
+	}
+	return nil
+}
+
+// WriteRowGroup writes rg (of this writer) to the file as its next row group
+// and empties it for the next rows. A row group without rows writes nothing.
+func (w *Writer) WriteRowGroup(rg *RowGroup) error {
 	if w.closed {
 		return errors.New("pqwrite: write after close")
 	}
-	rows := w.cols[0].numRows()
-	for _, c := range w.cols {
-		if c.numRows() != rows {
-			return fmt.Errorf("pqwrite: column %v has %d rows, column %v %d", c.leaf.Path, c.numRows(), w.cols[0].leaf.Path, rows)
-		}
+	if err := rg.Finish(); err != nil {
+		return err
 	}
+	rows := rg.cols[0].rows
 	if rows == 0 {
 		return nil
 	}
 	if err := w.header(); err != nil {
 		return err
 	}
-	rg := format.RowGroup{NumRows: rows, FileOffset: w.out.n, Ordinal: int16(len(w.meta.RowGroups)),
+	g := format.RowGroup{NumRows: rows, FileOffset: w.out.n, Ordinal: int16(len(w.meta.RowGroups)),
 		SortingColumns: []format.SortingColumn{}} // parquet-go writes an empty list
-	ci := make([]format.ColumnIndex, len(w.cols))
-	oi := make([]format.OffsetIndex, len(w.cols))
-	for i, c := range w.cols {
-		chunk, err := c.flush(&w.out)
+	ci := make([]format.ColumnIndex, len(rg.cols))
+	oi := make([]format.OffsetIndex, len(rg.cols))
+	for i, c := range rg.cols {
+		chunk, err := c.writeTo(&w.out)
 		if err != nil {
 			return fmt.Errorf("column %v: %w", c.leaf.Path, err)
 		}
-		rg.Columns = append(rg.Columns, chunk)
-		rg.TotalByteSize += chunk.MetaData.TotalUncompressedSize
-		rg.TotalCompressedSize += chunk.MetaData.TotalCompressedSize
+		g.Columns = append(g.Columns, chunk)
+		g.TotalByteSize += chunk.MetaData.TotalUncompressedSize
+		g.TotalCompressedSize += chunk.MetaData.TotalCompressedSize
 		ci[i], oi[i] = c.columnIndex(), c.offsetIndex()
 		c.reset()
 	}
-	w.meta.RowGroups = append(w.meta.RowGroups, rg)
+	w.meta.RowGroups = append(w.meta.RowGroups, g)
 	w.meta.NumRows += rows
 	w.colIndex, w.offIndex = append(w.colIndex, ci), append(w.offIndex, oi)
 	return nil
@@ -187,7 +243,7 @@ func (w *Writer) Close() error {
 	tail := binary.LittleEndian.AppendUint32(nil, uint32(w.out.n-start))
 	_, err := w.out.Write(append(tail, "PAR1"...))
 	// Let the buffers go though the writer may be kept.
-	w.cols, w.colIndex, w.offIndex, w.meta = nil, nil, nil, format.FileMetaData{}
+	w.rg, w.colIndex, w.offIndex, w.meta = nil, nil, nil, format.FileMetaData{}
 	return err
 }
 
@@ -201,7 +257,7 @@ func (w *Writer) header() error {
 }
 
 func (w *Writer) marshal(v any) error {
-	b, err := thrift.Marshal(&w.proto, v)
+	b, err := thrift.Marshal(new(thrift.CompactProtocol), v)
 	if err != nil {
 		return fmt.Errorf("pqwrite: %w", err)
 	}
@@ -243,7 +299,9 @@ type Column struct {
 	indexer  parquet.ColumnIndexer
 	page     *page    // nil until the column has values, and after Flush
 	rows     int64    // rows in the chunk's pages so far
-	pages    [][]byte // the chunk's data pages: header, levels and values of each
+	slabs    [][]byte // the chunk's data pages (header, levels and values of each), in order, reused from row group to row group
+	cur      int      // the slab being filled
+	dictPage []byte   // and its dictionary page, made by finish
 	size     int64    // their bytes
 	meta     format.ColumnMetaData
 	locs     []format.PageLocation
@@ -253,9 +311,7 @@ type Column struct {
 	pageDef  []int64
 	nullRows int64 // the chunk's null count
 	min, max parquet.Value
-	scratch  []byte // a page's encoded values
-	comp     []byte // and compressed
-	levels   []byte
+	buf      *pageBuffers // its row group's
 	header   []byte
 }
 
@@ -282,7 +338,7 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 	case c.enc == nil:
 		c.enc = &parquet.Plain
 	case c.enc.Encoding() == format.RLEDictionary || c.enc.Encoding() == format.PlainDictionary:
-		c.enc, c.dict = &parquet.RLEDictionary, newDictionary()
+		c.enc, c.dict = &parquet.RLEDictionary, newDictionary(c.kind)
 	}
 	var encs []format.Encoding
 	if c.maxDef > 0 {
@@ -499,25 +555,25 @@ func (c *Column) flushPage() error {
 	)
 	switch {
 	case c.dict != nil:
-		data, err = c.enc.EncodeInt32(c.scratch[:0], p.idx)
+		data, err = c.enc.EncodeInt32(c.buf.values[:0], p.idx)
 	case c.kind == parquet.Int32:
-		data, err = c.enc.EncodeInt32(c.scratch[:0], p.i32)
+		data, err = c.enc.EncodeInt32(c.buf.values[:0], p.i32)
 	case c.kind == parquet.Int64:
-		data, err = c.enc.EncodeInt64(c.scratch[:0], p.i64)
+		data, err = c.enc.EncodeInt64(c.buf.values[:0], p.i64)
 	case c.kind == parquet.Double:
-		data, err = c.enc.EncodeDouble(c.scratch[:0], p.f64)
+		data, err = c.enc.EncodeDouble(c.buf.values[:0], p.f64)
 	default:
 		offs := p.offs
 		if len(offs) == 0 {
 			offs = []uint32{0}
 		}
-		data, err = c.enc.EncodeByteArray(c.scratch[:0], p.bytes, offs)
+		data, err = c.enc.EncodeByteArray(c.buf.values[:0], p.bytes, offs)
 	}
 	if err != nil {
 		return fmt.Errorf("encode page: %w", err)
 	}
-	c.scratch = data
-	levels := c.levels[:0]
+	c.buf.values = data
+	levels := c.buf.levels[:0]
 	if c.maxRep > 0 {
 		levels, err = levelEncoding(c.maxRep).EncodeLevels(levels, p.rep)
 		if err != nil {
@@ -533,12 +589,12 @@ func (c *Column) flushPage() error {
 		}
 		levels = append(levels, d...)
 	}
-	c.levels = levels
-	body, err := c.codec.Encode(c.comp[:0], data)
+	c.buf.levels = levels
+	body, err := c.codec.Encode(c.buf.compressed[:0], data)
 	if err != nil {
 		return fmt.Errorf("compress page: %w", err)
 	}
-	c.comp = body
+	c.buf.compressed = body
 	crc := crc32.Update(crc32.Update(0, crc32.IEEETable, levels), crc32.IEEETable, body)
 	nulls := p.levels - p.values
 	h := format.PageHeader{
@@ -554,23 +610,21 @@ func (c *Column) flushPage() error {
 			IsCompressed:               thrift.New(true),
 		}),
 	}
-	hb, err := thrift.Marshal(&c.w.proto, &h)
+	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
 	if err != nil {
 		return fmt.Errorf("page header: %w", err)
 	}
 	c.locs = append(c.locs, format.PageLocation{
 		Offset: c.size, CompressedPageSize: int32(len(hb)) + h.CompressedPageSize, FirstRowIndex: c.rows,
 	})
-	// Each page in a slice of its own, of its size: one growing buffer of the
-	// chunk would copy it as it grows, and the codec's output has room for
-	// the uncompressed size.
-	pg := make([]byte, 0, len(hb)+len(levels)+len(body))
-	c.pages = append(c.pages, append(append(append(pg, hb...), levels...), body...))
+	c.appendPage(hb, levels, body)
 	c.size += int64(len(hb)) + int64(h.CompressedPageSize)
 
-	var lo, hi parquet.Value
+	var lo, hi parquet.Value // null: none (parquet-go's SkipPageBounds, nulls or NaNs only)
 	if c.bounds {
-		lo, hi, _ = c.pageBounds()
+		if l, h, ok := c.pageBounds(); ok {
+			lo, hi = l, h
+		}
 	}
 	if !lo.IsNull() {
 		if c.min.IsNull() || c.typ.Compare(lo, c.min) < 0 {
@@ -600,6 +654,33 @@ func (c *Column) flushPage() error {
 		bytes: p.bytes[:0], offs: p.offs[:0], idx: p.idx[:0]}
 	return nil
 }
+
+// appendPage appends a page's parts to the chunk's current slab, or the
+// next one when it has no room. Growing one buffer would copy the chunk as it
+// grows; a slice per page would have the GC churn through the file's size.
+func (c *Column) appendPage(parts ...[]byte) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if len(c.slabs) == 0 || cap(c.slabs[c.cur])-len(c.slabs[c.cur]) < n {
+		if len(c.slabs) > 0 && len(c.slabs[c.cur]) > 0 {
+			c.cur++
+		}
+		for c.cur < len(c.slabs) && cap(c.slabs[c.cur]) < n {
+			c.slabs = slices.Delete(c.slabs, c.cur, c.cur+1) // an emptied slab too small for the page
+		}
+		if c.cur == len(c.slabs) {
+			c.slabs = append(c.slabs, make([]byte, 0, max(n, minSlab<<min(c.cur, 4))))
+		}
+	}
+	for _, p := range parts {
+		c.slabs[c.cur] = append(c.slabs[c.cur], p...)
+	}
+}
+
+// minSlab is the first slab's size; each next one doubles, up to 16 times.
+const minSlab = 64 << 10
 
 // levelEncoding is the RLE encoding of levels up to max.
 func levelEncoding(max byte) *rle.Encoding {
@@ -631,14 +712,14 @@ func addStats(stats []format.PageEncodingStats, t format.PageType, e format.Enco
 }
 
 // pageBounds is the least and greatest value of the page; ok is false for a
-// page of nulls only.
+// page of nulls (or NaNs) only.
 func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 	p := c.page
 	if p.values == 0 {
 		return lo, hi, false
 	}
 	if c.dict != nil {
-		return c.dict.bounds(c.typ, p.idx)
+		return c.dict.bounds(p.idx)
 	}
 	switch c.kind {
 	case parquet.Int32:
@@ -646,7 +727,8 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 	case parquet.Int64:
 		return parquet.Int64Value(slices.Min(p.i64)), parquet.Int64Value(slices.Max(p.i64)), true
 	case parquet.Double:
-		return parquet.DoubleValue(minFloat(p.f64)), parquet.DoubleValue(maxFloat(p.f64)), true
+		lo, hi, ok := floatBounds(p.f64, func(v float64) float64 { return v })
+		return parquet.DoubleValue(lo), parquet.DoubleValue(hi), ok
 	}
 	lb, hb := p.bytes[:p.offs[1]], p.bytes[:p.offs[1]]
 	for i := 1; i < len(p.offs)-1; i++ {
@@ -661,37 +743,23 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 	return parquet.ByteArrayValue(lb), parquet.ByteArrayValue(hb), true
 }
 
-// minFloat and maxFloat skip NaNs, as parquet-go's bounds do.
-func minFloat(f []float64) float64 {
-	m := math.NaN()
-	for _, v := range f {
-		if v < m || math.IsNaN(m) {
-			m = v
-		}
-	}
-	return m
-}
-
-func maxFloat(f []float64) float64 {
-	m := math.NaN()
-	for _, v := range f {
-		if v > m || math.IsNaN(m) {
-			m = v
-		}
-	}
-	return m
-}
-
-// flush writes the chunk's dictionary page and data pages to out and returns
-// its metadata.
-func (c *Column) flush(out *offsetWriter) (format.ColumnChunk, error) {
+// finish encodes the chunk's last page and its dictionary page.
+func (c *Column) finish() error {
 	if err := c.flushPage(); err != nil {
-		return format.ColumnChunk{}, err
+		return err
 	}
-	c.page = nil
-	if c.dict != nil && c.dict.len() > 0 {
+	if c.dict != nil && c.dictPage == nil {
+		return c.encodeDictionary()
+	}
+	return nil
+}
+
+// writeTo writes the chunk's dictionary page and data pages to out and
+// returns its metadata.
+func (c *Column) writeTo(out *offsetWriter) (format.ColumnChunk, error) {
+	if c.dictPage != nil {
 		c.meta.DictionaryPageOffset = out.n
-		if err := c.writeDictionary(out); err != nil {
+		if _, err := out.Write(c.dictPage); err != nil {
 			return format.ColumnChunk{}, err
 		}
 	}
@@ -699,7 +767,10 @@ func (c *Column) flush(out *offsetWriter) (format.ColumnChunk, error) {
 	for i := range c.locs {
 		c.locs[i].Offset += out.n
 	}
-	for _, b := range c.pages {
+	for _, b := range c.slabs {
+		if len(b) == 0 {
+			break
+		}
 		if _, err := out.Write(b); err != nil {
 			return format.ColumnChunk{}, err
 		}
@@ -722,9 +793,9 @@ func (c *Column) flush(out *offsetWriter) (format.ColumnChunk, error) {
 	return format.ColumnChunk{MetaData: m}, nil
 }
 
-// writeDictionary writes the dictionary page, its values PLAIN.
-func (c *Column) writeDictionary(out *offsetWriter) error {
-	data, err := c.dict.encode(c.kind)
+// encodeDictionary makes the dictionary page, its values PLAIN.
+func (c *Column) encodeDictionary() error {
+	data, err := c.dict.encode()
 	if err != nil {
 		return fmt.Errorf("encode dictionary: %w", err)
 	}
@@ -739,16 +810,11 @@ func (c *Column) writeDictionary(out *offsetWriter) error {
 		CRC:                  int32(crc32.ChecksumIEEE(body)),
 		DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(c.dict.len()), Encoding: format.Plain}),
 	}
-	hb, err := thrift.Marshal(&c.w.proto, &h)
+	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
 	if err != nil {
 		return fmt.Errorf("dictionary page header: %w", err)
 	}
-	if _, err := out.Write(hb); err != nil {
-		return err
-	}
-	if _, err := out.Write(body); err != nil {
-		return err
-	}
+	c.dictPage = append(hb, body...)
 	c.meta.TotalUncompressedSize += int64(len(hb) + len(data))
 	c.meta.TotalCompressedSize += int64(len(hb) + len(body))
 	c.meta.EncodingStats = addStats(c.meta.EncodingStats, format.DictionaryPage, format.Plain)
@@ -769,7 +835,10 @@ func (c *Column) offsetIndex() format.OffsetIndex {
 // reset readies the column for the next row group.
 func (c *Column) reset() {
 	c.indexer.Reset()
-	c.rows, c.pages, c.size, c.locs, c.nullRows = 0, nil, 0, c.locs[:0], 0
+	c.rows, c.dictPage, c.size, c.locs, c.nullRows, c.cur = 0, nil, 0, c.locs[:0], 0, 0
+	for i := range c.slabs {
+		c.slabs[i] = c.slabs[i][:0]
+	}
 	c.pageRep, c.pageDef = c.pageRep[:0], c.pageDef[:0]
 	clear(c.repHist)
 	clear(c.defHist)
@@ -779,6 +848,6 @@ func (c *Column) reset() {
 	m.DataPageOffset, m.DictionaryPageOffset = 0, 0
 	m.EncodingStats, m.SizeStatistics = nil, format.SizeStatistics{}
 	if c.dict != nil {
-		c.dict = newDictionary()
+		c.dict = newDictionary(c.kind)
 	}
 }

@@ -28,6 +28,7 @@ type testRow struct {
 	Fed   string     `parquet:"fed,optional"`
 	Date  *int32     `parquet:"date,optional,date"`
 	Cells []testCell `parquet:"cells,list"`
+	Empty *float64   `parquet:"empty,optional,dict"` // always null: a dictionary of none
 }
 
 var testSchema = parquet.NewSchema("testRow", parquet.SchemaOf(testRow{}))
@@ -122,6 +123,7 @@ func writeColumns(t *testing.T, w *Writer, rows []testRow) {
 		col("opt").Int32(opts, optDef, nil), col("fed").String(feds, fedDef, nil), col("date").Int32(dates, dateDef, nil),
 		col("cells", "list", "element", "code").String(codes, codeDef, rep),
 		col("cells", "list", "element", "value").Double(vals, valDef, rep),
+		col("empty").Double(nil, make([]byte, n), nil),
 	} {
 		if err != nil {
 			t.Fatal(err)

@@ -297,12 +297,12 @@ type Column struct {
 	maxRep   byte
 	dict     *dictionary // nil: not dictionary-encoded
 	indexer  parquet.ColumnIndexer
-	page     *page    // nil until the column has values, and after Flush
+	page     *page    // the page being filled; nil until the column has values
 	rows     int64    // rows in the chunk's pages so far
 	slabs    [][]byte // the chunk's data pages (header, levels and values of each), in order, reused from row group to row group
 	cur      int      // the slab being filled
-	dictPage []byte   // and its dictionary page, made by finish
-	size     int64    // their bytes
+	size     int64    // the data pages' bytes
+	dictPage []byte   // the chunk's dictionary page, made by finish
 	meta     format.ColumnMetaData
 	locs     []format.PageLocation
 	repHist  []int64 // the chunk's level histograms, then one per page
@@ -312,7 +312,6 @@ type Column struct {
 	nullRows int64 // the chunk's null count
 	min, max parquet.Value
 	buf      *pageBuffers // its row group's
-	header   []byte
 }
 
 func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, config *parquet.WriterConfig) *Column {

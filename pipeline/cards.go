@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
@@ -319,9 +319,9 @@ type cardChunk struct {
 // the same files as a full run.
 type cardWriter struct {
 	f         *outFile
-	w         *parquet.GenericWriter[output.Card]
+	w         *pqwrite.Writer
 	gf        *outFile
-	gw        *parquet.GenericWriter[output.CardGame]
+	gw        *pqwrite.Writer
 	players   *archive.Players
 	shape     *cardShape
 	kind      day.Kind  // the period kind
@@ -347,9 +347,21 @@ func newCardWriter(stage *staging, players *archive.Players, kind day.Kind, sh *
 		f.abort()
 		return nil, err
 	}
+	w, err := newColumnWriter(f, sh.rowSchema)
+	if err != nil {
+		f.abort()
+		gf.abort()
+		return nil, err
+	}
+	gw, err := newColumnWriter(gf, sh.gameSchema)
+	if err != nil {
+		f.abort()
+		gf.abort()
+		return nil, err
+	}
 	return &cardWriter{
-		f: f, w: newParquetWriter[output.Card](f, sh.rowSchema), players: players, kind: kind, shape: sh,
-		gf: gf, gw: newParquetWriter[output.CardGame](gf, sh.gameSchema),
+		f: f, w: w, players: players, kind: kind, shape: sh,
+		gf: gf, gw: gw,
 		buf: newCardCols(sh.rowAdded, 0), full: make(chan cardChunk, cardsQueued),
 		free: make(chan *cardCols, cardBuffers), freeGames: make(chan *gameCols, cardBuffers),
 	}, nil
@@ -402,18 +414,19 @@ dispatch:
 // of its file, and commits it when its turn comes (a value on turn), then
 // hands the turn on to next.
 func (cw *cardWriter) encode(ctx context.Context, in <-chan cardChunk, turn <-chan struct{}, next chan<- struct{}) error {
-	rg, grg := cw.w.BeginRowGroup(), cw.gw.BeginRowGroup()
+	rg, grg := cw.w.NewRowGroup(), cw.gw.NewRowGroup()
+	var scratch columnScratch
 	for chunk := range in {
-		file, group := "cards.parquet", rg
+		file, w, group := "cards.parquet", cw.w, rg
 		var err error
 		if chunk.rows != nil {
-			err = writeColumns(rg.ColumnWriters(), cw.shape.rowCols, cw.shape.rowLeaves, chunk.rows)
+			err = writeColumns(rg, cw.shape.rowCols, cw.shape.rowLeaves, &scratch, chunk.rows)
 		} else {
-			file, group = "card_games.parquet", grg
-			err = writeColumns(grg.ColumnWriters(), cw.shape.gameCols, cw.shape.gameLeaves, chunk.games)
+			file, w, group = "card_games.parquet", cw.gw, grg
+			err = writeColumns(grg, cw.shape.gameCols, cw.shape.gameLeaves, &scratch, chunk.games)
 		}
 		if err == nil {
-			err = group.Flush()
+			err = group.Finish()
 		}
 		if err != nil {
 			return fmt.Errorf("write %s: %w", file, err)
@@ -423,7 +436,7 @@ func (cw *cardWriter) encode(ctx context.Context, in <-chan cardChunk, turn <-ch
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if _, err := group.Commit(); err != nil {
+		if err := w.WriteRowGroup(group); err != nil {
 			return fmt.Errorf("write %s: %w", file, err)
 		}
 		next <- struct{}{}
@@ -793,35 +806,40 @@ func (cw *cardWriter) abort() {
 // file's schema and how a row group's values (C) are written to it.
 type column[C any] struct {
 	name  string
-	write func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *C) error
+	write func(col *pqwrite.Column, s *columnScratch, c *C) error
+}
+
+// columnScratch is the scratch of a row group's column writes.
+type columnScratch struct {
+	def  []byte
+	strs []string
 }
 
 // required is a column with a value in every row.
 func required[C any, T cardValue](name string, vals func(*C) []T) column[C] {
-	return column[C]{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *C) error {
-		return writeColumn(cw, col, buf, vals(c), nil)
+	return column[C]{name, func(col *pqwrite.Column, s *columnScratch, c *C) error {
+		return writeValues(col, vals(c), nil, &s.def)
 	}}
 }
 
-// nullable is an optional column.
+// nullable is an optional column. Its values move (writeValues): a row
+// group's columns are written once.
 func nullable[C any, T cardValue](name string, vals func(*C) *optional[T]) column[C] {
-	return column[C]{name, func(cw []*parquet.ColumnWriter, col int, buf []parquet.Value, c *C) error {
+	return column[C]{name, func(col *pqwrite.Column, s *columnScratch, c *C) error {
 		o := vals(c)
-		return writeColumn(cw, col, buf, o.v, o.set)
+		return writeValues(col, o.v, o.set, &s.def)
 	}}
 }
 
 // text is a required labels column.
-func text[C any](name string, col func(*C) *labels) column[C] {
-	return column[C]{name, func(cw []*parquet.ColumnWriter, idx int, buf []parquet.Value, c *C) error {
-		l := col(c)
-		vals := make([]parquet.Value, len(l.vals))
-		toValues(vals, l.vals)
-		return writeRows(cw[idx], len(l.codes), buf, func(rows []parquet.Value, start int) {
-			for i, code := range l.codes[start : start+len(rows)] {
-				rows[i] = vals[code]
-			}
-		})
+func text[C any](name string, get func(*C) *labels) column[C] {
+	return column[C]{name, func(col *pqwrite.Column, s *columnScratch, c *C) error {
+		l := get(c)
+		s.strs = resize(s.strs, len(l.codes))
+		for i, code := range l.codes {
+			s.strs[i] = l.vals[code]
+		}
+		return col.String(s.strs, nil, nil)
 	}}
 }
 
@@ -877,13 +895,12 @@ var (
 	gameLeaves = columnIndex(output.CardGameSchema, gameColumns)
 )
 
-// writeColumns writes c as a row group (not flushed) through its column
-// writers, column by column: cols[i] into leaf idx[i].
-func writeColumns[C any](cw []*parquet.ColumnWriter, cols []column[C], idx []int, c *C) error {
+// writeColumns writes c into row group rg, column by column: cols[i] into
+// leaf idx[i].
+func writeColumns[C any](rg *pqwrite.RowGroup, cols []column[C], idx []int, s *columnScratch, c *C) error {
 	errs := make([]error, len(cols))
-	buf := make([]parquet.Value, rowChunk)
 	for i, col := range cols {
-		errs[i] = col.write(cw, idx[i], buf, c)
+		errs[i] = col.write(rg.Column(idx[i]), s, c)
 	}
 	return errors.Join(errs...)
 }
@@ -891,65 +908,4 @@ func writeColumns[C any](cw []*parquet.ColumnWriter, cols []column[C], idx []int
 // cardValue is the Go type of a cards.parquet column.
 type cardValue interface {
 	int32 | int64 | float64 | string
-}
-
-// rowChunk is how many rows GenericWriter.Write hands its columns at a time
-// (and checks whether a page is full after): the column-wise writers do the
-// same, so that pages end at the same rows and the files are the ones
-// GenericWriter would write.
-const rowChunk = 64
-
-// writeColumn writes column col of a row group: required when set is nil,
-// else optional (null where set is false). It writes len(buf) (rowChunk)
-// rows at a time, through buf.
-func writeColumn[T cardValue](cw []*parquet.ColumnWriter, col int, buf []parquet.Value, vals []T, set []bool) error {
-	return writeRows(cw[col], len(vals), buf, func(rows []parquet.Value, start int) {
-		toValues(rows, vals[start:])
-		// A ColumnWriter's values need no column index (it writes one column),
-		// and a required value's definition level is 0 as made.
-		if set != nil {
-			for i, ok := range set[start : start+len(rows)] {
-				if ok {
-					rows[i].SetDefinitionLevel(1)
-				} else {
-					rows[i] = parquet.NullValue()
-				}
-			}
-		}
-	})
-}
-
-// writeRows writes n rows of a row group's column to w, len(buf) (rowChunk)
-// at a time through buf: fill sets the values of rows start on.
-func writeRows(w *parquet.ColumnWriter, n int, buf []parquet.Value, fill func(rows []parquet.Value, start int)) error {
-	for start := 0; start < n; start += len(buf) {
-		rows := buf[:min(len(buf), n-start)]
-		fill(rows, start)
-		if _, err := w.WriteRowValues(rows); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// toValues sets values to the first len(values) of vals.
-func toValues[T cardValue](values []parquet.Value, vals []T) {
-	switch vals := any(vals).(type) {
-	case []int32:
-		for i := range values {
-			values[i] = parquet.Int32Value(vals[i])
-		}
-	case []int64:
-		for i := range values {
-			values[i] = parquet.Int64Value(vals[i])
-		}
-	case []float64:
-		for i := range values {
-			values[i] = parquet.DoubleValue(vals[i])
-		}
-	case []string: // without copying the bytes: the column copies them
-		for i := range values {
-			values[i] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(vals[i]), len(vals[i])))
-		}
-	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 )
@@ -284,17 +285,17 @@ func joinFlags(a, b string) string {
 }
 
 // listFiles writes one list as CSV and Parquet, a chunk of rows at a time: the
-// rating lists and the table rule sets' lists alike.
-type listFiles[T any] struct {
-	pqRel     string
-	csv, pq   *outFile
-	w         *parquet.GenericWriter[T]
-	line      []byte
-	appendCSV func([]byte, []T) []byte
+// rating lists with and without a rule set's own columns.
+type listFiles struct {
+	pqRel   string
+	csv, pq *outFile
+	w       *pqwrite.Writer
+	cols    listColumns
+	line    []byte // a chunk's CSV lines, reused
 }
 
 // createList creates a list's files and writes the CSV header.
-func createList[T any](stage *staging, csvRel, pqRel, header string, schema *parquet.Schema, appendCSV func([]byte, []T) []byte) (*listFiles[T], error) {
+func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Schema) (*listFiles, error) {
 	csv, err := stage.create(csvRel)
 	if err != nil {
 		return nil, err
@@ -304,28 +305,28 @@ func createList[T any](stage *staging, csvRel, pqRel, header string, schema *par
 		csv.abort()
 		return nil, err
 	}
+	w, err := newColumnWriter(pq, schema)
+	if err != nil {
+		csv.abort()
+		pq.abort()
+		return nil, err
+	}
 	csv.WriteString(header)
-	return &listFiles[T]{pqRel: pqRel, csv: csv, pq: pq, w: newParquetWriter[T](pq, schema), appendCSV: appendCSV}, nil
+	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w}, nil
 }
 
-// write adds rows; a multiple of 64 rows at a time but for the last, so that
-// the Parquet pages end where they would if all rows came at once.
-func (lf *listFiles[T]) write(rows []T) error {
-	lf.line = lf.appendCSV(lf.line[:0], rows)
-	return lf.writeParts(lf.line, rows)
-}
-
-// writeParts adds rows whose CSV lines are line (as write).
-func (lf *listFiles[T]) writeParts(line []byte, rows []T) error {
-	lf.csv.Write(line)
-	if _, err := lf.w.Write(rows); err != nil {
+// write adds rows whose CSV lines are lf.line; vals are the rows' values of
+// add's columns (len(add.cols) per row), add nil for a list without any.
+func (lf *listFiles) write(rows []output.ListRow, add *listAdded, vals []rating.Value) error {
+	lf.csv.Write(lf.line)
+	if err := lf.cols.write(lf.w, add, rows, vals); err != nil {
 		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	return nil
 }
 
 // finish completes both files.
-func (lf *listFiles[T]) finish() error {
+func (lf *listFiles) finish() error {
 	if err := lf.w.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
@@ -336,7 +337,7 @@ func (lf *listFiles[T]) finish() error {
 }
 
 // abort closes the files unless finish did (deferred after createList).
-func (lf *listFiles[T]) abort() {
+func (lf *listFiles) abort() {
 	lf.csv.abort()
 	lf.pq.abort()
 }
@@ -352,8 +353,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 		return writeListAdded(stage, players, label, l, order, arrow)
 	}
 	var names []csvfield.Shape // the CSV shapes of the chunk's rows' names
-	appendCSV := func(b []byte, rows []output.ListRow) []byte { return appendListCSVShaped(b, rows, names) }
-	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema, appendCSV)
+	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema)
 	if err != nil {
 		return err
 	}
@@ -368,7 +368,8 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 		n := min(listChunk, len(order)-first)
 		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
 		names = rowNames(names, l.names, ents[:n])
-		if err := lf.write(rows[:n]); err != nil {
+		lf.line = appendListCSVShaped(lf.line[:0], rows[:n], names)
+		if err := lf.write(rows[:n], nil, nil); err != nil {
 			return err
 		}
 		if arrowCols != nil {
@@ -393,7 +394,7 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	for _, c := range add.cols {
 		header += "," + c.Name
 	}
-	lf, err := createList[any](stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), header+"\n", add.shape.Schema, nil)
+	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), header+"\n", add.shape.Schema)
 	if err != nil {
 		return err
 	}
@@ -405,7 +406,6 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 	c := min(listChunk, len(order)) // a chunk's room: no more than the list
 	rows, changes, dates, ents := make([]output.ListRow, c), make([]int32, c), make([]int32, c), make([]listEntry, c)
 	vals := make([]rating.Value, c*k)
-	var cols listColumns
 	var names []csvfield.Shape // the CSV shapes of the chunk's rows' names
 	for first := 0; first < len(order); first += listChunk {
 		n := min(listChunk, len(order)-first)
@@ -413,9 +413,8 @@ func writeListAdded(stage *staging, players *archive.Players, label string, l *l
 		gatherValues(vals[:n*k], l.vals, add.cols, order[first:first+n])
 		names = rowNames(names, l.names, ents[:n])
 		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], names, vals[:n*k], add)
-		lf.csv.Write(lf.line)
-		if err := cols.write(lf.w.ColumnWriters(), add, rows[:n], vals[:n*k]); err != nil {
-			return fmt.Errorf("write %s: %w", lf.pqRel, err)
+		if err := lf.write(rows[:n], add, vals[:n*k]); err != nil {
+			return err
 		}
 		if arrowCols != nil {
 			arrowCols.add(rows[:n])
@@ -451,41 +450,40 @@ func gatherValues(vals, all []rating.Value, cols []rating.Column, ix []int32) {
 	}
 }
 
-// listColumns writes a chunk of a list's rows with added columns through its
-// file's column writers, column by column, as GenericWriter.Write would write
-// them (rowChunk rows at a time): the generic writer takes a row whose type is
-// made at run time (output.Shape) a value at a time, by reflection. Its
-// slices are scratch, reused from chunk to chunk.
+// listColumns writes a chunk of a list's rows column by column. Its slices
+// are scratch, reused from chunk to chunk.
 type listColumns struct {
 	i32 []int32
 	i64 []int64
 	str []string
 	f64 []float64
 	set []bool
-	buf []parquet.Value
+	def []byte
 }
 
 // write writes rows, with vals[i*len(add.cols):] the added values of row i,
-// to the columns cw of a file of add's shape.
-func (lc *listColumns) write(cw []*parquet.ColumnWriter, add *listAdded, rows []output.ListRow, vals []rating.Value) error {
-	schema, cols, noK := add.shape.Schema, add.cols, add.noK
+// to w, a file of add's shape (add nil: output.ListSchema's).
+func (lc *listColumns) write(w *pqwrite.Writer, add *listAdded, rows []output.ListRow, vals []rating.Value) error {
+	schema, cols, noK := output.ListSchema, []rating.Column(nil), false
+	if add != nil {
+		schema, cols, noK = add.shape.Schema, add.cols, add.noK
+	}
 	n, k := len(rows), len(cols)
-	lc.buf = resize(lc.buf, rowChunk)
 	lc.set = resize(lc.set, n)
-	col := func(name string) int { return schemaLeaf(schema, name).ColumnIndex }
+	col := func(name string) *pqwrite.Column { return w.Column(schemaLeaf(schema, name).ColumnIndex) }
 	i32 := func(name string, set bool, get func(*output.ListRow) (int32, bool)) error {
 		lc.i32 = resize(lc.i32, n)
 		for i := range rows {
 			lc.i32[i], lc.set[i] = get(&rows[i])
 		}
-		return writeColumn(cw, col(name), lc.buf, lc.i32, optionalSet(set, lc.set))
+		return writeValues(col(name), lc.i32, optionalSet(set, lc.set), &lc.def)
 	}
 	i64 := func(name string, set bool, get func(*output.ListRow) (int64, bool)) error {
 		lc.i64 = resize(lc.i64, n)
 		for i := range rows {
 			lc.i64[i], lc.set[i] = get(&rows[i])
 		}
-		return writeColumn(cw, col(name), lc.buf, lc.i64, optionalSet(set, lc.set))
+		return writeValues(col(name), lc.i64, optionalSet(set, lc.set), &lc.def)
 	}
 	str := func(name string, set bool, get func(*output.ListRow) string) error {
 		lc.str = resize(lc.str, n)
@@ -493,7 +491,7 @@ func (lc *listColumns) write(cw []*parquet.ColumnWriter, add *listAdded, rows []
 			lc.str[i] = get(&rows[i])
 			lc.set[i] = lc.str[i] != ""
 		}
-		return writeColumn(cw, col(name), lc.buf, lc.str, optionalSet(set, lc.set))
+		return writeValues(col(name), lc.str, optionalSet(set, lc.set), &lc.def)
 	}
 	ptr := func(p *int32) (int32, bool) {
 		if p == nil {
@@ -529,19 +527,19 @@ func (lc *listColumns) write(cw []*parquet.ColumnWriter, add *listAdded, rows []
 			for i := range n {
 				lc.i64[i] = vals[i*k+j].Int
 			}
-			err = writeColumn(cw, col(c.Name), lc.buf, lc.i64, nil)
+			err = col(c.Name).Int64(lc.i64, nil, nil)
 		case rating.Float64:
 			lc.f64 = resize(lc.f64, n)
 			for i := range n {
 				lc.f64[i] = vals[i*k+j].Float
 			}
-			err = writeColumn(cw, col(c.Name), lc.buf, lc.f64, nil)
+			err = col(c.Name).Double(lc.f64, nil, nil)
 		default:
 			lc.str = resize(lc.str, n)
 			for i := range n {
 				lc.str[i] = vals[i*k+j].Str
 			}
-			err = writeColumn(cw, col(c.Name), lc.buf, lc.str, nil)
+			err = col(c.Name).String(lc.str, nil, nil)
 		}
 		if err != nil {
 			return err

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 )
 
@@ -397,10 +398,41 @@ var outputOptions = []parquet.WriterOption{
 	parquet.SkipPageBounds("tiebreaks", "list", "element", "code"),
 }
 
-// newParquetWriter returns the writer of a Parquet output: its schema, with
-// outputOptions.
-func newParquetWriter[T any](w io.Writer, schema *parquet.Schema) *parquet.GenericWriter[T] {
-	return parquet.NewGenericWriter[T](w, append([]parquet.WriterOption{schema}, outputOptions...)...)
+// newColumnWriter returns the column-wise writer of a Parquet output: its
+// schema, with outputOptions.
+func newColumnWriter(w io.Writer, schema *parquet.Schema) (*pqwrite.Writer, error) {
+	return pqwrite.New(w, schema, outputOptions...)
+}
+
+// writeValues writes vals, one per row, to column c of a Parquet output:
+// required when set is nil, else optional, null where set is false. It
+// moves the set values to the front of vals (scratch) and makes the
+// definition levels in *def.
+func writeValues[T cardValue](c *pqwrite.Column, vals []T, set []bool, def *[]byte) error {
+	var d []byte
+	if set != nil {
+		d = resize(*def, len(set))
+		n := 0
+		for i, ok := range set {
+			d[i] = 0
+			if ok {
+				d[i], vals[n] = 1, vals[i]
+				n++
+			}
+		}
+		vals, *def = vals[:n], d
+	}
+	switch vals := any(vals).(type) {
+	case []int32:
+		return c.Int32(vals, d, nil)
+	case []int64:
+		return c.Int64(vals, d, nil)
+	case []float64:
+		return c.Double(vals, d, nil)
+	case []string:
+		return c.String(vals, d, nil)
+	}
+	panic("writeValues: a type cardValue does not have")
 }
 
 // outputCodec compresses the Parquet outputs: Snappy, the codec most Parquet

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/tiebreak"
 )
@@ -135,13 +136,13 @@ func keptStandingsCSV(stage *staging, out, label string) error {
 // tournaments' rows come: the standings jobs append to it in rating order
 // (one at a time, see writeSink.flushStandings), and a last job closes it.
 type periodStandings struct {
-	label   string
-	f       *outFile
-	w       *parquet.GenericWriter[output.StandingsRow]
-	ids     []int64         // write's tournament_id column, reused
-	buf     []parquet.Value // write's values, reused
-	codes   []parquet.Value // a chunk of rows' tiebreak codes, of the tournaments with codeKey
-	codeKey []string
+	label    string
+	f        *outFile
+	w        *pqwrite.Writer
+	ids      []int64 // write's tournament_id column, reused
+	codes    []string
+	vals     []float64
+	def, rep []byte
 }
 
 // name is the file's path in --out.
@@ -154,7 +155,12 @@ func (p *periodStandings) write(stage *staging, c *standingsCols) error {
 		if err != nil {
 			return err
 		}
-		p.f, p.w = f, newParquetWriter[output.StandingsRow](f, output.StandingsSchema)
+		w, err := newColumnWriter(f, output.StandingsSchema)
+		if err != nil {
+			f.abort()
+			return err
+		}
+		p.f, p.w = f, w
 	}
 	if err := p.writeCols(c); err != nil {
 		p.f.abort()
@@ -163,121 +169,71 @@ func (p *periodStandings) write(stage *staging, c *standingsCols) error {
 	return nil
 }
 
-// writeCols writes c through the file's column writers, column by column,
-// rowChunk rows at a time as GenericWriter.Write does: the file is the one
-// GenericWriter[output.StandingsRow] would write, without its reflection.
+// writeCols writes c's columns, each whole.
 func (p *periodStandings) writeCols(c *standingsCols) error {
-	cw := p.w.ColumnWriters()
 	p.ids = resize(p.ids, len(c.rank))
 	for i := range p.ids {
 		p.ids[i] = c.id
 	}
-	p.buf = resize(p.buf, rowChunk)
-	err := errors.Join(
-		writeColumn(cw, standingsLeaf.tournament, p.buf, p.ids, nil),
-		writeColumn(cw, standingsLeaf.rank, p.buf, c.rank, nil),
-		writeColumn(cw, standingsLeaf.startNo, p.buf, c.startNo, nil),
-		writeColumn(cw, standingsLeaf.player, p.buf, c.player, nil),
-		writeColumn(cw, standingsLeaf.name, p.buf, c.name, nil),
-		writeColumn(cw, standingsLeaf.points, p.buf, c.points, nil),
+	col := p.w.Column
+	return errors.Join(
+		col(standingsLeaf.tournament).Int64(p.ids, nil, nil),
+		col(standingsLeaf.rank).Int32(c.rank, nil, nil),
+		col(standingsLeaf.startNo).Int32(c.startNo, nil, nil),
+		col(standingsLeaf.player).Int64(c.player, nil, nil),
+		col(standingsLeaf.name).String(c.name, nil, nil),
+		col(standingsLeaf.points).Double(c.points, nil, nil),
+		p.writeTiebreaks(c),
 	)
-	if err != nil {
-		return err
-	}
-	return p.writeTiebreaks(cw, c)
 }
 
-// writeTiebreaks writes the tiebreaks list, rowChunk rows at a time: per
-// row, a code and a value per tiebreak, the row's first at repetition level 0
-// and the others at 1, a null value one definition level below a set one;
-// a row of a tournament without tiebreaks is one null at level 0 in each
-// column (an empty list).
-func (p *periodStandings) writeTiebreaks(cw []*parquet.ColumnWriter, c *standingsCols) error {
-	code, value := standingsLeaf.code, standingsLeaf.value
+// writeTiebreaks writes the tiebreaks list: per row, a code and a value per
+// tiebreak, the row's first at repetition level 0 and the others at 1, a
+// null value one definition level below a set one; a row of a tournament
+// without tiebreaks is one null at level 0 in each column (an empty list).
+func (p *periodStandings) writeTiebreaks(c *standingsCols) error {
+	code, value := p.w.Column(standingsLeaf.code), p.w.Column(standingsLeaf.value)
 	k, n := len(c.codes), len(c.rank)
-	per := max(k, 1) // values per row
-	if !slices.Equal(c.codes, p.codeKey) || len(p.codes) < rowChunk*per {
-		// Every row has the same codes: a chunk's serve every chunk, and the
-		// next tournament with the same codes.
-		row := []parquet.Value{parquet.NullValue().Level(0, 0, code.ColumnIndex)}
-		if k > 0 {
-			row = make([]parquet.Value, k)
-			for j, s := range c.codes {
-				row[j] = parquet.ByteArrayValue([]byte(s)).Level(min(j, 1), code.MaxDefinitionLevel, code.ColumnIndex)
-			}
-		}
-		p.codes, p.codeKey = p.codes[:0], append(p.codeKey[:0], c.codes...)
-		for range rowChunk {
-			p.codes = append(p.codes, row...)
-		}
-	}
-	codes := p.codes
-	for start := 0; start < n; start += rowChunk {
-		end := min(n, start+rowChunk)
-		if _, err := cw[code.ColumnIndex].WriteRowValues(codes[:(end-start)*per]); err != nil {
-			return err
-		}
-		if _, err := cw[value.ColumnIndex].WriteRowValues(p.tiebreakValues(c, start, end)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// tiebreakValues returns the values of rows start to end of c in the
-// tiebreaks' value column (as writeTiebreaks says), made in p.buf: by index
-// into a buffer of their final length, which is cheaper than appending.
-func (p *periodStandings) tiebreakValues(c *standingsCols, start, end int) []parquet.Value {
-	k := len(c.codes)
-	col, def := standingsLeaf.value.ColumnIndex, standingsLeaf.value.MaxDefinitionLevel
 	if k == 0 {
-		p.buf = resize(p.buf, end-start)
-		for i := range p.buf {
-			p.buf[i] = parquet.NullValue().Level(0, 0, col)
-		}
-		return p.buf
+		p.def, p.rep = resize(p.def, n), resize(p.rep, n)
+		clear(p.def)
+		clear(p.rep)
+		return errors.Join(code.String(nil, p.def, p.rep), value.Double(nil, p.def, p.rep))
 	}
-	vals := resize(p.buf, (end-start)*k)
-	src := c.values[start*k : end*k]
-	for i := 0; i < len(src); i += k {
-		row, out := src[i:i+k], vals[i:i+k]
-		for j, v := range row {
-			// Set in place: the setters, unlike Value.Level, are inlined, and
-			// a copy of a value they just changed would wait on their stores.
-			x := &out[j]
-			if v.OK {
-				*x = parquet.DoubleValue(v.V)
-				x.SetDefinitionLevel(def)
-			} else {
-				*x = parquet.NullValue()
-				x.SetDefinitionLevel(def - 1)
-			}
-			x.SetRepetitionLevel(min(j, 1))
-			x.SetColumnIndex(col)
+	p.codes, p.rep, p.def, p.vals = resize(p.codes, n*k), resize(p.rep, n*k), resize(p.def, n*k), p.vals[:0]
+	for i := 0; i < n*k; i += k {
+		copy(p.codes[i:i+k], c.codes)
+		for j := range k {
+			p.rep[i+j] = byte(min(j, 1))
 		}
 	}
-	p.buf = vals
-	return vals
+	for i, v := range c.values {
+		p.def[i] = 1
+		if v.OK {
+			p.def[i] = 2
+			p.vals = append(p.vals, v.V)
+		}
+	}
+	return errors.Join(code.String(p.codes, nil, p.rep), value.Double(p.vals, p.def, p.rep))
 }
 
 // standingsLeaf is the leaf column of each field of output.StandingsRow in
 // its schema.
 var standingsLeaf = struct {
-	tournament, rank, startNo, player, name, points int
-	code, value                                     parquet.LeafColumn
+	tournament, rank, startNo, player, name, points, code, value int
 }{
-	tournament: standingsColumn("tournament_id").ColumnIndex,
-	rank:       standingsColumn("rank").ColumnIndex,
-	startNo:    standingsColumn("start_no").ColumnIndex,
-	player:     standingsColumn("player_id").ColumnIndex,
-	name:       standingsColumn("name").ColumnIndex,
-	points:     standingsColumn("points").ColumnIndex,
+	tournament: standingsColumn("tournament_id"),
+	rank:       standingsColumn("rank"),
+	startNo:    standingsColumn("start_no"),
+	player:     standingsColumn("player_id"),
+	name:       standingsColumn("name"),
+	points:     standingsColumn("points"),
 	code:       standingsColumn("tiebreaks", "list", "element", "code"),
 	value:      standingsColumn("tiebreaks", "list", "element", "value"),
 }
 
-func standingsColumn(path ...string) parquet.LeafColumn {
-	return schemaLeaf(output.StandingsSchema, path...)
+func standingsColumn(path ...string) int {
+	return schemaLeaf(output.StandingsSchema, path...).ColumnIndex
 }
 
 // schemaLeaf is the leaf column at path in an output's schema; its absence is

@@ -11,9 +11,16 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/tiebreak"
 )
+
+// newParquetWriter returns parquet-go's writer of a Parquet output: its
+// schema, with outputOptions; the column writer's files are its.
+func newParquetWriter[T any](w io.Writer, schema *parquet.Schema) *parquet.GenericWriter[T] {
+	return parquet.NewGenericWriter[T](w, append([]parquet.WriterOption{schema}, outputOptions...)...)
+}
 
 // wantStandingsRows is what a standings file holds for one tournament's
 // standings: one row per player, the codes trimmed, an undefined value nil.
@@ -58,7 +65,11 @@ func makeStandings(id int64, codes []string, n int) testStandings {
 // writeStandingsCols writes the tournaments to w the way a period's standings
 // file is written.
 func writeStandingsCols(w io.Writer, ts []testStandings) error {
-	p := &periodStandings{label: "test", w: newParquetWriter[output.StandingsRow](w, output.StandingsSchema)}
+	cw, err := newColumnWriter(w, output.StandingsSchema)
+	if err != nil {
+		return err
+	}
+	p := &periodStandings{label: "test", w: cw}
 	var c standingsCols // reused, as the standings jobs do
 	for _, s := range ts {
 		c.set(s.id, s.codes, s.rows)
@@ -144,6 +155,9 @@ func TestStandingsColumns(t *testing.T) {
 		if !reflect.DeepEqual(rows[i], want[i]) {
 			t.Fatalf("row %d: %s, want %s", i, fmtStandingsRow(rows[i]), fmtStandingsRow(want[i]))
 		}
+	}
+	if err := pqwrite.SameCells(ref.Bytes(), got.Bytes()); err != nil {
+		t.Errorf("GenericWriter's file and ours: %v", err)
 	}
 	if !bytes.Equal(got.Bytes(), ref.Bytes()) {
 		t.Errorf("file of %d bytes differs from GenericWriter's of %d", got.Len(), ref.Len())

@@ -1,0 +1,177 @@
+package pqwrite
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/plain"
+	"github.com/parquet-go/parquet-go/hashprobe"
+)
+
+// dictionary is a dictionary column's chunk's distinct values in the order
+// they came, and their indexes: numbers in parquet-go's probing tables (a
+// double by its bits, as parquet-go's: 0 and -0 differ), strings in a map.
+// Only the table and slice of the column's kind are used.
+type dictionary struct {
+	kind parquet.Kind
+	i32  *hashprobe.Int32Table
+	i64  *hashprobe.Int64Table
+	f64  *hashprobe.Float64Table
+	str  map[string]int32
+	vi32 []int32
+	vi64 []int64
+	vf64 []float64
+	vstr []string
+}
+
+// maxLoad is parquet-go's dictionaries' table load.
+const maxLoad = 0.85
+
+func newDictionary(kind parquet.Kind) *dictionary {
+	d := &dictionary{kind: kind}
+	switch kind {
+	case parquet.Int32:
+		d.i32 = hashprobe.NewInt32Table(0, maxLoad)
+	case parquet.Int64:
+		d.i64 = hashprobe.NewInt64Table(0, maxLoad)
+	case parquet.Double:
+		d.f64 = hashprobe.NewFloat64Table(0, maxLoad)
+	default:
+		d.str = map[string]int32{}
+	}
+	return d
+}
+
+func (d *dictionary) len() int { return len(d.vi32) + len(d.vi64) + len(d.vf64) + len(d.vstr) }
+
+// addDict appends the indexes of vals to idx, adding new values to d.
+func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
+	n := len(idx)
+	idx = slices.Grow(idx, len(vals))[:n+len(vals)]
+	out := idx[n:]
+	switch vals := any(vals).(type) {
+	case []int32:
+		probe(d.i32.Probe, &d.vi32, vals, out)
+	case []int64:
+		probe(d.i64.Probe, &d.vi64, vals, out)
+	case []float64:
+		probe(d.f64.Probe, &d.vf64, vals, out)
+	case []string:
+		index(d.str, &d.vstr, vals, out)
+	}
+	return idx
+}
+
+// probe sets out to the indexes of vals in a probing table, appending the
+// new values to values.
+func probe[T any](p func(keys []T, values []int32) int, values *[]T, vals []T, out []int32) {
+	if p(vals, out) == 0 {
+		return
+	}
+	for i, j := range out {
+		if int(j) == len(*values) {
+			*values = append(*values, vals[i])
+		}
+	}
+}
+
+// index sets out to the indexes of vals in m, adding new ones.
+func index(m map[string]int32, values *[]string, vals []string, out []int32) {
+	dict := *values
+	last := -1
+	for i, v := range vals {
+		// Strings repeat or cycle (a tournament's tiebreak codes, a card's
+		// period): the last one, the one after it and the first come before
+		// the map.
+		switch {
+		case last >= 0 && dict[last] == v:
+		case last+1 < len(dict) && dict[last+1] == v:
+			last++
+		case len(dict) > 0 && dict[0] == v:
+			last = 0
+		default:
+			j, ok := m[v]
+			if !ok {
+				j = int32(len(dict))
+				m[v] = j
+				dict = append(dict, v)
+			}
+			last = int(j)
+		}
+		out[i] = int32(last)
+	}
+	*values = dict
+}
+
+// bounds is the least and greatest of the values at idx (not empty); ok is
+// false when they are all NaN.
+func (d *dictionary) bounds(idx []int32) (lo, hi parquet.Value, ok bool) {
+	switch d.kind {
+	case parquet.Int32:
+		l, h := pick(d.vi32, idx)
+		return parquet.Int32Value(l), parquet.Int32Value(h), true
+	case parquet.Int64:
+		l, h := pick(d.vi64, idx)
+		return parquet.Int64Value(l), parquet.Int64Value(h), true
+	case parquet.Double:
+		l, h, ok := floatBounds(idx, func(i int32) float64 { return d.vf64[i] })
+		return parquet.DoubleValue(l), parquet.DoubleValue(h), ok
+	}
+	l, h := pick(d.vstr, idx)
+	return parquet.ByteArrayValue([]byte(l)), parquet.ByteArrayValue([]byte(h)), true
+}
+
+func pick[T int32 | int64 | string](vals []T, idx []int32) (lo, hi T) {
+	lo, hi = vals[idx[0]], vals[idx[0]]
+	for _, j := range idx[1:] {
+		v := vals[j]
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// floatBounds is the least and greatest of get's values at s, NaNs skipped
+// as parquet-go skips them; ok is false when all are NaN.
+func floatBounds[S ~[]E, E any](s S, get func(E) float64) (lo, hi float64, ok bool) {
+	for _, e := range s {
+		v := get(e)
+		if v != v { // NaN
+			continue
+		}
+		if !ok {
+			lo, hi, ok = v, v, true
+			continue
+		}
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	return lo, hi, ok
+}
+
+// encode is the dictionary page's data: the values PLAIN.
+func (d *dictionary) encode() ([]byte, error) {
+	var e plain.Encoding
+	switch d.kind {
+	case parquet.Int32:
+		return e.EncodeInt32(nil, d.vi32)
+	case parquet.Int64:
+		return e.EncodeInt64(nil, d.vi64)
+	case parquet.Double:
+		out := make([]byte, 0, 8*len(d.vf64))
+		for _, v := range d.vf64 {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(v))
+		}
+		return out, nil
+	}
+	var out []byte
+	for _, s := range d.vstr {
+		out = plain.AppendByteArrayString(out, s)
+	}
+	return out, nil
+}

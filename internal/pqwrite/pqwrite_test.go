@@ -1,0 +1,245 @@
+package pqwrite
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+type testCell struct {
+	Code  string   `parquet:"code,dict"`
+	Value *float64 `parquet:"value,optional"`
+}
+
+type testRow struct {
+	ID    int64      `parquet:"id,delta"`
+	Rank  int32      `parquet:"rank,delta"`
+	P     int64      `parquet:"p"`
+	Name  string     `parquet:"name"`
+	Pts   float64    `parquet:"pts"`
+	Score float64    `parquet:"score,dict"`
+	Opt   *int32     `parquet:"opt,optional"`
+	Fed   string     `parquet:"fed,optional"`
+	Date  *int32     `parquet:"date,optional,date"`
+	Cells []testCell `parquet:"cells,list"`
+	Empty *float64   `parquet:"empty,optional,dict"` // always null: a dictionary of none
+}
+
+var testSchema = parquet.NewSchema("testRow", parquet.SchemaOf(testRow{}))
+
+func testOptions() []parquet.WriterOption {
+	return []parquet.WriterOption{
+		parquet.Compression(&snappy.Codec{}), parquet.DataPageStatistics(false),
+		parquet.SkipPageBounds("name"), parquet.PageBufferSize(4096),
+	}
+}
+
+func testRows(n int) []testRow {
+	r := rand.New(rand.NewPCG(1, 2))
+	rows := make([]testRow, n)
+	codes := []string{"BH", "SB", "DE", ""}
+	for i := range rows {
+		row := &rows[i]
+		row.ID, row.Rank, row.P = int64(i/50), int32(i%50+1), r.Int64N(1e9)
+		row.Name = fmt.Sprintf("Player %d", r.IntN(10000))
+		row.Pts, row.Score = float64(r.IntN(20))/2, float64(r.IntN(10))/4
+		if r.IntN(3) > 0 {
+			v := int32(r.IntN(4000) - 2000)
+			row.Opt = &v
+		}
+		if r.IntN(2) > 0 {
+			row.Fed = codes[r.IntN(3)]
+		}
+		if r.IntN(4) > 0 {
+			d := int32(18000 + r.IntN(1000))
+			row.Date = &d
+		}
+		if (i/50)%7 != 3 { // a tournament without tiebreaks has empty lists
+			k := 1 + (i/50)%3
+			for j := range k {
+				c := testCell{Code: codes[j]}
+				if r.IntN(5) > 0 {
+					v := float64(r.IntN(100)) / 2
+					c.Value = &v
+				}
+				row.Cells = append(row.Cells, c)
+			}
+		}
+	}
+	return rows
+}
+
+// writeColumns writes rows through w, column by column.
+func writeColumns(t *testing.T, w *Writer, rows []testRow) {
+	t.Helper()
+	n := len(rows)
+	col := func(path ...string) *Column {
+		c, ok := w.Lookup(path...)
+		if !ok {
+			t.Fatalf("no column %v", path)
+		}
+		return c
+	}
+	ids, ranks, ps := make([]int64, n), make([]int32, n), make([]int64, n)
+	names, pts, scores := make([]string, n), make([]float64, n), make([]float64, n)
+	var opts, dates []int32
+	var feds []string
+	optDef, fedDef, dateDef := make([]byte, n), make([]byte, n), make([]byte, n)
+	var codes []string
+	var vals []float64
+	var codeDef, valDef, rep []byte
+	for i, r := range rows {
+		ids[i], ranks[i], ps[i], names[i], pts[i], scores[i] = r.ID, r.Rank, r.P, r.Name, r.Pts, r.Score
+		if r.Opt != nil {
+			opts, optDef[i] = append(opts, *r.Opt), 1
+		}
+		if r.Fed != "" {
+			feds, fedDef[i] = append(feds, r.Fed), 1
+		}
+		if r.Date != nil {
+			dates, dateDef[i] = append(dates, *r.Date), 1
+		}
+		if len(r.Cells) == 0 {
+			codeDef, valDef, rep = append(codeDef, 0), append(valDef, 0), append(rep, 0)
+		}
+		for j, c := range r.Cells {
+			codes, codeDef, rep = append(codes, c.Code), append(codeDef, 1), append(rep, byte(min(j, 1)))
+			if c.Value != nil {
+				vals, valDef = append(vals, *c.Value), append(valDef, 2)
+			} else {
+				valDef = append(valDef, 1)
+			}
+		}
+	}
+	for _, err := range []error{
+		col("id").Int64(ids, nil, nil), col("rank").Int32(ranks, nil, nil), col("p").Int64(ps, nil, nil),
+		col("name").String(names, nil, nil), col("pts").Double(pts, nil, nil), col("score").Double(scores, nil, nil),
+		col("opt").Int32(opts, optDef, nil), col("fed").String(feds, fedDef, nil), col("date").Int32(dates, dateDef, nil),
+		col("cells", "list", "element", "code").String(codes, codeDef, rep),
+		col("cells", "list", "element", "value").Double(vals, valDef, rep),
+		col("empty").Double(nil, make([]byte, n), nil),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSameFile: a file written column by column is the one GenericWriter
+// writes from the rows, in one row group and in several, with dictionary,
+// delta, optional and repeated columns, pages ending mid-call.
+func TestSameFile(t *testing.T) {
+	rows := testRows(20000)
+	for _, group := range []int{len(rows), 7000} {
+		t.Run(fmt.Sprint(group), func(t *testing.T) {
+			var old, got bytes.Buffer
+			gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
+			w, err := New(&got, testSchema, testOptions()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for lo := 0; lo < len(rows); lo += group {
+				part := rows[lo:min(len(rows), lo+group)]
+				if _, err := gw.Write(part); err != nil {
+					t.Fatal(err)
+				}
+				if err := gw.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				writeColumns(t, w, part)
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := gw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			want := readAll(t, old.Bytes())
+			if g := readAll(t, got.Bytes()); !reflect.DeepEqual(g, want) {
+				for i := range g {
+					if !reflect.DeepEqual(g[i], want[i]) {
+						t.Fatalf("row %d: got %+v, want %+v", i, g[i], want[i])
+					}
+				}
+				t.Fatalf("got %d rows, want %d", len(g), len(want))
+			}
+			for i := range want {
+				if len(rows[i].Cells) == 0 {
+					want[i].Cells = nil // reads back empty, not nil
+				}
+				if w, r := want[i], rows[i]; !reflect.DeepEqual(w, r) {
+					t.Fatalf("row %d reads back from parquet-go's file as %+v, written %+v", i, w, r)
+				}
+			}
+			sameFooter(t, footer(t, old.Bytes()), footer(t, got.Bytes()))
+			if !bytes.Equal(old.Bytes(), got.Bytes()) {
+				t.Errorf("%d bytes, parquet-go's %d: the same cells, not the same bytes", got.Len(), old.Len())
+			}
+		})
+	}
+}
+
+func readAll(t *testing.T, b []byte) []testRow {
+	t.Helper()
+	rows, err := parquet.Read[testRow](bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func footer(t *testing.T, b []byte) *parquet.File {
+	t.Helper()
+	f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// sameFooter compares what does not depend on where pages end.
+func sameFooter(t *testing.T, want, got *parquet.File) {
+	t.Helper()
+	wm, gm := want.Metadata(), got.Metadata()
+	if !reflect.DeepEqual(wm.Schema, gm.Schema) || wm.CreatedBy != gm.CreatedBy || !reflect.DeepEqual(wm.ColumnOrders, gm.ColumnOrders) ||
+		wm.NumRows != gm.NumRows || wm.Version != gm.Version || len(wm.RowGroups) != len(gm.RowGroups) {
+		t.Fatalf("file metadata differ:\n%+v\n%+v", wm, gm)
+	}
+	for i := range wm.RowGroups {
+		wr, gr := wm.RowGroups[i], gm.RowGroups[i]
+		if wr.NumRows != gr.NumRows || wr.Ordinal != gr.Ordinal {
+			t.Errorf("row group %d: %d rows (ordinal %d), want %d (%d)", i, gr.NumRows, gr.Ordinal, wr.NumRows, wr.Ordinal)
+		}
+		for j := range wr.Columns {
+			w, g := wr.Columns[j].MetaData, gr.Columns[j].MetaData
+			kinds := func(s []format.PageEncodingStats) (k []format.PageEncodingStats) {
+				for _, e := range s {
+					k = append(k, format.PageEncodingStats{PageType: e.PageType, Encoding: e.Encoding})
+				}
+				return k
+			}
+			if w.Type != g.Type || !reflect.DeepEqual(w.Encoding, g.Encoding) || !reflect.DeepEqual(w.PathInSchema, g.PathInSchema) ||
+				w.Codec != g.Codec || w.NumValues != g.NumValues || !reflect.DeepEqual(w.Statistics, g.Statistics) ||
+				!reflect.DeepEqual(w.SizeStatistics, g.SizeStatistics) || !reflect.DeepEqual(kinds(w.EncodingStats), kinds(g.EncodingStats)) ||
+				(w.DictionaryPageOffset == 0) != (g.DictionaryPageOffset == 0) {
+				t.Errorf("row group %d column %v:\n got  %+v\n want %+v", i, w.PathInSchema, g, w)
+			}
+		}
+	}
+	wi, gi := want.ColumnIndexes(), got.ColumnIndexes()
+	if len(wi) != len(gi) {
+		t.Fatalf("%d column indexes, want %d", len(gi), len(wi))
+	}
+	if len(got.OffsetIndexes()) != len(want.OffsetIndexes()) {
+		t.Fatalf("%d offset indexes, want %d", len(got.OffsetIndexes()), len(want.OffsetIndexes()))
+	}
+}

@@ -93,6 +93,7 @@ type CardGame struct {
 // reused from one period to the next.
 type Period struct {
 	games []pairing
+	tours []Tournament // the games' tournaments, each once while its games come together
 
 	// Close's scratch.
 	start   []int32 // per player: where their sides begin in player order
@@ -100,18 +101,17 @@ type Period struct {
 	initial []Player // per player: the values the period starts from
 	after   []Player
 	// Per game side, in player order (byPlayer): the opponent's values and
-	// the score, the opponent, the tournament.
-	results []Result
-	opp     []int32
-	from    []Tournament
-	row     CardRow
+	// the score, the opponent, the tournament (in tours).
+	results   []Result
+	opp, tour []int32
+	row       CardRow
 }
 
 // pairing is one rated game of the open period.
 type pairing struct {
 	white, black int32
+	tour         int32   // in tours
 	ws, bs       float64 // scores: 1, 0.5 or 0
-	from         Tournament
 }
 
 // Tournament is the tournament a game was played in, for its card: its id
@@ -129,7 +129,13 @@ func (pd *Period) Add(white, black int32, whiteScore, blackScore float64) {
 
 // AddFrom is Add for a game of tournament t, which its cards name.
 func (pd *Period) AddFrom(t Tournament, white, black int32, whiteScore, blackScore float64) {
-	pd.games = append(pd.games, pairing{white: white, black: black, ws: whiteScore, bs: blackScore, from: t})
+	if n := len(pd.tours); n == 0 || pd.tours[n-1] != t {
+		pd.tours = append(pd.tours, t)
+	}
+	if len(pd.games) == cap(pd.games) { // doubling: append's growth by a quarter copies the period over and over
+		pd.games = slices.Grow(pd.games, len(pd.games)+1024)
+	}
+	pd.games = append(pd.games, pairing{white: white, black: black, tour: int32(len(pd.tours) - 1), ws: whiteScore, bs: blackScore})
 }
 
 // Len is the number of games gathered since the last Close.
@@ -164,14 +170,12 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 		if lo == hi {
 			continue
 		}
-		results, games := pd.results[lo:hi], pd.row.Games[:0]
-		for i := lo; i < hi; i++ {
-			games = append(games, CardGame{Opponent: pd.opp[i], Tournament: pd.from[i]})
-		}
 		before := startOf[p]
-		a, v, delta := Update(before, results, set.Tau, set.Epsilon)
+		a, v, delta := Update(before, pd.results[lo:hi], set.Tau, set.Epsilon)
+		games := room(pd.row.Games, int(hi-lo)) // filled after Update, which runs faster on results alone
 		for i := range games {
-			games[i].Result = results[i]
+			games[i] = CardGame{Opponent: pd.opp[lo], Tournament: pd.tours[pd.tour[lo]], Result: pd.results[lo]}
+			lo++
 		}
 		pd.row = CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta, Games: games}
 		after = append(after, a)
@@ -194,7 +198,7 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			s.set(p, Idle(startOf[p]))
 		}
 	}
-	pd.games = pd.games[:0]
+	pd.games, pd.tours = pd.games[:0], pd.tours[:0]
 	return nil
 }
 
@@ -203,7 +207,7 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 // rather than once per game side, as Close reads them in game order.
 func (pd *Period) startValues(s *State, set *Settings) []Player {
 	initial := set.initial()
-	from := slices.Grow(pd.initial[:0], len(s.Listed))[:len(s.Listed)]
+	from := room(pd.initial, len(s.Listed))
 	for p, on := range s.Listed {
 		from[p] = initial
 		if on {
@@ -216,7 +220,7 @@ func (pd *Period) startValues(s *State, set *Settings) []Player {
 
 // byPlayer sorts the sides of the period's games by player, each player's
 // in the order the games came (a stable counting sort over the n players):
-// player p's sides are results, opp and from [start[p]:start[p+1]], each
+// player p's sides are results, opp and tour [start[p]:start[p+1]], each
 // side's Result holding the opponent's values from startOf and the score.
 // The sides are written in one pass over the games, so that Close reads
 // them in order rather than the games at random.
@@ -231,20 +235,27 @@ func (pd *Period) byPlayer(n int, startOf []Player) (start []int32) {
 	}
 	pos := append(pd.pos[:0], start[:n]...) // each player's next free place
 	sides := 2 * len(pd.games)
-	results := slices.Grow(pd.results[:0], sides)[:sides]
-	opp := slices.Grow(pd.opp[:0], sides)[:sides]
-	from := slices.Grow(pd.from[:0], sides)[:sides]
+	results, opp, tour := room(pd.results, sides), room(pd.opp, sides), room(pd.tour, sides)
 	for i := range pd.games {
 		g := &pd.games[i]
 		w, b := pos[g.white], pos[g.black]
 		pos[g.white]++
 		pos[g.black]++
 		bo, wo := &startOf[g.black], &startOf[g.white]
-		results[w], opp[w], from[w] = Result{Mu: bo.Mu, Phi: bo.Phi, Score: g.ws}, g.black, g.from
-		results[b], opp[b], from[b] = Result{Mu: wo.Mu, Phi: wo.Phi, Score: g.bs}, g.white, g.from
+		results[w], opp[w], tour[w] = Result{Mu: bo.Mu, Phi: bo.Phi, Score: g.ws}, g.black, g.tour
+		results[b], opp[b], tour[b] = Result{Mu: wo.Mu, Phi: wo.Phi, Score: g.bs}, g.white, g.tour
 	}
-	pd.start, pd.pos, pd.results, pd.opp, pd.from = start, pos, results, opp, from
+	pd.start, pd.pos, pd.results, pd.opp, pd.tour = start, pos, results, opp, tour
 	return start
+}
+
+// room returns n values in buf's room, or new ones (with room to spare)
+// when it has too little: nothing of buf is kept, so nothing is copied.
+func room[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n, n+n/8)
+	}
+	return buf[:n]
 }
 
 // growZero returns n zeroed values in buf's room.

@@ -98,7 +98,8 @@ type Period struct {
 	// Close's scratch.
 	start   []int32 // per player: where their sides begin in player order
 	pos     []int32
-	initial []Player // per player: the values the period starts from
+	initial []Player  // per player: the values the period starts from
+	g       []float64 // per player: g(φ) of initial's φ
 	after   []Player
 	// Per game side, in player order (byPlayer): the opponent's values and
 	// the score, the opponent, the tournament (in tours).
@@ -171,7 +172,7 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			continue
 		}
 		before := startOf[p]
-		a, v, delta := Update(before, pd.results[lo:hi], set.Tau, set.Epsilon)
+		a, v, delta := update(before, pd.results[lo:hi], set.Tau, set.Epsilon)
 		games := room(pd.row.Games, int(hi-lo)) // filled after Update, which runs faster on results alone
 		for i := range games {
 			games[i] = CardGame{Opponent: pd.opp[lo], Tournament: pd.tours[pd.tour[lo]], Result: pd.results[lo]}
@@ -207,14 +208,15 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 // rather than once per game side, as Close reads them in game order.
 func (pd *Period) startValues(s *State, set *Settings) []Player {
 	initial := set.initial()
-	from := room(pd.initial, len(s.Listed))
+	from, g := room(pd.initial, len(s.Listed)), room(pd.g, len(s.Listed))
 	for p, on := range s.Listed {
 		from[p] = initial
 		if on {
 			from[p] = s.Player(int32(p))
 		}
+		g[p] = gOf(from[p].Phi)
 	}
-	pd.initial = from
+	pd.initial, pd.g = from, g
 	return from
 }
 
@@ -242,8 +244,8 @@ func (pd *Period) byPlayer(n int, startOf []Player) (start []int32) {
 		pos[g.white]++
 		pos[g.black]++
 		bo, wo := &startOf[g.black], &startOf[g.white]
-		results[w], opp[w], tour[w] = Result{Mu: bo.Mu, Phi: bo.Phi, Score: g.ws}, g.black, g.tour
-		results[b], opp[b], tour[b] = Result{Mu: wo.Mu, Phi: wo.Phi, Score: g.bs}, g.white, g.tour
+		results[w], opp[w], tour[w] = Result{Mu: bo.Mu, Phi: bo.Phi, Score: g.ws, G: pd.g[g.black]}, g.black, g.tour
+		results[b], opp[b], tour[b] = Result{Mu: wo.Mu, Phi: wo.Phi, Score: g.bs, G: pd.g[g.white]}, g.white, g.tour
 	}
 	pd.start, pd.pos, pd.results, pd.opp, pd.tour = start, pos, results, opp, tour
 	return start

@@ -101,11 +101,17 @@ type Period struct {
 	initial []Player  // per player: the values the period starts from
 	g       []float64 // per player: g(φ) of initial's φ
 	after   []Player
-	// Per game side, in player order (byPlayer): the opponent's values and
-	// the score, the opponent, the tournament (in tours).
-	results   []Result
-	opp, tour []int32
-	row       CardRow
+	sides   []side   // the games' sides in player order (byPlayer)
+	results []Result // one player's games, for update
+	row     CardRow
+}
+
+// side is a game as one of its players played it: the opponent, the
+// tournament (in tours) and the score. Small, as byPlayer writes them at
+// random; Close looks the opponent's values up player by player.
+type side struct {
+	opp, tour int32
+	score     float64
 }
 
 // pairing is one rated game of the open period.
@@ -164,19 +170,24 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 		}
 	}
 	startOf := pd.startValues(s, set)
-	start := pd.byPlayer(n, startOf)
+	start := pd.byPlayer(n)
 	after := pd.after[:0]
 	for p := range int32(n) {
 		lo, hi := start[p], start[p+1]
 		if lo == hi {
 			continue
 		}
-		before := startOf[p]
-		a, v, delta := update(before, pd.results[lo:hi], set.Tau, set.Epsilon)
-		games := room(pd.row.Games, int(hi-lo)) // filled after Update, which runs faster on results alone
-		for i := range games {
-			games[i] = CardGame{Opponent: pd.opp[lo], Tournament: pd.tours[pd.tour[lo]], Result: pd.results[lo]}
-			lo++
+		before, sides := startOf[p], pd.sides[lo:hi]
+		results := room(pd.results, len(sides)) // the opponents' values at the period's start
+		for i, sd := range sides {
+			o := &startOf[sd.opp]
+			results[i] = Result{Mu: o.Mu, Phi: o.Phi, Score: sd.score, G: pd.g[sd.opp]}
+		}
+		pd.results = results
+		a, v, delta := update(before, results, set.Tau, set.Epsilon)
+		games := room(pd.row.Games, len(sides)) // filled after Update, which runs faster on results alone
+		for i, sd := range sides {
+			games[i] = CardGame{Opponent: sd.opp, Tournament: pd.tours[sd.tour], Result: results[i]}
 		}
 		pd.row = CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta, Games: games}
 		after = append(after, a)
@@ -204,8 +215,8 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 }
 
 // startValues returns every player's values at the period's start: from s,
-// or the initial values for a player not listed yet. Taken once per player
-// rather than once per game side, as Close reads them in game order.
+// or the initial values for a player not listed yet; pd.g gets each one's
+// g(φ). Taken once per player rather than once per game side.
 func (pd *Period) startValues(s *State, set *Settings) []Player {
 	initial := set.initial()
 	from, g := room(pd.initial, len(s.Listed)), room(pd.g, len(s.Listed))
@@ -222,11 +233,10 @@ func (pd *Period) startValues(s *State, set *Settings) []Player {
 
 // byPlayer sorts the sides of the period's games by player, each player's
 // in the order the games came (a stable counting sort over the n players):
-// player p's sides are results, opp and tour [start[p]:start[p+1]], each
-// side's Result holding the opponent's values from startOf and the score.
-// The sides are written in one pass over the games, so that Close reads
-// them in order rather than the games at random.
-func (pd *Period) byPlayer(n int, startOf []Player) (start []int32) {
+// player p's sides are pd.sides[start[p]:start[p+1]]. The sides are
+// written in one pass over the games, so that Close reads them in order
+// rather than the games at random.
+func (pd *Period) byPlayer(n int) (start []int32) {
 	start = growZero(pd.start, n+1)
 	for _, g := range pd.games {
 		start[g.white+1]++
@@ -236,18 +246,16 @@ func (pd *Period) byPlayer(n int, startOf []Player) (start []int32) {
 		start[i] += start[i-1]
 	}
 	pos := append(pd.pos[:0], start[:n]...) // each player's next free place
-	sides := 2 * len(pd.games)
-	results, opp, tour := room(pd.results, sides), room(pd.opp, sides), room(pd.tour, sides)
+	sd := room(pd.sides, 2*len(pd.games))
 	for i := range pd.games {
 		g := &pd.games[i]
 		w, b := pos[g.white], pos[g.black]
 		pos[g.white]++
 		pos[g.black]++
-		bo, wo := &startOf[g.black], &startOf[g.white]
-		results[w], opp[w], tour[w] = Result{Mu: bo.Mu, Phi: bo.Phi, Score: g.ws, G: pd.g[g.black]}, g.black, g.tour
-		results[b], opp[b], tour[b] = Result{Mu: wo.Mu, Phi: wo.Phi, Score: g.bs, G: pd.g[g.white]}, g.white, g.tour
+		sd[w] = side{g.black, g.tour, g.ws}
+		sd[b] = side{g.white, g.tour, g.bs}
 	}
-	pd.start, pd.pos, pd.results, pd.opp, pd.tour = start, pos, results, opp, tour
+	pd.start, pd.pos, pd.sides = start, pos, sd
 	return start
 }
 

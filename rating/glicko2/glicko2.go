@@ -49,10 +49,21 @@ func Update(p Player, games []Result, tau, epsilon float64) (after Player, v, de
 	if len(games) == 0 {
 		return Idle(p), 0, 0
 	}
+	for i := range games {
+		games[i].G = gOf(games[i].Phi)
+	}
+	return update(p, games, tau, epsilon)
+}
+
+// gOf is g(φ) of an opponent with deviation phi.
+func gOf(phi float64) float64 { return 1 / math.Sqrt(1+3*phi*phi/(math.Pi*math.Pi)) }
+
+// update is Update for games (at least one) whose G is set: the period's
+// close takes each player's g(φ) once, not once per game.
+func update(p Player, games []Result, tau, epsilon float64) (after Player, v, delta float64) {
 	var info, sum float64 // Σ g² E (1 − E) and Σ g (s − E)
 	for i := range games {
 		r := &games[i]
-		r.G = 1 / math.Sqrt(1+3*r.Phi*r.Phi/(math.Pi*math.Pi))
 		r.E = 1 / (1 + math.Exp(-r.G*(p.Mu-r.Mu)))
 		info += r.G * r.G * r.E * (1 - r.E)
 		sum += r.G * (r.Score - r.E)

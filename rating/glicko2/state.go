@@ -93,25 +93,32 @@ type CardGame struct {
 // reused from one period to the next.
 type Period struct {
 	games []pairing
+	tours []Tournament // the games' tournaments, each once while its games come together
 
 	// Close's scratch.
 	start   []int32 // per player: where their sides begin in player order
 	pos     []int32
-	initial []Player // per player: the values the period starts from
+	initial []Player  // per player: the values the period starts from
+	g       []float64 // per player: g(φ) of initial's φ
 	after   []Player
-	// Per game side, in player order (byPlayer): the opponent's values and
-	// the score, the opponent, the tournament.
-	results []Result
-	opp     []int32
-	from    []Tournament
+	sides   []side   // the games' sides in player order (byPlayer)
+	results []Result // one player's games, for update
 	row     CardRow
+}
+
+// side is a game as one of its players played it: the opponent, the
+// tournament (in tours) and the score. Small, as byPlayer writes them at
+// random; Close looks the opponent's values up player by player.
+type side struct {
+	opp, tour int32
+	score     float64
 }
 
 // pairing is one rated game of the open period.
 type pairing struct {
 	white, black int32
+	tour         int32   // in tours
 	ws, bs       float64 // scores: 1, 0.5 or 0
-	from         Tournament
 }
 
 // Tournament is the tournament a game was played in, for its card: its id
@@ -129,7 +136,13 @@ func (pd *Period) Add(white, black int32, whiteScore, blackScore float64) {
 
 // AddFrom is Add for a game of tournament t, which its cards name.
 func (pd *Period) AddFrom(t Tournament, white, black int32, whiteScore, blackScore float64) {
-	pd.games = append(pd.games, pairing{white: white, black: black, ws: whiteScore, bs: blackScore, from: t})
+	if n := len(pd.tours); n == 0 || pd.tours[n-1] != t {
+		pd.tours = append(pd.tours, t)
+	}
+	if len(pd.games) == cap(pd.games) { // doubling: append's growth by a quarter copies the period over and over
+		pd.games = slices.Grow(pd.games, len(pd.games)+1024)
+	}
+	pd.games = append(pd.games, pairing{white: white, black: black, tour: int32(len(pd.tours) - 1), ws: whiteScore, bs: blackScore})
 }
 
 // Len is the number of games gathered since the last Close.
@@ -157,21 +170,24 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 		}
 	}
 	startOf := pd.startValues(s, set)
-	start := pd.byPlayer(n, startOf)
+	start := pd.byPlayer(n)
 	after := pd.after[:0]
 	for p := range int32(n) {
 		lo, hi := start[p], start[p+1]
 		if lo == hi {
 			continue
 		}
-		results, games := pd.results[lo:hi], pd.row.Games[:0]
-		for i := lo; i < hi; i++ {
-			games = append(games, CardGame{Opponent: pd.opp[i], Tournament: pd.from[i]})
+		before, sides := startOf[p], pd.sides[lo:hi]
+		results := room(pd.results, len(sides)) // the opponents' values at the period's start
+		for i, sd := range sides {
+			o := &startOf[sd.opp]
+			results[i] = Result{Mu: o.Mu, Phi: o.Phi, Score: sd.score, G: pd.g[sd.opp]}
 		}
-		before := startOf[p]
-		a, v, delta := Update(before, results, set.Tau, set.Epsilon)
-		for i := range games {
-			games[i].Result = results[i]
+		pd.results = results
+		a, v, delta := update(before, results, set.Tau, set.Epsilon)
+		games := room(pd.row.Games, len(sides)) // filled after Update, which runs faster on results alone
+		for i, sd := range sides {
+			games[i] = CardGame{Opponent: sd.opp, Tournament: pd.tours[sd.tour], Result: results[i]}
 		}
 		pd.row = CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta, Games: games}
 		after = append(after, a)
@@ -194,33 +210,33 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 			s.set(p, Idle(startOf[p]))
 		}
 	}
-	pd.games = pd.games[:0]
+	pd.games, pd.tours = pd.games[:0], pd.tours[:0]
 	return nil
 }
 
 // startValues returns every player's values at the period's start: from s,
-// or the initial values for a player not listed yet. Taken once per player
-// rather than once per game side, as Close reads them in game order.
+// or the initial values for a player not listed yet; pd.g gets each one's
+// g(φ). Taken once per player rather than once per game side.
 func (pd *Period) startValues(s *State, set *Settings) []Player {
 	initial := set.initial()
-	from := slices.Grow(pd.initial[:0], len(s.Listed))[:len(s.Listed)]
+	from, g := room(pd.initial, len(s.Listed)), room(pd.g, len(s.Listed))
 	for p, on := range s.Listed {
 		from[p] = initial
 		if on {
 			from[p] = s.Player(int32(p))
 		}
+		g[p] = gOf(from[p].Phi)
 	}
-	pd.initial = from
+	pd.initial, pd.g = from, g
 	return from
 }
 
 // byPlayer sorts the sides of the period's games by player, each player's
 // in the order the games came (a stable counting sort over the n players):
-// player p's sides are results, opp and from [start[p]:start[p+1]], each
-// side's Result holding the opponent's values from startOf and the score.
-// The sides are written in one pass over the games, so that Close reads
-// them in order rather than the games at random.
-func (pd *Period) byPlayer(n int, startOf []Player) (start []int32) {
+// player p's sides are pd.sides[start[p]:start[p+1]]. The sides are
+// written in one pass over the games, so that Close reads them in order
+// rather than the games at random.
+func (pd *Period) byPlayer(n int) (start []int32) {
 	start = growZero(pd.start, n+1)
 	for _, g := range pd.games {
 		start[g.white+1]++
@@ -230,21 +246,26 @@ func (pd *Period) byPlayer(n int, startOf []Player) (start []int32) {
 		start[i] += start[i-1]
 	}
 	pos := append(pd.pos[:0], start[:n]...) // each player's next free place
-	sides := 2 * len(pd.games)
-	results := slices.Grow(pd.results[:0], sides)[:sides]
-	opp := slices.Grow(pd.opp[:0], sides)[:sides]
-	from := slices.Grow(pd.from[:0], sides)[:sides]
+	sd := room(pd.sides, 2*len(pd.games))
 	for i := range pd.games {
 		g := &pd.games[i]
 		w, b := pos[g.white], pos[g.black]
 		pos[g.white]++
 		pos[g.black]++
-		bo, wo := &startOf[g.black], &startOf[g.white]
-		results[w], opp[w], from[w] = Result{Mu: bo.Mu, Phi: bo.Phi, Score: g.ws}, g.black, g.from
-		results[b], opp[b], from[b] = Result{Mu: wo.Mu, Phi: wo.Phi, Score: g.bs}, g.white, g.from
+		sd[w] = side{g.black, g.tour, g.ws}
+		sd[b] = side{g.white, g.tour, g.bs}
 	}
-	pd.start, pd.pos, pd.results, pd.opp, pd.from = start, pos, results, opp, from
+	pd.start, pd.pos, pd.sides = start, pos, sd
 	return start
+}
+
+// room returns n values in buf's room, or new ones (with room to spare)
+// when it has too little: nothing of buf is kept, so nothing is copied.
+func room[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n, n+n/8)
+	}
+	return buf[:n]
 }
 
 // growZero returns n zeroed values in buf's room.

@@ -1,0 +1,44 @@
+package glicko2
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkClose closes a month of the bench archives' size: 375k games of
+// 200k players in round-robin tournaments of 8, their cards emitted.
+func BenchmarkClose(b *testing.B) {
+	const players, games, size = 200_000, 375_000, 8
+	set := Defaults()
+	s := NewState(players)
+	rng := rand.New(rand.NewPCG(9, 9))
+	var pd Period
+	var seats [size]int32
+	add := func() {
+		for t := int64(0); pd.Len() < games; t++ {
+			for i := range seats {
+				seats[i] = int32(rng.IntN(players))
+			}
+			for i := range seats {
+				for j := i + 1; j < len(seats); j++ {
+					if seats[i] != seats[j] {
+						ws := float64(rng.IntN(3)) / 2
+						pd.AddFrom(Tournament{ID: t, End: 20000}, seats[i], seats[j], ws, 1-ws)
+					}
+				}
+			}
+		}
+	}
+	add()
+	if err := pd.Close(s, &set, 0, func(*CardRow) error { return nil }); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		add()
+		b.StartTimer()
+		if err := pd.Close(s, &set, 0, func(*CardRow) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

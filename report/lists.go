@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"html/template"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -236,10 +237,11 @@ func (s *site) copyListCSV(k *keyer, period, path string, h uint64) error {
 }
 
 // gzipped returns b gzip-compressed as the file name, without a time: the
-// same bytes give the same file.
+// same bytes give the same file. klauspost's level 6 is a seventh of the
+// standard library's best level's time for downloads a few percent larger.
 func gzipped(name string, b []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w, err := gzip.NewWriterLevel(&buf, 6)
 	if err != nil {
 		return nil, err
 	}

@@ -53,43 +53,48 @@ func readCards(path, gamesPath string) (*cardSet, error) {
 	// limit as if used.
 	cs := &cardSet{names: map[int64]string{}, cards: make([]card, 0, rows)}
 	idx := map[string]uint16{}
+	// The value last interned: a column's runs of one value cost no lookup.
+	last, lastI := "", -1
 	intern := func(b []byte) uint16 {
+		if lastI >= 0 && string(b) == last {
+			return uint16(lastI)
+		}
 		i, ok := idx[string(b)]
 		if !ok {
 			i = uint16(len(cs.strs))
 			idx[string(b)] = i
 			cs.strs = append(cs.strs, string(b))
 		}
+		last, lastI = cs.strs[i], int(i)
 		return i
 	}
 	games.intern = intern
 	var rg cardColumns
 	for _, g := range pf.RowGroups() {
-		n := int(g.NumRows())
-		rg.reset(n)
-		read := columnReader(path, pf.Schema(), g.ColumnChunks(), n)
+		rg.reset(int(g.NumRows()))
+		read := newTypedColumns(path, pf.Schema(), g)
 		err := errors.Join(
-			read("tournament_id", func(i int, v parquet.Value) { rg.c[i].TournamentID = v.Int64() }),
-			read("end_date", func(i int, v parquet.Value) { rg.c[i].EndDate = v.Int32() }),
-			read("player_id", func(i int, v parquet.Value) { rg.c[i].PlayerID = v.Int64() }),
-			read("period", func(i int, v parquet.Value) { rg.c[i].Period = intern(v.ByteArray()) }),
-			read("reason", func(i int, v parquet.Value) { rg.c[i].Reason = intern(v.ByteArray()) }),
-			read("games", func(i int, v parquet.Value) { rg.c[i].Games = v.Int32() }),
-			read("score", func(i int, v parquet.Value) { rg.c[i].Score = v.Double() }),
-			read("change", func(i int, v parquet.Value) { rg.c[i].Change = v.Int32() }),
-			read("rating_before", int32s(rg.before)),
-			read("rating_used", int32s(rg.used)),
-			read("opponents_average", int32s(rg.opp)),
-			read("d", int32s(rg.d)),
-			read("k", int32s(rg.k)),
-			read("rating_after", int32s(rg.after)),
-			read("expected", floats(rg.expected)),
-			read("change_unrounded", floats(rg.exact)),
-			read("w", floats(rg.w)),
-			read("pd", floats(rg.pd)),
-			read("name", func(i int, v parquet.Value) {
-				if id := rg.c[i].PlayerID; !hasKey(cs.names, id) {
-					cs.names[id] = string(v.ByteArray())
+			read.int64s("tournament_id", rg.tour),
+			read.int32s("end_date", rg.end),
+			read.int64s("player_id", rg.player),
+			read.texts("period", func(i int, b []byte) { rg.c[i].Period = intern(b) }),
+			read.texts("reason", func(i int, b []byte) { rg.c[i].Reason = intern(b) }),
+			read.int32s("games", rg.games),
+			read.float64s("score", rg.score),
+			read.int32s("change", rg.change),
+			read.int32s("rating_before", rg.before),
+			read.int32s("rating_used", rg.used),
+			read.int32s("opponents_average", rg.opp),
+			read.int32s("d", rg.d),
+			read.int32s("k", rg.k),
+			read.int32s("rating_after", rg.after),
+			read.float64s("expected", rg.expected),
+			read.float64s("change_unrounded", rg.exact),
+			read.float64s("w", rg.w),
+			read.float64s("pd", rg.pd),
+			read.texts("name", func(i int, b []byte) {
+				if id := rg.player[i]; !hasKey(cs.names, id) {
+					cs.names[id] = string(b)
 				}
 			}),
 		)
@@ -98,6 +103,8 @@ func readCards(path, gamesPath string) (*cardSet, error) {
 		}
 		for i := range rg.c {
 			c := rg.c[i]
+			c.TournamentID, c.EndDate, c.PlayerID = rg.tour[i], rg.end[i], rg.player[i]
+			c.Games, c.Score, c.Change = rg.games[i], rg.score[i], rg.change[i]
 			c.RatingBefore, c.RatingUsed, c.OppAverage = rg.before[i], rg.used[i], rg.opp[i]
 			c.D, c.K, c.RatingAfter = rg.d[i], rg.k[i], rg.after[i]
 			c.Expected, c.ChangeUnrounded = rg.expected[i], rg.exact[i]
@@ -300,12 +307,18 @@ func (s *gameStream) fold(cs *cardSet, c *card) error {
 // numbers are none or NaN.
 type cardColumns struct {
 	c                              []card
+	tour, player                   []int64
+	end, games, change             []int32
+	score                          []float64
 	before, used, opp, d, k, after []int32
 	expected, exact, w, pd         []float64
 }
 
 func (r *cardColumns) reset(n int) {
 	r.c = resize(r.c, n, card{})
+	r.tour, r.player = resize(r.tour, n, 0), resize(r.player, n, 0)
+	r.end, r.games, r.change = resize(r.end, n, 0), resize(r.games, n, 0), resize(r.change, n, 0)
+	r.score = resize(r.score, n, 0)
 	for _, p := range []*[]int32{&r.before, &r.used, &r.opp, &r.d, &r.k, &r.after} {
 		*p = resize(*p, n, none)
 	}

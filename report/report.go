@@ -78,7 +78,12 @@ type runLists struct {
 	latest  []listRow
 	added   []rating.Column // the rating lists' columns after flags, the rule set's own
 	listed  map[int64]int32 // latest list by player: index into latest
-	tables  []*tableSet     // every registered table rule set's lists and cards
+	before  struct {        // the list before the latest, read once (readRatingList)
+		once sync.Once
+		rows []listRow
+		err  error
+	}
+	tables []*tableSet // every registered table rule set's lists and cards
 }
 
 // cardIndex is cards.parquet and its two orders.

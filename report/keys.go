@@ -152,8 +152,8 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 		if c.PerGame {
 			k.ints(1)
 		}
-		if t := s.tour(c.TournamentID); t != nil {
-			k.ints(int64(t.nameKey))
+		if h, ok := s.tourNameKey(c.TournamentID); ok {
+			k.ints(int64(h))
 		}
 	}
 	for _, t := range s.tables {

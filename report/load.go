@@ -251,6 +251,10 @@ func (s *site) loadTournaments() error {
 		}
 		s.torder = append(s.torder, id)
 	}
+	s.tourNames = make([]uint64, len(s.tourAt))
+	for i, t := range s.tourAt {
+		s.tourNames[i] = t.nameKey
+	}
 	sort.Slice(s.torder, func(i, j int) bool {
 		a, b := s.tours[s.torder[i]], s.tours[s.torder[j]]
 		if a.End != b.End {
@@ -300,6 +304,19 @@ func (x *cardIndex) playerCards(id int64) []int32 {
 		j++
 	}
 	return x.byPlayer[i:j]
+}
+
+// tourNameKey returns the nameKey of tournament id, and whether it is known.
+func (s *site) tourNameKey(id int64) (uint64, bool) {
+	if s.tourAt != nil {
+		if i := s.arch.TournamentIndex(id); i >= 0 {
+			return s.tourNames[i], true
+		}
+	}
+	if t := s.tours[id]; t != nil {
+		return t.nameKey, true
+	}
+	return 0, false
 }
 
 // tour returns tournament id, or nil.

@@ -106,6 +106,7 @@ type tourIndex struct {
 	tours       map[int64]*tourInfo
 	torder      []int64                // tournaments by end date, start date, id
 	tourAt      []*tourInfo            // the archive's tournaments, by position
+	tourNames   []uint64               // their nameKey's, by position: a player's key asks one per card
 	periodTours map[string][]*tourInfo // in torder
 	stFile      map[int64]string       // each tournament's standings file, by label
 	stHash      map[string]uint64      // each standings file's content hash, by label

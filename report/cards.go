@@ -143,19 +143,19 @@ func foldedGames(path string, schema *parquet.Schema, groups []parquet.RowGroup)
 	for _, rg := range groups {
 		n := int(rg.NumRows())
 		player, tour, brk = resize(player, n, 0), resize(tour, n, 0), resize(brk, n, false)
-		read := columnReader(path, schema, rg.ColumnChunks(), n)
-		text := func(j int) func(int, parquet.Value) {
-			return func(i int, v parquet.Value) {
-				if b := v.ByteArray(); string(b) != last[j] {
+		read := newTypedColumns(path, schema, rg)
+		text := func(j int) func(int, []byte) {
+			return func(i int, b []byte) {
+				if string(b) != last[j] {
 					brk[i], last[j] = true, string(b)
 				}
 			}
 		}
 		err := errors.Join(
-			read("player_id", func(i int, v parquet.Value) { player[i] = v.Int64() }),
-			read("tournament_id", func(i int, v parquet.Value) { tour[i] = v.Int64() }),
-			read("period", text(0)),
-			read("reason", text(1)),
+			read.int64s("player_id", player),
+			read.int64s("tournament_id", tour),
+			read.texts("period", text(0)),
+			read.texts("reason", text(1)),
 		)
 		if err != nil {
 			return 0, err
@@ -218,22 +218,6 @@ func columnReader(path string, schema *parquet.Schema, chunks []parquet.ColumnCh
 	}
 }
 
-func int32s(dst []int32) func(int, parquet.Value) {
-	return func(i int, v parquet.Value) {
-		if !v.IsNull() {
-			dst[i] = v.Int32()
-		}
-	}
-}
-
-func floats(dst []float64) func(int, parquet.Value) {
-	return func(i int, v parquet.Value) {
-		if !v.IsNull() {
-			dst[i] = v.Double()
-		}
-	}
-}
-
 // gameStream reads card_games.parquet a row group at a time, as readCards
 // reaches the rows its games belong to.
 type gameStream struct {
@@ -243,7 +227,10 @@ type gameStream struct {
 	groups []parquet.RowGroup
 	g      []card    // the row group's games as cards of one game
 	w, pd  []float64 // their score and expected score (NaN: none)
-	at     int       // the next game
+	ids    []int64   // their player, tournament and end date, as read
+	tours  []int64
+	ends   []int32
+	at     int // the next game
 }
 
 // load reads the next row group once the games read are used up.
@@ -259,21 +246,23 @@ func (s *gameStream) load() error {
 			exact[i] = math.NaN()
 		}
 		g := s.g
-		read := columnReader(s.path, s.schema, rg.ColumnChunks(), n)
+		s.ids, s.tours, s.ends = resize(s.ids, n, 0), resize(s.tours, n, 0), resize(s.ends, n, 0)
+		read := newTypedColumns(s.path, s.schema, rg)
 		err := errors.Join(
-			read("period", func(i int, v parquet.Value) { g[i].Period = s.intern(v.ByteArray()) }),
-			read("player_id", func(i int, v parquet.Value) { g[i].PlayerID = v.Int64() }),
-			read("tournament_id", func(i int, v parquet.Value) { g[i].TournamentID = v.Int64() }),
-			read("end_date", func(i int, v parquet.Value) { g[i].EndDate = v.Int32() }),
-			read("reason", func(i int, v parquet.Value) { g[i].Reason = s.intern(v.ByteArray()) }),
-			read("w", floats(s.w)),
-			read("pd", floats(s.pd)),
-			read("change_unrounded", floats(exact)),
+			read.texts("period", func(i int, b []byte) { g[i].Period = s.intern(b) }),
+			read.int64s("player_id", s.ids),
+			read.int64s("tournament_id", s.tours),
+			read.int32s("end_date", s.ends),
+			read.texts("reason", func(i int, b []byte) { g[i].Reason = s.intern(b) }),
+			read.float64s("w", s.w),
+			read.float64s("pd", s.pd),
+			read.float64s("change_unrounded", exact),
 		)
 		if err != nil {
 			return err
 		}
 		for i := range g {
+			g[i].PlayerID, g[i].TournamentID, g[i].EndDate = s.ids[i], s.tours[i], s.ends[i]
 			g[i].Games, g[i].K, g[i].ChangeUnrounded = 1, none, exact[i]
 		}
 	}

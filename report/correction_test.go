@@ -13,7 +13,7 @@ import (
 )
 
 // TestCorrectedOldPeriod: a tournament of the first period withdrawn
-// (`ratelist correct`), the run resumed with its stale periods re-rated,
+// (`ratelist archive remove`), the run resumed with its stale periods re-rated,
 // then the site updated: every page the change reaches is written again
 // (the tournament's page removed, the first list and every later one
 // rewritten), and the site is the same bytes, manifest included, as a full

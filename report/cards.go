@@ -53,43 +53,48 @@ func readCards(path, gamesPath string) (*cardSet, error) {
 	// limit as if used.
 	cs := &cardSet{names: map[int64]string{}, cards: make([]card, 0, rows)}
 	idx := map[string]uint16{}
+	// The value last interned: a column's runs of one value cost no lookup.
+	last, lastI := "", -1
 	intern := func(b []byte) uint16 {
+		if lastI >= 0 && string(b) == last {
+			return uint16(lastI)
+		}
 		i, ok := idx[string(b)]
 		if !ok {
 			i = uint16(len(cs.strs))
 			idx[string(b)] = i
 			cs.strs = append(cs.strs, string(b))
 		}
+		last, lastI = cs.strs[i], int(i)
 		return i
 	}
 	games.intern = intern
 	var rg cardColumns
 	for _, g := range pf.RowGroups() {
-		n := int(g.NumRows())
-		rg.reset(n)
-		read := columnReader(path, pf.Schema(), g.ColumnChunks(), n)
+		rg.reset(int(g.NumRows()))
+		read := newTypedColumns(path, pf.Schema(), g)
 		err := errors.Join(
-			read("tournament_id", func(i int, v parquet.Value) { rg.c[i].TournamentID = v.Int64() }),
-			read("end_date", func(i int, v parquet.Value) { rg.c[i].EndDate = v.Int32() }),
-			read("player_id", func(i int, v parquet.Value) { rg.c[i].PlayerID = v.Int64() }),
-			read("period", func(i int, v parquet.Value) { rg.c[i].Period = intern(v.ByteArray()) }),
-			read("reason", func(i int, v parquet.Value) { rg.c[i].Reason = intern(v.ByteArray()) }),
-			read("games", func(i int, v parquet.Value) { rg.c[i].Games = v.Int32() }),
-			read("score", func(i int, v parquet.Value) { rg.c[i].Score = v.Double() }),
-			read("change", func(i int, v parquet.Value) { rg.c[i].Change = v.Int32() }),
-			read("rating_before", int32s(rg.before)),
-			read("rating_used", int32s(rg.used)),
-			read("opponents_average", int32s(rg.opp)),
-			read("d", int32s(rg.d)),
-			read("k", int32s(rg.k)),
-			read("rating_after", int32s(rg.after)),
-			read("expected", floats(rg.expected)),
-			read("change_unrounded", floats(rg.exact)),
-			read("w", floats(rg.w)),
-			read("pd", floats(rg.pd)),
-			read("name", func(i int, v parquet.Value) {
-				if id := rg.c[i].PlayerID; !hasKey(cs.names, id) {
-					cs.names[id] = string(v.ByteArray())
+			read.int64s("tournament_id", rg.tour),
+			read.int32s("end_date", rg.end),
+			read.int64s("player_id", rg.player),
+			read.texts("period", func(i int, b []byte) { rg.c[i].Period = intern(b) }),
+			read.texts("reason", func(i int, b []byte) { rg.c[i].Reason = intern(b) }),
+			read.int32s("games", rg.games),
+			read.float64s("score", rg.score),
+			read.int32s("change", rg.change),
+			read.int32s("rating_before", rg.before),
+			read.int32s("rating_used", rg.used),
+			read.int32s("opponents_average", rg.opp),
+			read.int32s("d", rg.d),
+			read.int32s("k", rg.k),
+			read.int32s("rating_after", rg.after),
+			read.float64s("expected", rg.expected),
+			read.float64s("change_unrounded", rg.exact),
+			read.float64s("w", rg.w),
+			read.float64s("pd", rg.pd),
+			read.texts("name", func(i int, b []byte) {
+				if id := rg.player[i]; !hasKey(cs.names, id) {
+					cs.names[id] = string(b)
 				}
 			}),
 		)
@@ -98,6 +103,8 @@ func readCards(path, gamesPath string) (*cardSet, error) {
 		}
 		for i := range rg.c {
 			c := rg.c[i]
+			c.TournamentID, c.EndDate, c.PlayerID = rg.tour[i], rg.end[i], rg.player[i]
+			c.Games, c.Score, c.Change = rg.games[i], rg.score[i], rg.change[i]
 			c.RatingBefore, c.RatingUsed, c.OppAverage = rg.before[i], rg.used[i], rg.opp[i]
 			c.D, c.K, c.RatingAfter = rg.d[i], rg.k[i], rg.after[i]
 			c.Expected, c.ChangeUnrounded = rg.expected[i], rg.exact[i]
@@ -136,19 +143,19 @@ func foldedGames(path string, schema *parquet.Schema, groups []parquet.RowGroup)
 	for _, rg := range groups {
 		n := int(rg.NumRows())
 		player, tour, brk = resize(player, n, 0), resize(tour, n, 0), resize(brk, n, false)
-		read := columnReader(path, schema, rg.ColumnChunks(), n)
-		text := func(j int) func(int, parquet.Value) {
-			return func(i int, v parquet.Value) {
-				if b := v.ByteArray(); string(b) != last[j] {
+		read := newTypedColumns(path, schema, rg)
+		text := func(j int) func(int, []byte) {
+			return func(i int, b []byte) {
+				if string(b) != last[j] {
 					brk[i], last[j] = true, string(b)
 				}
 			}
 		}
 		err := errors.Join(
-			read("player_id", func(i int, v parquet.Value) { player[i] = v.Int64() }),
-			read("tournament_id", func(i int, v parquet.Value) { tour[i] = v.Int64() }),
-			read("period", text(0)),
-			read("reason", text(1)),
+			read.int64s("player_id", player),
+			read.int64s("tournament_id", tour),
+			read.texts("period", text(0)),
+			read.texts("reason", text(1)),
 		)
 		if err != nil {
 			return 0, err
@@ -211,22 +218,6 @@ func columnReader(path string, schema *parquet.Schema, chunks []parquet.ColumnCh
 	}
 }
 
-func int32s(dst []int32) func(int, parquet.Value) {
-	return func(i int, v parquet.Value) {
-		if !v.IsNull() {
-			dst[i] = v.Int32()
-		}
-	}
-}
-
-func floats(dst []float64) func(int, parquet.Value) {
-	return func(i int, v parquet.Value) {
-		if !v.IsNull() {
-			dst[i] = v.Double()
-		}
-	}
-}
-
 // gameStream reads card_games.parquet a row group at a time, as readCards
 // reaches the rows its games belong to.
 type gameStream struct {
@@ -236,7 +227,10 @@ type gameStream struct {
 	groups []parquet.RowGroup
 	g      []card    // the row group's games as cards of one game
 	w, pd  []float64 // their score and expected score (NaN: none)
-	at     int       // the next game
+	ids    []int64   // their player, tournament and end date, as read
+	tours  []int64
+	ends   []int32
+	at     int // the next game
 }
 
 // load reads the next row group once the games read are used up.
@@ -252,21 +246,23 @@ func (s *gameStream) load() error {
 			exact[i] = math.NaN()
 		}
 		g := s.g
-		read := columnReader(s.path, s.schema, rg.ColumnChunks(), n)
+		s.ids, s.tours, s.ends = resize(s.ids, n, 0), resize(s.tours, n, 0), resize(s.ends, n, 0)
+		read := newTypedColumns(s.path, s.schema, rg)
 		err := errors.Join(
-			read("period", func(i int, v parquet.Value) { g[i].Period = s.intern(v.ByteArray()) }),
-			read("player_id", func(i int, v parquet.Value) { g[i].PlayerID = v.Int64() }),
-			read("tournament_id", func(i int, v parquet.Value) { g[i].TournamentID = v.Int64() }),
-			read("end_date", func(i int, v parquet.Value) { g[i].EndDate = v.Int32() }),
-			read("reason", func(i int, v parquet.Value) { g[i].Reason = s.intern(v.ByteArray()) }),
-			read("w", floats(s.w)),
-			read("pd", floats(s.pd)),
-			read("change_unrounded", floats(exact)),
+			read.texts("period", func(i int, b []byte) { g[i].Period = s.intern(b) }),
+			read.int64s("player_id", s.ids),
+			read.int64s("tournament_id", s.tours),
+			read.int32s("end_date", s.ends),
+			read.texts("reason", func(i int, b []byte) { g[i].Reason = s.intern(b) }),
+			read.float64s("w", s.w),
+			read.float64s("pd", s.pd),
+			read.float64s("change_unrounded", exact),
 		)
 		if err != nil {
 			return err
 		}
 		for i := range g {
+			g[i].PlayerID, g[i].TournamentID, g[i].EndDate = s.ids[i], s.tours[i], s.ends[i]
 			g[i].Games, g[i].K, g[i].ChangeUnrounded = 1, none, exact[i]
 		}
 	}
@@ -300,12 +296,18 @@ func (s *gameStream) fold(cs *cardSet, c *card) error {
 // numbers are none or NaN.
 type cardColumns struct {
 	c                              []card
+	tour, player                   []int64
+	end, games, change             []int32
+	score                          []float64
 	before, used, opp, d, k, after []int32
 	expected, exact, w, pd         []float64
 }
 
 func (r *cardColumns) reset(n int) {
 	r.c = resize(r.c, n, card{})
+	r.tour, r.player = resize(r.tour, n, 0), resize(r.player, n, 0)
+	r.end, r.games, r.change = resize(r.end, n, 0), resize(r.games, n, 0), resize(r.change, n, 0)
+	r.score = resize(r.score, n, 0)
 	for _, p := range []*[]int32{&r.before, &r.used, &r.opp, &r.d, &r.k, &r.after} {
 		*p = resize(*p, n, none)
 	}

@@ -152,8 +152,8 @@ func (s *site) playerKey(k *keyer, id int64) uint64 {
 		if c.PerGame {
 			k.ints(1)
 		}
-		if t := s.tour(c.TournamentID); t != nil {
-			k.ints(int64(t.nameKey))
+		if h, ok := s.tourNameKey(c.TournamentID); ok {
+			k.ints(int64(h))
 		}
 	}
 	for _, t := range s.tables {
@@ -220,15 +220,16 @@ const maxHeldRows = 1 << 21
 // table, each player with whether they have a page. Only tournaments whose
 // key changed have their pairings read again: over an earlier site, the rows
 // of those tournaments are held as they are read (nil when there is no
-// earlier site or too many changed).
-func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, *pipeline.Pairings, error) {
-	out := map[int64]uint64{}
+// earlier site or too many changed). The tournament keys (tourKey) it takes
+// to tell which changed are returned too, by id.
+func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, map[int64]uint64, *pipeline.Pairings, error) {
+	out, keys := map[int64]uint64{}, map[int64]uint64{}
 	if s.arch == nil {
-		return out, nil, nil
+		return out, keys, nil, nil
 	}
 	files, err := archive.Files(s.opt.Archive, "games")
 	if err != nil {
-		return nil, nil, fmt.Errorf("archive: %w", err)
+		return nil, nil, nil, fmt.Errorf("archive: %w", err)
 	}
 	var pairs *pipeline.Pairings
 	if len(s.out.old) > 0 {
@@ -252,14 +253,18 @@ func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, *pipeline.Pa
 		if last != 0 || h != 0 {
 			out[last] = h
 		}
+		changed := false
+		if t := s.tours[last]; t != nil { // a tournament's last flush has its whole hash
+			keys[last] = s.tourKey(&k, t, h)
+			changed = !s.out.has(tourPage(last), keys[last])
+		}
 		if pairs != nil {
-			t := s.tours[last]
-			pairs.Commit(t != nil && !s.out.has(tourPage(last), s.tourKey(&k, t, h)))
+			pairs.Commit(changed)
 		}
 	}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		b := r.Batch()
 		tid := b.Ints[archive.GameTournamentID]
@@ -291,10 +296,10 @@ func (s *site) readPairKeys(ctx context.Context) (map[int64]uint64, *pipeline.Pa
 		}
 	}
 	if err := r.Err(); err != nil {
-		return nil, nil, fmt.Errorf("archive: %w", err)
+		return nil, nil, nil, fmt.Errorf("archive: %w", err)
 	}
 	flush()
-	return out, pairs, nil
+	return out, keys, pairs, nil
 }
 
 // mix adds v to the hash h (FNV-1a over the 8 bytes, one step).
@@ -332,32 +337,35 @@ func (s *site) readStandingsFiles(out string) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", p, err)
 		}
-		tc, ok := pf.Schema().Lookup("tournament_id")
-		pc, ok2 := pf.Schema().Lookup("player_id")
-		if !ok || !ok2 {
+		if _, ok := pf.Schema().Lookup("tournament_id"); !ok {
 			return fmt.Errorf("read %s: %w", p, ErrBadOutput)
 		}
+		if _, ok := pf.Schema().Lookup("player_id"); !ok {
+			return fmt.Errorf("read %s: %w", p, ErrBadOutput)
+		}
+		if err := sameKinds(p, pf.Schema(), output.StandingsSchema); err != nil {
+			return err
+		}
+		var tids, ids []int64
 		for _, g := range pf.RowGroups() {
 			n := int(g.NumRows())
-			tids := make([]int64, n)
+			tids, ids = resize(tids, n, 0), resize(ids, n, 0)
+			read := newTypedColumns(p, pf.Schema(), g)
+			if err := errors.Join(read.int64s("tournament_id", tids), read.int64s("player_id", ids)); err != nil {
+				return err
+			}
 			// A tournament's rows come together: its hash is looked up once.
 			var last int64
 			var h uint64
-			err := errors.Join(
-				eachValue(g.ColumnChunks()[tc.ColumnIndex], n, func(i int, v parquet.Value) { tids[i] = v.Int64() }),
-				eachValue(g.ColumnChunks()[pc.ColumnIndex], n, func(i int, v parquet.Value) {
-					t, id := tids[i], v.Int64()
-					if i == 0 || t != last {
-						if i > 0 {
-							s.stPlayers[last] = h
-						}
-						last, h = t, s.stPlayers[t]
-						s.stFile[t] = label
+			for i, t := range tids {
+				if i == 0 || t != last {
+					if i > 0 {
+						s.stPlayers[last] = h
 					}
-					h = mix(mix(h, uint64(id)), s.standingsKey(id))
-				}))
-			if err != nil {
-				return fmt.Errorf("read %s: %w", p, err)
+					last, h = t, s.stPlayers[t]
+					s.stFile[t] = label
+				}
+				h = mix(mix(h, uint64(ids[i])), s.standingsKey(ids[i]))
 			}
 			if n > 0 {
 				s.stPlayers[last] = h

@@ -255,10 +255,17 @@ func gzipped(name string, b []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// readRatingList reads the rating list of period i (the latest is held).
+// readRatingList reads the rating list of period i (the latest is held;
+// the one before it, which the top lists and the lists both read, is read
+// once). The rows are shared: not to be changed.
 func (s *site) readRatingList(i int) ([]listRow, error) {
-	if i == len(s.periods)-1 {
+	switch n := len(s.periods); i {
+	case n - 1:
 		return s.latest, nil
+	case n - 2:
+		b := &s.before
+		b.once.Do(func() { b.rows, b.err = readList(output.ListCSV.Path(s.opt.Out, s.periods[i])) })
+		return b.rows, b.err
 	}
 	return readList(output.ListCSV.Path(s.opt.Out, s.periods[i]))
 }

@@ -37,22 +37,10 @@ func (s *site) load(ctx context.Context) error {
 	if len(s.periods) == 0 && !slices.ContainsFunc(s.tables, func(t *tableSet) bool { return len(t.periods) > 0 }) {
 		return fmt.Errorf("%s: %w", out, ErrNoList)
 	}
-	s.names = map[int64]string{}
-	s.listed = map[int64]int32{}
-	if n := len(s.periods); n > 0 {
-		if s.latest, err = readList(output.ListCSV.Path(out, s.periods[n-1])); err != nil {
-			return err
-		}
-		if s.added, err = addedColumns(output.ListCSV.Path(out, s.periods[n-1])); err != nil {
-			return err
-		}
-		for i := range s.latest {
-			r := &s.latest[i]
-			s.listed[r.ID] = int32(i)
-			s.names[r.ID] = r.Name
-		}
-	}
-	// The archive's small tables load while the cards are read.
+	// The latest list and the archive's small tables load while the cards
+	// are read.
+	listc := make(chan error, 1)
+	go func() { listc <- s.loadLatest() }()
 	type loaded struct {
 		a   *archive.Archive
 		err error
@@ -71,6 +59,9 @@ func (s *site) load(ctx context.Context) error {
 		if s.cs, err = readCards(p, output.CardGames.Path(out, "")); err != nil {
 			return err
 		}
+	}
+	if err := <-listc; err != nil {
+		return err
 	}
 	s.belowFloor = belowFloorCards(s.cs)
 	for id, name := range s.cs.names {
@@ -112,6 +103,30 @@ func (s *site) load(ctx context.Context) error {
 	sort.Slice(s.players, func(i, j int) bool { return s.players[i] < s.players[j] })
 	s.key, err = s.siteKey()
 	return err
+}
+
+// loadLatest reads the latest rating list: the players on it and their
+// names, first of all names.
+func (s *site) loadLatest() error {
+	s.names = map[int64]string{}
+	s.listed = map[int64]int32{}
+	n := len(s.periods)
+	if n == 0 {
+		return nil
+	}
+	var err error
+	if s.latest, err = readList(output.ListCSV.Path(s.opt.Out, s.periods[n-1])); err != nil {
+		return err
+	}
+	if s.added, err = addedColumns(output.ListCSV.Path(s.opt.Out, s.periods[n-1])); err != nil {
+		return err
+	}
+	for i := range s.latest {
+		r := &s.latest[i]
+		s.listed[r.ID] = int32(i)
+		s.names[r.ID] = r.Name
+	}
+	return nil
 }
 
 // indexPlayers sets, by the archive's dense index, who has a page and the
@@ -251,6 +266,10 @@ func (s *site) loadTournaments() error {
 		}
 		s.torder = append(s.torder, id)
 	}
+	s.tourNames = make([]uint64, len(s.tourAt))
+	for i, t := range s.tourAt {
+		s.tourNames[i] = t.nameKey
+	}
 	sort.Slice(s.torder, func(i, j int) bool {
 		a, b := s.tours[s.torder[i]], s.tours[s.torder[j]]
 		if a.End != b.End {
@@ -300,6 +319,19 @@ func (x *cardIndex) playerCards(id int64) []int32 {
 		j++
 	}
 	return x.byPlayer[i:j]
+}
+
+// tourNameKey returns the nameKey of tournament id, and whether it is known.
+func (s *site) tourNameKey(id int64) (uint64, bool) {
+	if s.tourAt != nil {
+		if i := s.arch.TournamentIndex(id); i >= 0 {
+			return s.tourNames[i], true
+		}
+	}
+	if t := s.tours[id]; t != nil {
+		return t.nameKey, true
+	}
+	return 0, false
 }
 
 // tour returns tournament id, or nil.

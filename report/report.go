@@ -78,7 +78,12 @@ type runLists struct {
 	latest  []listRow
 	added   []rating.Column // the rating lists' columns after flags, the rule set's own
 	listed  map[int64]int32 // latest list by player: index into latest
-	tables  []*tableSet     // every registered table rule set's lists and cards
+	before  struct {        // the list before the latest, read once (readRatingList)
+		once sync.Once
+		rows []listRow
+		err  error
+	}
+	tables []*tableSet // every registered table rule set's lists and cards
 }
 
 // cardIndex is cards.parquet and its two orders.
@@ -101,6 +106,7 @@ type tourIndex struct {
 	tours       map[int64]*tourInfo
 	torder      []int64                // tournaments by end date, start date, id
 	tourAt      []*tourInfo            // the archive's tournaments, by position
+	tourNames   []uint64               // their nameKey's, by position: a player's key asks one per card
 	periodTours map[string][]*tourInfo // in torder
 	stFile      map[int64]string       // each tournament's standings file, by label
 	stHash      map[string]uint64      // each standings file's content hash, by label

@@ -65,7 +65,12 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 		cellDef--
 	}
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-	var tour []int64
+	// A column the file lacks leaves its cells empty.
+	has := func(name string) bool { _, ok := schema.Lookup(name); return ok }
+	hasRank, hasStartNo, hasPoints := has("rank"), has("start_no"), has("points")
+	var tour, ids []int64
+	var rank, startNo []int32
+	var points []float64
 	var recs, codes [][]string
 	var ncodes []int
 	interned := map[string]string{}
@@ -73,9 +78,10 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 	for _, rg := range pf.RowGroups() {
 		n := int(rg.NumRows())
 		tour, recs, codes, ncodes = resize(tour, n, 0), resize(recs, n, nil), resize(codes, n, nil), resize(ncodes, n, 0)
-		read := columnReader(path, schema, rg.ColumnChunks(), n)
+		ids, rank, startNo, points = resize(ids, n, 0), resize(rank, n, 0), resize(startNo, n, 0), resize(points, n, 0)
+		read := newTypedColumns(path, schema, rg)
 		// The tournament first: the other columns fill only the rows wanted.
-		if err := read("tournament_id", func(i int, v parquet.Value) { tour[i] = v.Int64() }); err != nil {
+		if err := read.int64s("tournament_id", tour); err != nil {
 			return err
 		}
 		for i, id := range tour {
@@ -83,26 +89,36 @@ func readStandingsFile(path string, want func(int64) bool, out map[int64]*standi
 				recs[i] = make([]string, 5, 5+8)
 			}
 		}
-		cell := func(fill func(rec []string, v parquet.Value)) func(int, parquet.Value) {
-			return func(i int, v parquet.Value) {
-				if recs[i] != nil {
-					fill(recs[i], v)
-				}
-			}
-		}
 		err := errors.Join(
-			read("rank", cell(func(r []string, v parquet.Value) { r[0] = strconv.Itoa(int(v.Int32())) })),
-			read("start_no", cell(func(r []string, v parquet.Value) { r[1] = strconv.Itoa(int(v.Int32())) })),
-			read("player_id", cell(func(r []string, v parquet.Value) {
-				if id := v.Int64(); id != 0 {
-					r[2] = strconv.FormatInt(id, 10)
+			read.int32s("rank", rank),
+			read.int32s("start_no", startNo),
+			read.int64s("player_id", ids),
+			read.texts("name", func(i int, b []byte) {
+				if recs[i] != nil {
+					recs[i][3] = string(b)
 				}
-			})),
-			read("name", cell(func(r []string, v parquet.Value) { r[3] = string(v.ByteArray()) })),
-			read("points", cell(func(r []string, v parquet.Value) { r[4] = num(v.Double()) })),
+			}),
+			read.float64s("points", points),
 		)
 		if err != nil {
 			return err
+		}
+		for i, r := range recs {
+			if r == nil {
+				continue
+			}
+			if hasRank {
+				r[0] = strconv.Itoa(int(rank[i]))
+			}
+			if hasStartNo {
+				r[1] = strconv.Itoa(int(startNo[i]))
+			}
+			if ids[i] != 0 {
+				r[2] = strconv.FormatInt(ids[i], 10)
+			}
+			if hasPoints {
+				r[4] = num(points[i])
+			}
 		}
 		// A row's tiebreaks: a value per code, "" where undefined. The codes
 		// are kept for the first row of each tournament here (its header),

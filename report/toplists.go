@@ -269,17 +269,25 @@ func (s *site) writeTopLists() error {
 	// of before; each is the whole list or one federation's or club's part.
 	table := func(l toplist.List, now, before []toplist.Player, n int, root string) topTable {
 		t := topTable{Name: l.Name, Title: l.Title, File: topFile(l.Name), CSV: csvName(topFile(l.Name))}
-		was := map[int64]int{}
-		for _, r := range toplist.Select(before, l, d.prevYear, toplist.Filter{}, 0) {
-			was[r.ID] = r.Rank
+		sel := toplist.Select(now, l, d.year, toplist.Filter{}, n)
+		// The ranks before of the players shown only: a map of the whole
+		// list before, per list and group, cost more than the selection.
+		was := make(map[int64]int, len(sel))
+		for _, r := range sel {
+			was[r.ID] = -1
 		}
-		for _, r := range toplist.Select(now, l, d.year, toplist.Filter{}, n) {
+		for _, r := range toplist.Select(before, l, d.prevYear, toplist.Filter{}, 0) {
+			if _, ok := was[r.ID]; ok {
+				was[r.ID] = r.Rank
+			}
+		}
+		for _, r := range sel {
 			row := topRow{Rank: r.Rank, ID: r.ID, Name: r.Name, Link: s.hasPage(r.ID), Rating: r.Rating,
 				Title: r.Title, Sex: r.Sex, Fed: r.Federation, Club: r.Club, Born: born(r.Player)}
 			row.Change, row.Changed = d.change[r.ID]
 			if d.prev != "" {
 				row.Before = "new"
-				if k, ok := was[r.ID]; ok {
+				if k := was[r.ID]; k >= 0 {
 					row.Before = strconv.Itoa(k)
 				}
 			}

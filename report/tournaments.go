@@ -22,7 +22,7 @@ func tourPage(id int64) string { return fmt.Sprintf("tournaments/%d.html", id) }
 // and written by a pool, from a copy of the pairings, so that the archive goes
 // on reading meanwhile.
 func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, err error) {
-	pairKeys, held, err := s.readPairKeys(ctx)
+	pairKeys, tourKeys, held, err := s.readPairKeys(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -30,7 +30,10 @@ func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, 
 	var k keyer
 	for _, id := range s.torder {
 		t := s.tours[id]
-		key := s.tourKey(&k, t, pairKeys[id])
+		key, ok := tourKeys[id]
+		if !ok {
+			key = s.tourKey(&k, t, pairKeys[id])
+		}
 		if s.out.kept(tourPage(id), key) {
 			if s.hasRatingReport(t) {
 				s.out.kept(ratingPage(id), key) // the same key has the same files

@@ -605,17 +605,10 @@ func appendFixed(b []byte, x float64, d int) []byte {
 	if math.Signbit(x) {
 		b = append(b, '-')
 	}
-	u := uint64(math.Abs(n))
-	unit := uint64(scale)
-	b = strconv.AppendUint(b, u/unit, 10)
+	u, unit := uint64(math.Abs(n)), uint64(scale)
+	b = csvfield.AppendInt(b, int64(u/unit))
 	b = append(b, '.')
-	frac := u % unit
-	var digits [15]byte
-	for i := d - 1; i >= 0; i-- {
-		digits[i] = byte('0' + frac%10)
-		frac /= 10
-	}
-	return append(b, digits[:d]...)
+	return csvfield.AppendDigits(b, u%unit, d)
 }
 
 // appendListCSV appends the CSV lines of rows.

@@ -565,9 +565,9 @@ func appendListCSVAdded(b []byte, rows []output.ListRow, names []csvfield.Shape,
 	k := len(cols)
 	for i := range rows {
 		b = appendListLine(b, &rows[i], add.noK, names[i])
-		for j, c := range cols {
+		for j, v := range vals[i*k : (i+1)*k] {
 			b = append(b, ',')
-			b = appendValue(b, &c, vals[i*k+j])
+			b = appendValue(b, &cols[j], v)
 		}
 		b = append(b, '\n')
 	}

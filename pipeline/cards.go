@@ -550,16 +550,15 @@ func (g *gameCols) addRows(players *archive.Players, period string, rows *rating
 	for i, s := range rows.Score2[lo:hi] {
 		w[i] = float64(s) / 2
 	}
-	d, dSet := g.d.extend(n)
-	clear(d)
+	// d and the change are unset: their values are never written, only the flags cleared.
+	_, dSet := g.d.extend(n)
 	clear(dSet)
 	pd, pdSet := g.pd.extend(n)
 	for i, e := range rows.Expected[lo:hi] {
 		pd[i] = float64(e) / 100
 	}
 	fill(pdSet, noK)
-	exact, exactSet := g.changeExact.extend(n)
-	clear(exact)
+	_, exactSet := g.changeExact.extend(n)
 	clear(exactSet)
 	for j, vals := range rows.Values {
 		copy(extend(&g.added.flts[j], n), vals[lo:hi])

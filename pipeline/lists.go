@@ -565,9 +565,9 @@ func appendListCSVAdded(b []byte, rows []output.ListRow, names []csvfield.Shape,
 	k := len(cols)
 	for i := range rows {
 		b = appendListLine(b, &rows[i], add.noK, names[i])
-		for j, c := range cols {
+		for j, v := range vals[i*k : (i+1)*k] {
 			b = append(b, ',')
-			b = appendValue(b, &c, vals[i*k+j])
+			b = appendValue(b, &cols[j], v)
 		}
 		b = append(b, '\n')
 	}
@@ -605,17 +605,10 @@ func appendFixed(b []byte, x float64, d int) []byte {
 	if math.Signbit(x) {
 		b = append(b, '-')
 	}
-	u := uint64(math.Abs(n))
-	unit := uint64(scale)
-	b = strconv.AppendUint(b, u/unit, 10)
+	u, unit := uint64(math.Abs(n)), uint64(scale)
+	b = csvfield.AppendInt(b, int64(u/unit))
 	b = append(b, '.')
-	frac := u % unit
-	var digits [15]byte
-	for i := d - 1; i >= 0; i-- {
-		digits[i] = byte('0' + frac%10)
-		frac /= 10
-	}
-	return append(b, digits[:d]...)
+	return csvfield.AppendDigits(b, u%unit, d)
 }
 
 // appendListCSV appends the CSV lines of rows.

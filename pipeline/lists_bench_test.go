@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -107,4 +108,27 @@ func BenchmarkListCSV(b *testing.B) {
 			b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 		})
 	}
+}
+
+// BenchmarkListCSVAdded: a chunk of list rows with Glicko-2's columns
+// (two values at 2 decimals, one at 6) as CSV lines (rows/s).
+func BenchmarkListCSVAdded(b *testing.B) {
+	add := &listAdded{cols: []rating.Column{
+		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}, {Name: "rd", Type: rating.Float64, Decimals: 2},
+		{Name: "volatility", Type: rating.Float64, Decimals: 6}}, noK: true}
+	rows, shapes := make([]output.ListRow, listChunk), make([]csvfield.Shape, listChunk)
+	vals := make([]rating.Value, 3*listChunk)
+	for i := range rows {
+		rows[i] = output.ListRow{Rank: int32(i + 1), PlayerID: int64(10001 + i), Name: "Karimi, Reza", Rating: int32(2400 - i/10),
+			GamesPeriod: int32(i % 9), GamesTotal: int32(30 + i%200), Flags: "p"}
+		shapes[i] = csvfield.ShapeOf(rows[i].Name)
+		vals[3*i].Float = math.Round((2400-float64(i)*0.37)*100) / 100
+		vals[3*i+1].Float = math.Round((50+float64(i%300)*0.77)*100) / 100
+		vals[3*i+2].Float = math.Round((0.06+float64(i%97)*1e-5)*1e6) / 1e6
+	}
+	var buf []byte
+	for b.Loop() {
+		buf = appendListCSVAdded(buf[:0], rows, shapes, vals, add)
+	}
+	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 }

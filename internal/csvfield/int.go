@@ -55,3 +55,24 @@ const digitPairs = "00010203040506070809" +
 	"70717273747576777879" +
 	"80818283848586878889" +
 	"90919293949596979899"
+
+// AppendDigits appends the last width decimal digits of u, zeros in front
+// where u has fewer: the decimals of a fixed-point number, two at a time.
+func AppendDigits(b []byte, u uint64, width int) []byte {
+	l := len(b) + width
+	if cap(b) < l {
+		b = append(b[:cap(b)], make([]byte, l-cap(b))...)
+	}
+	b = b[:l]
+	i := l
+	for ; width >= 2; width -= 2 {
+		d := u % 100 * 2
+		u /= 100
+		i -= 2
+		b[i], b[i+1] = digitPairs[d], digitPairs[d+1]
+	}
+	if width == 1 {
+		b[i-1] = byte('0' + u%10)
+	}
+	return b
+}

@@ -185,7 +185,7 @@ type heldStandings struct {
 
 // heldFiles is how many periods' standings are held: tournaments of
 // neighbouring periods may come interleaved.
-const heldFiles = 3
+const heldFiles = 2
 
 // get returns tournament id's standings, nil when it has none.
 func (c *standingsCache) get(id int64) (*standings, error) {
@@ -202,8 +202,8 @@ func (c *standingsCache) get(id int64) (*standings, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(c.held) == heldFiles {
-		c.held = c.held[1:]
+	if len(c.held) == heldFiles { // shifted in place: a resliced array would hold the dropped file
+		c.held = c.held[:copy(c.held, c.held[1:])]
 	}
 	c.held = append(c.held, heldStandings{label, st})
 	return st[id], nil

@@ -138,15 +138,17 @@ func Build(in Input) *Table {
 		}
 	}
 	if in.Entries != nil {
-		for _, e := range in.Entries {
-			x.Rows = append(x.Rows, Row{Entry: e})
+		x.Rows = make([]Row, len(in.Entries))
+		for i, e := range in.Entries {
+			x.Rows[i].Entry = e
 		}
 		sharedRanks(x.Rows)
 	} else if tt != nil {
 		// The players in id order, numbered so: the pairings held over an
 		// earlier site are in id order, the archive's rated again by rating.
+		x.Rows = make([]Row, len(tt.Players))
 		for i, p := range tt.Players {
-			x.Rows = append(x.Rows, Row{Entry: Entry{ID: p.ID, Name: p.Name, Player: i}})
+			x.Rows[i].Entry = Entry{ID: p.ID, Name: p.Name, Player: i}
 		}
 		slices.SortFunc(x.Rows, func(a, b Row) int { return cmp.Compare(a.ID, b.ID) })
 		for i := range x.Rows {
@@ -193,10 +195,17 @@ func (x *Table) fillGames(tt *tiebreak.Tournament) {
 		rowOf[i] = -1
 	}
 	sn := make([]int, len(tt.Players))
+	// One array holds every row's cells, a row's capped to its own.
+	w := x.Rounds
+	if x.Grid {
+		w += x.Players
+	}
+	cells := make([]string, len(x.Rows)*w)
 	for r := range x.Rows {
-		x.Rows[r].Rounds = make([]string, x.Rounds)
+		c := cells[r*w : (r+1)*w : (r+1)*w]
+		x.Rows[r].Rounds = c[:x.Rounds:x.Rounds]
 		if x.Grid {
-			x.Rows[r].Grid = make([]string, x.Players)
+			x.Rows[r].Grid = c[x.Rounds:]
 		}
 		if p := x.Rows[r].Player; p >= 0 && p < len(tt.Players) {
 			rowOf[p] = r
@@ -287,7 +296,11 @@ func HalfText(h int) string {
 
 // columns are the table's columns, as officers print them.
 func (x *Table) columns(title, fed, clubs, rated bool) []Column {
-	var cols []Column
+	n := x.Rounds
+	if x.Grid {
+		n = x.Players
+	}
+	cols := make([]Column, 0, 8+n+len(x.Codes))
 	if x.Ranked {
 		cols = append(cols, Column{Kind: Rank, Head: "Rank"})
 	}
@@ -303,10 +316,6 @@ func (x *Table) columns(title, fed, clubs, rated bool) []Column {
 		cols = append(cols, Column{Kind: Club, Head: "Club", Text: true, Extra: true})
 	}
 	cols = append(cols, Column{Kind: Rating, Head: "Rating", Bold: true})
-	n := x.Rounds
-	if x.Grid {
-		n = x.Players
-	}
 	for i := 0; i < n; i++ {
 		h := strconv.Itoa(i + 1)
 		if !x.Grid {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -143,13 +142,13 @@ func csvTable(path string, want ...string) ([]int, [][]string, error) {
 
 // csvRecords reads a CSV file with a header: the header and the records.
 func csvRecords(path string) ([]string, [][]string, error) {
-	b, err := os.ReadFile(path)
+	text, err := readText(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	recs, ok := splitPlainCSV(string(b))
+	recs, ok := splitPlainCSV(text)
 	if !ok {
-		r := csv.NewReader(bytes.NewReader(b))
+		r := csv.NewReader(strings.NewReader(text))
 		if recs, err = r.ReadAll(); err != nil {
 			return nil, nil, fmt.Errorf("read %s: %w", path, err)
 		}
@@ -158,6 +157,24 @@ func csvRecords(path string) ([]string, [][]string, error) {
 		return nil, nil, fmt.Errorf("read %s: %w", path, io.EOF)
 	}
 	return recs[0], recs[1:], nil
+}
+
+// readText reads the file at path as a string, into the string's own memory
+// (not a byte slice copied).
+func readText(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var sb strings.Builder
+	if fi, err := f.Stat(); err == nil {
+		sb.Grow(int(fi.Size()))
+	}
+	if _, err := io.Copy(&sb, f); err != nil {
+		return "", err
+	}
+	return sb.String(), nil
 }
 
 // splitPlainCSV splits CSV text into its records as encoding/csv would,
@@ -181,7 +198,9 @@ func splitPlainCSV(text string) (recs [][]string, ok bool) {
 		}
 		if n < 0 {
 			n = strings.Count(line, ",") + 1 // at least the header's fields
-			fields = make([]string, 0, n*(strings.Count(text, "\n")+2))
+			lines := strings.Count(text, "\n") + 2
+			fields = make([]string, 0, n*lines)
+			recs = make([][]string, 0, lines)
 		}
 		rec := fields[len(fields):len(fields):cap(fields)]
 		for {

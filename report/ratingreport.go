@@ -93,16 +93,16 @@ func (s *site) opponents(t *tourInfo, tt *tiebreak.Tournament) map[int64][]int32
 	return out
 }
 
-// renderRatingReport returns tournament t's rating report: per player, in
+// renderRatingReport appends to b tournament t's rating report: per player, in
 // the order of the cards (by player), the numbers of his card exactly as
 // cards.parquet holds them, the opponents' ratings from the pairings (tt,
 // nil when unknown) and the performance.
-func (s *site) renderRatingReport(t *tourInfo, tt *tiebreak.Tournament) []byte {
+func (s *site) renderRatingReport(b []byte, t *tourInfo, tt *tiebreak.Tournament) []byte {
 	cards := s.tourCards(t.ID)
 	opp := s.opponents(t, tt)
 	p := s.page("Rating report: "+t.Name, "../", "tournaments")
 	p.Base, p.Self = "players/", "../"+ratingPage(t.ID) // each row links its player
-	b := appendHead(make([]byte, 0, 2<<10+300*len(cards)), p)
+	b = appendHead(slices.Grow(b, 2<<10+300*len(cards)), p)
 	b = append(b, "<p class=crumb><a href=../"...)
 	b = append(b, tourListFile(t.Period)...)
 	b = append(b, ">Tournaments</a> › <a href=../"...)

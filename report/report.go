@@ -293,7 +293,10 @@ func (s *site) write(ctx context.Context, dir string, update bool, man <-chan ma
 		if err := s.writeTournamentIndex(norms); err != nil {
 			return err
 		}
-		st.Rerated, err = s.writeTournaments(gctx, others.Wait)
+		st.Rerated, err = s.writeTournaments(gctx, func() {
+			others.Wait()
+			s.before.rows = nil // only the lists and top lists read it: its memory is the rating's
+		})
 		return err
 	})
 	if err := g.Wait(); err != nil {

@@ -53,12 +53,15 @@ func (s *site) writeTournaments(ctx context.Context, wait func()) (rerated int, 
 	jobs := make(chan job, 64)
 	for range s.opt.Workers {
 		g.Go(func() error {
+			var b []byte // the worker's page buffer: put keeps none of it
 			for j := range jobs {
-				if err := s.out.put(tourPage(j.t.ID), s.renderTournament(j.t, j.tt, j.st), keys[j.t.ID]); err != nil {
+				b = s.renderTournament(b[:0], j.t, j.tt, j.st)
+				if err := s.out.put(tourPage(j.t.ID), b, keys[j.t.ID]); err != nil {
 					return err
 				}
 				if s.hasRatingReport(j.t) {
-					if err := s.out.put(ratingPage(j.t.ID), s.renderRatingReport(j.t, j.tt), keys[j.t.ID]); err != nil {
+					b = s.renderRatingReport(b[:0], j.t, j.tt)
+					if err := s.out.put(ratingPage(j.t.ID), b, keys[j.t.ID]); err != nil {
 						return err
 					}
 				}
@@ -182,7 +185,7 @@ type heldStandings struct {
 
 // heldFiles is how many periods' standings are held: tournaments of
 // neighbouring periods may come interleaved.
-const heldFiles = 3
+const heldFiles = 2
 
 // get returns tournament id's standings, nil when it has none.
 func (c *standingsCache) get(id int64) (*standings, error) {
@@ -199,18 +202,18 @@ func (c *standingsCache) get(id int64) (*standings, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(c.held) == heldFiles {
-		c.held = c.held[1:]
+	if len(c.held) == heldFiles { // shifted in place: a resliced array would hold the dropped file
+		c.held = c.held[:copy(c.held, c.held[1:])]
 	}
 	c.held = append(c.held, heldStandings{label, st})
 	return st[id], nil
 }
 
-// renderTournament returns tournament t's page: its facts and one table, the
+// renderTournament appends to b tournament t's page: its facts and one table, the
 // standings as officers print them with each round's opponent, colour and
 // result (for a small round robin, a grid of results). tt is nil when the
 // pairings are unknown, st when the standings are.
-func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standings) []byte {
+func (s *site) renderTournament(b []byte, t *tourInfo, tt *tiebreak.Tournament, st *standings) []byte {
 	var tb *tourTable
 	if st != nil || tt != nil {
 		tb = s.newTourTable(t, tt, st)
@@ -220,7 +223,7 @@ func (s *site) renderTournament(t *tourInfo, tt *tiebreak.Tournament, st *standi
 	if tb != nil {
 		p.Style = tb.style
 	}
-	b := appendHead(make([]byte, 0, 4<<10), p)
+	b = appendHead(b, p)
 	b = append(b, "<p class=crumb><a href=../"...)
 	b = append(b, tourListFile(t.Period)...)
 	b = append(b, ">Tournaments</a>"...)

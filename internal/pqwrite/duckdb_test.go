@@ -9,17 +9,16 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // TestDuckDBSameCells reads a file of this package and parquet-go's file of
 // the same rows with DuckDB, through node and @duckdb/node-api found in the
 // node_modules folder $RATELIST_DUCKDB_JS: every row, at its position, is in
-// both. Skipped without it.
+// both. Skipped without it or without node.
 func TestDuckDBSameCells(t *testing.T) {
-	modules := os.Getenv("RATELIST_DUCKDB_JS")
-	if modules == "" {
-		t.Skip("RATELIST_DUCKDB_JS names a node_modules folder with @duckdb/node-api")
-	}
+	node, modules := testutil.NodeModules(t, "RATELIST_DUCKDB_JS", "@duckdb/node-api")
 	rows := testRows(20000)
 	var old, cur bytes.Buffer
 	gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
@@ -56,7 +55,7 @@ func TestDuckDBSameCells(t *testing.T) {
 const c = await (await DuckDBInstance.create(':memory:')).connect();
 const r = await c.runAndReadAll(process.argv[1]);
 console.log(r.getRows()[0][0]);`
-	cmd := exec.Command("node", "--input-type=module", "-e", script, query)
+	cmd := exec.Command(node, "--input-type=module", "-e", script, query)
 	cmd.Dir = filepath.Dir(modules) // bare imports resolve from here
 	out, err := cmd.CombinedOutput()
 	if err != nil {

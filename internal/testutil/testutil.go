@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -119,4 +120,20 @@ func (f *Fixture) Remove() {
 	if f.dir != "" {
 		os.RemoveAll(f.dir)
 	}
+}
+
+// NodeModules returns node's path and the node_modules folder the
+// environment variable env names, for a test that runs npm packages through
+// node; without either the test is skipped, with what to install in hint.
+func NodeModules(tb testing.TB, env, hint string) (node, modules string) {
+	tb.Helper()
+	modules = os.Getenv(env)
+	if modules == "" {
+		tb.Skipf("%s not set: it names a node_modules folder with %s", env, hint)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		tb.Skip("node not found")
+	}
+	return node, modules
 }

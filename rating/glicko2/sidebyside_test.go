@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // TestSideBySide rates a deterministic archive (players arriving late, idle
@@ -18,14 +19,7 @@ import (
 // RATELIST_GLICKO2_JS names a node_modules folder holding both packages
 // (npm install glicko2@1.2.2 glicko2-lite@5.0.0) and node is on PATH.
 func TestSideBySide(t *testing.T) {
-	modules := os.Getenv("RATELIST_GLICKO2_JS")
-	if modules == "" {
-		t.Skip("RATELIST_GLICKO2_JS not set")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not found")
-	}
+	node, modules := testutil.NodeModules(t, "RATELIST_GLICKO2_JS", "glicko2@1.2.2 and glicko2-lite@5.0.0")
 	const players, tol = 80, 1e-6
 	periods := randomPeriods(players, 10)
 	for _, set := range []Settings{

@@ -38,28 +38,22 @@ func (c *typedColumns) each(name string, fn func(p parquet.Page, at int) error) 
 }
 
 func (c *typedColumns) int64s(name string, dst []int64) error {
-	return c.each(name, func(p parquet.Page, at int) error {
-		vals, err := pageValues(p, encoding.Int64, (*encoding.Values).Int64)
-		if err != nil {
-			return err
-		}
-		return scatter(p, at, vals, dst)
-	})
+	return readTyped(c, name, dst, encoding.Int64, (*encoding.Values).Int64)
 }
 
 func (c *typedColumns) int32s(name string, dst []int32) error {
-	return c.each(name, func(p parquet.Page, at int) error {
-		vals, err := pageValues(p, encoding.Int32, (*encoding.Values).Int32)
-		if err != nil {
-			return err
-		}
-		return scatter(p, at, vals, dst)
-	})
+	return readTyped(c, name, dst, encoding.Int32, (*encoding.Values).Int32)
 }
 
 func (c *typedColumns) float64s(name string, dst []float64) error {
+	return readTyped(c, name, dst, encoding.Double, (*encoding.Values).Double)
+}
+
+// readTyped reads column name, of kind want (get reads its values), into
+// dst by row.
+func readTyped[T any](c *typedColumns, name string, dst []T, want encoding.Kind, get func(*encoding.Values) []T) error {
 	return c.each(name, func(p parquet.Page, at int) error {
-		vals, err := pageValues(p, encoding.Double, (*encoding.Values).Double)
+		vals, err := pageValues(p, want, get)
 		if err != nil {
 			return err
 		}

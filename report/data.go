@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -287,12 +288,17 @@ func readList(path string) ([]listRow, error) {
 // set's own, with the headings its declaration gives them (the registered
 // rule set that declares exactly these list columns; their names otherwise).
 func addedColumns(path string) ([]rating.Column, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	head, _, _ := strings.Cut(string(b), "\n")
-	names := strings.Split(head, ",")
+	defer f.Close()
+	// Only the header is read: the list itself was read by readList.
+	head, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	names := strings.Split(strings.TrimSuffix(head, "\n"), ",")
 	i := slices.Index(names, "flags")
 	if i < 0 || i == len(names)-1 {
 		return nil, nil

@@ -140,9 +140,10 @@ type periodStandings struct {
 	f        *outFile
 	w        *pqwrite.Writer
 	ids      []int64 // write's tournament_id column, reused
-	codes    []string
 	vals     []float64
 	def, rep []byte
+	idx      []int32 // the tiebreaks' code indexes, and rep, for k tiebreaks a row (cells)
+	k        int
 }
 
 // name is the file's path in --out.
@@ -195,18 +196,12 @@ func (p *periodStandings) writeTiebreaks(c *standingsCols) error {
 	code, value := p.w.Column(standingsLeaf.code), p.w.Column(standingsLeaf.value)
 	k, n := len(c.codes), len(c.rank)
 	if k == 0 {
-		p.def, p.rep = resize(p.def, n), resize(p.rep, n)
-		clear(p.def)
-		clear(p.rep)
-		return errors.Join(code.String(nil, p.def, p.rep), value.Double(nil, p.def, p.rep))
+		p.def = resize(p.def, n)
+		clear(p.def) // the definition and the repetition levels
+		return errors.Join(code.String(nil, p.def, p.def), value.Double(nil, p.def, p.def))
 	}
-	p.codes, p.rep, p.def, p.vals = resize(p.codes, n*k), resize(p.rep, n*k), resize(p.def, n*k), p.vals[:0]
-	for i := 0; i < n*k; i += k {
-		copy(p.codes[i:i+k], c.codes)
-		for j := range k {
-			p.rep[i+j] = byte(min(j, 1))
-		}
-	}
+	p.cells(n, k)
+	p.def, p.vals = resize(p.def, n*k), p.vals[:0]
 	for i, v := range c.values {
 		p.def[i] = 1
 		if v.OK {
@@ -214,7 +209,22 @@ func (p *periodStandings) writeTiebreaks(c *standingsCols) error {
 			p.vals = append(p.vals, v.V)
 		}
 	}
-	return errors.Join(code.String(p.codes, nil, p.rep), value.Double(p.vals, p.def, p.rep))
+	rep := p.rep[:n*k]
+	return errors.Join(code.StringIndexes(c.codes, p.idx[:n*k], nil, rep), value.Double(p.vals, p.def, rep))
+}
+
+// cells makes p.idx and p.rep at least n rows of k tiebreaks long: each
+// row's code indexes 0 to k-1 and repetition levels 0, 1, 1... They are
+// the same for every tournament with k tiebreaks, so they are kept.
+func (p *periodStandings) cells(n, k int) {
+	if p.k == k && len(p.rep) >= n*k {
+		return
+	}
+	p.k = k
+	p.idx, p.rep = resize(p.idx, max(n*k, len(p.rep))), resize(p.rep, max(n*k, len(p.rep)))
+	for i := range p.rep {
+		p.idx[i], p.rep[i] = int32(i%k), byte(min(i%k, 1))
+	}
 }
 
 // standingsLeaf is the leaf column of each field of output.StandingsRow in
@@ -314,7 +324,7 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
-	slices.Sort(ps)
+	sortEntries(ps)
 	tt.Players = slices.Grow(tt.Players, len(ps))[:len(ps)]
 	for i, e := range ps {
 		p := e.p()
@@ -337,6 +347,23 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 		local[e.p()] = -1
 	}
 	return tt
+}
+
+// sortEntries sorts a tournament's players into start order: by insertion
+// when there are few, as there mostly are, which takes about half the time
+// of slices.Sort there.
+func sortEntries(ps []startEntry) {
+	if len(ps) > 64 {
+		slices.Sort(ps)
+		return
+	}
+	for i := 1; i < len(ps); i++ {
+		e, j := ps[i], i
+		for ; j > 0 && ps[j-1] > e; j-- {
+			ps[j] = ps[j-1]
+		}
+		ps[j] = e
+	}
 }
 
 // touchNames reads the first byte of each row's name, in a loop of its own so

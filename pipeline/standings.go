@@ -291,6 +291,7 @@ type standingsScratch struct {
 	local                 []int32
 	t                     tiebreak.Tournament
 	entries               []startEntry
+	start                 []int32 // standingsInput's start index of each player by appearance
 	engine                tiebreak.Engine
 	tiebreaks, discipline string
 	codes                 []string
@@ -309,42 +310,50 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	}
 	ps := sc.entries[:0]
 	defer func() { sc.entries = ps[:0] }()
+	// One pass over the rows: the games with the players numbered in order of
+	// appearance (local), renumbered in start order once sorted.
+	tt.Games = slices.Grow(tt.Games, len(rows))[:len(rows)]
 	maxRound := int32(0)
-	for _, g := range rows {
-		if local[g.white] < 0 {
-			local[g.white] = 0
+	for i := range rows {
+		g, tg := &rows[i], &tt.Games[i]
+		w, b := local[g.white], int32(-1)
+		if w < 0 {
+			w = int32(len(ps))
+			local[g.white] = w
 			ps = append(ps, newStartEntry(g.wrat, g.white))
 		}
-		if g.black >= 0 && local[g.black] < 0 {
-			local[g.black] = 0
-			ps = append(ps, newStartEntry(g.brat, g.black))
+		if g.black >= 0 {
+			if b = local[g.black]; b < 0 {
+				b = int32(len(ps))
+				local[g.black] = b
+				ps = append(ps, newStartEntry(g.brat, g.black))
+			}
 		}
+		// Field by field into place: a literal built on the stack and copied
+		// would wait on its byte-sized stores.
+		tg.Round, tg.White, tg.Black = int(g.round), int(w), int(b)
+		tg.WhiteResult, tg.BlackResult, tg.WhitePoints, tg.BlackPoints, tg.HasPoints = g.wres, g.bres, g.wpts, g.bpts, g.hasPts
 		maxRound = max(maxRound, g.round)
 	}
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
 	sortEntries(ps)
+	start := resize(sc.start, len(ps)) // by order of appearance
+	sc.start = start
 	tt.Players = slices.Grow(tt.Players, len(ps))[:len(ps)]
 	for i, e := range ps {
 		p := e.p()
-		local[p] = int32(i)
+		start[local[p]], local[p] = int32(i), -1
 		tt.Players[i] = tiebreak.Player{ID: players.ID[p], StartNo: i + 1, Name: players.Name[p], Rating: int(e.rating())}
 	}
 	touchNames(tt.Players, func(p *tiebreak.Player) string { return p.Name })
-	tt.Games = slices.Grow(tt.Games, len(rows))[:len(rows)]
-	for i := range rows {
-		g, tg := &rows[i], &tt.Games[i]
-		// Field by field into place: a literal built on the stack and copied
-		// would wait on its byte-sized stores.
-		tg.Round, tg.White, tg.Black = int(g.round), int(local[g.white]), -1
-		tg.WhiteResult, tg.BlackResult, tg.WhitePoints, tg.BlackPoints, tg.HasPoints = g.wres, g.bres, g.wpts, g.bpts, g.hasPts
-		if g.black >= 0 {
-			tg.Black = int(local[g.black])
+	for i := range tt.Games {
+		tg := &tt.Games[i]
+		tg.White = int(start[tg.White])
+		if tg.Black >= 0 {
+			tg.Black = int(start[tg.Black])
 		}
-	}
-	for _, e := range ps {
-		local[e.p()] = -1
 	}
 	return tt
 }

@@ -792,9 +792,11 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 	}
 	switch c.kind {
 	case parquet.Int32:
-		return parquet.Int32Value(slices.Min(p.i32)), parquet.Int32Value(slices.Max(p.i32)), true
+		lo, hi := minMax(p.i32)
+		return parquet.Int32Value(lo), parquet.Int32Value(hi), true
 	case parquet.Int64:
-		return parquet.Int64Value(slices.Min(p.i64)), parquet.Int64Value(slices.Max(p.i64)), true
+		lo, hi := minMax(p.i64)
+		return parquet.Int64Value(lo), parquet.Int64Value(hi), true
 	case parquet.Double:
 		lo, hi, ok := floatBounds(p.f64, func(v float64) float64 { return v })
 		return parquet.DoubleValue(lo), parquet.DoubleValue(hi), ok
@@ -810,6 +812,23 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 		}
 	}
 	return parquet.ByteArrayValue(lb), parquet.ByteArrayValue(hb), true
+}
+
+// minMax is the least and greatest of s (not empty), in one pass with four
+// of each: one min and max at a time, each waits on the last.
+func minMax[T int32 | int64](s []T) (lo, hi T) {
+	l0, l1, l2, l3 := s[0], s[0], s[0], s[0]
+	h0, h1, h2, h3 := l0, l1, l2, l3
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		v := s[i : i+4 : i+4]
+		l0, l1, l2, l3 = min(l0, v[0]), min(l1, v[1]), min(l2, v[2]), min(l3, v[3])
+		h0, h1, h2, h3 = max(h0, v[0]), max(h1, v[1]), max(h2, v[2]), max(h3, v[3])
+	}
+	for _, v := range s[i:] {
+		l0, h0 = min(l0, v), max(h0, v)
+	}
+	return min(l0, l1, l2, l3), max(h0, h1, h2, h3)
 }
 
 // finish encodes the chunk's last page and its dictionary page.

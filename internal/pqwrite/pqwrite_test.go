@@ -320,3 +320,20 @@ func TestHistogram(t *testing.T) {
 		}
 	}
 }
+
+// TestMinMax: minMax is slices.Min and slices.Max, for every length and
+// position of the extremes.
+func TestMinMax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n < 40; n++ {
+		for range 20 {
+			s := make([]int64, n)
+			for i := range s {
+				s[i] = rng.Int64N(1000) - 500
+			}
+			if lo, hi := minMax(s); lo != slices.Min(s) || hi != slices.Max(s) {
+				t.Fatalf("%v: %d, %d", s, lo, hi)
+			}
+		}
+	}
+}

@@ -46,7 +46,8 @@ type standingsCols struct {
 	player        []int64
 	name          []string
 	points        []float64
-	values        []tiebreak.Value // len(codes) per row
+	def           []byte    // the tiebreak values' definition levels, len(codes) per row: 2 set, 1 undefined
+	vals          []float64 // the set ones
 }
 
 // set makes c one tournament's standings, reusing c's slices: rows are the
@@ -58,11 +59,19 @@ func (c *standingsCols) set(id int64, codes []string, rows []tiebreak.Row) {
 		c.codes = append(c.codes, strings.TrimSpace(code))
 	}
 	c.rank, c.startNo = resize(c.rank, n), resize(c.startNo, n)
-	c.player, c.name, c.points, c.values = resize(c.player, n), resize(c.name, n), resize(c.points, n), resize(c.values, n*k)
+	c.player, c.name, c.points = resize(c.player, n), resize(c.name, n), resize(c.points, n)
+	c.def, c.vals = resize(c.def, n*k), c.vals[:0]
 	for i := range rows {
 		r := &rows[i]
 		c.rank[i], c.startNo[i], c.player[i], c.name[i], c.points[i] = int32(r.Rank), int32(r.Player.StartNo), r.Player.ID, r.Player.Name, r.Points
-		copy(c.values[i*k:(i+1)*k], r.Values)
+		def := c.def[i*k : (i+1)*k]
+		for j, v := range r.Values[:k] {
+			def[j] = 1
+			if v.OK {
+				def[j] = 2
+				c.vals = append(c.vals, v.V)
+			}
+		}
 	}
 }
 
@@ -140,7 +149,6 @@ type periodStandings struct {
 	f        *outFile
 	w        *pqwrite.Writer
 	ids      []int64 // write's tournament_id column, reused
-	vals     []float64
 	def, rep []byte
 	idx      []int32 // the tiebreaks' code indexes, and rep, for k tiebreaks a row (cells)
 	k        int
@@ -201,16 +209,8 @@ func (p *periodStandings) writeTiebreaks(c *standingsCols) error {
 		return errors.Join(code.String(nil, p.def, p.def), value.Double(nil, p.def, p.def))
 	}
 	p.cells(n, k)
-	p.def, p.vals = resize(p.def, n*k), p.vals[:0]
-	for i, v := range c.values {
-		p.def[i] = 1
-		if v.OK {
-			p.def[i] = 2
-			p.vals = append(p.vals, v.V)
-		}
-	}
 	rep := p.rep[:n*k]
-	return errors.Join(code.StringIndexes(c.codes, p.idx[:n*k], nil, rep), value.Double(p.vals, p.def, rep))
+	return errors.Join(code.StringIndexes(c.codes, p.idx[:n*k], nil, rep), value.Double(c.vals, c.def, rep))
 }
 
 // cells makes p.idx and p.rep at least n rows of k tiebreaks long: each

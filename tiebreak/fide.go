@@ -66,7 +66,8 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 		for last >= 0 && row[last].vur(rr) {
 			last--
 		}
-		for r, s := range row {
+		for r := range row {
+			s := &row[r]
 			if r > last && s.opp < 0 && !m.roundRobin {
 				c.adj[i] += m.draw
 			} else {
@@ -83,7 +84,8 @@ func (c *calc) appendItems(dst []item, i int) []item {
 	slots := c.m.slots[i]
 	n := len(slots)
 	rest := c.m.roundRobin && c.policy != Fide2009
-	for r, s := range slots {
+	for r := range slots {
+		s := &slots[r]
 		var it item
 		if rest && s.opp < 0 {
 			spr += s.pts
@@ -131,6 +133,12 @@ type total struct {
 // playerItems returns player i's items, computed for every player on first use
 // together with their totals. The result must not be modified.
 func (c *calc) playerItems(i int) []item {
+	c.fillItems()
+	return c.all[c.off[i]:c.off[i+1]:c.off[i+1]]
+}
+
+// fillItems computes every player's items and totals, once per calc.
+func (c *calc) fillItems() {
 	if !c.haveAll {
 		np := len(c.m.slots)
 		c.all = slices.Grow(c.all[:0], np*c.m.n)
@@ -144,7 +152,6 @@ func (c *calc) playerItems(i int) []item {
 		}
 		c.haveAll = true
 	}
-	return c.all[c.off[i]:c.off[i+1]:c.off[i+1]]
 }
 
 func (c *calc) total(its []item) total {
@@ -174,11 +181,11 @@ func (c *calc) trimmed(i, cut, median int, sbRule bool) []item {
 
 // buchholz returns BH with modifiers, in half-points.
 func (c *calc) buchholz(i int, cut, median int) int {
-	its := c.playerItems(i)
+	c.fillItems()
 	switch {
 	case cut == 0 && median == 0:
 		return c.totals[i].val
-	case cut == 1 && median == 0 && len(its) > 0:
+	case cut == 1 && median == 0 && c.off[i+1] > c.off[i]:
 		return c.totals[i].val - c.totals[i].cutVal
 	}
 	sum := 0
@@ -190,11 +197,12 @@ func (c *calc) buchholz(i int, cut, median int) int {
 
 // sonneborn returns SB with modifiers, in quarter-points.
 func (c *calc) sonneborn(i int, cut, median int) int {
-	its := c.playerItems(i)
+	c.fillItems()
 	switch {
 	case cut == 0 && median == 0:
 		return c.totals[i].contrib
-	case cut == 1 && median == 0 && len(its) > 0:
+	case cut == 1 && median == 0 && c.off[i+1] > c.off[i]:
+		its := c.playerItems(i)
 		return c.totals[i].contrib - its[leastIndex(its, c.policy != Fide2009, true)].contrib
 	}
 	sum := 0

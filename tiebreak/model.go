@@ -144,10 +144,8 @@ func newModel(t *Tournament, opt Options) (*model, error) {
 func (m *model) reset(t *Tournament, opt Options) error {
 	np := len(t.Players)
 	n := t.Rounds
-	for _, g := range t.Games {
-		if g.Round > n {
-			n = g.Round
-		}
+	for i := range t.Games {
+		n = max(n, t.Games[i].Round)
 	}
 	if opt.AfterRound > 0 && opt.AfterRound < n {
 		n = opt.AfterRound
@@ -165,11 +163,12 @@ func (m *model) reset(t *Tournament, opt Options) error {
 	clear(m.score)
 	m.slots = resize(m.slots, np)
 	m.all = resize(m.all, np*n)
-	for k := range m.all {
-		m.all[k] = slot{opp: -1, code: 'Z'}
+	all, slots := m.all, m.slots // locals: a store through m.all could change m, as far as the compiler knows
+	for k := range all {
+		all[k] = slot{opp: -1, code: 'Z'}
 	}
-	for i := range m.slots {
-		m.slots[i] = m.all[i*n : (i+1)*n : (i+1)*n]
+	for i := range slots {
+		slots[i] = all[i*n : (i+1)*n : (i+1)*n]
 	}
 	for gi, g := range t.Games {
 		if g.Round < 1 {

@@ -106,15 +106,18 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	}
 	e.rank()
 
-	e.rows = slices.Grow(e.rows[:0], np)
-	start := 0
+	e.rows = slices.Grow(e.rows[:0], np)[:np]
+	rows, score, start := e.rows, e.m.score, 0
 	for _, end := range e.ends {
-		for _, i := range e.order[start:end] {
-			e.rows = append(e.rows, Row{Rank: start + 1, Index: i, Player: t.Players[i], Points: float64(e.m.score[i]) / 2, Values: e.vals[i*nc : (i+1)*nc : (i+1)*nc]})
+		for k, i := range e.order[start:end] {
+			// Field by field: a Row literal is built on the stack, then copied.
+			r := &rows[start+k]
+			r.Rank, r.Index, r.Player, r.Points = start+1, i, t.Players[i], float64(score[i])/2
+			r.Values = e.vals[i*nc : (i+1)*nc : (i+1)*nc]
 		}
 		start = end
 	}
-	return e.rows, nil
+	return rows, nil
 }
 
 // CSV returns the standings as WriteCSV writes them. The bytes are valid until e's

@@ -84,6 +84,8 @@ func (c *calc) appendItems(dst []item, i int) []item {
 	slots := c.m.slots[i]
 	n := len(slots)
 	rest := c.m.roundRobin && c.policy != Fide2009
+	// Locals: after a store through dst the compiler would reload c's fields.
+	adj, rr, own := c.adj, c.rr, c.own
 	for r := range slots {
 		s := &slots[r]
 		var it item
@@ -91,8 +93,8 @@ func (c *calc) appendItems(dst []item, i int) []item {
 			spr += s.pts
 			continue
 		}
-		if s.played(c.rr) {
-			it.val = c.adj[s.opp]
+		if s.played(rr) {
+			it.val = adj[s.opp]
 		} else {
 			switch c.policy {
 			case Fide2009:
@@ -111,8 +113,8 @@ func (c *calc) appendItems(dst []item, i int) []item {
 			it.vur = c.policy != Fide2009 && s.vur(c.rr)
 		}
 		it.contrib = it.val * s.pts
-		if c.own != nil {
-			it.contrib = it.val * c.own.slots[i][r].pts
+		if own != nil {
+			it.contrib = it.val * own.slots[i][r].pts
 		}
 		dst = append(dst, it)
 		spr += s.pts
@@ -157,7 +159,8 @@ func (c *calc) fillItems() {
 func (c *calc) total(its []item) total {
 	var t total
 	least, leastVUR := math.MaxInt, math.MaxInt
-	for _, it := range its {
+	for k := range its {
+		it := &its[k]
 		t.val += it.val
 		t.contrib += it.contrib
 		least = min(least, it.val)

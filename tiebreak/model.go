@@ -163,7 +163,7 @@ func (m *model) reset(t *Tournament, opt Options) error {
 	clear(m.score)
 	m.slots = resize(m.slots, np)
 	m.all = resize(m.all, np*n)
-	all, slots := m.all, m.slots // locals: a store through m.all could change m, as far as the compiler knows
+	all, slots, score := m.all, m.slots, m.score // locals: a store through m.all could change m, as far as the compiler knows
 	for k := range all {
 		all[k] = slot{opp: -1, code: 'Z'}
 	}
@@ -185,7 +185,7 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		if !w.ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.WhiteResult, ErrBadGame)
 		}
-		ws := &m.all[g.White*n+r]
+		ws := &all[g.White*n+r]
 		if ws.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.White].StartNo, g.Round, ErrBadGame)
 		}
@@ -195,14 +195,14 @@ func (m *model) reset(t *Tournament, opt Options) error {
 				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, w.code, ErrBadGame)
 			}
 			*ws = slot{opp: -1, code: w.code, pts: w.pts, set: true}
-			m.score[g.White] += w.pts
+			score[g.White] += w.pts
 			continue
 		}
 		b := results[g.BlackResult]
 		if !b.ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.BlackResult, ErrBadGame)
 		}
-		bs := &m.all[g.Black*n+r]
+		bs := &all[g.Black*n+r]
 		if bs.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
 		}
@@ -212,8 +212,8 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		}
 		ws.fill(g.Black, 'w', w, g.HasPoints, g.WhitePoints, g.BlackPoints)
 		bs.fill(g.White, 'b', b, g.HasPoints, g.BlackPoints, g.WhitePoints)
-		m.score[g.White] += w.pts
-		m.score[g.Black] += b.pts
+		score[g.White] += w.pts
+		score[g.Black] += b.pts
 	}
 	if err := m.applyPoints(t); err != nil {
 		return err

@@ -189,7 +189,6 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		if ws.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.White].StartNo, g.Round, ErrBadGame)
 		}
-		ws.set = true
 		if g.Black < 0 {
 			if w.played {
 				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, w.code, ErrBadGame)
@@ -206,7 +205,6 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		if bs.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
 		}
-		bs.set = true
 		if w.played != b.played {
 			return fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, w.code, b.code, ErrBadGame)
 		}

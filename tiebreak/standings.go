@@ -153,14 +153,20 @@ func (e *Engine) val(i, k int) Value { return e.vals[i*len(e.parsed)+k] }
 func (e *Engine) rank() {
 	e.orderByScore()
 	for k, c := range e.parsed {
+		if len(e.ends) == len(e.order) {
+			return // no ties left: the later codes (DE) have no group to break
+		}
 		next := e.next[:0]
 		start := 0
 		group := e.defs[k].group
 		for _, end := range e.ends {
+			if end-start < 2 {
+				next = append(next, end)
+				start = end
+				continue
+			}
 			g := e.order[start:end]
 			switch {
-			case len(g) < 2:
-				next = append(next, end)
 			case group != nil:
 				next = group(e, next, g, start, k, c)
 			default:

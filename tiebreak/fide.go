@@ -43,19 +43,19 @@ func newCalc(m *model, policy Policy, rr bool, score []int) *calc {
 func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 	c.m, c.policy, c.rr, c.score, c.own = m, policy, rr, score, nil
 	c.adj = resize(c.adj, len(score))
-	clear(c.adj)
 	c.haveAll = false
 	for i, row := range m.slots {
-		c.adj[i] = m.extra(i)
+		a := m.extra(i) // summed in a local: a sum in c.adj[i] is stored at every step
 		if policy == Fide2009 {
 			// Opponents' unplayed rounds count as draws.
 			for _, s := range row {
 				if s.played(rr) {
-					c.adj[i] += s.pts
+					a += s.pts
 				} else {
-					c.adj[i] += m.draw
+					a += m.draw
 				}
 			}
+			c.adj[i] = a
 			continue
 		}
 		// Face value, except requested byes and absences (rounds without an
@@ -69,11 +69,12 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 		for r := range row {
 			s := &row[r]
 			if r > last && s.opp < 0 && !m.roundRobin {
-				c.adj[i] += m.draw
+				a += m.draw
 			} else {
-				c.adj[i] += s.pts
+				a += s.pts
 			}
 		}
+		c.adj[i] = a
 	}
 }
 

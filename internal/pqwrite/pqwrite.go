@@ -739,8 +739,9 @@ func histogram(chunk, pages []int64, levels []byte, max byte) []int64 {
 }
 
 // countLevels counts levels of at most 3 into page (max+1 long), eight at a
-// time by their two bits: a byte at a time, each count waits on the last.
-// It counts nothing and returns false when a level is greater than 3.
+// time with popcounts of their two bits (counted one at a time, each
+// increment waits on the last). It counts nothing and returns false when a
+// level is greater than 3 or than page allows.
 func countLevels(page []int64, levels []byte) bool {
 	const ones = 0x0101010101010101
 	var n1, n2, n3, bad uint64

@@ -70,9 +70,9 @@ func normCode(b byte) (byte, bool) {
 
 // result is what reset needs of a result byte, looked up in results.
 type result struct {
+	pts    int  // halfPoints(code)
 	code   byte // normalized (normCode)
 	ok     bool // a valid result byte
-	pts    int  // halfPoints(code)
 	played bool // isPlayedCode(code)
 	forf   bool // '+' or '-'
 }

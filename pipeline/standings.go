@@ -46,7 +46,8 @@ type standingsCols struct {
 	player        []int64
 	name          []string
 	points        []float64
-	values        []tiebreak.Value // len(codes) per row
+	def           []byte    // the tiebreak values' definition levels, len(codes) per row: 2 set, 1 undefined
+	vals          []float64 // the set ones
 }
 
 // set makes c one tournament's standings, reusing c's slices: rows are the
@@ -58,11 +59,19 @@ func (c *standingsCols) set(id int64, codes []string, rows []tiebreak.Row) {
 		c.codes = append(c.codes, strings.TrimSpace(code))
 	}
 	c.rank, c.startNo = resize(c.rank, n), resize(c.startNo, n)
-	c.player, c.name, c.points, c.values = resize(c.player, n), resize(c.name, n), resize(c.points, n), resize(c.values, n*k)
+	c.player, c.name, c.points = resize(c.player, n), resize(c.name, n), resize(c.points, n)
+	c.def, c.vals = resize(c.def, n*k), c.vals[:0]
 	for i := range rows {
 		r := &rows[i]
 		c.rank[i], c.startNo[i], c.player[i], c.name[i], c.points[i] = int32(r.Rank), int32(r.Player.StartNo), r.Player.ID, r.Player.Name, r.Points
-		copy(c.values[i*k:(i+1)*k], r.Values)
+		def := c.def[i*k : (i+1)*k]
+		for j, v := range r.Values[:k] {
+			def[j] = 1
+			if v.OK {
+				def[j] = 2
+				c.vals = append(c.vals, v.V)
+			}
+		}
 	}
 }
 
@@ -140,9 +149,9 @@ type periodStandings struct {
 	f        *outFile
 	w        *pqwrite.Writer
 	ids      []int64 // write's tournament_id column, reused
-	codes    []string
-	vals     []float64
 	def, rep []byte
+	idx      []int32 // the tiebreaks' code indexes, and rep, for k tiebreaks a row (cells)
+	k        int
 }
 
 // name is the file's path in --out.
@@ -195,26 +204,27 @@ func (p *periodStandings) writeTiebreaks(c *standingsCols) error {
 	code, value := p.w.Column(standingsLeaf.code), p.w.Column(standingsLeaf.value)
 	k, n := len(c.codes), len(c.rank)
 	if k == 0 {
-		p.def, p.rep = resize(p.def, n), resize(p.rep, n)
-		clear(p.def)
-		clear(p.rep)
-		return errors.Join(code.String(nil, p.def, p.rep), value.Double(nil, p.def, p.rep))
+		p.def = resize(p.def, n)
+		clear(p.def) // the definition and the repetition levels
+		return errors.Join(code.String(nil, p.def, p.def), value.Double(nil, p.def, p.def))
 	}
-	p.codes, p.rep, p.def, p.vals = resize(p.codes, n*k), resize(p.rep, n*k), resize(p.def, n*k), p.vals[:0]
-	for i := 0; i < n*k; i += k {
-		copy(p.codes[i:i+k], c.codes)
-		for j := range k {
-			p.rep[i+j] = byte(min(j, 1))
-		}
+	p.cells(n, k)
+	rep := p.rep[:n*k]
+	return errors.Join(code.StringIndexes(c.codes, p.idx[:n*k], nil, rep), value.Double(c.vals, c.def, rep))
+}
+
+// cells makes p.idx and p.rep at least n rows of k tiebreaks long: each
+// row's code indexes 0 to k-1 and repetition levels 0, 1, 1... They are
+// the same for every tournament with k tiebreaks, so they are kept.
+func (p *periodStandings) cells(n, k int) {
+	if p.k == k && len(p.rep) >= n*k {
+		return
 	}
-	for i, v := range c.values {
-		p.def[i] = 1
-		if v.OK {
-			p.def[i] = 2
-			p.vals = append(p.vals, v.V)
-		}
+	p.k = k
+	p.idx, p.rep = resize(p.idx, max(n*k, len(p.rep))), resize(p.rep, max(n*k, len(p.rep)))
+	for i := range p.rep {
+		p.idx[i], p.rep[i] = int32(i%k), byte(min(i%k, 1))
 	}
-	return errors.Join(code.String(p.codes, nil, p.rep), value.Double(p.vals, p.def, p.rep))
 }
 
 // standingsLeaf is the leaf column of each field of output.StandingsRow in
@@ -281,6 +291,7 @@ type standingsScratch struct {
 	local                 []int32
 	t                     tiebreak.Tournament
 	entries               []startEntry
+	start                 []int32 // standingsInput's start index of each player by appearance
 	engine                tiebreak.Engine
 	tiebreaks, discipline string
 	codes                 []string
@@ -299,44 +310,69 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	}
 	ps := sc.entries[:0]
 	defer func() { sc.entries = ps[:0] }()
+	// One pass over the rows: the games with the players numbered in order of
+	// appearance (local), renumbered in start order once sorted.
+	tt.Games = slices.Grow(tt.Games, len(rows))[:len(rows)]
 	maxRound := int32(0)
-	for _, g := range rows {
-		if local[g.white] < 0 {
-			local[g.white] = 0
+	for i := range rows {
+		g, tg := &rows[i], &tt.Games[i]
+		w, b := local[g.white], int32(-1)
+		if w < 0 {
+			w = int32(len(ps))
+			local[g.white] = w
 			ps = append(ps, newStartEntry(g.wrat, g.white))
 		}
-		if g.black >= 0 && local[g.black] < 0 {
-			local[g.black] = 0
-			ps = append(ps, newStartEntry(g.brat, g.black))
+		if g.black >= 0 {
+			if b = local[g.black]; b < 0 {
+				b = int32(len(ps))
+				local[g.black] = b
+				ps = append(ps, newStartEntry(g.brat, g.black))
+			}
 		}
+		// Field by field into place: a literal built on the stack and copied
+		// would wait on its byte-sized stores.
+		tg.Round, tg.White, tg.Black = int(g.round), int(w), int(b)
+		tg.WhiteResult, tg.BlackResult, tg.WhitePoints, tg.BlackPoints, tg.HasPoints = g.wres, g.bres, g.wpts, g.bpts, g.hasPts
 		maxRound = max(maxRound, g.round)
 	}
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
-	slices.Sort(ps)
+	sortEntries(ps)
+	start := resize(sc.start, len(ps)) // by order of appearance
+	sc.start = start
 	tt.Players = slices.Grow(tt.Players, len(ps))[:len(ps)]
 	for i, e := range ps {
 		p := e.p()
-		local[p] = int32(i)
+		start[local[p]], local[p] = int32(i), -1
 		tt.Players[i] = tiebreak.Player{ID: players.ID[p], StartNo: i + 1, Name: players.Name[p], Rating: int(e.rating())}
 	}
 	touchNames(tt.Players, func(p *tiebreak.Player) string { return p.Name })
-	tt.Games = slices.Grow(tt.Games, len(rows))[:len(rows)]
-	for i := range rows {
-		g, tg := &rows[i], &tt.Games[i]
-		// Field by field into place: a literal built on the stack and copied
-		// would wait on its byte-sized stores.
-		tg.Round, tg.White, tg.Black = int(g.round), int(local[g.white]), -1
-		tg.WhiteResult, tg.BlackResult, tg.WhitePoints, tg.BlackPoints, tg.HasPoints = g.wres, g.bres, g.wpts, g.bpts, g.hasPts
-		if g.black >= 0 {
-			tg.Black = int(local[g.black])
+	for i := range tt.Games {
+		tg := &tt.Games[i]
+		tg.White = int(start[tg.White])
+		if tg.Black >= 0 {
+			tg.Black = int(start[tg.Black])
 		}
 	}
-	for _, e := range ps {
-		local[e.p()] = -1
-	}
 	return tt
+}
+
+// sortEntries sorts a tournament's players into start order: by insertion
+// when there are few, as there mostly are, which takes about half the time
+// of slices.Sort there.
+func sortEntries(ps []startEntry) {
+	if len(ps) > 64 {
+		slices.Sort(ps)
+		return
+	}
+	for i := 1; i < len(ps); i++ {
+		e, j := ps[i], i
+		for ; j > 0 && ps[j-1] > e; j-- {
+			ps[j] = ps[j-1]
+		}
+		ps[j] = e
+	}
 }
 
 // touchNames reads the first byte of each row's name, in a loop of its own so

@@ -176,3 +176,18 @@ func BenchmarkJob(b *testing.B) {
 		k++
 	}
 }
+
+// BenchmarkEngine: a reused Engine's standings alone, as the pipeline takes
+// them for its Parquet files (no CSV).
+func BenchmarkEngine(b *testing.B) {
+	ts := benchTournaments(200)
+	codes := tiebreak.DefaultCodes("chess")
+	var e tiebreak.Engine
+	k := 0
+	for b.Loop() {
+		if _, err := e.Standings(ts[k%len(ts)], codes, tiebreak.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		k++
+	}
+}

@@ -57,6 +57,31 @@ func scoreColumn(e *Engine, c Code, k int) {
 	sb := c.Base == "SB"
 	calc := e.calc(e.policy, e.m.rr || c.Played, c.Base == "FB")
 	nc := len(e.parsed)
+	// The default codes' cases from the totals, without a call per player.
+	switch {
+	case c.Cut == 0 && c.Median == 0:
+		calc.fillItems()
+		vals := e.vals[k:]
+		for i, t := range calc.totals {
+			if sb {
+				vals[i*nc] = scaled(t.contrib, 4)
+			} else {
+				vals[i*nc] = scaled(t.val, 2)
+			}
+		}
+		return
+	case c.Cut == 1 && c.Median == 0 && !sb:
+		calc.fillItems()
+		vals := e.vals[k:]
+		for i, t := range calc.totals {
+			if calc.off[i+1] > calc.off[i] {
+				vals[i*nc] = scaled(t.val-t.cutVal, 2)
+			} else {
+				vals[i*nc] = scaled(calc.buchholz(i, 1, 0), 2)
+			}
+		}
+		return
+	}
 	for i := range e.m.slots {
 		if sb {
 			e.vals[i*nc+k] = scaled(calc.sonneborn(i, c.Cut, c.Median), 4)

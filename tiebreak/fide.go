@@ -43,19 +43,19 @@ func newCalc(m *model, policy Policy, rr bool, score []int) *calc {
 func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 	c.m, c.policy, c.rr, c.score, c.own = m, policy, rr, score, nil
 	c.adj = resize(c.adj, len(score))
-	clear(c.adj)
 	c.haveAll = false
 	for i, row := range m.slots {
-		c.adj[i] = m.extra(i)
+		a := m.extra(i) // summed in a local: a sum in c.adj[i] is stored at every step
 		if policy == Fide2009 {
 			// Opponents' unplayed rounds count as draws.
 			for _, s := range row {
 				if s.played(rr) {
-					c.adj[i] += s.pts
+					a += s.pts
 				} else {
-					c.adj[i] += m.draw
+					a += m.draw
 				}
 			}
+			c.adj[i] = a
 			continue
 		}
 		// Face value, except requested byes and absences (rounds without an
@@ -66,13 +66,15 @@ func (c *calc) reset(m *model, policy Policy, rr bool, score []int) {
 		for last >= 0 && row[last].vur(rr) {
 			last--
 		}
-		for r, s := range row {
+		for r := range row {
+			s := &row[r]
 			if r > last && s.opp < 0 && !m.roundRobin {
-				c.adj[i] += m.draw
+				a += m.draw
 			} else {
-				c.adj[i] += s.pts
+				a += s.pts
 			}
 		}
+		c.adj[i] = a
 	}
 }
 
@@ -83,14 +85,17 @@ func (c *calc) appendItems(dst []item, i int) []item {
 	slots := c.m.slots[i]
 	n := len(slots)
 	rest := c.m.roundRobin && c.policy != Fide2009
-	for r, s := range slots {
+	// Locals: after a store through dst the compiler would reload c's fields.
+	adj, rr, own := c.adj, c.rr, c.own
+	for r := range slots {
+		s := &slots[r]
 		var it item
 		if rest && s.opp < 0 {
 			spr += s.pts
 			continue
 		}
-		if s.played(c.rr) {
-			it.val = c.adj[s.opp]
+		if s.played(rr) {
+			it.val = adj[s.opp]
 		} else {
 			switch c.policy {
 			case Fide2009:
@@ -109,8 +114,8 @@ func (c *calc) appendItems(dst []item, i int) []item {
 			it.vur = c.policy != Fide2009 && s.vur(c.rr)
 		}
 		it.contrib = it.val * s.pts
-		if c.own != nil {
-			it.contrib = it.val * c.own.slots[i][r].pts
+		if own != nil {
+			it.contrib = it.val * own.slots[i][r].pts
 		}
 		dst = append(dst, it)
 		spr += s.pts
@@ -131,6 +136,12 @@ type total struct {
 // playerItems returns player i's items, computed for every player on first use
 // together with their totals. The result must not be modified.
 func (c *calc) playerItems(i int) []item {
+	c.fillItems()
+	return c.all[c.off[i]:c.off[i+1]:c.off[i+1]]
+}
+
+// fillItems computes every player's items and totals, once per calc.
+func (c *calc) fillItems() {
 	if !c.haveAll {
 		np := len(c.m.slots)
 		c.all = slices.Grow(c.all[:0], np*c.m.n)
@@ -144,13 +155,13 @@ func (c *calc) playerItems(i int) []item {
 		}
 		c.haveAll = true
 	}
-	return c.all[c.off[i]:c.off[i+1]:c.off[i+1]]
 }
 
 func (c *calc) total(its []item) total {
 	var t total
 	least, leastVUR := math.MaxInt, math.MaxInt
-	for _, it := range its {
+	for k := range its {
+		it := &its[k]
 		t.val += it.val
 		t.contrib += it.contrib
 		least = min(least, it.val)
@@ -174,11 +185,11 @@ func (c *calc) trimmed(i, cut, median int, sbRule bool) []item {
 
 // buchholz returns BH with modifiers, in half-points.
 func (c *calc) buchholz(i int, cut, median int) int {
-	its := c.playerItems(i)
+	c.fillItems()
 	switch {
 	case cut == 0 && median == 0:
 		return c.totals[i].val
-	case cut == 1 && median == 0 && len(its) > 0:
+	case cut == 1 && median == 0 && c.off[i+1] > c.off[i]:
 		return c.totals[i].val - c.totals[i].cutVal
 	}
 	sum := 0
@@ -190,11 +201,12 @@ func (c *calc) buchholz(i int, cut, median int) int {
 
 // sonneborn returns SB with modifiers, in quarter-points.
 func (c *calc) sonneborn(i int, cut, median int) int {
-	its := c.playerItems(i)
+	c.fillItems()
 	switch {
 	case cut == 0 && median == 0:
 		return c.totals[i].contrib
-	case cut == 1 && median == 0 && len(its) > 0:
+	case cut == 1 && median == 0 && c.off[i+1] > c.off[i]:
+		its := c.playerItems(i)
 		return c.totals[i].contrib - its[leastIndex(its, c.policy != Fide2009, true)].contrib
 	}
 	sum := 0

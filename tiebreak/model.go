@@ -70,9 +70,9 @@ func normCode(b byte) (byte, bool) {
 
 // result is what reset needs of a result byte, looked up in results.
 type result struct {
+	pts    int  // halfPoints(code)
 	code   byte // normalized (normCode)
 	ok     bool // a valid result byte
-	pts    int  // halfPoints(code)
 	played bool // isPlayedCode(code)
 	forf   bool // '+' or '-'
 }
@@ -144,10 +144,8 @@ func newModel(t *Tournament, opt Options) (*model, error) {
 func (m *model) reset(t *Tournament, opt Options) error {
 	np := len(t.Players)
 	n := t.Rounds
-	for _, g := range t.Games {
-		if g.Round > n {
-			n = g.Round
-		}
+	for i := range t.Games {
+		n = max(n, t.Games[i].Round)
 	}
 	if opt.AfterRound > 0 && opt.AfterRound < n {
 		n = opt.AfterRound
@@ -165,11 +163,12 @@ func (m *model) reset(t *Tournament, opt Options) error {
 	clear(m.score)
 	m.slots = resize(m.slots, np)
 	m.all = resize(m.all, np*n)
-	for k := range m.all {
-		m.all[k] = slot{opp: -1, code: 'Z'}
+	all, slots, score := m.all, m.slots, m.score // locals: a store through m.all could change m, as far as the compiler knows
+	for k := range all {
+		all[k] = slot{opp: -1, code: 'Z'}
 	}
-	for i := range m.slots {
-		m.slots[i] = m.all[i*n : (i+1)*n : (i+1)*n]
+	for i := range slots {
+		slots[i] = all[i*n : (i+1)*n : (i+1)*n]
 	}
 	for gi, g := range t.Games {
 		if g.Round < 1 {
@@ -186,35 +185,33 @@ func (m *model) reset(t *Tournament, opt Options) error {
 		if !w.ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.WhiteResult, ErrBadGame)
 		}
-		ws := &m.all[g.White*n+r]
+		ws := &all[g.White*n+r]
 		if ws.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.White].StartNo, g.Round, ErrBadGame)
 		}
-		ws.set = true
 		if g.Black < 0 {
 			if w.played {
 				return fmt.Errorf("game %d (round %d): played result %q without an opponent: %w", gi+1, g.Round, w.code, ErrBadGame)
 			}
 			*ws = slot{opp: -1, code: w.code, pts: w.pts, set: true}
-			m.score[g.White] += w.pts
+			score[g.White] += w.pts
 			continue
 		}
 		b := results[g.BlackResult]
 		if !b.ok {
 			return fmt.Errorf("game %d (round %d): result code %q: %w", gi+1, g.Round, g.BlackResult, ErrBadGame)
 		}
-		bs := &m.all[g.Black*n+r]
+		bs := &all[g.Black*n+r]
 		if bs.set {
 			return fmt.Errorf("game %d: player %d twice in round %d: %w", gi+1, t.Players[g.Black].StartNo, g.Round, ErrBadGame)
 		}
-		bs.set = true
 		if w.played != b.played {
 			return fmt.Errorf("game %d (round %d): results %q and %q do not match: %w", gi+1, g.Round, w.code, b.code, ErrBadGame)
 		}
 		ws.fill(g.Black, 'w', w, g.HasPoints, g.WhitePoints, g.BlackPoints)
 		bs.fill(g.White, 'b', b, g.HasPoints, g.BlackPoints, g.WhitePoints)
-		m.score[g.White] += w.pts
-		m.score[g.Black] += b.pts
+		score[g.White] += w.pts
+		score[g.Black] += b.pts
 	}
 	if err := m.applyPoints(t); err != nil {
 		return err

@@ -106,15 +106,18 @@ func (e *Engine) Standings(t *Tournament, codes []string, opt Options) ([]Row, e
 	}
 	e.rank()
 
-	e.rows = slices.Grow(e.rows[:0], np)
-	start := 0
+	e.rows = slices.Grow(e.rows[:0], np)[:np]
+	rows, score, start := e.rows, e.m.score, 0
 	for _, end := range e.ends {
-		for _, i := range e.order[start:end] {
-			e.rows = append(e.rows, Row{Rank: start + 1, Index: i, Player: t.Players[i], Points: float64(e.m.score[i]) / 2, Values: e.vals[i*nc : (i+1)*nc : (i+1)*nc]})
+		for k, i := range e.order[start:end] {
+			// Field by field: a Row literal is built on the stack, then copied.
+			r := &rows[start+k]
+			r.Rank, r.Index, r.Player, r.Points = start+1, i, t.Players[i], float64(score[i])/2
+			r.Values = e.vals[i*nc : (i+1)*nc : (i+1)*nc]
 		}
 		start = end
 	}
-	return e.rows, nil
+	return rows, nil
 }
 
 // CSV returns the standings as WriteCSV writes them. The bytes are valid until e's
@@ -150,14 +153,20 @@ func (e *Engine) val(i, k int) Value { return e.vals[i*len(e.parsed)+k] }
 func (e *Engine) rank() {
 	e.orderByScore()
 	for k, c := range e.parsed {
+		if len(e.ends) == len(e.order) {
+			return // no ties left: the later codes (DE) have no group to break
+		}
 		next := e.next[:0]
 		start := 0
 		group := e.defs[k].group
 		for _, end := range e.ends {
+			if end-start < 2 {
+				next = append(next, end)
+				start = end
+				continue
+			}
 			g := e.order[start:end]
 			switch {
-			case len(g) < 2:
-				next = append(next, end)
 			case group != nil:
 				next = group(e, next, g, start, k, c)
 			default:

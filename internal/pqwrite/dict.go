@@ -60,6 +60,10 @@ func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
 		probe(d.f64.Probe, &d.vf64, vals, out)
 	case []string:
 		index(d.str, &d.vstr, vals, out)
+	case []dictIndex:
+		for i, j := range vals {
+			out[i] = int32(j)
+		}
 	}
 	return idx
 }

@@ -312,6 +312,8 @@ type Column struct {
 	nullRows int64 // the chunk's null count
 	min, max parquet.Value
 	buf      *pageBuffers // its row group's
+	dictIdx  []int32      // StringIndexes' scratch
+	dictVals []dictIndex
 }
 
 func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, config *parquet.WriterConfig) *Column {
@@ -427,6 +429,38 @@ func (c *Column) String(vals []string, def, rep []byte) error {
 	})
 }
 
+// StringIndexes appends values to a dictionary-encoded BYTE_ARRAY column
+// as indexes into dict: the set levels' values are dict[idx[0]],
+// dict[idx[1]]... It writes what String writes of those values, looking
+// each distinct one up once rather than each value (see write).
+func (c *Column) StringIndexes(dict []string, idx []int32, def, rep []byte) error {
+	if c.dict == nil || c.kind != parquet.ByteArray {
+		return fmt.Errorf("pqwrite: column %v is not a dictionary of byte arrays", c.leaf.Path)
+	}
+	// The column's index of each of dict's values, found when first used:
+	// the column's dictionary takes its values in the order they come.
+	tr := c.dictIdx[:0]
+	for range dict {
+		tr = append(tr, -1)
+	}
+	ix := c.dictVals[:0]
+	for _, j := range idx {
+		if j < 0 || int(j) >= len(dict) {
+			return fmt.Errorf("pqwrite: column %v: index %d of a dictionary of %d", c.leaf.Path, j, len(dict))
+		}
+		if tr[j] < 0 {
+			index(c.dict.str, &c.dict.vstr, dict[j:j+1], tr[j:j+1])
+		}
+		ix = append(ix, dictIndex(tr[j]))
+	}
+	c.dictIdx, c.dictVals = tr, ix
+	return write(c, parquet.ByteArray, ix, def, rep, nil)
+}
+
+// dictIndex is a value of a dictionary column given by its index in the
+// column's dictionary (StringIndexes).
+type dictIndex int32
+
 // grow gives a page's empty slice room for a page of values (n, and a
 // piece's more): appending to it then copies nothing.
 func grow[T any](s []T, n int) []T {
@@ -535,9 +569,11 @@ func (c *Column) bufferSize() int {
 }
 
 func appendLevel(b []byte, l byte, n int) []byte {
-	b = slices.Grow(b, n)
-	for range n {
-		b = append(b, l)
+	m := len(b)
+	b = slices.Grow(b, n)[:m+n]
+	s := b[m:]
+	for i := range s {
+		s[i] = l
 	}
 	return b
 }
@@ -690,13 +726,48 @@ func levelEncoding(max byte) *rle.Encoding {
 func histogram(chunk, pages []int64, levels []byte, max byte) []int64 {
 	start := len(pages)
 	pages = append(pages, make([]int64, int(max)+1)...)
-	for _, l := range levels {
-		pages[start+int(l)]++
+	page := pages[start:]
+	if max > 3 || !countLevels(page, levels) {
+		for _, l := range levels {
+			page[l]++
+		}
 	}
-	for i, n := range pages[start:] {
+	for i, n := range page {
 		chunk[i] += n
 	}
 	return pages
+}
+
+// countLevels counts levels of at most 3 into page (max+1 long), eight at a
+// time with popcounts of their two bits (counted one at a time, each
+// increment waits on the last). It counts nothing and returns false when a
+// level is greater than 3 or than page allows.
+func countLevels(page []int64, levels []byte) bool {
+	const ones = 0x0101010101010101
+	var n1, n2, n3, bad uint64
+	i := 0
+	for ; i+8 <= len(levels); i += 8 {
+		w := binary.LittleEndian.Uint64(levels[i:])
+		lo, hi := w&ones, w>>1&ones
+		n1 += uint64(bits.OnesCount64(lo &^ hi))
+		n2 += uint64(bits.OnesCount64(hi &^ lo))
+		n3 += uint64(bits.OnesCount64(lo & hi))
+		bad |= w &^ (3 * ones)
+	}
+	var tail [4]int64
+	for _, l := range levels[i:] {
+		if l > 3 {
+			return false
+		}
+		tail[l]++
+	}
+	if bad != 0 || len(page) < 4 && n3+uint64(tail[3]) > 0 || len(page) < 3 && n2+uint64(tail[2]) > 0 {
+		return false
+	}
+	counts := [4]int64{0, int64(n1) + tail[1], int64(n2) + tail[2], int64(n3) + tail[3]}
+	counts[0] = int64(len(levels)) - counts[1] - counts[2] - counts[3]
+	copy(page, counts[:])
+	return true
 }
 
 // addStats counts a page of type t and encoding e.
@@ -722,9 +793,11 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 	}
 	switch c.kind {
 	case parquet.Int32:
-		return parquet.Int32Value(slices.Min(p.i32)), parquet.Int32Value(slices.Max(p.i32)), true
+		lo, hi := minMax(p.i32)
+		return parquet.Int32Value(lo), parquet.Int32Value(hi), true
 	case parquet.Int64:
-		return parquet.Int64Value(slices.Min(p.i64)), parquet.Int64Value(slices.Max(p.i64)), true
+		lo, hi := minMax(p.i64)
+		return parquet.Int64Value(lo), parquet.Int64Value(hi), true
 	case parquet.Double:
 		lo, hi, ok := floatBounds(p.f64, func(v float64) float64 { return v })
 		return parquet.DoubleValue(lo), parquet.DoubleValue(hi), ok
@@ -740,6 +813,23 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 		}
 	}
 	return parquet.ByteArrayValue(lb), parquet.ByteArrayValue(hb), true
+}
+
+// minMax is the least and greatest of s (not empty), in one pass with four
+// of each: one min and max at a time, each waits on the last.
+func minMax[T int32 | int64](s []T) (lo, hi T) {
+	l0, l1, l2, l3 := s[0], s[0], s[0], s[0]
+	h0, h1, h2, h3 := l0, l1, l2, l3
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		v := s[i : i+4 : i+4]
+		l0, l1, l2, l3 = min(l0, v[0]), min(l1, v[1]), min(l2, v[2]), min(l3, v[3])
+		h0, h1, h2, h3 = max(h0, v[0]), max(h1, v[1]), max(h2, v[2]), max(h3, v[3])
+	}
+	for _, v := range s[i:] {
+		l0, h0 = min(l0, v), max(h0, v)
+	}
+	return min(l0, l1, l2, l3), max(h0, h1, h2, h3)
 }
 
 // finish encodes the chunk's last page and its dictionary page.

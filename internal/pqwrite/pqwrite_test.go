@@ -3,8 +3,10 @@ package pqwrite
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -76,7 +78,11 @@ func testRows(n int) []testRow {
 }
 
 // writeColumns writes rows through w, column by column.
-func writeColumns(t *testing.T, w *Writer, rows []testRow) {
+func writeColumns(t *testing.T, w *Writer, rows []testRow) { writeColumnsBy(t, w, rows, nil) }
+
+// writeColumnsBy is writeColumns, the codes written as indexes into dict
+// (StringIndexes) when it is not nil.
+func writeColumnsBy(t *testing.T, w *Writer, rows []testRow, dict []string) {
 	t.Helper()
 	n := len(rows)
 	col := func(path ...string) *Column {
@@ -117,11 +123,21 @@ func writeColumns(t *testing.T, w *Writer, rows []testRow) {
 			}
 		}
 	}
+	var codeErr error
+	if dict == nil {
+		codeErr = col("cells", "list", "element", "code").String(codes, codeDef, rep)
+	} else {
+		idx := make([]int32, len(codes))
+		for i, c := range codes {
+			idx[i] = int32(slices.Index(dict, c))
+		}
+		codeErr = col("cells", "list", "element", "code").StringIndexes(dict, idx, codeDef, rep)
+	}
 	for _, err := range []error{
 		col("id").Int64(ids, nil, nil), col("rank").Int32(ranks, nil, nil), col("p").Int64(ps, nil, nil),
 		col("name").String(names, nil, nil), col("pts").Double(pts, nil, nil), col("score").Double(scores, nil, nil),
 		col("opt").Int32(opts, optDef, nil), col("fed").String(feds, fedDef, nil), col("date").Int32(dates, dateDef, nil),
-		col("cells", "list", "element", "code").String(codes, codeDef, rep),
+		codeErr,
 		col("cells", "list", "element", "value").Double(vals, valDef, rep),
 		col("empty").Double(nil, make([]byte, n), nil),
 	} {
@@ -188,6 +204,44 @@ func TestSameFile(t *testing.T) {
 	}
 }
 
+// TestStringIndexes: codes written as indexes into a list of them, in pieces
+// of a tournament, are the file of the codes themselves, whatever the list's
+// order.
+func TestStringIndexes(t *testing.T) {
+	rows := testRows(5000)
+	var want, got bytes.Buffer
+	for _, c := range []struct {
+		buf  *bytes.Buffer
+		dict []string
+	}{{&want, nil}, {&got, []string{"", "DE", "unused", "SB", "BH"}}} {
+		w, err := New(c.buf, testSchema, testOptions()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lo := 0; lo < len(rows); lo += 50 {
+			writeColumnsBy(t, w, rows[lo:lo+50], c.dict)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(want.Bytes(), got.Bytes()) {
+		t.Errorf("%d bytes, by the codes themselves %d", got.Len(), want.Len())
+	}
+	w, err := New(io.Discard, testSchema, testOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, _ := w.Lookup("name")
+	if err := name.StringIndexes([]string{"a"}, []int32{0}, nil, nil); err == nil {
+		t.Error("indexes into a column without a dictionary: no error")
+	}
+	code, _ := w.Lookup("cells", "list", "element", "code")
+	if err := code.StringIndexes([]string{"a"}, []int32{1}, []byte{1}, []byte{0}); err == nil {
+		t.Error("an index past the list: no error")
+	}
+}
+
 func readAll(t *testing.T, b []byte) []testRow {
 	t.Helper()
 	rows, err := parquet.Read[testRow](bytes.NewReader(b), int64(len(b)))
@@ -241,5 +295,45 @@ func sameFooter(t *testing.T, want, got *parquet.File) {
 	}
 	if len(got.OffsetIndexes()) != len(want.OffsetIndexes()) {
 		t.Fatalf("%d offset indexes, want %d", len(got.OffsetIndexes()), len(want.OffsetIndexes()))
+	}
+}
+
+// TestHistogram: the counts eight levels at a time are a byte at a time's,
+// for every maximum level and page length.
+func TestHistogram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for max := byte(1); max <= 5; max++ {
+		for n := range 40 {
+			levels := make([]byte, n)
+			for i := range levels {
+				levels[i] = byte(rng.IntN(int(max) + 1))
+			}
+			want := make([]int64, max+1)
+			for _, l := range levels {
+				want[l]++
+			}
+			chunk := make([]int64, max+1)
+			got := histogram(chunk, []int64{7}, levels, max)
+			if !slices.Equal(got[1:], want) || !slices.Equal(chunk, want) || got[0] != 7 {
+				t.Fatalf("max %d, levels %v: %v (chunk %v), want %v", max, levels, got[1:], chunk, want)
+			}
+		}
+	}
+}
+
+// TestMinMax: minMax is slices.Min and slices.Max, for every length and
+// position of the extremes.
+func TestMinMax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n < 40; n++ {
+		for range 20 {
+			s := make([]int64, n)
+			for i := range s {
+				s[i] = rng.Int64N(1000) - 500
+			}
+			if lo, hi := minMax(s); lo != slices.Min(s) || hi != slices.Max(s) {
+				t.Fatalf("%v: %d, %d", s, lo, hi)
+			}
+		}
 	}
 }

@@ -148,6 +148,7 @@ type cardShape struct {
 	rowLeaves, gameLeaves []int
 	noK                   bool // rating.Columns.NoK: expected (pd) does not wait for a K
 	floatGames            bool // every column of gameAdded is a Float64 (rating.GameRows)
+	rowOpts, gameOpts     []parquet.WriterOption
 }
 
 // plainCards is the shape of a rule set that adds no card column.
@@ -174,7 +175,20 @@ func newCardShape(def *rating.Definition, rules rating.RuleSet) *cardShape {
 	sh.rowCols = append(slices.Clip(cardColumns), addedColumns(rows, func(c *cardCols) *addedCols { return &c.added })...)
 	sh.gameCols = append(slices.Clip(gameColumns), addedColumns(games, func(g *gameCols) *addedCols { return &g.added })...)
 	sh.rowLeaves, sh.gameLeaves = columnIndex(sh.rowSchema, sh.rowCols), columnIndex(sh.gameSchema, sh.gameCols)
+	sh.rowOpts, sh.gameOpts = sampled(rows), sampled(games)
 	return sh
+}
+
+// sampled are the writer options of a file with the added columns cols: a
+// column declared Incompressible is compressed only where it pays.
+func sampled(cols []rating.Column) []parquet.WriterOption {
+	var opts []parquet.WriterOption
+	for _, c := range cols {
+		if c.Incompressible {
+			opts = append(opts, pqwrite.CompressIfWorth(c.Name))
+		}
+	}
+	return opts
 }
 
 // labels is a text column whose rows repeat a few values (a period, a
@@ -347,13 +361,13 @@ func newCardWriter(stage *staging, players *archive.Players, kind day.Kind, sh *
 		f.abort()
 		return nil, err
 	}
-	w, err := newColumnWriter(f, sh.rowSchema)
+	w, err := newColumnWriter(f, sh.rowSchema, sh.rowOpts...)
 	if err != nil {
 		f.abort()
 		gf.abort()
 		return nil, err
 	}
-	gw, err := newColumnWriter(gf, sh.gameSchema)
+	gw, err := newColumnWriter(gf, sh.gameSchema, sh.gameOpts...)
 	if err != nil {
 		f.abort()
 		gf.abort()

@@ -22,7 +22,7 @@ type testRow struct {
 	Rank  int32      `parquet:"rank,delta"`
 	P     int64      `parquet:"p"`
 	Name  string     `parquet:"name"`
-	Pts   float64    `parquet:"pts"`
+	Pts   float64    `parquet:"pts,uncompressed"` // a codec of its own
 	Score float64    `parquet:"score,dict"`
 	Opt   *int32     `parquet:"opt,optional"`
 	Fed   string     `parquet:"fed,optional"`
@@ -185,6 +185,45 @@ func TestSameFile(t *testing.T) {
 				t.Errorf("%d bytes, parquet-go's %d: the same cells, not the same bytes", got.Len(), old.Len())
 			}
 		})
+	}
+}
+
+// TestCompressIfWorth: a sampled column whose pages are random bits (score's
+// dictionary indexes) is stored uncompressed, one whose values share their
+// high bytes (p) compressed, and the file has the cells of parquet-go's.
+func TestCompressIfWorth(t *testing.T) {
+	rows := testRows(20000)
+	var old, got bytes.Buffer
+	gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
+	if _, err := gw.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(&got, testSchema, append(testOptions(), CompressIfWorth("p"), CompressIfWorth("score"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < len(rows); lo += 7000 { // three row groups
+		writeColumns(t, w, rows[lo:min(len(rows), lo+7000)])
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := SameCells(old.Bytes(), got.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]format.CompressionCodec{"p": format.Snappy, "score": format.Uncompressed, "name": format.Snappy}
+	for i, g := range footer(t, got.Bytes()).Metadata().RowGroups {
+		for _, c := range g.Columns {
+			if codec, ok := want[c.MetaData.PathInSchema[0]]; ok && c.MetaData.Codec != codec {
+				t.Errorf("row group %d, column %v: codec %v, want %v", i, c.MetaData.PathInSchema, c.MetaData.Codec, codec)
+			}
+		}
 	}
 }
 

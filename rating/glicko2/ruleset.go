@@ -223,7 +223,9 @@ var (
 
 // columns are what Glicko-2 adds to lists and cards: on the Glicko scale on
 // a list, rounded as printed; on the Glicko-2 scale and unrounded on the
-// cards, so that a card recomputes the period exactly.
+// cards, so that a card recomputes the period exactly. The cards' are
+// Incompressible: once players have left their initial values, Snappy
+// finds nothing to shrink in them.
 var columns = rating.Columns{
 	List: []rating.Column{
 		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2, Title: "Glicko rating"},
@@ -233,14 +235,14 @@ var columns = rating.Columns{
 	RankBy: "glicko_rating",
 	NoK:    true,
 	Cards: []rating.Column{
-		{Name: "mu_before", Type: rating.Float64, Title: "μ before"}, {Name: "phi_before", Type: rating.Float64, Title: "φ before"},
-		{Name: "sigma_before", Type: rating.Float64, Title: "σ before"}, {Name: "mu_after", Type: rating.Float64, Title: "μ after"},
-		{Name: "phi_after", Type: rating.Float64, Title: "φ after"}, {Name: "sigma_after", Type: rating.Float64, Title: "σ after"},
-		{Name: "v", Type: rating.Float64, Title: "v"}, {Name: "delta", Type: rating.Float64, Title: "Δ"},
+		{Name: "mu_before", Type: rating.Float64, Incompressible: true, Title: "μ before"}, {Name: "phi_before", Type: rating.Float64, Incompressible: true, Title: "φ before"},
+		{Name: "sigma_before", Type: rating.Float64, Incompressible: true, Title: "σ before"}, {Name: "mu_after", Type: rating.Float64, Incompressible: true, Title: "μ after"},
+		{Name: "phi_after", Type: rating.Float64, Incompressible: true, Title: "φ after"}, {Name: "sigma_after", Type: rating.Float64, Incompressible: true, Title: "σ after"},
+		{Name: "v", Type: rating.Float64, Incompressible: true, Title: "v"}, {Name: "delta", Type: rating.Float64, Incompressible: true, Title: "Δ"},
 	},
 	Games: []rating.Column{
-		{Name: "opponent_mu", Type: rating.Float64, Title: "opponent μ"}, {Name: "opponent_phi", Type: rating.Float64, Title: "opponent φ"},
-		{Name: "g", Type: rating.Float64, Title: "g(φ)"}, {Name: "e", Type: rating.Float64, Title: "E"},
+		{Name: "opponent_mu", Type: rating.Float64, Incompressible: true, Title: "opponent μ"}, {Name: "opponent_phi", Type: rating.Float64, Incompressible: true, Title: "opponent φ"},
+		{Name: "g", Type: rating.Float64, Incompressible: true, Title: "g(φ)"}, {Name: "e", Type: rating.Float64, Incompressible: true, Title: "E"},
 	},
 }
 

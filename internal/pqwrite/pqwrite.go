@@ -769,9 +769,11 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 	}
 	switch c.kind {
 	case parquet.Int32:
-		return parquet.Int32Value(slices.Min(p.i32)), parquet.Int32Value(slices.Max(p.i32)), true
+		lo, hi := intBounds(p.i32)
+		return parquet.Int32Value(lo), parquet.Int32Value(hi), true
 	case parquet.Int64:
-		return parquet.Int64Value(slices.Min(p.i64)), parquet.Int64Value(slices.Max(p.i64)), true
+		lo, hi := intBounds(p.i64)
+		return parquet.Int64Value(lo), parquet.Int64Value(hi), true
 	case parquet.Double:
 		lo, hi, ok := floatBounds(p.f64, func(v float64) float64 { return v })
 		return parquet.DoubleValue(lo), parquet.DoubleValue(hi), ok
@@ -897,6 +899,8 @@ func (c *Column) reset() {
 	m.EncodingStats, m.SizeStatistics = nil, format.SizeStatistics{}
 	m.Codec = c.codec.CompressionCodec()
 	if c.dict != nil {
+		seen, used := c.dict.seen, c.dict.used // all false, kept
 		c.dict = newDictionary(c.kind)
+		c.dict.seen, c.dict.used = seen, used
 	}
 }

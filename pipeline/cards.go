@@ -824,8 +824,7 @@ type column[C any] struct {
 
 // columnScratch is the scratch of a row group's column writes.
 type columnScratch struct {
-	def  []byte
-	strs []string
+	def []byte
 }
 
 // required is a column with a value in every row.
@@ -844,15 +843,12 @@ func nullable[C any, T cardValue](name string, vals func(*C) *optional[T]) colum
 	}}
 }
 
-// text is a required labels column.
+// text is a required labels column, written as its codes (pqwrite's
+// Labels): no string per row.
 func text[C any](name string, get func(*C) *labels) column[C] {
-	return column[C]{name, func(col *pqwrite.Column, s *columnScratch, c *C) error {
+	return column[C]{name, func(col *pqwrite.Column, _ *columnScratch, c *C) error {
 		l := get(c)
-		s.strs = resize(s.strs, len(l.codes))
-		for i, code := range l.codes {
-			s.strs[i] = l.vals[code]
-		}
-		return col.String(s.strs, nil, nil)
+		return col.Labels(l.vals, l.codes)
 	}}
 }
 

@@ -26,6 +26,9 @@ type dictionary struct {
 	vstr []string
 	seen []bool  // bounds' scratch: which values a page uses
 	used []int32 // and in which order they first come
+	// Labels' values and their indexes, -1 until looked up.
+	labels []string
+	codes  []int32
 }
 
 // maxLoad is parquet-go's dictionaries' table load.
@@ -62,6 +65,13 @@ func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
 		probe(d.f64.Probe, &d.vf64, vals, out)
 	case []string:
 		index(d.str, &d.vstr, vals, out)
+	case []uint16: // codes into d.labels
+		for i, code := range vals {
+			if d.codes[code] < 0 {
+				index(d.str, &d.vstr, d.labels[code:code+1], d.codes[code:code+1])
+			}
+			out[i] = d.codes[code]
+		}
 	}
 	return idx
 }

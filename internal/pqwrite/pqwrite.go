@@ -452,6 +452,26 @@ func (c *Column) String(vals []string, def, rep []byte) error {
 	})
 }
 
+// Labels appends values to a required BYTE_ARRAY column given as codes:
+// row i's value is labels[codes[i]]. A dictionary column looks each label
+// up once per call rather than each row's string; the file is the one
+// String would write.
+func (c *Column) Labels(labels []string, codes []uint16) error {
+	if c.dict == nil || c.kind != parquet.ByteArray {
+		strs := make([]string, len(codes))
+		for i, code := range codes {
+			strs[i] = labels[code]
+		}
+		return c.String(strs, nil, nil)
+	}
+	c.dict.labels = labels
+	c.dict.codes = slices.Grow(c.dict.codes[:0], len(labels))[:len(labels)]
+	for i := range c.dict.codes {
+		c.dict.codes[i] = -1
+	}
+	return write(c, parquet.ByteArray, codes, nil, nil, nil)
+}
+
 // grow gives a page's empty slice room for a page of values (n, and a
 // piece's more): appending to it then copies nothing.
 func grow[T any](s []T, n int) []T {

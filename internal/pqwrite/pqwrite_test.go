@@ -282,3 +282,52 @@ func sameFooter(t *testing.T, want, got *parquet.File) {
 		t.Fatalf("%d offset indexes, want %d", len(got.OffsetIndexes()), len(want.OffsetIndexes()))
 	}
 }
+
+// TestLabels: a column written as codes into labels (Labels) is the file
+// String writes, for a dictionary column and a plain one, whatever order
+// the labels are in.
+func TestLabels(t *testing.T) {
+	type labelRow struct {
+		Period string `parquet:"period,dict"`
+		Name   string `parquet:"name"`
+	}
+	schema := parquet.NewSchema("labelRow", parquet.SchemaOf(labelRow{}))
+	labels := []string{"2025-03", "", "2025-01", "2025-02"}
+	r := rand.New(rand.NewPCG(5, 6))
+	codes := make([]uint16, 5000)
+	strs := make([]string, len(codes))
+	for i := range codes {
+		codes[i] = uint16(r.IntN(len(labels)))
+		strs[i] = labels[codes[i]]
+	}
+	file := func(byLabels bool) []byte {
+		var b bytes.Buffer
+		w, err := New(&b, schema, testOptions()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lo := 0; lo < len(codes); lo += 2000 { // three row groups
+			hi := min(len(codes), lo+2000)
+			for i := range 2 {
+				if byLabels {
+					err = w.Column(i).Labels(labels, codes[lo:hi])
+				} else {
+					err = w.Column(i).String(strs[lo:hi], nil, nil)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	if !bytes.Equal(file(true), file(false)) {
+		t.Error("Labels and String wrote different files")
+	}
+}

@@ -199,8 +199,8 @@ func (pd *Period) close(s *State, set *Settings, first int32, emit func(*ratedRo
 			return fmt.Errorf("glicko2: game %d–%d of %d players: %w", g.white, g.black, n, ErrPlayer)
 		}
 	}
-	startOf := pd.startValues(s, set)
 	start := pd.byPlayer(n)
+	startOf := pd.startValues(s, set, start)
 	after := pd.after[:0]
 	row := &pd.row
 	for p := range int32(n) {
@@ -243,18 +243,24 @@ func (pd *Period) close(s *State, set *Settings, first int32, emit func(*ratedRo
 }
 
 // startValues returns every player's values at the period's start: from s,
-// or the initial values for a player not listed yet; pd.opp gets them as an
-// opponent's, with g(φ) and the whole rating. Taken once per player rather
-// than once per game side.
-func (pd *Period) startValues(s *State, set *Settings) []Player {
+// or the initial values for a player not listed yet; pd.opp gets those of
+// every player with games (start, byPlayer's) as an opponent's, with g(φ)
+// and the whole rating. Taken once per player rather than once per game
+// side.
+func (pd *Period) startValues(s *State, set *Settings, start []int32) []Player {
 	initial := set.initial()
+	first := oppValues{mu: initial.Mu, phi: initial.Phi, g: gOf(initial.Phi), rating: whole(initial)}
 	from, opp := room(pd.initial, len(s.Listed)), room(pd.opp, len(s.Listed))
 	for p, on := range s.Listed {
-		from[p] = initial
-		if on {
+		switch {
+		case !on:
+			from[p], opp[p] = initial, first
+		case start[p] < start[p+1]:
+			from[p] = s.Player(int32(p))
+			opp[p] = oppValues{mu: from[p].Mu, phi: from[p].Phi, g: gOf(from[p].Phi), rating: whole(Player{Mu: from[p].Mu})}
+		default: // idle: Idle's φ alone
 			from[p] = s.Player(int32(p))
 		}
-		opp[p] = oppValues{mu: from[p].Mu, phi: from[p].Phi, g: gOf(from[p].Phi), rating: whole(Player{Mu: from[p].Mu})}
 	}
 	pd.initial, pd.opp = from, opp
 	return from

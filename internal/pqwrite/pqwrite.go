@@ -5,7 +5,9 @@
 // handed to it 64 at a time, byte for byte (data pages v2, the schema's
 // encodings and compression, dictionary, chunk statistics, column and offset
 // index, level histograms), from parquet-go's own building blocks: its format
-// structs, thrift encoder, value encodings and column indexers.
+// structs, thrift encoder, value encodings and column indexers. Its own option
+// CompressIfWorth, which parquet-go lacks, changes a column's codec chunk by
+// chunk, not its cells.
 package pqwrite
 
 import (
@@ -58,9 +60,10 @@ type pageBuffers struct {
 }
 
 // New returns a writer of a file with the schema and the writer options
-// given (parquet-go's): it honors the schema's encodings and compression,
-// Compression, PageBufferSize, SkipPageBounds and ColumnIndexSizeLimit, and
-// writes no statistics in page headers (parquet.DataPageStatistics(false)).
+// given (parquet-go's, and CompressIfWorth): it honors the schema's encodings
+// and compression, Compression, PageBufferSize, SkipPageBounds and
+// ColumnIndexSizeLimit, and writes no statistics in page headers
+// (parquet.DataPageStatistics(false)).
 func New(w io.Writer, schema *parquet.Schema, options ...parquet.WriterOption) (*Writer, error) {
 	options = append([]parquet.WriterOption{schema}, options...)
 	config, err := parquet.NewWriterConfig(options...)

@@ -148,6 +148,7 @@ type cardShape struct {
 	rowLeaves, gameLeaves []int
 	noK                   bool // rating.Columns.NoK: expected (pd) does not wait for a K
 	floatGames            bool // every column of gameAdded is a Float64 (rating.GameRows)
+	rowOpts, gameOpts     []parquet.WriterOption
 }
 
 // plainCards is the shape of a rule set that adds no card column.
@@ -174,35 +175,47 @@ func newCardShape(def *rating.Definition, rules rating.RuleSet) *cardShape {
 	sh.rowCols = append(slices.Clip(cardColumns), addedColumns(rows, func(c *cardCols) *addedCols { return &c.added })...)
 	sh.gameCols = append(slices.Clip(gameColumns), addedColumns(games, func(g *gameCols) *addedCols { return &g.added })...)
 	sh.rowLeaves, sh.gameLeaves = columnIndex(sh.rowSchema, sh.rowCols), columnIndex(sh.gameSchema, sh.gameCols)
+	sh.rowOpts, sh.gameOpts = sampled(rows), sampled(games)
 	return sh
 }
 
+// sampled are the writer options of a file with the added columns cols: a
+// column declared Incompressible is compressed only where it pays.
+func sampled(cols []rating.Column) []parquet.WriterOption {
+	var opts []parquet.WriterOption
+	for _, c := range cols {
+		if c.Incompressible {
+			opts = append(opts, pqwrite.CompressIfWorth(c.Name))
+		}
+	}
+	return opts
+}
+
 // labels is a text column whose rows repeat a few values (a period, a
-// reason): a code per row into vals. A row group's buffer then holds two
+// reason): a code per row into vals. A row group's buffer then holds four
 // bytes per row instead of a string, and nothing for the GC to follow.
 type labels struct {
-	codes []uint16
+	codes []int32
 	vals  []string
-	index map[string]uint16 // vals' codes
+	index map[string]int32 // vals' codes
 }
 
 func newLabels(n int) labels {
-	return labels{codes: make([]uint16, 0, n), index: map[string]uint16{}}
+	return labels{codes: make([]int32, 0, n), index: map[string]int32{}}
 }
 
-// add appends a row of s. A buffer of cardsPerRowGroup rows has at most as
-// many values, so a code fits in 16 bits.
+// add appends a row of s.
 func (l *labels) add(s string) { l.codes = append(l.codes, l.code(s)) }
 
 // code is s's code, s added to vals when new. Most rows repeat the value
 // before them.
-func (l *labels) code(s string) uint16 {
+func (l *labels) code(s string) int32 {
 	if n := len(l.vals); n > 0 && l.vals[n-1] == s {
-		return uint16(n - 1)
+		return int32(n - 1)
 	}
 	c, ok := l.index[s]
 	if !ok {
-		c = uint16(len(l.vals))
+		c = int32(len(l.vals))
 		l.index[s] = c
 		l.vals = append(l.vals, s)
 	}
@@ -347,13 +360,13 @@ func newCardWriter(stage *staging, players *archive.Players, kind day.Kind, sh *
 		f.abort()
 		return nil, err
 	}
-	w, err := newColumnWriter(f, sh.rowSchema)
+	w, err := newColumnWriter(f, sh.rowSchema, sh.rowOpts...)
 	if err != nil {
 		f.abort()
 		gf.abort()
 		return nil, err
 	}
-	gw, err := newColumnWriter(gf, sh.gameSchema)
+	gw, err := newColumnWriter(gf, sh.gameSchema, sh.gameOpts...)
 	if err != nil {
 		f.abort()
 		gf.abort()
@@ -810,8 +823,7 @@ type column[C any] struct {
 
 // columnScratch is the scratch of a row group's column writes.
 type columnScratch struct {
-	def  []byte
-	strs []string
+	def []byte
 }
 
 // required is a column with a value in every row.
@@ -830,15 +842,12 @@ func nullable[C any, T cardValue](name string, vals func(*C) *optional[T]) colum
 	}}
 }
 
-// text is a required labels column.
+// text is a required labels column, written as indexes into its values
+// (pqwrite's StringIndexes): no string per row.
 func text[C any](name string, get func(*C) *labels) column[C] {
-	return column[C]{name, func(col *pqwrite.Column, s *columnScratch, c *C) error {
+	return column[C]{name, func(col *pqwrite.Column, _ *columnScratch, c *C) error {
 		l := get(c)
-		s.strs = resize(s.strs, len(l.codes))
-		for i, code := range l.codes {
-			s.strs[i] = l.vals[code]
-		}
-		return col.String(s.strs, nil, nil)
+		return col.StringIndexes(l.vals, l.codes, nil, nil)
 	}}
 }
 

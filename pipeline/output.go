@@ -399,9 +399,9 @@ var outputOptions = []parquet.WriterOption{
 }
 
 // newColumnWriter returns the column-wise writer of a Parquet output: its
-// schema, with outputOptions.
-func newColumnWriter(w io.Writer, schema *parquet.Schema) (*pqwrite.Writer, error) {
-	return pqwrite.New(w, schema, outputOptions...)
+// schema, with outputOptions and the file's own.
+func newColumnWriter(w io.Writer, schema *parquet.Schema, own ...parquet.WriterOption) (*pqwrite.Writer, error) {
+	return pqwrite.New(w, schema, append(slices.Clip(outputOptions), own...)...)
 }
 
 // writeValues writes vals, one per row, to column c of a Parquet output:

@@ -29,6 +29,11 @@ type Column struct {
 	// on to them; 0 prints the shortest form that reads back exactly.
 	Decimals int
 	Title    string // the site's column heading; "" is Name
+	// Incompressible: an unrounded Float64 column whose values Snappy hardly
+	// shrinks once they stop repeating. A Parquet column chunk of it is
+	// compressed only when a sample of it shrinks by an eighth, else stored
+	// uncompressed: the same values, less CPU.
+	Incompressible bool
 }
 
 // Format prints a value of the column as the CSV and the tables do.
@@ -124,6 +129,8 @@ func (c *Columns) Check() error {
 				return fmt.Errorf("%s column %q: no type", f.file, col.Name)
 			case col.Decimals < 0 || col.Decimals > 15 || col.Decimals > 0 && col.Type != Float64:
 				return fmt.Errorf("%s column %q: decimals %d on a column of type %d", f.file, col.Name, col.Decimals, col.Type)
+			case col.Incompressible && (col.Type != Float64 || col.Decimals > 0):
+				return fmt.Errorf("%s column %q: incompressible, but not an unrounded Float64", f.file, col.Name)
 			}
 			seen = append(seen, col.Name)
 		}

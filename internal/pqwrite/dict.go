@@ -24,6 +24,8 @@ type dictionary struct {
 	vi64 []int64
 	vf64 []float64
 	vstr []string
+	seen []bool  // bounds' scratch: which values a page uses
+	used []int32 // and in which order they first come
 }
 
 // maxLoad is parquet-go's dictionaries' table load.
@@ -112,6 +114,9 @@ func index(m map[string]int32, values *[]string, vals []string, out []int32) {
 // bounds is the least and greatest of the values at idx (not empty); ok is
 // false when they are all NaN.
 func (d *dictionary) bounds(idx []int32) (lo, hi parquet.Value, ok bool) {
+	if d.len() <= len(idx)/8 { // values repeat in the page
+		idx = d.firstUses(idx)
+	}
 	switch d.kind {
 	case parquet.Int32:
 		l, h := pick(d.vi32, idx)
@@ -125,6 +130,28 @@ func (d *dictionary) bounds(idx []int32) (lo, hi parquet.Value, ok bool) {
 	}
 	l, h := pick(d.vstr, idx)
 	return parquet.ByteArrayValue([]byte(l)), parquet.ByteArrayValue([]byte(h)), true
+}
+
+// firstUses is the distinct indexes of idx in the order they first come: a
+// page's bounds over them are its bounds over idx, ties (0 and -0) going to
+// the one that comes first as well, for a few comparisons instead of one per
+// row (a string comparison, for a text column).
+func (d *dictionary) firstUses(idx []int32) []int32 {
+	if n := d.len(); len(d.seen) < n {
+		d.seen = make([]bool, n+n/4)
+	}
+	used := d.used[:0]
+	for _, j := range idx {
+		if !d.seen[j] {
+			d.seen[j] = true
+			used = append(used, j)
+		}
+	}
+	for _, j := range used {
+		d.seen[j] = false
+	}
+	d.used = used
+	return used
 }
 
 func pick[T int32 | int64 | string](vals []T, idx []int32) (lo, hi T) {

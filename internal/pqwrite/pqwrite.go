@@ -5,7 +5,9 @@
 // handed to it 64 at a time, byte for byte (data pages v2, the schema's
 // encodings and compression, dictionary, chunk statistics, column and offset
 // index, level histograms), from parquet-go's own building blocks: its format
-// structs, thrift encoder, value encodings and column indexers.
+// structs, thrift encoder, value encodings and column indexers. Its own option
+// CompressIfWorth, which parquet-go lacks, changes a column's codec chunk by
+// chunk, not its cells.
 package pqwrite
 
 import (
@@ -41,6 +43,7 @@ type Writer struct {
 	offIndex  [][]format.OffsetIndex
 	pageLimit int
 	closed    bool
+	sampled   [][]string // the columns of CompressIfWorth
 }
 
 // RowGroup is a row group's columns being filled: Writer.Column's, or one of
@@ -57,9 +60,10 @@ type pageBuffers struct {
 }
 
 // New returns a writer of a file with the schema and the writer options
-// given (parquet-go's): it honors the schema's encodings and compression,
-// Compression, PageBufferSize, SkipPageBounds and ColumnIndexSizeLimit, and
-// writes no statistics in page headers (parquet.DataPageStatistics(false)).
+// given (parquet-go's, and CompressIfWorth): it honors the schema's encodings
+// and compression, Compression, PageBufferSize, SkipPageBounds and
+// ColumnIndexSizeLimit, and writes no statistics in page headers
+// (parquet.DataPageStatistics(false)).
 func New(w io.Writer, schema *parquet.Schema, options ...parquet.WriterOption) (*Writer, error) {
 	options = append([]parquet.WriterOption{schema}, options...)
 	config, err := parquet.NewWriterConfig(options...)
@@ -75,6 +79,11 @@ func New(w io.Writer, schema *parquet.Schema, options ...parquet.WriterOption) (
 	}
 	wr := &Writer{out: offsetWriter{w: w}, meta: meta, config: config, codec: config.Compression,
 		pageLimit: int(float64(config.PageBufferSize) * 0.98)}
+	for _, o := range options {
+		if o, ok := o.(compressIfWorth); ok {
+			wr.sampled = append(wr.sampled, o.path)
+		}
+	}
 	if wr.codec == nil {
 		wr.codec = &parquet.Uncompressed
 	}
@@ -101,6 +110,23 @@ func (w *Writer) NewRowGroup() *RowGroup {
 	}
 	return rg
 }
+
+// CompressIfWorth is a writer option for the column at path: each of its
+// column chunks is compressed with its codec only when the codec shrinks a
+// sample of the chunk's first page by at least an eighth, else stored
+// uncompressed (its codec UNCOMPRESSED in the chunk's metadata). For values
+// that compress well in some row groups and not at all in others: the
+// codec's CPU is spent only where it saves bytes.
+func CompressIfWorth(path ...string) parquet.WriterOption { return compressIfWorth{path} }
+
+type compressIfWorth struct{ path []string }
+
+// ConfigureWriter: the option is New's, not parquet-go's.
+func (compressIfWorth) ConfigureWriter(*parquet.WriterConfig) {}
+
+// sampleSize is how many bytes of a chunk's first page CompressIfWorth
+// compresses to decide.
+const sampleSize = 64 << 10
 
 // footerOf is the footer parquet-go writes for a file of schema without rows:
 // its schema elements, created_by and column orders are this file's.
@@ -292,6 +318,7 @@ type Column struct {
 	kind     parquet.Kind
 	enc      encoding.Encoding // the data pages' encoding
 	codec    compress.Codec
+	sampled  bool // CompressIfWorth: meta.Codec is the chunk's, decided at its first page
 	bounds   bool // min and max in the chunk's statistics and the column index
 	maxDef   byte
 	maxRep   byte
@@ -330,6 +357,7 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 	if c.codec == nil {
 		c.codec = defaultCodec
 	}
+	c.sampled = slices.ContainsFunc(w.sampled, func(p []string) bool { return slices.Equal(p, leaf.Path) })
 	// The encoding parquet-go picks (encodingOf): the node's, else
 	// DELTA_LENGTH_BYTE_ARRAY for byte arrays, else PLAIN.
 	c.enc = node.Encoding()
@@ -625,11 +653,10 @@ func (c *Column) flushPage() error {
 		levels = append(levels, d...)
 	}
 	c.buf.levels = levels
-	body, err := c.codec.Encode(c.buf.compressed[:0], data)
+	body, err := c.compress(data)
 	if err != nil {
 		return fmt.Errorf("compress page: %w", err)
 	}
-	c.buf.compressed = body
 	crc := crc32.Update(crc32.Update(0, crc32.IEEETable, levels), crc32.IEEETable, body)
 	nulls := p.levels - p.values
 	h := format.PageHeader{
@@ -642,7 +669,7 @@ func (c *Column) flushPage() error {
 			Encoding:                   c.enc.Encoding(),
 			DefinitionLevelsByteLength: int32(len(levels) - nRep),
 			RepetitionLevelsByteLength: int32(nRep),
-			IsCompressed:               thrift.New(true),
+			IsCompressed:               thrift.New(c.meta.Codec != format.Uncompressed), // as parquet-go marks them
 		}),
 	}
 	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
@@ -688,6 +715,29 @@ func (c *Column) flushPage() error {
 	*p = page{def: p.def[:0], rep: p.rep[:0], i32: p.i32[:0], i64: p.i64[:0], f64: p.f64[:0],
 		bytes: p.bytes[:0], offs: p.offs[:0], idx: p.idx[:0]}
 	return nil
+}
+
+// compress is data compressed by the chunk's codec, in the row group's
+// buffer; uncompressed data is data itself, not a copy of it.
+func (c *Column) compress(data []byte) ([]byte, error) {
+	if c.sampled && len(c.locs) == 0 { // the chunk's first page
+		c.meta.Codec = c.codec.CompressionCodec()
+		sample := data[:min(len(data), sampleSize)]
+		out, err := c.codec.Encode(c.buf.compressed[:0], sample)
+		if err != nil {
+			return nil, err
+		}
+		c.buf.compressed = out
+		if 8*len(out) > 7*len(sample) {
+			c.meta.Codec = format.Uncompressed
+		}
+	}
+	if c.meta.Codec == format.Uncompressed {
+		return data, nil
+	}
+	body, err := c.codec.Encode(c.buf.compressed[:0], data)
+	c.buf.compressed = body
+	return body, err
 }
 
 // appendPage appends a page's parts to the chunk's current slab, or the
@@ -888,9 +938,11 @@ func (c *Column) encodeDictionary() error {
 	if err != nil {
 		return fmt.Errorf("encode dictionary: %w", err)
 	}
-	body, err := c.codec.Encode(nil, data)
-	if err != nil {
-		return fmt.Errorf("compress dictionary: %w", err)
+	body := data // the chunk's codec: a CompressIfWorth chunk may be uncompressed
+	if c.meta.Codec != format.Uncompressed {
+		if body, err = c.codec.Encode(nil, data); err != nil {
+			return fmt.Errorf("compress dictionary: %w", err)
+		}
 	}
 	h := format.PageHeader{
 		Type:                 format.DictionaryPage,
@@ -936,7 +988,10 @@ func (c *Column) reset() {
 	m.NumValues, m.TotalUncompressedSize, m.TotalCompressedSize = 0, 0, 0
 	m.DataPageOffset, m.DictionaryPageOffset = 0, 0
 	m.EncodingStats, m.SizeStatistics = nil, format.SizeStatistics{}
+	m.Codec = c.codec.CompressionCodec()
 	if c.dict != nil {
+		seen, used := c.dict.seen, c.dict.used // all false, kept
 		c.dict = newDictionary(c.kind)
+		c.dict.seen, c.dict.used = seen, used
 	}
 }

@@ -24,7 +24,7 @@ type testRow struct {
 	Rank  int32      `parquet:"rank,delta"`
 	P     int64      `parquet:"p"`
 	Name  string     `parquet:"name"`
-	Pts   float64    `parquet:"pts"`
+	Pts   float64    `parquet:"pts,uncompressed"` // a codec of its own
 	Score float64    `parquet:"score,dict"`
 	Opt   *int32     `parquet:"opt,optional"`
 	Fed   string     `parquet:"fed,optional"`
@@ -242,6 +242,45 @@ func TestStringIndexes(t *testing.T) {
 	}
 }
 
+// TestCompressIfWorth: a sampled column whose pages are random bits (score's
+// dictionary indexes) is stored uncompressed, one whose values share their
+// high bytes (p) compressed, and the file has the cells of parquet-go's.
+func TestCompressIfWorth(t *testing.T) {
+	rows := testRows(20000)
+	var old, got bytes.Buffer
+	gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
+	if _, err := gw.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(&got, testSchema, append(testOptions(), CompressIfWorth("p"), CompressIfWorth("score"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < len(rows); lo += 7000 { // three row groups
+		writeColumns(t, w, rows[lo:min(len(rows), lo+7000)])
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := SameCells(old.Bytes(), got.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]format.CompressionCodec{"p": format.Snappy, "score": format.Uncompressed, "name": format.Snappy}
+	for i, g := range footer(t, got.Bytes()).Metadata().RowGroups {
+		for _, c := range g.Columns {
+			if codec, ok := want[c.MetaData.PathInSchema[0]]; ok && c.MetaData.Codec != codec {
+				t.Errorf("row group %d, column %v: codec %v, want %v", i, c.MetaData.PathInSchema, c.MetaData.Codec, codec)
+			}
+		}
+	}
+}
+
 func readAll(t *testing.T, b []byte) []testRow {
 	t.Helper()
 	rows, err := parquet.Read[testRow](bytes.NewReader(b), int64(len(b)))
@@ -335,5 +374,51 @@ func TestMinMax(t *testing.T) {
 				t.Fatalf("%v: %d, %d", s, lo, hi)
 			}
 		}
+	}
+}
+
+// TestStringIndexesRequired: a required dictionary column written as
+// indexes into labels, a row group at a time, is the file String writes,
+// whatever order the labels are in.
+func TestStringIndexesRequired(t *testing.T) {
+	type labelRow struct {
+		Period string `parquet:"period,dict"`
+	}
+	schema := parquet.NewSchema("labelRow", parquet.SchemaOf(labelRow{}))
+	labels := []string{"2025-03", "", "2025-01", "2025-02"}
+	r := rand.New(rand.NewPCG(5, 6))
+	codes := make([]int32, 5000)
+	strs := make([]string, len(codes))
+	for i := range codes {
+		codes[i] = int32(r.IntN(len(labels)))
+		strs[i] = labels[codes[i]]
+	}
+	file := func(byIndex bool) []byte {
+		var b bytes.Buffer
+		w, err := New(&b, schema, testOptions()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lo := 0; lo < len(codes); lo += 2000 { // three row groups
+			hi := min(len(codes), lo+2000)
+			if byIndex {
+				err = w.Column(0).StringIndexes(labels, codes[lo:hi], nil, nil)
+			} else {
+				err = w.Column(0).String(strs[lo:hi], nil, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	if !bytes.Equal(file(true), file(false)) {
+		t.Error("StringIndexes and String wrote different files")
 	}
 }

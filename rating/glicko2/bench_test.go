@@ -3,6 +3,8 @@ package glicko2
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ratelist/ratelist/rating"
 )
 
 // BenchmarkClose closes a month of the bench archives' size: 375k games of
@@ -40,5 +42,44 @@ func BenchmarkClose(b *testing.B) {
 		if err := pd.Close(s, &set, 0, func(*CardRow) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkClosePeriod closes BenchmarkClose's month as the pipeline does:
+// through the Rater, its per-game cards handed on as rows.
+func BenchmarkClosePeriod(b *testing.B) {
+	const players, games, size = 200_000, 375_000, 8
+	st := rating.NewState(players)
+	r := NewRater(Defaults(), st)
+	r.EmitGames(func(*rating.GameRows) error { return nil })
+	rng := rand.New(rand.NewPCG(9, 9))
+	var seats [size]int32
+	add := func() {
+		for t := int64(0); r.period.Len() < games; t++ {
+			for i := range seats {
+				seats[i] = int32(rng.IntN(players))
+			}
+			for i := range seats {
+				for j := i + 1; j < len(seats); j++ {
+					if seats[i] != seats[j] {
+						ws := float64(rng.IntN(3)) / 2
+						r.period.AddFrom(Tournament{ID: t, End: 20000}, seats[i], seats[j], ws, 1-ws)
+					}
+				}
+			}
+		}
+	}
+	close := func() {
+		if err := r.ClosePeriod(st, 0, 30, func([]rating.Card) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	add()
+	close()
+	for b.Loop() {
+		b.StopTimer()
+		add()
+		b.StartTimer()
+		close()
 	}
 }

@@ -83,11 +83,11 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 	if r.emitGames == nil {
 		games = nil
 	}
-	err := r.period.Close(r.state, &r.S, first, func(row *CardRow) error {
-		n := int32(len(row.Games))
+	err := r.period.close(r.state, &r.S, first, func(row *ratedRow) error {
+		n := int32(len(row.sides))
 		st.GamesTotal[row.Player] += n
 		st.GamesPeriod[row.Player] = n
-		r.cards, r.vals = appendCards(r.cards, r.vals, games, row)
+		r.cards, r.vals = appendCards(r.cards, r.vals, games, row, r.period.tours)
 		if games != nil && games.Len() >= closeChunk {
 			err := r.emitGames(games)
 			games.Reset()
@@ -120,66 +120,69 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 	return nil
 }
 
-// appendCards adds a card row as cards: one per game (the opponent's whole
-// rating, E in hundredths; its values the opponent's μ, φ, g(φ) and E), or a
-// row of games when it is not nil, then the period's total (the opponents'
-// average whole rating, ΣE in hundredths; its values μ, φ, σ before and
-// after, v, Δ).
-func appendCards(cards []rating.Card, vals [][cardValues]float64, games *rating.GameRows, row *CardRow) ([]rating.Card, [][cardValues]float64) {
+// appendCards adds a player's period as cards: one per game (the
+// opponent's whole rating, E in hundredths; its values the opponent's μ, φ,
+// g(φ) and E), or a row of games when it is not nil, then the period's total
+// (the opponents' average whole rating, ΣE in hundredths; its values μ, φ, σ
+// before and after, v, Δ). tours are the sides' tournaments.
+func appendCards(cards []rating.Card, vals [][cardValues]float64, games *rating.GameRows, row *ratedRow, tours []Tournament) ([]rating.Card, [][cardValues]float64) {
 	before, after := whole(row.Before), whole(row.After)
 	var score2 int32
 	var expected float64
 	var oppSum int64
-	var gr gameRows
-	if games != nil {
-		gr = growGames(games, len(row.Games))
+	for i, sd := range row.sides {
+		score2 += int32(sd.score * 2)
+		expected += row.results[i].E
+		oppSum += int64(row.ratings[i])
 	}
-	for i, g := range row.Games {
-		s2 := int32(g.Score * 2)
-		score2 += s2
-		expected += g.E
-		opp := whole(Player{Mu: g.Mu})
-		oppSum += int64(opp)
-		if games != nil {
-			gr.player[i], gr.opponent[i], gr.tournament[i], gr.end[i] = row.Player, g.Opponent, g.Tournament.ID, g.Tournament.End
-			gr.oppRating[i], gr.score2[i], gr.expected[i] = opp, s2, int64(math.Round(g.E*100))
-			gr.mu[i], gr.phi[i], gr.g[i], gr.e[i] = g.Mu, g.Phi, g.G, g.E
-			continue
+	if games != nil {
+		addGames(games, row, tours)
+	} else {
+		for i, sd := range row.sides {
+			g, t := &row.results[i], tours[sd.tour]
+			cards = append(cards, rating.Card{
+				Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: int32(sd.score * 2),
+				Expected: int64(math.Round(g.E * 100)), Reason: ReasonGame,
+				PerGame: true, Opponent: sd.opp, OppRating: row.ratings[i], Tournament: t.ID, End: t.End,
+			})
+			vals = append(vals, [cardValues]float64{g.Mu, g.Phi, g.G, g.E})
 		}
-		cards = append(cards, rating.Card{
-			Player: row.Player, RatedBefore: true, Before: before, Games: 1, Score2: s2,
-			Expected: int64(math.Round(g.E * 100)), Reason: ReasonGame,
-			PerGame: true, Opponent: g.Opponent, OppRating: opp, Tournament: g.Tournament.ID, End: g.Tournament.End,
-		})
-		vals = append(vals, [cardValues]float64{g.Mu, g.Phi, g.G, g.E})
 	}
 	reason := ReasonPeriod
 	if row.New {
 		reason = ReasonFirst
 	}
+	n := len(row.sides)
 	cards = append(cards, rating.Card{
 		Player: row.Player, RatedBefore: true, Before: before, RatedAfter: true, After: after,
-		RatedUsed: true, Used: before, Games: int32(len(row.Games)), Score2: score2,
-		OppAverage: int32(rating.RoundHalfUp(oppSum, int64(len(row.Games)))), Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
+		RatedUsed: true, Used: before, Games: int32(n), Score2: score2,
+		OppAverage: int32(rating.RoundHalfUp(oppSum, int64(n))), Expected: int64(math.Round(expected * 100)), Change: after - before, Reason: reason, PeriodTotal: true,
 	})
 	b, a := row.Before, row.After
 	return cards, append(vals, [cardValues]float64{b.Mu, b.Phi, b.Sigma, a.Mu, a.Phi, a.Sigma, row.V, row.Delta})
 }
 
-// gameRows are the n rows growGames added, column by column.
-type gameRows struct {
-	player, opponent, end, oppRating, score2 []int32
-	tournament, expected                     []int64
-	mu, phi, g, e                            []float64 // the values of Columns.Games
+// addGames adds a row to g per game of row, column by column.
+func addGames(g *rating.GameRows, row *ratedRow, tours []Tournament) {
+	n := len(row.sides)
+	fill(extend(&g.Player, n), row.Player)
+	copy(extend(&g.OppRating, n), row.ratings)
+	opponent, tour, end, score2 := extend(&g.Opponent, n), extend(&g.Tournament, n), extend(&g.End, n), extend(&g.Score2, n)
+	for i, sd := range row.sides {
+		t := tours[sd.tour]
+		opponent[i], tour[i], end[i], score2[i] = sd.opp, t.ID, t.End, int32(sd.score*2)
+	}
+	expected, mu, phi, gs, e := extend(&g.Expected, n), extend(&g.Values[0], n), extend(&g.Values[1], n), extend(&g.Values[2], n), extend(&g.Values[3], n)
+	for i := range row.results {
+		r := &row.results[i]
+		expected[i], mu[i], phi[i], gs[i], e[i] = int64(math.Round(r.E*100)), r.Mu, r.Phi, r.G, r.E
+	}
 }
 
-// growGames adds n rows to g and returns them, to be filled.
-func growGames(g *rating.GameRows, n int) gameRows {
-	return gameRows{
-		player: extend(&g.Player, n), opponent: extend(&g.Opponent, n), end: extend(&g.End, n),
-		oppRating: extend(&g.OppRating, n), score2: extend(&g.Score2, n),
-		tournament: extend(&g.Tournament, n), expected: extend(&g.Expected, n),
-		mu: extend(&g.Values[0], n), phi: extend(&g.Values[1], n), g: extend(&g.Values[2], n), e: extend(&g.Values[3], n),
+// fill sets every element of s to v.
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
 	}
 }
 
@@ -223,7 +226,9 @@ var (
 
 // columns are what Glicko-2 adds to lists and cards: on the Glicko scale on
 // a list, rounded as printed; on the Glicko-2 scale and unrounded on the
-// cards, so that a card recomputes the period exactly.
+// cards, so that a card recomputes the period exactly. The cards' are
+// Incompressible: once players have left their initial values, Snappy
+// finds nothing to shrink in them.
 var columns = rating.Columns{
 	List: []rating.Column{
 		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2, Title: "Glicko rating"},
@@ -233,14 +238,14 @@ var columns = rating.Columns{
 	RankBy: "glicko_rating",
 	NoK:    true,
 	Cards: []rating.Column{
-		{Name: "mu_before", Type: rating.Float64, Title: "μ before"}, {Name: "phi_before", Type: rating.Float64, Title: "φ before"},
-		{Name: "sigma_before", Type: rating.Float64, Title: "σ before"}, {Name: "mu_after", Type: rating.Float64, Title: "μ after"},
-		{Name: "phi_after", Type: rating.Float64, Title: "φ after"}, {Name: "sigma_after", Type: rating.Float64, Title: "σ after"},
-		{Name: "v", Type: rating.Float64, Title: "v"}, {Name: "delta", Type: rating.Float64, Title: "Δ"},
+		{Name: "mu_before", Type: rating.Float64, Incompressible: true, Title: "μ before"}, {Name: "phi_before", Type: rating.Float64, Incompressible: true, Title: "φ before"},
+		{Name: "sigma_before", Type: rating.Float64, Incompressible: true, Title: "σ before"}, {Name: "mu_after", Type: rating.Float64, Incompressible: true, Title: "μ after"},
+		{Name: "phi_after", Type: rating.Float64, Incompressible: true, Title: "φ after"}, {Name: "sigma_after", Type: rating.Float64, Incompressible: true, Title: "σ after"},
+		{Name: "v", Type: rating.Float64, Incompressible: true, Title: "v"}, {Name: "delta", Type: rating.Float64, Incompressible: true, Title: "Δ"},
 	},
 	Games: []rating.Column{
-		{Name: "opponent_mu", Type: rating.Float64, Title: "opponent μ"}, {Name: "opponent_phi", Type: rating.Float64, Title: "opponent φ"},
-		{Name: "g", Type: rating.Float64, Title: "g(φ)"}, {Name: "e", Type: rating.Float64, Title: "E"},
+		{Name: "opponent_mu", Type: rating.Float64, Incompressible: true, Title: "opponent μ"}, {Name: "opponent_phi", Type: rating.Float64, Incompressible: true, Title: "opponent φ"},
+		{Name: "g", Type: rating.Float64, Incompressible: true, Title: "g(φ)"}, {Name: "e", Type: rating.Float64, Incompressible: true, Title: "E"},
 	},
 }
 

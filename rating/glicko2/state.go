@@ -98,12 +98,28 @@ type Period struct {
 	// Close's scratch.
 	start   []int32 // per player: where their sides begin in player order
 	pos     []int32
-	initial []Player  // per player: the values the period starts from
-	g       []float64 // per player: g(φ) of initial's φ
+	initial []Player    // per player: the values the period starts from
+	opp     []oppValues // per player: the same as their opponents see them
 	after   []Player
-	sides   []side   // the games' sides in player order (byPlayer)
-	results []Result // one player's games, for update
-	row     CardRow
+	sides   []side // the games' sides in player order (byPlayer)
+	row     ratedRow
+}
+
+// oppValues is a player's values at the period's start as a game's opponent:
+// together, so that each game side costs one cache miss, not one per value.
+type oppValues struct {
+	mu, phi, g float64
+	rating     int32 // the whole rating the cards print (whole)
+}
+
+// ratedRow is one player's rated period as close hands it on: the card row
+// without its games, which are sides with their results and the
+// opponents' whole ratings.
+type ratedRow struct {
+	CardRow
+	sides   []side
+	results []Result
+	ratings []int32
 }
 
 // side is a game as one of its players played it: the opponent, the
@@ -163,35 +179,47 @@ var ErrPlayer = errors.New("player index out of range")
 //
 // On an error (emit's first, or ErrPlayer) s is left as it was.
 func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow) error) error {
+	var games []CardGame
+	return pd.close(s, set, first, func(r *ratedRow) error {
+		games = room(games, len(r.sides))
+		for i, sd := range r.sides {
+			games[i] = CardGame{Opponent: sd.opp, Tournament: pd.tours[sd.tour], Result: r.results[i]}
+		}
+		r.Games = games
+		return emit(&r.CardRow)
+	})
+}
+
+// close is Close handing each player's period on as a ratedRow (emit must
+// not keep it: it is reused).
+func (pd *Period) close(s *State, set *Settings, first int32, emit func(*ratedRow) error) error {
 	n := len(s.Listed)
 	for _, g := range pd.games {
 		if g.white < 0 || int(g.white) >= n || g.black < 0 || int(g.black) >= n {
 			return fmt.Errorf("glicko2: game %d–%d of %d players: %w", g.white, g.black, n, ErrPlayer)
 		}
 	}
-	startOf := pd.startValues(s, set)
 	start := pd.byPlayer(n)
+	startOf := pd.startValues(s, set, start)
 	after := pd.after[:0]
+	row := &pd.row
 	for p := range int32(n) {
 		lo, hi := start[p], start[p+1]
 		if lo == hi {
 			continue
 		}
 		before, sides := startOf[p], pd.sides[lo:hi]
-		results := room(pd.results, len(sides)) // the opponents' values at the period's start
-		for i, sd := range sides {
-			o := &startOf[sd.opp]
-			results[i] = Result{Mu: o.Mu, Phi: o.Phi, Score: sd.score, G: pd.g[sd.opp]}
+		results, ratings := room(row.results, len(sides)), room(row.ratings, len(sides))
+		for i, sd := range sides { // the opponents' values at the period's start
+			o := &pd.opp[sd.opp]
+			results[i] = Result{Mu: o.mu, Phi: o.phi, Score: sd.score, G: o.g}
+			ratings[i] = o.rating
 		}
-		pd.results = results
 		a, v, delta := update(before, results, set.Tau, set.Epsilon)
-		games := room(pd.row.Games, len(sides)) // filled after Update, which runs faster on results alone
-		for i, sd := range sides {
-			games[i] = CardGame{Opponent: sd.opp, Tournament: pd.tours[sd.tour], Result: results[i]}
-		}
-		pd.row = CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta, Games: games}
+		*row = ratedRow{CardRow: CardRow{Player: p, New: !s.Listed[p], Before: before, After: a, V: v, Delta: delta},
+			sides: sides, results: results, ratings: ratings}
 		after = append(after, a)
-		if err := emit(&pd.row); err != nil {
+		if err := emit(row); err != nil {
 			pd.after = after
 			return err
 		}
@@ -215,19 +243,26 @@ func (pd *Period) Close(s *State, set *Settings, first int32, emit func(*CardRow
 }
 
 // startValues returns every player's values at the period's start: from s,
-// or the initial values for a player not listed yet; pd.g gets each one's
-// g(φ). Taken once per player rather than once per game side.
-func (pd *Period) startValues(s *State, set *Settings) []Player {
+// or the initial values for a player not listed yet; pd.opp gets those of
+// every player with games (start, byPlayer's) as an opponent's, with g(φ)
+// and the whole rating. Taken once per player rather than once per game
+// side.
+func (pd *Period) startValues(s *State, set *Settings, start []int32) []Player {
 	initial := set.initial()
-	from, g := room(pd.initial, len(s.Listed)), room(pd.g, len(s.Listed))
+	first := oppValues{mu: initial.Mu, phi: initial.Phi, g: gOf(initial.Phi), rating: whole(initial)}
+	from, opp := room(pd.initial, len(s.Listed)), room(pd.opp, len(s.Listed))
 	for p, on := range s.Listed {
-		from[p] = initial
-		if on {
+		switch {
+		case !on:
+			from[p], opp[p] = initial, first
+		case start[p] < start[p+1]:
+			from[p] = s.Player(int32(p))
+			opp[p] = oppValues{mu: from[p].Mu, phi: from[p].Phi, g: gOf(from[p].Phi), rating: whole(Player{Mu: from[p].Mu})}
+		default: // idle: Idle's φ alone
 			from[p] = s.Player(int32(p))
 		}
-		g[p] = gOf(from[p].Phi)
 	}
-	pd.initial, pd.g = from, g
+	pd.initial, pd.opp = from, opp
 	return from
 }
 

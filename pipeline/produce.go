@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
@@ -25,8 +27,20 @@ type gameRow struct {
 
 // takeFunc receives one complete tournament's valid games rows, in rating
 // order, and the sum of their rowHash values (0 without a registry's hashes:
-// producer.fingerprint); the rows are the receiver's from then on.
-type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow, rowSum uint64) error
+// producer.fingerprint); the rows are the receiver's from then on, and
+// rows.release hands their buffer back once nothing reads them.
+type takeFunc func(ctx context.Context, t *archive.Tournament, rows tourRows, rowSum uint64) error
+
+// tourRows is a tournament's valid rows and the slab block they lie in (nil:
+// a buffer of their own).
+type tourRows struct {
+	rows  []gameRow
+	block *rowBlock
+}
+
+// release hands the rows' block back once every tournament carved from it has
+// released its rows; rows not released are the GC's, as any other garbage.
+func (h tourRows) release() { h.block.release() }
 
 // producer is the first stage of a run. It reads the games table, checks each
 // row, holds the valid ones with their tournament, and hands a tournament's
@@ -49,7 +63,7 @@ type producer struct {
 // far and how many of its rows are not read yet (pass one counted them), side
 // by side, as every row reads both.
 type openTournament struct {
-	rows      []gameRow
+	tourRows
 	remaining int64
 }
 
@@ -201,9 +215,10 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			var ot *openTournament
 			if ti >= 0 {
 				ot = &p.tours[ti]
-				if buf = ot.rows; buf == nil { // pass one counted its rows
-					buf = p.slab.take(ot.remaining)
+				if ot.rows == nil { // pass one counted its rows
+					ot.tourRows = p.slab.take(ot.remaining)
 				}
+				buf = ot.rows
 				buf = append(buf, gameRow{})
 				g = &buf[len(buf)-1]
 			}
@@ -239,23 +254,51 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 const slabRows = 4096
 
 // rowSlab hands out tournaments' row buffers carved from shared blocks: one
-// allocation and one clearing per block instead of one per tournament, the
-// cost that dominated a small tournament's buffer. A block stays alive while
-// any of its buffers does (a tournament waiting for an earlier one, or its
-// standings job), at most a block per such tournament.
-type rowSlab struct{ block []gameRow }
+// allocation per block instead of one per tournament, the cost that dominated
+// a small tournament's buffer. A block comes back (free) when every
+// tournament carved from it has released its rows, so that the blocks in use
+// stay few and in the cache: fresh memory costs the producer a miss, or a
+// page fault, on every row.
+type rowSlab struct {
+	cur  *rowBlock
+	free sync.Pool // of *rowBlock
+}
+
+// rowBlock is one block of a rowSlab and how many hold it: each tournament
+// carved from it, and the slab while it carves.
+type rowBlock struct {
+	rows []gameRow
+	refs atomic.Int32
+	free *sync.Pool
+}
+
+// release drops one hold on b (nil: none to drop).
+func (b *rowBlock) release() {
+	if b != nil && b.refs.Add(-1) == 0 {
+		b.free.Put(b)
+	}
+}
 
 // take returns an empty buffer of capacity n.
-func (s *rowSlab) take(n int64) []gameRow {
+func (s *rowSlab) take(n int64) tourRows {
 	if n > slabRows/8 {
-		return make([]gameRow, 0, n)
+		return tourRows{rows: make([]gameRow, 0, n)}
 	}
-	k := len(s.block)
-	if cap(s.block)-k < int(n) {
-		s.block, k = make([]gameRow, 0, slabRows), 0
+	if s.cur == nil || cap(s.cur.rows)-len(s.cur.rows) < int(n) {
+		s.cur.release()
+		b, _ := s.free.Get().(*rowBlock)
+		if b == nil {
+			b = &rowBlock{rows: make([]gameRow, 0, slabRows), free: &s.free}
+		}
+		b.rows = b.rows[:0]
+		b.refs.Store(1)
+		s.cur = b
 	}
-	s.block = s.block[:k+int(n)]
-	return s.block[k : k : k+int(n)]
+	b := s.cur
+	k := len(b.rows)
+	b.rows = b.rows[:k+int(n)]
+	b.refs.Add(1)
+	return tourRows{rows: b.rows[k : k : k+int(n)], block: b}
 }
 
 // orphan tells whether a row's problem is only that its tournament's own row
@@ -275,13 +318,16 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		rows, sum := p.checkPairings(t, p.tours[ti].rows)
-		p.tours[ti].rows = nil
+		held := p.tours[ti].tourRows
+		p.tours[ti].tourRows = tourRows{}
+		rows, sum := p.checkPairings(t, held.rows)
+		held.rows = rows
 		p.arch.count("games").Used += int64(len(rows))
 		if rating.TablesOf(t.Discipline) != nil {
+			held.release()
 			continue
 		}
-		if err := take(ctx, t, rows, sum); err != nil {
+		if err := take(ctx, t, held, sum); err != nil {
 			return err
 		}
 	}

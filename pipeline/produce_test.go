@@ -76,7 +76,8 @@ func TestProducerInterleaved(t *testing.T) {
 	reg := registryHashes(&arch.Players)
 	p.fingerprint(reg)
 	var seen []int64
-	produce(t, p, func(_ context.Context, tt *archive.Tournament, rows []gameRow, sum uint64) error {
+	produce(t, p, func(_ context.Context, tt *archive.Tournament, held tourRows, sum uint64) error {
+		rows := held.rows
 		seen = append(seen, tt.ID)
 		if got, want := tournamentHashOf(tt, len(rows), sum), tournamentHash(tt, rows, reg); got != want {
 			t.Errorf("tournament %d: fingerprint %x from the producer's sum, want %x", tt.ID, got, want)
@@ -99,7 +100,10 @@ func BenchmarkProduce(b *testing.B) {
 	cpu0 := cpuTime()
 	for b.Loop() {
 		p, _ := loadArchive(b, dir)
-		produce(b, p, func(context.Context, *archive.Tournament, []gameRow, uint64) error { return nil })
+		produce(b, p, func(_ context.Context, _ *archive.Tournament, rows tourRows, _ uint64) error {
+			rows.release()
+			return nil
+		})
 		rows += p.gameRows
 	}
 	games(b, rows, b.Elapsed().Seconds())

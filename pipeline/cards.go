@@ -181,9 +181,10 @@ func newCardShape(def *rating.Definition, rules rating.RuleSet) *cardShape {
 // reason): a code per row into vals. A row group's buffer then holds two
 // bytes per row instead of a string, and nothing for the GC to follow.
 type labels struct {
-	codes []uint16
-	vals  []string
-	index map[string]uint16 // vals' codes
+	codes    []uint16
+	vals     []string
+	index    map[string]uint16 // vals' codes
+	byReason [256]uint16       // a reason's code + 1 (0: none yet), for reason
 }
 
 func newLabels(n int) labels {
@@ -209,10 +210,22 @@ func (l *labels) code(s string) uint16 {
 	return c
 }
 
+// reason is the code of r's name, remembered by r: a reason's name is looked
+// up once per row group, not once per row.
+func (l *labels) reason(r rating.Reason) uint16 {
+	if c := l.byReason[r]; c != 0 {
+		return c - 1
+	}
+	c := l.code(r.String())
+	l.byReason[r] = c + 1
+	return c
+}
+
 func (l *labels) reset() {
 	clear(l.vals) // drop the strings they point to
 	clear(l.index)
 	l.codes, l.vals = l.codes[:0], l.vals[:0]
+	l.byReason = [256]uint16{}
 }
 
 // optional is an optional column: a value for every row (ignored when unset)
@@ -600,7 +613,7 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 		games[i] = c.Games
 		score[i] = float64(c.Score2) / 2
 		change[i] = c.Change
-		reason[i] = b.reason.code(c.Reason.String())
+		reason[i] = b.reason.reason(c.Reason)
 	}
 	before, beforeSet := b.before.extend(n)
 	oppAverage, oppAverageSet := b.oppAverage.extend(n)
@@ -642,7 +655,7 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 	pc := g.period.code(period)
 	for i, x := range ix {
 		c := &cards[x]
-		periods[i], reason[i] = pc, g.reason.code(c.Reason.String())
+		periods[i], reason[i] = pc, g.reason.reason(c.Reason)
 		tour[i], end[i], oppRating[i], w[i] = c.Tournament, c.End, c.OppRating, float64(c.Score2)/2
 	}
 	d, dSet := g.d.extend(n)

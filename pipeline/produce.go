@@ -52,6 +52,7 @@ type producer struct {
 	order    []int            // tournament positions in rating order
 	next     int              // the position in order to hand on next
 	tours    []openTournament // per tournament position
+	tables   []bool           // per tournament position: a table rule set rates it (rating.TablesOf)
 	slab     rowSlab
 	gameRows int64 // rows of the games table, for progress
 	pairs    pairScratch
@@ -151,6 +152,17 @@ func (p *producer) open(a *runArchive) {
 		return a.ID < b.ID
 	})
 	p.pairs.slots = newPairSlots(len(a.Players.ID))
+	p.tables = tablesRated(ts)
+}
+
+// tablesRated tells, per tournament of ts, whether a table rule set rates it
+// (rating.TablesOf): then its games rows belong in the tables table.
+func tablesRated(ts []archive.Tournament) []bool {
+	t := make([]bool, len(ts))
+	for i := range ts {
+		t[i] = rating.TablesOf(ts[i].Discipline) != nil
+	}
+	return t
 }
 
 // run is pass two: it validates each row of games (the games table, decoded
@@ -323,7 +335,7 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		rows, sum := p.checkPairings(t, held.rows)
 		held.rows = rows
 		p.arch.count("games").Used += int64(len(rows))
-		if rating.TablesOf(t.Discipline) != nil {
+		if p.tables[ti] {
 			held.release()
 			continue
 		}
@@ -350,7 +362,8 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 		return p.problem(p.arch.UnknownTournament(b.Ints[0][i]))
 	}
 	t := &p.arch.Tournaments[ti]
-	if td := rating.TablesOf(t.Discipline); td != nil {
+	if p.tables[ti] {
+		td := rating.TablesOf(t.Discipline)
 		return p.problem(archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a %s tournament: its games belong in the tables table", t.ID, td.Title))
 	}
 	if b.Nulls[1][i] {
@@ -418,8 +431,10 @@ func (p *producer) problem(prob archive.Problem) *archive.Problem {
 
 // mirrored tells whether two result codes of one pairing agree.
 func mirrored(w, b byte) bool {
-	switch string([]byte{w, b}) {
-	case "10", "01", "==", "+-", "-+", "--", "WL", "LW", "DD":
+	const pair = 1 << 8
+	switch uint(w)*pair + uint(b) {
+	case '1'*pair + '0', '0'*pair + '1', '='*pair + '=', '+'*pair + '-', '-'*pair + '+', '-'*pair + '-',
+		'W'*pair + 'L', 'L'*pair + 'W', 'D'*pair + 'D':
 		return true
 	}
 	return false

@@ -146,6 +146,17 @@ type standingsQueue struct {
 	written  chan struct{}      // closed when the last standings job handed to the pool has written its rows
 	lastList string
 	count    int // tournaments whose standings were written
+	endKey   int // the period key of endText ("" none yet)
+	endText  string
+}
+
+// endLabel is the label of the period of end in periods of kind k,
+// remembered for the next tournament, which mostly ends in the same period.
+func (q *standingsQueue) endLabel(k day.Kind, end int32) string {
+	if key := day.PeriodOf(k, day.Day(end)).Key; key != q.endKey || q.endText == "" {
+		q.endKey, q.endText = key, day.Period{Kind: k, Key: key}.Label()
+	}
+	return q.endText
 }
 
 func newWriteSink(opt *Options, stage *staging) *writeSink {
@@ -234,7 +245,7 @@ const standingsBatch = 16
 
 func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows tourRows, period string) error {
 	// No later tournament ends before t: the periods before t's end are complete.
-	if err := s.closeStandings(ctx, day.Period{Kind: s.opt.Period, Key: day.PeriodOf(s.opt.Period, day.Day(t.End)).Key}.Label()); err != nil {
+	if err := s.closeStandings(ctx, s.std.endLabel(s.opt.Period, t.End)); err != nil {
 		return err
 	}
 	s.std.count++

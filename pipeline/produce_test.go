@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"hash/fnv"
 	"os"
 	"testing"
 	"time"
@@ -123,4 +124,16 @@ func tournamentHash(t *archive.Tournament, rows []gameRow, reg []uint64) uint64 
 		sum += rowHash(g, reg[g.white], black)
 	}
 	return tournamentHashOf(t, len(rows), sum)
+}
+
+// TestFNV64a: the fingerprint's FNV-1a is hash/fnv's, so that states saved
+// before it still compare.
+func TestFNV64a(t *testing.T) {
+	for _, s := range []string{"", "a", "tournament 12 \x00\xff rows"} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		if got, want := fnv64a([]byte(s)), h.Sum64(); got != want {
+			t.Errorf("fnv64a(%q) = %x, want %x", s, got, want)
+		}
+	}
 }

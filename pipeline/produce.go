@@ -212,8 +212,8 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		fi := fileIdx[b.File]
 		tnulls, tids := b.Nulls[archive.GameTournamentID][:b.N], b.Ints[archive.GameTournamentID][:b.N]
 		var scratch gameRow
+		cnt.Read += int64(len(tids))
 		for i := range tids {
-			cnt.Read++
 			// Pass one counted this row exactly when its tournament_id decodes to a
 			// known tournament, whatever else is wrong with it.
 			ti := -1
@@ -352,8 +352,8 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 // a Problem returned by value goes through memory on every row.
 func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.Problem {
 	*g = gameRow{row: b.First + int64(i), black: -1}
-	if b.Bad[i].Kind != archive.KindNone {
-		return &b.Bad[i]
+	if bad := b.BadAt(i); bad != nil {
+		return bad
 	}
 	if b.Nulls[0][i] {
 		return p.problem(archive.MissingCell("tournament_id"))

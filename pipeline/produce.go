@@ -389,15 +389,17 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 	if b.Nulls[5][i] {
 		return p.problem(archive.MissingCell("white_result"))
 	}
-	g.wres = byte(b.Ints[5][i])
+	// The results are checked from locals: reading back g's byte stores waits.
+	wres := byte(b.Ints[5][i])
+	g.wres = wres
 	if b.Nulls[4][i] { // a bye
 		if !b.Nulls[6][i] {
 			return p.problem(archive.Problemf(archive.KindByeBlackResult, "", "a bye row (black_id empty) must have an empty black_result"))
 		}
-		switch g.wres {
+		switch wres {
 		case 'H', 'F', 'U', 'Z', '+', '-':
 		default:
-			return p.problem(archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", g.wres))
+			return p.problem(archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", wres))
 		}
 	} else {
 		if g.black = p.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
@@ -409,9 +411,10 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 		if b.Nulls[6][i] {
 			return p.problem(archive.MissingCell("black_result"))
 		}
-		g.bres = byte(b.Ints[6][i])
-		if !mirrored(g.wres, g.bres) {
-			return p.problem(archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", g.wres, g.bres))
+		bres := byte(b.Ints[6][i])
+		g.bres = bres
+		if !mirrored(wres, bres) {
+			return p.problem(archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", wres, bres))
 		}
 	}
 	if !b.Nulls[7][i] || !b.Nulls[8][i] {

@@ -278,14 +278,17 @@ func (r *rater) noteStartRatings(rows []gameRow, rated bool) []rating.Game {
 	games := r.evGames[:0]
 	for i := range rows {
 		g := &rows[i]
-		g.wrat = 0
-		if st.Rated[g.white] {
-			g.wrat = st.Rating[g.white]
+		// Both loads issue at once and a conditional move picks: a branch on
+		// Rated would wait for its cache miss.
+		w, b := g.white, max(g.black, 0)
+		wr, br := st.Rating[w], st.Rating[b]
+		if !st.Rated[w] {
+			wr = 0
 		}
-		g.brat = 0
-		if g.black >= 0 && st.Rated[g.black] {
-			g.brat = st.Rating[g.black]
+		if g.black < 0 || !st.Rated[b] {
+			br = 0
 		}
+		g.wrat, g.brat = wr, br
 		if rated {
 			games = append(games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
 		}

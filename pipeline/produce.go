@@ -262,7 +262,8 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 }
 
 // slabRows is the rows of one rowSlab block (about 200 KB); a tournament of
-// more than slabRows/8 rows gets a buffer of its own.
+// more than slabRows/8 rows gets a block of its own, and one of more than
+// slabRows a buffer of its own.
 const slabRows = 4096
 
 // rowSlab hands out tournaments' row buffers carved from shared blocks: one
@@ -293,24 +294,36 @@ func (b *rowBlock) release() {
 
 // take returns an empty buffer of capacity n.
 func (s *rowSlab) take(n int64) tourRows {
-	if n > slabRows/8 {
+	switch {
+	case n > slabRows:
 		return tourRows{rows: make([]gameRow, 0, n)}
-	}
-	if s.cur == nil || cap(s.cur.rows)-len(s.cur.rows) < int(n) {
+	case n > slabRows/8:
+		return s.block().carve(int(n))
+	case s.cur == nil || cap(s.cur.rows)-len(s.cur.rows) < int(n):
 		s.cur.release()
-		b, _ := s.free.Get().(*rowBlock)
-		if b == nil {
-			b = &rowBlock{rows: make([]gameRow, 0, slabRows), free: &s.free}
-		}
-		b.rows = b.rows[:0]
-		b.refs.Store(1)
-		s.cur = b
+		s.cur = s.block()
+		s.cur.refs.Add(1) // the slab's hold while it carves
 	}
-	b := s.cur
+	return s.cur.carve(int(n))
+}
+
+// block returns an empty block, held by no one.
+func (s *rowSlab) block() *rowBlock {
+	b, _ := s.free.Get().(*rowBlock)
+	if b == nil {
+		b = &rowBlock{rows: make([]gameRow, 0, slabRows), free: &s.free}
+	}
+	b.rows = b.rows[:0]
+	b.refs.Store(0)
+	return b
+}
+
+// carve returns an empty buffer of capacity n from b's room, held.
+func (b *rowBlock) carve(n int) tourRows {
 	k := len(b.rows)
-	b.rows = b.rows[:k+int(n)]
+	b.rows = b.rows[:k+n]
 	b.refs.Add(1)
-	return tourRows{rows: b.rows[k : k : k+int(n)], block: b}
+	return tourRows{rows: b.rows[k : k : k+n], block: b}
 }
 
 // orphan tells whether a row's problem is only that its tournament's own row

@@ -137,3 +137,31 @@ func TestFNV64a(t *testing.T) {
 		}
 	}
 }
+
+// TestRowSlab: a tournament's rows stay its own while it holds them, however
+// many buffers are carved and released after, from its block or others.
+func TestRowSlab(t *testing.T) {
+	var s rowSlab
+	fill := func(h *tourRows, n int, v int64) {
+		for range n {
+			h.rows = append(h.rows, gameRow{row: v})
+		}
+	}
+	kept := s.take(10)
+	fill(&kept, 10, -1)
+	for i := range 5000 {
+		n := int64(1 + i%700) // small ones carved, some of a block of their own
+		h := s.take(n)
+		fill(&h, int(n), int64(i))
+		h.release()
+	}
+	for _, g := range kept.rows {
+		if g.row != -1 {
+			t.Fatalf("a held row became %d", g.row)
+		}
+	}
+	kept.release()
+	if big := s.take(slabRows + 1); big.block != nil || cap(big.rows) != slabRows+1 {
+		t.Errorf("a tournament of %d rows: block %v, room %d; want a buffer of its own", slabRows+1, big.block, cap(big.rows))
+	}
+}

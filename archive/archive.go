@@ -65,6 +65,16 @@ func (p *Players) Index(id int64) int32 {
 	return -1
 }
 
+// IDOf returns the id of the player of dense index i: ID[i], worked out
+// without reading ID when the ids have no gap (a lookup in a large registry
+// misses the cache).
+func (p *Players) IDOf(i int32) int64 {
+	if p.gapless {
+		return p.minID + int64(i)
+	}
+	return p.ID[i]
+}
+
 // buildIndex makes Index's table. Ids numbered without a gap (a registry
 // that numbers its players in turn) need none: a table lookup misses the
 // cache for most games rows of a large registry.

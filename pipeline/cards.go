@@ -549,10 +549,10 @@ func (g *gameCols) addRows(players *archive.Players, period string, rows *rating
 	n := hi - lo
 	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
 	for i, p := range rows.Player[lo:hi] {
-		player[i] = players.ID[p]
+		player[i] = players.IDOf(p)
 	}
 	for i, p := range rows.Opponent[lo:hi] { // misses the cache: a loop of its own (see cardCols.add)
-		opponent[i] = players.ID[p]
+		opponent[i] = players.IDOf(p)
 	}
 	fill(extend(&g.period.codes, n), g.period.code(period))
 	fill(extend(&g.reason.codes, n), g.reason.code(rows.Reason.String()))
@@ -596,7 +596,7 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 	player, name := extend(&b.player, n), extend(&b.name, n)
 	for i, x := range ix {
 		c := &cards[x]
-		player[i] = players.ID[c.Player]
+		player[i] = players.IDOf(c.Player)
 		name[i] = players.Name[c.Player]
 	}
 	periods, tours, ends, stage := extend(&b.period.codes, n), extend(&b.tournament, n), extend(&b.end, n), extend(&b.stage, n)
@@ -647,8 +647,8 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
 	for i, x := range ix { // the registry lookups, in a loop of their own (see cardCols.add)
 		c := &cards[x]
-		player[i] = players.ID[c.Player]
-		opponent[i] = players.ID[c.Opponent]
+		player[i] = players.IDOf(c.Player)
+		opponent[i] = players.IDOf(c.Opponent)
 	}
 	periods, reason, tour, end := extend(&g.period.codes, n), extend(&g.reason.codes, n), extend(&g.tournament, n), extend(&g.end, n)
 	oppRating, w := extend(&g.oppRating, n), extend(&g.w, n)

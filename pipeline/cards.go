@@ -670,10 +670,15 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 	}
 }
 
-// extend lengthens *s by n and returns the n new elements.
+// extend lengthens *s by n and returns the n new elements. Growing, it at
+// least doubles *s: a row group's columns grow from empty to 65,536 rows, and
+// append's growth by a quarter would copy them about four times over.
 func extend[T any](s *[]T, n int) []T {
 	l := len(*s)
-	*s = slices.Grow(*s, n)[:l+n]
+	if cap(*s)-l < n {
+		*s = slices.Grow(*s, max(n, l))
+	}
+	*s = (*s)[:l+n]
 	return (*s)[l : l+n]
 }
 

@@ -222,6 +222,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			}
 			// The row is checked in place, in its tournament's rows (copying it there
 			// after would stall on reading back the narrow stores that filled it).
+			scratch = gameRow{}
 			g := &scratch
 			var buf []gameRow
 			var ot *openTournament
@@ -230,8 +231,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 				if ot.rows == nil { // pass one counted its rows
 					ot.tourRows = p.slab.take(ot.remaining)
 				}
-				buf = ot.rows
-				buf = append(buf, gameRow{})
+				buf = append(ot.rows, gameRow{})
 				g = &buf[len(buf)-1]
 			}
 			if prob := p.checkGame(b, i, ti, g); prob != nil {
@@ -359,12 +359,13 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 	return nil
 }
 
-// checkGame validates the row-local rules of one games row and fills in g
-// (which may be left half filled when the row is rejected). It returns nil for
-// a valid row, else the row's problem, good until the next call: a pointer, as
-// a Problem returned by value goes through memory on every row.
+// checkGame validates the row-local rules of one games row and fills in g, a
+// zero row (which may be left half filled when the row is rejected). It
+// returns nil for a valid row, else the row's problem, good until the next
+// call: a pointer, as a Problem returned by value goes through memory on
+// every row.
 func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.Problem {
-	*g = gameRow{row: b.First + int64(i), black: -1}
+	g.row, g.black = b.First+int64(i), -1 // field by field: g is zero already
 	if bad := b.BadAt(i); bad != nil {
 		return bad
 	}

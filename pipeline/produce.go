@@ -222,7 +222,6 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			}
 			// The row is checked in place, in its tournament's rows (copying it there
 			// after would stall on reading back the narrow stores that filled it).
-			scratch = gameRow{}
 			g := &scratch
 			var buf []gameRow
 			var ot *openTournament
@@ -233,6 +232,8 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 				}
 				buf = append(ot.rows, gameRow{})
 				g = &buf[len(buf)-1]
+			} else {
+				scratch = gameRow{}
 			}
 			if prob := p.checkGame(b, i, ti, g); prob != nil {
 				if why, ok := p.orphan(prob, tnulls[i], tids[i]); ok {

@@ -27,8 +27,9 @@ type Players struct {
 	// dense index; nil when the players table fills none of them.
 	Info []PlayerInfo
 
-	minID  int64
-	direct []int32 // id − minID → dense index, -1 for none (nil: use binary search)
+	minID   int64
+	direct  []int32 // id − minID → dense index, -1 for none (nil: use binary search)
+	gapless bool    // the ids are minID, minID+1, …: the dense index is id − minID
 }
 
 // PlayerInfo is a player's PlayerInfoColumns; empty strings and zero FideID
@@ -45,6 +46,12 @@ const NoDate = math.MinInt32
 // Index returns the dense index of player id, or -1. Ids in a compact range
 // (the usual case) are looked up in a direct table, others by binary search.
 func (p *Players) Index(id int64) int32 {
+	if p.gapless {
+		if d := uint64(id - p.minID); d < uint64(len(p.ID)) {
+			return int32(d)
+		}
+		return -1
+	}
 	if p.direct != nil {
 		if d := uint64(id - p.minID); d < uint64(len(p.direct)) {
 			return p.direct[d]
@@ -58,7 +65,27 @@ func (p *Players) Index(id int64) int32 {
 	return -1
 }
 
-func (p *Players) buildIndex() { p.minID, p.direct = directIndex(p.ID) }
+// IDOf returns the id of the player of dense index i: ID[i], worked out
+// without reading ID when the ids have no gap (a lookup in a large registry
+// misses the cache).
+func (p *Players) IDOf(i int32) int64 {
+	if p.gapless {
+		return p.minID + int64(i)
+	}
+	return p.ID[i]
+}
+
+// buildIndex makes Index's table. Ids numbered without a gap (a registry
+// that numbers its players in turn) need none: a table lookup misses the
+// cache for most games rows of a large registry.
+func (p *Players) buildIndex() {
+	n := len(p.ID)
+	if p.gapless = n > 0 && p.ID[n-1]-p.ID[0] == int64(n-1); p.gapless {
+		p.minID, p.direct = p.ID[0], nil
+		return
+	}
+	p.minID, p.direct = directIndex(p.ID)
+}
 
 // directIndex returns a table from id − min to position for sorted ids, or nil
 // when the ids span more than 8 slots per id (then callers search).

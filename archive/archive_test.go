@@ -148,3 +148,34 @@ func TestSizeHint(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestIndexShapes: Index finds every id, and no other, and IDOf gives every
+// index's id back, whether the ids are gapless, have gaps (a direct table) or
+// are sparse (binary search).
+func TestIndexShapes(t *testing.T) {
+	for name, ids := range map[string][]int64{
+		"gapless": {7, 8, 9, 10, 11},
+		"gaps":    {7, 8, 10, 11, 20},
+		"sparse":  {7, 1 << 20, 1 << 40},
+		"one":     {42},
+	} {
+		p := Players{ID: ids}
+		p.buildIndex()
+		for k, id := range ids {
+			if got := p.Index(id); got != int32(k) {
+				t.Errorf("%s: Index(%d) = %d, want %d", name, id, got, k)
+			}
+			if got := p.IDOf(int32(k)); got != id {
+				t.Errorf("%s: IDOf(%d) = %d, want %d", name, k, got, id)
+			}
+		}
+		for _, id := range []int64{0, 6, 9 + 3, 12, 19, 21, 1<<40 + 1, -1} {
+			if slices.Contains(ids, id) {
+				continue
+			}
+			if got := p.Index(id); got != -1 {
+				t.Errorf("%s: Index(%d) = %d, want -1", name, id, got)
+			}
+		}
+	}
+}

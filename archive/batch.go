@@ -67,6 +67,16 @@ func (b *Batch) clearBad() {
 	}
 }
 
+// BadAt returns row i's problem in Bad, nil when it has none. A batch without
+// any (most Parquet ones) answers without reading Bad, a stream of 40 bytes a
+// row.
+func (b *Batch) BadAt(i int) *Problem {
+	if !b.badSet || b.Bad[i].Kind == KindNone {
+		return nil
+	}
+	return &b.Bad[i]
+}
+
 // Missing returns the name of the first required column (in column order)
 // that row i leaves empty, "" when none does.
 func (b *Batch) Missing(i int) string {

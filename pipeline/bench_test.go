@@ -241,8 +241,8 @@ func (s *holdSink) start(ctx context.Context, g *errgroup.Group, players *archiv
 	return nil
 }
 
-func (s *holdSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
-	s.held = append(s.held, heldTournament{t, rows})
+func (s *holdSink) tournament(ctx context.Context, t *archive.Tournament, rows tourRows, period string) error {
+	s.held = append(s.held, heldTournament{t, rows.rows})
 	return nil
 }
 
@@ -264,7 +264,7 @@ func BenchmarkStandingsJob(b *testing.B) {
 	var rows int64
 	for b.Loop() {
 		for _, h := range hold.held {
-			c, err := s.appendStandings(&fb, standingsJob{t: h.t, rows: h.rows})
+			c, err := s.appendStandings(&fb, standingsJob{t: h.t, rows: tourRows{rows: h.rows}})
 			if err != nil {
 				b.Fatal(err)
 			}

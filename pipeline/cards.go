@@ -195,9 +195,10 @@ func sampled(cols []rating.Column) []parquet.WriterOption {
 // reason): a code per row into vals. A row group's buffer then holds four
 // bytes per row instead of a string, and nothing for the GC to follow.
 type labels struct {
-	codes []int32
-	vals  []string
-	index map[string]int32 // vals' codes
+	codes    []int32
+	vals     []string
+	index    map[string]int32 // vals' codes
+	byReason [256]int32       // a reason's code + 1 (0: none yet), for reason
 }
 
 func newLabels(n int) labels {
@@ -222,10 +223,22 @@ func (l *labels) code(s string) int32 {
 	return c
 }
 
+// reason is the code of r's name, remembered by r: a reason's name is looked
+// up once per row group, not once per row.
+func (l *labels) reason(r rating.Reason) int32 {
+	if c := l.byReason[r]; c != 0 {
+		return c - 1
+	}
+	c := l.code(r.String())
+	l.byReason[r] = c + 1
+	return c
+}
+
 func (l *labels) reset() {
 	clear(l.vals) // drop the strings they point to
 	clear(l.index)
 	l.codes, l.vals = l.codes[:0], l.vals[:0]
+	l.byReason = [256]int32{}
 }
 
 // optional is an optional column: a value for every row (ignored when unset)
@@ -549,10 +562,10 @@ func (g *gameCols) addRows(players *archive.Players, period string, rows *rating
 	n := hi - lo
 	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
 	for i, p := range rows.Player[lo:hi] {
-		player[i] = players.ID[p]
+		player[i] = players.IDOf(p)
 	}
 	for i, p := range rows.Opponent[lo:hi] { // misses the cache: a loop of its own (see cardCols.add)
-		opponent[i] = players.ID[p]
+		opponent[i] = players.IDOf(p)
 	}
 	fill(extend(&g.period.codes, n), g.period.code(period))
 	fill(extend(&g.reason.codes, n), g.reason.code(rows.Reason.String()))
@@ -596,7 +609,7 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 	player, name := extend(&b.player, n), extend(&b.name, n)
 	for i, x := range ix {
 		c := &cards[x]
-		player[i] = players.ID[c.Player]
+		player[i] = players.IDOf(c.Player)
 		name[i] = players.Name[c.Player]
 	}
 	periods, tours, ends, stage := extend(&b.period.codes, n), extend(&b.tournament, n), extend(&b.end, n), extend(&b.stage, n)
@@ -613,7 +626,7 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 		games[i] = c.Games
 		score[i] = float64(c.Score2) / 2
 		change[i] = c.Change
-		reason[i] = b.reason.code(c.Reason.String())
+		reason[i] = b.reason.reason(c.Reason)
 	}
 	before, beforeSet := b.before.extend(n)
 	oppAverage, oppAverageSet := b.oppAverage.extend(n)
@@ -647,15 +660,15 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
 	for i, x := range ix { // the registry lookups, in a loop of their own (see cardCols.add)
 		c := &cards[x]
-		player[i] = players.ID[c.Player]
-		opponent[i] = players.ID[c.Opponent]
+		player[i] = players.IDOf(c.Player)
+		opponent[i] = players.IDOf(c.Opponent)
 	}
 	periods, reason, tour, end := extend(&g.period.codes, n), extend(&g.reason.codes, n), extend(&g.tournament, n), extend(&g.end, n)
 	oppRating, w := extend(&g.oppRating, n), extend(&g.w, n)
 	pc := g.period.code(period)
 	for i, x := range ix {
 		c := &cards[x]
-		periods[i], reason[i] = pc, g.reason.code(c.Reason.String())
+		periods[i], reason[i] = pc, g.reason.reason(c.Reason)
 		tour[i], end[i], oppRating[i], w[i] = c.Tournament, c.End, c.OppRating, float64(c.Score2)/2
 	}
 	d, dSet := g.d.extend(n)
@@ -670,10 +683,15 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 	}
 }
 
-// extend lengthens *s by n and returns the n new elements.
+// extend lengthens *s by n and returns the n new elements. Growing, it at
+// least doubles *s: a row group's columns grow from empty to 65,536 rows, and
+// append's growth by a quarter would copy them about four times over.
 func extend[T any](s *[]T, n int) []T {
 	l := len(*s)
-	*s = slices.Grow(*s, n)[:l+n]
+	if cap(*s)-l < n {
+		*s = slices.Grow(*s, max(n, l))
+	}
+	*s = (*s)[:l+n]
 	return (*s)[l : l+n]
 }
 

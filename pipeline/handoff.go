@@ -11,7 +11,7 @@ import (
 // handed is one complete tournament on its way from the producer to the rater.
 type handed struct {
 	t      *archive.Tournament
-	rows   []gameRow
+	rows   tourRows
 	rowSum uint64
 }
 
@@ -57,9 +57,9 @@ func (p *producer) runHanded(ctx context.Context, games *archive.Prefetch, take 
 			batch, rows = make([]handed, 0, handoffTournaments), 0
 			return err
 		}
-		err := p.run(hctx, games, func(_ context.Context, t *archive.Tournament, r []gameRow, sum uint64) error {
+		err := p.run(hctx, games, func(_ context.Context, t *archive.Tournament, r tourRows, sum uint64) error {
 			batch = append(batch, handed{t, r, sum})
-			if rows += len(r); len(batch) == handoffTournaments || rows >= handoffRows {
+			if rows += len(r.rows); len(batch) == handoffTournaments || rows >= handoffRows {
 				return flush()
 			}
 			return nil

@@ -46,6 +46,7 @@ func NewPairings(a *archive.Archive) *Pairings {
 	c := &Pairings{held: map[int]*heldRows{}, pendT: -1}
 	c.p.arch = &runArchive{Archive: &ra, rejects: newRejectSink(nil)}
 	c.p.pairs.slots = newPairSlots(len(a.Players.ID))
+	c.p.tables = tablesRated(a.Tournaments)
 	c.local = newLocal(len(a.Players.ID))
 	return c
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
@@ -25,8 +27,20 @@ type gameRow struct {
 
 // takeFunc receives one complete tournament's valid games rows, in rating
 // order, and the sum of their rowHash values (0 without a registry's hashes:
-// producer.fingerprint); the rows are the receiver's from then on.
-type takeFunc func(ctx context.Context, t *archive.Tournament, rows []gameRow, rowSum uint64) error
+// producer.fingerprint); the rows are the receiver's from then on, and
+// rows.release hands their buffer back once nothing reads them.
+type takeFunc func(ctx context.Context, t *archive.Tournament, rows tourRows, rowSum uint64) error
+
+// tourRows is a tournament's valid rows and the slab block they lie in (nil:
+// a buffer of their own).
+type tourRows struct {
+	rows  []gameRow
+	block *rowBlock
+}
+
+// release hands the rows' block back once every tournament carved from it has
+// released its rows; rows not released are the GC's, as any other garbage.
+func (h tourRows) release() { h.block.release() }
 
 // producer is the first stage of a run. It reads the games table, checks each
 // row, holds the valid ones with their tournament, and hands a tournament's
@@ -38,6 +52,7 @@ type producer struct {
 	order    []int            // tournament positions in rating order
 	next     int              // the position in order to hand on next
 	tours    []openTournament // per tournament position
+	tables   []bool           // per tournament position: a table rule set rates it (rating.TablesOf)
 	slab     rowSlab
 	gameRows int64 // rows of the games table, for progress
 	pairs    pairScratch
@@ -49,7 +64,7 @@ type producer struct {
 // far and how many of its rows are not read yet (pass one counted them), side
 // by side, as every row reads both.
 type openTournament struct {
-	rows      []gameRow
+	tourRows
 	remaining int64
 }
 
@@ -137,6 +152,17 @@ func (p *producer) open(a *runArchive) {
 		return a.ID < b.ID
 	})
 	p.pairs.slots = newPairSlots(len(a.Players.ID))
+	p.tables = tablesRated(ts)
+}
+
+// tablesRated tells, per tournament of ts, whether a table rule set rates it
+// (rating.TablesOf): then its games rows belong in the tables table.
+func tablesRated(ts []archive.Tournament) []bool {
+	t := make([]bool, len(ts))
+	for i := range ts {
+		t[i] = rating.TablesOf(ts[i].Discipline) != nil
+	}
+	return t
 }
 
 // run is pass two: it validates each row of games (the games table, decoded
@@ -186,8 +212,8 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		fi := fileIdx[b.File]
 		tnulls, tids := b.Nulls[archive.GameTournamentID][:b.N], b.Ints[archive.GameTournamentID][:b.N]
 		var scratch gameRow
+		cnt.Read += int64(len(tids))
 		for i := range tids {
-			cnt.Read++
 			// Pass one counted this row exactly when its tournament_id decodes to a
 			// known tournament, whatever else is wrong with it.
 			ti := -1
@@ -201,11 +227,13 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			var ot *openTournament
 			if ti >= 0 {
 				ot = &p.tours[ti]
-				if buf = ot.rows; buf == nil { // pass one counted its rows
-					buf = p.slab.take(ot.remaining)
+				if ot.rows == nil { // pass one counted its rows
+					ot.tourRows = p.slab.take(ot.remaining)
 				}
-				buf = append(buf, gameRow{})
+				buf = append(ot.rows, gameRow{})
 				g = &buf[len(buf)-1]
+			} else {
+				scratch = gameRow{}
 			}
 			if prob := p.checkGame(b, i, ti, g); prob != nil {
 				if why, ok := p.orphan(prob, tnulls[i], tids[i]); ok {
@@ -235,27 +263,68 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 }
 
 // slabRows is the rows of one rowSlab block (about 200 KB); a tournament of
-// more than slabRows/8 rows gets a buffer of its own.
+// more than slabRows/8 rows gets a block of its own, and one of more than
+// slabRows a buffer of its own.
 const slabRows = 4096
 
 // rowSlab hands out tournaments' row buffers carved from shared blocks: one
-// allocation and one clearing per block instead of one per tournament, the
-// cost that dominated a small tournament's buffer. A block stays alive while
-// any of its buffers does (a tournament waiting for an earlier one, or its
-// standings job), at most a block per such tournament.
-type rowSlab struct{ block []gameRow }
+// allocation per block instead of one per tournament, the cost that dominated
+// a small tournament's buffer. A block comes back (free) when every
+// tournament carved from it has released its rows, so that the blocks in use
+// stay few and in the cache: fresh memory costs the producer a miss, or a
+// page fault, on every row.
+type rowSlab struct {
+	cur  *rowBlock
+	free sync.Pool // of *rowBlock
+}
+
+// rowBlock is one block of a rowSlab and how many hold it: each tournament
+// carved from it, and the slab while it carves.
+type rowBlock struct {
+	rows []gameRow
+	refs atomic.Int32
+	free *sync.Pool
+}
+
+// release drops one hold on b (nil: none to drop).
+func (b *rowBlock) release() {
+	if b != nil && b.refs.Add(-1) == 0 {
+		b.free.Put(b)
+	}
+}
 
 // take returns an empty buffer of capacity n.
-func (s *rowSlab) take(n int64) []gameRow {
-	if n > slabRows/8 {
-		return make([]gameRow, 0, n)
+func (s *rowSlab) take(n int64) tourRows {
+	switch {
+	case n > slabRows:
+		return tourRows{rows: make([]gameRow, 0, n)}
+	case n > slabRows/8:
+		return s.block().carve(int(n))
+	case s.cur == nil || cap(s.cur.rows)-len(s.cur.rows) < int(n):
+		s.cur.release()
+		s.cur = s.block()
+		s.cur.refs.Add(1) // the slab's hold while it carves
 	}
-	k := len(s.block)
-	if cap(s.block)-k < int(n) {
-		s.block, k = make([]gameRow, 0, slabRows), 0
+	return s.cur.carve(int(n))
+}
+
+// block returns an empty block, held by no one.
+func (s *rowSlab) block() *rowBlock {
+	b, _ := s.free.Get().(*rowBlock)
+	if b == nil {
+		b = &rowBlock{rows: make([]gameRow, 0, slabRows), free: &s.free}
 	}
-	s.block = s.block[:k+int(n)]
-	return s.block[k : k : k+int(n)]
+	b.rows = b.rows[:0]
+	b.refs.Store(0)
+	return b
+}
+
+// carve returns an empty buffer of capacity n from b's room, held.
+func (b *rowBlock) carve(n int) tourRows {
+	k := len(b.rows)
+	b.rows = b.rows[:k+n]
+	b.refs.Add(1)
+	return tourRows{rows: b.rows[k : k : k+n], block: b}
 }
 
 // orphan tells whether a row's problem is only that its tournament's own row
@@ -275,27 +344,31 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		rows, sum := p.checkPairings(t, p.tours[ti].rows)
-		p.tours[ti].rows = nil
+		held := p.tours[ti].tourRows
+		p.tours[ti].tourRows = tourRows{}
+		rows, sum := p.checkPairings(t, held.rows)
+		held.rows = rows
 		p.arch.count("games").Used += int64(len(rows))
-		if rating.TablesOf(t.Discipline) != nil {
+		if p.tables[ti] {
+			held.release()
 			continue
 		}
-		if err := take(ctx, t, rows, sum); err != nil {
+		if err := take(ctx, t, held, sum); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkGame validates the row-local rules of one games row and fills in g
-// (which may be left half filled when the row is rejected). It returns nil for
-// a valid row, else the row's problem, good until the next call: a pointer, as
-// a Problem returned by value goes through memory on every row.
+// checkGame validates the row-local rules of one games row and fills in g, a
+// zero row (which may be left half filled when the row is rejected). It
+// returns nil for a valid row, else the row's problem, good until the next
+// call: a pointer, as a Problem returned by value goes through memory on
+// every row.
 func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.Problem {
-	*g = gameRow{row: b.First + int64(i), black: -1}
-	if b.Bad[i].Kind != archive.KindNone {
-		return &b.Bad[i]
+	g.row, g.black = b.First+int64(i), -1 // field by field: g is zero already
+	if bad := b.BadAt(i); bad != nil {
+		return bad
 	}
 	if b.Nulls[0][i] {
 		return p.problem(archive.MissingCell("tournament_id"))
@@ -304,7 +377,8 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 		return p.problem(p.arch.UnknownTournament(b.Ints[0][i]))
 	}
 	t := &p.arch.Tournaments[ti]
-	if td := rating.TablesOf(t.Discipline); td != nil {
+	if p.tables[ti] {
+		td := rating.TablesOf(t.Discipline)
 		return p.problem(archive.Problemf(archive.KindWrongDiscipline, "", "tournament %d is a %s tournament: its games belong in the tables table", t.ID, td.Title))
 	}
 	if b.Nulls[1][i] {
@@ -330,15 +404,17 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 	if b.Nulls[5][i] {
 		return p.problem(archive.MissingCell("white_result"))
 	}
-	g.wres = byte(b.Ints[5][i])
+	// The results are checked from locals: reading back g's byte stores waits.
+	wres := byte(b.Ints[5][i])
+	g.wres = wres
 	if b.Nulls[4][i] { // a bye
 		if !b.Nulls[6][i] {
 			return p.problem(archive.Problemf(archive.KindByeBlackResult, "", "a bye row (black_id empty) must have an empty black_result"))
 		}
-		switch g.wres {
+		switch wres {
 		case 'H', 'F', 'U', 'Z', '+', '-':
 		default:
-			return p.problem(archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", g.wres))
+			return p.problem(archive.Problemf(archive.KindNotByeCode, "", "result %q is not a bye code (H F U Z) for a row without black_id", wres))
 		}
 	} else {
 		if g.black = p.arch.Players.Index(b.Ints[4][i]); g.black < 0 {
@@ -350,9 +426,10 @@ func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.P
 		if b.Nulls[6][i] {
 			return p.problem(archive.MissingCell("black_result"))
 		}
-		g.bres = byte(b.Ints[6][i])
-		if !mirrored(g.wres, g.bres) {
-			return p.problem(archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", g.wres, g.bres))
+		bres := byte(b.Ints[6][i])
+		g.bres = bres
+		if !mirrored(wres, bres) {
+			return p.problem(archive.Problemf(archive.KindNotMirrored, "", "results %q and %q do not mirror", wres, bres))
 		}
 	}
 	if !b.Nulls[7][i] || !b.Nulls[8][i] {
@@ -372,8 +449,10 @@ func (p *producer) problem(prob archive.Problem) *archive.Problem {
 
 // mirrored tells whether two result codes of one pairing agree.
 func mirrored(w, b byte) bool {
-	switch string([]byte{w, b}) {
-	case "10", "01", "==", "+-", "-+", "--", "WL", "LW", "DD":
+	const pair = 1 << 8
+	switch uint(w)*pair + uint(b) {
+	case '1'*pair + '0', '0'*pair + '1', '='*pair + '=', '+'*pair + '-', '-'*pair + '+', '-'*pair + '-',
+		'W'*pair + 'L', 'L'*pair + 'W', 'D'*pair + 'D':
 		return true
 	}
 	return false

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"hash/fnv"
 	"os"
 	"testing"
 	"time"
@@ -76,7 +77,8 @@ func TestProducerInterleaved(t *testing.T) {
 	reg := registryHashes(&arch.Players)
 	p.fingerprint(reg)
 	var seen []int64
-	produce(t, p, func(_ context.Context, tt *archive.Tournament, rows []gameRow, sum uint64) error {
+	produce(t, p, func(_ context.Context, tt *archive.Tournament, held tourRows, sum uint64) error {
+		rows := held.rows
 		seen = append(seen, tt.ID)
 		if got, want := tournamentHashOf(tt, len(rows), sum), tournamentHash(tt, rows, reg); got != want {
 			t.Errorf("tournament %d: fingerprint %x from the producer's sum, want %x", tt.ID, got, want)
@@ -99,7 +101,10 @@ func BenchmarkProduce(b *testing.B) {
 	cpu0 := cpuTime()
 	for b.Loop() {
 		p, _ := loadArchive(b, dir)
-		produce(b, p, func(context.Context, *archive.Tournament, []gameRow, uint64) error { return nil })
+		produce(b, p, func(_ context.Context, _ *archive.Tournament, rows tourRows, _ uint64) error {
+			rows.release()
+			return nil
+		})
 		rows += p.gameRows
 	}
 	games(b, rows, b.Elapsed().Seconds())
@@ -119,4 +124,44 @@ func tournamentHash(t *archive.Tournament, rows []gameRow, reg []uint64) uint64 
 		sum += rowHash(g, reg[g.white], black)
 	}
 	return tournamentHashOf(t, len(rows), sum)
+}
+
+// TestFNV64a: the fingerprint's FNV-1a is hash/fnv's, so that states saved
+// before it still compare.
+func TestFNV64a(t *testing.T) {
+	for _, s := range []string{"", "a", "tournament 12 \x00\xff rows"} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		if got, want := fnv64a([]byte(s)), h.Sum64(); got != want {
+			t.Errorf("fnv64a(%q) = %x, want %x", s, got, want)
+		}
+	}
+}
+
+// TestRowSlab: a tournament's rows stay its own while it holds them, however
+// many buffers are carved and released after, from its block or others.
+func TestRowSlab(t *testing.T) {
+	var s rowSlab
+	fill := func(h *tourRows, n int, v int64) {
+		for range n {
+			h.rows = append(h.rows, gameRow{row: v})
+		}
+	}
+	kept := s.take(10)
+	fill(&kept, 10, -1)
+	for i := range 5000 {
+		n := int64(1 + i%700) // small ones carved, some of a block of their own
+		h := s.take(n)
+		fill(&h, int(n), int64(i))
+		h.release()
+	}
+	for _, g := range kept.rows {
+		if g.row != -1 {
+			t.Fatalf("a held row became %d", g.row)
+		}
+	}
+	kept.release()
+	if big := s.take(slabRows + 1); big.block != nil || cap(big.rows) != slabRows+1 {
+		t.Errorf("a tournament of %d rows: block %v, room %d; want a buffer of its own", slabRows+1, big.block, cap(big.rows))
+	}
 }

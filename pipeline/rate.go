@@ -120,7 +120,8 @@ func (r *rater) rates(t *archive.Tournament) bool {
 }
 
 // tournament takes one complete tournament from the producer (a takeFunc).
-func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, rowSum uint64) error {
+func (r *rater) tournament(ctx context.Context, t *archive.Tournament, held tourRows, rowSum uint64) error {
+	rows := held.rows
 	key := day.PeriodOf(r.periods.kind, day.Day(r.rules.ListDay(t.End))).Key
 	rated := r.rates(t)
 	r.hashes.note(key, tournamentHashOf(t, len(rows), rowSum)+r.hashes.teams[t.ID])
@@ -134,6 +135,7 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 		r.norms.check(t, rows, r.label(key))
 	}
 	if !r.win.contains(key) { // rated by an earlier run (--resume, --from) or left for a later one (--until)
+		held.release()
 		if r.win.resumed && key < r.win.start && len(rows) > 0 {
 			r.out.skip(t, r.label(key))
 		}
@@ -160,9 +162,10 @@ func (r *rater) tournament(ctx context.Context, t *archive.Tournament, rows []ga
 		}
 	}
 	if len(rows) == 0 {
+		held.release()
 		return nil
 	}
-	return r.out.tournament(ctx, t, rows, r.label(key))
+	return r.out.tournament(ctx, t, held, r.label(key))
 }
 
 // label is periodLabel of key in the run's kind of period, remembered for the
@@ -275,14 +278,17 @@ func (r *rater) noteStartRatings(rows []gameRow, rated bool) []rating.Game {
 	games := r.evGames[:0]
 	for i := range rows {
 		g := &rows[i]
-		g.wrat = 0
-		if st.Rated[g.white] {
-			g.wrat = st.Rating[g.white]
+		// Both loads issue at once and a conditional move picks: a branch on
+		// Rated would wait for its cache miss.
+		w, b := g.white, max(g.black, 0)
+		wr, br := st.Rating[w], st.Rating[b]
+		if !st.Rated[w] {
+			wr = 0
 		}
-		g.brat = 0
-		if g.black >= 0 && st.Rated[g.black] {
-			g.brat = st.Rating[g.black]
+		if g.black < 0 || !st.Rated[b] {
+			br = 0
 		}
+		g.wrat, g.brat = wr, br
 		if rated {
 			games = append(games, rating.Game{White: g.white, Black: g.black, WhiteResult: g.wres, BlackResult: g.bres})
 		}

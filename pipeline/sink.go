@@ -34,8 +34,8 @@ type sink interface {
 	// tournament takes a tournament with games: its rows, with the players'
 	// ratings at its start, for the standings of period (a label).
 	// Tournaments come in rating order, so every later one ends in the period
-	// of t's end date or later.
-	tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error
+	// of t's end date or later. It releases the rows once it has read them.
+	tournament(ctx context.Context, t *archive.Tournament, rows tourRows, period string) error
 	// skip takes a tournament with games of period (a label) that an earlier
 	// run wrote (a resumed run): its outputs stay as they are.
 	skip(t *archive.Tournament, period string)
@@ -69,7 +69,8 @@ type validateSink struct{}
 func (validateSink) start(context.Context, *errgroup.Group, *archive.Players, string, string) error {
 	return nil
 }
-func (validateSink) tournament(context.Context, *archive.Tournament, []gameRow, string) error {
+func (validateSink) tournament(_ context.Context, _ *archive.Tournament, rows tourRows, _ string) error {
+	rows.release()
 	return nil
 }
 func (validateSink) skip(*archive.Tournament, string)                               {}
@@ -102,11 +103,12 @@ func (s *callbackSink) start(ctx context.Context, g *errgroup.Group, players *ar
 }
 
 // tournament hands fn a view of its own: fn may keep it.
-func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
+func (s *callbackSink) tournament(ctx context.Context, t *archive.Tournament, rows tourRows, period string) error {
+	defer rows.release()
 	if s.want != nil && !s.want(t.ID) {
 		return nil
 	}
-	return s.fn(standingsInput(s.players, t, rows, &standingsScratch{local: s.local}))
+	return s.fn(standingsInput(s.players, t, rows.rows, &standingsScratch{local: s.local}))
 }
 
 // writeSink writes the outputs into a staging folder: cards.parquet through
@@ -144,6 +146,17 @@ type standingsQueue struct {
 	written  chan struct{}      // closed when the last standings job handed to the pool has written its rows
 	lastList string
 	count    int // tournaments whose standings were written
+	endKey   int // the period key of endText ("" none yet)
+	endText  string
+}
+
+// endLabel is the label of the period of end in periods of kind k,
+// remembered for the next tournament, which mostly ends in the same period.
+func (q *standingsQueue) endLabel(k day.Kind, end int32) string {
+	if key := day.PeriodOf(k, day.Day(end)).Key; key != q.endKey || q.endText == "" {
+		q.endKey, q.endText = key, day.Period{Kind: k, Key: key}.Label()
+	}
+	return q.endText
 }
 
 func newWriteSink(opt *Options, stage *staging) *writeSink {
@@ -221,7 +234,7 @@ func (s *writeSink) submit(ctx context.Context, job func() error) error {
 // go to its period's file p; csv asks for its standings/TOURNAMENT_ID.csv.
 type standingsJob struct {
 	t    *archive.Tournament
-	rows []gameRow
+	rows tourRows
 	p    *periodStandings
 	csv  bool
 }
@@ -230,9 +243,9 @@ type standingsJob struct {
 // job per tournament would wake a worker up for every small tournament.
 const standingsBatch = 16
 
-func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows []gameRow, period string) error {
+func (s *writeSink) tournament(ctx context.Context, t *archive.Tournament, rows tourRows, period string) error {
 	// No later tournament ends before t: the periods before t's end are complete.
-	if err := s.closeStandings(ctx, day.Period{Kind: s.opt.Period, Key: day.PeriodOf(s.opt.Period, day.Day(t.End)).Key}.Label()); err != nil {
+	if err := s.closeStandings(ctx, s.std.endLabel(s.opt.Period, t.End)); err != nil {
 		return err
 	}
 	s.std.count++
@@ -322,7 +335,9 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 		rows := make([]*standingsCols, len(batch))
 		for i, j := range batch {
 			var err error
-			if rows[i], err = s.appendStandings(fb, j); err != nil {
+			rows[i], err = s.appendStandings(fb, j)
+			j.rows.release()
+			if err != nil {
 				return err
 			}
 		}
@@ -361,7 +376,7 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 // its period's file and, if asked, adds them to fb as
 // standings/TOURNAMENT_ID.csv (in a pool job).
 func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) (*standingsCols, error) {
-	tour, rows := j.t, j.rows
+	tour, rows := j.t, j.rows.rows
 	sc := s.std.scratch.Get().(*standingsScratch)
 	defer s.std.scratch.Put(sc)
 	t := standingsInput(s.players, tour, rows, sc)

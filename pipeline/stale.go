@@ -124,8 +124,8 @@ func rowHash(g *gameRow, white, black uint64) uint64 {
 // order) with the registry rows of their players, whose rowHash values add
 // up to sum.
 func tournamentHashOf(t *archive.Tournament, n int, sum uint64) uint64 {
-	h := fnv.New64a()
-	b := binary.AppendVarint(nil, t.ID)
+	var buf [128]byte // most tournaments' rows fit: no allocation
+	b := binary.AppendVarint(buf[:0], t.ID)
 	b = appendText(b, t.Name)
 	b = binary.AppendVarint(b, int64(t.Start))
 	b = binary.AppendVarint(b, int64(t.End))
@@ -137,8 +137,17 @@ func tournamentHashOf(t *archive.Tournament, n int, sum uint64) uint64 {
 	}
 	b = appendText(b, t.Tiebreaks)
 	b = appendText(b, t.TimeClass)
-	h.Write(b)
-	return mix64(h.Sum64()+uint64(n)) + sum*1099511628211
+	return mix64(fnv64a(b)+uint64(n)) + sum*1099511628211
+}
+
+// fnv64a is hash/fnv's FNV-1a, 64 bits, of b, without its allocation.
+func fnv64a(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // mix64 is SplitMix64's finaliser: every input bit affects every output bit.

@@ -13,29 +13,26 @@ type Game struct {
 	WhiteResult, BlackResult byte
 }
 
-// otbScore returns a played-over-the-board rated game's score in half points.
-func otbScore(code byte) (int32, bool) {
-	switch code {
-	case '1':
-		return 2, true
-	case '=':
-		return 1, true
-	case '0':
-		return 0, true
+// otbScores is a result code's score in half points when the game was played
+// over the board (1, = and 0), else -1: a lookup, as the codes of a
+// tournament's games follow no pattern a branch could predict.
+var otbScores = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
 	}
-	return 0, false
-}
+	t['1'], t['='], t['0'] = 2, 1, 0
+	return t
+}()
 
 // Scores returns the scores of a game played over the board (results 1, =
 // and 0), in half points; ok is false for a bye, a forfeit and an unrated
 // game (W, D, L).
 func (g *Game) Scores() (ws, bs int32, ok bool) {
-	if g.Black < 0 {
+	w, b := otbScores[g.WhiteResult], otbScores[g.BlackResult]
+	if g.Black < 0 || w|b < 0 {
 		return 0, 0, false
 	}
-	ws, wok := otbScore(g.WhiteResult)
-	bs, bok := otbScore(g.BlackResult)
-	return ws, bs, wok && bok
+	return int32(w), int32(b), true
 }
 
 // Event is one tournament handed to a rule set, in rating order.

@@ -151,6 +151,14 @@ func (l *listData) addValues(st *rating.State, p int32) {
 	}
 }
 
+// addRow adds row, the values of add's columns, for the list's last entry.
+func (l *listData) addRow(add *listAdded, row []rating.Value) {
+	l.vals = append(l.vals, row...)
+	if add.rank >= 0 {
+		l.keys = append(l.keys, int32(math.Round(row[add.rank].Float*add.scale)))
+	}
+}
+
 // rankKeys is what the list is ranked by: the rule set's RankBy column as
 // printed, or the rating.
 func (l *listData) rankKeys() []int32 {

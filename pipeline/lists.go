@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
@@ -485,9 +486,18 @@ type listFiles struct {
 	csv, pq *outFile
 	w       *pqwrite.Writer
 	schema  *parquet.Schema
-	scratch listScratch
-	line    []byte // a chunk's CSV lines, reused
+	buf     *listBuffers
 }
+
+// listBuffers are a list writer's chunk buffers, kept in listBufs for the
+// next list's: lists come every period, and fresh buffers cost page faults.
+type listBuffers struct {
+	cols    listCols
+	scratch listScratch
+	line    []byte // a chunk's CSV lines
+}
+
+var listBufs = sync.Pool{New: func() any { return new(listBuffers) }}
 
 // createList creates a list's files and writes the CSV header.
 func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Schema) (*listFiles, error) {
@@ -507,14 +517,15 @@ func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Sc
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w, schema: schema}, nil
+	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w, schema: schema, buf: listBufs.Get().(*listBuffers)}, nil
 }
 
 // write adds the rows of c, with add's columns (nil: none).
 func (lf *listFiles) write(c *listCols, add *listAdded) error {
-	lf.line = c.appendCSV(lf.line[:0], add)
-	lf.csv.Write(lf.line)
-	if err := c.writeParquet(lf.w, lf.schema, add, &lf.scratch); err != nil {
+	b := lf.buf
+	b.line = c.appendCSV(b.line[:0], add)
+	lf.csv.Write(b.line)
+	if err := c.writeParquet(lf.w, lf.schema, add, &b.scratch); err != nil {
 		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	return nil
@@ -531,10 +542,15 @@ func (lf *listFiles) finish() error {
 	return lf.pq.finish()
 }
 
-// abort closes the files unless finish did (deferred after createList).
+// abort closes the files unless finish did (deferred after createList), and
+// hands the buffers on.
 func (lf *listFiles) abort() {
 	lf.csv.abort()
 	lf.pq.abort()
+	if lf.buf != nil {
+		listBufs.Put(lf.buf)
+		lf.buf = nil
+	}
 }
 
 // listHeader is the rating list's CSV header: the contract's columns only.
@@ -565,7 +581,8 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 	if arrow {
 		arrowCols = newListArrow(len(order), cols, noK)
 	}
-	c := &listCols{tags: listTags(l.infos)}
+	c := &lf.buf.cols
+	c.tags = listTags(l.infos)
 	for first := 0; first < len(order); first += listChunk {
 		c.fill(players, l, order, first, min(listChunk, len(order)-first))
 		if err := lf.write(c, add); err != nil {

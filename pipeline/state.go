@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/klauspost/compress/s2"
@@ -83,12 +84,26 @@ func (r *rater) snapshot(key int) (*savedState, error) {
 
 func clone[T any](s []T) []T { return append([]T(nil), s...) }
 
+// stateBufs keeps encodeState's buffers (*stateBuffers) for the next state:
+// a state is megabytes, written every period, and fresh buffers cost page
+// faults each time.
+var stateBufs sync.Pool
+
+type stateBuffers struct{ raw, body []byte }
+
 func encodeState(w io.Writer, s *savedState) error {
+	bufs, _ := stateBufs.Get().(*stateBuffers)
+	if bufs == nil {
+		bufs = new(stateBuffers)
+	}
+	defer stateBufs.Put(bufs)
 	size := 64 + len(s.Fingerprint) + 12*len(s.PlayerIDs) + 18*len(s.Periods) + len(s.RuleSet) // usually enough
-	body, err := compressState(appendState(make([]byte, 0, size), s))
+	bufs.raw = appendState(slices.Grow(bufs.raw[:0], size), s)
+	body, err := compressState(bufs.body[:0], bufs.raw)
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
+	bufs.body = body
 	sum := sha256.Sum256(body)
 	if _, err := fmt.Fprintf(w, "ratelist-state v%d %s\n", stateVersion, hex.EncodeToString(sum[:])); err != nil {
 		return err
@@ -126,13 +141,14 @@ func decodeState(data []byte) (*savedState, error) {
 	return s, nil
 }
 
-// compressState packs the data of a state file as one S2 block: cheap to
-// make, and the varints leave little for a stronger codec to find.
-func compressState(raw []byte) ([]byte, error) {
+// compressState packs the data of a state file as one S2 block, in dst's
+// room when it has enough: cheap to make, and the varints leave little for a
+// stronger codec to find.
+func compressState(dst, raw []byte) ([]byte, error) {
 	if s2.MaxEncodedLen(len(raw)) < 0 {
 		return nil, fmt.Errorf("%d bytes of state: too large for one block", len(raw))
 	}
-	return s2.Encode(nil, raw), nil
+	return s2.Encode(dst, raw), nil
 }
 
 // The data of a state file, before compression: the scalars as varints and

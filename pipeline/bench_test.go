@@ -15,7 +15,6 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
-	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/school"
 	"github.com/ratelist/ratelist/tiebreak"
@@ -207,11 +206,7 @@ func BenchmarkOrder(b *testing.B) {
 // that the writer reads them in rank order at random places, as in a run.
 func BenchmarkWriteList(b *testing.B) {
 	const n = 200000
-	glicko := &listAdded{cols: []rating.Column{
-		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}, {Name: "rd", Type: rating.Float64, Decimals: 2},
-		{Name: "volatility", Type: rating.Float64, Decimals: 6}}, rank: 0, scale: 100, noK: true}
-	glicko.shape = output.ListShape(glicko.cols, true)
-	for _, add := range []*listAdded{nil, glicko} {
+	for _, add := range []*listAdded{nil, benchGlickoAdded()} {
 		name := "school"
 		if add != nil {
 			name = "glicko2"
@@ -222,7 +217,7 @@ func BenchmarkWriteList(b *testing.B) {
 			for i := range n {
 				ps.ID[i], ps.Name[i] = int64(10001+i), fmt.Sprintf("Ivanov%d, Ivan", i%5000)
 			}
-			l.names = listNames(&ps)
+			l.players = listPlayers(&ps)
 			var rows int64
 			for b.Loop() {
 				s, err := newStaging(b.TempDir())
@@ -237,6 +232,14 @@ func BenchmarkWriteList(b *testing.B) {
 			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 		})
 	}
+}
+
+// benchGlickoAdded is what Glicko-2's lists add: two values at 2 decimals
+// (ranked by the first), one at 6, and no k.
+func benchGlickoAdded() *listAdded {
+	return listAddedOf(nil, []rating.Column{
+		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}, {Name: "rd", Type: rating.Float64, Decimals: 2},
+		{Name: "volatility", Type: rating.Float64, Decimals: 6}}, true, "glicko_rating")
 }
 
 // benchList is a list of n players in player order with ratings at random;

@@ -36,10 +36,10 @@ type listData struct {
 	entries []listEntry
 	infos   []listInfo
 	add     *listAdded
-	added   []listValues     // with add: column j's values of every entry, in entry order
+	added   listValues       // with add: the entries' values of its columns, row by row
 	row     []rating.Value   // scratch: one entry's values, as the rule set gives them
 	keys    []int32          // with add.rank: what the entries are ranked by
-	names   []csvfield.Shape // per player: the name's CSV shape (listNames); shared by every list, read-only
+	players []listPlayer     // listPlayers: shared by every list, read-only
 	free    chan<- *listData // where release hands the list's buffers back to take (nil: nowhere)
 }
 
@@ -71,10 +71,8 @@ func (lt *listTrack) newList(n int) *listData {
 	clear(old.infos) // drop the strings they point to
 	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free}
 	if add := lt.add; add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
-		l.added, l.row = resize(old.added, len(add.cols)), resize(old.row, len(add.cols))
-		for j := range l.added {
-			l.added[j].reset(add.cols[j].Type, n)
-		}
+		l.added, l.row = old.added, resize(old.row, len(add.cols))
+		l.added.reset(add, n)
 		if add.rank >= 0 {
 			l.keys = slices.Grow(old.keys[:0], n)
 		}
@@ -82,51 +80,94 @@ func (lt *listTrack) newList(n int) *listData {
 	return l
 }
 
-// listValues is the values of one of a rule set's list columns, in the
-// slice of its type: a column's values side by side, not a rating.Value
-// each, so that gathering them in rank order reads only them.
+// listValues is values of a rule set's list columns, a slice per type (not
+// a rating.Value each, so that a Float64 column moves 8 bytes a value): in a
+// list (listData.added), row by row, entry i's values of a type's columns
+// side by side, read at once when gathered in rank order; in a chunk
+// (listCols.added), column by column, as the writers take them. A column's
+// place among those of its type is listAdded.slot.
 type listValues struct {
 	f64 []float64
 	i64 []int64
 	str []string
 }
 
-// reset empties v, with room for n values of type t.
-func (v *listValues) reset(t rating.Type, n int) {
+// reset empties v, with room for n rows of add's columns.
+func (v *listValues) reset(add *listAdded, n int) {
 	clear(v.str) // drop the strings they point to
-	v.f64, v.i64, v.str = v.f64[:0], v.i64[:0], v.str[:0]
-	switch t {
-	case rating.Float64:
-		v.f64 = slices.Grow(v.f64, n)
-	case rating.Int64:
-		v.i64 = slices.Grow(v.i64, n)
-	default:
-		v.str = slices.Grow(v.str, n)
+	v.f64 = slices.Grow(v.f64[:0], n*add.types[rating.Float64])
+	v.i64 = slices.Grow(v.i64[:0], n*add.types[rating.Int64])
+	v.str = slices.Grow(v.str[:0], n*add.types[rating.String])
+}
+
+// addRow appends row, a value of each of add's columns (row by row).
+func (v *listValues) addRow(add *listAdded, row []rating.Value) {
+	for j := range add.cols {
+		switch x := &row[j]; add.cols[j].Type {
+		case rating.Float64:
+			v.f64 = append(v.f64, x.Float)
+		case rating.Int64:
+			v.i64 = append(v.i64, x.Int)
+		default:
+			v.str = append(v.str, x.Str)
+		}
 	}
 }
 
-// add appends x, a value of type t.
-func (v *listValues) add(t rating.Type, x *rating.Value) {
-	switch t {
-	case rating.Float64:
-		v.f64 = append(v.f64, x.Float)
-	case rating.Int64:
-		v.i64 = append(v.i64, x.Int)
-	default:
-		v.str = append(v.str, x.Str)
+// gather sets v to rows ix of from (row by row), column by column.
+func (v *listValues) gather(add *listAdded, from *listValues, ix []int32) {
+	v.f64 = transpose(v.f64, from.f64, add.types[rating.Float64], ix)
+	v.i64 = transpose(v.i64, from.i64, add.types[rating.Int64], ix)
+	v.str = transpose(v.str, from.str, add.types[rating.String], ix)
+}
+
+// transpose returns, in buf, rows ix of all (k values a row), column by
+// column: row i's value s at s*len(ix)+i.
+func transpose[T any](buf, all []T, k int, ix []int32) []T {
+	n := len(ix)
+	buf = resize(buf, k*n)
+	if k == 0 {
+		return buf
+	}
+	for i, e := range ix {
+		for s, x := range all[int(e)*k : int(e)*k+k] {
+			buf[s*n+i] = x
+		}
+	}
+	return buf
+}
+
+// fromRows sets v to n rows of vals (a value of each of add's columns a
+// row), column by column.
+func (v *listValues) fromRows(add *listAdded, vals []rating.Value, n int) {
+	k := len(add.cols)
+	v.f64, v.i64 = resize(v.f64, n*add.types[rating.Float64]), resize(v.i64, n*add.types[rating.Int64])
+	v.str = resize(v.str, n*add.types[rating.String])
+	for j, c := range add.cols {
+		at := add.slot[j] * n
+		for i := range n {
+			switch x := &vals[i*k+j]; c.Type {
+			case rating.Float64:
+				v.f64[at+i] = x.Float
+			case rating.Int64:
+				v.i64[at+i] = x.Int
+			default:
+				v.str[at+i] = x.Str
+			}
+		}
 	}
 }
 
-// gather sets v (of type t) to the values of from at places ix.
-func (v *listValues) gather(t rating.Type, from *listValues, ix []int32) {
-	switch t {
+// column is column j of add's in a chunk of n rows (column by column).
+func (v *listValues) column(add *listAdded, j, n int) (f64 []float64, i64 []int64, str []string) {
+	lo, hi := add.slot[j]*n, add.slot[j]*n+n
+	switch add.cols[j].Type {
 	case rating.Float64:
-		v.f64 = gather(v.f64, from.f64, ix)
+		return v.f64[lo:hi], nil, nil
 	case rating.Int64:
-		v.i64 = gather(v.i64, from.i64, ix)
-	default:
-		v.str = gather(v.str, from.str, ix)
+		return nil, v.i64[lo:hi], nil
 	}
+	return nil, nil, v.str[lo:hi]
 }
 
 // gather returns, in buf, the values of all at places ix.
@@ -147,6 +188,8 @@ type listAdded struct {
 	rank  int     // the RankBy column, -1: the list is ranked by rating
 	scale float64 // 10^decimals of the RankBy column: its printed values are whole numbers
 	noK   bool    // k is empty (null)
+	types [4]int  // by rating.Type: how many of cols are of it
+	slot  []int   // per column: its place among the columns of its type (listValues)
 }
 
 // newListAdded is what def's lists add, nil for nothing.
@@ -156,11 +199,19 @@ func newListAdded(def *rating.Definition, rules rating.RuleSet) *listAdded {
 		return nil
 	}
 	ex, _ := rules.(rating.Extras) // a rule set with list columns implements it
-	a := &listAdded{ex: ex, cols: cols, shape: output.ListShape(cols, noK), rank: -1, noK: noK}
+	return listAddedOf(ex, cols, noK, def.Columns.RankBy)
+}
+
+// listAddedOf is what a list adds: the columns cols of ex, ranked by the
+// column named rankBy ("": by rating), with k empty when noK.
+func listAddedOf(ex rating.Extras, cols []rating.Column, noK bool, rankBy string) *listAdded {
+	a := &listAdded{ex: ex, cols: cols, shape: output.ListShape(cols, noK), rank: -1, noK: noK, slot: make([]int, len(cols))}
 	for i, c := range cols {
-		if c.Name == def.Columns.RankBy {
+		if c.Name == rankBy {
 			a.rank, a.scale = i, math.Pow10(c.Decimals)
 		}
+		a.slot[i] = a.types[c.Type]
+		a.types[c.Type]++
 	}
 	return a
 }
@@ -207,12 +258,7 @@ func (l *listData) addValues(st *rating.State, p int32) {
 
 // addRow adds row, the values of add's columns, for the list's last entry.
 func (l *listData) addRow(add *listAdded, row []rating.Value) {
-	if l.added == nil {
-		l.added = make([]listValues, len(add.cols))
-	}
-	for j := range add.cols {
-		l.added[j].add(add.cols[j].Type, &row[j])
-	}
+	l.added.addRow(add, row)
 	if add.rank >= 0 {
 		l.keys = append(l.keys, int32(math.Round(row[add.rank].Float*add.scale)))
 	}
@@ -336,7 +382,7 @@ type listCols struct {
 	tag                                              []int32 // per row: its tag in tags
 	category, flags                                  []string
 	reg                                              listRegistry
-	added                                            []listValues
+	added                                            listValues  // column by column
 	ents                                             []listEntry // scratch
 }
 
@@ -350,7 +396,7 @@ type listRegistry struct {
 }
 
 // size makes room for n rows, zero in the columns fill may not set.
-func (c *listCols) size(n int, added int) {
+func (c *listCols) size(n int) {
 	for _, s := range []*[]int32{&c.rank, &c.rating, &c.change, &c.gamesPeriod, &c.gamesTotal, &c.k, &c.tag, &c.reg.birthDate} {
 		*s = resize(*s, n)
 	}
@@ -362,7 +408,6 @@ func (c *listCols) size(n int, added int) {
 		c.reg.def[i] = resize(c.reg.def[i], n)
 		clear(c.reg.def[i])
 	}
-	c.added = resize(c.added, added)
 }
 
 // fill sets c to the rows at places first.. of list l (n of them), with order
@@ -370,21 +415,15 @@ func (c *listCols) size(n int, added int) {
 // rank order, at random places in memory: each kind of read has a loop of its
 // own, so that the processor overlaps the cache misses of many rows.
 func (c *listCols) fill(ps *archive.Players, l *listData, order []int32, first, n int) {
-	c.size(n, len(l.added))
+	c.size(n)
 	ix := order[first : first+n]
 	c.ents = gather(c.ents, l.entries, ix)
 	ents := c.ents
 	for i := range ents {
-		p := ents[i].p
-		c.id[i], c.name[i] = ps.ID[p], ps.Name[p]
+		pl := &l.players[ents[i].p]
+		c.id[i], c.name[i], c.shape[i] = pl.id, pl.name, pl.shape
 	}
 	touchNames(c.name, func(s *string) string { return *s })
-	for i := range ents {
-		c.shape[i] = csvfield.Other
-		if l.names != nil {
-			c.shape[i] = l.names[ents[i].p]
-		}
-	}
 	if ps.Info != nil {
 		c.reg.fill(ps.Info, ents)
 	}
@@ -401,8 +440,8 @@ func (c *listCols) fill(ps *archive.Players, l *listData, order []int32, first, 
 		}
 		c.tag[i], c.category[i], c.flags[i] = t, c.tags[t].category, c.tags[t].flags
 	}
-	for j := range c.added {
-		c.added[j].gather(l.add.cols[j].Type, &l.added[j], ix)
+	if l.add != nil {
+		c.added.gather(l.add, &l.added, ix)
 	}
 }
 
@@ -428,9 +467,10 @@ func isSet(ok bool) byte {
 }
 
 // fromRows sets c to rows (and vals, len(cols) per row, their values of the
-// rule set's columns cols), as read back from a list's Parquet file.
-func (c *listCols) fromRows(rows []output.ListRow, vals []rating.Value, cols []rating.Column) {
-	c.size(len(rows), len(cols))
+// rule set's columns add.cols; add nil for none), as read back from a list's
+// Parquet file.
+func (c *listCols) fromRows(rows []output.ListRow, vals []rating.Value, add *listAdded) {
+	c.size(len(rows))
 	for i := range rows {
 		r := &rows[i]
 		c.rank[i], c.id[i], c.name[i], c.shape[i], c.rating[i] = r.Rank, r.PlayerID, r.Name, csvfield.Other, r.Rating
@@ -449,11 +489,8 @@ func (c *listCols) fromRows(rows []output.ListRow, vals []rating.Value, cols []r
 		g.def[0][i], g.def[1][i], g.def[2][i] = isSet(r.Federation != ""), isSet(r.Sex != ""), isSet(r.Title != "")
 		g.def[3][i], g.def[4][i] = isSet(r.FideID != 0), isSet(r.BirthDate != nil)
 	}
-	for j := range cols {
-		c.added[j].reset(cols[j].Type, len(rows))
-		for i := range rows {
-			c.added[j].add(cols[j].Type, &vals[i*len(cols)+j])
-		}
+	if add != nil {
+		c.added.fromRows(add, vals, len(rows))
 	}
 }
 
@@ -561,6 +598,9 @@ const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k
 // after flags. It runs in a pool job.
 func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
 	order := rankOrder(l.rankKeys())
+	if l.players == nil {
+		l.players = listPlayers(players)
+	}
 	add, header, schema := l.add, listHeader, output.ListSchema
 	var cols []rating.Column
 	noK := false
@@ -589,7 +629,7 @@ func writeList(stage *staging, players *archive.Players, label string, l *listDa
 			return err
 		}
 		if arrowCols != nil {
-			arrowCols.add(c, cols)
+			arrowCols.add(c, add)
 		}
 	}
 	if err := lf.finish(); err != nil {
@@ -644,14 +684,13 @@ func (c *listCols) writeParquet(w *pqwrite.Writer, schema *parquet.Schema, add *
 		return err
 	}
 	for j, ac := range add.cols {
-		v := &c.added[j]
-		switch ac.Type {
+		switch f64, i64, str := c.added.column(add, j, n); ac.Type {
 		case rating.Int64:
-			err = col(ac.Name).Int64(v.i64, nil, nil)
+			err = col(ac.Name).Int64(i64, nil, nil)
 		case rating.Float64:
-			err = col(ac.Name).Double(v.f64, nil, nil)
+			err = col(ac.Name).Double(f64, nil, nil)
 		default:
-			err = col(ac.Name).String(v.str, nil, nil)
+			err = col(ac.Name).String(str, nil, nil)
 		}
 		if err != nil {
 			return err
@@ -699,26 +738,26 @@ func (c *listCols) appendCSV(b []byte, add *listAdded) []byte {
 		}
 		b = append(b, c.tags[c.tag[i]].csv...)
 		if add != nil {
-			b = c.appendValues(b, add.cols, i)
+			b = c.appendValues(b, add, i)
 		}
 		b = append(b, '\n')
 	}
 	return b
 }
 
-// appendValues appends row i's values of the rule set's columns cols, each
-// after a comma.
-func (c *listCols) appendValues(b []byte, cols []rating.Column, i int) []byte {
-	for j := range cols {
+// appendValues appends row i's values of add's columns, each after a comma.
+func (c *listCols) appendValues(b []byte, add *listAdded, i int) []byte {
+	n, v := len(c.rank), &c.added
+	for j := range add.cols {
 		b = append(b, ',')
-		v := &c.added[j]
-		switch col := &cols[j]; col.Type {
+		at := add.slot[j]*n + i
+		switch col := &add.cols[j]; col.Type {
 		case rating.Int64:
-			b = csvfield.AppendInt(b, v.i64[i])
+			b = csvfield.AppendInt(b, v.i64[at])
 		case rating.Float64:
-			b = appendFloat(b, v.f64[i], col.Decimals)
+			b = appendFloat(b, v.f64[at], col.Decimals)
 		default:
-			b = csvfield.Append(b, v.str[i])
+			b = csvfield.Append(b, v.str[at])
 		}
 	}
 	return b
@@ -764,14 +803,23 @@ func appendListCSV(b []byte, rows []output.ListRow) []byte {
 	return c.appendCSV(b, nil)
 }
 
-// listNames is the CSV shape of every player's name: looked at once per run
-// rather than once per list a player is on.
-func listNames(ps *archive.Players) []csvfield.Shape {
-	shapes := make([]csvfield.Shape, len(ps.Name))
+// listPlayer is what a list shows of a player that is the same on every
+// list, side by side: one place in memory to read per row, which a list
+// reads in rank order, at random. The name's CSV shape is looked at once per
+// run rather than once per list a player is on.
+type listPlayer struct {
+	name  string
+	id    int64
+	shape csvfield.Shape
+}
+
+// listPlayers is every player's listPlayer.
+func listPlayers(ps *archive.Players) []listPlayer {
+	pl := make([]listPlayer, len(ps.ID))
 	for i, name := range ps.Name {
-		shapes[i] = csvfield.ShapeOf(name)
+		pl[i] = listPlayer{name: name, id: ps.ID[i], shape: csvfield.ShapeOf(name)}
 	}
-	return shapes
+	return pl
 }
 
 // listArrow collects a list's columns for the Arrow adapter.
@@ -820,8 +868,8 @@ func newListArrow(n int, added []rating.Column, noK bool) *listArrow {
 // list's Arrow columns.
 const listKColumn, listFlagsColumn = 7, 9
 
-// add adds the rows of c, with their values of the rule set's columns cols.
-func (a *listArrow) add(c *listCols, cols []rating.Column) {
+// add adds the rows of c, with their values of add's columns (nil: none).
+func (a *listArrow) add(c *listCols, add *listAdded) {
 	ac, in := a.cols, a.cols[listFlagsColumn+1+a.added:] // the contract's columns, the registry's
 	ac[0].Int32, ac[1].Int64 = append(ac[0].Int32, c.rank...), append(ac[1].Int64, c.id...)
 	ac[2].String, ac[3].Int32 = append(ac[2].String, c.name...), append(ac[3].Int32, c.rating...)
@@ -839,16 +887,13 @@ func (a *listArrow) add(c *listCols, cols []rating.Column) {
 	}
 	in[3].Int64, in[3].Null = append(in[3].Int64, reg.fideID...), appendNull(in[3].Null, reg.def[3])
 	in[4].Date, in[4].Null = append(in[4].Date, reg.birthDate...), appendNull(in[4].Null, reg.def[4])
-	for j, col := range cols {
-		to, v := &ac[listFlagsColumn+1+j], &c.added[j]
-		switch col.Type {
-		case rating.Int64:
-			to.Int64 = append(to.Int64, v.i64...)
-		case rating.Float64:
-			to.Float64 = append(to.Float64, v.f64...)
-		default:
-			to.String = append(to.String, v.str...)
-		}
+	if add == nil {
+		return
+	}
+	for j := range add.cols {
+		to := &ac[listFlagsColumn+1+j]
+		f64, i64, str := c.added.column(add, j, len(c.rank))
+		to.Int64, to.Float64, to.String = append(to.Int64, i64...), append(to.Float64, f64...), append(to.String, str...)
 	}
 }
 
@@ -896,8 +941,8 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 				}
 			}
 		}
-		c.fromRows(buf[:n], vals, cols)
-		a.add(&c, cols)
+		c.fromRows(buf[:n], vals, add)
+		a.add(&c, add)
 		if errors.Is(err, io.EOF) {
 			break
 		}

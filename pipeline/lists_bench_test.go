@@ -118,9 +118,7 @@ func BenchmarkListCSV(b *testing.B) {
 // BenchmarkListCSVAdded: a chunk of list rows with Glicko-2's columns
 // (two values at 2 decimals, one at 6) as CSV lines (rows/s).
 func BenchmarkListCSVAdded(b *testing.B) {
-	add := &listAdded{cols: []rating.Column{
-		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}, {Name: "rd", Type: rating.Float64, Decimals: 2},
-		{Name: "volatility", Type: rating.Float64, Decimals: 6}}, noK: true}
+	add := benchGlickoAdded()
 	rows, shapes := make([]output.ListRow, listChunk), make([]csvfield.Shape, listChunk)
 	vals := make([]rating.Value, 3*listChunk)
 	for i := range rows {
@@ -132,7 +130,7 @@ func BenchmarkListCSVAdded(b *testing.B) {
 		vals[3*i+2].Float = math.Round((0.06+float64(i%97)*1e-5)*1e6) / 1e6
 	}
 	var c listCols
-	c.fromRows(rows, vals, add.cols)
+	c.fromRows(rows, vals, add)
 	copy(c.shape, shapes)
 	var buf []byte
 	for b.Loop() {

@@ -220,13 +220,9 @@ func listAddedOf(ex rating.Extras, cols []rating.Column, noK bool, rankBy string
 // prevOn, everOn and prevRating on to this list.
 func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 	add := lt.add
-	nRated := 0 // at most this many are listed
-	for _, ok := range st.Rated {
-		if ok {
-			nRated++
-		}
-	}
-	l := lt.newList(nRated)
+	// Room for every player, not only the rated ones: the lists grow from
+	// period to period, and a released list's buffers then always fit.
+	l := lt.newList(len(st.Rated))
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false

@@ -62,27 +62,44 @@ func fingerprint(r Rules, def *rating.Definition, period string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// snapshot captures the run's state after the list of period key.
+// snapshot captures the run's state after the list of period key, in the
+// buffers of a released snapshot when there is one.
 func (r *rater) snapshot(key int) (*savedState, error) {
 	st, l := r.st, &r.lists
-	s := &savedState{
+	old, _ := savedFree.Get().(*savedState)
+	if old == nil {
+		old = new(savedState)
+	}
+	s := old
+	*s = savedState{
 		Fingerprint: r.fingerprint, Key: key, First: r.periods.first,
-		PlayerIDs: r.players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
-		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments),
-		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating),
+		PlayerIDs: r.players.ID, Rated: cloneInto(old.Rated, st.Rated), Rating: cloneInto(old.Rating, st.Rating),
+		GamesTotal: cloneInto(old.GamesTotal, st.GamesTotal), Tournaments: cloneInto(old.Tournaments, st.Tournaments),
+		PrevOn: cloneInto(old.PrevOn, l.prevOn), EverOn: cloneInto(old.EverOn, l.everOn), PrevRating: cloneInto(old.PrevRating, l.prevRating),
 		Periods: r.hashes.saved(key, &r.win), Start: r.hashes.savedStart(),
 	}
-	if sn, ok := r.rules.(rating.Snapshotter); ok {
-		b, err := sn.MarshalState()
-		if err != nil {
-			return nil, fmt.Errorf("state of the rule set: %w", err)
-		}
-		s.RuleSet = b
+	var err error
+	switch sn := r.rules.(type) {
+	case rating.StateAppender:
+		s.RuleSet, err = sn.AppendState(old.RuleSet[:0])
+	case rating.Snapshotter:
+		s.RuleSet, err = sn.MarshalState()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state of the rule set: %w", err)
 	}
 	return s, nil
 }
 
-func clone[T any](s []T) []T { return append([]T(nil), s...) }
+// savedFree keeps snapshots whose file is written (release), for the next
+// snapshot to copy into: a snapshot is megabytes, taken every period.
+var savedFree sync.Pool
+
+// release hands s's buffers to the next snapshot; s is not used after.
+func (s *savedState) release() { savedFree.Put(s) }
+
+// cloneInto returns a copy of s, in dst's room when it has enough.
+func cloneInto[T any](dst, s []T) []T { return append(dst[:0], s...) }
 
 // stateBufs keeps encodeState's buffers (*stateBuffers) for the next state:
 // a state is megabytes, written every period, and fresh buffers cost page

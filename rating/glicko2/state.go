@@ -285,7 +285,10 @@ const stateRevision = 1
 // as uvarints, Listed as bits, then for each listed player in order First
 // (a varint, the difference from the listed player before) and R, RD, Sigma
 // as float64 bits, little-endian: the full values, not the printed ones.
-func (s *State) MarshalBinary() ([]byte, error) {
+func (s *State) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
+
+// AppendBinary appends what MarshalBinary returns to b.
+func (s *State) AppendBinary(b []byte) ([]byte, error) {
 	listed := 0
 	for _, on := range s.Listed {
 		if on {
@@ -293,7 +296,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 		}
 	}
 	const most = 5 + 3*8 // a listed player's bytes at most: First's varint, the three values
-	b := make([]byte, 0, 2*binary.MaxVarintLen64+(len(s.Listed)+7)/8+most*listed)
+	b = slices.Grow(b, 2*binary.MaxVarintLen64+(len(s.Listed)+7)/8+most*listed)
 	b = binary.AppendUvarint(b, stateRevision)
 	b = binary.AppendUvarint(b, uint64(len(s.Listed)))
 	b = varbin.AppendBools(b, s.Listed)

@@ -391,7 +391,7 @@ type listRegistry struct {
 	def                    [5][]byte // federation's, sex's, title's, fide_id's, birth_date's
 }
 
-// size makes room for n rows, zero in the columns fill may not set.
+// size makes room for n rows, the registry's columns empty.
 func (c *listCols) size(n int) {
 	for _, s := range []*[]int32{&c.rank, &c.rating, &c.change, &c.gamesPeriod, &c.gamesTotal, &c.k, &c.tag, &c.reg.birthDate} {
 		*s = resize(*s, n)
@@ -400,10 +400,16 @@ func (c *listCols) size(n int) {
 		*s = resize(*s, n)
 	}
 	c.id, c.reg.fideID, c.shape, c.changeDef = resize(c.id, n), resize(c.reg.fideID, n), resize(c.shape, n), resize(c.changeDef, n)
-	for i := range c.reg.def {
-		c.reg.def[i] = resize(c.reg.def[i], n)
-		clear(c.reg.def[i])
+	r := &c.reg // all null until fill sets them: a run without the registry's columns leaves them so
+	for i := range r.def {
+		r.def[i] = resize(r.def[i], n)
+		clear(r.def[i])
 	}
+	clear(r.federation)
+	clear(r.sex)
+	clear(r.title)
+	clear(r.fideID)
+	clear(r.birthDate)
 }
 
 // fill sets c to the rows at places first.. of list l (n of them), with order

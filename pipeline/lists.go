@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
@@ -529,14 +528,38 @@ type listFiles struct {
 }
 
 // listBuffers are a list writer's chunk buffers, kept in listBufs for the
-// next list's: lists come every period, and fresh buffers cost page faults.
+// next list's: lists come every period, and fresh buffers cost zeroing and
+// page faults.
 type listBuffers struct {
 	cols    listCols
 	scratch listScratch
 	line    []byte // a chunk's CSV lines
 }
 
-var listBufs = sync.Pool{New: func() any { return new(listBuffers) }}
+var listBufs = make(freeList[listBuffers], listsRecycled)
+
+// freeList keeps up to its capacity of released values for reuse. Unlike a
+// sync.Pool's, they outlive garbage collections: a period's buffers wait for
+// the next period, many collections later.
+type freeList[T any] chan *T
+
+// get returns a released value, or a new one.
+func (l freeList[T]) get() *T {
+	select {
+	case v := <-l:
+		return v
+	default:
+		return new(T)
+	}
+}
+
+// put releases v, dropped when the list is full; v is not used after.
+func (l freeList[T]) put(v *T) {
+	select {
+	case l <- v:
+	default:
+	}
+}
 
 // createList creates a list's files and writes the CSV header.
 func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Schema) (*listFiles, error) {
@@ -556,7 +579,7 @@ func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Sc
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w, schema: schema, buf: listBufs.Get().(*listBuffers)}, nil
+	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w, schema: schema, buf: listBufs.get()}, nil
 }
 
 // write adds the rows of c, with add's columns (nil: none).
@@ -587,7 +610,7 @@ func (lf *listFiles) abort() {
 	lf.csv.abort()
 	lf.pq.abort()
 	if lf.buf != nil {
-		listBufs.Put(lf.buf)
+		listBufs.put(lf.buf)
 		lf.buf = nil
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/klauspost/compress/s2"
@@ -66,12 +65,8 @@ func fingerprint(r Rules, def *rating.Definition, period string) string {
 // buffers of a released snapshot when there is one.
 func (r *rater) snapshot(key int) (*savedState, error) {
 	st, l := r.st, &r.lists
-	old, _ := savedFree.Get().(*savedState)
-	if old == nil {
-		old = new(savedState)
-	}
-	s := old
-	*s = savedState{
+	old := savedFree.get()
+	s := &savedState{
 		Fingerprint: r.fingerprint, Key: key, First: r.periods.first,
 		PlayerIDs: r.players.ID, Rated: cloneInto(old.Rated, st.Rated), Rating: cloneInto(old.Rating, st.Rating),
 		GamesTotal: cloneInto(old.GamesTotal, st.GamesTotal), Tournaments: cloneInto(old.Tournaments, st.Tournaments),
@@ -93,30 +88,27 @@ func (r *rater) snapshot(key int) (*savedState, error) {
 
 // savedFree keeps snapshots whose file is written (release), for the next
 // snapshot to copy into: a snapshot is megabytes, taken every period.
-var savedFree sync.Pool
+var savedFree = make(freeList[savedState], 2)
 
 // release hands s's buffers to the next snapshot; s is not used after.
-func (s *savedState) release() { savedFree.Put(s) }
+func (s *savedState) release() { savedFree.put(s) }
 
 // cloneInto returns a copy of s, in dst's room when it has enough.
 func cloneInto[T any](dst, s []T) []T { return append(dst[:0], s...) }
 
-// stateBufs keeps encodeState's buffers (*stateBuffers) for the next state:
-// a state is megabytes, written every period, and fresh buffers cost page
+// stateBufs keeps encodeState's buffers for the next state: a state is
+// megabytes, written every period, and fresh buffers cost zeroing and page
 // faults each time.
-var stateBufs sync.Pool
+var stateBufs = make(freeList[stateBuffers], 2)
 
 type stateBuffers struct{ raw, body []byte }
 
 func encodeState(w io.Writer, s *savedState) error {
-	bufs, _ := stateBufs.Get().(*stateBuffers)
-	if bufs == nil {
-		bufs = new(stateBuffers)
-	}
-	defer stateBufs.Put(bufs)
+	bufs := stateBufs.get()
+	defer stateBufs.put(bufs)
 	size := 64 + len(s.Fingerprint) + 12*len(s.PlayerIDs) + 18*len(s.Periods) + len(s.RuleSet) // usually enough
-	bufs.raw = appendState(slices.Grow(bufs.raw[:0], size), s)
-	body, err := compressState(bufs.body[:0], bufs.raw)
+	bufs.raw = appendState(roomFor(bufs.raw, size), s)
+	body, err := compressState(roomFor(bufs.body, s2.MaxEncodedLen(len(bufs.raw))), bufs.raw)
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
@@ -156,6 +148,16 @@ func decodeState(data []byte) (*savedState, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadState, d.Err())
 	}
 	return s, nil
+}
+
+// roomFor returns buf emptied, with room for n bytes: half as much again
+// when it must grow, as a rule set's state grows from period to period with
+// the players listed.
+func roomFor(buf []byte, n int) []byte {
+	if cap(buf) >= n {
+		return buf[:0]
+	}
+	return make([]byte, 0, n+n/2)
 }
 
 // compressState packs the data of a state file as one S2 block, in dst's

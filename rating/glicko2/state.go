@@ -289,14 +289,10 @@ func (s *State) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
 
 // AppendBinary appends what MarshalBinary returns to b.
 func (s *State) AppendBinary(b []byte) ([]byte, error) {
-	listed := 0
-	for _, on := range s.Listed {
-		if on {
-			listed++
-		}
-	}
+	// Room for every player as if listed: the listed grow from period to
+	// period, and a b reused from the last one then fits.
 	const most = 5 + 3*8 // a listed player's bytes at most: First's varint, the three values
-	b = slices.Grow(b, 2*binary.MaxVarintLen64+(len(s.Listed)+7)/8+most*listed)
+	b = slices.Grow(b, 2*binary.MaxVarintLen64+(len(s.Listed)+7)/8+most*len(s.Listed))
 	b = binary.AppendUvarint(b, stateRevision)
 	b = binary.AppendUvarint(b, uint64(len(s.Listed)))
 	b = varbin.AppendBools(b, s.Listed)

@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -198,28 +201,64 @@ func BenchmarkOrder(b *testing.B) {
 }
 
 // BenchmarkWriteList: one 200k-player list, sorted and written as CSV and
-// Parquet (rows/s).
+// Parquet (rows/s): school's (no columns of its own) and Glicko-2's (three
+// float columns, no k). Entries are in player order, ratings at random, so
+// that the writer reads them in rank order at random places, as in a run.
 func BenchmarkWriteList(b *testing.B) {
 	const n = 200000
-	l := &listData{entries: make([]listEntry, n), infos: []listInfo{{category: "2"}}}
-	ps := archive.Players{ID: make([]int64, n), Name: make([]string, n)}
-	for i := range l.entries {
-		ps.ID[i], ps.Name[i] = int64(10001+i), "Ivanov, Ivan"
-		l.entries[i] = listEntry{p: int32(i), rating: int32(2400 - i/100), change: int32(i%31 - 15), hasChange: true,
-			gamesPeriod: int32(i % 9), gamesTotal: int32(30 + i%200), k: 15}
-	}
-	var rows int64
-	for b.Loop() {
-		s, err := newStaging(b.TempDir())
-		if err != nil {
-			b.Fatal(err)
+	for _, add := range []*listAdded{nil, benchGlickoAdded()} {
+		name := "school"
+		if add != nil {
+			name = "glicko2"
 		}
-		if err := writeList(s, &ps, "2025-01", l, false); err != nil {
-			b.Fatal(err)
-		}
-		rows += n
+		b.Run(name, func(b *testing.B) {
+			l := benchList(n, add)
+			ps := archive.Players{ID: make([]int64, n), Name: make([]string, n)}
+			for i := range n {
+				ps.ID[i], ps.Name[i] = int64(10001+i), fmt.Sprintf("Ivanov%d, Ivan", i%5000)
+			}
+			l.players = listPlayers(&ps)
+			var rows int64
+			for b.Loop() {
+				s, err := newStaging(b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := writeList(s, &ps, "2025-01", l, false); err != nil {
+					b.Fatal(err)
+				}
+				rows += n
+			}
+			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+		})
 	}
-	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// benchGlickoAdded is what Glicko-2's lists add: two values at 2 decimals
+// (ranked by the first), one at 6, and no k.
+func benchGlickoAdded() *listAdded {
+	return listAddedOf(nil, []rating.Column{
+		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}, {Name: "rd", Type: rating.Float64, Decimals: 2},
+		{Name: "volatility", Type: rating.Float64, Decimals: 6}}, true, "glicko_rating")
+}
+
+// benchList is a list of n players in player order with ratings at random;
+// with add, Glicko-2-like values of its columns.
+func benchList(n int, add *listAdded) *listData {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	l := &listData{add: add, infos: []listInfo{{category: "2"}, {flags: "p"}}}
+	for i := range n {
+		r := 1000 + rnd.Float64()*1500
+		e := listEntry{p: int32(i), rating: int32(math.Round(r)), change: int32(rnd.IntN(31) - 15), hasChange: i%7 != 0,
+			gamesPeriod: int32(rnd.IntN(9)), gamesTotal: int32(30 + rnd.IntN(200)), k: 15, isNew: i%7 == 0}
+		if add != nil {
+			e.k, e.info = 0, int32(i%3/2)
+			l.addRow(add, []rating.Value{{Float: math.Round(r*100) / 100}, {Float: math.Round((50+rnd.Float64()*300)*100) / 100},
+				{Float: math.Round((0.06+rnd.Float64()*1e-3)*1e6) / 1e6}})
+		}
+		l.entries = append(l.entries, e)
+	}
+	return l
 }
 
 // heldTournament is a tournament as the rating goroutine hands it to the

@@ -35,9 +35,10 @@ type listData struct {
 	entries []listEntry
 	infos   []listInfo
 	add     *listAdded
-	vals    []rating.Value   // with add: entry i's values are vals[i*len(add.cols):]
+	added   listValues       // with add: the entries' values of its columns, row by row
+	row     []rating.Value   // scratch: one entry's values, as the rule set gives them
 	keys    []int32          // with add.rank: what the entries are ranked by
-	names   []csvfield.Shape // per player: the name's CSV shape (listNames); shared by every list, read-only
+	players []listPlayer     // listPlayers: shared by every list, read-only
 	free    chan<- *listData // where release hands the list's buffers back to take (nil: nowhere)
 }
 
@@ -69,15 +70,112 @@ func (lt *listTrack) newList(n int) *listData {
 	clear(old.infos) // drop the strings they point to
 	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free}
 	if add := lt.add; add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
-		if slices.ContainsFunc(add.cols, func(c rating.Column) bool { return c.Type == rating.String }) {
-			clear(old.vals) // drop the strings they point to
-		}
-		l.vals = slices.Grow(old.vals[:0], n*len(add.cols))
+		l.added, l.row = old.added, resize(old.row, len(add.cols))
+		l.added.reset(add, n)
 		if add.rank >= 0 {
 			l.keys = slices.Grow(old.keys[:0], n)
 		}
 	}
 	return l
+}
+
+// listValues is values of a rule set's list columns, a slice per type (not
+// a rating.Value each, so that a Float64 column moves 8 bytes a value): in a
+// list (listData.added), row by row, entry i's values of a type's columns
+// side by side, read at once when gathered in rank order; in a chunk
+// (listCols.added), column by column, as the writers take them. A column's
+// place among those of its type is listAdded.slot.
+type listValues struct {
+	f64 []float64
+	i64 []int64
+	str []string
+}
+
+// reset empties v, with room for n rows of add's columns.
+func (v *listValues) reset(add *listAdded, n int) {
+	clear(v.str) // drop the strings they point to
+	v.f64 = slices.Grow(v.f64[:0], n*add.types[rating.Float64])
+	v.i64 = slices.Grow(v.i64[:0], n*add.types[rating.Int64])
+	v.str = slices.Grow(v.str[:0], n*add.types[rating.String])
+}
+
+// addRow appends row, a value of each of add's columns (row by row).
+func (v *listValues) addRow(add *listAdded, row []rating.Value) {
+	for j := range add.cols {
+		switch x := &row[j]; add.cols[j].Type {
+		case rating.Float64:
+			v.f64 = append(v.f64, x.Float)
+		case rating.Int64:
+			v.i64 = append(v.i64, x.Int)
+		default:
+			v.str = append(v.str, x.Str)
+		}
+	}
+}
+
+// gather sets v to rows ix of from (row by row), column by column.
+func (v *listValues) gather(add *listAdded, from *listValues, ix []int32) {
+	v.f64 = transpose(v.f64, from.f64, add.types[rating.Float64], ix)
+	v.i64 = transpose(v.i64, from.i64, add.types[rating.Int64], ix)
+	v.str = transpose(v.str, from.str, add.types[rating.String], ix)
+}
+
+// transpose returns, in buf, rows ix of all (k values a row), column by
+// column: row i's value s at s*len(ix)+i.
+func transpose[T any](buf, all []T, k int, ix []int32) []T {
+	n := len(ix)
+	buf = resize(buf, k*n)
+	if k == 0 {
+		return buf
+	}
+	for i, e := range ix {
+		for s, x := range all[int(e)*k : int(e)*k+k] {
+			buf[s*n+i] = x
+		}
+	}
+	return buf
+}
+
+// fromRows sets v to n rows of vals (a value of each of add's columns a
+// row), column by column.
+func (v *listValues) fromRows(add *listAdded, vals []rating.Value, n int) {
+	k := len(add.cols)
+	v.f64, v.i64 = resize(v.f64, n*add.types[rating.Float64]), resize(v.i64, n*add.types[rating.Int64])
+	v.str = resize(v.str, n*add.types[rating.String])
+	for j, c := range add.cols {
+		at := add.slot[j] * n
+		for i := range n {
+			switch x := &vals[i*k+j]; c.Type {
+			case rating.Float64:
+				v.f64[at+i] = x.Float
+			case rating.Int64:
+				v.i64[at+i] = x.Int
+			default:
+				v.str[at+i] = x.Str
+			}
+		}
+	}
+}
+
+// column is column j of add's in a chunk of n rows (column by column).
+func (v *listValues) column(add *listAdded, j, n int) (f64 []float64, i64 []int64, str []string) {
+	lo, hi := add.slot[j]*n, add.slot[j]*n+n
+	switch add.cols[j].Type {
+	case rating.Float64:
+		return v.f64[lo:hi], nil, nil
+	case rating.Int64:
+		return nil, v.i64[lo:hi], nil
+	}
+	return nil, nil, v.str[lo:hi]
+}
+
+// gather returns, in buf, the values of all at places ix.
+func gather[T any](buf, all []T, ix []int32) []T {
+	buf = resize(buf, len(ix))
+	for i, j := range ix {
+		buf[i] = all[j]
+	}
+	return buf
 }
 
 // listAdded is what a rule set adds to its lists (rating.Columns.List), or
@@ -89,6 +187,8 @@ type listAdded struct {
 	rank  int     // the RankBy column, -1: the list is ranked by rating
 	scale float64 // 10^decimals of the RankBy column: its printed values are whole numbers
 	noK   bool    // k is empty (null)
+	types [4]int  // by rating.Type: how many of cols are of it
+	slot  []int   // per column: its place among the columns of its type (listValues)
 }
 
 // newListAdded is what def's lists add, nil for nothing.
@@ -98,11 +198,19 @@ func newListAdded(def *rating.Definition, rules rating.RuleSet) *listAdded {
 		return nil
 	}
 	ex, _ := rules.(rating.Extras) // a rule set with list columns implements it
-	a := &listAdded{ex: ex, cols: cols, shape: output.ListShape(cols, noK), rank: -1, noK: noK}
+	return listAddedOf(ex, cols, noK, def.Columns.RankBy)
+}
+
+// listAddedOf is what a list adds: the columns cols of ex, ranked by the
+// column named rankBy ("": by rating), with k empty when noK.
+func listAddedOf(ex rating.Extras, cols []rating.Column, noK bool, rankBy string) *listAdded {
+	a := &listAdded{ex: ex, cols: cols, shape: output.ListShape(cols, noK), rank: -1, noK: noK, slot: make([]int, len(cols))}
 	for i, c := range cols {
-		if c.Name == def.Columns.RankBy {
+		if c.Name == rankBy {
 			a.rank, a.scale = i, math.Pow10(c.Decimals)
 		}
+		a.slot[i] = a.types[c.Type]
+		a.types[c.Type]++
 	}
 	return a
 }
@@ -111,13 +219,9 @@ func newListAdded(def *rating.Definition, rules rating.RuleSet) *listAdded {
 // prevOn, everOn and prevRating on to this list.
 func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 	add := lt.add
-	nRated := 0 // at most this many are listed
-	for _, ok := range st.Rated {
-		if ok {
-			nRated++
-		}
-	}
-	l := lt.newList(nRated)
+	// Room for every player, not only the rated ones: the lists grow from
+	// period to period, and a released list's buffers then always fit.
+	l := lt.newList(len(st.Rated))
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false
@@ -143,11 +247,15 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 
 // addValues adds the rule set's values of the list's last entry, player p.
 func (l *listData) addValues(st *rating.State, p int32) {
-	k := len(l.add.cols)
-	row := extend(&l.vals, k)
-	l.add.ex.ListValues(st, p, row)
-	if l.add.rank >= 0 {
-		l.keys = append(l.keys, int32(math.Round(row[l.add.rank].Float*l.add.scale)))
+	l.add.ex.ListValues(st, p, l.row)
+	l.addRow(l.add, l.row)
+}
+
+// addRow adds row, the values of add's columns, for the list's last entry.
+func (l *listData) addRow(add *listAdded, row []rating.Value) {
+	l.added.addRow(add, row)
+	if add.rank >= 0 {
+		l.keys = append(l.keys, int32(math.Round(row[add.rank].Float*add.scale)))
 	}
 }
 
@@ -227,50 +335,175 @@ func rankOrder(keys []int32) []int32 {
 	return order
 }
 
-// listChunk is how many rows of a list are made at a time: a chunk's rows stay
-// in the processor's cache while the CSV and Parquet writers read them, and
-// the buffers are reused. A multiple of 64, the rows parquet-go takes at a
+// listChunk is how many rows of a list are made at a time: a chunk's columns
+// stay in the processor's cache while the CSV and Parquet writers read them,
+// and the buffers are reused. A multiple of 64, the rows parquet-go takes at a
 // time, so that pages end where they would if all rows came at once.
 const listChunk = 4096
 
-// listRows makes the rows at places first.. of the list (len(rows) of them),
-// with order from rankOrder. changes and dates hold the values Change and
-// BirthDate point to, ents is scratch. Entries and players are read in rank
-// order, at random places in memory: each kind of read has a loop of its own,
-// so that the processor overlaps the cache misses of many rows.
-func listRows(ps *archive.Players, rows []output.ListRow, changes, dates []int32, ents []listEntry, l *listData, order []int32, first int) {
-	ents = ents[:len(rows)]
+// listTag is a list row's category and flags as the files hold them: a
+// list's listInfo, with "new" added for a player on his first list.
+type listTag struct {
+	category, flags string
+	csv             []byte // ",category,flags" as CSV cells
+}
+
+// listTags are the tags of a list's infos: info i's at 2i, with "new" at 2i+1.
+func listTags(infos []listInfo) []listTag {
+	tags := make([]listTag, 0, 2*len(infos))
+	for _, in := range infos {
+		tags = append(tags, newListTag(in.category, in.flags), newListTag(in.category, joinFlags("new", in.flags)))
+	}
+	return tags
+}
+
+func newListTag(category, flags string) listTag {
+	b := csvfield.Append([]byte{','}, category)
+	b = csvfield.Append(append(b, ','), flags)
+	return listTag{category: category, flags: flags, csv: b}
+}
+
+// listCols is a chunk of a list's rows, column by column in rank order: what
+// its CSV lines and its Parquet and Arrow columns are made from. Its slices
+// are reused from chunk to chunk. An optional column's def is 1 where a row
+// has a value, 0 where it is null.
+type listCols struct {
+	rank, rating, change, gamesPeriod, gamesTotal, k []int32
+	changeDef                                        []byte
+	id                                               []int64
+	name                                             []string
+	shape                                            []csvfield.Shape // the names' CSV shapes
+	tags                                             []listTag
+	tag                                              []int32 // per row: its tag in tags
+	category, flags                                  []string
+	reg                                              listRegistry
+	added                                            listValues  // column by column
+	ents                                             []listEntry // scratch
+}
+
+// listRegistry is a chunk's columns from the players table (PlayerInfo),
+// all optional.
+type listRegistry struct {
+	federation, sex, title []string
+	fideID                 []int64
+	birthDate              []int32
+	def                    [5][]byte // federation's, sex's, title's, fide_id's, birth_date's
+}
+
+// size makes room for n rows, the registry's columns empty.
+func (c *listCols) size(n int) {
+	for _, s := range []*[]int32{&c.rank, &c.rating, &c.change, &c.gamesPeriod, &c.gamesTotal, &c.k, &c.tag, &c.reg.birthDate} {
+		*s = resize(*s, n)
+	}
+	for _, s := range []*[]string{&c.name, &c.category, &c.flags, &c.reg.federation, &c.reg.sex, &c.reg.title} {
+		*s = resize(*s, n)
+	}
+	c.id, c.reg.fideID, c.shape, c.changeDef = resize(c.id, n), resize(c.reg.fideID, n), resize(c.shape, n), resize(c.changeDef, n)
+	r := &c.reg // all null until fill sets them: a run without the registry's columns leaves them so
+	for i := range r.def {
+		r.def[i] = resize(r.def[i], n)
+		clear(r.def[i])
+	}
+	clear(r.federation)
+	clear(r.sex)
+	clear(r.title)
+	clear(r.fideID)
+	clear(r.birthDate)
+}
+
+// fill sets c to the rows at places first.. of list l (n of them), with order
+// from rankOrder and c.tags from listTags. Entries and players are read in
+// rank order, at random places in memory: each kind of read has a loop of its
+// own, so that the processor overlaps the cache misses of many rows.
+func (c *listCols) fill(ps *archive.Players, l *listData, order []int32, first, n int) {
+	c.size(n)
+	ix := order[first : first+n]
+	c.ents = gather(c.ents, l.entries, ix)
+	ents := c.ents
 	for i := range ents {
-		ents[i] = l.entries[order[first+i]]
+		pl := &l.players[ents[i].p]
+		c.id[i], c.name[i], c.shape[i] = pl.id, pl.name, pl.shape
 	}
-	for i := range rows {
-		rows[i].PlayerID, rows[i].Name = ps.ID[ents[i].p], ps.Name[ents[i].p]
-	}
-	touchNames(rows, func(r *output.ListRow) string { return r.Name })
+	touchNames(c.name, func(s *string) string { return *s })
 	if ps.Info != nil {
-		for i := range rows {
-			in, row := &ps.Info[ents[i].p], &rows[i]
-			row.Federation, row.Sex, row.Title, row.FideID, row.BirthDate = in.Federation, in.Sex, in.Title, in.FideID, nil
-			if in.BirthDate != archive.NoDate {
-				dates[i] = in.BirthDate
-				row.BirthDate = &dates[i]
-			}
-		}
+		c.reg.fill(ps.Info, ents)
 	}
-	for i := range rows {
+	for i := range ents {
 		e := &ents[i]
-		in := l.infos[e.info]
-		row := &rows[i]
-		row.Rank, row.Rating, row.Change = int32(first+i+1), e.rating, nil
-		row.GamesPeriod, row.GamesTotal, row.K, row.Category, row.Flags = e.gamesPeriod, e.gamesTotal, e.k, in.category, in.flags
+		c.rank[i], c.rating[i], c.change[i], c.changeDef[i] = int32(first+i+1), e.rating, 0, 0
 		if e.hasChange {
-			changes[i] = e.change
-			row.Change = &changes[i]
+			c.change[i], c.changeDef[i] = e.change, 1
 		}
+		c.gamesPeriod[i], c.gamesTotal[i], c.k[i] = e.gamesPeriod, e.gamesTotal, e.k
+		t := 2 * e.info
 		if e.isNew {
-			row.Flags = joinFlags("new", in.flags)
+			t++
+		}
+		c.tag[i], c.category[i], c.flags[i] = t, c.tags[t].category, c.tags[t].flags
+	}
+	if l.add != nil {
+		c.added.gather(l.add, &l.added, ix)
+	}
+}
+
+// fill sets r to the players' of ents.
+func (r *listRegistry) fill(info []archive.PlayerInfo, ents []listEntry) {
+	for i := range ents {
+		in := &info[ents[i].p]
+		r.federation[i], r.sex[i], r.title[i], r.fideID[i], r.birthDate[i] = in.Federation, in.Sex, in.Title, in.FideID, 0
+		if in.BirthDate != archive.NoDate {
+			r.birthDate[i] = in.BirthDate
+		}
+		r.def[0][i], r.def[1][i], r.def[2][i] = isSet(in.Federation != ""), isSet(in.Sex != ""), isSet(in.Title != "")
+		r.def[3][i], r.def[4][i] = isSet(in.FideID != 0), isSet(in.BirthDate != archive.NoDate)
+	}
+}
+
+// isSet is an optional column's definition level: 1 for a value, 0 for null.
+func isSet(ok bool) byte {
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+// fromRows sets c to rows (and vals, len(cols) per row, their values of the
+// rule set's columns add.cols; add nil for none), as read back from a list's
+// Parquet file.
+func (c *listCols) fromRows(rows []output.ListRow, vals []rating.Value, add *listAdded) {
+	c.size(len(rows))
+	for i := range rows {
+		r := &rows[i]
+		c.rank[i], c.id[i], c.name[i], c.shape[i], c.rating[i] = r.Rank, r.PlayerID, r.Name, csvfield.Other, r.Rating
+		c.change[i], c.changeDef[i] = 0, isSet(r.Change != nil)
+		if r.Change != nil {
+			c.change[i] = *r.Change
+		}
+		c.gamesPeriod[i], c.gamesTotal[i], c.k[i] = r.GamesPeriod, r.GamesTotal, r.K
+		c.tag[i] = c.tagOf(r.Category, r.Flags)
+		c.category[i], c.flags[i] = r.Category, r.Flags
+		g := &c.reg
+		g.federation[i], g.sex[i], g.title[i], g.fideID[i], g.birthDate[i] = r.Federation, r.Sex, r.Title, r.FideID, 0
+		if r.BirthDate != nil {
+			g.birthDate[i] = *r.BirthDate
+		}
+		g.def[0][i], g.def[1][i], g.def[2][i] = isSet(r.Federation != ""), isSet(r.Sex != ""), isSet(r.Title != "")
+		g.def[3][i], g.def[4][i] = isSet(r.FideID != 0), isSet(r.BirthDate != nil)
+	}
+	if add != nil {
+		c.added.fromRows(add, vals, len(rows))
+	}
+}
+
+// tagOf interns a category and flags pair in c.tags.
+func (c *listCols) tagOf(category, flags string) int32 {
+	for i, t := range c.tags {
+		if t.category == category && t.flags == flags {
+			return int32(i)
 		}
 	}
+	c.tags = append(c.tags, newListTag(category, flags))
+	return int32(len(c.tags) - 1)
 }
 
 // joinFlags joins list flags with a space, skipping empty ones.
@@ -290,8 +523,42 @@ type listFiles struct {
 	pqRel   string
 	csv, pq *outFile
 	w       *pqwrite.Writer
-	cols    listColumns
-	line    []byte // a chunk's CSV lines, reused
+	schema  *parquet.Schema
+	buf     *listBuffers
+}
+
+// listBuffers are a list writer's chunk buffers, kept in listBufs for the
+// next list's: lists come every period, and fresh buffers cost zeroing and
+// page faults.
+type listBuffers struct {
+	cols    listCols
+	scratch listScratch
+	line    []byte // a chunk's CSV lines
+}
+
+var listBufs = make(freeList[listBuffers], listsRecycled)
+
+// freeList keeps up to its capacity of released values for reuse. Unlike a
+// sync.Pool's, they outlive garbage collections: a period's buffers wait for
+// the next period, many collections later.
+type freeList[T any] chan *T
+
+// get returns a released value, or a new one.
+func (l freeList[T]) get() *T {
+	select {
+	case v := <-l:
+		return v
+	default:
+		return new(T)
+	}
+}
+
+// put releases v, dropped when the list is full; v is not used after.
+func (l freeList[T]) put(v *T) {
+	select {
+	case l <- v:
+	default:
+	}
 }
 
 // createList creates a list's files and writes the CSV header.
@@ -312,14 +579,15 @@ func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Sc
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w}, nil
+	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w, schema: schema, buf: listBufs.get()}, nil
 }
 
-// write adds rows whose CSV lines are lf.line; vals are the rows' values of
-// add's columns (len(add.cols) per row), add nil for a list without any.
-func (lf *listFiles) write(rows []output.ListRow, add *listAdded, vals []rating.Value) error {
-	lf.csv.Write(lf.line)
-	if err := lf.cols.write(lf.w, add, rows, vals); err != nil {
+// write adds the rows of c, with add's columns (nil: none).
+func (lf *listFiles) write(c *listCols, add *listAdded) error {
+	b := lf.buf
+	b.line = c.appendCSV(b.line[:0], add)
+	lf.csv.Write(b.line)
+	if err := c.writeParquet(lf.w, lf.schema, add, &b.scratch); err != nil {
 		return fmt.Errorf("write %s: %w", lf.pqRel, err)
 	}
 	return nil
@@ -336,210 +604,118 @@ func (lf *listFiles) finish() error {
 	return lf.pq.finish()
 }
 
-// abort closes the files unless finish did (deferred after createList).
+// abort closes the files unless finish did (deferred after createList), and
+// hands the buffers on.
 func (lf *listFiles) abort() {
 	lf.csv.abort()
 	lf.pq.abort()
+	if lf.buf != nil {
+		listBufs.put(lf.buf)
+		lf.buf = nil
+	}
 }
 
 // listHeader is the rating list's CSV header: the contract's columns only.
 const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k,category,flags\n"
 
 // writeList sorts a list and writes it as CSV and Parquet (and Arrow IPC with
-// arrow), a chunk of rows at a time. It runs in a pool job.
+// arrow), a chunk of rows at a time; with l.add, the rule set's own columns
+// after flags. It runs in a pool job.
 func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
 	order := rankOrder(l.rankKeys())
-	if l.add != nil {
-		return writeListAdded(stage, players, label, l, order, arrow)
+	if l.players == nil {
+		l.players = listPlayers(players)
 	}
-	var names []csvfield.Shape // the CSV shapes of the chunk's rows' names
-	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), listHeader, output.ListSchema)
-	if err != nil {
-		return err
-	}
-	defer lf.abort()
-	var arrowCols *listArrow
-	if arrow {
-		arrowCols = newListArrow(len(order), nil, false)
-	}
-	c := min(listChunk, len(order)) // a chunk's room: no more than the list
-	rows, changes, dates, ents := make([]output.ListRow, c), make([]int32, c), make([]int32, c), make([]listEntry, c)
-	for first := 0; first < len(order); first += listChunk {
-		n := min(listChunk, len(order)-first)
-		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
-		names = rowNames(names, l.names, ents[:n])
-		lf.line = appendListCSVShaped(lf.line[:0], rows[:n], names)
-		if err := lf.write(rows[:n], nil, nil); err != nil {
-			return err
-		}
-		if arrowCols != nil {
-			arrowCols.add(rows[:n])
-		}
-	}
-	if err := lf.finish(); err != nil {
-		return err
-	}
-	if arrowCols != nil {
-		return writeListArrow(stage, label, arrowCols)
-	}
-	return nil
-}
-
-// writeListAdded is writeList for a list with the rule set's own columns
-// after flags: its Parquet rows are of the list's Shape.
-func writeListAdded(stage *staging, players *archive.Players, label string, l *listData, order []int32, arrow bool) error {
-	add := l.add
-	k := len(add.cols)
-	header := listHeader[:len(listHeader)-1]
-	for _, c := range add.cols {
-		header += "," + c.Name
-	}
-	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), header+"\n", add.shape.Schema)
-	if err != nil {
-		return err
-	}
-	defer lf.abort()
-	var arrowCols *listArrow
-	if arrow {
-		arrowCols = newListArrow(len(order), add.cols, add.noK)
-	}
-	c := min(listChunk, len(order)) // a chunk's room: no more than the list
-	rows, changes, dates, ents := make([]output.ListRow, c), make([]int32, c), make([]int32, c), make([]listEntry, c)
-	vals := make([]rating.Value, c*k)
-	var names []csvfield.Shape // the CSV shapes of the chunk's rows' names
-	for first := 0; first < len(order); first += listChunk {
-		n := min(listChunk, len(order)-first)
-		listRows(players, rows[:n], changes[:n], dates[:n], ents, l, order, first)
-		gatherValues(vals[:n*k], l.vals, add.cols, order[first:first+n])
-		names = rowNames(names, l.names, ents[:n])
-		lf.line = appendListCSVAdded(lf.line[:0], rows[:n], names, vals[:n*k], add)
-		if err := lf.write(rows[:n], add, vals[:n*k]); err != nil {
-			return err
-		}
-		if arrowCols != nil {
-			arrowCols.add(rows[:n])
-			arrowCols.addValues(vals[:n*k], add.cols)
-		}
-	}
-	if err := lf.finish(); err != nil {
-		return err
-	}
-	if arrowCols != nil {
-		return writeListArrow(stage, label, arrowCols)
-	}
-	return nil
-}
-
-// gatherValues sets vals, len(cols) per row, to the values of entries ix of
-// all (len(cols) per entry): only the field each column's type uses, so that
-// a Float64 column moves 8 bytes rather than a Value, and no write barrier.
-func gatherValues(vals, all []rating.Value, cols []rating.Column, ix []int32) {
-	k := len(cols)
-	for i, e := range ix {
-		dst, src := vals[i*k:(i+1)*k], all[int(e)*k:(int(e)+1)*k]
-		for j := range cols {
-			switch cols[j].Type {
-			case rating.Float64:
-				dst[j].Float = src[j].Float
-			case rating.Int64:
-				dst[j].Int = src[j].Int
-			default:
-				dst[j].Str = src[j].Str
-			}
-		}
-	}
-}
-
-// listColumns writes a chunk of a list's rows column by column. Its slices
-// are scratch, reused from chunk to chunk.
-type listColumns struct {
-	i32 []int32
-	i64 []int64
-	str []string
-	f64 []float64
-	set []bool
-	def []byte
-}
-
-// write writes rows, with vals[i*len(add.cols):] the added values of row i,
-// to w, a file of add's shape (add nil: output.ListSchema's).
-func (lc *listColumns) write(w *pqwrite.Writer, add *listAdded, rows []output.ListRow, vals []rating.Value) error {
-	schema, cols, noK := output.ListSchema, []rating.Column(nil), false
+	add, header, schema := l.add, listHeader, output.ListSchema
+	var cols []rating.Column
+	noK := false
 	if add != nil {
-		schema, cols, noK = add.shape.Schema, add.cols, add.noK
-	}
-	n, k := len(rows), len(cols)
-	lc.set = resize(lc.set, n)
-	col := func(name string) *pqwrite.Column { return w.Column(schemaLeaf(schema, name).ColumnIndex) }
-	i32 := func(name string, set bool, get func(*output.ListRow) (int32, bool)) error {
-		lc.i32 = resize(lc.i32, n)
-		for i := range rows {
-			lc.i32[i], lc.set[i] = get(&rows[i])
+		cols, noK, schema = add.cols, add.noK, add.shape.Schema
+		header = header[:len(header)-1]
+		for _, c := range cols {
+			header += "," + c.Name
 		}
-		return writeValues(col(name), lc.i32, optionalSet(set, lc.set), &lc.def)
+		header += "\n"
 	}
-	i64 := func(name string, set bool, get func(*output.ListRow) (int64, bool)) error {
-		lc.i64 = resize(lc.i64, n)
-		for i := range rows {
-			lc.i64[i], lc.set[i] = get(&rows[i])
-		}
-		return writeValues(col(name), lc.i64, optionalSet(set, lc.set), &lc.def)
-	}
-	str := func(name string, set bool, get func(*output.ListRow) string) error {
-		lc.str = resize(lc.str, n)
-		for i := range rows {
-			lc.str[i] = get(&rows[i])
-			lc.set[i] = lc.str[i] != ""
-		}
-		return writeValues(col(name), lc.str, optionalSet(set, lc.set), &lc.def)
-	}
-	ptr := func(p *int32) (int32, bool) {
-		if p == nil {
-			return 0, false
-		}
-		return *p, true
-	}
-	err := errors.Join(
-		i32("rank", false, func(r *output.ListRow) (int32, bool) { return r.Rank, true }),
-		i64("player_id", false, func(r *output.ListRow) (int64, bool) { return r.PlayerID, true }),
-		str("name", false, func(r *output.ListRow) string { return r.Name }),
-		i32("rating", false, func(r *output.ListRow) (int32, bool) { return r.Rating, true }),
-		i32("change", true, func(r *output.ListRow) (int32, bool) { return ptr(r.Change) }),
-		i32("games_period", false, func(r *output.ListRow) (int32, bool) { return r.GamesPeriod, true }),
-		i32("games_total", false, func(r *output.ListRow) (int32, bool) { return r.GamesTotal, true }),
-		i32("k", noK, func(r *output.ListRow) (int32, bool) { return r.K, !noK }),
-		str("category", false, func(r *output.ListRow) string { return r.Category }),
-		str("flags", false, func(r *output.ListRow) string { return r.Flags }),
-		str("federation", true, func(r *output.ListRow) string { return r.Federation }),
-		str("sex", true, func(r *output.ListRow) string { return r.Sex }),
-		str("title", true, func(r *output.ListRow) string { return r.Title }),
-		i64("fide_id", true, func(r *output.ListRow) (int64, bool) { return r.FideID, r.FideID != 0 }),
-		i32("birth_date", true, func(r *output.ListRow) (int32, bool) { return ptr(r.BirthDate) }),
-	)
+	lf, err := createList(stage, output.ListCSV.Rel(label), output.ListParquet.Rel(label), header, schema)
 	if err != nil {
 		return err
 	}
-	for j, c := range cols {
-		var err error
-		switch c.Type {
+	defer lf.abort()
+	var arrowCols *listArrow
+	if arrow {
+		arrowCols = newListArrow(len(order), cols, noK)
+	}
+	c := &lf.buf.cols
+	c.tags = listTags(l.infos)
+	for first := 0; first < len(order); first += listChunk {
+		c.fill(players, l, order, first, min(listChunk, len(order)-first))
+		if err := lf.write(c, add); err != nil {
+			return err
+		}
+		if arrowCols != nil {
+			arrowCols.add(c, add)
+		}
+	}
+	if err := lf.finish(); err != nil {
+		return err
+	}
+	if arrowCols != nil {
+		return writeListArrow(stage, label, arrowCols)
+	}
+	return nil
+}
+
+// listScratch is what writeParquet compacts an optional column's values in,
+// reused from chunk to chunk.
+type listScratch struct {
+	i32  []int32
+	i64  []int64
+	str  []string
+	null []byte // all 0: the levels of a column without values
+}
+
+// writeParquet writes the rows of c, with add's columns (nil: none), to w, a
+// file of schema: output.ListSchema's, or add's shape's.
+func (c *listCols) writeParquet(w *pqwrite.Writer, schema *parquet.Schema, add *listAdded, sc *listScratch) error {
+	n := len(c.rank)
+	col := func(name string) *pqwrite.Column { return w.Column(schemaLeaf(schema, name).ColumnIndex) }
+	var k error
+	if add != nil && add.noK { // k is null
+		sc.null = resize(sc.null, n)
+		k = col("k").Int32(nil, sc.null, nil)
+	} else {
+		k = col("k").Int32(c.k, nil, nil)
+	}
+	reg := &c.reg
+	err := errors.Join(
+		col("rank").Int32(c.rank, nil, nil),
+		col("player_id").Int64(c.id, nil, nil),
+		col("name").String(c.name, nil, nil),
+		col("rating").Int32(c.rating, nil, nil),
+		col("change").Int32(compact(&sc.i32, c.change, c.changeDef), c.changeDef, nil),
+		col("games_period").Int32(c.gamesPeriod, nil, nil),
+		col("games_total").Int32(c.gamesTotal, nil, nil),
+		k,
+		col("category").String(c.category, nil, nil),
+		col("flags").String(c.flags, nil, nil),
+		col("federation").String(compact(&sc.str, reg.federation, reg.def[0]), reg.def[0], nil),
+		col("sex").String(compact(&sc.str, reg.sex, reg.def[1]), reg.def[1], nil),
+		col("title").String(compact(&sc.str, reg.title, reg.def[2]), reg.def[2], nil),
+		col("fide_id").Int64(compact(&sc.i64, reg.fideID, reg.def[3]), reg.def[3], nil),
+		col("birth_date").Int32(compact(&sc.i32, reg.birthDate, reg.def[4]), reg.def[4], nil),
+	)
+	if err != nil || add == nil {
+		return err
+	}
+	for j, ac := range add.cols {
+		switch f64, i64, str := c.added.column(add, j, n); ac.Type {
 		case rating.Int64:
-			lc.i64 = resize(lc.i64, n)
-			for i := range n {
-				lc.i64[i] = vals[i*k+j].Int
-			}
-			err = col(c.Name).Int64(lc.i64, nil, nil)
+			err = col(ac.Name).Int64(i64, nil, nil)
 		case rating.Float64:
-			lc.f64 = resize(lc.f64, n)
-			for i := range n {
-				lc.f64[i] = vals[i*k+j].Float
-			}
-			err = col(c.Name).Double(lc.f64, nil, nil)
+			err = col(ac.Name).Double(f64, nil, nil)
 		default:
-			lc.str = resize(lc.str, n)
-			for i := range n {
-				lc.str[i] = vals[i*k+j].Str
-			}
-			err = col(c.Name).String(lc.str, nil, nil)
+			err = col(ac.Name).String(str, nil, nil)
 		}
 		if err != nil {
 			return err
@@ -548,44 +724,77 @@ func (lc *listColumns) write(w *pqwrite.Writer, add *listAdded, rows []output.Li
 	return nil
 }
 
-// optionalSet is set for an optional column (which rows have a value), nil
-// for a required one.
-func optionalSet(optional bool, set []bool) []bool {
-	if optional {
-		return set
+// compact returns, in *buf, the values of the rows whose def is 1: an
+// optional column's values without its nulls.
+func compact[T any](buf *[]T, vals []T, def []byte) []T {
+	s := (*buf)[:0]
+	for i, d := range def {
+		if d != 0 {
+			s = append(s, vals[i])
+		}
 	}
-	return nil
+	*buf = s
+	return s
 }
 
-// appendListCSVAdded appends the CSV lines of rows, row i's name of shape
-// names[i], each with its values vals[i*len(add.cols):] of the columns
-// add.cols after flags.
-func appendListCSVAdded(b []byte, rows []output.ListRow, names []csvfield.Shape, vals []rating.Value, add *listAdded) []byte {
-	cols := add.cols
-	k := len(cols)
-	for i := range rows {
-		b = appendListLine(b, &rows[i], add.noK, names[i])
-		for j, v := range vals[i*k : (i+1)*k] {
-			b = append(b, ',')
-			b = appendValue(b, &cols[j], v)
+// appendCSV appends the CSV lines of c's rows, with the values of add's
+// columns after flags (add nil: none).
+func (c *listCols) appendCSV(b []byte, add *listAdded) []byte {
+	noK := add != nil && add.noK
+	for i := range c.rank {
+		b = csvfield.AppendInt(b, int64(c.rank[i]))
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, c.id[i])
+		b = append(b, ',')
+		b = csvfield.AppendShaped(b, c.name[i], c.shape[i])
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(c.rating[i]))
+		b = append(b, ',')
+		if c.changeDef[i] != 0 {
+			b = csvfield.AppendInt(b, int64(c.change[i]))
+		}
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(c.gamesPeriod[i]))
+		b = append(b, ',')
+		b = csvfield.AppendInt(b, int64(c.gamesTotal[i]))
+		b = append(b, ',')
+		if !noK {
+			b = csvfield.AppendInt(b, int64(c.k[i]))
+		}
+		b = append(b, c.tags[c.tag[i]].csv...)
+		if add != nil {
+			b = c.appendValues(b, add, i)
 		}
 		b = append(b, '\n')
 	}
 	return b
 }
 
-// appendValue appends a declared column's value as the CSV prints it.
-func appendValue(b []byte, c *rating.Column, v rating.Value) []byte {
-	switch c.Type {
-	case rating.Int64:
-		return csvfield.AppendInt(b, v.Int)
-	case rating.Float64:
-		if c.Decimals > 0 {
-			return appendFixed(b, v.Float, c.Decimals)
+// appendValues appends row i's values of add's columns, each after a comma.
+func (c *listCols) appendValues(b []byte, add *listAdded, i int) []byte {
+	n, v := len(c.rank), &c.added
+	for j := range add.cols {
+		b = append(b, ',')
+		at := add.slot[j]*n + i
+		switch col := &add.cols[j]; col.Type {
+		case rating.Int64:
+			b = csvfield.AppendInt(b, v.i64[at])
+		case rating.Float64:
+			b = appendFloat(b, v.f64[at], col.Decimals)
+		default:
+			b = csvfield.Append(b, v.str[at])
 		}
-		return strconv.AppendFloat(b, v.Float, 'f', -1, 64)
 	}
-	return csvfield.Append(b, v.Str)
+	return b
+}
+
+// appendFloat appends a Float64 column's value of decimals d as the CSV
+// prints it.
+func appendFloat(b []byte, x float64, d int) []byte {
+	if d > 0 {
+		return appendFixed(b, x, d)
+	}
+	return strconv.AppendFloat(b, x, 'f', -1, 64)
 }
 
 // pow10 are the powers of ten a column's decimals take (rating.Column: at most 15).
@@ -611,73 +820,31 @@ func appendFixed(b []byte, x float64, d int) []byte {
 	return csvfield.AppendDigits(b, u%unit, d)
 }
 
-// appendListCSV appends the CSV lines of rows.
-func appendListCSV(b []byte, rows []output.ListRow) []byte { return appendListCSVShaped(b, rows, nil) }
-
-// rowNames returns, in buf, the CSV shape of each entry's name (byPlayer from
-// listNames; csvfield.Other for all without it).
-func rowNames(buf, byPlayer []csvfield.Shape, ents []listEntry) []csvfield.Shape {
-	buf = resize(buf, len(ents))
-	for i := range ents {
-		buf[i] = csvfield.Other
-		if byPlayer != nil {
-			buf[i] = byPlayer[ents[i].p]
-		}
-	}
-	return buf
+// appendListCSV appends the CSV lines of rows, a list without columns of
+// its own.
+func appendListCSV(b []byte, rows []output.ListRow) []byte {
+	var c listCols
+	c.fromRows(rows, nil, nil)
+	return c.appendCSV(b, nil)
 }
 
-// listNames is the CSV shape of every player's name: looked at once per run
-// rather than once per list a player is on.
-func listNames(ps *archive.Players) []csvfield.Shape {
-	shapes := make([]csvfield.Shape, len(ps.Name))
+// listPlayer is what a list shows of a player that is the same on every
+// list, side by side: one place in memory to read per row, which a list
+// reads in rank order, at random. The name's CSV shape is looked at once per
+// run rather than once per list a player is on.
+type listPlayer struct {
+	name  string
+	id    int64
+	shape csvfield.Shape
+}
+
+// listPlayers is every player's listPlayer.
+func listPlayers(ps *archive.Players) []listPlayer {
+	pl := make([]listPlayer, len(ps.ID))
 	for i, name := range ps.Name {
-		shapes[i] = csvfield.ShapeOf(name)
+		pl[i] = listPlayer{name: name, id: ps.ID[i], shape: csvfield.ShapeOf(name)}
 	}
-	return shapes
-}
-
-// appendListCSVShaped appends the CSV lines of rows, row i's name of shape
-// names[i] (names may be nil).
-func appendListCSVShaped(b []byte, rows []output.ListRow, names []csvfield.Shape) []byte {
-	for i := range rows {
-		name := csvfield.Other
-		if names != nil {
-			name = names[i]
-		}
-		b = appendListLine(b, &rows[i], false, name)
-		b = append(b, '\n')
-	}
-	return b
-}
-
-// appendListLine appends row's contract columns, without the line's end;
-// with noK its k is empty; the name is of shape name (csvfield.Other: any).
-func appendListLine(b []byte, row *output.ListRow, noK bool, name csvfield.Shape) []byte {
-	b = csvfield.AppendInt(b, int64(row.Rank))
-	b = append(b, ',')
-	b = csvfield.AppendInt(b, row.PlayerID)
-	b = append(b, ',')
-	b = csvfield.AppendShaped(b, row.Name, name)
-	b = append(b, ',')
-	b = csvfield.AppendInt(b, int64(row.Rating))
-	b = append(b, ',')
-	if row.Change != nil {
-		b = csvfield.AppendInt(b, int64(*row.Change))
-	}
-	b = append(b, ',')
-	b = csvfield.AppendInt(b, int64(row.GamesPeriod))
-	b = append(b, ',')
-	b = csvfield.AppendInt(b, int64(row.GamesTotal))
-	b = append(b, ',')
-	if !noK {
-		b = csvfield.AppendInt(b, int64(row.K))
-	}
-	b = append(b, ',')
-	b = csvfield.Append(b, row.Category)
-	b = append(b, ',')
-	b = csvfield.Append(b, row.Flags)
-	return b
+	return pl
 }
 
 // listArrow collects a list's columns for the Arrow adapter.
@@ -726,48 +893,41 @@ func newListArrow(n int, added []rating.Column, noK bool) *listArrow {
 // list's Arrow columns.
 const listKColumn, listFlagsColumn = 7, 9
 
-// addValues adds the rule set's values of the rows add took last: vals[i*len(cols):].
-func (a *listArrow) addValues(vals []rating.Value, cols []rating.Column) {
-	for j, c := range cols {
-		col := &a.cols[listFlagsColumn+1+j]
-		for i := j; i < len(vals); i += len(cols) {
-			switch c.Type {
-			case rating.Int64:
-				col.Int64 = append(col.Int64, vals[i].Int)
-			case rating.Float64:
-				col.Float64 = append(col.Float64, vals[i].Float)
-			default:
-				col.String = append(col.String, vals[i].Str)
-			}
+// add adds the rows of c, with their values of add's columns (nil: none).
+func (a *listArrow) add(c *listCols, add *listAdded) {
+	ac, in := a.cols, a.cols[listFlagsColumn+1+a.added:] // the contract's columns, the registry's
+	ac[0].Int32, ac[1].Int64 = append(ac[0].Int32, c.rank...), append(ac[1].Int64, c.id...)
+	ac[2].String, ac[3].Int32 = append(ac[2].String, c.name...), append(ac[3].Int32, c.rating...)
+	ac[4].Int32, ac[4].Null = append(ac[4].Int32, c.change...), appendNull(ac[4].Null, c.changeDef)
+	ac[5].Int32, ac[6].Int32, ac[7].Int32 = append(ac[5].Int32, c.gamesPeriod...), append(ac[6].Int32, c.gamesTotal...), append(ac[7].Int32, c.k...)
+	if k := &ac[listKColumn]; k.Null != nil { // a list without K: k is null
+		for range c.k {
+			k.Null = append(k.Null, true)
 		}
+	}
+	ac[8].String, ac[9].String = append(ac[8].String, c.category...), append(ac[9].String, c.flags...)
+	reg := &c.reg
+	for j, v := range [][]string{reg.federation, reg.sex, reg.title} {
+		in[j].String, in[j].Null = append(in[j].String, v...), appendNull(in[j].Null, reg.def[j])
+	}
+	in[3].Int64, in[3].Null = append(in[3].Int64, reg.fideID...), appendNull(in[3].Null, reg.def[3])
+	in[4].Date, in[4].Null = append(in[4].Date, reg.birthDate...), appendNull(in[4].Null, reg.def[4])
+	if add == nil {
+		return
+	}
+	for j := range add.cols {
+		to := &ac[listFlagsColumn+1+j]
+		f64, i64, str := c.added.column(add, j, len(c.rank))
+		to.Int64, to.Float64, to.String = append(to.Int64, i64...), append(to.Float64, f64...), append(to.String, str...)
 	}
 }
 
-func (a *listArrow) add(rows []output.ListRow) {
-	c, in := a.cols, a.cols[listFlagsColumn+1+a.added:] // the contract's columns, the registry's
-	for _, row := range rows {
-		c[0].Int32, c[1].Int64 = append(c[0].Int32, row.Rank), append(c[1].Int64, row.PlayerID)
-		c[2].String, c[3].Int32 = append(c[2].String, row.Name), append(c[3].Int32, row.Rating)
-		change := int32(0)
-		if row.Change != nil {
-			change = *row.Change
-		}
-		c[4].Int32, c[4].Null = append(c[4].Int32, change), append(c[4].Null, row.Change == nil)
-		c[5].Int32, c[6].Int32, c[7].Int32 = append(c[5].Int32, row.GamesPeriod), append(c[6].Int32, row.GamesTotal), append(c[7].Int32, row.K)
-		if c[listKColumn].Null != nil { // a list without K: k is null
-			c[listKColumn].Null = append(c[listKColumn].Null, true)
-		}
-		c[8].String, c[9].String = append(c[8].String, row.Category), append(c[9].String, row.Flags)
-		for j, v := range []string{row.Federation, row.Sex, row.Title} {
-			in[j].String, in[j].Null = append(in[j].String, v), append(in[j].Null, v == "")
-		}
-		in[3].Int64, in[3].Null = append(in[3].Int64, row.FideID), append(in[3].Null, row.FideID == 0)
-		date := int32(0)
-		if row.BirthDate != nil {
-			date = *row.BirthDate
-		}
-		in[4].Date, in[4].Null = append(in[4].Date, date), append(in[4].Null, row.BirthDate == nil)
+// appendNull appends an Arrow column's null flags of the levels def.
+func appendNull(null []bool, def []byte) []bool {
+	for _, d := range def {
+		null = append(null, d == 0)
 	}
+	return null
 }
 
 // keptListArrow writes lists/LABEL.arrow from the kept lists/LABEL.parquet of
@@ -796,17 +956,18 @@ func keptListArrow(stage *staging, out, label string, add *listAdded) error {
 	a := newListArrow(int(rd.NumRows()), cols, noK)
 	buf := rd.Block(listChunk)
 	vals := make([]rating.Value, len(buf)*len(cols))
+	var c listCols
 	for {
 		n, err := rd.Read(buf)
-		a.add(buf[:n])
 		if added != nil {
 			for i := range n {
 				if err := added.Read(vals[i*len(cols) : (i+1)*len(cols)]); err != nil {
 					return fmt.Errorf("read %s: %w", p, err)
 				}
 			}
-			a.addValues(vals[:n*len(cols)], cols)
 		}
+		c.fromRows(buf[:n], vals, add)
+		a.add(&c, add)
 		if errors.Is(err, io.EOF) {
 			break
 		}

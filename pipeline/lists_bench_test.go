@@ -96,14 +96,19 @@ func BenchmarkListCSV(b *testing.B) {
 			GamesPeriod: int32(i % 9), GamesTotal: int32(30 + i%200), K: 20, Category: "2"}
 		shapes[i] = csvfield.ShapeOf(rows[i].Name)
 	}
-	for _, c := range []struct {
+	for _, sh := range []struct {
 		name   string
 		shapes []csvfield.Shape
 	}{{"each", nil}, {"shaped", shapes}} {
-		b.Run(c.name, func(b *testing.B) {
+		b.Run(sh.name, func(b *testing.B) {
+			var c listCols
+			c.fromRows(rows, nil, nil)
+			if sh.shapes != nil {
+				copy(c.shape, sh.shapes)
+			}
 			var buf []byte
 			for b.Loop() {
-				buf = appendListCSVShaped(buf[:0], rows, c.shapes)
+				buf = c.appendCSV(buf[:0], nil)
 			}
 			b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 		})
@@ -113,9 +118,7 @@ func BenchmarkListCSV(b *testing.B) {
 // BenchmarkListCSVAdded: a chunk of list rows with Glicko-2's columns
 // (two values at 2 decimals, one at 6) as CSV lines (rows/s).
 func BenchmarkListCSVAdded(b *testing.B) {
-	add := &listAdded{cols: []rating.Column{
-		{Name: "glicko_rating", Type: rating.Float64, Decimals: 2}, {Name: "rd", Type: rating.Float64, Decimals: 2},
-		{Name: "volatility", Type: rating.Float64, Decimals: 6}}, noK: true}
+	add := benchGlickoAdded()
 	rows, shapes := make([]output.ListRow, listChunk), make([]csvfield.Shape, listChunk)
 	vals := make([]rating.Value, 3*listChunk)
 	for i := range rows {
@@ -126,9 +129,12 @@ func BenchmarkListCSVAdded(b *testing.B) {
 		vals[3*i+1].Float = math.Round((50+float64(i%300)*0.77)*100) / 100
 		vals[3*i+2].Float = math.Round((0.06+float64(i%97)*1e-5)*1e6) / 1e6
 	}
+	var c listCols
+	c.fromRows(rows, vals, add)
+	copy(c.shape, shapes)
 	var buf []byte
 	for b.Loop() {
-		buf = appendListCSVAdded(buf[:0], rows, shapes, vals, add)
+		buf = c.appendCSV(buf[:0], add)
 	}
 	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 }

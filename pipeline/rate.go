@@ -6,7 +6,6 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
-	"github.com/ratelist/ratelist/internal/csvfield"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -46,9 +45,9 @@ type periods struct {
 type listTrack struct {
 	prevOn, everOn []bool
 	prevRating     []int32
-	add            *listAdded       // the rule set's own columns, nil for none
-	names          []csvfield.Shape // listNames, made at the first list
-	free           chan *listData   // written lists, whose buffers take reuses
+	add            *listAdded     // the rule set's own columns, nil for none
+	players        []listPlayer   // listPlayers, made at the first list
+	free           chan *listData // written lists, whose buffers take reuses
 }
 
 // window is the periods this run rates and writes: --resume and --from start
@@ -235,10 +234,10 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	switch {
 	case r.out.keepsLists():
 		l = r.lists.take(st, r.rules)
-		if r.lists.names == nil {
-			r.lists.names = listNames(r.players)
+		if r.lists.players == nil {
+			r.lists.players = listPlayers(r.players)
 		}
-		l.names = r.lists.names
+		l.players = r.lists.players
 		listed = len(l.entries)
 	case key == r.periods.last:
 		// Nothing is written: the summary wants only the last list's size.

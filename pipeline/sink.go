@@ -424,7 +424,12 @@ func (s *writeSink) list(ctx context.Context, label string, l *listData, snapsho
 		if err != nil {
 			return err
 		}
-		if err := s.submit(ctx, func() error { return writeState(s.stage, label, snap) }); err != nil {
+		write := func() error {
+			err := writeState(s.stage, label, snap)
+			snap.release()
+			return err
+		}
+		if err := s.submit(ctx, write); err != nil {
 			return err
 		}
 	}

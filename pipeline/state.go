@@ -61,34 +61,58 @@ func fingerprint(r Rules, def *rating.Definition, period string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// snapshot captures the run's state after the list of period key.
+// snapshot captures the run's state after the list of period key, in the
+// buffers of a released snapshot when there is one.
 func (r *rater) snapshot(key int) (*savedState, error) {
 	st, l := r.st, &r.lists
+	old := savedFree.get()
 	s := &savedState{
 		Fingerprint: r.fingerprint, Key: key, First: r.periods.first,
-		PlayerIDs: r.players.ID, Rated: clone(st.Rated), Rating: clone(st.Rating),
-		GamesTotal: clone(st.GamesTotal), Tournaments: clone(st.Tournaments),
-		PrevOn: clone(l.prevOn), EverOn: clone(l.everOn), PrevRating: clone(l.prevRating),
+		PlayerIDs: r.players.ID, Rated: cloneInto(old.Rated, st.Rated), Rating: cloneInto(old.Rating, st.Rating),
+		GamesTotal: cloneInto(old.GamesTotal, st.GamesTotal), Tournaments: cloneInto(old.Tournaments, st.Tournaments),
+		PrevOn: cloneInto(old.PrevOn, l.prevOn), EverOn: cloneInto(old.EverOn, l.everOn), PrevRating: cloneInto(old.PrevRating, l.prevRating),
 		Periods: r.hashes.saved(key, &r.win), Start: r.hashes.savedStart(),
 	}
-	if sn, ok := r.rules.(rating.Snapshotter); ok {
-		b, err := sn.MarshalState()
-		if err != nil {
-			return nil, fmt.Errorf("state of the rule set: %w", err)
-		}
-		s.RuleSet = b
+	var err error
+	switch sn := r.rules.(type) {
+	case rating.StateAppender:
+		s.RuleSet, err = sn.AppendState(old.RuleSet[:0])
+	case rating.Snapshotter:
+		s.RuleSet, err = sn.MarshalState()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state of the rule set: %w", err)
 	}
 	return s, nil
 }
 
-func clone[T any](s []T) []T { return append([]T(nil), s...) }
+// savedFree keeps snapshots whose file is written (release), for the next
+// snapshot to copy into: a snapshot is megabytes, taken every period.
+var savedFree = make(freeList[savedState], 2)
+
+// release hands s's buffers to the next snapshot; s is not used after.
+func (s *savedState) release() { savedFree.put(s) }
+
+// cloneInto returns a copy of s, in dst's room when it has enough.
+func cloneInto[T any](dst, s []T) []T { return append(dst[:0], s...) }
+
+// stateBufs keeps encodeState's buffers for the next state: a state is
+// megabytes, written every period, and fresh buffers cost zeroing and page
+// faults each time.
+var stateBufs = make(freeList[stateBuffers], 2)
+
+type stateBuffers struct{ raw, body []byte }
 
 func encodeState(w io.Writer, s *savedState) error {
+	bufs := stateBufs.get()
+	defer stateBufs.put(bufs)
 	size := 64 + len(s.Fingerprint) + 12*len(s.PlayerIDs) + 18*len(s.Periods) + len(s.RuleSet) // usually enough
-	body, err := compressState(appendState(make([]byte, 0, size), s))
+	bufs.raw = appendState(roomFor(bufs.raw, size), s)
+	body, err := compressState(roomFor(bufs.body, s2.MaxEncodedLen(len(bufs.raw))), bufs.raw)
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
+	bufs.body = body
 	sum := sha256.Sum256(body)
 	if _, err := fmt.Fprintf(w, "ratelist-state v%d %s\n", stateVersion, hex.EncodeToString(sum[:])); err != nil {
 		return err
@@ -126,13 +150,24 @@ func decodeState(data []byte) (*savedState, error) {
 	return s, nil
 }
 
-// compressState packs the data of a state file as one S2 block: cheap to
-// make, and the varints leave little for a stronger codec to find.
-func compressState(raw []byte) ([]byte, error) {
+// roomFor returns buf emptied, with room for n bytes: half as much again
+// when it must grow, as a rule set's state grows from period to period with
+// the players listed.
+func roomFor(buf []byte, n int) []byte {
+	if cap(buf) >= n {
+		return buf[:0]
+	}
+	return make([]byte, 0, n+n/2)
+}
+
+// compressState packs the data of a state file as one S2 block, in dst's
+// room when it has enough: cheap to make, and the varints leave little for a
+// stronger codec to find.
+func compressState(dst, raw []byte) ([]byte, error) {
 	if s2.MaxEncodedLen(len(raw)) < 0 {
 		return nil, fmt.Errorf("%d bytes of state: too large for one block", len(raw))
 	}
-	return s2.Encode(nil, raw), nil
+	return s2.Encode(dst, raw), nil
 }
 
 // The data of a state file, before compression: the scalars as varints and

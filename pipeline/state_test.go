@@ -104,7 +104,7 @@ func TestStateRefused(t *testing.T) {
 
 // stateFile makes a state file around raw (uncompressed) data.
 func stateFile(raw []byte) []byte {
-	body, _ := compressState(raw)
+	body, _ := compressState(nil, raw)
 	return stateFileBody(body)
 }
 

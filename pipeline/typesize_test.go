@@ -11,7 +11,7 @@ import (
 
 // fileRecords are the types that are one row of an output file (or its
 // columns, one field each): their fields are the file's columns.
-var fileRecords = map[string]bool{"cardRow": true, "cardCols": true, "jokerCardRow": true}
+var fileRecords = map[string]bool{"cardRow": true, "cardCols": true, "listCols": true, "jokerCardRow": true}
 
 // flagSets mirror a verb's flags, one field each: they grow with the CLI, not
 // with responsibilities.

@@ -46,6 +46,13 @@ type Snapshotter interface {
 	UnmarshalState(data []byte, remap []int32) error
 }
 
+// StateAppender is implemented by a Snapshotter whose state is large: the
+// pipeline then has it append the bytes MarshalState would return to b, a
+// buffer it reuses from one saved state to the next.
+type StateAppender interface {
+	AppendState(b []byte) ([]byte, error)
+}
+
 // Restorer is implemented by rule sets that derive something from State: the
 // pipeline calls Restored after it put a saved State back.
 type Restorer interface {

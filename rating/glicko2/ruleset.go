@@ -268,11 +268,14 @@ func (r *Rater) ListInfo(st *rating.State, p int32) (bool, int32, string, string
 }
 
 // MarshalState saves the players' full values after a period's close (State.MarshalBinary).
-func (r *Rater) MarshalState() ([]byte, error) {
+func (r *Rater) MarshalState() ([]byte, error) { return r.AppendState(nil) }
+
+// AppendState appends what MarshalState returns to b (rating.StateAppender).
+func (r *Rater) AppendState(b []byte) ([]byte, error) {
 	if r.period.Len() > 0 {
 		return nil, errors.New("glicko2 state: a period is open (its games are kept only until its close)")
 	}
-	return r.state.MarshalBinary()
+	return r.state.AppendBinary(b)
 }
 
 // UnmarshalState restores what MarshalState saved; remap maps the saved

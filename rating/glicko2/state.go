@@ -320,29 +320,32 @@ const stateRevision = 1
 // as uvarints, Listed as bits, then for each listed player in order First
 // (a varint, the difference from the listed player before) and R, RD, Sigma
 // as float64 bits, little-endian: the full values, not the printed ones.
-func (s *State) MarshalBinary() ([]byte, error) {
-	listed := 0
-	for _, on := range s.Listed {
-		if on {
-			listed++
-		}
-	}
-	b := make([]byte, 0, 16+(len(s.Listed)+7)/8+28*listed)
+func (s *State) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
+
+// AppendBinary appends what MarshalBinary returns to b.
+func (s *State) AppendBinary(b []byte) ([]byte, error) {
+	// Room for every player as if listed: the listed grow from period to
+	// period, and a b reused from the last one then fits.
+	const most = 5 + 3*8 // a listed player's bytes at most: First's varint, the three values
+	b = slices.Grow(b, 2*binary.MaxVarintLen64+(len(s.Listed)+7)/8+most*len(s.Listed))
 	b = binary.AppendUvarint(b, stateRevision)
 	b = binary.AppendUvarint(b, uint64(len(s.Listed)))
 	b = varbin.AppendBools(b, s.Listed)
+	out, n := b[:cap(b)], len(b) // written in place: room for every listed player was made above
 	var prev int32
 	for p, on := range s.Listed {
 		if !on {
 			continue
 		}
-		b = binary.AppendVarint(b, int64(s.First[p])-int64(prev))
+		n += binary.PutVarint(out[n:], int64(s.First[p])-int64(prev))
 		prev = s.First[p]
-		for _, x := range []float64{s.R[p], s.RD[p], s.Sigma[p]} {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
-		}
+		v := out[n : n+24]
+		binary.LittleEndian.PutUint64(v, math.Float64bits(s.R[p]))
+		binary.LittleEndian.PutUint64(v[8:], math.Float64bits(s.RD[p]))
+		binary.LittleEndian.PutUint64(v[16:], math.Float64bits(s.Sigma[p]))
+		n += 24
 	}
-	return b, nil
+	return out[:n], nil
 }
 
 // UnmarshalBinary replaces s with the state MarshalBinary encoded. On an

@@ -83,10 +83,9 @@ func newShape(root string, t reflect.Type, after string, cols []rating.Column, o
 }
 
 // addedFields are the struct fields of added columns. A Float64 column with
-// decimals (rounded: its values repeat) or declared Repeats is
-// dictionary-encoded, as the cards' other measured values are; another
-// unrounded one is plain: its values hardly repeat, so a dictionary only
-// adds bytes and CPU.
+// decimals (rounded: its values repeat) is dictionary-encoded, as the cards'
+// other measured values are; an unrounded one is plain: its values hardly
+// repeat, so a dictionary only adds bytes and CPU.
 func addedFields(cols []rating.Column) []reflect.StructField {
 	added := make([]reflect.StructField, len(cols))
 	for i, c := range cols {
@@ -96,7 +95,7 @@ func addedFields(cols []rating.Column) []reflect.StructField {
 			f.Type, f.Tag = reflect.TypeFor[int64](), reflect.StructTag(`parquet:"`+c.Name+`,delta"`)
 		case rating.Float64:
 			f.Type, f.Tag = reflect.TypeFor[float64](), reflect.StructTag(`parquet:"`+c.Name+`,dict"`)
-			if c.Decimals == 0 && !c.Repeats {
+			if c.Decimals == 0 {
 				f.Tag = reflect.StructTag(`parquet:"` + c.Name + `"`)
 			}
 		default:

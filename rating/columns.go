@@ -34,12 +34,6 @@ type Column struct {
 	// compressed only when a sample of it shrinks by an eighth, else stored
 	// uncompressed: the same values, less CPU.
 	Incompressible bool
-	// Repeats: an unrounded Float64 column whose values repeat within a
-	// file's row group (a value per player per period, not per row): it is
-	// dictionary-encoded, as rounded columns are, not plain. Not with
-	// Incompressible: parquet-go's reader decodes every chunk's dictionary
-	// page with the first chunk's codec.
-	Repeats bool
 }
 
 // Format prints a value of the column as the CSV and the tables do.
@@ -137,8 +131,6 @@ func (c *Columns) Check() error {
 				return fmt.Errorf("%s column %q: decimals %d on a column of type %d", f.file, col.Name, col.Decimals, col.Type)
 			case col.Incompressible && (col.Type != Float64 || col.Decimals > 0):
 				return fmt.Errorf("%s column %q: incompressible, but not an unrounded Float64", f.file, col.Name)
-			case col.Repeats && (col.Type != Float64 || col.Decimals > 0 || col.Incompressible):
-				return fmt.Errorf("%s column %q: repeats, but not an unrounded Float64 or incompressible too", f.file, col.Name)
 			}
 			seen = append(seen, col.Name)
 		}

@@ -10,10 +10,6 @@ func TestCheckIncompressible(t *testing.T) {
 		{Column{Name: "x", Type: Float64, Incompressible: true}, true},
 		{Column{Name: "x", Type: Float64, Decimals: 2, Incompressible: true}, false},
 		{Column{Name: "x", Type: Int64, Incompressible: true}, false},
-		{Column{Name: "x", Type: Float64, Repeats: true}, true},
-		{Column{Name: "x", Type: Float64, Decimals: 2, Repeats: true}, false},
-		{Column{Name: "x", Type: String, Repeats: true}, false},
-		{Column{Name: "x", Type: Float64, Repeats: true, Incompressible: true}, false},
 	} {
 		cols := Columns{Games: []Column{c.col}}
 		if err := cols.Check(); (err == nil) != c.ok {

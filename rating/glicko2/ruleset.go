@@ -244,9 +244,8 @@ var columns = rating.Columns{
 		{Name: "v", Type: rating.Float64, Incompressible: true, Title: "v"}, {Name: "delta", Type: rating.Float64, Incompressible: true, Title: "Δ"},
 	},
 	Games: []rating.Column{
-		{Name: "opponent_mu", Type: rating.Float64, Repeats: true, Title: "opponent μ"},
-		{Name: "opponent_phi", Type: rating.Float64, Repeats: true, Title: "opponent φ"},
-		{Name: "g", Type: rating.Float64, Repeats: true, Title: "g(φ)"}, {Name: "e", Type: rating.Float64, Incompressible: true, Title: "E"},
+		{Name: "opponent_mu", Type: rating.Float64, Incompressible: true, Title: "opponent μ"}, {Name: "opponent_phi", Type: rating.Float64, Incompressible: true, Title: "opponent φ"},
+		{Name: "g", Type: rating.Float64, Incompressible: true, Title: "g(φ)"}, {Name: "e", Type: rating.Float64, Incompressible: true, Title: "E"},
 	},
 }
 

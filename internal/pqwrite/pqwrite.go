@@ -6,8 +6,8 @@
 // encodings and compression, dictionary, chunk statistics, column and offset
 // index, level histograms), from parquet-go's own building blocks: its format
 // structs, thrift encoder, value encodings and column indexers. Its own option
-// CompressIfWorth, which parquet-go lacks, changes a column's codec chunk by
-// chunk, not its cells.
+// CompressIfWorth, which parquet-go lacks, leaves a column's pages
+// uncompressed chunk by chunk, not its cells.
 package pqwrite
 
 import (
@@ -112,11 +112,13 @@ func (w *Writer) NewRowGroup() *RowGroup {
 }
 
 // CompressIfWorth is a writer option for the column at path: each of its
-// column chunks is compressed with its codec only when the codec shrinks a
-// sample of the chunk's first page by at least an eighth, else stored
-// uncompressed (its codec UNCOMPRESSED in the chunk's metadata). For values
-// that compress well in some row groups and not at all in others: the
-// codec's CPU is spent only where it saves bytes.
+// column chunks' data pages are compressed with its codec only when the
+// codec shrinks a sample of the chunk's first page by at least an eighth,
+// else stored uncompressed (is_compressed false in their headers; the
+// chunk's codec and its dictionary page stay compressed, as parquet-go's
+// reader takes the first chunk's codec for every chunk of a column). For
+// values that compress well in some row groups and not at all in others:
+// the codec's CPU is spent only where it saves bytes.
 func CompressIfWorth(path ...string) parquet.WriterOption { return compressIfWorth{path} }
 
 type compressIfWorth struct{ path []string }
@@ -318,7 +320,8 @@ type Column struct {
 	kind     parquet.Kind
 	enc      encoding.Encoding // the data pages' encoding
 	codec    compress.Codec
-	sampled  bool // CompressIfWorth: meta.Codec is the chunk's, decided at its first page
+	sampled  bool // CompressIfWorth: raw is decided at the chunk's first page
+	raw      bool // the chunk's data pages are stored uncompressed
 	bounds   bool // min and max in the chunk's statistics and the column index
 	maxDef   byte
 	maxRep   byte
@@ -669,7 +672,7 @@ func (c *Column) flushPage() error {
 			Encoding:                   c.enc.Encoding(),
 			DefinitionLevelsByteLength: int32(len(levels) - nRep),
 			RepetitionLevelsByteLength: int32(nRep),
-			IsCompressed:               thrift.New(c.meta.Codec != format.Uncompressed), // as parquet-go marks them
+			IsCompressed:               thrift.New(c.meta.Codec != format.Uncompressed && !c.raw), // as parquet-go marks them
 		}),
 	}
 	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
@@ -720,19 +723,16 @@ func (c *Column) flushPage() error {
 // compress is data compressed by the chunk's codec, in the row group's
 // buffer; uncompressed data is data itself, not a copy of it.
 func (c *Column) compress(data []byte) ([]byte, error) {
-	if c.sampled && len(c.locs) == 0 { // the chunk's first page
-		c.meta.Codec = c.codec.CompressionCodec()
+	if c.sampled && len(c.locs) == 0 && c.meta.Codec != format.Uncompressed { // the chunk's first page
 		sample := data[:min(len(data), sampleSize)]
 		out, err := c.codec.Encode(c.buf.compressed[:0], sample)
 		if err != nil {
 			return nil, err
 		}
 		c.buf.compressed = out
-		if 8*len(out) > 7*len(sample) {
-			c.meta.Codec = format.Uncompressed
-		}
+		c.raw = 8*len(out) > 7*len(sample)
 	}
-	if c.meta.Codec == format.Uncompressed {
+	if c.meta.Codec == format.Uncompressed || c.raw {
 		return data, nil
 	}
 	body, err := c.codec.Encode(c.buf.compressed[:0], data)
@@ -938,7 +938,7 @@ func (c *Column) encodeDictionary() error {
 	if err != nil {
 		return fmt.Errorf("encode dictionary: %w", err)
 	}
-	body := data // the chunk's codec: a CompressIfWorth chunk may be uncompressed
+	body := data
 	if c.meta.Codec != format.Uncompressed {
 		if body, err = c.codec.Encode(nil, data); err != nil {
 			return fmt.Errorf("compress dictionary: %w", err)
@@ -988,7 +988,7 @@ func (c *Column) reset() {
 	m.NumValues, m.TotalUncompressedSize, m.TotalCompressedSize = 0, 0, 0
 	m.DataPageOffset, m.DictionaryPageOffset = 0, 0
 	m.EncodingStats, m.SizeStatistics = nil, format.SizeStatistics{}
-	m.Codec = c.codec.CompressionCodec()
+	m.Codec, c.raw = c.codec.CompressionCodec(), false
 	if c.dict != nil {
 		seen, used := c.dict.seen, c.dict.used // all false, kept
 		c.dict = newDictionary(c.kind)

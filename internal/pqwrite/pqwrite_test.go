@@ -11,6 +11,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -271,14 +272,77 @@ func TestCompressIfWorth(t *testing.T) {
 	if err := SameCells(old.Bytes(), got.Bytes()); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]format.CompressionCodec{"p": format.Snappy, "score": format.Uncompressed, "name": format.Snappy}
+	want := map[string]bool{"p": true, "score": false, "name": true} // pages compressed
 	for i, g := range footer(t, got.Bytes()).Metadata().RowGroups {
 		for _, c := range g.Columns {
-			if codec, ok := want[c.MetaData.PathInSchema[0]]; ok && c.MetaData.Codec != codec {
-				t.Errorf("row group %d, column %v: codec %v, want %v", i, c.MetaData.PathInSchema, c.MetaData.Codec, codec)
+			m := &c.MetaData
+			want, ok := want[m.PathInSchema[0]]
+			if !ok {
+				continue
+			}
+			if m.Codec != format.Snappy {
+				t.Errorf("row group %d, column %v: codec %v, want SNAPPY", i, m.PathInSchema, m.Codec)
+			}
+			if h := pageHeader(t, got.Bytes(), m.DataPageOffset); h.DataPageHeaderV2.V.IsCompressed.V != want {
+				t.Errorf("row group %d, column %v: first page compressed %v, want %v", i, m.PathInSchema, !want, want)
 			}
 		}
 	}
+}
+
+// TestCompressIfWorthOrder: parquet-go's reader reads a sampled column
+// whose first chunk is stored uncompressed and the next one compressed.
+func TestCompressIfWorthOrder(t *testing.T) {
+	type row struct {
+		X float64 `parquet:"x"`
+		D float64 `parquet:"d,dict"`
+	}
+	schema := parquet.NewSchema("row", parquet.SchemaOf(row{}))
+	var got bytes.Buffer
+	w, err := New(&got, schema, append(testOptions(), CompressIfWorth("x"), CompressIfWorth("d"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []row
+	r := rand.New(rand.NewPCG(1, 2))
+	for g := range 2 {
+		vals := make([]float64, 5000)
+		for i := range vals {
+			if g == 0 {
+				vals[i] = r.Float64()
+			}
+			want = append(want, row{vals[i], vals[i]})
+		}
+		for _, name := range []string{"x", "d"} {
+			c, _ := w.Lookup(name)
+			if err := c.Double(vals, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := parquet.Read[row](bytes.NewReader(got.Bytes()), int64(got.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rows, want) {
+		t.Error("rows read back differ")
+	}
+}
+
+// pageHeader is the header of the page at off in the file b.
+func pageHeader(t *testing.T, b []byte, off int64) format.PageHeader {
+	t.Helper()
+	var h format.PageHeader
+	if err := thrift.NewDecoder(new(thrift.CompactProtocol).NewReader(bytes.NewReader(b[off:]))).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 func readAll(t *testing.T, b []byte) []testRow {

@@ -46,6 +46,22 @@ func newDictionary(kind parquet.Kind) *dictionary {
 	return d
 }
 
+// reset empties d, keeping its table's size and its buffers.
+func (d *dictionary) reset() {
+	switch {
+	case d.i32 != nil:
+		d.i32.Reset()
+	case d.i64 != nil:
+		d.i64.Reset()
+	case d.f64 != nil:
+		d.f64.Reset()
+	default:
+		clear(d.str)
+	}
+	clear(d.vstr) // the strings may go
+	d.vi32, d.vi64, d.vf64, d.vstr = d.vi32[:0], d.vi64[:0], d.vf64[:0], d.vstr[:0]
+}
+
 func (d *dictionary) len() int { return len(d.vi32) + len(d.vi64) + len(d.vf64) + len(d.vstr) }
 
 // addDict appends the indexes of vals to idx, adding new values to d.

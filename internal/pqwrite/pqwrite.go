@@ -51,7 +51,7 @@ type Writer struct {
 type RowGroup struct {
 	w    *Writer
 	cols []*Column
-	buf  pageBuffers // its columns encode one page at a time
+	buf  *pageBuffers // its columns encode one page at a time
 }
 
 // pageBuffers are the scratch of a page's encoding.
@@ -102,10 +102,10 @@ func New(w io.Writer, schema *parquet.Schema, options ...parquet.WriterOption) (
 // NewRowGroup returns an empty row group of the file's columns, to be filled
 // and then written with WriteRowGroup.
 func (w *Writer) NewRowGroup() *RowGroup {
-	rg := &RowGroup{w: w}
+	rg := &RowGroup{w: w, buf: takePageBuffers()}
 	for _, leaf := range w.leaves {
 		c := newColumn(w, leaf, w.codec, w.config)
-		c.buf = &rg.buf
+		c.buf = rg.buf
 		rg.cols = append(rg.cols, c)
 	}
 	return rg
@@ -269,6 +269,7 @@ func (w *Writer) Close() error {
 	tail := binary.LittleEndian.AppendUint32(nil, uint32(w.out.n-start))
 	_, err := w.out.Write(append(tail, "PAR1"...))
 	// Let the buffers go though the writer may be kept.
+	w.rg.release()
 	w.rg, w.colIndex, w.offIndex, w.meta = nil, nil, nil, format.FileMetaData{}
 	return err
 }
@@ -324,7 +325,7 @@ type Column struct {
 	maxRep   byte
 	dict     *dictionary // nil: not dictionary-encoded
 	indexer  parquet.ColumnIndexer
-	page     *page    // the page being filled; nil until the column has values
+	page     *page    // the page being filled
 	rows     int64    // rows in the chunk's pages so far
 	slabs    [][]byte // the chunk's data pages (header, levels and values of each), in order, reused from row group to row group
 	cur      int      // the slab being filled
@@ -367,8 +368,10 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 	case c.enc == nil:
 		c.enc = &parquet.Plain
 	case c.enc.Encoding() == format.RLEDictionary || c.enc.Encoding() == format.PlainDictionary:
-		c.enc, c.dict = &parquet.RLEDictionary, newDictionary(c.kind)
+		c.enc = &parquet.RLEDictionary
 	}
+	b := takeColumnBuffers(c.kind, c.enc == &parquet.RLEDictionary)
+	c.page, c.slabs, c.dict = b.page, b.slabs, b.dict
 	var encs []format.Encoding
 	if c.maxDef > 0 {
 		encs = append(encs, format.RLE)
@@ -395,9 +398,6 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 
 // numRows is the rows of the column's row group so far.
 func (c *Column) numRows() int64 {
-	if c.page == nil {
-		return c.rows
-	}
 	return c.rows + c.page.rows
 }
 
@@ -519,9 +519,6 @@ func write[T any](c *Column, k parquet.Kind, vals []T, def, rep []byte, add func
 	}
 	if rep != nil && len(rep) != n || rep != nil && n > 0 && rep[0] != 0 {
 		return fmt.Errorf("pqwrite: column %v: %d repetition levels for %d values, not starting a row", c.leaf.Path, len(rep), n)
-	}
-	if c.page == nil {
-		c.page = new(page)
 	}
 	p := c.page
 	v := 0
@@ -712,9 +709,14 @@ func (c *Column) flushPage() error {
 	c.meta.TotalCompressedSize += int64(len(hb)) + int64(h.CompressedPageSize)
 	c.meta.EncodingStats = addStats(c.meta.EncodingStats, format.DataPageV2, c.enc.Encoding())
 	c.rows += p.rows
+	p.reset()
+	return nil
+}
+
+// reset empties the page, keeping its buffers.
+func (p *page) reset() {
 	*p = page{def: p.def[:0], rep: p.rep[:0], i32: p.i32[:0], i64: p.i64[:0], f64: p.f64[:0],
 		bytes: p.bytes[:0], offs: p.offs[:0], idx: p.idx[:0]}
-	return nil
 }
 
 // compress is data compressed by the chunk's codec, in the row group's
@@ -990,8 +992,6 @@ func (c *Column) reset() {
 	m.EncodingStats, m.SizeStatistics = nil, format.SizeStatistics{}
 	m.Codec = c.codec.CompressionCodec()
 	if c.dict != nil {
-		seen, used := c.dict.seen, c.dict.used // all false, kept
-		c.dict = newDictionary(c.kind)
-		c.dict.seen, c.dict.used = seen, used
+		c.dict.reset()
 	}
 }

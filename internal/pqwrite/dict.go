@@ -89,9 +89,11 @@ func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
 // probe sets out to the indexes of vals in a probing table, appending the
 // new values to values.
 func probe[T any](p func(keys []T, values []int32) int, values *[]T, vals []T, out []int32) {
-	if p(vals, out) == 0 {
+	n := p(vals, out)
+	if n == 0 {
 		return
 	}
+	*values = slices.Grow(*values, n)
 	for i, j := range out {
 		if int(j) == len(*values) {
 			*values = append(*values, vals[i])

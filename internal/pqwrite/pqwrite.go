@@ -56,7 +56,7 @@ type RowGroup struct {
 
 // pageBuffers are the scratch of a page's encoding.
 type pageBuffers struct {
-	values, compressed, levels []byte
+	values, compressed, levels, def []byte
 }
 
 // New returns a writer of a file with the schema and the writer options
@@ -371,7 +371,7 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 		c.enc = &parquet.RLEDictionary
 	}
 	b := takeColumnBuffers(c.kind, c.enc == &parquet.RLEDictionary)
-	c.page, c.slabs, c.dict = b.page, b.slabs, b.dict
+	c.page, c.slabs, c.dict, c.dictIdx, c.dictVals = b.page, b.slabs, b.dict, b.dictIdx, b.dictVals
 	var encs []format.Encoding
 	if c.maxDef > 0 {
 		encs = append(encs, format.RLE)
@@ -642,12 +642,11 @@ func (c *Column) flushPage() error {
 	}
 	nRep := len(levels)
 	if c.maxDef > 0 {
-		var d []byte
-		d, err = levelEncoding(c.maxDef).EncodeLevels(nil, p.def)
+		c.buf.def, err = levelEncoding(c.maxDef).EncodeLevels(c.buf.def, p.def)
 		if err != nil {
 			return fmt.Errorf("encode definition levels: %w", err)
 		}
-		levels = append(levels, d...)
+		levels = append(levels, c.buf.def...)
 	}
 	c.buf.levels = levels
 	body, err := c.compress(data)

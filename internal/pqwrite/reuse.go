@@ -21,11 +21,14 @@ type spareKey struct {
 	dict bool
 }
 
-// columnBuffers are a column's page, slabs and dictionary, emptied.
+// columnBuffers are a column's page, slabs and dictionary (and
+// StringIndexes' scratch), emptied.
 type columnBuffers struct {
-	page  *page
-	slabs [][]byte
-	dict  *dictionary
+	page     *page
+	slabs    [][]byte
+	dict     *dictionary
+	dictIdx  []int32
+	dictVals []dictIndex
 }
 
 // maxSpare bounds the buffers kept of each kind: about the columns of the
@@ -81,8 +84,8 @@ func (rg *RowGroup) release() {
 		if c.dict != nil {
 			c.dict.reset()
 		}
-		spare.cols[k] = append(spare.cols[k], &columnBuffers{page: c.page, slabs: c.slabs, dict: c.dict})
-		c.page, c.slabs, c.dict = nil, nil, nil
+		spare.cols[k] = append(spare.cols[k], &columnBuffers{c.page, c.slabs, c.dict, c.dictIdx, c.dictVals})
+		c.page, c.slabs, c.dict, c.dictIdx, c.dictVals = nil, nil, nil, nil, nil
 	}
 	if len(spare.bufs) < maxSpare {
 		spare.bufs = append(spare.bufs, rg.buf)

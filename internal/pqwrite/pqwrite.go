@@ -268,7 +268,7 @@ func (w *Writer) Close() error {
 	}
 	tail := binary.LittleEndian.AppendUint32(nil, uint32(w.out.n-start))
 	_, err := w.out.Write(append(tail, "PAR1"...))
-	// Let the buffers go though the writer may be kept.
+	// The buffers go to the next files' columns, though the writer may be kept.
 	w.rg.release()
 	w.rg, w.colIndex, w.offIndex, w.meta = nil, nil, nil, format.FileMetaData{}
 	return err

@@ -203,22 +203,22 @@ func floatBounds[S ~[]E, E any](s S, get func(E) float64) (lo, hi float64, ok bo
 	return lo, hi, ok
 }
 
-// encode is the dictionary page's data: the values PLAIN.
-func (d *dictionary) encode() ([]byte, error) {
+// encode is the dictionary page's data, the values PLAIN, in dst's room.
+func (d *dictionary) encode(dst []byte) ([]byte, error) {
 	var e plain.Encoding
 	switch d.kind {
 	case parquet.Int32:
-		return e.EncodeInt32(nil, d.vi32)
+		return e.EncodeInt32(dst[:0], d.vi32)
 	case parquet.Int64:
-		return e.EncodeInt64(nil, d.vi64)
+		return e.EncodeInt64(dst[:0], d.vi64)
 	case parquet.Double:
-		out := make([]byte, 0, 8*len(d.vf64))
+		out := slices.Grow(dst[:0], 8*len(d.vf64))
 		for _, v := range d.vf64 {
 			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(v))
 		}
 		return out, nil
 	}
-	var out []byte
+	out := dst[:0]
 	for _, s := range d.vstr {
 		out = plain.AppendByteArrayString(out, s)
 	}

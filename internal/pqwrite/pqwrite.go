@@ -330,7 +330,7 @@ type Column struct {
 	slabs    [][]byte // the chunk's data pages (header, levels and values of each), in order, reused from row group to row group
 	cur      int      // the slab being filled
 	size     int64    // the data pages' bytes
-	dictPage []byte   // the chunk's dictionary page, made by finish
+	dictPage []byte   // the chunk's dictionary page, made by finish; empty before
 	meta     format.ColumnMetaData
 	locs     []format.PageLocation
 	repHist  []int64 // the chunk's level histograms, then one per page
@@ -371,7 +371,7 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 		c.enc = &parquet.RLEDictionary
 	}
 	b := takeColumnBuffers(c.kind, c.enc == &parquet.RLEDictionary)
-	c.page, c.slabs, c.dict, c.dictIdx, c.dictVals = b.page, b.slabs, b.dict, b.dictIdx, b.dictVals
+	c.page, c.slabs, c.dict, c.dictPage, c.dictIdx, c.dictVals = b.page, b.slabs, b.dict, b.dictPage, b.dictIdx, b.dictVals
 	var encs []format.Encoding
 	if c.maxDef > 0 {
 		encs = append(encs, format.RLE)
@@ -888,7 +888,7 @@ func (c *Column) finish() error {
 	if err := c.flushPage(); err != nil {
 		return err
 	}
-	if c.dict != nil && c.dictPage == nil {
+	if c.dict != nil && len(c.dictPage) == 0 {
 		return c.encodeDictionary()
 	}
 	return nil
@@ -897,7 +897,7 @@ func (c *Column) finish() error {
 // writeTo writes the chunk's dictionary page and data pages to out and
 // returns its metadata.
 func (c *Column) writeTo(out *offsetWriter) (format.ColumnChunk, error) {
-	if c.dictPage != nil {
+	if len(c.dictPage) > 0 {
 		c.meta.DictionaryPageOffset = out.n
 		if _, err := out.Write(c.dictPage); err != nil {
 			return format.ColumnChunk{}, err
@@ -935,15 +935,17 @@ func (c *Column) writeTo(out *offsetWriter) (format.ColumnChunk, error) {
 
 // encodeDictionary makes the dictionary page, its values PLAIN.
 func (c *Column) encodeDictionary() error {
-	data, err := c.dict.encode()
+	data, err := c.dict.encode(c.buf.values)
 	if err != nil {
 		return fmt.Errorf("encode dictionary: %w", err)
 	}
+	c.buf.values = data
 	body := data // the chunk's codec: a CompressIfWorth chunk may be uncompressed
 	if c.meta.Codec != format.Uncompressed {
-		if body, err = c.codec.Encode(nil, data); err != nil {
+		if body, err = c.codec.Encode(c.buf.compressed[:0], data); err != nil {
 			return fmt.Errorf("compress dictionary: %w", err)
 		}
+		c.buf.compressed = body
 	}
 	h := format.PageHeader{
 		Type:                 format.DictionaryPage,
@@ -956,7 +958,7 @@ func (c *Column) encodeDictionary() error {
 	if err != nil {
 		return fmt.Errorf("dictionary page header: %w", err)
 	}
-	c.dictPage = append(hb, body...)
+	c.dictPage = append(append(c.dictPage[:0], hb...), body...)
 	c.meta.TotalUncompressedSize += int64(len(hb) + len(data))
 	c.meta.TotalCompressedSize += int64(len(hb) + len(body))
 	c.meta.EncodingStats = addStats(c.meta.EncodingStats, format.DictionaryPage, format.Plain)
@@ -977,7 +979,7 @@ func (c *Column) offsetIndex() format.OffsetIndex {
 // reset readies the column for the next row group.
 func (c *Column) reset() {
 	c.indexer.Reset()
-	c.rows, c.dictPage, c.size, c.locs, c.nullRows, c.cur = 0, nil, 0, c.locs[:0], 0, 0
+	c.rows, c.dictPage, c.size, c.locs, c.nullRows, c.cur = 0, c.dictPage[:0], 0, c.locs[:0], 0, 0
 	for i := range c.slabs {
 		c.slabs[i] = c.slabs[i][:0]
 	}

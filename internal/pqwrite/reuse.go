@@ -21,12 +21,13 @@ type spareKey struct {
 	dict bool
 }
 
-// columnBuffers are a column's page, slabs and dictionary (and
-// StringIndexes' scratch), emptied.
+// columnBuffers are a column's page, slabs, dictionary and dictionary page
+// (and StringIndexes' scratch), emptied.
 type columnBuffers struct {
 	page     *page
 	slabs    [][]byte
 	dict     *dictionary
+	dictPage []byte
 	dictIdx  []int32
 	dictVals []dictIndex
 }
@@ -84,8 +85,8 @@ func (rg *RowGroup) release() {
 		if c.dict != nil {
 			c.dict.reset()
 		}
-		spare.cols[k] = append(spare.cols[k], &columnBuffers{c.page, c.slabs, c.dict, c.dictIdx, c.dictVals})
-		c.page, c.slabs, c.dict, c.dictIdx, c.dictVals = nil, nil, nil, nil, nil
+		spare.cols[k] = append(spare.cols[k], &columnBuffers{c.page, c.slabs, c.dict, c.dictPage[:0], c.dictIdx, c.dictVals})
+		c.page, c.slabs, c.dict, c.dictPage, c.dictIdx, c.dictVals = nil, nil, nil, nil, nil, nil
 	}
 	if len(spare.bufs) < maxSpare {
 		spare.bufs = append(spare.bufs, rg.buf)

@@ -46,6 +46,22 @@ func newDictionary(kind parquet.Kind) *dictionary {
 	return d
 }
 
+// reset empties d, keeping its table's size and its buffers.
+func (d *dictionary) reset() {
+	switch {
+	case d.i32 != nil:
+		d.i32.Reset()
+	case d.i64 != nil:
+		d.i64.Reset()
+	case d.f64 != nil:
+		d.f64.Reset()
+	default:
+		clear(d.str)
+	}
+	clear(d.vstr) // the strings may go
+	d.vi32, d.vi64, d.vf64, d.vstr = d.vi32[:0], d.vi64[:0], d.vf64[:0], d.vstr[:0]
+}
+
 func (d *dictionary) len() int { return len(d.vi32) + len(d.vi64) + len(d.vf64) + len(d.vstr) }
 
 // addDict appends the indexes of vals to idx, adding new values to d.
@@ -73,9 +89,11 @@ func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
 // probe sets out to the indexes of vals in a probing table, appending the
 // new values to values.
 func probe[T any](p func(keys []T, values []int32) int, values *[]T, vals []T, out []int32) {
-	if p(vals, out) == 0 {
+	n := p(vals, out)
+	if n == 0 {
 		return
 	}
+	*values = slices.Grow(*values, n)
 	for i, j := range out {
 		if int(j) == len(*values) {
 			*values = append(*values, vals[i])
@@ -185,22 +203,22 @@ func floatBounds[S ~[]E, E any](s S, get func(E) float64) (lo, hi float64, ok bo
 	return lo, hi, ok
 }
 
-// encode is the dictionary page's data: the values PLAIN.
-func (d *dictionary) encode() ([]byte, error) {
+// encode is the dictionary page's data, the values PLAIN, in dst's room.
+func (d *dictionary) encode(dst []byte) ([]byte, error) {
 	var e plain.Encoding
 	switch d.kind {
 	case parquet.Int32:
-		return e.EncodeInt32(nil, d.vi32)
+		return e.EncodeInt32(dst[:0], d.vi32)
 	case parquet.Int64:
-		return e.EncodeInt64(nil, d.vi64)
+		return e.EncodeInt64(dst[:0], d.vi64)
 	case parquet.Double:
-		out := make([]byte, 0, 8*len(d.vf64))
+		out := slices.Grow(dst[:0], 8*len(d.vf64))
 		for _, v := range d.vf64 {
 			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(v))
 		}
 		return out, nil
 	}
-	var out []byte
+	out := dst[:0]
 	for _, s := range d.vstr {
 		out = plain.AppendByteArrayString(out, s)
 	}

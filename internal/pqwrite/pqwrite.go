@@ -51,12 +51,12 @@ type Writer struct {
 type RowGroup struct {
 	w    *Writer
 	cols []*Column
-	buf  pageBuffers // its columns encode one page at a time
+	buf  *pageBuffers // its columns encode one page at a time
 }
 
 // pageBuffers are the scratch of a page's encoding.
 type pageBuffers struct {
-	values, compressed, levels []byte
+	values, compressed, levels, def []byte
 }
 
 // New returns a writer of a file with the schema and the writer options
@@ -102,10 +102,10 @@ func New(w io.Writer, schema *parquet.Schema, options ...parquet.WriterOption) (
 // NewRowGroup returns an empty row group of the file's columns, to be filled
 // and then written with WriteRowGroup.
 func (w *Writer) NewRowGroup() *RowGroup {
-	rg := &RowGroup{w: w}
+	rg := &RowGroup{w: w, buf: takePageBuffers()}
 	for _, leaf := range w.leaves {
 		c := newColumn(w, leaf, w.codec, w.config)
-		c.buf = &rg.buf
+		c.buf = rg.buf
 		rg.cols = append(rg.cols, c)
 	}
 	return rg
@@ -270,7 +270,8 @@ func (w *Writer) Close() error {
 	}
 	tail := binary.LittleEndian.AppendUint32(nil, uint32(w.out.n-start))
 	_, err := w.out.Write(append(tail, "PAR1"...))
-	// Let the buffers go though the writer may be kept.
+	// The buffers go to the next files' columns, though the writer may be kept.
+	w.rg.release()
 	w.rg, w.colIndex, w.offIndex, w.meta = nil, nil, nil, format.FileMetaData{}
 	return err
 }
@@ -327,12 +328,12 @@ type Column struct {
 	maxRep   byte
 	dict     *dictionary // nil: not dictionary-encoded
 	indexer  parquet.ColumnIndexer
-	page     *page    // the page being filled; nil until the column has values
+	page     *page    // the page being filled
 	rows     int64    // rows in the chunk's pages so far
 	slabs    [][]byte // the chunk's data pages (header, levels and values of each), in order, reused from row group to row group
 	cur      int      // the slab being filled
 	size     int64    // the data pages' bytes
-	dictPage []byte   // the chunk's dictionary page, made by finish
+	dictPage []byte   // the chunk's dictionary page, made by finish; empty before
 	meta     format.ColumnMetaData
 	locs     []format.PageLocation
 	repHist  []int64 // the chunk's level histograms, then one per page
@@ -370,8 +371,10 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 	case c.enc == nil:
 		c.enc = &parquet.Plain
 	case c.enc.Encoding() == format.RLEDictionary || c.enc.Encoding() == format.PlainDictionary:
-		c.enc, c.dict = &parquet.RLEDictionary, newDictionary(c.kind)
+		c.enc = &parquet.RLEDictionary
 	}
+	b := takeColumnBuffers(c.kind, c.enc == &parquet.RLEDictionary)
+	c.page, c.slabs, c.dict, c.dictPage, c.dictIdx, c.dictVals = b.page, b.slabs, b.dict, b.dictPage, b.dictIdx, b.dictVals
 	var encs []format.Encoding
 	if c.maxDef > 0 {
 		encs = append(encs, format.RLE)
@@ -398,9 +401,6 @@ func newColumn(w *Writer, leaf parquet.LeafColumn, defaultCodec compress.Codec, 
 
 // numRows is the rows of the column's row group so far.
 func (c *Column) numRows() int64 {
-	if c.page == nil {
-		return c.rows
-	}
 	return c.rows + c.page.rows
 }
 
@@ -522,9 +522,6 @@ func write[T any](c *Column, k parquet.Kind, vals []T, def, rep []byte, add func
 	}
 	if rep != nil && len(rep) != n || rep != nil && n > 0 && rep[0] != 0 {
 		return fmt.Errorf("pqwrite: column %v: %d repetition levels for %d values, not starting a row", c.leaf.Path, len(rep), n)
-	}
-	if c.page == nil {
-		c.page = new(page)
 	}
 	p := c.page
 	v := 0
@@ -648,12 +645,11 @@ func (c *Column) flushPage() error {
 	}
 	nRep := len(levels)
 	if c.maxDef > 0 {
-		var d []byte
-		d, err = levelEncoding(c.maxDef).EncodeLevels(nil, p.def)
+		c.buf.def, err = levelEncoding(c.maxDef).EncodeLevels(c.buf.def, p.def)
 		if err != nil {
 			return fmt.Errorf("encode definition levels: %w", err)
 		}
-		levels = append(levels, d...)
+		levels = append(levels, c.buf.def...)
 	}
 	c.buf.levels = levels
 	body, err := c.compress(data)
@@ -715,9 +711,14 @@ func (c *Column) flushPage() error {
 	c.meta.TotalCompressedSize += int64(len(hb)) + int64(h.CompressedPageSize)
 	c.meta.EncodingStats = addStats(c.meta.EncodingStats, format.DataPageV2, c.enc.Encoding())
 	c.rows += p.rows
+	p.reset()
+	return nil
+}
+
+// reset empties the page, keeping its buffers.
+func (p *page) reset() {
 	*p = page{def: p.def[:0], rep: p.rep[:0], i32: p.i32[:0], i64: p.i64[:0], f64: p.f64[:0],
 		bytes: p.bytes[:0], offs: p.offs[:0], idx: p.idx[:0]}
-	return nil
 }
 
 // compress is data compressed by the chunk's codec, in the row group's
@@ -887,7 +888,7 @@ func (c *Column) finish() error {
 	if err := c.flushPage(); err != nil {
 		return err
 	}
-	if c.dict != nil && c.dictPage == nil {
+	if c.dict != nil && len(c.dictPage) == 0 {
 		return c.encodeDictionary()
 	}
 	return nil
@@ -896,7 +897,7 @@ func (c *Column) finish() error {
 // writeTo writes the chunk's dictionary page and data pages to out and
 // returns its metadata.
 func (c *Column) writeTo(out *offsetWriter) (format.ColumnChunk, error) {
-	if c.dictPage != nil {
+	if len(c.dictPage) > 0 {
 		c.meta.DictionaryPageOffset = out.n
 		if _, err := out.Write(c.dictPage); err != nil {
 			return format.ColumnChunk{}, err
@@ -934,15 +935,17 @@ func (c *Column) writeTo(out *offsetWriter) (format.ColumnChunk, error) {
 
 // encodeDictionary makes the dictionary page, its values PLAIN.
 func (c *Column) encodeDictionary() error {
-	data, err := c.dict.encode()
+	data, err := c.dict.encode(c.buf.values)
 	if err != nil {
 		return fmt.Errorf("encode dictionary: %w", err)
 	}
+	c.buf.values = data
 	body := data
 	if c.meta.Codec != format.Uncompressed {
-		if body, err = c.codec.Encode(nil, data); err != nil {
+		if body, err = c.codec.Encode(c.buf.compressed[:0], data); err != nil {
 			return fmt.Errorf("compress dictionary: %w", err)
 		}
+		c.buf.compressed = body
 	}
 	h := format.PageHeader{
 		Type:                 format.DictionaryPage,
@@ -955,7 +958,7 @@ func (c *Column) encodeDictionary() error {
 	if err != nil {
 		return fmt.Errorf("dictionary page header: %w", err)
 	}
-	c.dictPage = append(hb, body...)
+	c.dictPage = append(append(c.dictPage[:0], hb...), body...)
 	c.meta.TotalUncompressedSize += int64(len(hb) + len(data))
 	c.meta.TotalCompressedSize += int64(len(hb) + len(body))
 	c.meta.EncodingStats = addStats(c.meta.EncodingStats, format.DictionaryPage, format.Plain)
@@ -976,7 +979,7 @@ func (c *Column) offsetIndex() format.OffsetIndex {
 // reset readies the column for the next row group.
 func (c *Column) reset() {
 	c.indexer.Reset()
-	c.rows, c.dictPage, c.size, c.locs, c.nullRows, c.cur = 0, nil, 0, c.locs[:0], 0, 0
+	c.rows, c.dictPage, c.size, c.locs, c.nullRows, c.cur = 0, c.dictPage[:0], 0, c.locs[:0], 0, 0
 	for i := range c.slabs {
 		c.slabs[i] = c.slabs[i][:0]
 	}
@@ -990,8 +993,6 @@ func (c *Column) reset() {
 	m.EncodingStats, m.SizeStatistics = nil, format.SizeStatistics{}
 	m.Codec, c.raw = c.codec.CompressionCodec(), false
 	if c.dict != nil {
-		seen, used := c.dict.seen, c.dict.used // all false, kept
-		c.dict = newDictionary(c.kind)
-		c.dict.seen, c.dict.used = seen, used
+		c.dict.reset()
 	}
 }

@@ -486,3 +486,31 @@ func TestStringIndexesRequired(t *testing.T) {
 		t.Error("StringIndexes and String wrote different files")
 	}
 }
+
+// TestReusedBuffers: files written one after another, each with the buffers
+// the last one left (its dictionaries' tables and values, pages, slabs), are
+// parquet-go's files.
+func TestReusedBuffers(t *testing.T) {
+	for _, n := range []int{20000, 3000, 20000} {
+		rows := testRows(n)
+		var old, got bytes.Buffer
+		gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
+		if _, err := gw.Write(rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := gw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		w, err := New(&got, testSchema, testOptions()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeColumns(t, w, rows)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(old.Bytes(), got.Bytes()) {
+			t.Errorf("%d rows: %d bytes, parquet-go's %d", n, got.Len(), old.Len())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/ratelist/ratelist/internal/smallsort"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -79,7 +80,7 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 			ps = append(ps, g.Black)
 		}
 	}
-	sortPlayers(ps)
+	smallsort.Sort(ps)
 	r.players = ps
 	r.parts = slices.Grow(r.parts[:0], len(ps))[:len(ps)]
 	for i, p := range ps {
@@ -183,22 +184,6 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 		}
 	}
 	return r.cards
-}
-
-// sortPlayers sorts a tournament's players: by insertion while they are few
-// (most tournaments), where it takes half of slices.Sort's time.
-func sortPlayers(ps []int32) {
-	if len(ps) > 64 {
-		slices.Sort(ps)
-		return
-	}
-	for i := 1; i < len(ps); i++ {
-		p, j := ps[i], i
-		for ; j > 0 && ps[j-1] > p; j-- {
-			ps[j] = ps[j-1]
-		}
-		ps[j] = p
-	}
 }
 
 // placeOpponents puts each participant's opponents' start ratings in their

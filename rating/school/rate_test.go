@@ -1,7 +1,6 @@
 package school
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/ratelist/ratelist/rating"
@@ -181,20 +180,6 @@ func TestReasonSpellings(t *testing.T) {
 	} {
 		if got := r.String(); got != want {
 			t.Errorf("Reason(%d) = %q, want %q", r, got, want)
-		}
-	}
-}
-
-// TestSortPlayers: both of sortPlayers' ways sort.
-func TestSortPlayers(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 30, 64, 65, 300} {
-		ps := make([]int32, n)
-		for i := range ps {
-			ps[i] = int32((i * 7919) % 1009)
-		}
-		sortPlayers(ps)
-		if !slices.IsSorted(ps) {
-			t.Errorf("%d players: not sorted: %v", n, ps)
 		}
 	}
 }

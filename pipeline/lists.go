@@ -13,6 +13,7 @@ import (
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/arrowipc"
 	"github.com/ratelist/ratelist/internal/csvfield"
+	"github.com/ratelist/ratelist/internal/freelist"
 	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -536,30 +537,7 @@ type listBuffers struct {
 	line    []byte // a chunk's CSV lines
 }
 
-var listBufs = make(freeList[listBuffers], listsRecycled)
-
-// freeList keeps up to its capacity of released values for reuse. Unlike a
-// sync.Pool's, they outlive garbage collections: a period's buffers wait for
-// the next period, many collections later.
-type freeList[T any] chan *T
-
-// get returns a released value, or a new one.
-func (l freeList[T]) get() *T {
-	select {
-	case v := <-l:
-		return v
-	default:
-		return new(T)
-	}
-}
-
-// put releases v, dropped when the list is full; v is not used after.
-func (l freeList[T]) put(v *T) {
-	select {
-	case l <- v:
-	default:
-	}
-}
+var listBufs = freelist.New[listBuffers](listsRecycled)
 
 // createList creates a list's files and writes the CSV header.
 func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Schema) (*listFiles, error) {
@@ -579,7 +557,7 @@ func createList(stage *staging, csvRel, pqRel, header string, schema *parquet.Sc
 		return nil, err
 	}
 	csv.WriteString(header)
-	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w, schema: schema, buf: listBufs.get()}, nil
+	return &listFiles{pqRel: pqRel, csv: csv, pq: pq, w: w, schema: schema, buf: listBufs.Get()}, nil
 }
 
 // write adds the rows of c, with add's columns (nil: none).
@@ -610,7 +588,7 @@ func (lf *listFiles) abort() {
 	lf.csv.abort()
 	lf.pq.abort()
 	if lf.buf != nil {
-		listBufs.put(lf.buf)
+		listBufs.Put(lf.buf)
 		lf.buf = nil
 	}
 }

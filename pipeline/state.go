@@ -15,6 +15,7 @@ import (
 	"github.com/klauspost/compress/s2"
 
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/freelist"
 	"github.com/ratelist/ratelist/internal/varbin"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -65,7 +66,7 @@ func fingerprint(r Rules, def *rating.Definition, period string) string {
 // buffers of a released snapshot when there is one.
 func (r *rater) snapshot(key int) (*savedState, error) {
 	st, l := r.st, &r.lists
-	old := savedFree.get()
+	old := savedFree.Get()
 	s := &savedState{
 		Fingerprint: r.fingerprint, Key: key, First: r.periods.first,
 		PlayerIDs: r.players.ID, Rated: cloneInto(old.Rated, st.Rated), Rating: cloneInto(old.Rating, st.Rating),
@@ -88,10 +89,10 @@ func (r *rater) snapshot(key int) (*savedState, error) {
 
 // savedFree keeps snapshots whose file is written (release), for the next
 // snapshot to copy into: a snapshot is megabytes, taken every period.
-var savedFree = make(freeList[savedState], 2)
+var savedFree = freelist.New[savedState](2)
 
 // release hands s's buffers to the next snapshot; s is not used after.
-func (s *savedState) release() { savedFree.put(s) }
+func (s *savedState) release() { savedFree.Put(s) }
 
 // cloneInto returns a copy of s, in dst's room when it has enough.
 func cloneInto[T any](dst, s []T) []T { return append(dst[:0], s...) }
@@ -99,13 +100,13 @@ func cloneInto[T any](dst, s []T) []T { return append(dst[:0], s...) }
 // stateBufs keeps encodeState's buffers for the next state: a state is
 // megabytes, written every period, and fresh buffers cost zeroing and page
 // faults each time.
-var stateBufs = make(freeList[stateBuffers], 2)
+var stateBufs = freelist.New[stateBuffers](2)
 
 type stateBuffers struct{ raw, body []byte }
 
 func encodeState(w io.Writer, s *savedState) error {
-	bufs := stateBufs.get()
-	defer stateBufs.put(bufs)
+	bufs := stateBufs.Get()
+	defer stateBufs.Put(bufs)
 	size := 64 + len(s.Fingerprint) + 12*len(s.PlayerIDs) + 18*len(s.Periods) + len(s.RuleSet) // usually enough
 	bufs.raw = appendState(roomFor(bufs.raw, size), s)
 	body, err := compressState(roomFor(bufs.body, s2.MaxEncodedLen(len(bufs.raw))), bufs.raw)

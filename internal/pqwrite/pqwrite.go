@@ -102,7 +102,7 @@ func New(w io.Writer, schema *parquet.Schema, options ...parquet.WriterOption) (
 // NewRowGroup returns an empty row group of the file's columns, to be filled
 // and then written with WriteRowGroup.
 func (w *Writer) NewRowGroup() *RowGroup {
-	rg := &RowGroup{w: w, buf: takePageBuffers()}
+	rg := &RowGroup{w: w, buf: sparePages.Get()}
 	for _, leaf := range w.leaves {
 		c := newColumn(w, leaf, w.codec, w.config)
 		c.buf = rg.buf

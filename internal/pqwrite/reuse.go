@@ -1,24 +1,32 @@
 package pqwrite
 
 import (
-	"sync"
-
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ratelist/ratelist/internal/freelist"
 )
 
-// spare keeps the buffers of closed writers' columns for the next files'
-// columns of the same kind: a run writes dozens of files, and fresh buffers
-// cost zeroing, page faults and hash tables regrown value by value.
-var spare struct {
-	sync.Mutex
-	cols map[spareKey][]*columnBuffers
-	bufs []*pageBuffers
+// spareCols and sparePages keep the buffers of closed writers' columns for
+// the next files' columns of the same kind: a run writes dozens of files,
+// and fresh buffers cost zeroing, page faults and hash tables regrown value
+// by value. spareCols[2*kind+1] are dictionary columns'.
+var (
+	spareCols  [2 * (parquet.FixedLenByteArray + 1)]freelist.List[columnBuffers]
+	sparePages = freelist.New[pageBuffers](maxSpare)
+)
+
+func init() {
+	for i := range spareCols {
+		spareCols[i] = freelist.New[columnBuffers](maxSpare)
+	}
 }
 
-// spareKey is the kind of column a column's buffers fit.
-type spareKey struct {
-	kind parquet.Kind
-	dict bool
+// spareOf is the list of spare buffers of columns of kind, with a dictionary or not.
+func spareOf(kind parquet.Kind, dict bool) freelist.List[columnBuffers] {
+	if dict {
+		return spareCols[2*kind+1]
+	}
+	return spareCols[2*kind]
 }
 
 // columnBuffers are a column's page, slabs, dictionary and dictionary page
@@ -39,45 +47,19 @@ const maxSpare = 32
 // takeColumnBuffers returns spare buffers of a column of kind (with a
 // dictionary or not), or new ones.
 func takeColumnBuffers(kind parquet.Kind, dict bool) *columnBuffers {
-	k := spareKey{kind, dict}
-	spare.Lock()
-	defer spare.Unlock()
-	if s := spare.cols[k]; len(s) > 0 {
-		b := s[len(s)-1]
-		spare.cols[k] = s[:len(s)-1]
-		return b
+	b := spareOf(kind, dict).Get()
+	if b.page == nil {
+		b.page = new(page)
 	}
-	b := &columnBuffers{page: new(page)}
-	if dict {
+	if dict && b.dict == nil {
 		b.dict = newDictionary(kind)
 	}
 	return b
 }
 
-// takePageBuffers returns spare page buffers, or new ones.
-func takePageBuffers() *pageBuffers {
-	spare.Lock()
-	defer spare.Unlock()
-	if n := len(spare.bufs); n > 0 {
-		b := spare.bufs[n-1]
-		spare.bufs = spare.bufs[:n-1]
-		return b
-	}
-	return new(pageBuffers)
-}
-
-// release hands the row group's buffers to spare; rg is not used after.
+// release hands the row group's buffers to the spare lists; rg is not used after.
 func (rg *RowGroup) release() {
-	spare.Lock()
-	defer spare.Unlock()
-	if spare.cols == nil {
-		spare.cols = map[spareKey][]*columnBuffers{}
-	}
 	for _, c := range rg.cols {
-		k := spareKey{c.kind, c.dict != nil}
-		if len(spare.cols[k]) >= maxSpare {
-			continue
-		}
 		c.page.reset()
 		for i := range c.slabs {
 			c.slabs[i] = c.slabs[i][:0]
@@ -85,11 +67,9 @@ func (rg *RowGroup) release() {
 		if c.dict != nil {
 			c.dict.reset()
 		}
-		spare.cols[k] = append(spare.cols[k], &columnBuffers{c.page, c.slabs, c.dict, c.dictPage[:0], c.dictIdx, c.dictVals})
+		spareOf(c.kind, c.dict != nil).Put(&columnBuffers{c.page, c.slabs, c.dict, c.dictPage[:0], c.dictIdx, c.dictVals})
 		c.page, c.slabs, c.dict, c.dictPage, c.dictIdx, c.dictVals = nil, nil, nil, nil, nil, nil
 	}
-	if len(spare.bufs) < maxSpare {
-		spare.bufs = append(spare.bufs, rg.buf)
-	}
+	sparePages.Put(rg.buf)
 	rg.buf = nil
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"sort"
 
 	"github.com/ratelist/ratelist/archive"
@@ -77,7 +76,6 @@ func (h *periodHashes) savedStart() uint64 {
 // added to the registry is in no tournament written before, so he changes none.
 func registryHashes(p *archive.Players) []uint64 {
 	out := make([]uint64, len(p.ID))
-	h := fnv.New64a()
 	var b []byte
 	for i := range p.ID {
 		b = binary.AppendVarint(b[:0], p.ID[i])
@@ -95,9 +93,7 @@ func registryHashes(p *archive.Players) []uint64 {
 		b = binary.AppendVarint(b, in.FideID)
 		b = appendText(appendText(appendText(b, in.Federation), in.Sex), in.Title)
 		b = binary.AppendVarint(b, int64(in.BirthDate))
-		h.Reset()
-		h.Write(b)
-		out[i] = mix64(h.Sum64())
+		out[i] = mix64(fnv64a(b))
 	}
 	return out
 }
@@ -140,7 +136,8 @@ func tournamentHashOf(t *archive.Tournament, n int, sum uint64) uint64 {
 	return mix64(fnv64a(b)+uint64(n)) + sum*1099511628211
 }
 
-// fnv64a is hash/fnv's FNV-1a, 64 bits, of b, without its allocation.
+// fnv64a is hash/fnv's FNV-1a, 64 bits, of b, without its allocation: the
+// fingerprints of tournaments, registry rows and team tables.
 func fnv64a(b []byte) uint64 {
 	h := uint64(14695981039346656037)
 	for _, c := range b {

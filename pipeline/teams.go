@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
 	"slices"
@@ -168,7 +167,7 @@ func (rt runTeams) hashes() map[int64]uint64 {
 		var b []byte
 		for _, r := range t.Teams {
 			b = appendText(binary.AppendVarint(b[:0], int64(r.Team)), r.Name)
-			sum += mix64(hashBytes(b))
+			sum += mix64(fnv64a(b))
 		}
 		for _, r := range t.Players {
 			b = binary.AppendVarint(b[:0], int64(r.Team))
@@ -179,24 +178,18 @@ func (rt runTeams) hashes() map[int64]uint64 {
 				round = int64(*r.Round)
 			}
 			b = binary.AppendVarint(b, round)
-			sum += mix64(hashBytes(b) ^ 0x9e3779b97f4a7c15)
+			sum += mix64(fnv64a(b) ^ 0x9e3779b97f4a7c15)
 		}
 		for _, r := range t.Byes {
 			b = binary.AppendVarint(b[:0], int64(r.Team))
 			b = binary.AppendVarint(b, int64(r.Round))
 			b = binary.AppendVarint(b, int64(r.MatchHalfPoints))
 			b = binary.AppendVarint(b, int64(r.GameHalfPoints))
-			sum += mix64(hashBytes(b) ^ 0x3c6ef372fe94f82b)
+			sum += mix64(fnv64a(b) ^ 0x3c6ef372fe94f82b)
 		}
 		out[id] = sum
 	}
 	return out
-}
-
-func hashBytes(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
 }
 
 // teamOptions are a run's team standings settings: the rules' unplayed

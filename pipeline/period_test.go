@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ratelist/ratelist/day"
 )
@@ -63,4 +62,3 @@ func TestQuarterAndYearLists(t *testing.T) {
 	}
 }
 
-func timeParse(s string) (t time.Time, err error) { return time.Parse("2006-01-02", s) }

@@ -80,17 +80,6 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// appendInts appends numbers separated by commas.
-func appendInts(b []byte, ns ...int64) []byte {
-	for i, n := range ns {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, n, 10)
-	}
-	return b
-}
-
 // appendHead appends the start of every page: head, site header, navigation.
 // Kept short: every page has it, and a site has hundreds of thousands
 // (attribute values unquoted where HTML allows).

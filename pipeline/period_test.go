@@ -61,4 +61,3 @@ func TestQuarterAndYearLists(t *testing.T) {
 		t.Errorf("the lists of 2024-12-31 differ by period kind")
 	}
 }
-

@@ -798,14 +798,6 @@ func appendFixed(b []byte, x float64, d int) []byte {
 	return csvfield.AppendDigits(b, u%unit, d)
 }
 
-// appendListCSV appends the CSV lines of rows, a list without columns of
-// its own.
-func appendListCSV(b []byte, rows []output.ListRow) []byte {
-	var c listCols
-	c.fromRows(rows, nil, nil)
-	return c.appendCSV(b, nil)
-}
-
 // listPlayer is what a list shows of a player that is the same on every
 // list, side by side: one place in memory to read per row, which a list
 // reads in rank order, at random. The name's CSV shape is looked at once per

@@ -239,3 +239,11 @@ func TestAppendFixed(t *testing.T) {
 		}
 	}
 }
+
+// appendListCSV appends the CSV lines of rows, a list without columns of
+// its own.
+func appendListCSV(b []byte, rows []output.ListRow) []byte {
+	var c listCols
+	c.fromRows(rows, nil, nil)
+	return c.appendCSV(b, nil)
+}

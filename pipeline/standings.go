@@ -346,7 +346,10 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	for i, e := range ps {
 		p := e.p()
 		start[local[p]], local[p] = int32(i), -1
-		tt.Players[i] = tiebreak.Player{ID: players.ID[p], StartNo: i + 1, Name: players.Name[p], Rating: int(e.rating())}
+		// IDOf: reading ID would miss the cache for most players of a large
+		// registry. Field by field: a literal is built on the stack and copied.
+		tp := &tt.Players[i]
+		tp.ID, tp.StartNo, tp.Name, tp.Rating = players.IDOf(p), i+1, players.Name[p], int(e.rating())
 	}
 	touchNames(tt.Players, func(p *tiebreak.Player) string { return p.Name })
 	for i := range tt.Games {

@@ -339,7 +339,8 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
-	touchNameHeaders(players.Name, ps)
+	// Their names (entries and bytes) for the players' view and the files.
+	touchNames(ps, func(e *startEntry) string { return players.Name[e.p()] })
 	smallsort.Sort(ps)
 	start := resize(sc.start, len(ps)) // by order of appearance
 	sc.start = start
@@ -352,7 +353,6 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 		tp := &tt.Players[i]
 		tp.ID, tp.StartNo, tp.Name, tp.Rating = players.IDOf(p), i+1, players.Name[p], int(e.rating())
 	}
-	touchNames(tt.Players, func(p *tiebreak.Player) string { return p.Name })
 	for i := range tt.Games {
 		tg := &tt.Games[i]
 		tg.White = int(start[tg.White])
@@ -365,8 +365,8 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 
 // touchNames reads the first byte of each row's name, in a loop of its own so
 // that the processor overlaps the cache misses (names lie scattered over the
-// heap): the CSV writer that comes next then finds them in cache instead of
-// missing on each in turn.
+// heap, their entries over a large registry): the code that comes next then
+// finds them in cache instead of missing on each in turn.
 func touchNames[T any](rows []T, name func(*T) string) {
 	var b byte
 	for i := range rows {
@@ -375,17 +375,6 @@ func touchNames[T any](rows []T, name func(*T) string) {
 		}
 	}
 	touched.Store(uint32(b))
-}
-
-// touchNameHeaders reads the players' entries of names, in a loop of its own
-// so that the processor overlaps the cache misses (a large registry's names
-// lie far apart): the players' view made next then finds them in cache.
-func touchNameHeaders(names []string, ps []startEntry) {
-	n := 0
-	for _, e := range ps {
-		n += len(names[e.p()])
-	}
-	touched.Store(uint32(n))
 }
 
 // touched keeps touchNames' reads: a result nobody uses would let the compiler

@@ -298,12 +298,12 @@ func BenchmarkStandingsJob(b *testing.B) {
 		b.Fatal(err)
 	}
 	s := &writeSink{players: hold.players, opt: &opt}
-	s.std.scratch.New = func() any { return &standingsScratch{local: newLocal(len(hold.players.ID))} }
+	sc := &standingsScratch{local: newLocal(len(hold.players.ID))}
 	var fb fileBatch
 	var rows int64
 	for b.Loop() {
 		for _, h := range hold.held {
-			c, err := s.appendStandings(&fb, standingsJob{t: h.t, rows: tourRows{rows: h.rows}})
+			c, err := s.appendStandings(&fb, sc, standingsJob{t: h.t, rows: tourRows{rows: h.rows}})
 			if err != nil {
 				b.Fatal(err)
 			}

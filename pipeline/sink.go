@@ -333,14 +333,16 @@ func (s *writeSink) flushStandings(ctx context.Context) error {
 			fb = new(fileBatch)
 		}
 		rows := make([]*standingsCols, len(batch))
+		sc := s.std.scratch.Get().(*standingsScratch) // once a batch: a pool's Get costs
 		for i, j := range batch {
 			var err error
-			rows[i], err = s.appendStandings(fb, j)
+			rows[i], err = s.appendStandings(fb, sc, j)
 			j.rows.release()
 			if err != nil {
 				return err
 			}
 		}
+		s.std.scratch.Put(sc)
 		if len(fb.names) == 0 {
 			s.pool.batches.Put(fb)
 		} else if err := send(ctx, s.pool.files, fb); err != nil {
@@ -374,11 +376,9 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 
 // appendStandings computes a tournament's standings, returns their rows for
 // its period's file and, if asked, adds them to fb as
-// standings/TOURNAMENT_ID.csv (in a pool job).
-func (s *writeSink) appendStandings(fb *fileBatch, j standingsJob) (*standingsCols, error) {
+// standings/TOURNAMENT_ID.csv (in a pool job), with sc's memory.
+func (s *writeSink) appendStandings(fb *fileBatch, sc *standingsScratch, j standingsJob) (*standingsCols, error) {
 	tour, rows := j.t, j.rows.rows
-	sc := s.std.scratch.Get().(*standingsScratch)
-	defer s.std.scratch.Put(sc)
 	t := standingsInput(s.players, tour, rows, sc)
 	codes := sc.codes
 	if codes == nil || t.Tiebreaks != sc.tiebreaks || t.Discipline != sc.discipline {

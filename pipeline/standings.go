@@ -339,7 +339,7 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	if tt.Rounds == 0 {
 		tt.Rounds = int(maxRound)
 	}
-	// Their names (entries and bytes) for the players' view and the files.
+	// The names' entries and bytes, into cache before the view and the files take them.
 	touchNames(ps, func(e *startEntry) string { return players.Name[e.p()] })
 	smallsort.Sort(ps)
 	start := resize(sc.start, len(ps)) // by order of appearance

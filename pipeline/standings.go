@@ -314,6 +314,7 @@ func standingsInput(players *archive.Players, t *archive.Tournament, rows []game
 	// One pass over the rows: the games with the players numbered in order of
 	// appearance (local), renumbered in start order once sorted.
 	tt.Games = slices.Grow(tt.Games, len(rows))[:len(rows)]
+	touchSlots(local, rows)
 	maxRound := int32(0)
 	for i := range rows {
 		g, tg := &rows[i], &tt.Games[i]
@@ -375,6 +376,18 @@ func touchNames[T any](rows []T, name func(*T) string) {
 		}
 	}
 	touched.Store(uint32(b))
+}
+
+// touchSlots reads the rows and the slots of their white players, in a loop
+// of its own so that the processor overlaps the cache misses, which the loop
+// that numbers the players would take one by one (each of its steps waits on
+// whether the player was new).
+func touchSlots(local []int32, rows []gameRow) {
+	var x int32
+	for i := range rows {
+		x |= local[rows[i].white]
+	}
+	touched.Store(uint32(x))
 }
 
 // touched keeps touchNames' reads: a result nobody uses would let the compiler

@@ -44,7 +44,9 @@ func (r *Rater) AppendState(b []byte) ([]byte, error) {
 			pools++
 		}
 	}
-	b = slices.Grow(b, 16+3*(n+7)/8+2*n+3*len(r.pooling)+4*pools+12*games) // usually enough
+	if need := 16 + 3*(n+7)/8 + 2*n + 3*len(r.pooling) + 4*pools + 12*games; cap(b)-len(b) < need { // usually enough
+		b = append(make([]byte, 0, len(b)+need), b...) // slices.Grow would copy b's stale bytes too
+	}
 	b = binary.AppendUvarint(b, fideStateRevision)
 	b = binary.AppendUvarint(b, uint64(n))
 	for _, col := range [][]bool{r.reached, r.seen, r.inPool} {

@@ -452,6 +452,7 @@ func (r *Rater) ListDay(end int32) int32 {
 func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 	period := int32(monthKey(r.ListDay(ev.End)))
 	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
+	r.games = roomFor(r.games, len(ev.Games))
 	tour := int32(-1) // the event's place in r.tours, made with its first rated game
 	for _, g := range ev.Games {
 		ws, bs, ok := g.Scores()
@@ -497,6 +498,7 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 			}
 		}
 	}
+	r.added = roomFor(r.added, len(r.pending))
 	for _, g := range r.pending {
 		if r.mark[g.p] == 2 {
 			continue
@@ -553,7 +555,7 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 	for _, p := range pooling {
 		total += len(r.pool[p])
 	}
-	arena := slices.Grow(r.spare[:0], total)
+	arena := emptied(r.spare, total)
 	var block []fideGame // the games of order[from:from+len(block)]
 	from := 0
 	for i, j := 0, 0; i < len(order) || j < len(pooling); {
@@ -764,9 +766,12 @@ func sideStarts(buf []int32, games []ratedGame, n int) (start []int32) {
 
 // counters returns n+1 zeroed counters in buf's room.
 func counters(buf []int32, n int) []int32 {
-	c := slices.Grow(buf[:0], n+1)[:n+1]
-	clear(c)
-	return c
+	if cap(buf) > n {
+		c := buf[:n+1]
+		clear(c)
+		return c
+	}
+	return make([]int32, n+1)
 }
 
 // starts turns counts c[p+1] into starts c[p], summing them in place.
@@ -781,7 +786,7 @@ func starts(c []int32) []int32 {
 // each player's in the order they came, and end: player p's end in them.
 func (r *Rater) addedByPlayer(n int) (added []fideGame, end []int32) {
 	count := playerStarts(r.addCount, r.added, n)
-	added = slices.Grow(r.addOrder[:0], len(r.added))[:len(r.added)]
+	added = emptied(r.addOrder, len(r.added))[:len(r.added)]
 	for _, g := range r.added {
 		added[count[g.p]] = g
 		count[g.p]++ // from the start of p's games to their end
@@ -797,7 +802,7 @@ func (r *Rater) addedByPlayer(n int) (added []fideGame, end []int32) {
 // under the memory limit. end[p] is where player p's games end in order.
 func (r *Rater) gamesByPlayer(n int) (order, end []int32) {
 	count := sideStarts(r.count, r.games, n)
-	order = slices.Grow(r.order[:0], 2*len(r.games))[:2*len(r.games)]
+	order = emptied(r.order, 2*len(r.games))[:2*len(r.games)]
 	for i, g := range r.games {
 		order[count[g.white]] = int32(2 * i) // side's order entry (see side)
 		count[g.white]++                     // from the start of p's games to their end
@@ -806,6 +811,25 @@ func (r *Rater) gamesByPlayer(n int) (order, end []int32) {
 	}
 	r.order, r.count = order, count
 	return order, count
+}
+
+// emptied returns s emptied with room for n elements: a new array when s
+// has too little, where slices.Grow would copy s's stale elements over.
+func emptied[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n)
+	}
+	return s[:0]
+}
+
+// roomFor returns s with room for n more elements, at least doubling it when
+// it grows: a period's games grow from none, and append's growth by a
+// quarter would copy them about four times over.
+func roomFor[T any](s []T, n int) []T {
+	if cap(s)-len(s) < n {
+		s = slices.Grow(s, max(n, len(s)))
+	}
+	return s
 }
 
 // ListInfo: every rated player is listed, with the K of the next period (the

@@ -28,7 +28,11 @@ const fideStateRevision = 2
 // (difference from the one before) and its games: the games' fields as
 // varints, tournament, end and period as differences from the game before
 // and the player as its difference from the pool's.
-func (r *Rater) MarshalState() ([]byte, error) {
+func (r *Rater) MarshalState() ([]byte, error) { return r.AppendState(nil) }
+
+// AppendState appends what MarshalState returns to b (rating.StateAppender):
+// the pipeline reuses b from one period's state to the next.
+func (r *Rater) AppendState(b []byte) ([]byte, error) {
 	if len(r.games) > 0 || len(r.added) > 0 {
 		return nil, errors.New("fide state: a period is open (its games are kept only until its close)")
 	}
@@ -40,7 +44,9 @@ func (r *Rater) MarshalState() ([]byte, error) {
 			pools++
 		}
 	}
-	b := make([]byte, 0, 16+3*(n+7)/8+2*n+3*len(r.pooling)+4*pools+12*games) // usually enough
+	if need := 16 + 3*(n+7)/8 + 2*n + 3*len(r.pooling) + 4*pools + 12*games; cap(b)-len(b) < need { // usually enough
+		b = append(make([]byte, 0, len(b)+need), b...) // slices.Grow would copy b's stale bytes too
+	}
 	b = binary.AppendUvarint(b, fideStateRevision)
 	b = binary.AppendUvarint(b, uint64(n))
 	for _, col := range [][]bool{r.reached, r.seen, r.inPool} {

@@ -217,7 +217,11 @@ func BenchmarkWriteList(b *testing.B) {
 			for i := range n {
 				ps.ID[i], ps.Name[i] = int64(10001+i), fmt.Sprintf("Ivanov%d, Ivan", i%5000)
 			}
-			l.players = listPlayers(&ps)
+			lp := listPlayersOf(&ps)
+			for i := range l.entries {
+				l.entries[i].listPlayer = lp.of[l.entries[i].p]
+			}
+			l.names = lp.names
 			var rows int64
 			for b.Loop() {
 				s, err := newStaging(b.TempDir())

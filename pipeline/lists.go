@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
@@ -20,8 +21,11 @@ import (
 )
 
 // listEntry is one player on a list, as the producer leaves it for the list
-// job: the values as of the period's close.
+// job: the values as of the period's close, and the player's listPlayer, so
+// that the writer, which reads the entries in rank order at random places,
+// finds all of a row in one place (64 bytes: one cache line).
 type listEntry struct {
+	listPlayer
 	p, rating, change, gamesPeriod, gamesTotal, k int32
 	info                                          int32 // index into listData.infos
 	hasChange, isNew                              bool
@@ -38,8 +42,9 @@ type listData struct {
 	add     *listAdded
 	added   listValues       // with add: the entries' values of its columns, row by row
 	row     []rating.Value   // scratch: one entry's values, as the rule set gives them
-	keys    []int32          // with add.rank: what the entries are ranked by
-	players []listPlayer     // listPlayers: shared by every list, read-only
+	keys    []int32          // what the entries are ranked by (rankKeys); with add.rank, the rule set's
+	order   []int32          // rankOrder's
+	names   string           // listPlayers.names, which the entries' names are in
 	free    chan<- *listData // where release hands the list's buffers back to take (nil: nowhere)
 }
 
@@ -69,13 +74,11 @@ func (lt *listTrack) newList(n int) *listData {
 	default:
 	}
 	clear(old.infos) // drop the strings they point to
-	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free}
+	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free,
+		keys: slices.Grow(old.keys[:0], n), order: old.order}
 	if add := lt.add; add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
 		l.added, l.row = old.added, resize(old.row, len(add.cols))
 		l.added.reset(add, n)
-		if add.rank >= 0 {
-			l.keys = slices.Grow(old.keys[:0], n)
-		}
 	}
 	return l
 }
@@ -218,11 +221,16 @@ func listAddedOf(ex rating.Extras, cols []rating.Column, noK bool, rankBy string
 
 // take collects the players on the list of the period just closed and moves
 // prevOn, everOn and prevRating on to this list.
-func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
+func (lt *listTrack) take(ps *archive.Players, st *rating.State, rules rating.RuleSet) *listData {
 	add := lt.add
+	if lt.players == nil {
+		lt.players = listPlayersOf(ps)
+	}
+	pl := lt.players.of
 	// Room for every player, not only the rated ones: the lists grow from
 	// period to period, and a released list's buffers then always fit.
 	l := lt.newList(len(st.Rated))
+	l.names = lt.players.names
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false
@@ -231,7 +239,7 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 			var category, flags string
 			on, k, category, flags = rules.ListInfo(st, p)
 			if on {
-				l.entries = append(l.entries, listEntry{
+				l.entries = append(l.entries, listEntry{listPlayer: pl[p],
 					p: p, rating: st.Rating[p], change: st.Rating[p] - lt.prevRating[p], gamesPeriod: st.GamesPeriod[p],
 					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: lt.prevOn[p], isNew: !lt.everOn[p],
 				})
@@ -263,14 +271,14 @@ func (l *listData) addRow(add *listAdded, row []rating.Value) {
 // rankKeys is what the list is ranked by: the rule set's RankBy column as
 // printed, or the rating.
 func (l *listData) rankKeys() []int32 {
-	if l.keys != nil {
+	if l.add != nil && l.add.rank >= 0 {
 		return l.keys
 	}
-	keys := make([]int32, len(l.entries))
+	l.keys = resize(l.keys, len(l.entries))
 	for i := range l.entries {
-		keys[i] = l.entries[i].rating
+		l.keys[i] = l.entries[i].rating
 	}
-	return keys
+	return l.keys
 }
 
 // countListed is how many players take would list.
@@ -300,9 +308,10 @@ func (l *listData) infoID(category, flags string) int32 {
 // rankOrder sorts a list: the entries' indexes, highest key first (keys
 // from rankKeys), then in entry order, which is player_id order. Ratings span
 // a few thousand points, so a counting sort by key (stable) does it in two
-// passes; a wider span falls back to sorting packed keys.
-func rankOrder(keys []int32) []int32 {
-	order := make([]int32, len(keys))
+// passes; a wider span falls back to sorting packed keys. The order is in
+// buf's room when it has enough.
+func rankOrder(buf, keys []int32) []int32 {
+	order := resize(buf, len(keys))
 	if len(keys) == 0 {
 		return order
 	}
@@ -422,8 +431,8 @@ func (c *listCols) fill(ps *archive.Players, l *listData, order []int32, first, 
 	c.ents = gather(c.ents, l.entries, ix)
 	ents := c.ents
 	for i := range ents {
-		pl := &l.players[ents[i].p]
-		c.id[i], c.name[i], c.shape[i] = pl.id, pl.name, pl.shape
+		e := &ents[i]
+		c.id[i], c.name[i], c.shape[i] = e.id, l.names[e.nameFrom:e.nameTo], e.shape
 	}
 	touchNames(c.name, func(s *string) string { return *s })
 	if ps.Info != nil {
@@ -600,10 +609,8 @@ const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k
 // arrow), a chunk of rows at a time; with l.add, the rule set's own columns
 // after flags. It runs in a pool job.
 func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
-	order := rankOrder(l.rankKeys())
-	if l.players == nil {
-		l.players = listPlayers(players)
-	}
+	l.order = rankOrder(l.order, l.rankKeys())
+	order := l.order
 	add, header, schema := l.add, listHeader, output.ListSchema
 	var cols []rating.Column
 	noK := false
@@ -798,23 +805,38 @@ func appendFixed(b []byte, x float64, d int) []byte {
 	return csvfield.AppendDigits(b, u%unit, d)
 }
 
-// listPlayer is what a list shows of a player that is the same on every
-// list, side by side: one place in memory to read per row, which a list
-// reads in rank order, at random. The name's CSV shape is looked at once per
-// run rather than once per list a player is on.
-type listPlayer struct {
-	name  string
-	id    int64
-	shape csvfield.Shape
+// listPlayers is what a list shows of every player that is the same on every
+// list: the names side by side in one string, and each player's listPlayer.
+type listPlayers struct {
+	names string
+	of    []listPlayer
 }
 
-// listPlayers is every player's listPlayer.
-func listPlayers(ps *archive.Players) []listPlayer {
-	pl := make([]listPlayer, len(ps.ID))
-	for i, name := range ps.Name {
-		pl[i] = listPlayer{name: name, id: ps.ID[i], shape: csvfield.ShapeOf(name)}
+// listPlayer is a player's id, the place of his name in listPlayers.names
+// (not a string: the lists' entries that hold it then hold no pointer for
+// the GC to scan) and the name's CSV shape, looked at once per run rather
+// than once per list a player is on.
+type listPlayer struct {
+	id               int64
+	nameFrom, nameTo int
+	shape            csvfield.Shape
+}
+
+// listPlayersOf is every player's listPlayer.
+func listPlayersOf(ps *archive.Players) *listPlayers {
+	n := 0
+	for _, name := range ps.Name {
+		n += len(name)
 	}
-	return pl
+	var names strings.Builder
+	names.Grow(n)
+	of := make([]listPlayer, len(ps.ID))
+	for i, name := range ps.Name {
+		of[i] = listPlayer{id: ps.ID[i], nameFrom: names.Len(), shape: csvfield.ShapeOf(name)}
+		names.WriteString(name)
+		of[i].nameTo = names.Len()
+	}
+	return &listPlayers{names: names.String(), of: of}
 }
 
 // listArrow collects a list's columns for the Arrow adapter.

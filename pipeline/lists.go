@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
@@ -294,8 +295,15 @@ func countListed(st *rating.State, rules rating.RuleSet) int {
 	return n
 }
 
-// infoID interns a category and flags pair.
+// infoID interns a category and flags pair. The rule sets hand out the same
+// few strings every time: where they lie is compared first, their bytes only
+// when that finds none.
 func (l *listData) infoID(category, flags string) int32 {
+	for i, in := range l.infos {
+		if sameString(in.category, category) && sameString(in.flags, flags) {
+			return int32(i)
+		}
+	}
 	for i, in := range l.infos {
 		if in.category == category && in.flags == flags {
 			return int32(i)
@@ -303,6 +311,11 @@ func (l *listData) infoID(category, flags string) int32 {
 	}
 	l.infos = append(l.infos, listInfo{category, flags})
 	return int32(len(l.infos) - 1)
+}
+
+// sameString tells whether a and b are the same bytes in memory.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // rankOrder sorts a list: the entries' indexes, highest key first (keys

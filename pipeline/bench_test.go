@@ -217,9 +217,13 @@ func BenchmarkWriteList(b *testing.B) {
 			for i := range n {
 				ps.ID[i], ps.Name[i] = int64(10001+i), fmt.Sprintf("Ivanov%d, Ivan", i%5000)
 			}
-			lp := listPlayersOf(&ps)
+			lp, err := listPlayersOf(&ps)
+			if err != nil {
+				b.Fatal(err)
+			}
 			for i := range l.entries {
-				l.entries[i].listPlayer = lp.of[l.entries[i].p]
+				p := l.entries[i].p
+				l.entries[i].listPlayer, l.entries[i].shape = lp.of[p], lp.shape[p]
 			}
 			l.names = lp.names
 			var rows int64

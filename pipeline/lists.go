@@ -22,13 +22,14 @@ import (
 )
 
 // listEntry is one player on a list, as the producer leaves it for the list
-// job: the values as of the period's close, and the player's listPlayer, so
-// that the writer, which reads the entries in rank order at random places,
-// finds all of a row in one place (64 bytes: one cache line).
+// job: the values as of the period's close, and the player's listPlayer and
+// name shape, so that the writer, which reads the entries in rank order at
+// random places, finds all of a row in one place (48 bytes, no pointers).
 type listEntry struct {
 	listPlayer
 	p, rating, change, gamesPeriod, gamesTotal, k int32
 	info                                          int32 // index into listData.infos
+	shape                                         csvfield.Shape
 	hasChange, isNew                              bool
 }
 
@@ -222,12 +223,15 @@ func listAddedOf(ex rating.Extras, cols []rating.Column, noK bool, rankBy string
 
 // take collects the players on the list of the period just closed and moves
 // prevOn, everOn and prevRating on to this list.
-func (lt *listTrack) take(ps *archive.Players, st *rating.State, rules rating.RuleSet) *listData {
+func (lt *listTrack) take(ps *archive.Players, st *rating.State, rules rating.RuleSet) (*listData, error) {
 	add := lt.add
 	if lt.players == nil {
-		lt.players = listPlayersOf(ps)
+		var err error
+		if lt.players, err = listPlayersOf(ps); err != nil {
+			return nil, err
+		}
 	}
-	pl := lt.players.of
+	pl, shapes := lt.players.of, lt.players.shape
 	// Room for every player, not only the rated ones: the lists grow from
 	// period to period, and a released list's buffers then always fit.
 	l := lt.newList(len(st.Rated))
@@ -240,7 +244,7 @@ func (lt *listTrack) take(ps *archive.Players, st *rating.State, rules rating.Ru
 			var category, flags string
 			on, k, category, flags = rules.ListInfo(st, p)
 			if on {
-				l.entries = append(l.entries, listEntry{listPlayer: pl[p],
+				l.entries = append(l.entries, listEntry{listPlayer: pl[p], shape: shapes[p],
 					p: p, rating: st.Rating[p], change: st.Rating[p] - lt.prevRating[p], gamesPeriod: st.GamesPeriod[p],
 					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: lt.prevOn[p], isNew: !lt.everOn[p],
 				})
@@ -252,7 +256,7 @@ func (lt *listTrack) take(ps *archive.Players, st *rating.State, rules rating.Ru
 		}
 		lt.prevOn[p] = on
 	}
-	return l
+	return l, nil
 }
 
 // addValues adds the rule set's values of the list's last entry, player p.
@@ -445,7 +449,7 @@ func (c *listCols) fill(ps *archive.Players, l *listData, order []int32, first, 
 	ents := c.ents
 	for i := range ents {
 		e := &ents[i]
-		c.id[i], c.name[i], c.shape[i] = e.id, l.names[e.nameFrom:e.nameTo], e.shape
+		c.id[i], c.name[i], c.shape[i] = e.id, l.names[e.name0:e.name1], e.shape
 	}
 	touchNames(c.name, func(s *string) string { return *s })
 	if ps.Info != nil {
@@ -819,37 +823,42 @@ func appendFixed(b []byte, x float64, d int) []byte {
 }
 
 // listPlayers is what a list shows of every player that is the same on every
-// list: the names side by side in one string, and each player's listPlayer.
+// list: the names side by side in one string, each player's listPlayer, and
+// the names' CSV shapes, looked at once per run rather than once per list a
+// player is on.
 type listPlayers struct {
 	names string
 	of    []listPlayer
+	shape []csvfield.Shape
 }
 
-// listPlayer is a player's id, the place of his name in listPlayers.names
-// (not a string: the lists' entries that hold it then hold no pointer for
-// the GC to scan) and the name's CSV shape, looked at once per run rather
-// than once per list a player is on.
+// listPlayer is a player's id and the place of his name in
+// listPlayers.names: not a string, so that the lists' entries that hold it
+// hold no pointer for the GC to scan, and 16 bytes.
 type listPlayer struct {
-	id               int64
-	nameFrom, nameTo int
-	shape            csvfield.Shape
+	id           int64
+	name0, name1 uint32
 }
 
-// listPlayersOf is every player's listPlayer.
-func listPlayersOf(ps *archive.Players) *listPlayers {
+// listPlayersOf is every player's listPlayer and name shape.
+func listPlayersOf(ps *archive.Players) (*listPlayers, error) {
 	n := 0
 	for _, name := range ps.Name {
 		n += len(name)
 	}
+	if n > math.MaxUint32 {
+		return nil, fmt.Errorf("lists: the players' names are %d bytes, more than a list's 4 GiB", n)
+	}
 	var names strings.Builder
 	names.Grow(n)
-	of := make([]listPlayer, len(ps.ID))
+	lp := &listPlayers{of: make([]listPlayer, len(ps.ID)), shape: make([]csvfield.Shape, len(ps.ID))}
 	for i, name := range ps.Name {
-		of[i] = listPlayer{id: ps.ID[i], nameFrom: names.Len(), shape: csvfield.ShapeOf(name)}
+		from := uint32(names.Len())
 		names.WriteString(name)
-		of[i].nameTo = names.Len()
+		lp.of[i], lp.shape[i] = listPlayer{id: ps.ID[i], name0: from, name1: uint32(names.Len())}, csvfield.ShapeOf(name)
 	}
-	return &listPlayers{names: names.String(), of: of}
+	lp.names = names.String()
+	return lp, nil
 }
 
 // listArrow collects a list's columns for the Arrow adapter.

@@ -233,7 +233,9 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	listed := 0
 	switch {
 	case r.out.keepsLists():
-		l = r.lists.take(r.players, st, r.rules)
+		if l, err = r.lists.take(r.players, st, r.rules); err != nil {
+			return err
+		}
 		listed = len(l.entries)
 	case key == r.periods.last:
 		// Nothing is written: the summary wants only the last list's size.

@@ -866,7 +866,8 @@ func listPlayersOf(ps *archive.Players) (*listPlayers, error) {
 
 // nameAt is where a name of n bytes goes in listPlayers.names after at
 // bytes: at, or the next 64-byte line when it would cross one, so that the
-// writer's touch of a name's first byte brings all of it into the cache.
+// writer's touch of a name's first byte brings all of it into the cache (the
+// names of a run's registry are one large allocation: it starts on a page).
 func nameAt(at, n int) int {
 	if n <= 64 && at%64+n > 64 {
 		return (at + 63) &^ 63

@@ -217,7 +217,15 @@ func BenchmarkWriteList(b *testing.B) {
 			for i := range n {
 				ps.ID[i], ps.Name[i] = int64(10001+i), fmt.Sprintf("Ivanov%d, Ivan", i%5000)
 			}
-			l.players = listPlayers(&ps)
+			lp, err := listPlayersOf(&ps)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := range l.entries {
+				p := l.entries[i].p
+				l.entries[i].listPlayer, l.entries[i].shape = lp.of[p], lp.shape[p]
+			}
+			l.names = lp.names
 			var rows int64
 			for b.Loop() {
 				s, err := newStaging(b.TempDir())

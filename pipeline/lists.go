@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/ratelist/ratelist/archive"
@@ -20,10 +22,14 @@ import (
 )
 
 // listEntry is one player on a list, as the producer leaves it for the list
-// job: the values as of the period's close.
+// job: the values as of the period's close, and the player's listPlayer and
+// name shape, so that the writer, which reads the entries in rank order at
+// random places, finds all of a row in one place (48 bytes, no pointers).
 type listEntry struct {
+	listPlayer
 	p, rating, change, gamesPeriod, gamesTotal, k int32
 	info                                          int32 // index into listData.infos
+	shape                                         csvfield.Shape
 	hasChange, isNew                              bool
 }
 
@@ -38,8 +44,9 @@ type listData struct {
 	add     *listAdded
 	added   listValues       // with add: the entries' values of its columns, row by row
 	row     []rating.Value   // scratch: one entry's values, as the rule set gives them
-	keys    []int32          // with add.rank: what the entries are ranked by
-	players []listPlayer     // listPlayers: shared by every list, read-only
+	keys    []int32          // what the entries are ranked by (rankKeys); with add.rank, the rule set's
+	order   []int32          // rankOrder's
+	names   string           // listPlayers.names, which the entries' names are in
 	free    chan<- *listData // where release hands the list's buffers back to take (nil: nowhere)
 }
 
@@ -69,13 +76,11 @@ func (lt *listTrack) newList(n int) *listData {
 	default:
 	}
 	clear(old.infos) // drop the strings they point to
-	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free}
+	l := &listData{entries: slices.Grow(old.entries[:0], n), infos: old.infos[:0], add: lt.add, free: lt.free,
+		keys: slices.Grow(old.keys[:0], n), order: old.order}
 	if add := lt.add; add != nil && len(add.cols) > 0 { // room for every listed player's values: no regrowing
 		l.added, l.row = old.added, resize(old.row, len(add.cols))
 		l.added.reset(add, n)
-		if add.rank >= 0 {
-			l.keys = slices.Grow(old.keys[:0], n)
-		}
 	}
 	return l
 }
@@ -218,11 +223,19 @@ func listAddedOf(ex rating.Extras, cols []rating.Column, noK bool, rankBy string
 
 // take collects the players on the list of the period just closed and moves
 // prevOn, everOn and prevRating on to this list.
-func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
+func (lt *listTrack) take(ps *archive.Players, st *rating.State, rules rating.RuleSet) (*listData, error) {
 	add := lt.add
+	if lt.players == nil {
+		var err error
+		if lt.players, err = listPlayersOf(ps); err != nil {
+			return nil, err
+		}
+	}
+	pl, shapes := lt.players.of, lt.players.shape
 	// Room for every player, not only the rated ones: the lists grow from
 	// period to period, and a released list's buffers then always fit.
 	l := lt.newList(len(st.Rated))
+	l.names = lt.players.names
 	for i, rated := range st.Rated {
 		p := int32(i)
 		on := false
@@ -231,7 +244,7 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 			var category, flags string
 			on, k, category, flags = rules.ListInfo(st, p)
 			if on {
-				l.entries = append(l.entries, listEntry{
+				l.entries = append(l.entries, listEntry{listPlayer: pl[p], shape: shapes[p],
 					p: p, rating: st.Rating[p], change: st.Rating[p] - lt.prevRating[p], gamesPeriod: st.GamesPeriod[p],
 					gamesTotal: st.GamesTotal[p], k: k, info: l.infoID(category, flags), hasChange: lt.prevOn[p], isNew: !lt.everOn[p],
 				})
@@ -243,7 +256,7 @@ func (lt *listTrack) take(st *rating.State, rules rating.RuleSet) *listData {
 		}
 		lt.prevOn[p] = on
 	}
-	return l
+	return l, nil
 }
 
 // addValues adds the rule set's values of the list's last entry, player p.
@@ -263,14 +276,14 @@ func (l *listData) addRow(add *listAdded, row []rating.Value) {
 // rankKeys is what the list is ranked by: the rule set's RankBy column as
 // printed, or the rating.
 func (l *listData) rankKeys() []int32 {
-	if l.keys != nil {
+	if l.add != nil && l.add.rank >= 0 {
 		return l.keys
 	}
-	keys := make([]int32, len(l.entries))
+	l.keys = resize(l.keys, len(l.entries))
 	for i := range l.entries {
-		keys[i] = l.entries[i].rating
+		l.keys[i] = l.entries[i].rating
 	}
-	return keys
+	return l.keys
 }
 
 // countListed is how many players take would list.
@@ -286,8 +299,15 @@ func countListed(st *rating.State, rules rating.RuleSet) int {
 	return n
 }
 
-// infoID interns a category and flags pair.
+// infoID interns a category and flags pair. The rule sets hand out the same
+// few strings every time: where they lie is compared first, their bytes only
+// when that finds none.
 func (l *listData) infoID(category, flags string) int32 {
+	for i, in := range l.infos {
+		if sameString(in.category, category) && sameString(in.flags, flags) {
+			return int32(i)
+		}
+	}
 	for i, in := range l.infos {
 		if in.category == category && in.flags == flags {
 			return int32(i)
@@ -297,12 +317,18 @@ func (l *listData) infoID(category, flags string) int32 {
 	return int32(len(l.infos) - 1)
 }
 
+// sameString tells whether a and b are the same bytes in memory.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
 // rankOrder sorts a list: the entries' indexes, highest key first (keys
 // from rankKeys), then in entry order, which is player_id order. Ratings span
 // a few thousand points, so a counting sort by key (stable) does it in two
-// passes; a wider span falls back to sorting packed keys.
-func rankOrder(keys []int32) []int32 {
-	order := make([]int32, len(keys))
+// passes; a wider span falls back to sorting packed keys. The order is in
+// buf's room when it has enough.
+func rankOrder(buf, keys []int32) []int32 {
+	order := resize(buf, len(keys))
 	if len(keys) == 0 {
 		return order
 	}
@@ -422,8 +448,8 @@ func (c *listCols) fill(ps *archive.Players, l *listData, order []int32, first, 
 	c.ents = gather(c.ents, l.entries, ix)
 	ents := c.ents
 	for i := range ents {
-		pl := &l.players[ents[i].p]
-		c.id[i], c.name[i], c.shape[i] = pl.id, pl.name, pl.shape
+		e := &ents[i]
+		c.id[i], c.name[i], c.shape[i] = e.id, l.names[e.name0:e.name1], e.shape
 	}
 	touchNames(c.name, func(s *string) string { return *s })
 	if ps.Info != nil {
@@ -600,10 +626,8 @@ const listHeader = "rank,player_id,name,rating,change,games_period,games_total,k
 // arrow), a chunk of rows at a time; with l.add, the rule set's own columns
 // after flags. It runs in a pool job.
 func writeList(stage *staging, players *archive.Players, label string, l *listData, arrow bool) error {
-	order := rankOrder(l.rankKeys())
-	if l.players == nil {
-		l.players = listPlayers(players)
-	}
+	l.order = rankOrder(l.order, l.rankKeys())
+	order := l.order
 	add, header, schema := l.add, listHeader, output.ListSchema
 	var cols []rating.Column
 	noK := false
@@ -798,23 +822,57 @@ func appendFixed(b []byte, x float64, d int) []byte {
 	return csvfield.AppendDigits(b, u%unit, d)
 }
 
-// listPlayer is what a list shows of a player that is the same on every
-// list, side by side: one place in memory to read per row, which a list
-// reads in rank order, at random. The name's CSV shape is looked at once per
-// run rather than once per list a player is on.
-type listPlayer struct {
-	name  string
-	id    int64
-	shape csvfield.Shape
+// listPlayers is what a list shows of every player that is the same on every
+// list: the names side by side in one string, each player's listPlayer, and
+// the names' CSV shapes, looked at once per run rather than once per list a
+// player is on.
+type listPlayers struct {
+	names string
+	of    []listPlayer
+	shape []csvfield.Shape
 }
 
-// listPlayers is every player's listPlayer.
-func listPlayers(ps *archive.Players) []listPlayer {
-	pl := make([]listPlayer, len(ps.ID))
-	for i, name := range ps.Name {
-		pl[i] = listPlayer{name: name, id: ps.ID[i], shape: csvfield.ShapeOf(name)}
+// listPlayer is a player's id and the place of his name in
+// listPlayers.names: not a string, so that the lists' entries that hold it
+// hold no pointer for the GC to scan, and 16 bytes.
+type listPlayer struct {
+	id           int64
+	name0, name1 uint32
+}
+
+// listPlayersOf is every player's listPlayer and name shape.
+func listPlayersOf(ps *archive.Players) (*listPlayers, error) {
+	n := 0
+	for _, name := range ps.Name {
+		n = nameAt(n, len(name)) + len(name)
 	}
-	return pl
+	if n > math.MaxUint32 {
+		return nil, fmt.Errorf("lists: the players' names are %d bytes, more than a list's 4 GiB", n)
+	}
+	var names strings.Builder
+	names.Grow(n)
+	lp := &listPlayers{of: make([]listPlayer, len(ps.ID)), shape: make([]csvfield.Shape, len(ps.ID))}
+	for i, name := range ps.Name {
+		for names.Len() < nameAt(names.Len(), len(name)) {
+			names.WriteByte(0)
+		}
+		from := uint32(names.Len())
+		names.WriteString(name)
+		lp.of[i], lp.shape[i] = listPlayer{id: ps.ID[i], name0: from, name1: uint32(names.Len())}, csvfield.ShapeOf(name)
+	}
+	lp.names = names.String()
+	return lp, nil
+}
+
+// nameAt is where a name of n bytes goes in listPlayers.names after at
+// bytes: at, or the next 64-byte line when it would cross one, so that the
+// writer's touch of a name's first byte brings all of it into the cache (the
+// names of a run's registry are one large allocation: it starts on a page).
+func nameAt(at, n int) int {
+	if n <= 64 && at%64+n > 64 {
+		return (at + 63) &^ 63
+	}
+	return at
 }
 
 // listArrow collects a list's columns for the Arrow adapter.

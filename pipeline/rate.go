@@ -46,7 +46,7 @@ type listTrack struct {
 	prevOn, everOn []bool
 	prevRating     []int32
 	add            *listAdded     // the rule set's own columns, nil for none
-	players        []listPlayer   // listPlayers, made at the first list
+	players        *listPlayers   // made at the first list
 	free           chan *listData // written lists, whose buffers take reuses
 }
 
@@ -233,11 +233,9 @@ func (r *rater) closePeriod(ctx context.Context) error {
 	listed := 0
 	switch {
 	case r.out.keepsLists():
-		l = r.lists.take(st, r.rules)
-		if r.lists.players == nil {
-			r.lists.players = listPlayers(r.players)
+		if l, err = r.lists.take(r.players, st, r.rules); err != nil {
+			return err
 		}
-		l.players = r.lists.players
 		listed = len(l.entries)
 	case key == r.periods.last:
 		// Nothing is written: the summary wants only the last list's size.

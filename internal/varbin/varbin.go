@@ -32,6 +32,17 @@ func AppendVarints[T int32 | int64](b []byte, col []T, delta bool) []byte {
 			if d < 0 {
 				x = ^x
 			}
+			if x < 1<<14 {
+				// One or two bytes, most values: both written, the second kept
+				// or not by the count, which a branch would mispredict.
+				two := int(x>>7+0x7f) >> 7 // 1 when x ≥ 0x80, else 0
+				out[n], out[n+1] = byte(x)|byte(two<<7), byte(x>>7)
+				n += 1 + two
+				if delta {
+					prev = v
+				}
+				continue
+			}
 			for x >= 0x80 {
 				out[n] = byte(x) | 0x80
 				x >>= 7

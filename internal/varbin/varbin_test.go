@@ -68,7 +68,7 @@ func TestCountTooLarge(t *testing.T) {
 // lowest bit first, after what the buffer already holds.
 func TestAppendLayout(t *testing.T) {
 	ids := []int64{math.MinInt64, math.MaxInt64, 0, -1, 1, 1 << 40}
-	ratings := []int32{math.MinInt32, math.MaxInt32, 0, -1, 127, 128, -64, -65}
+	ratings := []int32{math.MinInt32, math.MaxInt32, 0, -1, 127, 128, -64, -65, 8191, 8192, -8192, -8193}
 	rnd := rand.New(rand.NewPCG(5, 6))
 	for range 3000 {
 		ids = append(ids, rnd.Int64()>>rnd.IntN(64))

@@ -67,3 +67,18 @@ func TestParseRejects(t *testing.T) {
 		t.Errorf("good tables: %v", err)
 	}
 }
+
+// TestPDSigns: PD is the table's High by |D| (capped at the last row), and
+// 100 minus it below the opponent, for every D around the table.
+func TestPDSigns(tt *testing.T) {
+	for d := -2000; d <= 2000; d++ {
+		a := min(max(d, -d), len(t.pdHigh)-1)
+		want := t.pdHigh[a]
+		if d < 0 {
+			want = 100 - want
+		}
+		if got := PD(d); got != want {
+			tt.Fatalf("PD(%d) = %d, want %d", d, got, want)
+		}
+	}
+}

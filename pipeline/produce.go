@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"sync"
@@ -52,20 +53,49 @@ type producer struct {
 	order    []int            // tournament positions in rating order
 	next     int              // the position in order to hand on next
 	tours    []openTournament // per tournament position
+	held     []tourRows       // the rows of the tournaments holding some (openTournament.held)
+	unheld   []int32          // the places of held free for reuse
 	tables   []bool           // per tournament position: a table rule set rates it (rating.TablesOf)
 	slab     rowSlab
+	lastEnd  int32 // the end date of the last tournament handed on
 	gameRows int64 // rows of the games table, for progress
 	pairs    pairScratch
 	prob     archive.Problem // the problem checkGame returns
 	progress Progress
 }
 
-// openTournament is a tournament's rows while they are read: its valid rows so
-// far and how many of its rows are not read yet (pass one counted them), side
-// by side, as every row reads both.
+// openTournament is a tournament while its rows are read: how many of them are
+// not read yet (pass one counted them) and where its valid rows so far are
+// held, side by side, as every row reads both. It is kept small, as there is
+// one for every tournament of the archive; only the tournaments holding rows
+// have a place in producer.held.
 type openTournament struct {
-	tourRows
-	remaining int64
+	remaining int32
+	held      int32 // 1 + its place in producer.held; 0: none
+}
+
+// hold gives ot a place in p.held for rows, and returns it.
+func (p *producer) hold(ot *openTournament, rows tourRows) *tourRows {
+	if n := len(p.unheld); n > 0 {
+		ot.held, p.unheld = p.unheld[n-1], p.unheld[:n-1]
+		p.held[ot.held-1] = rows
+	} else {
+		p.held = append(p.held, rows)
+		ot.held = int32(len(p.held))
+	}
+	return &p.held[ot.held-1]
+}
+
+// unhold takes ot's rows out of p.held (none when it holds none).
+func (p *producer) unhold(ot *openTournament) tourRows {
+	if ot.held == 0 {
+		return tourRows{}
+	}
+	k := ot.held - 1
+	rows := p.held[k]
+	p.held[k], ot.held = tourRows{}, 0
+	p.unheld = append(p.unheld, k+1)
+	return rows
 }
 
 // pairScratch is checkPairings' scratch: a slot per player, the tournament's
@@ -125,6 +155,9 @@ func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
 				continue
 			}
 			if ti := tof.index(ids[i]); ti >= 0 {
+				if p.tours[ti].remaining == math.MaxInt32 {
+					return fmt.Errorf("games: tournament %d has more than %d rows", ids[i], math.MaxInt32)
+				}
 				p.tours[ti].remaining++
 			}
 		}
@@ -153,6 +186,7 @@ func (p *producer) open(a *runArchive) {
 	})
 	p.pairs.slots = newPairSlots(len(a.Players.ID))
 	p.tables = tablesRated(ts)
+	p.lastEnd = math.MinInt32
 }
 
 // tablesRated tells, per tournament of ts, whether a table rule set rates it
@@ -225,12 +259,15 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			g := &scratch
 			var buf []gameRow
 			var ot *openTournament
+			var held *tourRows
 			if ti >= 0 {
 				ot = &p.tours[ti]
-				if ot.rows == nil { // pass one counted its rows
-					ot.tourRows = p.slab.take(ot.remaining)
+				if ot.held == 0 { // its first row: pass one counted them
+					held = p.hold(ot, p.slab.take(int64(ot.remaining), p.arch.Tournaments[ti].End))
+				} else {
+					held = &p.held[ot.held-1]
 				}
-				buf = append(ot.rows, gameRow{})
+				buf = append(held.rows, gameRow{})
 				g = &buf[len(buf)-1]
 			} else {
 				scratch = gameRow{}
@@ -242,11 +279,11 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 					p.arch.reject("games", b, i, *prob)
 				}
 				if ti >= 0 {
-					ot.rows = buf[:len(buf)-1]
+					held.rows = buf[:len(buf)-1]
 				}
 			} else {
 				g.file = fi
-				ot.rows = buf
+				held.rows = buf
 			}
 			if ti >= 0 {
 				ot.remaining--
@@ -272,10 +309,12 @@ const slabRows = 4096
 // a small tournament's buffer. A block comes back (free) when every
 // tournament carved from it has released its rows, so that the blocks in use
 // stay few and in the cache: fresh memory costs the producer a miss, or a
-// page fault, on every row.
+// page fault, on every row. A block holds tournaments of one end date, which
+// rating order hands on together: carved in file order instead, a block
+// waited for its latest tournament, and the blocks held were twice the rows.
 type rowSlab struct {
-	cur  *rowBlock
-	free sync.Pool // of *rowBlock
+	cur  map[int32]*rowBlock // per end date, the block being carved
+	free sync.Pool           // of *rowBlock
 }
 
 // rowBlock is one block of a rowSlab and how many hold it: each tournament
@@ -293,19 +332,37 @@ func (b *rowBlock) release() {
 	}
 }
 
-// take returns an empty buffer of capacity n.
-func (s *rowSlab) take(n int64) tourRows {
+// take returns an empty buffer of capacity n for a tournament ending on end.
+func (s *rowSlab) take(n int64, end int32) tourRows {
 	switch {
 	case n > slabRows:
 		return tourRows{rows: make([]gameRow, 0, n)}
 	case n > slabRows/8:
 		return s.block().carve(int(n))
-	case s.cur == nil || cap(s.cur.rows)-len(s.cur.rows) < int(n):
-		s.cur.release()
-		s.cur = s.block()
-		s.cur.refs.Add(1) // the slab's hold while it carves
 	}
-	return s.cur.carve(int(n))
+	b := s.cur[end]
+	if b == nil || cap(b.rows)-len(b.rows) < int(n) {
+		b.release()
+		b = s.block()
+		b.refs.Add(1) // the slab's hold while it carves
+		if s.cur == nil {
+			s.cur = map[int32]*rowBlock{}
+		}
+		s.cur[end] = b
+	}
+	return b.carve(int(n))
+}
+
+// closeBefore drops the slab's hold on the blocks of the tournaments ending
+// before end, once one ending on end is handed on: rating order has handed
+// them all, so none is carved from them any more.
+func (s *rowSlab) closeBefore(end int32) {
+	for d, b := range s.cur {
+		if d < end {
+			b.release()
+			delete(s.cur, d)
+		}
+	}
 }
 
 // block returns an empty block, held by no one.
@@ -344,8 +401,11 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		held := p.tours[ti].tourRows
-		p.tours[ti].tourRows = tourRows{}
+		if t.End > p.lastEnd {
+			p.slab.closeBefore(t.End)
+			p.lastEnd = t.End
+		}
+		held := p.unhold(&p.tours[ti])
 		rows, sum := p.checkPairings(t, held.rows)
 		held.rows = rows
 		p.arch.count("games").Used += int64(len(rows))

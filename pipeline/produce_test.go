@@ -139,7 +139,8 @@ func TestFNV64a(t *testing.T) {
 }
 
 // TestRowSlab: a tournament's rows stay its own while it holds them, however
-// many buffers are carved and released after, from its block or others.
+// many buffers are carved and released after, from its block or others, of
+// its end date or later ones.
 func TestRowSlab(t *testing.T) {
 	var s rowSlab
 	fill := func(h *tourRows, n int, v int64) {
@@ -147,11 +148,13 @@ func TestRowSlab(t *testing.T) {
 			h.rows = append(h.rows, gameRow{row: v})
 		}
 	}
-	kept := s.take(10)
+	kept := s.take(10, 0)
 	fill(&kept, 10, -1)
 	for i := range 5000 {
 		n := int64(1 + i%700) // small ones carved, some of a block of their own
-		h := s.take(n)
+		end := int32(i / 100)
+		s.closeBefore(end)
+		h := s.take(n, end)
 		fill(&h, int(n), int64(i))
 		h.release()
 	}
@@ -161,7 +164,7 @@ func TestRowSlab(t *testing.T) {
 		}
 	}
 	kept.release()
-	if big := s.take(slabRows + 1); big.block != nil || cap(big.rows) != slabRows+1 {
+	if big := s.take(slabRows+1, 50); big.block != nil || cap(big.rows) != slabRows+1 {
 		t.Errorf("a tournament of %d rows: block %v, room %d; want a buffer of its own", slabRows+1, big.block, cap(big.rows))
 	}
 }

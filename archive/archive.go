@@ -108,15 +108,16 @@ func directIndex(ids []int64) (min int64, table []int32) {
 	return ids[0], table
 }
 
-// Tournament is one row of the tournaments table.
+// Tournament is one row of the tournaments table. A run holds one for every
+// tournament of the archive: the fields are ordered to leave no padding.
 type Tournament struct {
 	ID         int64
 	Name       string
 	Start, End int32 // days since 1970-01-01
-	System     string
 	Rounds     int32 // 0 = not given
-	Discipline string
 	Rated      bool
+	System     string
+	Discipline string
 	Tiebreaks  string
 	TimeClass  string // standard (also when not given), rapid or blitz
 }
@@ -496,6 +497,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	r := NewReader(a.FS, files, TournamentColumns)
 	defer r.Close()
 	var first firstRows
+	shared := sharedStrings{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -524,11 +526,16 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 			if first.duplicate(l, "tournament_id", b, i, t.ID) {
 				continue
 			}
+			t.System, t.Discipline = shared.of(t.System), shared.of(t.Discipline)
+			t.Tiebreaks, t.TimeClass = shared.of(t.Tiebreaks), shared.of(t.TimeClass)
 			a.Tournaments = append(a.Tournaments, t)
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
+	}
+	if n := len(a.Tournaments); cap(a.Tournaments)-n > n/16 {
+		a.Tournaments = slices.Clone(a.Tournaments) // the room the hint reserved is not held for the run
 	}
 	slices.SortFunc(a.Tournaments, func(x, y Tournament) int { return cmp.Compare(x.ID, y.ID) })
 	cnt.Used = int64(len(a.Tournaments))
@@ -538,6 +545,26 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	}
 	a.tMin, a.tDirect = directIndex(ids)
 	return nil
+}
+
+// sharedStrings gives equal strings one copy: the few systems, disciplines,
+// tiebreak lists and time classes of the tournaments, decoded as a string per
+// row, would otherwise be held once per tournament for the whole run.
+type sharedStrings map[string]string
+
+// maxShared bounds the strings a sharedStrings keeps: a column of distinct
+// values is held as it was.
+const maxShared = 1024
+
+// of returns s, or an equal string kept before.
+func (m sharedStrings) of(s string) string {
+	if k, ok := m[s]; ok {
+		return k
+	}
+	if len(m) < maxShared {
+		m[s] = s
+	}
+	return s
 }
 
 // noInfo is a player of whom no PlayerInfoColumns is known.

@@ -503,9 +503,9 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 			return err
 		}
 		if cnt.Read == 0 {
-			// As for the players: room for an eighth more than the hint says.
+			// The hint, with no room to spare: the table is held for the whole run
+			// (exact for a Parquet file; a CSV estimate short of it grows by append).
 			n := min(r.SizeHint(), maxSizeHint)
-			n += n / 8
 			a.Tournaments = slices.Grow(a.Tournaments, n)
 			first.grow(n)
 		}
@@ -535,7 +535,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 		return err
 	}
 	if n := len(a.Tournaments); cap(a.Tournaments)-n > n/16 {
-		a.Tournaments = slices.Clone(a.Tournaments) // the room the hint reserved is not held for the run
+		a.Tournaments = slices.Clone(a.Tournaments) // an estimate, or append, left much room unused
 	}
 	slices.SortFunc(a.Tournaments, func(x, y Tournament) int { return cmp.Compare(x.ID, y.ID) })
 	cnt.Used = int64(len(a.Tournaments))

@@ -16,8 +16,7 @@ import (
 
 // gameRow is one validated games row, compact, waiting for its tournament.
 type gameRow struct {
-	row          int64
-	file         int32
+	at           rowAt
 	round        int32
 	white, black int32 // dense player index; black -1 for a bye
 	wres, bres   byte
@@ -25,6 +24,23 @@ type gameRow struct {
 	wpts, bpts   int32
 	wrat, brat   int32 // ratings at the tournament's start (0 = unrated), for standings
 }
+
+// rowAt is where a games row was read: the index of its file in
+// Archive.GameFiles above the row's number in it, in one int64 (the rows a run
+// holds while their tournaments wait are 40 bytes each, not 48).
+type rowAt int64
+
+// rowBits is the bits of a rowAt that hold the row's number.
+const rowBits = 40
+
+// newRowAt is row of the games file of index file (row < 1<<rowBits, file < 1<<23: readGames).
+func newRowAt(file int32, row int64) rowAt { return rowAt(int64(file)<<rowBits | row) }
+
+// file is the index of the row's file in Archive.GameFiles.
+func (a rowAt) file() int32 { return int32(a >> rowBits) }
+
+// row is the row's number in its file.
+func (a rowAt) row() int64 { return int64(a) & (1<<rowBits - 1) }
 
 // takeFunc receives one complete tournament's valid games rows, in rating
 // order, and the sum of their rowHash values (0 without a registry's hashes:
@@ -103,7 +119,7 @@ func (p *producer) unhold(ot *openTournament) tourRows {
 type pairScratch struct {
 	slots   []pairSlot
 	players []int32
-	seen    []int64
+	seen    []rowAt
 }
 
 // pairSlot is a player's place among the tournament's players (-1 between
@@ -226,6 +242,9 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 	if len(p.arch.GameFiles) == 0 {
 		return nil
 	}
+	if len(p.arch.GameFiles) >= 1<<23 {
+		return fmt.Errorf("games: %d files, more than %d", len(p.arch.GameFiles), 1<<23-1)
+	}
 	cnt := p.arch.count("games")
 	fileIdx := map[string]int32{}
 	for i, f := range p.arch.GameFiles {
@@ -243,7 +262,10 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		if p.progress != nil {
 			p.progress.Add(int64(b.N))
 		}
-		fi := fileIdx[b.File]
+		if b.First+int64(b.N) >= 1<<rowBits {
+			return fmt.Errorf("games: %s has more than %d rows", b.File, int64(1<<rowBits-1))
+		}
+		at := newRowAt(fileIdx[b.File], b.First)
 		tnulls, tids := b.Nulls[archive.GameTournamentID][:b.N], b.Ints[archive.GameTournamentID][:b.N]
 		var scratch gameRow
 		cnt.Read += int64(len(tids))
@@ -282,7 +304,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 					held.rows = buf[:len(buf)-1]
 				}
 			} else {
-				g.file = fi
+				g.at = at + rowAt(i)
 				held.rows = buf
 			}
 			if ti >= 0 {
@@ -426,7 +448,7 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 // call: a pointer, as a Problem returned by value goes through memory on
 // every row.
 func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.Problem {
-	g.row, g.black = b.First+int64(i), -1 // field by field: g is zero already
+	g.black = -1 // field by field: g is zero already
 	if bad := b.BadAt(i); bad != nil {
 		return bad
 	}
@@ -541,7 +563,7 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) ([]gameR
 	}
 	nr := int(maxRound)
 	if need := len(ps) * nr; cap(sc.seen) < need {
-		sc.seen = make([]int64, need)
+		sc.seen = make([]rowAt, need)
 	} else {
 		sc.seen = sc.seen[:need]
 		clear(sc.seen)
@@ -564,14 +586,14 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) ([]gameR
 		}
 		if prev != 0 {
 			p.arch.count("games").Rejected++
-			p.arch.rejects.add(archive.RowError{File: p.arch.GameFiles[g.file], Row: g.row,
-				Problem: archive.Problemf(archive.KindBadPairing, "", "player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev),
+			p.arch.rejects.add(archive.RowError{File: p.arch.GameFiles[g.at.file()], Row: g.at.row(),
+				Problem: archive.Problemf(archive.KindBadPairing, "", "player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev.row()),
 				Values:  gameValues(&p.arch.Players, t, g)})
 			continue
 		}
-		sc.seen[w] = g.row
+		sc.seen[w] = g.at
 		if b >= 0 {
-			sc.seen[b] = g.row
+			sc.seen[b] = g.at
 		}
 		sum += rowHash(g, ws.reg, breg)
 		if n != i {

@@ -145,7 +145,7 @@ func TestRowSlab(t *testing.T) {
 	var s rowSlab
 	fill := func(h *tourRows, n int, v int64) {
 		for range n {
-			h.rows = append(h.rows, gameRow{row: v})
+			h.rows = append(h.rows, gameRow{at: rowAt(v)})
 		}
 	}
 	kept := s.take(10, 0)
@@ -159,8 +159,8 @@ func TestRowSlab(t *testing.T) {
 		h.release()
 	}
 	for _, g := range kept.rows {
-		if g.row != -1 {
-			t.Fatalf("a held row became %d", g.row)
+		if g.at != -1 {
+			t.Fatalf("a held row became %d", g.at)
 		}
 	}
 	kept.release()

@@ -321,7 +321,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 	return games.Err()
 }
 
-// slabRows is the rows of one rowSlab block (about 200 KB); a tournament of
+// slabRows is the rows of one rowSlab block (about 160 KB); a tournament of
 // more than slabRows/8 rows gets a block of its own, and one of more than
 // slabRows a buffer of its own.
 const slabRows = 4096

@@ -164,6 +164,11 @@ func TestRowSlab(t *testing.T) {
 		}
 	}
 	kept.release()
+	day := s.take(10, 100)
+	day.release()
+	if s.closeBefore(101); day.block.refs.Load() != 0 {
+		t.Errorf("a block is held by %d after its end date was handed on", day.block.refs.Load())
+	}
 	if big := s.take(slabRows+1, 50); big.block != nil || cap(big.rows) != slabRows+1 {
 		t.Errorf("a tournament of %d rows: block %v, room %d; want a buffer of its own", slabRows+1, big.block, cap(big.rows))
 	}

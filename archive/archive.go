@@ -382,6 +382,7 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 	cnt := &l.count
 	p := &a.Players
 	var first firstRows
+	shared := sharedStrings{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -408,8 +409,8 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 			p.BirthYear = append(p.BirthYear, int32(b.Ints[2][i]))
 			p.Category = append(p.Category, int8(b.Ints[3][i]))
 			p.Elo = append(p.Elo, int32(b.Ints[4][i]))
-			p.Club = append(p.Club, b.Strs[5][i])
-			if in := playerInfo(b, i); p.Info != nil || in != noInfo {
+			p.Club = append(p.Club, shared.of(b.Strs[5][i]))
+			if in := playerInfo(b, i, shared); p.Info != nil || in != noInfo {
 				if p.Info == nil { // the first player with any: those before have none
 					p.Info = make([]PlayerInfo, len(p.ID)-1, cap(p.ID))
 					for k := range p.Info {
@@ -548,8 +549,9 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 }
 
 // sharedStrings gives equal strings one copy: the few systems, disciplines,
-// tiebreak lists and time classes of the tournaments, decoded as a string per
-// row, would otherwise be held once per tournament for the whole run.
+// tiebreak lists and time classes of the tournaments, and the players' clubs,
+// federations, sexes and titles, decoded as a string per row, would otherwise
+// be held once per row for the whole run.
 type sharedStrings map[string]string
 
 // maxShared bounds the strings a sharedStrings keeps: a column of distinct
@@ -571,14 +573,14 @@ func (m sharedStrings) of(s string) string {
 var noInfo = PlayerInfo{BirthDate: NoDate}
 
 // playerInfo reads row i's PlayerInfoColumns; nulls are unknown.
-func playerInfo(b *Batch, i int) PlayerInfo {
+func playerInfo(b *Batch, i int, shared sharedStrings) PlayerInfo {
 	in := noInfo
 	if !b.Nulls[infoCol][i] {
 		in.FideID = b.Ints[infoCol][i]
 	}
 	for c, s := range []*string{&in.Federation, &in.Sex, &in.Title} {
 		if !b.Nulls[infoCol+1+c][i] {
-			*s = b.Strs[infoCol+1+c][i]
+			*s = shared.of(b.Strs[infoCol+1+c][i])
 		}
 	}
 	if !b.Nulls[infoCol+4][i] {

@@ -108,15 +108,16 @@ func directIndex(ids []int64) (min int64, table []int32) {
 	return ids[0], table
 }
 
-// Tournament is one row of the tournaments table.
+// Tournament is one row of the tournaments table. A run holds one for every
+// tournament of the archive: the fields are ordered to leave no padding.
 type Tournament struct {
 	ID         int64
 	Name       string
 	Start, End int32 // days since 1970-01-01
-	System     string
 	Rounds     int32 // 0 = not given
-	Discipline string
 	Rated      bool
+	System     string
+	Discipline string
 	Tiebreaks  string
 	TimeClass  string // standard (also when not given), rapid or blitz
 }
@@ -381,6 +382,7 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 	cnt := &l.count
 	p := &a.Players
 	var first firstRows
+	shared := sharedStrings{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -407,8 +409,8 @@ func (a *Archive) loadPlayers(ctx context.Context, files []string, l *tableLoad)
 			p.BirthYear = append(p.BirthYear, int32(b.Ints[2][i]))
 			p.Category = append(p.Category, int8(b.Ints[3][i]))
 			p.Elo = append(p.Elo, int32(b.Ints[4][i]))
-			p.Club = append(p.Club, b.Strs[5][i])
-			if in := playerInfo(b, i); p.Info != nil || in != noInfo {
+			p.Club = append(p.Club, shared.of(b.Strs[5][i]))
+			if in := playerInfo(b, i, shared); p.Info != nil || in != noInfo {
 				if p.Info == nil { // the first player with any: those before have none
 					p.Info = make([]PlayerInfo, len(p.ID)-1, cap(p.ID))
 					for k := range p.Info {
@@ -496,14 +498,15 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	r := NewReader(a.FS, files, TournamentColumns)
 	defer r.Close()
 	var first firstRows
+	shared := sharedStrings{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if cnt.Read == 0 {
-			// As for the players: room for an eighth more than the hint says.
+			// The hint, with no room to spare: the table is held for the whole run
+			// (exact for a Parquet file; a CSV estimate short of it grows by append).
 			n := min(r.SizeHint(), maxSizeHint)
-			n += n / 8
 			a.Tournaments = slices.Grow(a.Tournaments, n)
 			first.grow(n)
 		}
@@ -524,11 +527,16 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 			if first.duplicate(l, "tournament_id", b, i, t.ID) {
 				continue
 			}
+			t.System, t.Discipline = shared.of(t.System), shared.of(t.Discipline)
+			t.Tiebreaks, t.TimeClass = shared.of(t.Tiebreaks), shared.of(t.TimeClass)
 			a.Tournaments = append(a.Tournaments, t)
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
+	}
+	if n := len(a.Tournaments); cap(a.Tournaments)-n > n/16 {
+		a.Tournaments = slices.Clone(a.Tournaments) // an estimate, or append, left much room unused
 	}
 	slices.SortFunc(a.Tournaments, func(x, y Tournament) int { return cmp.Compare(x.ID, y.ID) })
 	cnt.Used = int64(len(a.Tournaments))
@@ -540,18 +548,39 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	return nil
 }
 
+// sharedStrings gives equal strings one copy: the few systems, disciplines,
+// tiebreak lists and time classes of the tournaments, and the players' clubs,
+// federations, sexes and titles, decoded as a string per row, would otherwise
+// be held once per row for the whole run.
+type sharedStrings map[string]string
+
+// maxShared bounds the strings a sharedStrings keeps: a column of distinct
+// values is held as it was.
+const maxShared = 1024
+
+// of returns s, or an equal string kept before.
+func (m sharedStrings) of(s string) string {
+	if k, ok := m[s]; ok {
+		return k
+	}
+	if len(m) < maxShared {
+		m[s] = s
+	}
+	return s
+}
+
 // noInfo is a player of whom no PlayerInfoColumns is known.
 var noInfo = PlayerInfo{BirthDate: NoDate}
 
 // playerInfo reads row i's PlayerInfoColumns; nulls are unknown.
-func playerInfo(b *Batch, i int) PlayerInfo {
+func playerInfo(b *Batch, i int, shared sharedStrings) PlayerInfo {
 	in := noInfo
 	if !b.Nulls[infoCol][i] {
 		in.FideID = b.Ints[infoCol][i]
 	}
 	for c, s := range []*string{&in.Federation, &in.Sex, &in.Title} {
 		if !b.Nulls[infoCol+1+c][i] {
-			*s = b.Strs[infoCol+1+c][i]
+			*s = shared.of(b.Strs[infoCol+1+c][i])
 		}
 	}
 	if !b.Nulls[infoCol+4][i] {

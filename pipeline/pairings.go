@@ -64,6 +64,7 @@ func (c *Pairings) Add(b *archive.Batch, i int) {
 	if c.p.checkGame(b, i, ti, &g) != nil {
 		return
 	}
+	g.at = newRowAt(0, b.First+int64(i)) // its rejects go nowhere: the file is not kept
 	c.pendT = ti
 	c.pending = append(c.pending, g)
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"sync"
@@ -15,8 +16,7 @@ import (
 
 // gameRow is one validated games row, compact, waiting for its tournament.
 type gameRow struct {
-	row          int64
-	file         int32
+	at           rowAt
 	round        int32
 	white, black int32 // dense player index; black -1 for a bye
 	wres, bres   byte
@@ -24,6 +24,23 @@ type gameRow struct {
 	wpts, bpts   int32
 	wrat, brat   int32 // ratings at the tournament's start (0 = unrated), for standings
 }
+
+// rowAt is where a games row was read: the index of its file in
+// Archive.GameFiles above the row's number in it, in one int64 (the rows a run
+// holds while their tournaments wait are 40 bytes each, not 48).
+type rowAt int64
+
+// rowBits is the bits of a rowAt that hold the row's number.
+const rowBits = 40
+
+// newRowAt is row of the games file of index file (row < 1<<rowBits, file < 1<<23: readGames).
+func newRowAt(file int32, row int64) rowAt { return rowAt(int64(file)<<rowBits | row) }
+
+// file is the index of the row's file in Archive.GameFiles.
+func (a rowAt) file() int32 { return int32(a >> rowBits) }
+
+// row is the row's number in its file.
+func (a rowAt) row() int64 { return int64(a) & (1<<rowBits - 1) }
 
 // takeFunc receives one complete tournament's valid games rows, in rating
 // order, and the sum of their rowHash values (0 without a registry's hashes:
@@ -52,20 +69,49 @@ type producer struct {
 	order    []int            // tournament positions in rating order
 	next     int              // the position in order to hand on next
 	tours    []openTournament // per tournament position
+	held     []tourRows       // the rows of the tournaments holding some (openTournament.held)
+	unheld   []int32          // the places of held free for reuse
 	tables   []bool           // per tournament position: a table rule set rates it (rating.TablesOf)
 	slab     rowSlab
+	lastEnd  int32 // the end date of the last tournament handed on
 	gameRows int64 // rows of the games table, for progress
 	pairs    pairScratch
 	prob     archive.Problem // the problem checkGame returns
 	progress Progress
 }
 
-// openTournament is a tournament's rows while they are read: its valid rows so
-// far and how many of its rows are not read yet (pass one counted them), side
-// by side, as every row reads both.
+// openTournament is a tournament while its rows are read: how many of them are
+// not read yet (pass one counted them) and where its valid rows so far are
+// held, side by side, as every row reads both. It is kept small, as there is
+// one for every tournament of the archive; only the tournaments holding rows
+// have a place in producer.held.
 type openTournament struct {
-	tourRows
-	remaining int64
+	remaining int32
+	held      int32 // 1 + its place in producer.held; 0: none
+}
+
+// hold gives ot a place in p.held for rows, and returns it.
+func (p *producer) hold(ot *openTournament, rows tourRows) *tourRows {
+	if n := len(p.unheld); n > 0 {
+		ot.held, p.unheld = p.unheld[n-1], p.unheld[:n-1]
+		p.held[ot.held-1] = rows
+	} else {
+		p.held = append(p.held, rows)
+		ot.held = int32(len(p.held))
+	}
+	return &p.held[ot.held-1]
+}
+
+// unhold takes ot's rows out of p.held (none when it holds none).
+func (p *producer) unhold(ot *openTournament) tourRows {
+	if ot.held == 0 {
+		return tourRows{}
+	}
+	k := ot.held - 1
+	rows := p.held[k]
+	p.held[k], ot.held = tourRows{}, 0
+	p.unheld = append(p.unheld, k+1)
+	return rows
 }
 
 // pairScratch is checkPairings' scratch: a slot per player, the tournament's
@@ -73,7 +119,7 @@ type openTournament struct {
 type pairScratch struct {
 	slots   []pairSlot
 	players []int32
-	seen    []int64
+	seen    []rowAt
 }
 
 // pairSlot is a player's place among the tournament's players (-1 between
@@ -125,6 +171,9 @@ func (p *producer) countGames(ctx context.Context, a *archive.Archive) error {
 				continue
 			}
 			if ti := tof.index(ids[i]); ti >= 0 {
+				if p.tours[ti].remaining == math.MaxInt32 {
+					return fmt.Errorf("games: tournament %d has more than %d rows", ids[i], math.MaxInt32)
+				}
 				p.tours[ti].remaining++
 			}
 		}
@@ -153,6 +202,7 @@ func (p *producer) open(a *runArchive) {
 	})
 	p.pairs.slots = newPairSlots(len(a.Players.ID))
 	p.tables = tablesRated(ts)
+	p.lastEnd = math.MinInt32
 }
 
 // tablesRated tells, per tournament of ts, whether a table rule set rates it
@@ -192,6 +242,9 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 	if len(p.arch.GameFiles) == 0 {
 		return nil
 	}
+	if len(p.arch.GameFiles) >= 1<<23 {
+		return fmt.Errorf("games: %d files, more than %d", len(p.arch.GameFiles), 1<<23-1)
+	}
 	cnt := p.arch.count("games")
 	fileIdx := map[string]int32{}
 	for i, f := range p.arch.GameFiles {
@@ -209,7 +262,10 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 		if p.progress != nil {
 			p.progress.Add(int64(b.N))
 		}
-		fi := fileIdx[b.File]
+		if b.First+int64(b.N) >= 1<<rowBits {
+			return fmt.Errorf("games: %s has more than %d rows", b.File, int64(1<<rowBits-1))
+		}
+		at := newRowAt(fileIdx[b.File], b.First)
 		tnulls, tids := b.Nulls[archive.GameTournamentID][:b.N], b.Ints[archive.GameTournamentID][:b.N]
 		var scratch gameRow
 		cnt.Read += int64(len(tids))
@@ -225,12 +281,15 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 			g := &scratch
 			var buf []gameRow
 			var ot *openTournament
+			var held *tourRows
 			if ti >= 0 {
 				ot = &p.tours[ti]
-				if ot.rows == nil { // pass one counted its rows
-					ot.tourRows = p.slab.take(ot.remaining)
+				if ot.held == 0 { // its first row: pass one counted them
+					held = p.hold(ot, p.slab.take(int64(ot.remaining), p.arch.Tournaments[ti].End))
+				} else {
+					held = &p.held[ot.held-1]
 				}
-				buf = append(ot.rows, gameRow{})
+				buf = append(held.rows, gameRow{})
 				g = &buf[len(buf)-1]
 			} else {
 				scratch = gameRow{}
@@ -242,11 +301,11 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 					p.arch.reject("games", b, i, *prob)
 				}
 				if ti >= 0 {
-					ot.rows = buf[:len(buf)-1]
+					held.rows = buf[:len(buf)-1]
 				}
 			} else {
-				g.file = fi
-				ot.rows = buf
+				g.at = at + rowAt(i)
+				held.rows = buf
 			}
 			if ti >= 0 {
 				ot.remaining--
@@ -262,7 +321,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 	return games.Err()
 }
 
-// slabRows is the rows of one rowSlab block (about 200 KB); a tournament of
+// slabRows is the rows of one rowSlab block (about 160 KB); a tournament of
 // more than slabRows/8 rows gets a block of its own, and one of more than
 // slabRows a buffer of its own.
 const slabRows = 4096
@@ -272,10 +331,12 @@ const slabRows = 4096
 // a small tournament's buffer. A block comes back (free) when every
 // tournament carved from it has released its rows, so that the blocks in use
 // stay few and in the cache: fresh memory costs the producer a miss, or a
-// page fault, on every row.
+// page fault, on every row. A block holds tournaments of one end date, which
+// rating order hands on together: carved in file order instead, a block
+// waited for its latest tournament, and the blocks held were twice the rows.
 type rowSlab struct {
-	cur  *rowBlock
-	free sync.Pool // of *rowBlock
+	cur  map[int32]*rowBlock // per end date, the block being carved
+	free sync.Pool           // of *rowBlock
 }
 
 // rowBlock is one block of a rowSlab and how many hold it: each tournament
@@ -293,19 +354,37 @@ func (b *rowBlock) release() {
 	}
 }
 
-// take returns an empty buffer of capacity n.
-func (s *rowSlab) take(n int64) tourRows {
+// take returns an empty buffer of capacity n for a tournament ending on end.
+func (s *rowSlab) take(n int64, end int32) tourRows {
 	switch {
 	case n > slabRows:
 		return tourRows{rows: make([]gameRow, 0, n)}
 	case n > slabRows/8:
 		return s.block().carve(int(n))
-	case s.cur == nil || cap(s.cur.rows)-len(s.cur.rows) < int(n):
-		s.cur.release()
-		s.cur = s.block()
-		s.cur.refs.Add(1) // the slab's hold while it carves
 	}
-	return s.cur.carve(int(n))
+	b := s.cur[end]
+	if b == nil || cap(b.rows)-len(b.rows) < int(n) {
+		b.release()
+		b = s.block()
+		b.refs.Add(1) // the slab's hold while it carves
+		if s.cur == nil {
+			s.cur = map[int32]*rowBlock{}
+		}
+		s.cur[end] = b
+	}
+	return b.carve(int(n))
+}
+
+// closeBefore drops the slab's hold on the blocks of the tournaments ending
+// before end, once one ending on end is handed on: rating order has handed
+// them all, so none is carved from them any more.
+func (s *rowSlab) closeBefore(end int32) {
+	for d, b := range s.cur {
+		if d < end {
+			b.release()
+			delete(s.cur, d)
+		}
+	}
 }
 
 // block returns an empty block, held by no one.
@@ -344,8 +423,11 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		ti := p.order[p.next]
 		p.next++
 		t := &p.arch.Tournaments[ti]
-		held := p.tours[ti].tourRows
-		p.tours[ti].tourRows = tourRows{}
+		if t.End > p.lastEnd {
+			p.slab.closeBefore(t.End)
+			p.lastEnd = t.End
+		}
+		held := p.unhold(&p.tours[ti])
 		rows, sum := p.checkPairings(t, held.rows)
 		held.rows = rows
 		p.arch.count("games").Used += int64(len(rows))
@@ -366,7 +448,7 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 // call: a pointer, as a Problem returned by value goes through memory on
 // every row.
 func (p *producer) checkGame(b *archive.Batch, i, ti int, g *gameRow) *archive.Problem {
-	g.row, g.black = b.First+int64(i), -1 // field by field: g is zero already
+	g.black = -1 // field by field: g is zero already
 	if bad := b.BadAt(i); bad != nil {
 		return bad
 	}
@@ -481,7 +563,7 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) ([]gameR
 	}
 	nr := int(maxRound)
 	if need := len(ps) * nr; cap(sc.seen) < need {
-		sc.seen = make([]int64, need)
+		sc.seen = make([]rowAt, need)
 	} else {
 		sc.seen = sc.seen[:need]
 		clear(sc.seen)
@@ -504,14 +586,14 @@ func (p *producer) checkPairings(t *archive.Tournament, rows []gameRow) ([]gameR
 		}
 		if prev != 0 {
 			p.arch.count("games").Rejected++
-			p.arch.rejects.add(archive.RowError{File: p.arch.GameFiles[g.file], Row: g.row,
-				Problem: archive.Problemf(archive.KindBadPairing, "", "player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev),
+			p.arch.rejects.add(archive.RowError{File: p.arch.GameFiles[g.at.file()], Row: g.at.row(),
+				Problem: archive.Problemf(archive.KindBadPairing, "", "player %d is paired twice in round %d (also row %d)", p.arch.Players.ID[who], g.round, prev.row()),
 				Values:  gameValues(&p.arch.Players, t, g)})
 			continue
 		}
-		sc.seen[w] = g.row
+		sc.seen[w] = g.at
 		if b >= 0 {
-			sc.seen[b] = g.row
+			sc.seen[b] = g.at
 		}
 		sum += rowHash(g, ws.reg, breg)
 		if n != i {

@@ -139,29 +139,37 @@ func TestFNV64a(t *testing.T) {
 }
 
 // TestRowSlab: a tournament's rows stay its own while it holds them, however
-// many buffers are carved and released after, from its block or others.
+// many buffers are carved and released after, from its block or others, of
+// its end date or later ones.
 func TestRowSlab(t *testing.T) {
 	var s rowSlab
 	fill := func(h *tourRows, n int, v int64) {
 		for range n {
-			h.rows = append(h.rows, gameRow{row: v})
+			h.rows = append(h.rows, gameRow{at: rowAt(v)})
 		}
 	}
-	kept := s.take(10)
+	kept := s.take(10, 0)
 	fill(&kept, 10, -1)
 	for i := range 5000 {
 		n := int64(1 + i%700) // small ones carved, some of a block of their own
-		h := s.take(n)
+		end := int32(i / 100)
+		s.closeBefore(end)
+		h := s.take(n, end)
 		fill(&h, int(n), int64(i))
 		h.release()
 	}
 	for _, g := range kept.rows {
-		if g.row != -1 {
-			t.Fatalf("a held row became %d", g.row)
+		if g.at != -1 {
+			t.Fatalf("a held row became %d", g.at)
 		}
 	}
 	kept.release()
-	if big := s.take(slabRows + 1); big.block != nil || cap(big.rows) != slabRows+1 {
+	day := s.take(10, 100)
+	day.release()
+	if s.closeBefore(101); day.block.refs.Load() != 0 {
+		t.Errorf("a block is held by %d after its end date was handed on", day.block.refs.Load())
+	}
+	if big := s.take(slabRows+1, 50); big.block != nil || cap(big.rows) != slabRows+1 {
 		t.Errorf("a tournament of %d rows: block %v, room %d; want a buffer of its own", slabRows+1, big.block, cap(big.rows))
 	}
 }

@@ -88,7 +88,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "log errors only")
 	verbose := fs.Bool("v", false, "log debug details")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) to `file`")
-	memLimit := memoryLimitFlag(fs, 320, "; the default rises with a larger working set, a value given stays; --report writes the site under a value given, else under report's default")
+	memLimit := memoryLimitFlag(fs, runMemory, "; the default rises with a larger working set, a value given stays; --report writes the site under a value given, else under report's default")
 	withReport := fs.Bool("report", false, "also write the HTML site of the outputs into OUT/site (see ratelist report)")
 	asOfFlag := fs.String("as-of", "", "the run's `date` YYYY-MM-DD (default today, UTC): only periods ended before it are listed")
 	provisional := fs.Bool("provisional", false, "also list the period still open on the run's date, marked provisional")
@@ -115,6 +115,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			// of the live heap: less CPU, the same peak RSS.
 			debug.SetGCPercent(400)
 		}
+		// Under the limit, with room for the runtime's other memory; no
+		// larger than the default's, which a 10M-game run's heap about fills.
+		hugeHeap(min(*memLimit, runMemory) * 7 / 8)
 		if !flagGiven(fs, "memory-limit") {
 			// The default follows a working set larger than it (a large registry).
 			follow = followLiveHeap(int64(*memLimit) << 20)
@@ -236,6 +239,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return exitCode(runOutcome(sum))
 }
+
+// runMemory is the default soft memory limit of a run, in MiB.
+const runMemory = 320
 
 // parseAsOf reads --as-of: a day YYYY-MM-DD, or today (UTC) when empty.
 func parseAsOf(s string) (time.Time, error) {

@@ -329,36 +329,22 @@ func (g *gameCols) reset() {
 	g.added.reset()
 }
 
-// cardChunk is a full row group on its way to an encoder: of cards.parquet
-// (rows) or of card_games.parquet (games); the other is nil.
-type cardChunk struct {
-	rows  *cardCols
-	games *gameCols
-}
-
 // cardWriter writes cards.parquet and card_games.parquet: the rating
-// goroutine queues rows column by column (add), and full row groups of
-// either file go to the writer's own goroutine (run), which writes them in
-// order while rating goes on. A row group of either file holds exactly
-// cardsPerRowGroup rows (the last one fewer), so that each file's bytes depend
-// only on its own rows: a resumed run that carries earlier cards over writes
-// the same files as a full run.
+// goroutine queues rows column by column (add), in chunks, and each file's
+// encoders write them while rating goes on (run). A row group of either file
+// holds exactly cardsPerRowGroup rows (the last one fewer), so that each
+// file's bytes depend only on its own rows: a resumed run that carries
+// earlier cards over writes the same files as a full run.
 type cardWriter struct {
-	f         *outFile
-	w         *pqwrite.Writer
-	gf        *outFile
-	gw        *pqwrite.Writer
-	players   *archive.Players
-	shape     *cardShape
-	kind      day.Kind  // the period kind
-	buf       *cardCols // the row group of cards.parquet being filled
-	games     *gameCols // the row group of card_games.parquet being filled (nil: no game yet)
-	full      chan cardChunk
-	free      chan *cardCols // buffers the goroutine has finished with
-	freeGames chan *gameCols
-	key       int                           // the period key of label
-	label     string                        // the label of the last cards' period ("": none yet)
-	ix        struct{ rows, games []int32 } // add's scratch: which cards are rows, which are games
+	f, gf   *outFile
+	rows    *cardQueue[cardCols] // cards.parquet
+	games   *cardQueue[gameCols] // card_games.parquet
+	players *archive.Players
+	shape   *cardShape
+	kind    day.Kind                      // the period kind
+	key     int                           // the period key of label
+	label   string                        // the label of the last cards' period ("": none yet)
+	ix      struct{ rows, games []int32 } // add's scratch: which cards are rows, which are games
 }
 
 // newCardWriter creates cards.parquet and card_games.parquet of shape sh in
@@ -386,100 +372,188 @@ func newCardWriter(stage *staging, players *archive.Players, kind day.Kind, sh *
 		return nil, err
 	}
 	return &cardWriter{
-		f: f, w: w, players: players, kind: kind, shape: sh,
-		gf: gf, gw: gw,
-		buf: newCardCols(sh.rowAdded, 0), full: make(chan cardChunk, cardsQueued),
-		free: make(chan *cardCols, cardBuffers), freeGames: make(chan *gameCols, cardBuffers),
+		f: f, gf: gf, players: players, kind: kind, shape: sh,
+		rows: newCardQueue("cards.parquet", w, sh.rowCols, sh.rowLeaves,
+			func() *cardCols { return newCardCols(sh.rowAdded, cardsPerChunk) }, (*cardCols).reset),
+		games: newCardQueue("card_games.parquet", gw, sh.gameCols, sh.gameLeaves,
+			func() *gameCols { return newGameCols(sh.gameAdded, cardsPerChunk) }, (*gameCols).reset),
 	}, nil
 }
 
-// cardEncoders is how many goroutines encode the row groups: for a rule set
-// that makes a row per game, more than one core encodes in time.
+// cardsPerChunk is how many rows the rating goroutine hands an encoder at a
+// time: a row group is written in chunks, so that the buffers are few and
+// small (fresh memory costs page faults) and still in the cache when
+// encoded. A multiple of pqwrite's piece (64 rows), so that pages end where
+// they would with the whole row group at once.
+const cardsPerChunk = cardsPerRowGroup / 8
+
+// cardEncoders is how many goroutines encode each file's row groups: for a
+// rule set that makes a row per game, more than one core encodes in time.
 const cardEncoders = 2
 
-// cardsQueued is how many full row groups wait for the encoders.
-const cardsQueued = 2
+// cardBuffers is how many chunk buffers of one file are made at most: the
+// one being filled, and per encoder the one it encodes and one queued. When
+// all are in use, the rating goroutine waits for one. They are all reused.
+const cardBuffers = 1 + 2*cardEncoders
 
-// cardBuffers is how many row-group buffers of one file can be in use at
-// once: the one being filled, the queued ones, one the dispatcher holds and
-// one per encoder. The free lists hold them all, so that every buffer is
-// reused: buffers are large, and making new ones feeds the GC.
-const cardBuffers = 1 + cardsQueued + 1 + cardEncoders
+// cardQueue is one file of the card writer: its chunks, and its encoders.
+// Row group i goes chunk by chunk to encoder i mod cardEncoders, which
+// writes them into a row group of its own and commits it to the file when
+// its turn comes, after row group i-1.
+type cardQueue[C any] struct {
+	name    string
+	w       *pqwrite.Writer
+	cols    []column[C]
+	leaves  []int
+	newBuf  func() *C
+	reset   func(*C)
+	buf     *C  // the chunk being filled (nil: none yet)
+	inChunk int // its rows
+	rows    int // the rows queued of the row group being filled, buf's too
+	group   int // the row group's index in the file
+	made    int // chunk buffers made
+	in      [cardEncoders]chan cardChunk[C]
+	turn    [cardEncoders]chan struct{}
+	free    chan *C // buffers the encoders have finished with
+}
 
-// run writes the row groups that come on full until it is closed. Row group i
-// is encoded by encoder i mod cardEncoders into a row group of its own, and
-// the encoders commit them to their files in turn, in the order they came.
+// cardChunk is a chunk of a row group on its way to an encoder; last ends
+// the row group.
+type cardChunk[C any] struct {
+	c    *C
+	last bool
+}
+
+func newCardQueue[C any](name string, w *pqwrite.Writer, cols []column[C], leaves []int, newBuf func() *C, reset func(*C)) *cardQueue[C] {
+	q := &cardQueue[C]{name: name, w: w, cols: cols, leaves: leaves, newBuf: newBuf, reset: reset, free: make(chan *C, cardBuffers)}
+	for i := range cardEncoders {
+		q.in[i], q.turn[i] = make(chan cardChunk[C], 1), make(chan struct{}, 1)
+	}
+	q.turn[0] <- struct{}{} // the first encoder commits first
+	return q
+}
+
+// chunk is the chunk being filled and how many rows it takes yet. A new
+// chunk is a buffer the encoders have finished with, else a new one while
+// fewer than cardBuffers are made, else the next one they finish with.
+func (q *cardQueue[C]) chunk(ctx context.Context) (*C, int, error) {
+	if q.buf == nil {
+		select {
+		case q.buf = <-q.free:
+		default:
+			if q.made < cardBuffers {
+				q.made++
+				q.buf = q.newBuf()
+				break
+			}
+			select {
+			case q.buf = <-q.free:
+			case <-ctx.Done():
+				return nil, 0, ctx.Err()
+			}
+		}
+	}
+	return q.buf, cardsPerChunk - q.inChunk, nil
+}
+
+// added counts n rows added to the chunk, and hands it on once full.
+func (q *cardQueue[C]) added(ctx context.Context, n int) error {
+	q.inChunk += n
+	q.rows += n
+	if q.inChunk < cardsPerChunk {
+		return nil
+	}
+	return q.send(ctx, q.rows == cardsPerRowGroup)
+}
+
+// send hands the chunk on to its row group's encoder; last ends the row
+// group.
+func (q *cardQueue[C]) send(ctx context.Context, last bool) error {
+	if err := send(ctx, q.in[q.group%cardEncoders], cardChunk[C]{q.buf, last}); err != nil {
+		return err
+	}
+	q.buf, q.inChunk = nil, 0
+	if last {
+		q.group++
+		q.rows = 0
+	}
+	return nil
+}
+
+// flush hands on what is queued as the file's last row group.
+func (q *cardQueue[C]) flush(ctx context.Context) error {
+	if _, _, err := q.chunk(ctx); err != nil {
+		return err
+	}
+	return q.send(ctx, true)
+}
+
+// close tells the encoders that no more chunks come.
+func (q *cardQueue[C]) close() {
+	for _, in := range q.in {
+		close(in)
+	}
+}
+
+// run writes the chunks of both files until they are closed (close).
 func (cw *cardWriter) run() error {
 	g, ctx := errgroup.WithContext(context.Background())
-	var in [cardEncoders]chan cardChunk
-	var turn [cardEncoders]chan struct{}
 	for i := range cardEncoders {
-		in[i], turn[i] = make(chan cardChunk), make(chan struct{}, 1)
-	}
-	turn[0] <- struct{}{} // the first encoder commits first
-	for i := range cardEncoders {
-		g.Go(func() error { return cw.encode(ctx, in[i], turn[i], turn[(i+1)%cardEncoders]) })
-	}
-	i := 0
-dispatch:
-	for chunk := range cw.full {
-		select {
-		case in[i] <- chunk:
-		case <-ctx.Done():
-			break dispatch
-		}
-		i = (i + 1) % cardEncoders
-	}
-	for _, c := range in {
-		close(c)
+		g.Go(func() error { return cw.rows.encode(ctx, i) })
+		g.Go(func() error { return cw.games.encode(ctx, i) })
 	}
 	return g.Wait()
 }
 
-// encode writes each row group that comes on in into a row group of its own
-// of its file, and commits it when its turn comes (a value on turn), then
-// hands the turn on to next.
-func (cw *cardWriter) encode(ctx context.Context, in <-chan cardChunk, turn <-chan struct{}, next chan<- struct{}) error {
-	rg, grg := cw.w.NewRowGroup(), cw.gw.NewRowGroup()
+// close ends both files' chunks: run returns once they are written.
+func (cw *cardWriter) close() {
+	cw.rows.close()
+	cw.games.close()
+}
+
+// encode is encoder i: it writes each chunk that comes into its row group,
+// and commits the row group when its last chunk is written and its turn
+// comes, then hands the turn on.
+func (q *cardQueue[C]) encode(ctx context.Context, i int) error {
+	rg := q.w.NewRowGroup()
 	var scratch columnScratch
-	for chunk := range in {
-		file, w, group := "cards.parquet", cw.w, rg
-		var err error
-		if chunk.rows != nil {
-			err = writeColumns(rg, cw.shape.rowCols, cw.shape.rowLeaves, &scratch, chunk.rows)
-		} else {
-			file, w, group = "card_games.parquet", cw.gw, grg
-			err = writeColumns(grg, cw.shape.gameCols, cw.shape.gameLeaves, &scratch, chunk.games)
-		}
-		if err == nil {
-			err = group.Finish()
-		}
-		if err != nil {
-			return fmt.Errorf("write %s: %w", file, err)
-		}
+	for {
+		var chunk cardChunk[C]
+		var ok bool
 		select {
-		case <-turn:
+		case chunk, ok = <-q.in[i]:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if err := w.WriteRowGroup(group); err != nil {
-			return fmt.Errorf("write %s: %w", file, err)
+		if !ok {
+			return nil
 		}
-		next <- struct{}{}
-		if chunk.rows != nil {
-			chunk.rows.reset()
-			select {
-			case cw.free <- chunk.rows:
-			default:
-			}
-		} else {
-			chunk.games.reset()
-			select {
-			case cw.freeGames <- chunk.games:
-			default:
-			}
+		err := writeColumns(rg, q.cols, q.leaves, &scratch, chunk.c)
+		q.reset(chunk.c)
+		q.free <- chunk.c // never blocks: it has room for every buffer
+		if err == nil && chunk.last {
+			err = q.commit(ctx, rg, i)
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", q.name, err)
 		}
 	}
+}
+
+// commit writes row group rg of encoder i to the file in its turn.
+func (q *cardQueue[C]) commit(ctx context.Context, rg *pqwrite.RowGroup, i int) error {
+	if err := rg.Finish(); err != nil {
+		return err
+	}
+	select {
+	case <-q.turn[i]:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := q.w.WriteRowGroup(rg); err != nil {
+		return err
+	}
+	q.turn[(i+1)%cardEncoders] <- struct{}{}
 	return nil
 }
 
@@ -501,27 +575,32 @@ func (cw *cardWriter) add(ctx context.Context, key int, tournament int64, end in
 	}
 	cw.ix.rows, cw.ix.games = rows, games
 	for len(rows) > 0 {
-		n := min(len(rows), cardsPerRowGroup-cw.buf.len())
-		cw.buf.add(cw.players, cw.label, tournament, end, cards, rows[:n], cw.shape.noK)
+		b, room, err := cw.rows.chunk(ctx)
+		if err != nil {
+			return err
+		}
+		n := min(len(rows), room)
+		b.add(cw.players, cw.label, tournament, end, cards, rows[:n], cw.shape.noK)
 		if cw.shape.ex != nil {
-			cw.buf.added.add(cw.shape.ex, rows[:n])
+			b.added.add(cw.shape.ex, rows[:n])
 		}
 		rows = rows[n:]
-		if err := cw.added(ctx); err != nil {
+		if err := cw.rows.added(ctx, n); err != nil {
 			return err
 		}
 	}
 	for len(games) > 0 {
-		if cw.games == nil { // a rule set without per-game cards never needs the buffer
-			cw.games = newGameCols(cw.shape.gameAdded, 0)
+		g, room, err := cw.games.chunk(ctx)
+		if err != nil {
+			return err
 		}
-		n := min(len(games), cardsPerRowGroup-cw.games.len())
-		cw.games.add(cw.players, cw.label, cards, games[:n], cw.shape.noK)
+		n := min(len(games), room)
+		g.add(cw.players, cw.label, cards, games[:n], cw.shape.noK)
 		if cw.shape.ex != nil {
-			cw.games.added.add(cw.shape.ex, games[:n])
+			g.added.add(cw.shape.ex, games[:n])
 		}
 		games = games[n:]
-		if err := cw.addedGames(ctx); err != nil {
+		if err := cw.games.added(ctx, n); err != nil {
 			return err
 		}
 	}
@@ -543,15 +622,16 @@ func (cw *cardWriter) addGames(ctx context.Context, key int, rows *rating.GameRo
 	}
 	cw.period(key)
 	for lo := 0; lo < rows.Len(); {
-		if cw.games == nil {
-			cw.games = newGameCols(cw.shape.gameAdded, 0)
-		}
-		hi := lo + min(rows.Len()-lo, cardsPerRowGroup-cw.games.len())
-		cw.games.addRows(cw.players, cw.label, rows, lo, hi, cw.shape.noK)
-		lo = hi
-		if err := cw.addedGames(ctx); err != nil {
+		g, room, err := cw.games.chunk(ctx)
+		if err != nil {
 			return err
 		}
+		hi := lo + min(rows.Len()-lo, room)
+		g.addRows(cw.players, cw.label, rows, lo, hi, cw.shape.noK)
+		if err := cw.games.added(ctx, hi-lo); err != nil {
+			return err
+		}
+		lo = hi
 	}
 	return nil
 }
@@ -684,8 +764,8 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 }
 
 // extend lengthens *s by n and returns the n new elements. Growing, it at
-// least doubles *s: a row group's columns grow from empty to 65,536 rows, and
-// append's growth by a quarter would copy them about four times over.
+// least doubles *s: append's growth by a quarter would copy a column about
+// four times over.
 func extend[T any](s *[]T, n int) []T {
 	l := len(*s)
 	if cap(*s)-l < n {
@@ -701,7 +781,10 @@ func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), exte
 // push queues one card row read back from a cards.parquet (carry), with
 // its values of the rule set's columns.
 func (cw *cardWriter) push(ctx context.Context, row *output.Card, vals []rating.Value) error {
-	b := cw.buf
+	b, _, err := cw.rows.chunk(ctx)
+	if err != nil {
+		return err
+	}
 	b.added.push(vals)
 	b.period.add(row.Period)
 	b.tournament = append(b.tournament, row.TournamentID)
@@ -721,16 +804,16 @@ func (cw *cardWriter) push(ctx context.Context, row *output.Card, vals []rating.
 	b.after.addPtr(row.RatingAfter)
 	b.reason.add(row.Reason)
 	b.used.addPtr(row.RatingUsed)
-	return cw.added(ctx)
+	return cw.rows.added(ctx, 1)
 }
 
 // pushGame queues one game row read back from a card_games.parquet (carry),
 // with its values of the rule set's columns.
 func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame, vals []rating.Value) error {
-	if cw.games == nil {
-		cw.games = newGameCols(cw.shape.gameAdded, 0)
+	g, _, err := cw.games.chunk(ctx)
+	if err != nil {
+		return err
 	}
-	g := cw.games
 	g.added.push(vals)
 	g.period.add(row.Period)
 	g.player = append(g.player, row.PlayerID)
@@ -743,79 +826,27 @@ func (cw *cardWriter) pushGame(ctx context.Context, row *output.CardGame, vals [
 	g.pd.addPtr(row.PD)
 	g.changeExact.addPtr(row.ChangeUnrounded)
 	g.reason.add(row.Reason)
-	return cw.addedGames(ctx)
-}
-
-// added hands the queued rows of cards.parquet on once they fill a row group.
-func (cw *cardWriter) added(ctx context.Context) error {
-	if cw.buf.len() == cardsPerRowGroup {
-		return cw.flush(ctx)
-	}
-	return nil
-}
-
-// addedGames hands the queued games on once they fill a row group.
-func (cw *cardWriter) addedGames(ctx context.Context) error {
-	if cw.games.len() == cardsPerRowGroup {
-		return cw.flushGames(ctx)
-	}
-	return nil
-}
-
-// flush hands the queued rows of cards.parquet to the goroutine as a row
-// group.
-func (cw *cardWriter) flush(ctx context.Context) error {
-	n := cw.buf.len()
-	if err := send(ctx, cw.full, cardChunk{rows: cw.buf}); err != nil {
-		return err
-	}
-	select { // a buffer the goroutine has finished with, or a new one
-	case b := <-cw.free:
-		cw.buf = b
-	default:
-		cw.buf = newCardCols(cw.shape.rowAdded, n)
-	}
-	return nil
-}
-
-// flushGames hands the queued games to the goroutine as a row group.
-func (cw *cardWriter) flushGames(ctx context.Context) error {
-	full := cw.games.len() == cardsPerRowGroup
-	if err := send(ctx, cw.full, cardChunk{games: cw.games}); err != nil {
-		return err
-	}
-	select {
-	case g := <-cw.freeGames:
-		cw.games = g
-	default:
-		// More games are likely after a full row group: room for one now;
-		// else it is made, growing, when the next game comes.
-		cw.games = nil
-		if full {
-			cw.games = newGameCols(cw.shape.gameAdded, cardsPerRowGroup)
-		}
-	}
-	return nil
+	return cw.games.added(ctx, 1)
 }
 
 // flushAll hands on what is queued of both files: the last row groups.
 // card_games.parquet gets none when it has no rows.
 func (cw *cardWriter) flushAll(ctx context.Context) error {
-	if cw.games != nil && cw.games.len() > 0 {
-		if err := cw.flushGames(ctx); err != nil {
+	if cw.games.rows > 0 {
+		if err := cw.games.flush(ctx); err != nil {
 			return err
 		}
 	}
-	return cw.flush(ctx)
+	return cw.rows.flush(ctx)
 }
 
 // finish closes the files, after the goroutine has written every row group.
 func (cw *cardWriter) finish() error {
-	if err := cw.w.Close(); err != nil {
+	if err := cw.rows.w.Close(); err != nil {
 		cw.abort()
 		return fmt.Errorf("write cards.parquet: %w", err)
 	}
-	if err := cw.gw.Close(); err != nil {
+	if err := cw.games.w.Close(); err != nil {
 		cw.abort()
 		return fmt.Errorf("write card_games.parquet: %w", err)
 	}

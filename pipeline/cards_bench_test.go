@@ -99,7 +99,7 @@ func benchWriteCards(b *testing.B, chunks [][]rating.Card, at func(i int) (int64
 		}
 		done += int64(units)
 		err = cw.flushAll(ctx)
-		close(cw.full)
+		cw.close()
 		if err := errors.Join(err, g.Wait()); err != nil {
 			b.Fatal(err)
 		}

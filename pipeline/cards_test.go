@@ -129,7 +129,7 @@ func TestCardsFile(t *testing.T) {
 		t.Fatalf("%d closes left, %d games: not two row groups of games", len(closes), len(wantGames))
 	}
 	err = cw.flushAll(ctx)
-	close(cw.full)
+	cw.close()
 	if err := errors.Join(err, g.Wait()); err != nil {
 		t.Fatal(err)
 	}

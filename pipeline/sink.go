@@ -485,7 +485,7 @@ func (s *writeSink) close(ctx context.Context, ok bool) error {
 		}
 	}
 	if s.cardW != nil {
-		close(s.cardW.full)
+		s.cardW.close()
 	}
 	if s.pool.jobs != nil {
 		close(s.pool.jobs)

@@ -16,11 +16,12 @@ type handed struct {
 }
 
 // Handoff batches: a batch goes when it has handoffTournaments tournaments or
-// handoffRows rows; handoffBatches of them may wait.
+// handoffRows rows; handoffBatches of them may wait, so that the producer
+// goes on checking rows while the rater closes a period (FIDE's close is long).
 const (
 	handoffTournaments = 64
 	handoffRows        = 8192
-	handoffBatches     = 4
+	handoffBatches     = 16
 )
 
 // runHanded is p.run with take on a goroutine of its own: the producer

@@ -248,14 +248,8 @@ func TestStringIndexes(t *testing.T) {
 // high bytes (p) compressed, and the file has the cells of parquet-go's.
 func TestCompressIfWorth(t *testing.T) {
 	rows := testRows(20000)
-	var old, got bytes.Buffer
-	gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
-	if _, err := gw.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := gw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	old := parquetGoFile(t, rows)
+	var got bytes.Buffer
 	w, err := New(&got, testSchema, append(testOptions(), CompressIfWorth("p"), CompressIfWorth("score"))...)
 	if err != nil {
 		t.Fatal(err)
@@ -269,7 +263,7 @@ func TestCompressIfWorth(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := SameCells(old.Bytes(), got.Bytes()); err != nil {
+	if err := SameCells(old, got.Bytes()); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"p": true, "score": false, "name": true} // pages compressed
@@ -487,20 +481,29 @@ func TestStringIndexesRequired(t *testing.T) {
 	}
 }
 
+// parquetGoFile is rows written in one piece by parquet-go's own writer,
+// with the tests' schema and options: the file ours is compared with.
+func parquetGoFile(t *testing.T, rows []testRow) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	gw := parquet.NewGenericWriter[testRow](&b, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
+	if _, err := gw.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // TestReusedBuffers: files written one after another, each with the buffers
 // the last one left (its dictionaries' tables and values, pages, slabs), are
 // parquet-go's files.
 func TestReusedBuffers(t *testing.T) {
 	for _, n := range []int{20000, 3000, 20000} {
 		rows := testRows(n)
-		var old, got bytes.Buffer
-		gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
-		if _, err := gw.Write(rows); err != nil {
-			t.Fatal(err)
-		}
-		if err := gw.Close(); err != nil {
-			t.Fatal(err)
-		}
+		old := parquetGoFile(t, rows)
+		var got bytes.Buffer
 		w, err := New(&got, testSchema, testOptions()...)
 		if err != nil {
 			t.Fatal(err)
@@ -509,8 +512,8 @@ func TestReusedBuffers(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(old.Bytes(), got.Bytes()) {
-			t.Errorf("%d rows: %d bytes, parquet-go's %d", n, got.Len(), old.Len())
+		if !bytes.Equal(old, got.Bytes()) {
+			t.Errorf("%d rows: %d bytes, parquet-go's %d", n, got.Len(), len(old))
 		}
 	}
 }

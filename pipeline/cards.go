@@ -285,8 +285,6 @@ func newCardCols(added []rating.Column, n int) *cardCols {
 	return c
 }
 
-func (c *cardCols) len() int { return len(c.period.codes) }
-
 func (c *cardCols) reset() {
 	c.period.reset()
 	c.reason.reset()
@@ -315,8 +313,6 @@ func newGameCols(added []rating.Column, n int) *gameCols {
 	g.pd, g.changeExact = newOptional[float64](n), newOptional[float64](n)
 	return g
 }
-
-func (g *gameCols) len() int { return len(g.period.codes) }
 
 func (g *gameCols) reset() {
 	g.period.reset()

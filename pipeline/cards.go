@@ -632,8 +632,8 @@ func (cw *cardWriter) addGames(ctx context.Context, key int, rows *rating.GameRo
 	return nil
 }
 
-// addRows appends rows lo to hi of rows, as add appends per-game cards
-// without a K: D and the change unset, PD set with noK.
+// addRows appends rows lo to hi of rows, as add appends per-game cards: D,
+// PD and the change set on a row rated with a K, PD always with noK.
 func (g *gameCols) addRows(players *archive.Players, period string, rows *rating.GameRows, lo, hi int, noK bool) {
 	n := hi - lo
 	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
@@ -644,7 +644,14 @@ func (g *gameCols) addRows(players *archive.Players, period string, rows *rating
 		opponent[i] = players.IDOf(p)
 	}
 	fill(extend(&g.period.codes, n), g.period.code(period))
-	fill(extend(&g.reason.codes, n), g.reason.code(rows.Reason.String()))
+	reason := extend(&g.reason.codes, n)
+	if len(rows.Reasons) > 0 {
+		for i, x := range rows.Reasons[lo:hi] {
+			reason[i] = g.reason.reason(x)
+		}
+	} else {
+		fill(reason, g.reason.reason(rows.Reason))
+	}
 	copy(extend(&g.tournament, n), rows.Tournament[lo:hi])
 	copy(extend(&g.end, n), rows.End[lo:hi])
 	copy(extend(&g.oppRating, n), rows.OppRating[lo:hi])
@@ -652,16 +659,29 @@ func (g *gameCols) addRows(players *archive.Players, period string, rows *rating
 	for i, s := range rows.Score2[lo:hi] {
 		w[i] = float64(s) / 2
 	}
-	// d and the change are unset: their values are never written, only the flags cleared.
-	_, dSet := g.d.extend(n)
-	clear(dSet)
 	pd, pdSet := g.pd.extend(n)
 	for i, e := range rows.Expected[lo:hi] {
 		pd[i] = float64(e) / 100
 	}
-	fill(pdSet, noK)
-	_, exactSet := g.changeExact.extend(n)
-	clear(exactSet)
+	d, dSet := g.d.extend(n)
+	exact, exactSet := g.changeExact.extend(n)
+	if len(rows.Rated) > 0 {
+		rated := rows.Rated[lo:hi]
+		copy(d, rows.D[lo:hi])
+		for i, e := range rows.ChangeExact[lo:hi] {
+			exact[i] = float64(e) / 100
+		}
+		copy(dSet, rated)
+		copy(exactSet, rated)
+		for i, r := range rated {
+			pdSet[i] = r || noK
+		}
+	} else {
+		// d and the change are unset: their values are never written, only the flags cleared.
+		clear(dSet)
+		clear(exactSet)
+		fill(pdSet, noK)
+	}
 	for j, vals := range rows.Values {
 		copy(extend(&g.added.flts[j], n), vals[lo:hi])
 	}

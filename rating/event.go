@@ -150,15 +150,25 @@ func (x Reason) String() string {
 }
 
 // GameRows are per-game cards column by column, as a rule set that makes one
-// per game side at a period's close (Glicko-2) hands them on: row i is the
-// Card with PerGame of Player[i]'s game against Opponent[i], Score2[i] its W
-// and Expected[i] its PD, in hundredths; D, K and the change are not set.
-// Values[j] is the column of Columns.Games[j], which are all Float64.
+// per game side at a period's close (Glicko-2, FIDE) hands them on: row i is
+// the Card with PerGame of Player[i]'s game against Opponent[i], Score2[i] its
+// W and Expected[i] its PD, in hundredths; D, K and the change are not set,
+// unless Rated is used. Values[j] is the column of Columns.Games[j], which are
+// all Float64.
 type GameRows struct {
-	Reason                                   Reason // of every row
+	Reason                                   Reason // of every row, unless Reasons is used
 	Player, Opponent, End, OppRating, Score2 []int32
 	Tournament, Expected                     []int64
 	Values                                   [][]float64
+
+	// Used by a rule set with a K (FIDE), else empty: Reasons[i] is row i's
+	// reason, and Rated[i] tells whether the row was rated with a K (a card
+	// with K > 0): only then are D[i] (as used), its PD and ChangeExact[i]
+	// (K × (W − PD) in hundredths) set.
+	Reasons     []Reason
+	Rated       []bool
+	D           []int32
+	ChangeExact []int64
 }
 
 // Len is the number of rows.
@@ -168,6 +178,7 @@ func (g *GameRows) Len() int { return len(g.Player) }
 func (g *GameRows) Reset() {
 	g.Player, g.Opponent, g.End, g.OppRating, g.Score2 = g.Player[:0], g.Opponent[:0], g.End[:0], g.OppRating[:0], g.Score2[:0]
 	g.Tournament, g.Expected = g.Tournament[:0], g.Expected[:0]
+	g.Reasons, g.Rated, g.D, g.ChangeExact = g.Reasons[:0], g.Rated[:0], g.D[:0], g.ChangeExact[:0]
 	for j := range g.Values {
 		g.Values[j] = g.Values[j][:0]
 	}

@@ -334,18 +334,27 @@ type Rater struct {
 	// added, in the order they came, until the close puts them in the pools.
 	arena, spare, added []fideGame
 
-	games   []ratedGame // rated games of the open period
-	tours   []tourInfo  // their tournaments
-	pending []fideGame  // one event's pool candidates
-	first   []int32     // one event's players in their first tournament
-	mark    []int8      // per player: 1 = in first this event, 2 = zero-score disregarded
+	// The open period's rated games, a side per player, in buckets of
+	// 1<<bucketShift players (by player index): the close sorts a bucket's
+	// sides by player within the cache, where an order of all of them
+	// would have it read them from memory at random.
+	buckets [][]ratedSide
+	sides   int        // the sides in buckets
+	tours   []tourInfo // their tournaments
+	pending []fideGame // one event's pool candidates
+	first   []int32    // one event's players in their first tournament
+	mark    []int8     // per player: 1 = in first this event, 2 = zero-score disregarded
 	cards   []rating.Card
+	// rows are the close's per-game cards, column by column; emitRows takes
+	// them (EmitGames), else they become cards.
+	rows     rating.GameRows
+	rowsRoom int // the least room of rows' columns (see moreRows)
+	emitRows func(*rating.GameRows) error
 
-	// ClosePeriod's scratch for sorting games by player, gathering them and
+	// ClosePeriod's scratch for sorting a bucket's sides by player and
 	// merging pooling.
-	order    []int32
+	bySide   []ratedSide
 	count    []int32
-	block    []fideGame
 	merge    []int32
 	addCount []int32
 	addOrder []fideGame
@@ -372,38 +381,24 @@ type fideGame struct {
 	w2        int32
 }
 
-// ratedGame is a rated game of the open period, once for both sides: less
-// than half the memory of its two sides as fideGames, kept a month.
-type ratedGame struct {
-	tour             int32 // index into Rater.tours
-	white, black     int32
-	wRating, bRating int32 // on the list in force
-	ws, bs           int8  // scores in half points
+// ratedSide is one side of a rated game of the open period: half the
+// memory of a fideGame, kept a month.
+type ratedSide struct {
+	p, opp    int32
+	oppRating int32 // on the list in force
+	tour      int32 // index into Rater.tours
+	w2        int32 // the score in half points
 }
+
+// 1<<bucketShift players' sides share a bucket: a month's bucket at 10M
+// games and 200k players holds about 17k sides, which the close sorts
+// within the cache.
+const bucketShift = 12
 
 // tourInfo is what a game's side takes from its tournament.
 type tourInfo struct {
 	id          int64
 	end, period int32
-}
-
-// side is side s (0 white, 1 black) of games[i] as a player's game, for
-// order entry 2i+s.
-func (r *Rater) side(ix int32) fideGame {
-	g := &r.games[ix>>1]
-	t := &r.tours[g.tour]
-	if ix&1 == 0 {
-		return fideGame{tour: t.id, end: t.end, period: t.period, p: g.white, opp: g.black, oppRating: g.bRating, w2: int32(g.ws)}
-	}
-	return fideGame{tour: t.id, end: t.end, period: t.period, p: g.black, opp: g.white, oppRating: g.wRating, w2: int32(g.bs)}
-}
-
-// player is the player of order entry ix (see side).
-func (r *Rater) player(ix int32) int32 {
-	if ix&1 == 0 {
-		return r.games[ix>>1].white
-	}
-	return r.games[ix>>1].black
 }
 
 // NewRater returns a rater for st's players and puts the starting list in
@@ -452,7 +447,6 @@ func (r *Rater) ListDay(end int32) int32 {
 func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 	period := int32(monthKey(r.ListDay(ev.End)))
 	r.cards, r.pending, r.first = r.cards[:0], r.pending[:0], r.first[:0]
-	r.games = roomFor(r.games, len(ev.Games))
 	tour := int32(-1) // the event's place in r.tours, made with its first rated game
 	for _, g := range ev.Games {
 		ws, bs, ok := g.Scores()
@@ -465,8 +459,9 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 				tour = int32(len(r.tours))
 				r.tours = append(r.tours, tourInfo{id: ev.ID, end: ev.End, period: period})
 			}
-			r.games = append(r.games, ratedGame{tour: tour, white: g.White, black: g.Black,
-				wRating: st.Rating[g.White], bRating: st.Rating[g.Black], ws: int8(ws), bs: int8(bs)})
+			wr, br := st.Rating[g.White], st.Rating[g.Black]
+			r.addSide(ratedSide{p: g.White, opp: g.Black, oppRating: br, tour: tour, w2: ws})
+			r.addSide(ratedSide{p: g.Black, opp: g.White, oppRating: wr, tour: tour, w2: bs})
 		case br:
 			r.pending = append(r.pending, fideGame{tour: ev.ID, end: ev.End, period: period, p: g.White, opp: g.Black, oppRating: st.Rating[g.Black], w2: ws})
 		case wr:
@@ -523,12 +518,13 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 // ClosePeriod rates the period of the list on first…last (the list of month
 // M rates the period M − 1 with the ratings of the list of M − 1): one change
 // per rated player, rounded once, and initial ratings from the pools, in one
-// walk in player order. It hands emit the per-game cards and each player's
-// total, in player order, about closeChunk cards at a time, and returns emit's
-// first error.
+// walk in player order. It hands emit the per-game cards (or emitRows their
+// rows, EmitGames) and each player's total, in player order, about
+// closeChunk at a time, and returns the first error of either.
 func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rating.Card) error) error {
 	cur := monthKey(first)
 	r.cards = r.cards[:0]
+	r.rows.Reset()
 	if !r.started { // players rated at the start count as having played in the first list's period
 		r.started = true
 		for p, rated := range st.Rated {
@@ -547,7 +543,6 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 	// The two sets of players are apart, and no player's result depends on
 	// another's, so both are done in one walk in player order: the cards come
 	// out in player order, as audit rows should, without sorting them.
-	order, end := r.gamesByPlayer(len(st.Rated))
 	pooling := r.sortPooling()
 	keep := pooling[:0] // still pooling (written behind the walk)
 	added, addEnd := r.addedByPlayer(len(st.Rated))
@@ -556,17 +551,23 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 		total += len(r.pool[p])
 	}
 	arena := emptied(r.spare, total)
-	var block []fideGame // the games of order[from:from+len(block)]
-	from := 0
-	for i, j := 0, 0; i < len(order) || j < len(pooling); {
-		if i < len(order) && i >= from+len(block) {
-			block, from = r.gather(order, end, i), i
+	var sides []ratedSide // the rest of the sorted bucket
+	b := 0                // the next bucket
+	for j := 0; ; {
+		for len(sides) == 0 && b < len(r.buckets) {
+			sides = r.sortBucket(b)
+			b++
 		}
-		if j == len(pooling) || i < len(order) && block[i-from].p <= pooling[j] {
-			p := block[i-from].p
-			k := int(end[p])
-			r.closeRated(st, p, block[i-from:k-from], &f, start, year, cur)
-			i = k
+		if len(sides) == 0 && j == len(pooling) {
+			break
+		}
+		if len(sides) > 0 && (j == len(pooling) || sides[0].p <= pooling[j]) {
+			p, k := sides[0].p, 1
+			for k < len(sides) && sides[k].p == p {
+				k++
+			}
+			r.closeRated(st, p, sides[:k], &f, start, year, cur)
+			sides = sides[k:]
 		} else {
 			// The pool and the period's games for it, side by side with
 			// the other pools: the next close and the state file read them
@@ -588,63 +589,72 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 			}
 			j++
 		}
-		if len(r.cards) >= closeChunk {
-			if err := emit(r.cards); err != nil {
-				return err
-			}
-			r.cards = r.cards[:0]
+		if err := r.handOn(emit, closeChunk); err != nil {
+			return err
 		}
 	}
-	r.games, r.tours, r.added = r.games[:0], r.tours[:0], r.added[:0]
+	for b := range r.buckets {
+		r.buckets[b] = r.buckets[b][:0]
+	}
+	r.sides, r.tours, r.added = 0, r.tours[:0], r.added[:0]
 	r.pooling, r.sorted = keep, len(keep)
 	r.arena, r.spare = arena, r.arena
-	if len(r.cards) > 0 {
-		return emit(r.cards)
+	return r.handOn(emit, 1)
+}
+
+// EmitGames: ClosePeriod hands its per-game cards to emit as rows
+// (rating.GameEmitter).
+func (r *Rater) EmitGames(emit func(*rating.GameRows) error) { r.emitRows = emit }
+
+// handOn hands the rows to emitRows and the cards to emit, each once there
+// are at least min of them.
+func (r *Rater) handOn(emit func([]rating.Card) error, min int) error {
+	if r.rows.Len() >= min {
+		err := r.emitRows(&r.rows)
+		r.rows.Reset()
+		if err != nil {
+			return err
+		}
+	}
+	if len(r.cards) >= min {
+		err := emit(r.cards)
+		r.cards = r.cards[:0]
+		return err
 	}
 	return nil
 }
 
-// closeChunk is about how many cards ClosePeriod hands on at a time, so that
-// a big month's cards are never all live at once under the memory limit.
+// closeChunk is about how many cards, and how many rows, ClosePeriod hands
+// on at a time, so that a big month's are never all live at once under the
+// memory limit.
 const closeChunk = 4096
 
-// gatherBlock is about how many games gather copies at a time.
-const gatherBlock = 1024
-
-// gather copies the games of order[i:e] into r.block and returns it, e about
-// gatherBlock on and at the end of a player's games. The reads of a block
-// are independent of one another, so their cache misses overlap, where a
-// walk player by player would wait on each.
-func (r *Rater) gather(order, end []int32, i int) []fideGame {
-	e := min(i+gatherBlock, len(order))
-	e = int(end[r.player(order[e-1])])
-	b := r.block[:0]
-	for _, ix := range order[i:e] {
-		b = append(b, r.side(ix))
-	}
-	r.block = b
-	return b
-}
-
-// closeRated rates rated player p's games of the period, gs ("The list"),
-// and adds the cards: one per game, then the period's total.
-func (r *Rater) closeRated(st *rating.State, p int32, gs []fideGame, f *fideRules, day int32, year, cur int) {
-	n := int32(len(gs))
+// closeRated rates rated player p's games of the period, sides ("The
+// list"), and adds a row per game, then the period's total card.
+func (r *Rater) closeRated(st *rating.State, p int32, sides []ratedSide, f *fideRules, day int32, year, cur int) {
+	n := int32(len(sides))
 	ro := st.Rating[p]
 	k := f.limitK(f.k(r.reached[p], st.GamesTotal[p], ro, st.BirthYear[p], year), n)
+	rows, from := &r.rows, r.moreRows(len(sides))
+	fill(rows.Player[from:], p)
+	fill(rows.Reasons[from:], ReasonGame)
+	fill(rows.Rated[from:], k > 0)
+	opp, oppRating, score2 := rows.Opponent[from:], rows.OppRating[from:], rows.Score2[from:]
+	tour, end := rows.Tournament[from:], rows.End[from:]
+	ds, pds, exacts := rows.D[from:], rows.Expected[from:], rows.ChangeExact[from:]
 	var w2 int32
 	var we, oppSum int64
-	for i := range gs {
-		g := &gs[i]
+	for i := range sides {
+		g := &sides[i]
+		t := &r.tours[g.tour]
 		d := f.d(ro, g.oppRating, day)
-		pd := rating.PD(int(d))
-		w2, we, oppSum = w2+g.w2, we+int64(pd), oppSum+int64(g.oppRating)
-		r.cards = append(r.cards, rating.Card{
-			Player: p, RatedBefore: true, Before: ro, Games: 1, Score2: g.w2, D: d, Expected: int64(pd),
-			K: k, ChangeExact: int64(k) * (int64(g.w2)*50 - int64(pd)), Reason: ReasonGame,
-			Tournament: g.tour, End: g.end, PerGame: true, Opponent: g.opp, OppRating: g.oppRating,
-		})
+		pd := int64(rating.PD(int(d)))
+		w2, we, oppSum = w2+g.w2, we+pd, oppSum+int64(g.oppRating)
+		opp[i], oppRating[i], score2[i] = g.opp, g.oppRating, g.w2
+		tour[i], end[i] = t.id, t.end
+		ds[i], pds[i], exacts[i] = d, pd, int64(k)*(int64(g.w2)*50-pd)
 	}
+	r.rowCards(from, ro, k)
 	exact, change := rating.Change(k, w2, we)
 	after := ro + change
 	c := rating.Card{
@@ -690,13 +700,19 @@ func (r *Rater) closePool(st *rating.State, p int32, f *fideRules, cur int) bool
 	n := int32(len(pool))
 	var w2 int32
 	var oppSum int64
-	for _, g := range pool {
+	rows, from := &r.rows, r.moreRows(len(pool))
+	fill(rows.Player[from:], p)
+	fill(rows.Reasons[from:], ReasonPoolGame)
+	clear(rows.Rated[from:])
+	clear(rows.D[from:])
+	clear(rows.Expected[from:])
+	clear(rows.ChangeExact[from:])
+	for i, g := range pool {
 		w2, oppSum = w2+g.w2, oppSum+int64(g.oppRating)
-		r.cards = append(r.cards, rating.Card{
-			Player: p, Games: 1, Score2: g.w2, Reason: ReasonPoolGame,
-			Tournament: g.tour, End: g.end, PerGame: true, Opponent: g.opp, OppRating: g.oppRating,
-		})
+		rows.Opponent[from+i], rows.OppRating[from+i], rows.Score2[from+i] = g.opp, g.oppRating, g.w2
+		rows.Tournament[from+i], rows.End[from+i] = g.tour, g.end
 	}
+	r.rowCards(from, 0, 0)
 	ra, _, ru := f.initial(oppSum, n, w2)
 	c := rating.Card{Player: p, After: ru, Games: n, Score2: w2, OppAverage: ra, Reason: ReasonInitialLow, PeriodTotal: true}
 	if ru < f.Floor { // stays unrated and keeps pooling
@@ -712,6 +728,46 @@ func (r *Rater) closePool(st *rating.State, p int32, f *fideRules, cur int) bool
 	r.reached[p] = r.reached[p] || ru >= f.HighRating
 	r.pool[p], r.inPool[p] = nil, false
 	return false
+}
+
+// moreRows lengthens every column of r.rows by n rows and returns where
+// they start. The columns grow together, so one check of room serves all.
+func (r *Rater) moreRows(n int) int {
+	g := &r.rows
+	from := len(g.Player)
+	to := from + n
+	if to > r.rowsRoom {
+		g.Player, g.Opponent, g.End, g.OppRating = roomFor(g.Player, n), roomFor(g.Opponent, n), roomFor(g.End, n), roomFor(g.OppRating, n)
+		g.Score2, g.D, g.Tournament, g.Expected = roomFor(g.Score2, n), roomFor(g.D, n), roomFor(g.Tournament, n), roomFor(g.Expected, n)
+		g.ChangeExact, g.Reasons, g.Rated = roomFor(g.ChangeExact, n), roomFor(g.Reasons, n), roomFor(g.Rated, n)
+		r.rowsRoom = min(cap(g.Player), cap(g.Opponent), cap(g.End), cap(g.OppRating), cap(g.Score2), cap(g.D),
+			cap(g.Tournament), cap(g.Expected), cap(g.ChangeExact), cap(g.Reasons), cap(g.Rated))
+	}
+	g.Player, g.Opponent, g.End, g.OppRating = g.Player[:to], g.Opponent[:to], g.End[:to], g.OppRating[:to]
+	g.Score2, g.D, g.Tournament, g.Expected = g.Score2[:to], g.D[:to], g.Tournament[:to], g.Expected[:to]
+	g.ChangeExact, g.Reasons, g.Rated = g.ChangeExact[:to], g.Reasons[:to], g.Rated[:to]
+	return from
+}
+
+// rowCards, without emitRows (EmitGames), turns the rows from from on into
+// per-game cards: a rated player's (reason ReasonGame) rated before and
+// with K k, else a pool's.
+func (r *Rater) rowCards(from int, before, k int32) {
+	if r.emitRows != nil {
+		return
+	}
+	g := &r.rows
+	for i := from; i < g.Len(); i++ {
+		c := rating.Card{
+			Player: g.Player[i], Games: 1, Score2: g.Score2[i], Reason: g.Reasons[i],
+			Tournament: g.Tournament[i], End: g.End[i], PerGame: true, Opponent: g.Opponent[i], OppRating: g.OppRating[i],
+		}
+		if g.Reasons[i] == ReasonGame { // rated, with or without a K (K × n limit)
+			c.RatedBefore, c.Before, c.D, c.Expected, c.K, c.ChangeExact = true, before, g.D[i], g.Expected[i], k, g.ChangeExact[i]
+		}
+		r.cards = append(r.cards, c)
+	}
+	g.Reset()
 }
 
 // sortPooling puts r.pooling in player order: the players kept by the last
@@ -754,16 +810,6 @@ func playerStarts(buf []int32, games []fideGame, n int) (start []int32) {
 	return starts(start)
 }
 
-// sideStarts is playerStarts over both sides of rated games.
-func sideStarts(buf []int32, games []ratedGame, n int) (start []int32) {
-	start = counters(buf, n)
-	for _, g := range games {
-		start[g.white+1]++
-		start[g.black+1]++
-	}
-	return starts(start)
-}
-
 // counters returns n+1 zeroed counters in buf's room.
 func counters(buf []int32, n int) []int32 {
 	if cap(buf) > n {
@@ -795,22 +841,49 @@ func (r *Rater) addedByPlayer(n int) (added []fideGame, end []int32) {
 	return added, count
 }
 
-// gamesByPlayer returns the order entries of the period's games' sides (see
-// side) in player order, each player's games in the order they came: a stable
-// counting sort over the n players, linear in the games where a comparison
-// sort is not. Indexes rather than a sorted copy keep the live heap small
-// under the memory limit. end[p] is where player p's games end in order.
-func (r *Rater) gamesByPlayer(n int) (order, end []int32) {
-	count := sideStarts(r.count, r.games, n)
-	order = emptied(r.order, 2*len(r.games))[:2*len(r.games)]
-	for i, g := range r.games {
-		order[count[g.white]] = int32(2 * i) // side's order entry (see side)
-		count[g.white]++                     // from the start of p's games to their end
-		order[count[g.black]] = int32(2*i + 1)
-		count[g.black]++
+// addSide adds a rated game's side to its player's bucket.
+func (r *Rater) addSide(s ratedSide) {
+	b := int(s.p >> bucketShift)
+	if b >= len(r.buckets) {
+		r.buckets = append(r.buckets, make([][]ratedSide, b+1-len(r.buckets))...)
 	}
-	r.order, r.count = order, count
-	return order, count
+	bk := r.buckets[b]
+	if len(bk) == cap(bk) { // doubling: append's growth by a quarter would copy a bucket over and over
+		bk = slices.Grow(bk, max(len(bk), 256))
+	}
+	r.buckets[b] = append(bk, s)
+	r.sides++
+}
+
+// sortBucket returns bucket b's sides in player order, each player's in the
+// order they came: a stable counting sort over the bucket's players, linear
+// in the sides where a comparison sort is not, in r.bySide's room.
+func (r *Rater) sortBucket(b int) []ratedSide {
+	bucket := r.buckets[b]
+	if len(bucket) == 0 {
+		return nil
+	}
+	lo := int32(b) << bucketShift
+	start := counters(r.count, 1<<bucketShift)
+	for i := range bucket {
+		start[bucket[i].p-lo+1]++
+	}
+	start = starts(start)
+	out := emptied(r.bySide, len(bucket))[:len(bucket)]
+	for i := range bucket {
+		q := bucket[i].p - lo
+		out[start[q]] = bucket[i]
+		start[q]++
+	}
+	r.bySide, r.count = out, start
+	return out
+}
+
+// fill sets every element of s to v.
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
 }
 
 // emptied returns s emptied with room for n elements: a new array when s

@@ -819,8 +819,8 @@ func TestFideByeIgnored(t *testing.T) {
 	if r.seen[1] {
 		t.Error("a bye made player 1's first tournament")
 	}
-	if len(r.games) != 0 || len(r.pending) != 0 {
-		t.Errorf("a bye was gathered as a game: %d games, %d pending", len(r.games), len(r.pending))
+	if r.sides != 0 || len(r.pending) != 0 {
+		t.Errorf("a bye was gathered as a game: %d sides, %d pending", r.sides, len(r.pending))
 	}
 }
 
@@ -885,6 +885,86 @@ func TestFideCloseInChunks(t *testing.T) {
 	stop := errors.New("stop")
 	if err := w2.r.ClosePeriod(w2.st, dayOf("2025-02-01"), dayOf("2025-02-28"), func([]rating.Card) error { return stop }); err != stop {
 		t.Errorf("emit's error: got %v", err)
+	}
+}
+
+// TestFideEmitGames: the rows EmitGames hands on are the per-game cards
+// ClosePeriod hands on without it, in the same order, over several hand-ons,
+// pool games and games rated with K 0 (the K × n limit) among them; the
+// other cards are the same.
+func TestFideEmitGames(t *testing.T) {
+	const n = 400 // players 0 mod 3 unrated, so that pools form
+	ps := make([]fp, n)
+	for p := range ps {
+		if p%3 != 0 {
+			ps[p] = fp{elo: int32(1500 + p*7%900)}
+		}
+	}
+	f := Defaults()
+	f.KNMax = 200 // K 0 above 20 games at K 10
+	run := func(emitGames bool) (cards, games []rating.Card) {
+		w := newFideWorld(t, f, ps...)
+		if emitGames {
+			w.r.EmitGames(func(g *rating.GameRows) error {
+				for i := range g.Len() {
+					c := rating.Card{Player: g.Player[i], Opponent: g.Opponent[i], OppRating: g.OppRating[i], Score2: g.Score2[i],
+						Tournament: g.Tournament[i], End: g.End[i], Reason: g.Reasons[i]}
+					if g.Rated[i] {
+						c.D, c.Expected, c.ChangeExact = g.D[i], g.Expected[i], g.ChangeExact[i]
+					}
+					games = append(games, c)
+				}
+				return nil
+			})
+		}
+		w.close("2025-01")
+		for m, list := range []string{"2025-02", "2025-03", "2025-04"} {
+			end := []string{"2025-01-10", "2025-02-10", "2025-03-10"}[m]
+			var gs []rating.Game
+			for i := range int32(3000) {
+				a, b := (i*7+int32(m))%n, (i*13+5)%n
+				if a != b {
+					gs = append(gs, g(a, b, int(i%3)))
+				}
+			}
+			for i := range 250 { // players 1 and 2: K 0
+				gs = append(gs, g(1, 2, i%3))
+			}
+			w.play(end, list, gs...)
+			w.close(list)
+			w.endPeriod()
+			for _, c := range w.cards {
+				if !c.PerGame {
+					cards = append(cards, c)
+					continue
+				}
+				row := rating.Card{Player: c.Player, Opponent: c.Opponent, OppRating: c.OppRating, Score2: c.Score2,
+					Tournament: c.Tournament, End: c.End, Reason: c.Reason}
+				if c.K > 0 {
+					row.D, row.Expected, row.ChangeExact = c.D, c.Expected, c.ChangeExact
+				}
+				games = append(games, row)
+			}
+		}
+		return cards, games
+	}
+	cards, games := run(false)
+	rowCards, rows := run(true)
+	kinds := map[string]int{}
+	for _, c := range games {
+		kinds[c.Reason.String()]++
+		if c.Reason == ReasonGame && c.Expected == 0 {
+			kinds["k0"]++
+		}
+	}
+	if len(games) <= 2*closeChunk || kinds["fide-pool-game"] == 0 || kinds["k0"] == 0 {
+		t.Fatalf("%d per-game cards (%v): want more than two hand-ons, pool games and games rated with K 0", len(games), kinds)
+	}
+	if !slices.Equal(games, rows) {
+		t.Errorf("EmitGames' %d rows differ from the %d per-game cards", len(rows), len(games))
+	}
+	if !slices.Equal(cards, rowCards) {
+		t.Errorf("the other cards differ with EmitGames: %d against %d", len(rowCards), len(cards))
 	}
 }
 

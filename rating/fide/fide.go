@@ -887,10 +887,12 @@ func fill[T any](s []T, v T) {
 }
 
 // emptied returns s emptied with room for n elements: a new array when s
-// has too little, where slices.Grow would copy s's stale elements over.
+// has too little, where slices.Grow would copy s's stale elements over. A
+// new array at least doubles s: the close's scratch grows over the first
+// months, and each new array is fresh memory, paid in page faults.
 func emptied[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, 0, n)
+		return make([]T, 0, max(n, 2*cap(s)))
 	}
 	return s[:0]
 }

@@ -26,7 +26,21 @@ type dictionary struct {
 	vstr []string
 	seen []bool  // bounds' scratch: which values a page uses
 	used []int32 // and in which order they first come
+	hits *doubleCache
 }
+
+// doubleCache is a direct-mapped cache of a double dictionary's indexes
+// before its probing table: the outputs' doubles come from small sets (a
+// score, an expected score, a rating change), and a hit is a multiply and a
+// compare where the table hashes and searches.
+type doubleCache struct {
+	bits [1 << cacheBits]uint64
+	idx  [1 << cacheBits]int32 // the index + 1; 0: empty
+}
+
+// cacheBits is log2 of doubleCache's slots. With more values than half as
+// many, slots collide often and the table takes whole pieces again.
+const cacheBits = 10
 
 // maxLoad is parquet-go's dictionaries' table load.
 const maxLoad = 0.85
@@ -40,6 +54,7 @@ func newDictionary(kind parquet.Kind) *dictionary {
 		d.i64 = hashprobe.NewInt64Table(0, maxLoad)
 	case parquet.Double:
 		d.f64 = hashprobe.NewFloat64Table(0, maxLoad)
+		d.hits = new(doubleCache)
 	default:
 		d.str = map[string]int32{}
 	}
@@ -55,6 +70,7 @@ func (d *dictionary) reset() {
 		d.i64.Reset()
 	case d.f64 != nil:
 		d.f64.Reset()
+		clear(d.hits.idx[:])
 	default:
 		clear(d.str)
 	}
@@ -75,7 +91,11 @@ func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
 	case []int64:
 		probe(d.i64.Probe, &d.vi64, vals, out)
 	case []float64:
-		probe(d.f64.Probe, &d.vf64, vals, out)
+		if len(d.vf64) > len(d.hits.idx)/2 {
+			probe(d.f64.Probe, &d.vf64, vals, out)
+			break
+		}
+		d.probeCached(vals, out)
 	case []string:
 		index(d.str, &d.vstr, vals, out)
 	case []dictIndex:
@@ -98,6 +118,22 @@ func probe[T any](p func(keys []T, values []int32) int, values *[]T, vals []T, o
 		if int(j) == len(*values) {
 			*values = append(*values, vals[i])
 		}
+	}
+}
+
+// probeCached sets out to the indexes of vals as probe does, looking each
+// one up in the cache first.
+func (d *dictionary) probeCached(vals []float64, out []int32) {
+	c := d.hits
+	for i, v := range vals {
+		b := math.Float64bits(v)
+		s := b * 0x9e3779b97f4a7c15 >> (64 - cacheBits)
+		if j := c.idx[s]; j != 0 && c.bits[s] == b {
+			out[i] = j - 1
+			continue
+		}
+		probe(d.f64.Probe, &d.vf64, vals[i:i+1], out[i:i+1])
+		c.bits[s], c.idx[s] = b, out[i]+1
 	}
 }
 

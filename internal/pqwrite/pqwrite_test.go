@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -515,5 +516,115 @@ func TestReusedBuffers(t *testing.T) {
 		if !bytes.Equal(old, got.Bytes()) {
 			t.Errorf("%d rows: %d bytes, parquet-go's %d", n, got.Len(), len(old))
 		}
+	}
+}
+
+// TestDoubleDictionary: a double dictionary column is parquet-go's file
+// whether its values hit the cache or not: a few values, colliding ones, more
+// than the cache takes, nulls, in several row groups. (With -0 or NaN
+// parquet-go's chunk statistics differ: see TestDoubleCache.)
+func TestDoubleDictionary(t *testing.T) {
+	type row struct {
+		D *float64 `parquet:"d,optional,dict"`
+	}
+	schema := parquet.NewSchema("row", parquet.SchemaOf(row{}))
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float64{0, 0.5, 1, math.Pi}
+	var rows []row
+	for g := range 3 {
+		for i := range 9000 {
+			var v float64
+			switch {
+			case r.IntN(8) == 0:
+				rows = append(rows, row{})
+				continue
+			case g == 1 && i > 3000: // more values than the cache's slots
+				v = float64(r.IntN(4000)) / 100
+			case r.IntN(4) == 0:
+				v = special[r.IntN(len(special))]
+			default:
+				v = float64(r.IntN(300)) / 100
+			}
+			rows = append(rows, row{&v})
+		}
+	}
+	var want, got bytes.Buffer
+	gw := parquet.NewGenericWriter[row](&want, append([]parquet.WriterOption{schema}, testOptions()...)...)
+	w, err := New(&got, schema, testOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < len(rows); lo += 9000 {
+		part := rows[lo : lo+9000]
+		if _, err := gw.Write(part); err != nil {
+			t.Fatal(err)
+		}
+		if err := gw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		var vals []float64
+		def := make([]byte, len(part))
+		for i, x := range part {
+			if x.D != nil {
+				vals, def[i] = append(vals, *x.D), 1
+			}
+		}
+		if err := w.Column(0).Double(vals, def, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sameFooter(t, footer(t, want.Bytes()), footer(t, got.Bytes()))
+	if !bytes.Equal(want.Bytes(), got.Bytes()) {
+		t.Errorf("%d bytes, parquet-go's %d", got.Len(), want.Len())
+	}
+}
+
+// TestDoubleCache: a double dictionary's indexes and values are its probing
+// table's, through the cache or not, 0 and -0 and NaNs of two payloads apart.
+func TestDoubleCache(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Float64frombits(0x7ff8000000000002), 1}
+	got, want := newDictionary(parquet.Double), newDictionary(parquet.Double)
+	var idx []int32
+	for round := range 3 {
+		vals := make([]float64, 64)
+		for n := range 200 {
+			for i := range vals {
+				switch {
+				case r.IntN(3) == 0:
+					vals[i] = special[r.IntN(len(special))]
+				case round == 1 && n > 100:
+					vals[i] = float64(r.IntN(5000))
+				default:
+					vals[i] = float64(r.IntN(200)) / 4
+				}
+			}
+			idx = addDict(got, idx[:0], vals)
+			ref := make([]int32, len(vals))
+			probe(want.f64.Probe, &want.vf64, vals, ref)
+			if !slices.Equal(idx, ref) {
+				t.Fatalf("round %d piece %d: indexes %v, want %v", round, n, idx, ref)
+			}
+		}
+		bits := func(d *dictionary) (b []uint64) {
+			for _, v := range d.vf64 {
+				b = append(b, math.Float64bits(v))
+			}
+			return b
+		}
+		if !slices.Equal(bits(got), bits(want)) {
+			t.Fatalf("round %d: values differ", round)
+		}
+		got.reset()
+		want.reset()
 	}
 }

@@ -414,6 +414,8 @@ type page struct {
 	bytes    []byte   // byte arrays' bytes
 	offs     []uint32 // byte arrays' offsets into bytes, from 0
 	idx      []int32  // dictionary indexes
+	uses     uint64   // flushPage's: the values idx uses, when small (dictionary.uses)
+	small    bool
 	levels   int      // definition levels (values and nulls)
 	values   int
 	rows     int64
@@ -618,7 +620,8 @@ func (c *Column) flushPage() error {
 	)
 	switch {
 	case c.dict != nil:
-		data, err = c.enc.EncodeInt32(c.buf.values[:0], p.idx)
+		p.uses, p.small = c.dict.uses(p.idx)
+		data, err = encodeIndexes(c.buf.values[:0], p.idx, p.uses, p.small)
 	case c.kind == parquet.Int32:
 		data, err = c.enc.EncodeInt32(c.buf.values[:0], p.i32)
 	case c.kind == parquet.Int64:
@@ -840,7 +843,7 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 		return lo, hi, false
 	}
 	if c.dict != nil {
-		return c.dict.bounds(p.idx)
+		return c.dict.bounds(p.idx, p.uses, p.small)
 	}
 	switch c.kind {
 	case parquet.Int32:

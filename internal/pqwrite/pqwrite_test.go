@@ -628,3 +628,63 @@ func TestDoubleCache(t *testing.T) {
 		want.reset()
 	}
 }
+
+// TestPageUses: a page's bounds and encoded indexes taken from the set of
+// the values it uses are those of its indexes one by one, and
+// parquet-go's rle.DictionaryEncoding's, for dictionaries of at most 64
+// values and more, with 0 and -0 and NaN in either order.
+func TestPageUses(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 5, 64, 65, 300} {
+		for _, kind := range []parquet.Kind{parquet.Double, parquet.Int64, parquet.ByteArray} {
+			d := newDictionary(kind)
+			for i := range n {
+				switch kind {
+				case parquet.Double:
+					v := float64(r.IntN(1000)-500) / 8
+					switch i % 7 {
+					case 1:
+						v = 0
+					case 2:
+						v = math.Copysign(0, -1)
+					case 3:
+						v = math.NaN()
+					}
+					d.vf64 = append(d.vf64, v)
+				case parquet.Int64:
+					d.vi64 = append(d.vi64, r.Int64N(1000))
+				default:
+					d.vstr = append(d.vstr, fmt.Sprint(r.IntN(1000)))
+				}
+			}
+			for range 50 {
+				idx := make([]int32, 1+r.IntN(600))
+				k := 1 + r.IntN(n)
+				for i := range idx {
+					idx[i] = int32(r.IntN(k))
+				}
+				set, small := d.uses(idx)
+				if small != (n <= 64) {
+					t.Fatalf("%d values: small %v", n, small)
+				}
+				lo, hi, ok := d.bounds(idx, set, small)
+				wlo, whi, wok := d.bounds(idx, 0, false)
+				same := func(a, b parquet.Value) bool { return bytes.Equal(a.AppendBytes(nil), b.AppendBytes(nil)) } // -0 is not 0
+				if ok != wok || !same(lo, wlo) || !same(hi, whi) {
+					t.Fatalf("%v, %d values: bounds %v %v %v, want %v %v %v", kind, n, lo, hi, ok, wlo, whi, wok)
+				}
+				got, err := encodeIndexes(nil, idx, set, small)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := parquet.RLEDictionary.EncodeInt32(nil, idx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%v, %d values: indexes encoded differently", kind, n)
+				}
+			}
+		}
+	}
+}

@@ -416,7 +416,7 @@ type page struct {
 	idx      []int32  // dictionary indexes
 	uses     uint64   // flushPage's: the values idx uses, when small (dictionary.uses)
 	small    bool
-	levels   int      // definition levels (values and nulls)
+	levels   int // definition levels (values and nulls)
 	values   int
 	rows     int64
 	size     int // the values' plain size

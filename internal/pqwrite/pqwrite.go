@@ -414,9 +414,9 @@ type page struct {
 	bytes    []byte   // byte arrays' bytes
 	offs     []uint32 // byte arrays' offsets into bytes, from 0
 	idx      []int32  // dictionary indexes
-	uses     uint64   // flushPage's: the values idx uses, when small (dictionary.uses)
-	small    bool
-	levels   int // definition levels (values and nulls)
+	uses     uint64   // flushPage's: the values idx uses (dictionary.uses)
+	small    bool     // uses is set: the dictionary has at most 64 values
+	levels   int      // definition levels (values and nulls)
 	values   int
 	rows     int64
 	size     int // the values' plain size

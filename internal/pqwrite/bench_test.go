@@ -105,3 +105,34 @@ func BenchmarkCardGames(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
 }
+
+// BenchmarkDoubleDictionary looks up the doubles of card_games.parquet's
+// dictionary columns: W (3 values), PD (about 100) and the unrounded change
+// (hundreds), a row group at a time.
+func BenchmarkDoubleDictionary(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 1 << 16
+	cols := [3][]float64{}
+	for range n {
+		d := r.IntN(800) - 400
+		s := r.IntN(3)
+		pd := 50 + d/8
+		k := []int{10, 20, 40}[r.IntN(3)]
+		cols[0] = append(cols[0], float64(s)/2)
+		cols[1] = append(cols[1], float64(pd)/100)
+		cols[2] = append(cols[2], float64(k*(s*50-pd))/100)
+	}
+	for ci, name := range []string{"w", "pd", "change"} {
+		b.Run(name, func(b *testing.B) {
+			d := newDictionary(parquet.Double)
+			out := make([]int32, 0, 64)
+			for b.Loop() {
+				d.reset()
+				for lo := 0; lo < n; lo += 64 {
+					out = addDict(d, out[:0], cols[ci][lo:lo+64])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
+		})
+	}
+}

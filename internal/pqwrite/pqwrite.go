@@ -476,15 +476,17 @@ func (c *Column) StringIndexes(dict []string, idx []int32, def, rep []byte) erro
 	for range dict {
 		tr = append(tr, -1)
 	}
-	ix := c.dictVals[:0]
-	for _, j := range idx {
-		if j < 0 || int(j) >= len(dict) {
+	ix := slices.Grow(c.dictVals[:0], len(idx))[:len(idx)]
+	for i, j := range idx {
+		if uint(j) >= uint(len(tr)) {
 			return fmt.Errorf("pqwrite: column %v: index %d of a dictionary of %d", c.leaf.Path, j, len(dict))
 		}
-		if tr[j] < 0 {
+		t := tr[j]
+		if t < 0 {
 			index(c.dict.str, &c.dict.vstr, dict[j:j+1], tr[j:j+1])
+			t = tr[j]
 		}
-		ix = append(ix, dictIndex(tr[j]))
+		ix[i] = dictIndex(t)
 	}
 	c.dictIdx, c.dictVals = tr, ix
 	return write(c, parquet.ByteArray, ix, def, rep, nil)

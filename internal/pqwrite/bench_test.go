@@ -108,11 +108,12 @@ func BenchmarkCardGames(b *testing.B) {
 
 // BenchmarkDoubleDictionary looks up the doubles of card_games.parquet's
 // dictionary columns: W (3 values), PD (about 100) and the unrounded change
-// (hundreds), a row group at a time.
+// (hundreds), and of a column whose values hardly repeat (a rating with a
+// decimal), a row group at a time.
 func BenchmarkDoubleDictionary(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = 1 << 16
-	cols := [3][]float64{}
+	cols := [4][]float64{}
 	for range n {
 		d := r.IntN(800) - 400
 		s := r.IntN(3)
@@ -121,8 +122,9 @@ func BenchmarkDoubleDictionary(b *testing.B) {
 		cols[0] = append(cols[0], float64(s)/2)
 		cols[1] = append(cols[1], float64(pd)/100)
 		cols[2] = append(cols[2], float64(k*(s*50-pd))/100)
+		cols[3] = append(cols[3], float64(10000+r.IntN(20000))/10)
 	}
-	for ci, name := range []string{"w", "pd", "change"} {
+	for ci, name := range []string{"w", "pd", "change", "spread"} {
 		b.Run(name, func(b *testing.B) {
 			d := newDictionary(parquet.Double)
 			out := make([]int32, 0, 64)

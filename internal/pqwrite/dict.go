@@ -42,7 +42,8 @@ type doubleCache struct {
 	at, got []int32 // probeCached's scratch: the misses, where they go and their indexes
 }
 
-// cacheBits is log2 of doubleCache's slots.
+// cacheBits is log2 of doubleCache's slots. A dictionary of more values
+// than half as many (a rating with decimals) goes to the table alone.
 const cacheBits = 12
 
 // maxLoad is parquet-go's dictionaries' table load.
@@ -94,6 +95,10 @@ func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
 	case []int64:
 		probe(d.i64.Probe, &d.vi64, vals, out)
 	case []float64:
+		if len(d.vf64) > len(d.hits.idx)/2 { // the cache would miss more than it saves
+			probe(d.f64.Probe, &d.vf64, vals, out)
+			break
+		}
 		d.probeCached(vals, out)
 	case []string:
 		index(d.str, &d.vstr, vals, out)

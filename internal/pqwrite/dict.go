@@ -182,29 +182,11 @@ func index(m map[string]int32, values *[]string, vals []string, out []int32) {
 	*values = dict
 }
 
-// uses is the set of the values idx uses, bit j for index j, when the
-// dictionary has at most 64 values (small; else none): one pass over a
-// page's indexes gives both its bit width and the values of its bounds.
-func (d *dictionary) uses(idx []int32) (set uint64, small bool) {
-	if d.len() > 64 {
-		return 0, false
-	}
-	for _, j := range idx {
-		set |= 1 << (uint32(j) & 63)
-	}
-	return set, true
-}
-
 // encodeIndexes is a page's indexes RLE_DICTIONARY-encoded as parquet-go's
-// rle.DictionaryEncoding encodes them: the bit width of the greatest, then
-// the hybrid RLE of that width. set and small are uses': the greatest index
-// is set's highest bit, not a pass over idx.
-func encodeIndexes(dst []byte, idx []int32, set uint64, small bool) ([]byte, error) {
-	greatest := int32(bits.Len64(set)) - 1
-	if !small && len(idx) > 0 {
-		greatest = slices.Max(idx)
-	}
-	w := bits.Len32(uint32(max(greatest, 0)))
+// rle.DictionaryEncoding encodes them: the bit width of the greatest (kept
+// as they came: page.note), then the hybrid RLE of that width.
+func encodeIndexes(dst []byte, idx []int32, greatest int32) ([]byte, error) {
+	w := bits.Len32(uint32(greatest))
 	dst = append(dst[:0], byte(w))
 	rest, err := (&rle.Encoding{BitWidth: w}).EncodeInt32(dst[1:1], idx)
 	if err != nil {
@@ -217,7 +199,8 @@ func encodeIndexes(dst []byte, idx []int32, set uint64, small bool) ([]byte, err
 }
 
 // bounds is the least and greatest of the values at idx (not empty); ok is
-// false when they are all NaN. set and small are uses'.
+// false when they are all NaN. With small (every index below 64), set is
+// the indexes used (page.note): their values are the page's.
 func (d *dictionary) bounds(idx []int32, set uint64, small bool) (lo, hi parquet.Value, ok bool) {
 	switch {
 	case small && !(d.kind == parquet.Double && d.zeros(set) > 1):

@@ -631,10 +631,10 @@ func TestDoubleCache(t *testing.T) {
 	}
 }
 
-// TestPageUses: a page's bounds and encoded indexes taken from the set of
-// the values it uses are those of its indexes one by one, and
-// parquet-go's rle.DictionaryEncoding's, for dictionaries of at most 64
-// values and more, with 0 and -0 and NaN in either order.
+// TestPageUses: a page's bounds and encoded indexes taken from the set and
+// the greatest of its indexes (page.note) are those of its indexes one by
+// one, and parquet-go's rle.DictionaryEncoding's, with every index below 64
+// and not, with 0 and -0 and NaN in either order.
 func TestPageUses(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, n := range []int{1, 5, 64, 65, 300} {
@@ -665,17 +665,20 @@ func TestPageUses(t *testing.T) {
 				for i := range idx {
 					idx[i] = int32(r.IntN(k))
 				}
-				set, small := d.uses(idx)
-				if small != (n <= 64) {
-					t.Fatalf("%d values: small %v", n, small)
+				var p page
+				for lo := 0; lo < len(idx); lo += 64 {
+					p.note(idx[lo:min(len(idx), lo+64)])
 				}
-				lo, hi, ok := d.bounds(idx, set, small)
+				if p.greatest != slices.Max(idx) {
+					t.Fatalf("greatest %d, want %d", p.greatest, slices.Max(idx))
+				}
+				lo, hi, ok := d.bounds(idx, p.uses, p.greatest < 64)
 				wlo, whi, wok := d.bounds(idx, 0, false)
 				same := func(a, b parquet.Value) bool { return bytes.Equal(a.AppendBytes(nil), b.AppendBytes(nil)) } // -0 is not 0
 				if ok != wok || !same(lo, wlo) || !same(hi, whi) {
 					t.Fatalf("%v, %d values: bounds %v %v %v, want %v %v %v", kind, n, lo, hi, ok, wlo, whi, wok)
 				}
-				got, err := encodeIndexes(nil, idx, set, small)
+				got, err := encodeIndexes(nil, idx, p.greatest)
 				if err != nil {
 					t.Fatal(err)
 				}

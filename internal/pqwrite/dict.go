@@ -28,23 +28,7 @@ type dictionary struct {
 	vstr []string
 	seen []bool  // bounds' scratch: which values a page uses
 	used []int32 // and in which order they first come
-	hits *doubleCache
 }
-
-// doubleCache is a direct-mapped cache of a double dictionary's indexes
-// before its probing table: the outputs' doubles come from small sets (a
-// score, an expected score, a rating change), and a hit is a multiply and a
-// compare where the table hashes and searches.
-type doubleCache struct {
-	bits    [1 << cacheBits]uint64
-	idx     [1 << cacheBits]int32 // the index + 1; 0: empty
-	miss    []float64
-	at, got []int32 // probeCached's scratch: the misses, where they go and their indexes
-}
-
-// cacheBits is log2 of doubleCache's slots. A dictionary of more values
-// than half as many (a rating with decimals) goes to the table alone.
-const cacheBits = 12
 
 // maxLoad is parquet-go's dictionaries' table load.
 const maxLoad = 0.85
@@ -58,7 +42,6 @@ func newDictionary(kind parquet.Kind) *dictionary {
 		d.i64 = hashprobe.NewInt64Table(0, maxLoad)
 	case parquet.Double:
 		d.f64 = hashprobe.NewFloat64Table(0, maxLoad)
-		d.hits = new(doubleCache)
 	default:
 		d.str = map[string]int32{}
 	}
@@ -74,7 +57,6 @@ func (d *dictionary) reset() {
 		d.i64.Reset()
 	case d.f64 != nil:
 		d.f64.Reset()
-		clear(d.hits.idx[:])
 	default:
 		clear(d.str)
 	}
@@ -95,11 +77,7 @@ func addDict[T any](d *dictionary, idx []int32, vals []T) []int32 {
 	case []int64:
 		probe(d.i64.Probe, &d.vi64, vals, out)
 	case []float64:
-		if len(d.vf64) > len(d.hits.idx)/2 { // the cache would miss more than it saves
-			probe(d.f64.Probe, &d.vf64, vals, out)
-			break
-		}
-		d.probeCached(vals, out)
+		probe(d.f64.Probe, &d.vf64, vals, out)
 	case []string:
 		index(d.str, &d.vstr, vals, out)
 	case []dictIndex:
@@ -124,35 +102,6 @@ func probe[T any](p func(keys []T, values []int32) int, values *[]T, vals []T, o
 		}
 	}
 }
-
-// probeCached sets out to the indexes of vals as probe does, looking each
-// one up in the cache first; the misses go to the table in one batch.
-func (d *dictionary) probeCached(vals []float64, out []int32) {
-	c := d.hits
-	miss, at := c.miss[:0], c.at[:0]
-	for i, v := range vals {
-		b := math.Float64bits(v)
-		if j := c.idx[slot(b)]; j != 0 && c.bits[slot(b)] == b {
-			out[i] = j - 1
-			continue
-		}
-		miss, at = append(miss, v), append(at, int32(i))
-	}
-	c.miss, c.at = miss, at
-	if len(miss) == 0 {
-		return
-	}
-	got := slices.Grow(c.got[:0], len(miss))[:len(miss)]
-	c.got = got
-	probe(d.f64.Probe, &d.vf64, miss, got)
-	for k, i := range at {
-		b := math.Float64bits(miss[k])
-		out[i], c.bits[slot(b)], c.idx[slot(b)] = got[k], b, got[k]+1
-	}
-}
-
-// slot is the cache slot of a double of bits b.
-func slot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> (64 - cacheBits) }
 
 // index sets out to the indexes of vals in m, adding new ones.
 func index(m map[string]int32, values *[]string, vals []string, out []int32) {

@@ -14,7 +14,6 @@ import (
 	"github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
-	"github.com/parquet-go/parquet-go/hashprobe"
 )
 
 type testCell struct {
@@ -522,8 +521,7 @@ func TestReusedBuffers(t *testing.T) {
 
 // TestDoubleDictionary: a double dictionary column is parquet-go's file,
 // with a few values and with thousands, nulls, in several row groups. (With
-// -0 or NaN parquet-go's chunk statistics differ from ours, as they did with
-// its table alone: see TestDoubleCache.)
+// -0 or NaN parquet-go's chunk statistics differ from ours.)
 func TestDoubleDictionary(t *testing.T) {
 	type row struct {
 		D *float64 `parquet:"d,optional,dict"`
@@ -586,48 +584,6 @@ func TestDoubleDictionary(t *testing.T) {
 	sameFooter(t, footer(t, want.Bytes()), footer(t, got.Bytes()))
 	if !bytes.Equal(want.Bytes(), got.Bytes()) {
 		t.Errorf("%d bytes, parquet-go's %d", got.Len(), want.Len())
-	}
-}
-
-// TestDoubleCache: a double dictionary's indexes and values, through its
-// cache, are those of parquet-go's probing table alone, for a few values and
-// thousands, 0 and -0 and NaNs of two payloads apart, after a reset too.
-func TestDoubleCache(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 10))
-	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Float64frombits(0x7ff8000000000002), 1}
-	got := newDictionary(parquet.Double)
-	var idx []int32
-	for round := range 3 {
-		table, values := hashprobe.NewFloat64Table(0, maxLoad), []float64(nil)
-		vals := make([]float64, 64)
-		for n := range 200 {
-			for i := range vals {
-				switch {
-				case r.IntN(3) == 0:
-					vals[i] = special[r.IntN(len(special))]
-				case round == 1 && n > 100:
-					vals[i] = float64(r.IntN(5000))
-				default:
-					vals[i] = float64(r.IntN(200)) / 4
-				}
-			}
-			idx = addDict(got, idx[:0], vals)
-			want := make([]int32, len(vals))
-			probe(table.Probe, &values, vals, want)
-			if !slices.Equal(idx, want) {
-				t.Fatalf("round %d piece %d: indexes %v, want %v", round, n, idx, want)
-			}
-		}
-		bits := func(vals []float64) (b []uint64) {
-			for _, v := range vals {
-				b = append(b, math.Float64bits(v))
-			}
-			return b
-		}
-		if !slices.Equal(bits(got.vf64), bits(values)) {
-			t.Fatalf("round %d: values differ", round)
-		}
-		got.reset()
 	}
 }
 

@@ -3,10 +3,12 @@ package pqwrite
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/plain"
+	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/hashprobe"
 )
 
@@ -129,10 +131,34 @@ func index(m map[string]int32, values *[]string, vals []string, out []int32) {
 	*values = dict
 }
 
+// encodeIndexes is a page's indexes RLE_DICTIONARY-encoded as parquet-go's
+// rle.DictionaryEncoding encodes them: the bit width of the greatest (kept
+// as they came: page.note), then the hybrid RLE of that width.
+func encodeIndexes(dst []byte, idx []int32, greatest int32) ([]byte, error) {
+	w := bits.Len32(uint32(greatest))
+	dst = append(dst[:0], byte(w))
+	rest, err := (&rle.Encoding{BitWidth: w}).EncodeInt32(dst[1:1], idx)
+	if err != nil {
+		return nil, err
+	}
+	if cap(rest) != cap(dst)-1 { // grown into a new array: not after the width
+		return append(dst, rest...), nil
+	}
+	return dst[:1+len(rest)], nil
+}
+
 // bounds is the least and greatest of the values at idx (not empty); ok is
-// false when they are all NaN.
-func (d *dictionary) bounds(idx []int32) (lo, hi parquet.Value, ok bool) {
-	if d.len() <= len(idx)/8 { // values repeat in the page
+// false when they are all NaN. With small (every index below 64), set is
+// the indexes used (page.note): their values are the page's.
+func (d *dictionary) bounds(idx []int32, set uint64, small bool) (lo, hi parquet.Value, ok bool) {
+	switch {
+	case small && !(d.kind == parquet.Double && d.zeros(set) > 1):
+		idx = d.used[:0]
+		for ; set != 0; set &= set - 1 {
+			idx = append(idx, int32(bits.TrailingZeros64(set)))
+		}
+		d.used = idx
+	case d.len() <= len(idx)/8: // values repeat in the page
 		idx = d.firstUses(idx)
 	}
 	switch d.kind {
@@ -148,6 +174,18 @@ func (d *dictionary) bounds(idx []int32) (lo, hi parquet.Value, ok bool) {
 	}
 	l, h := pick(d.vstr, idx)
 	return parquet.ByteArrayValue([]byte(l)), parquet.ByteArrayValue([]byte(h)), true
+}
+
+// zeros is how many of the values in set are 0 or -0: with both, the bound
+// is the one that comes first in the page (floatBounds), not in set's order.
+func (d *dictionary) zeros(set uint64) int {
+	n := 0
+	for ; set != 0; set &= set - 1 {
+		if d.vf64[bits.TrailingZeros64(set)] == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // firstUses is the distinct indexes of idx in the order they first come: a

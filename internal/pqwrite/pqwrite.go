@@ -414,6 +414,8 @@ type page struct {
 	bytes    []byte   // byte arrays' bytes
 	offs     []uint32 // byte arrays' offsets into bytes, from 0
 	idx      []int32  // dictionary indexes
+	uses     uint64   // bit j%64 for each index j in idx (note)
+	greatest int32    // the greatest index in idx (0 when none)
 	levels   int      // definition levels (values and nulls)
 	values   int
 	rows     int64
@@ -474,15 +476,17 @@ func (c *Column) StringIndexes(dict []string, idx []int32, def, rep []byte) erro
 	for range dict {
 		tr = append(tr, -1)
 	}
-	ix := c.dictVals[:0]
-	for _, j := range idx {
-		if j < 0 || int(j) >= len(dict) {
+	ix := slices.Grow(c.dictVals[:0], len(idx))[:len(idx)]
+	for i, j := range idx {
+		if uint(j) >= uint(len(tr)) {
 			return fmt.Errorf("pqwrite: column %v: index %d of a dictionary of %d", c.leaf.Path, j, len(dict))
 		}
-		if tr[j] < 0 {
+		t := tr[j]
+		if t < 0 {
 			index(c.dict.str, &c.dict.vstr, dict[j:j+1], tr[j:j+1])
+			t = tr[j]
 		}
-		ix = append(ix, dictIndex(tr[j]))
+		ix[i] = dictIndex(t)
 	}
 	c.dictIdx, c.dictVals = tr, ix
 	return write(c, parquet.ByteArray, ix, def, rep, nil)
@@ -560,7 +564,9 @@ func write[T any](c *Column, k parquet.Kind, vals []T, def, rep []byte, add func
 			return fmt.Errorf("pqwrite: column %v: %d values for more set levels", c.leaf.Path, len(vals))
 		}
 		if c.dict != nil {
+			at := len(p.idx)
 			p.idx = addDict(c.dict, grow(p.idx, c.w.pageLimit/4), vals[v:v+nv])
+			p.note(p.idx[at:])
 			p.size += 4 * nv
 		} else {
 			p.size += add(p, vals[v:v+nv])
@@ -618,7 +624,7 @@ func (c *Column) flushPage() error {
 	)
 	switch {
 	case c.dict != nil:
-		data, err = c.enc.EncodeInt32(c.buf.values[:0], p.idx)
+		data, err = encodeIndexes(c.buf.values[:0], p.idx, p.greatest)
 	case c.kind == parquet.Int32:
 		data, err = c.enc.EncodeInt32(c.buf.values[:0], p.i32)
 	case c.kind == parquet.Int64:
@@ -713,6 +719,18 @@ func (c *Column) flushPage() error {
 	c.rows += p.rows
 	p.reset()
 	return nil
+}
+
+// note adds indexes just added to idx to the page's uses and greatest: one
+// pass while they are in the cache gives the indexes' bit width and, with
+// every index below 64, the values of the page's bounds.
+func (p *page) note(idx []int32) {
+	set, g := p.uses, p.greatest
+	for _, j := range idx {
+		set |= 1 << (uint32(j) & 63)
+		g = max(g, j)
+	}
+	p.uses, p.greatest = set, g
 }
 
 // reset empties the page, keeping its buffers.
@@ -840,7 +858,7 @@ func (c *Column) pageBounds() (lo, hi parquet.Value, ok bool) {
 		return lo, hi, false
 	}
 	if c.dict != nil {
-		return c.dict.bounds(p.idx)
+		return c.dict.bounds(p.idx, p.uses, p.greatest < 64)
 	}
 	switch c.kind {
 	case parquet.Int32:

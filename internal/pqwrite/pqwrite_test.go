@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -514,6 +515,137 @@ func TestReusedBuffers(t *testing.T) {
 		}
 		if !bytes.Equal(old, got.Bytes()) {
 			t.Errorf("%d rows: %d bytes, parquet-go's %d", n, got.Len(), len(old))
+		}
+	}
+}
+
+// TestDoubleDictionary: a double dictionary column is parquet-go's file,
+// with a few values and with thousands, nulls, in several row groups. (With
+// -0 or NaN parquet-go's chunk statistics differ from ours.)
+func TestDoubleDictionary(t *testing.T) {
+	type row struct {
+		D *float64 `parquet:"d,optional,dict"`
+	}
+	schema := parquet.NewSchema("row", parquet.SchemaOf(row{}))
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float64{0, 0.5, 1, math.Pi}
+	var rows []row
+	for g := range 3 {
+		for i := range 9000 {
+			var v float64
+			switch {
+			case r.IntN(8) == 0:
+				rows = append(rows, row{})
+				continue
+			case g == 1 && i > 3000: // more values than the cache's slots
+				v = float64(r.IntN(4000)) / 100
+			case r.IntN(4) == 0:
+				v = special[r.IntN(len(special))]
+			default:
+				v = float64(r.IntN(300)) / 100
+			}
+			rows = append(rows, row{&v})
+		}
+	}
+	var want, got bytes.Buffer
+	gw := parquet.NewGenericWriter[row](&want, append([]parquet.WriterOption{schema}, testOptions()...)...)
+	w, err := New(&got, schema, testOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < len(rows); lo += 9000 {
+		part := rows[lo : lo+9000]
+		if _, err := gw.Write(part); err != nil {
+			t.Fatal(err)
+		}
+		if err := gw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		var vals []float64
+		def := make([]byte, len(part))
+		for i, x := range part {
+			if x.D != nil {
+				vals, def[i] = append(vals, *x.D), 1
+			}
+		}
+		if err := w.Column(0).Double(vals, def, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sameFooter(t, footer(t, want.Bytes()), footer(t, got.Bytes()))
+	if !bytes.Equal(want.Bytes(), got.Bytes()) {
+		t.Errorf("%d bytes, parquet-go's %d", got.Len(), want.Len())
+	}
+}
+
+// TestPageUses: a page's bounds and encoded indexes taken from the set and
+// the greatest of its indexes (page.note) are those of its indexes one by
+// one, and parquet-go's rle.DictionaryEncoding's, with every index below 64
+// and not, with 0 and -0 and NaN in either order.
+func TestPageUses(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 5, 64, 65, 300} {
+		for _, kind := range []parquet.Kind{parquet.Double, parquet.Int64, parquet.ByteArray} {
+			d := newDictionary(kind)
+			for i := range n {
+				switch kind {
+				case parquet.Double:
+					v := float64(r.IntN(1000)-500) / 8
+					switch i % 7 {
+					case 1:
+						v = 0
+					case 2:
+						v = math.Copysign(0, -1)
+					case 3:
+						v = math.NaN()
+					}
+					d.vf64 = append(d.vf64, v)
+				case parquet.Int64:
+					d.vi64 = append(d.vi64, r.Int64N(1000))
+				default:
+					d.vstr = append(d.vstr, fmt.Sprint(r.IntN(1000)))
+				}
+			}
+			for range 50 {
+				idx := make([]int32, 1+r.IntN(600))
+				k := 1 + r.IntN(n)
+				for i := range idx {
+					idx[i] = int32(r.IntN(k))
+				}
+				var p page
+				for lo := 0; lo < len(idx); lo += 64 {
+					p.note(idx[lo:min(len(idx), lo+64)])
+				}
+				if p.greatest != slices.Max(idx) {
+					t.Fatalf("greatest %d, want %d", p.greatest, slices.Max(idx))
+				}
+				lo, hi, ok := d.bounds(idx, p.uses, p.greatest < 64)
+				wlo, whi, wok := d.bounds(idx, 0, false)
+				same := func(a, b parquet.Value) bool { return bytes.Equal(a.AppendBytes(nil), b.AppendBytes(nil)) } // -0 is not 0
+				if ok != wok || !same(lo, wlo) || !same(hi, whi) {
+					t.Fatalf("%v, %d values: bounds %v %v %v, want %v %v %v", kind, n, lo, hi, ok, wlo, whi, wok)
+				}
+				got, err := encodeIndexes(nil, idx, p.greatest)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := parquet.RLEDictionary.EncodeInt32(nil, idx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%v, %d values: indexes encoded differently", kind, n)
+				}
+			}
 		}
 	}
 }

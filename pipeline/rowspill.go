@@ -32,6 +32,7 @@ type rowSpill struct {
 	read    *rowBlock            // the last date read back
 	readEnd int32
 	off     bool // no file could be made: rows stay in memory
+	gone    bool // the file's name is removed already
 }
 
 // spillDate is what a rowSpill holds of one end date.
@@ -70,6 +71,8 @@ func (s *rowSpill) write(end int32, rows []gameRow) (spilledRows, bool, error) {
 			return spilledRows{}, false, nil
 		}
 		s.f, s.dates = f, map[int32]*spillDate{}
+		// Gone at once where the system allows it: a killed run leaves nothing.
+		s.gone = os.Remove(f.Name()) == nil
 	}
 	d := s.dates[end]
 	if d == nil {
@@ -156,7 +159,9 @@ func (s *rowSpill) readDate(end int32) (*rowBlock, error) {
 func (s *rowSpill) close() {
 	if s.f != nil {
 		s.f.Close()
-		os.Remove(s.f.Name())
+		if !s.gone {
+			os.Remove(s.f.Name())
+		}
 		s.f = nil
 	}
 }

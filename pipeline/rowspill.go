@@ -8,9 +8,9 @@ import (
 )
 
 // spillRows is how many rows the producer holds in memory for tournaments
-// still to hand on (about 10 MB); past it, a complete tournament waiting for
+// still to hand on (about 20 MB); past it, a complete tournament waiting for
 // an earlier one goes to the rowSpill until rating order reaches its end date.
-const spillRows = 1 << 18
+const spillRows = 1 << 19
 
 // chunkRows is the rows of one chunk of a rowSpill (40 KB): the unit written
 // and read, so that a spilled row costs a copy, not a system call.

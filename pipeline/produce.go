@@ -75,8 +75,8 @@ type producer struct {
 	slab     rowSlab
 	spill    rowSpill
 	spilled  map[int]spilledRows // per tournament position, the rows in spill
-	inMemory int64               // the rows room held in memory (past spillAt, complete tournaments spill)
-	spillAt  int64
+	inMemory int64               // the rows the held tournaments have room for in memory
+	spillAt  int64               // past it in memory, complete tournaments spill (spillRows; tests lower it)
 	lastEnd  int32 // the end date of the last tournament handed on
 	gameRows int64 // rows of the games table, for progress
 	pairs    pairScratch

@@ -29,7 +29,7 @@ type rowSpill struct {
 	dates   map[int32]*spillDate // per end date, what is spilled
 	bufs    [][]gameRow          // spillDate.last buffers for reuse
 	back    sync.Pool            // of *rowBlock: the blocks dates are read back into
-	read    *rowBlock            // the last date read back
+	read    *rowBlock            // the last date read back, and its end date
 	readEnd int32
 	off     bool // no file could be made: rows stay in memory
 	gone    bool // the file's name is removed already

@@ -77,8 +77,8 @@ type producer struct {
 	spilled  map[int]spilledRows // per tournament position, the rows in spill
 	inMemory int64               // the rows the held tournaments have room for in memory
 	spillAt  int64               // past it in memory, complete tournaments spill (spillRows; tests lower it)
-	lastEnd  int32 // the end date of the last tournament handed on
-	gameRows int64 // rows of the games table, for progress
+	lastEnd  int32               // the end date of the last tournament handed on
+	gameRows int64               // rows of the games table, for progress
 	pairs    pairScratch
 	prob     archive.Problem // the problem checkGame returns
 	progress Progress

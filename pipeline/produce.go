@@ -74,11 +74,8 @@ type producer struct {
 	tables   []bool           // per tournament position: a table rule set rates it (rating.TablesOf)
 	slab     rowSlab
 	spill    rowSpill
-	spilled  map[int]spilledRows // per tournament position, the rows in spill
-	inMemory int64               // the rows the held tournaments have room for in memory
-	spillAt  int64               // past it in memory, complete tournaments spill (spillRows; tests lower it)
-	lastEnd  int32               // the end date of the last tournament handed on
-	gameRows int64               // rows of the games table, for progress
+	lastEnd  int32 // the end date of the last tournament handed on
+	gameRows int64 // rows of the games table, for progress
 	pairs    pairScratch
 	prob     archive.Problem // the problem checkGame returns
 	progress Progress
@@ -207,7 +204,7 @@ func (p *producer) open(a *runArchive) {
 	p.pairs.slots = newPairSlots(len(a.Players.ID))
 	p.tables = tablesRated(ts)
 	p.lastEnd = math.MinInt32
-	p.spilled, p.spillAt = map[int]spilledRows{}, spillRows
+	p.spill.limit, p.spill.tours = spillRows, map[int]spilledRows{}
 }
 
 // tablesRated tells, per tournament of ts, whether a table rule set rates it
@@ -292,7 +289,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 				ot = &p.tours[ti]
 				if ot.held == 0 { // its first row: pass one counted them
 					held = p.hold(ot, p.slab.take(int64(ot.remaining), p.arch.Tournaments[ti].End))
-					p.inMemory += int64(ot.remaining)
+					p.spill.inMemory += int64(ot.remaining)
 				} else {
 					held = &p.held[ot.held-1]
 				}
@@ -320,7 +317,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 					if err := p.advance(ctx, take); err != nil {
 						return err
 					}
-					if ot.held != 0 && p.inMemory > p.spillAt && p.arch.Tournaments[ti].End > p.lastEnd {
+					if ot.held != 0 && p.spill.inMemory > p.spill.limit && p.arch.Tournaments[ti].End > p.lastEnd {
 						if err := p.spillOut(ti); err != nil {
 							return err
 						}
@@ -470,22 +467,22 @@ func (p *producer) spillOut(ti int) error {
 	if !ok {
 		return err
 	}
-	p.inMemory -= int64(cap(held.rows))
+	p.spill.inMemory -= int64(cap(held.rows))
 	held.release()
 	*held = tourRows{}
-	p.spilled[ti] = e
+	p.spill.tours[ti] = e
 	return nil
 }
 
 // unspill takes tournament ti's rows out of p.held, or out of p.spill.
 func (p *producer) unspill(ti int) (tourRows, error) {
 	held := p.unhold(&p.tours[ti])
-	e, ok := p.spilled[ti]
+	e, ok := p.spill.tours[ti]
 	if !ok {
-		p.inMemory -= int64(cap(held.rows))
+		p.spill.inMemory -= int64(cap(held.rows))
 		return held, nil
 	}
-	delete(p.spilled, ti)
+	delete(p.spill.tours, ti)
 	return p.spill.take(p.arch.Tournaments[ti].End, e)
 }
 

@@ -192,7 +192,7 @@ func TestProducerSpill(t *testing.T) {
 	}
 	run := func(spillAt int64) ([]handedRows, *producer) {
 		p, _ := loadArchive(t, dir)
-		p.spillAt = spillAt
+		p.spill.limit = spillAt
 		var got []handedRows
 		produce(t, p, func(_ context.Context, tt *archive.Tournament, held tourRows, sum uint64) error {
 			got = append(got, handedRows{tt.ID, slices.Clone(held.rows), sum})

@@ -23,16 +23,19 @@ const chunkRows = 1024
 // date's tournaments together, so a date is read back whole, once, and its
 // chunks are reused: the file stays near the most rows spilled at once.
 type rowSpill struct {
-	f       *os.File
-	size    int64                // bytes: the end of the last chunk
-	free    []int64              // the offsets of free chunks
-	dates   map[int32]*spillDate // per end date, what is spilled
-	bufs    [][]gameRow          // spillDate.last buffers for reuse
-	back    sync.Pool            // of *rowBlock: the blocks dates are read back into
-	read    *rowBlock            // the last date read back, and its end date
-	readEnd int32
-	off     bool // no file could be made: rows stay in memory
-	gone    bool // the file's name is removed already
+	inMemory int64               // the rows the producer's held tournaments have room for in memory
+	limit    int64               // past it in memory, complete tournaments spill (spillRows; tests lower it)
+	tours    map[int]spilledRows // per tournament position, its rows spilled
+	f        *os.File
+	size     int64                // bytes: the end of the last chunk
+	free     []int64              // the offsets of free chunks
+	dates    map[int32]*spillDate // per end date, what is spilled
+	bufs     [][]gameRow          // spillDate.last buffers for reuse
+	back     sync.Pool            // of *rowBlock: the blocks dates are read back into
+	read     *rowBlock            // the last date read back, and its end date
+	readEnd  int32
+	off      bool // no file could be made: rows stay in memory
+	gone     bool // the file's name is removed already
 }
 
 // spillDate is what a rowSpill holds of one end date.

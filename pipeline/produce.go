@@ -73,6 +73,7 @@ type producer struct {
 	unheld   []int32          // the places of held free for reuse
 	tables   []bool           // per tournament position: a table rule set rates it (rating.TablesOf)
 	slab     rowSlab
+	spill    rowSpill
 	lastEnd  int32 // the end date of the last tournament handed on
 	gameRows int64 // rows of the games table, for progress
 	pairs    pairScratch
@@ -203,6 +204,7 @@ func (p *producer) open(a *runArchive) {
 	p.pairs.slots = newPairSlots(len(a.Players.ID))
 	p.tables = tablesRated(ts)
 	p.lastEnd = math.MinInt32
+	p.spill.limit, p.spill.tours = spillRows, map[int]spilledRows{}
 }
 
 // tablesRated tells, per tournament of ts, whether a table rule set rates it
@@ -219,6 +221,7 @@ func tablesRated(ts []archive.Tournament) []bool {
 // ahead on another goroutine), holds it with its tournament, and hands
 // tournaments to take in rating order as they become complete.
 func (p *producer) run(ctx context.Context, games *archive.Prefetch, take takeFunc) error {
+	defer p.spill.close()
 	if err := p.advance(ctx, take); err != nil {
 		return err
 	}
@@ -286,6 +289,7 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 				ot = &p.tours[ti]
 				if ot.held == 0 { // its first row: pass one counted them
 					held = p.hold(ot, p.slab.take(int64(ot.remaining), p.arch.Tournaments[ti].End))
+					p.spill.inMemory += int64(ot.remaining)
 				} else {
 					held = &p.held[ot.held-1]
 				}
@@ -312,6 +316,11 @@ func (p *producer) readGames(ctx context.Context, games *archive.Prefetch, take 
 				if ot.remaining == 0 {
 					if err := p.advance(ctx, take); err != nil {
 						return err
+					}
+					if ot.held != 0 && p.spill.inMemory > p.spill.limit && p.arch.Tournaments[ti].End > p.lastEnd {
+						if err := p.spillOut(ti); err != nil {
+							return err
+						}
 					}
 				}
 			}
@@ -427,7 +436,10 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 			p.slab.closeBefore(t.End)
 			p.lastEnd = t.End
 		}
-		held := p.unhold(&p.tours[ti])
+		held, err := p.unspill(ti)
+		if err != nil {
+			return err
+		}
 		rows, sum := p.checkPairings(t, held.rows)
 		held.rows = rows
 		p.arch.count("games").Used += int64(len(rows))
@@ -440,6 +452,38 @@ func (p *producer) advance(ctx context.Context, take takeFunc) error {
 		}
 	}
 	return nil
+}
+
+// spillOut moves the rows of complete tournament ti, waiting for an earlier
+// one, from memory to p.spill (they stay when it has no file). Its end date
+// is after the last handed on: the date's spilled rows are read back whole
+// when rating order reaches it.
+func (p *producer) spillOut(ti int) error {
+	held := &p.held[p.tours[ti].held-1]
+	if len(held.rows) == 0 {
+		return nil
+	}
+	e, ok, err := p.spill.write(p.arch.Tournaments[ti].End, held.rows)
+	if !ok {
+		return err
+	}
+	p.spill.inMemory -= int64(cap(held.rows))
+	held.release()
+	*held = tourRows{}
+	p.spill.tours[ti] = e
+	return nil
+}
+
+// unspill takes tournament ti's rows out of p.held, or out of p.spill.
+func (p *producer) unspill(ti int) (tourRows, error) {
+	held := p.unhold(&p.tours[ti])
+	e, ok := p.spill.tours[ti]
+	if !ok {
+		p.spill.inMemory -= int64(cap(held.rows))
+		return held, nil
+	}
+	delete(p.spill.tours, ti)
+	return p.spill.take(p.arch.Tournaments[ti].End, e)
 }
 
 // checkGame validates the row-local rules of one games row and fills in g, a

@@ -3,13 +3,16 @@ package pipeline
 import (
 	"context"
 	"hash/fnv"
+	"math"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
+	"github.com/ratelist/ratelist/internal/generate"
 	"github.com/ratelist/ratelist/internal/testutil"
 )
 
@@ -171,5 +174,44 @@ func TestRowSlab(t *testing.T) {
 	}
 	if big := s.take(slabRows+1, 50); big.block != nil || cap(big.rows) != slabRows+1 {
 		t.Errorf("a tournament of %d rows: block %v, room %d; want a buffer of its own", slabRows+1, big.block, cap(big.rows))
+	}
+}
+
+// TestProducerSpill: with every waiting tournament's rows spilled to the
+// temporary file, the producer hands on the same tournaments, rows and sums
+// as when it holds them all in memory.
+func TestProducerSpill(t *testing.T) {
+	dir := t.TempDir()
+	if err := generate.Archive(context.Background(), generate.Options{Players: 1000, Games: 100000, Months: 2, Seed: 3, Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	type handedRows struct {
+		id   int64
+		rows []gameRow
+		sum  uint64
+	}
+	run := func(spillAt int64) ([]handedRows, *producer) {
+		p, _ := loadArchive(t, dir)
+		p.spill.limit = spillAt
+		var got []handedRows
+		produce(t, p, func(_ context.Context, tt *archive.Tournament, held tourRows, sum uint64) error {
+			got = append(got, handedRows{tt.ID, slices.Clone(held.rows), sum})
+			held.release()
+			return nil
+		})
+		return got, p
+	}
+	want, _ := run(math.MaxInt64)
+	got, p := run(0)
+	if p.spill.size == 0 {
+		t.Fatal("no chunk of rows was written to the spill file")
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d tournaments handed on, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].id != want[i].id || got[i].sum != want[i].sum || !slices.Equal(got[i].rows, want[i].rows) {
+			t.Fatalf("tournament %d (#%d): rows or sum differ from the ones held in memory", want[i].id, i)
+		}
 	}
 }

@@ -109,13 +109,18 @@ func directIndex(ids []int64) (min int64, table []int32) {
 }
 
 // Tournament is one row of the tournaments table. A run holds one for every
-// tournament of the archive: the fields are ordered to leave no padding.
+// tournament of the archive, so the few distinct setups are shared, not copied.
 type Tournament struct {
 	ID         int64
 	Name       string
+	*Setup           // shared between tournaments: never nil, never written after loading
 	Start, End int32 // days since 1970-01-01
 	Rounds     int32 // 0 = not given
 	Rated      bool
+}
+
+// Setup is how a tournament is played: the text columns that repeat across tournaments.
+type Setup struct {
 	System     string
 	Discipline string
 	Tiebreaks  string
@@ -498,7 +503,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	r := NewReader(a.FS, files, TournamentColumns)
 	defer r.Close()
 	var first firstRows
-	shared := sharedStrings{}
+	shared := sharedSetups{}
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -513,7 +518,7 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 		b := r.Batch()
 		for i := 0; i < b.N; i++ {
 			cnt.Read++
-			t, p := checkTournament(b, i, a.latestStart)
+			t, p := checkTournament(b, i, a.latestStart, shared)
 			if p.Kind != KindNone {
 				if !b.Nulls[0][i] && (b.Bad[i].Kind == KindNone || b.Bad[i].Column != "tournament_id") {
 					if a.rejected == nil {
@@ -527,8 +532,6 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 			if first.duplicate(l, "tournament_id", b, i, t.ID) {
 				continue
 			}
-			t.System, t.Discipline = shared.of(t.System), shared.of(t.Discipline)
-			t.Tiebreaks, t.TimeClass = shared.of(t.Tiebreaks), shared.of(t.TimeClass)
 			a.Tournaments = append(a.Tournaments, t)
 		}
 	}
@@ -548,14 +551,29 @@ func (a *Archive) loadTournaments(ctx context.Context, files []string, l *tableL
 	return nil
 }
 
-// sharedStrings gives equal strings one copy: the few systems, disciplines,
-// tiebreak lists and time classes of the tournaments, and the players' clubs,
-// federations, sexes and titles, decoded as a string per row, would otherwise
-// be held once per row for the whole run.
+// sharedSetups gives equal setups one copy: the few of the tournaments,
+// decoded per row, would otherwise be held once per row for the whole run.
+type sharedSetups map[Setup]*Setup
+
+// of returns an equal setup kept before, or s's own copy.
+func (m sharedSetups) of(s Setup) *Setup {
+	if k, ok := m[s]; ok {
+		return k
+	}
+	k := &s
+	if len(m) < maxShared {
+		m[s] = k
+	}
+	return k
+}
+
+// sharedStrings gives equal strings one copy: the players' clubs, federations,
+// sexes and titles, decoded as a string per row, would otherwise be held once
+// per row for the whole run.
 type sharedStrings map[string]string
 
-// maxShared bounds the strings a sharedStrings keeps: a column of distinct
-// values is held as it was.
+// maxShared bounds the values a sharedStrings or sharedSetups keeps: a
+// column of distinct values is held as it was.
 const maxShared = 1024
 
 // of returns s, or an equal string kept before.
@@ -589,27 +607,33 @@ func playerInfo(b *Batch, i int, shared sharedStrings) PlayerInfo {
 	return in
 }
 
-func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {
+// checkTournament reads and checks row i; a rejected row's tournament has
+// only its id and no setup.
+func checkTournament(b *Batch, i int, latestStart int32, shared sharedSetups) (Tournament, Problem) {
 	t := Tournament{
 		ID: b.Ints[0][i], Name: strings.TrimSpace(b.Strs[1][i]), Start: int32(b.Ints[2][i]), End: int32(b.Ints[3][i]),
-		System: strings.ToLower(strings.TrimSpace(b.Strs[4][i])), Rounds: int32(b.Ints[5][i]),
-		Discipline: strings.ToLower(strings.TrimSpace(b.Strs[6][i])), Rated: b.Nulls[7][i] || b.Ints[7][i] != 0,
-		Tiebreaks: strings.TrimSpace(b.Strs[8][i]), TimeClass: strings.ToLower(strings.TrimSpace(b.Strs[9][i])),
+		Rounds: int32(b.Ints[5][i]), Rated: b.Nulls[7][i] || b.Ints[7][i] != 0,
+	}
+	su := Setup{
+		System:     strings.ToLower(strings.TrimSpace(b.Strs[4][i])),
+		Discipline: strings.ToLower(strings.TrimSpace(b.Strs[6][i])),
+		Tiebreaks:  strings.TrimSpace(b.Strs[8][i]),
+		TimeClass:  strings.ToLower(strings.TrimSpace(b.Strs[9][i])),
 	}
 	if b.Nulls[4][i] {
-		t.System = ""
+		su.System = ""
 	}
 	if b.Nulls[5][i] {
 		t.Rounds = 0
 	}
-	if b.Nulls[6][i] || t.Discipline == "" {
-		t.Discipline = "chess"
+	if b.Nulls[6][i] || su.Discipline == "" {
+		su.Discipline = "chess"
 	}
 	if b.Nulls[8][i] {
-		t.Tiebreaks = ""
+		su.Tiebreaks = ""
 	}
-	if b.Nulls[9][i] || t.TimeClass == "" {
-		t.TimeClass = TimeStandard
+	if b.Nulls[9][i] || su.TimeClass == "" {
+		su.TimeClass = TimeStandard
 	}
 	switch {
 	case b.Bad[i].Kind != KindNone:
@@ -628,10 +652,11 @@ func checkTournament(b *Batch, i int, latestStart int32) (Tournament, Problem) {
 		return t, Problemf(KindOutOfRange, "start_date", "start_date %s is in the future: more than a year after the run's date", formatCell(Date, []int64{int64(t.Start)}, nil, 0))
 	case !b.Nulls[5][i] && (t.Rounds < 1 || t.Rounds > 1000):
 		return t, Problemf(KindOutOfRange, "rounds", "rounds: %d is out of range 1–1000", t.Rounds)
-	case t.Discipline != "chess" && t.Discipline != "scrabble" && t.Discipline != "joker":
-		return t, Problemf(KindOutOfRange, "discipline", "discipline: %q is not chess, scrabble or joker", Excerpt(t.Discipline))
-	case !IsTimeClass(t.TimeClass):
-		return t, Problemf(KindOutOfRange, "time_class", "time_class: %q is not standard, rapid or blitz", Excerpt(t.TimeClass))
+	case su.Discipline != "chess" && su.Discipline != "scrabble" && su.Discipline != "joker":
+		return t, Problemf(KindOutOfRange, "discipline", "discipline: %q is not chess, scrabble or joker", Excerpt(su.Discipline))
+	case !IsTimeClass(su.TimeClass):
+		return t, Problemf(KindOutOfRange, "time_class", "time_class: %q is not standard, rapid or blitz", Excerpt(su.TimeClass))
 	}
+	t.Setup = shared.of(su)
 	return t, Problem{}
 }

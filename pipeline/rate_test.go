@@ -48,7 +48,7 @@ func TestRatesTimeClass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := &rater{rules: fide.NewRater(*tt.rules.Settings("fide").(*fide.Settings), rating.NewState(0))}
-		tr := &archive.Tournament{Rated: tt.rated, Discipline: "chess", TimeClass: tt.class}
+		tr := &archive.Tournament{Rated: tt.rated, Setup: &archive.Setup{Discipline: "chess", TimeClass: tt.class}}
 		if got := r.rates(tr); got != tt.want {
 			t.Errorf("time_classes %v, class %q, rated %v: rates %v", tt.rules.Settings("fide").(*fide.Settings).TimeClasses, tt.class, tt.rated, got)
 		}

@@ -254,7 +254,7 @@ func TestStandingsInput(t *testing.T) {
 		{round: 2, white: 1, black: 3, wres: '0', bres: '1', wrat: 1700, brat: 0, hasPts: true, wpts: 3, bpts: 4},
 	}
 	sc := &standingsScratch{local: newLocal(len(players.ID))}
-	tt := standingsInput(players, &archive.Tournament{ID: 1, System: "swiss"}, rows, sc)
+	tt := standingsInput(players, &archive.Tournament{ID: 1, Setup: &archive.Setup{System: "swiss"}}, rows, sc)
 	// By rating: 0 and 1 (1700), 4 and 5 (1500), then 3 (unrated).
 	wantIDs := []int64{10, 11, 14, 15, 13}
 	var ids []int64
@@ -283,7 +283,7 @@ func TestStandingsInput(t *testing.T) {
 		t.Errorf("slots left %v", sc.local)
 	}
 	// Reused for a smaller tournament: nothing of the first is left.
-	tt = standingsInput(players, &archive.Tournament{ID: 2, Rounds: 3}, rows[3:], sc)
+	tt = standingsInput(players, &archive.Tournament{ID: 2, Rounds: 3, Setup: &archive.Setup{}}, rows[3:], sc)
 	if len(tt.Players) != 2 || tt.Players[0].ID != 11 || len(tt.Games) != 1 || tt.Games[0] != (tiebreak.Game{Round: 2, White: 0, Black: 1, WhiteResult: '0', BlackResult: '1', HasPoints: true, WhitePoints: 3, BlackPoints: 4}) || tt.Rounds != 3 {
 		t.Errorf("second tournament: %+v", tt)
 	}

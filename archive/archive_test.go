@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unsafe"
 )
 
 // TestLoadErrorNamesItsTable: when one of the two tables loaded side by side
@@ -177,5 +178,31 @@ func TestIndexShapes(t *testing.T) {
 				t.Errorf("%s: Index(%d) = %d, want -1", name, id, got)
 			}
 		}
+	}
+}
+
+// TestTournamentSetupsShared: a Tournament stays at 48 bytes, held for every
+// tournament of the archive, because equal setups are one shared value.
+func TestTournamentSetupsShared(t *testing.T) {
+	if n := unsafe.Sizeof(Tournament{}); n > 48 {
+		t.Errorf("Tournament is %d bytes, want at most 48", n)
+	}
+	csv := "tournament_id,name,start_date,end_date,system,rounds,discipline,rated,tiebreaks,time_class\n" +
+		"1,A,2024-03-01,2024-03-03,Swiss,3,,true,BH,\n" +
+		"2,B,2024-03-01,2024-03-03, swiss ,3,chess,true,BH,standard\n" +
+		"3,C,2024-03-01,2024-03-03,swiss,3,chess,true,BH,rapid\n"
+	a, err := Load(context.Background(), fstest.MapFS{"players.csv": {Data: []byte("player_id,name\n1,P\n")}, "tournaments.csv": {Data: []byte(csv)}}, func(e RowError) { t.Error(e) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := a.Tournaments
+	if len(ts) != 3 || ts[0].Setup != ts[1].Setup || ts[2].Setup == ts[0].Setup {
+		t.Fatalf("setups not shared by equal value: %d tournaments", len(ts))
+	}
+	if want := (Setup{System: "swiss", Discipline: "chess", Tiebreaks: "BH", TimeClass: TimeStandard}); *ts[0].Setup != want {
+		t.Errorf("setup %+v, want %+v", *ts[0].Setup, want)
+	}
+	if ts[2].TimeClass != TimeRapid {
+		t.Errorf("time class %q, want rapid", ts[2].TimeClass)
 	}
 }

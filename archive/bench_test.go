@@ -5,14 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/internal/generate"
+	"github.com/ratelist/ratelist/internal/testutil"
 )
 
 // benchArchives holds one generated 200k-game archive per format (Parquet, CSV).
@@ -53,7 +52,7 @@ func BenchmarkDecodeCSV(b *testing.B) { benchDecode(b, "games.csv") }
 func benchDecode(b *testing.B, file string) {
 	dir := benchArchive(b, file == "games.csv")
 	var rows int64
-	cpu0 := cpuTime()
+	cpu0 := testutil.CPUTime()
 	for b.Loop() {
 		tr := archive.NewReader(os.DirFS(dir), []string{file}, archive.GameColumns)
 		for tr.Next() {
@@ -66,16 +65,7 @@ func benchDecode(b *testing.B, file string) {
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "games/s")
 	// CPU time tells the work apart from the wait on a shared machine.
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is the CPU time the process has used (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(testutil.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // wideGame is a games row as pandas and pyarrow write it by default: every

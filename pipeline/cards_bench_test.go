@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/testutil"
 	"github.com/ratelist/ratelist/rating"
 	"github.com/ratelist/ratelist/rating/school"
 )
@@ -78,7 +77,7 @@ func benchWriteCards(b *testing.B, chunks [][]rating.Card, at func(i int) (int64
 	}
 	var done int64
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := testutil.CPUTime()
 	for b.Loop() {
 		stage, err := newStaging(b.TempDir())
 		if err != nil {
@@ -109,12 +108,5 @@ func benchWriteCards(b *testing.B, chunks [][]rating.Card, at func(i int) (int64
 		stage.abort()
 	}
 	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), unit+"s/s")
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(done), "cpu-ns/"+unit)
-}
-
-// cpuTime is the user and system time the process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(testutil.CPUTime()-cpu0)/float64(done), "cpu-ns/"+unit)
 }

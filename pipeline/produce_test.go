@@ -101,7 +101,7 @@ func TestProducerInterleaved(t *testing.T) {
 func BenchmarkProduce(b *testing.B) {
 	dir := benchArchive(b)
 	var rows int64
-	cpu0 := cpuTime()
+	cpu0 := testutil.CPUTime()
 	for b.Loop() {
 		p, _ := loadArchive(b, dir)
 		produce(b, p, func(_ context.Context, _ *archive.Tournament, rows tourRows, _ uint64) error {
@@ -111,7 +111,7 @@ func BenchmarkProduce(b *testing.B) {
 		rows += p.gameRows
 	}
 	games(b, rows, b.Elapsed().Seconds())
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(testutil.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // tournamentHash is tournamentHashOf computed from the rows themselves: what

@@ -3,30 +3,14 @@ package pqwrite
 import (
 	"io"
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ratelist/ratelist/internal/testutil"
+	"github.com/ratelist/ratelist/output"
 )
 
-// benchGame is a row of the shape of card_games.parquet: delta-encoded ids
-// and ratings, dictionary-encoded doubles from small sets and labels.
-type benchGame struct {
-	Period   string   `parquet:"period,dict"`
-	Player   int64    `parquet:"player_id,delta"`
-	Tour     int64    `parquet:"tournament_id,delta"`
-	End      int32    `parquet:"end_date,date,delta"`
-	Opponent int64    `parquet:"opponent_id,delta"`
-	OppR     int32    `parquet:"opponent_rating,delta"`
-	W        float64  `parquet:"w,dict"`
-	D        *int32   `parquet:"d,optional"`
-	PD       *float64 `parquet:"pd,optional,dict"`
-	Change   *float64 `parquet:"change_unrounded,optional,dict"`
-	Reason   string   `parquet:"reason,dict"`
-}
-
-// benchGames are a row group's columns of benchGame rows.
+// benchGames are a row group's columns of card_games.parquet rows.
 type benchGames struct {
 	player, tour, opponent []int64
 	end, oppR, d           []int32
@@ -67,13 +51,12 @@ func newBenchGames(n int) *benchGames {
 func BenchmarkCardGames(b *testing.B) {
 	const rows, chunk = 1 << 16, 1 << 13
 	g := newBenchGames(rows)
-	schema := parquet.NewSchema("benchGame", parquet.SchemaOf(benchGame{}))
-	w, err := New(io.Discard, schema, parquet.Compression(&parquet.Uncompressed), parquet.DataPageStatistics(false))
+	w, err := New(io.Discard, output.CardGameSchema, parquet.Compression(&parquet.Uncompressed), parquet.DataPageStatistics(false))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := testutil.CPUTime()
 	for b.Loop() {
 		for lo, v := 0, 0; lo < rows; lo += chunk {
 			hi := lo + chunk
@@ -107,15 +90,7 @@ func BenchmarkCardGames(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*rows), "cpu-ns/row")
-}
-
-// cpuTime is the user and system time the process has used so far: on a
-// busy machine it holds better than the wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(testutil.CPUTime()-cpu0)/float64(b.N*rows), "cpu-ns/row")
 }
 
 // BenchmarkDoubleDictionary looks up the doubles of card_games.parquet's

@@ -156,33 +156,9 @@ func TestSameFile(t *testing.T) {
 	rows := testRows(20000)
 	for _, group := range []int{len(rows), 7000} {
 		t.Run(fmt.Sprint(group), func(t *testing.T) {
-			var old, got bytes.Buffer
-			gw := parquet.NewGenericWriter[testRow](&old, append([]parquet.WriterOption{testSchema}, testOptions()...)...)
-			w, err := New(&got, testSchema, testOptions()...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for lo := 0; lo < len(rows); lo += group {
-				part := rows[lo:min(len(rows), lo+group)]
-				if _, err := gw.Write(part); err != nil {
-					t.Fatal(err)
-				}
-				if err := gw.Flush(); err != nil {
-					t.Fatal(err)
-				}
-				writeColumns(t, w, part)
-				if err := w.Flush(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := gw.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			want := readAll(t, old.Bytes())
-			if g := readAll(t, got.Bytes()); !reflect.DeepEqual(g, want) {
+			old, got := bothFiles(t, testSchema, rows, group, func(w *Writer, part []testRow) { writeColumns(t, w, part) })
+			want := readAll(t, old)
+			if g := readAll(t, got); !reflect.DeepEqual(g, want) {
 				for i := range g {
 					if !reflect.DeepEqual(g[i], want[i]) {
 						t.Fatalf("row %d: got %+v, want %+v", i, g[i], want[i])
@@ -198,9 +174,9 @@ func TestSameFile(t *testing.T) {
 					t.Fatalf("row %d reads back from parquet-go's file as %+v, written %+v", i, w, r)
 				}
 			}
-			sameFooter(t, footer(t, old.Bytes()), footer(t, got.Bytes()))
-			if !bytes.Equal(old.Bytes(), got.Bytes()) {
-				t.Errorf("%d bytes, parquet-go's %d: the same cells, not the same bytes", got.Len(), old.Len())
+			sameFooter(t, footer(t, old), footer(t, got))
+			if !bytes.Equal(old, got) {
+				t.Errorf("%d bytes, parquet-go's %d: the same cells, not the same bytes", len(got), len(old))
 			}
 		})
 	}
@@ -482,6 +458,38 @@ func TestStringIndexesRequired(t *testing.T) {
 	}
 }
 
+// bothFiles writes rows with parquet-go's writer (the file ours is compared
+// with) and with ours through write, a row group of group rows at a time.
+func bothFiles[T any](t *testing.T, schema *parquet.Schema, rows []T, group int, write func(w *Writer, part []T)) (want, got []byte) {
+	t.Helper()
+	var wb, gb bytes.Buffer
+	gw := parquet.NewGenericWriter[T](&wb, append([]parquet.WriterOption{schema}, testOptions()...)...)
+	w, err := New(&gb, schema, testOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < len(rows); lo += group {
+		part := rows[lo:min(len(rows), lo+group)]
+		if _, err := gw.Write(part); err != nil {
+			t.Fatal(err)
+		}
+		if err := gw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		write(w, part)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return wb.Bytes(), gb.Bytes()
+}
+
 // parquetGoFile is rows written in one piece by parquet-go's own writer,
 // with the tests' schema and options: the file ours is compared with.
 func parquetGoFile(t *testing.T, rows []testRow) []byte {
@@ -537,7 +545,7 @@ func TestDoubleDictionary(t *testing.T) {
 			case r.IntN(8) == 0:
 				rows = append(rows, row{})
 				continue
-			case g == 1 && i > 3000: // more values than the cache's slots
+			case g == 1 && i > 3000: // more distinct values than a page's index set holds (64)
 				v = float64(r.IntN(4000)) / 100
 			case r.IntN(4) == 0:
 				v = special[r.IntN(len(special))]
@@ -547,20 +555,7 @@ func TestDoubleDictionary(t *testing.T) {
 			rows = append(rows, row{&v})
 		}
 	}
-	var want, got bytes.Buffer
-	gw := parquet.NewGenericWriter[row](&want, append([]parquet.WriterOption{schema}, testOptions()...)...)
-	w, err := New(&got, schema, testOptions()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for lo := 0; lo < len(rows); lo += 9000 {
-		part := rows[lo : lo+9000]
-		if _, err := gw.Write(part); err != nil {
-			t.Fatal(err)
-		}
-		if err := gw.Flush(); err != nil {
-			t.Fatal(err)
-		}
+	want, got := bothFiles(t, schema, rows, 9000, func(w *Writer, part []row) {
 		var vals []float64
 		def := make([]byte, len(part))
 		for i, x := range part {
@@ -571,19 +566,10 @@ func TestDoubleDictionary(t *testing.T) {
 		if err := w.Column(0).Double(vals, def, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := gw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	sameFooter(t, footer(t, want.Bytes()), footer(t, got.Bytes()))
-	if !bytes.Equal(want.Bytes(), got.Bytes()) {
-		t.Errorf("%d bytes, parquet-go's %d", got.Len(), want.Len())
+	})
+	sameFooter(t, footer(t, want), footer(t, got))
+	if !bytes.Equal(want, got) {
+		t.Errorf("%d bytes, parquet-go's %d", len(got), len(want))
 	}
 }
 

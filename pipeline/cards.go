@@ -11,6 +11,7 @@ import (
 
 	"github.com/ratelist/ratelist/archive"
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/colbuf"
 	"github.com/ratelist/ratelist/internal/pqwrite"
 	"github.com/ratelist/ratelist/output"
 	"github.com/ratelist/ratelist/rating"
@@ -87,7 +88,7 @@ func (a *addedCols) add(ex rating.Extras, ix []int32) {
 	}
 	cols := a.fill[:0]
 	for j := range a.cols {
-		cols = append(cols, extend(&a.flts[j], len(ix)))
+		cols = append(cols, colbuf.Extend(&a.flts[j], len(ix)))
 	}
 	a.fill = cols
 	for i, x := range ix {
@@ -636,26 +637,26 @@ func (cw *cardWriter) addGames(ctx context.Context, key int, rows *rating.GameRo
 // PD and the change set on a row rated with a K, PD always with noK.
 func (g *gameCols) addRows(players *archive.Players, period string, rows *rating.GameRows, lo, hi int, noK bool) {
 	n := hi - lo
-	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
+	player, opponent := colbuf.Extend(&g.player, n), colbuf.Extend(&g.opponent, n)
 	for i, p := range rows.Player[lo:hi] {
 		player[i] = players.IDOf(p)
 	}
 	for i, p := range rows.Opponent[lo:hi] { // misses the cache: a loop of its own (see cardCols.add)
 		opponent[i] = players.IDOf(p)
 	}
-	fill(extend(&g.period.codes, n), g.period.code(period))
-	reason := extend(&g.reason.codes, n)
+	colbuf.Fill(colbuf.Extend(&g.period.codes, n), g.period.code(period))
+	reason := colbuf.Extend(&g.reason.codes, n)
 	if len(rows.Reasons) > 0 {
 		for i, x := range rows.Reasons[lo:hi] {
 			reason[i] = g.reason.reason(x)
 		}
 	} else {
-		fill(reason, g.reason.reason(rows.Reason))
+		colbuf.Fill(reason, g.reason.reason(rows.Reason))
 	}
-	copy(extend(&g.tournament, n), rows.Tournament[lo:hi])
-	copy(extend(&g.end, n), rows.End[lo:hi])
-	copy(extend(&g.oppRating, n), rows.OppRating[lo:hi])
-	w := extend(&g.w, n)
+	copy(colbuf.Extend(&g.tournament, n), rows.Tournament[lo:hi])
+	copy(colbuf.Extend(&g.end, n), rows.End[lo:hi])
+	copy(colbuf.Extend(&g.oppRating, n), rows.OppRating[lo:hi])
+	w := colbuf.Extend(&g.w, n)
 	for i, s := range rows.Score2[lo:hi] {
 		w[i] = float64(s) / 2
 	}
@@ -680,17 +681,10 @@ func (g *gameCols) addRows(players *archive.Players, period string, rows *rating
 		// d and the change are unset: their values are never written, only the flags cleared.
 		clear(dSet)
 		clear(exactSet)
-		fill(pdSet, noK)
+		colbuf.Fill(pdSet, noK)
 	}
 	for j, vals := range rows.Values {
-		copy(extend(&g.added.flts[j], n), vals[lo:hi])
-	}
-}
-
-// fill sets every element of s to v.
-func fill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
+		copy(colbuf.Extend(&g.added.flts[j], n), vals[lo:hi])
 	}
 }
 
@@ -702,14 +696,14 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 	n := len(ix)
 	// The registry lookups, in a loop of their own: in a big registry they
 	// miss the cache, and so their misses overlap.
-	player, name := extend(&b.player, n), extend(&b.name, n)
+	player, name := colbuf.Extend(&b.player, n), colbuf.Extend(&b.name, n)
 	for i, x := range ix {
 		c := &cards[x]
 		player[i] = players.IDOf(c.Player)
 		name[i] = players.Name[c.Player]
 	}
-	periods, tours, ends, stage := extend(&b.period.codes, n), extend(&b.tournament, n), extend(&b.end, n), extend(&b.stage, n)
-	games, score, change, reason := extend(&b.games, n), extend(&b.score, n), extend(&b.change, n), extend(&b.reason.codes, n)
+	periods, tours, ends, stage := colbuf.Extend(&b.period.codes, n), colbuf.Extend(&b.tournament, n), colbuf.Extend(&b.end, n), colbuf.Extend(&b.stage, n)
+	games, score, change, reason := colbuf.Extend(&b.games, n), colbuf.Extend(&b.score, n), colbuf.Extend(&b.change, n), colbuf.Extend(&b.reason.codes, n)
 	pc := b.period.code(period)
 	for i, x := range ix {
 		c := &cards[x]
@@ -753,14 +747,14 @@ func (b *cardCols) add(players *archive.Players, period string, tournament int64
 // itself is its period row's); with noK (a rule set without K) PD always.
 func (g *gameCols) add(players *archive.Players, period string, cards []rating.Card, ix []int32, noK bool) {
 	n := len(ix)
-	player, opponent := extend(&g.player, n), extend(&g.opponent, n)
+	player, opponent := colbuf.Extend(&g.player, n), colbuf.Extend(&g.opponent, n)
 	for i, x := range ix { // the registry lookups, in a loop of their own (see cardCols.add)
 		c := &cards[x]
 		player[i] = players.IDOf(c.Player)
 		opponent[i] = players.IDOf(c.Opponent)
 	}
-	periods, reason, tour, end := extend(&g.period.codes, n), extend(&g.reason.codes, n), extend(&g.tournament, n), extend(&g.end, n)
-	oppRating, w := extend(&g.oppRating, n), extend(&g.w, n)
+	periods, reason, tour, end := colbuf.Extend(&g.period.codes, n), colbuf.Extend(&g.reason.codes, n), colbuf.Extend(&g.tournament, n), colbuf.Extend(&g.end, n)
+	oppRating, w := colbuf.Extend(&g.oppRating, n), colbuf.Extend(&g.w, n)
 	pc := g.period.code(period)
 	for i, x := range ix {
 		c := &cards[x]
@@ -779,20 +773,10 @@ func (g *gameCols) add(players *archive.Players, period string, cards []rating.C
 	}
 }
 
-// extend lengthens *s by n and returns the n new elements. Growing, it at
-// least doubles *s: append's growth by a quarter would copy a column about
-// four times over.
-func extend[T any](s *[]T, n int) []T {
-	l := len(*s)
-	if cap(*s)-l < n {
-		*s = slices.Grow(*s, max(n, l))
-	}
-	*s = (*s)[:l+n]
-	return (*s)[l : l+n]
-}
-
 // extend lengthens the column by n rows and returns their values and flags.
-func (o *optional[T]) extend(n int) ([]T, []bool) { return extend(&o.v, n), extend(&o.set, n) }
+func (o *optional[T]) extend(n int) ([]T, []bool) {
+	return colbuf.Extend(&o.v, n), colbuf.Extend(&o.set, n)
+}
 
 // push queues one card row read back from a cards.parquet (carry), with
 // its values of the rule set's columns.

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ratelist/ratelist/day"
+	"github.com/ratelist/ratelist/internal/colbuf"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -339,7 +340,6 @@ type Rater struct {
 	// sides by player within the cache, where an order of all of them
 	// would have it read them from memory at random.
 	buckets [][]ratedSide
-	sides   int        // the sides in buckets
 	tours   []tourInfo // their tournaments
 	pending []fideGame // one event's pool candidates
 	first   []int32    // one event's players in their first tournament
@@ -493,7 +493,7 @@ func (r *Rater) Rate(st *rating.State, ev *rating.Event) []rating.Card {
 			}
 		}
 	}
-	r.added = roomFor(r.added, len(r.pending))
+	r.added = colbuf.RoomFor(r.added, len(r.pending))
 	for _, g := range r.pending {
 		if r.mark[g.p] == 2 {
 			continue
@@ -596,7 +596,7 @@ func (r *Rater) ClosePeriod(st *rating.State, first, last int32, emit func([]rat
 	for b := range r.buckets {
 		r.buckets[b] = r.buckets[b][:0]
 	}
-	r.sides, r.tours, r.added = 0, r.tours[:0], r.added[:0]
+	r.tours, r.added = r.tours[:0], r.added[:0]
 	r.pooling, r.sorted = keep, len(keep)
 	r.arena, r.spare = arena, r.arena
 	return r.handOn(emit, 1)
@@ -636,9 +636,9 @@ func (r *Rater) closeRated(st *rating.State, p int32, sides []ratedSide, f *fide
 	ro := st.Rating[p]
 	k := f.limitK(f.k(r.reached[p], st.GamesTotal[p], ro, st.BirthYear[p], year), n)
 	rows, from := &r.rows, r.moreRows(len(sides))
-	fill(rows.Player[from:], p)
-	fill(rows.Reasons[from:], ReasonGame)
-	fill(rows.Rated[from:], k > 0)
+	colbuf.Fill(rows.Player[from:], p)
+	colbuf.Fill(rows.Reasons[from:], ReasonGame)
+	colbuf.Fill(rows.Rated[from:], k > 0)
 	opp, oppRating, score2 := rows.Opponent[from:], rows.OppRating[from:], rows.Score2[from:]
 	tour, end := rows.Tournament[from:], rows.End[from:]
 	ds, pds, exacts := rows.D[from:], rows.Expected[from:], rows.ChangeExact[from:]
@@ -701,8 +701,8 @@ func (r *Rater) closePool(st *rating.State, p int32, f *fideRules, cur int) bool
 	var w2 int32
 	var oppSum int64
 	rows, from := &r.rows, r.moreRows(len(pool))
-	fill(rows.Player[from:], p)
-	fill(rows.Reasons[from:], ReasonPoolGame)
+	colbuf.Fill(rows.Player[from:], p)
+	colbuf.Fill(rows.Reasons[from:], ReasonPoolGame)
 	clear(rows.Rated[from:])
 	clear(rows.D[from:])
 	clear(rows.Expected[from:])
@@ -737,9 +737,9 @@ func (r *Rater) moreRows(n int) int {
 	from := len(g.Player)
 	to := from + n
 	if to > r.rowsRoom {
-		g.Player, g.Opponent, g.End, g.OppRating = roomFor(g.Player, n), roomFor(g.Opponent, n), roomFor(g.End, n), roomFor(g.OppRating, n)
-		g.Score2, g.D, g.Tournament, g.Expected = roomFor(g.Score2, n), roomFor(g.D, n), roomFor(g.Tournament, n), roomFor(g.Expected, n)
-		g.ChangeExact, g.Reasons, g.Rated = roomFor(g.ChangeExact, n), roomFor(g.Reasons, n), roomFor(g.Rated, n)
+		g.Player, g.Opponent, g.End, g.OppRating = colbuf.RoomFor(g.Player, n), colbuf.RoomFor(g.Opponent, n), colbuf.RoomFor(g.End, n), colbuf.RoomFor(g.OppRating, n)
+		g.Score2, g.D, g.Tournament, g.Expected = colbuf.RoomFor(g.Score2, n), colbuf.RoomFor(g.D, n), colbuf.RoomFor(g.Tournament, n), colbuf.RoomFor(g.Expected, n)
+		g.ChangeExact, g.Reasons, g.Rated = colbuf.RoomFor(g.ChangeExact, n), colbuf.RoomFor(g.Reasons, n), colbuf.RoomFor(g.Rated, n)
 		r.rowsRoom = min(cap(g.Player), cap(g.Opponent), cap(g.End), cap(g.OppRating), cap(g.Score2), cap(g.D),
 			cap(g.Tournament), cap(g.Expected), cap(g.ChangeExact), cap(g.Reasons), cap(g.Rated))
 	}
@@ -852,7 +852,15 @@ func (r *Rater) addSide(s ratedSide) {
 		bk = slices.Grow(bk, max(len(bk), 256))
 	}
 	r.buckets[b] = append(bk, s)
-	r.sides++
+}
+
+// openSides is how many rated games' sides the open period holds.
+func (r *Rater) openSides() int {
+	n := 0
+	for _, bk := range r.buckets {
+		n += len(bk)
+	}
+	return n
 }
 
 // sortBucket returns bucket b's sides in player order, each player's in the
@@ -879,13 +887,6 @@ func (r *Rater) sortBucket(b int) []ratedSide {
 	return out
 }
 
-// fill sets every element of s to v.
-func fill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
-	}
-}
-
 // emptied returns s emptied with room for n elements: a new array when s
 // has too little, where slices.Grow would copy s's stale elements over. A
 // new array at least doubles s: the close's scratch grows over the first
@@ -895,16 +896,6 @@ func emptied[T any](s []T, n int) []T {
 		return make([]T, 0, max(n, 2*cap(s)))
 	}
 	return s[:0]
-}
-
-// roomFor returns s with room for n more elements, at least doubling it when
-// it grows: a period's games grow from none, and append's growth by a
-// quarter would copy them about four times over.
-func roomFor[T any](s []T, n int) []T {
-	if cap(s)-len(s) < n {
-		s = slices.Grow(s, max(n, len(s)))
-	}
-	return s
 }
 
 // ListInfo: every rated player is listed, with the K of the next period (the

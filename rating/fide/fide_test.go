@@ -819,8 +819,8 @@ func TestFideByeIgnored(t *testing.T) {
 	if r.seen[1] {
 		t.Error("a bye made player 1's first tournament")
 	}
-	if r.sides != 0 || len(r.pending) != 0 {
-		t.Errorf("a bye was gathered as a game: %d sides, %d pending", r.sides, len(r.pending))
+	if r.openSides() != 0 || len(r.pending) != 0 {
+		t.Errorf("a bye was gathered as a game: %d sides, %d pending", r.openSides(), len(r.pending))
 	}
 }
 

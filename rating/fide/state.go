@@ -33,7 +33,7 @@ func (r *Rater) MarshalState() ([]byte, error) { return r.AppendState(nil) }
 // AppendState appends what MarshalState returns to b (rating.StateAppender):
 // the pipeline reuses b from one period's state to the next.
 func (r *Rater) AppendState(b []byte) ([]byte, error) {
-	if r.sides > 0 || len(r.added) > 0 {
+	if r.openSides() > 0 || len(r.added) > 0 {
 		return nil, errors.New("fide state: a period is open (its games are kept only until its close)")
 	}
 	n := len(r.reached)

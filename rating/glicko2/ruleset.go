@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ratelist/ratelist/internal/colbuf"
 	"github.com/ratelist/ratelist/rating"
 )
 
@@ -165,7 +166,7 @@ func appendCards(cards []rating.Card, vals [][cardValues]float64, games *rating.
 // addGames adds a row to g per game of row, column by column.
 func addGames(g *rating.GameRows, row *ratedRow, tours []Tournament) {
 	n := len(row.sides)
-	fill(extend(&g.Player, n), row.Player)
+	colbuf.Fill(extend(&g.Player, n), row.Player)
 	copy(extend(&g.OppRating, n), row.ratings)
 	opponent, tour, end, score2 := extend(&g.Opponent, n), extend(&g.Tournament, n), extend(&g.End, n), extend(&g.Score2, n)
 	for i, sd := range row.sides {
@@ -176,13 +177,6 @@ func addGames(g *rating.GameRows, row *ratedRow, tours []Tournament) {
 	for i := range row.results {
 		r := &row.results[i]
 		expected[i], mu[i], phi[i], gs[i], e[i] = int64(math.Round(r.E*100)), r.Mu, r.Phi, r.G, r.E
-	}
-}
-
-// fill sets every element of s to v.
-func fill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
 	}
 }
 
